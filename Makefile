@@ -1,0 +1,73 @@
+# Catan game service: engine (pure C rules), db (PostgreSQL event store), api (HTTP).
+#
+#   make            build everything into build/ (runs scripts/deps.sh first)
+#   make test       every test suite, then again under ASan+UBSan (build/asan/)
+#   make bench      engine benchmark: random 4-player games on one core
+#   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/)
+#
+# Each layer adds its targets in its own fragment (engine/engine.mk, db/db.mk,
+# api/api.mk, tests/tests.mk). B is the build directory and SAN=1 builds with sanitizers;
+# the sanitizer pass of `make test` is this same Makefile run with B=build/asan SAN=1.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+B ?= build
+SAN ?=
+CC ?= cc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+OPTFLAGS ?= -O2
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPTFLAGS := -O1
+endif
+CPPFLAGS := -D_DEFAULT_SOURCE -I.
+CFLAGS := $(WARNINGS) $(OPTFLAGS) -g $(SANFLAGS) -MMD -MP
+LDFLAGS := $(SANFLAGS)
+
+DEPS_STAMP := build/.deps-ok
+
+$(DEPS_STAMP): scripts/deps.sh
+	@scripts/deps.sh
+	@mkdir -p $(dir $@) && touch $@
+
+deps: $(DEPS_STAMP)
+.PHONY: deps
+
+$(B)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(firstword $(subst /, ,$<))) -c $< -o $@
+
+# The JSON codec (api/codec.c) is the one place that maps engine values to JSON and back;
+# the engine CLI, the store tests and the server all link it.
+CODEC_OBJ := $(B)/obj/api/codec.o
+CODEC_LIB := $(B)/libcodec.a
+CODEC_LIBS := -ljansson
+
+$(CODEC_LIB): $(CODEC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+include engine/engine.mk
+-include db/db.mk
+-include api/api.mk
+include tests/tests.mk
+
+all: $(ALL_TARGETS)
+.PHONY: all
+
+test: all
+	$(MAKE) test-run
+	$(MAKE) B=build/asan SAN=1 test-run
+.PHONY: test
+
+clean:
+	rm -rf build
+.PHONY: clean
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

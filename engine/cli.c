@@ -1,0 +1,279 @@
+/*
+ * cli.c - `catan`, the engine's command-line front end (not part of the pure engine: it
+ * does I/O, reads the clock and uses the JSON codec).
+ *
+ *   catan sim    --games N --players P --seed S [--layout beginner|random] [--trades]
+ *   catan bench  --games N --players P --seed S
+ *   catan replay FILE
+ *
+ * sim plays N random games (each move uniform among the legal moves of whoever must act),
+ * checks every invariant after every move and fails loudly (exit 1) when one breaks;
+ * bench does the same with the cheap checks only and prints one line for `make bench`.
+ * replay applies a JSON event log (an array of events, or {"events": [...]}, as the API's
+ * event log returns) and prints the final state summary.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/codec.h"
+#include "engine/apply.h"
+#include "engine/game.h"
+#include "engine/invariants.h"
+#include "engine/legal.h"
+#include "engine/playout.h"
+#include "engine/rules.h"
+
+#define SIM_MAX_ACTIONS 100000
+
+struct sim_args {
+	long games;
+	int players;
+	uint64_t seed;
+	int layout; /* -1: alternate beginner and random */
+	int trades;
+	int full_checks;
+};
+
+struct sim_totals {
+	long games;
+	long winners;
+	long actions;
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
+			"       catan bench --games N --players P --seed S\n"
+			"       catan replay FILE\n");
+	exit(2);
+}
+
+static long parse_long(const char *text, long low, long high, const char *what)
+{
+	char *end;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno || *end || value < low || value > high) {
+		fprintf(stderr, "catan: %s must be an integer in %ld..%ld\n", what, low, high);
+		exit(2);
+	}
+	return value;
+}
+
+static void parse_sim_args(int argc, char **argv, struct sim_args *args)
+{
+	args->games = 1000;
+	args->players = 4;
+	args->seed = 1;
+	args->layout = -1;
+	args->trades = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(arg, "--trades") == 0) {
+			args->trades = 1;
+			continue;
+		}
+		if (!value)
+			usage();
+		i++;
+		if (strcmp(arg, "--games") == 0)
+			args->games = parse_long(value, 1, 100000000, "--games");
+		else if (strcmp(arg, "--players") == 0)
+			args->players = (int)parse_long(value, GAME_MIN_SEATS, GAME_MAX_SEATS, "--players");
+		else if (strcmp(arg, "--seed") == 0)
+			args->seed = (uint64_t)parse_long(value, 0, INT64_MAX, "--seed");
+		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "beginner") == 0)
+			args->layout = GAME_LAYOUT_BEGINNER;
+		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "random") == 0)
+			args->layout = GAME_LAYOUT_RANDOM;
+		else
+			usage();
+	}
+}
+
+static void fail(long game_index, const struct game *game, const char *what)
+{
+	fprintf(stderr, "catan sim: INVARIANT BROKEN in game %ld at version %" PRIu32 ": %s\n", game_index,
+		game->version, what);
+	exit(1);
+}
+
+/* One random game; returns the number of actions, sets *won. */
+static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won)
+{
+	struct game_options options;
+	rules_default_options(&options);
+	options.seats = (uint8_t)args->players;
+	options.layout = (uint8_t)(args->layout >= 0 ? args->layout : (int)(index & 1));
+	uint64_t game_seed = args->seed * UINT64_C(1000003) + (uint64_t)index;
+
+	struct game game;
+	memset(&game, 0, sizeof game);
+	struct event_list events;
+	struct rng rng;
+	rng_init(&rng, game_seed, 0);
+	if (rules_create(&options, &rng, &events) != ERROR_OK)
+		fail(index, &game, "rules_create refused default options");
+	apply_events(&game, &events);
+
+	struct playout_options playout = {args->trades};
+	struct rng chooser;
+	rng_init(&chooser, game_seed, UINT64_C(0xc4005e));
+	long actions = 0;
+	int seat;
+	struct command command;
+	while (actions < SIM_MAX_ACTIONS && playout_choose(&game, &playout, &chooser, scratch, &seat, &command)) {
+		rng_init(&rng, game_seed, game.version);
+		struct game after;
+		enum error error = rules_decide(&game, seat, &command, &rng, &events, &after);
+		if (error != ERROR_OK) {
+			fprintf(stderr, "catan sim: listed move %s by seat %d refused: %s\n",
+				command_type_name(command.type), seat, error_code(error));
+			fail(index, &game, "a legal move was refused");
+		}
+		memcpy(&game, &after, sizeof game);
+		actions++;
+		if (args->full_checks) {
+			const char *problem = invariants_check(&game);
+			if (problem)
+				fail(index, &game, problem);
+		} else {
+			for (int r = 0; r < RESOURCE_COUNT; r++) {
+				int total = game.bank[r];
+				for (int s = 0; s < game.options.seats; s++)
+					total += game.players[s].resources[r];
+				if (total != RESOURCE_BANK_START)
+					fail(index, &game, "resources not conserved");
+			}
+		}
+	}
+	*won = game.phase == GAME_PHASE_FINISHED;
+	if (*won && game_total_points(&game, game.winner) < GAME_POINTS_TO_WIN)
+		fail(index, &game, "winner below 10 points");
+	return actions;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int run_sim(int argc, char **argv, int bench)
+{
+	struct sim_args args;
+	parse_sim_args(argc, argv, &args);
+	args.full_checks = !bench;
+	if (bench && args.layout < 0)
+		args.layout = GAME_LAYOUT_RANDOM;
+	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
+	if (!scratch)
+		abort();
+	struct sim_totals totals = {0, 0, 0};
+	double start = now_seconds();
+	for (long i = 0; i < args.games; i++) {
+		int won;
+		totals.actions += play_one(&args, i, scratch, &won);
+		totals.games++;
+		totals.winners += won;
+	}
+	double elapsed = now_seconds() - start;
+	free(scratch);
+	double per_second = elapsed > 0 ? (double)totals.games / elapsed : 0;
+	double per_game = (double)totals.actions / (double)totals.games;
+	if (bench) {
+		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game\n", totals.games, per_second, per_game);
+	} else {
+		printf("sim: %ld games, %ld with a winner, %.1f actions/game, %.0f games/s, all invariants held\n",
+		       totals.games, totals.winners, per_game, per_second);
+	}
+	if (totals.winners != totals.games) {
+		fprintf(stderr, "catan sim: %ld games ended without a winner\n", totals.games - totals.winners);
+		return 1;
+	}
+	return 0;
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+	FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!file)
+		return NULL;
+	size_t capacity = 1 << 16, length = 0;
+	char *text = malloc(capacity);
+	if (!text)
+		abort();
+	size_t got;
+	while ((got = fread(text + length, 1, capacity - length - 1, file)) > 0) {
+		length += got;
+		if (capacity - length - 1 == 0) {
+			capacity *= 2;
+			text = realloc(text, capacity);
+			if (!text)
+				abort();
+		}
+	}
+	text[length] = '\0';
+	if (file != stdin)
+		fclose(file);
+	*size = length;
+	return text;
+}
+
+static int run_replay(int argc, char **argv)
+{
+	if (argc != 3)
+		usage();
+	size_t size;
+	char *text = read_file(argv[2], &size);
+	if (!text) {
+		fprintf(stderr, "catan replay: cannot read %s: %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	struct game game;
+	char message[256];
+	int ok = codec_replay_log(text, size, &game, message, sizeof message);
+	free(text);
+	if (!ok) {
+		fprintf(stderr, "catan replay: %s\n", message);
+		return 1;
+	}
+	const char *problem = invariants_check(&game);
+	if (problem) {
+		fprintf(stderr, "catan replay: the replayed state breaks an invariant: %s\n", problem);
+		return 1;
+	}
+	printf("version %" PRIu32 ", phase %s, turn %u (seat %d)", game.version, game_phase_name(game.phase),
+	       game.turn_number, game.turn_seat);
+	if (game.phase == GAME_PHASE_FINISHED)
+		printf(", winner seat %d", game.winner);
+	printf("\n");
+	for (int s = 0; s < game.options.seats; s++) {
+		const struct game_player *p = &game.players[s];
+		printf("seat %d: %d points (%d public), %d cards, %d development cards, %d knights, road %d%s%s\n", s,
+		       game_total_points(&game, s), game_public_points(&game, s), game_resource_count(&game, s),
+		       game_development_count(&game, s), p->knights_played, p->road_length,
+		       game.longest_road == s ? ", Longest Road" : "", game.largest_army == s ? ", Largest Army" : "");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (strcmp(argv[1], "sim") == 0)
+		return run_sim(argc, argv, 0);
+	if (strcmp(argv[1], "bench") == 0)
+		return run_sim(argc, argv, 1);
+	if (strcmp(argv[1], "replay") == 0)
+		return run_replay(argc, argv);
+	usage();
+	return 2;
+}

@@ -1,0 +1,41 @@
+/*
+ * event.c - constructors, names and range checks for events.
+ */
+#include "event.h"
+
+#include <string.h>
+
+static const char *const event_names[EVENT_TYPE_COUNT] = {
+	"game_created", "settlement_built", "road_built", "city_built", "resources_produced",
+	"dice_rolled", "discarded", "robber_moved", "resource_stolen", "development_card_bought",
+	"knight_played", "road_building_played", "year_of_plenty_played", "monopoly_played",
+	"maritime_traded", "trade_offered", "trade_accepted", "trade_declined", "trade_withdrawn",
+	"trade_completed", "longest_road_changed", "largest_army_changed", "turn_ended", "game_won",
+};
+
+void event_init(struct event *event, enum event_type type)
+{
+	memset(event, 0, sizeof *event);
+	event->type = (uint8_t)type;
+	event->seat = -1;
+	event->other = -1;
+	event->node = -1;
+	event->edge = -1;
+	event->hex = -1;
+	event->setup.first_seat = -1;
+}
+
+const char *event_type_name(int type)
+{
+	if (type < 0 || type >= EVENT_TYPE_COUNT)
+		return NULL;
+	return event_names[type];
+}
+
+int event_type_from_name(const char *name)
+{
+	for (int t = 0; t < EVENT_TYPE_COUNT; t++)
+		if (strcmp(event_names[t], name) == 0)
+			return t;
+	return -1;
+}

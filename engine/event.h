@@ -1,0 +1,100 @@
+/*
+ * event.h - what happened in a game: the unit of the event log.
+ *
+ * rules_decide() turns one command into a short list of events; apply_event() folds each
+ * into the state and never fails or draws randomness, because every random outcome (the
+ * board, the first player's roll, dice, a stolen card, a drawn development card) is already
+ * written into the event. Like a command, an event is a flat value; each type uses the
+ * fields named beside it and leaves the rest zero (ids -1).
+ */
+#ifndef CATAN_ENGINE_EVENT_H
+#define CATAN_ENGINE_EVENT_H
+
+#include <stdint.h>
+
+#include "board.h"
+#include "game.h"
+#include "resource.h"
+
+enum event_type {
+	EVENT_GAME_CREATED,           /* options, board, first_seat, start_rolls */
+	EVENT_SETTLEMENT_BUILT,       /* seat, node, free */
+	EVENT_ROAD_BUILT,             /* seat, edge, free */
+	EVENT_CITY_BUILT,             /* seat, node */
+	EVENT_RESOURCES_PRODUCED,     /* gains (per seat): after a roll, and starting resources */
+	EVENT_DICE_ROLLED,            /* seat, dice */
+	EVENT_DISCARDED,              /* seat, resources */
+	EVENT_ROBBER_MOVED,           /* seat, hex */
+	EVENT_RESOURCE_STOLEN,        /* seat (thief), other (victim), resource (private) */
+	EVENT_DEVELOPMENT_CARD_BOUGHT,/* seat, card (private) */
+	EVENT_KNIGHT_PLAYED,          /* seat */
+	EVENT_ROAD_BUILDING_PLAYED,   /* seat */
+	EVENT_YEAR_OF_PLENTY_PLAYED,  /* seat, resources */
+	EVENT_MONOPOLY_PLAYED,        /* seat, resource, gains[s][resource] = cards taken from s */
+	EVENT_MARITIME_TRADED,        /* seat, give, want (taken from the bank) */
+	EVENT_TRADE_OFFERED,          /* seat, trade, to, give, want, counter_to */
+	EVENT_TRADE_ACCEPTED,         /* seat, trade */
+	EVENT_TRADE_DECLINED,         /* seat, trade */
+	EVENT_TRADE_WITHDRAWN,        /* seat, trade */
+	EVENT_TRADE_COMPLETED,        /* seat (active), other, trade, give, want (active's side) */
+	EVENT_LONGEST_ROAD_CHANGED,   /* seat (new holder or -1: set aside), other (old holder) */
+	EVENT_LARGEST_ARMY_CHANGED,   /* seat (new holder), other (old holder) */
+	EVENT_TURN_ENDED,             /* seat */
+	EVENT_GAME_WON,               /* seat, points, victory_point_cards (revealed) */
+	EVENT_TYPE_COUNT
+};
+
+#define EVENT_START_ROLL_ROUNDS 16
+
+struct event_setup {
+	struct game_options options;
+	struct board_layout board;
+	int8_t first_seat;
+	/* The first player's roll: start_rolls[round][seat] is that seat's total, 0 when the
+	 * seat did not roll in that round (ties re-roll among the tied). All zero when the
+	 * first seat was fixed by an option. */
+	uint8_t start_rolls[EVENT_START_ROLL_ROUNDS][GAME_MAX_SEATS];
+};
+
+struct event {
+	uint8_t type; /* enum event_type */
+	int8_t seat;
+	int8_t other;
+	int8_t node;
+	int8_t edge;
+	int8_t hex;
+	uint8_t free;
+	uint8_t resource;
+	uint8_t card;
+	uint8_t points;
+	uint8_t victory_point_cards;
+	uint8_t dice[2];
+	uint8_t to;
+	uint16_t trade;
+	uint16_t counter_to;
+	uint8_t resources[RESOURCE_COUNT];
+	uint8_t give[RESOURCE_COUNT];
+	uint8_t want[RESOURCE_COUNT];
+	uint8_t gains[GAME_MAX_SEATS][RESOURCE_COUNT];
+	struct event_setup setup;
+};
+
+/* The most events one decision produces: creating a game with the fixed start (created,
+ * 2 settlements and 2 roads per seat, starting resources per seat) is the longest. */
+#define EVENT_LIST_MAX 32
+
+struct event_list {
+	int count;
+	struct event events[EVENT_LIST_MAX];
+};
+
+/* An event of `type` with every id field -1 and every count 0. */
+void event_init(struct event *event, enum event_type type);
+
+/* The event type's API name ("dice_rolled" ...), NULL when out of range. */
+const char *event_type_name(int type);
+
+/* Parse a name back; -1 when unknown. */
+int event_type_from_name(const char *name);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * game.c - constants of the base game and read-only queries on a state.
+ */
+#include "game.h"
+
+#include <stddef.h>
+
+const uint8_t game_deck_start[DEVELOPMENT_COUNT] = {14, 2, 2, 2, 5};
+
+/* brick, lumber, wool, grain, ore */
+const uint8_t game_cost_road[RESOURCE_COUNT] = {1, 1, 0, 0, 0};
+const uint8_t game_cost_settlement[RESOURCE_COUNT] = {1, 1, 1, 1, 0};
+const uint8_t game_cost_city[RESOURCE_COUNT] = {0, 0, 0, 2, 3};
+const uint8_t game_cost_development[RESOURCE_COUNT] = {0, 0, 1, 1, 1};
+
+static const char *const phase_names[GAME_PHASE_COUNT] = {
+	"none", "setup_settlement", "setup_road", "roll", "discard", "move_robber", "main", "finished",
+};
+
+static const char *const development_names[DEVELOPMENT_COUNT] = {
+	"knight", "road_building", "year_of_plenty", "monopoly", "victory_point",
+};
+
+int game_public_points(const struct game *game, int seat)
+{
+	const struct game_player *player = &game->players[seat];
+	int points = (GAME_SETTLEMENTS - player->settlements_left) + 2 * (GAME_CITIES - player->cities_left);
+	if (game->longest_road == seat)
+		points += 2;
+	if (game->largest_army == seat)
+		points += 2;
+	return points;
+}
+
+int game_total_points(const struct game *game, int seat)
+{
+	return game_public_points(game, seat) + game->players[seat].development_cards[DEVELOPMENT_VICTORY_POINT];
+}
+
+int game_resource_count(const struct game *game, int seat)
+{
+	return resource_total(game->players[seat].resources);
+}
+
+int game_development_count(const struct game *game, int seat)
+{
+	const uint8_t *cards = game->players[seat].development_cards;
+	return cards[0] + cards[1] + cards[2] + cards[3] + cards[4];
+}
+
+int game_setup_seat(const struct game *game, int step)
+{
+	int seats = game->options.seats;
+	int offset = step < seats ? step : 2 * seats - 1 - step;
+	return (game->first_seat + offset) % seats;
+}
+
+int game_maritime_rate(const struct game *game, int seat, int resource)
+{
+	uint64_t buildings = game->players[seat].buildings;
+	int rate = 4;
+	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
+		uint64_t harbor_nodes = (UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
+		if (!(buildings & harbor_nodes))
+			continue;
+		int kind = game->board.harbor[slot];
+		if (kind == resource)
+			return 2;
+		if (kind == HARBOR_GENERIC)
+			rate = 3;
+	}
+	return rate;
+}
+
+const struct game_offer *game_find_offer(const struct game *game, int id)
+{
+	if (id == 0)
+		return NULL;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++)
+		if (game->offers[i].id == id)
+			return &game->offers[i];
+	return NULL;
+}
+
+const char *game_phase_name(int phase)
+{
+	if (phase < 0 || phase >= GAME_PHASE_COUNT)
+		return NULL;
+	return phase_names[phase];
+}
+
+const char *development_card_name(int card)
+{
+	if (card < 0 || card >= DEVELOPMENT_COUNT)
+		return NULL;
+	return development_names[card];
+}

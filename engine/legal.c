@@ -1,0 +1,291 @@
+/*
+ * legal.c - legal move enumeration.
+ *
+ * Each list is built from the same placement queries and gates rules_decide() uses, so
+ * the two cannot drift apart silently; the property tests (tests/test_properties.c) check
+ * over thousands of random games that every listed move is accepted and a sample of
+ * unlisted moves is refused.
+ */
+#include "legal.h"
+
+#include "placement.h"
+
+struct move_list {
+	struct command *moves;
+	int capacity;
+	int count;
+	struct command sink; /* written, never read: moves past capacity go here */
+};
+
+static struct command *add(struct move_list *list, enum command_type type)
+{
+	struct command *move = list->count < list->capacity ? &list->moves[list->count] : &list->sink;
+	list->count++;
+	command_init(move, type);
+	return move;
+}
+
+static void add_nodes(struct move_list *list, enum command_type type, uint64_t nodes)
+{
+	while (nodes) {
+		int node = __builtin_ctzll(nodes);
+		nodes &= nodes - 1;
+		add(list, type)->node = (int8_t)node;
+	}
+}
+
+static void add_edges(struct move_list *list, struct board_edge_set edges)
+{
+	for (int w = 0; w < 2; w++) {
+		uint64_t bits = edges.word[w];
+		while (bits) {
+			int edge = 64 * w + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			add(list, COMMAND_BUILD_ROAD)->edge = (int8_t)edge;
+		}
+	}
+}
+
+static void add_robber_targets(struct move_list *list, const struct game *g, int seat, enum command_type type)
+{
+	for (int hex = 0; hex < BOARD_HEXES; hex++) {
+		if (hex == g->robber)
+			continue;
+		uint8_t victims = placement_robber_victims(g, seat, hex);
+		if (!victims) {
+			add(list, type)->hex = (int8_t)hex;
+			continue;
+		}
+		while (victims) {
+			int victim = __builtin_ctz(victims);
+			victims &= (uint8_t)(victims - 1);
+			struct command *move = add(list, type);
+			move->hex = (int8_t)hex;
+			move->victim = (int8_t)victim;
+		}
+	}
+}
+
+static void add_road_building(struct move_list *list, const struct game *g, int seat)
+{
+	int possible = placement_free_roads_possible(g, seat);
+	struct board_edge_set first = placement_road_edges(g, seat);
+	if (possible == 0) {
+		add(list, COMMAND_PLAY_ROAD_BUILDING);
+		return;
+	}
+	for (int e1 = 0; e1 < BOARD_EDGES; e1++) {
+		if (!board_edge_set_has(&first, e1))
+			continue;
+		if (possible == 1) {
+			struct command *move = add(list, COMMAND_PLAY_ROAD_BUILDING);
+			move->edge_count = 1;
+			move->edges[0] = (int8_t)e1;
+			continue;
+		}
+		struct board_edge_set second = placement_road_edges_after(g, seat, e1);
+		for (int e2 = 0; e2 < BOARD_EDGES; e2++) {
+			if (!board_edge_set_has(&second, e2))
+				continue;
+			/* Two roads both open now are one unordered choice: list it once. */
+			if (board_edge_set_has(&first, e2) && e2 < e1)
+				continue;
+			struct command *move = add(list, COMMAND_PLAY_ROAD_BUILDING);
+			move->edge_count = 2;
+			move->edges[0] = (int8_t)e1;
+			move->edges[1] = (int8_t)e2;
+		}
+	}
+}
+
+static void add_year_of_plenty(struct move_list *list, const struct game *g)
+{
+	int in_bank = resource_total(g->bank);
+	if (in_bank == 0) {
+		add(list, COMMAND_PLAY_YEAR_OF_PLENTY);
+		return;
+	}
+	if (in_bank == 1) {
+		for (int r = 0; r < RESOURCE_COUNT; r++)
+			if (g->bank[r])
+				add(list, COMMAND_PLAY_YEAR_OF_PLENTY)->resources[r] = 1;
+		return;
+	}
+	for (int a = 0; a < RESOURCE_COUNT; a++) {
+		for (int b = a; b < RESOURCE_COUNT; b++) {
+			if (g->bank[a] < (a == b ? 2 : 1) || g->bank[b] < 1)
+				continue;
+			struct command *move = add(list, COMMAND_PLAY_YEAR_OF_PLENTY);
+			move->resources[a]++;
+			move->resources[b]++;
+		}
+	}
+}
+
+/* Development cards `seat` may play now (its turn, ROLL or MAIN phase). */
+static void add_development_plays(struct move_list *list, const struct game *g, int seat)
+{
+	const struct game_player *player = &g->players[seat];
+	if (g->development_played)
+		return;
+	for (int kind = 0; kind < DEVELOPMENT_VICTORY_POINT; kind++) {
+		if (player->development_cards[kind] <= player->bought_this_turn[kind])
+			continue;
+		switch (kind) {
+		case DEVELOPMENT_KNIGHT:
+			add_robber_targets(list, g, seat, COMMAND_PLAY_KNIGHT);
+			break;
+		case DEVELOPMENT_ROAD_BUILDING:
+			add_road_building(list, g, seat);
+			break;
+		case DEVELOPMENT_YEAR_OF_PLENTY:
+			add_year_of_plenty(list, g);
+			break;
+		case DEVELOPMENT_MONOPOLY:
+			for (int r = 0; r < RESOURCE_COUNT; r++)
+				add(list, COMMAND_PLAY_MONOPOLY)->resource = (uint8_t)r;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int open_offer_slots(const struct game *g)
+{
+	int free_slots = 0;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++)
+		free_slots += g->offers[i].id == 0;
+	return free_slots;
+}
+
+static void add_offer_template(struct move_list *list, const struct game *g, int seat)
+{
+	if (game_resource_count(g, seat) > 0 && open_offer_slots(g) > 0)
+		add(list, COMMAND_OFFER_TRADE)->is_template = 1;
+}
+
+static void add_trade_moves(struct move_list *list, const struct game *g, int seat)
+{
+	int active = seat == g->turn_seat;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *offer = &g->offers[i];
+		if (offer->id == 0)
+			continue;
+		if (offer->from == seat) {
+			add(list, COMMAND_WITHDRAW_TRADE)->trade = offer->id;
+			if (!active)
+				continue;
+			for (int with = 0; with < g->options.seats; with++) {
+				if (!(offer->accepted >> with & 1u) ||
+				    !resource_covers(g->players[seat].resources, offer->give) ||
+				    !resource_covers(g->players[with].resources, offer->want))
+					continue;
+				struct command *move = add(list, COMMAND_CONFIRM_TRADE);
+				move->trade = offer->id;
+				move->with = (int8_t)with;
+			}
+			continue;
+		}
+		if (!(offer->to >> seat & 1u))
+			continue;
+		if (active) {
+			if (resource_covers(g->players[seat].resources, offer->want) &&
+			    resource_covers(g->players[offer->from].resources, offer->give))
+				add(list, COMMAND_CONFIRM_TRADE)->trade = offer->id;
+		} else if (!(offer->accepted >> seat & 1u) && resource_covers(g->players[seat].resources, offer->want)) {
+			add(list, COMMAND_ACCEPT_TRADE)->trade = offer->id;
+		}
+		if (!(offer->declined >> seat & 1u))
+			add(list, COMMAND_DECLINE_TRADE)->trade = offer->id;
+	}
+}
+
+static void add_main_moves(struct move_list *list, const struct game *g, int seat)
+{
+	const struct game_player *player = &g->players[seat];
+	const uint8_t *hand = player->resources;
+	if (player->settlements_left && resource_covers(hand, game_cost_settlement))
+		add_nodes(list, COMMAND_BUILD_SETTLEMENT, placement_settlement_nodes(g, seat));
+	if (player->roads_left && resource_covers(hand, game_cost_road))
+		add_edges(list, placement_road_edges(g, seat));
+	if (player->cities_left && resource_covers(hand, game_cost_city))
+		add_nodes(list, COMMAND_BUILD_CITY, placement_city_nodes(g, seat));
+	if (resource_total(g->deck) && resource_covers(hand, game_cost_development))
+		add(list, COMMAND_BUY_DEVELOPMENT_CARD);
+	add_development_plays(list, g, seat);
+	for (int give = 0; give < RESOURCE_COUNT; give++) {
+		int rate = game_maritime_rate(g, seat, give);
+		if (hand[give] < rate)
+			continue;
+		for (int want = 0; want < RESOURCE_COUNT; want++) {
+			if (want == give || g->bank[want] == 0)
+				continue;
+			struct command *move = add(list, COMMAND_MARITIME_TRADE);
+			move->give[give] = (uint8_t)rate;
+			move->want[want] = 1;
+		}
+	}
+	add_offer_template(list, g, seat);
+	add_trade_moves(list, g, seat);
+	add(list, COMMAND_END_TURN);
+}
+
+int legal_moves(const struct game *g, int seat, struct command *moves, int capacity)
+{
+	struct move_list list = {moves, capacity, 0, {0}};
+	if (!game_in_progress(g) || seat < 0 || seat >= g->options.seats)
+		return 0;
+	int active = seat == g->turn_seat;
+	switch (g->phase) {
+	case GAME_PHASE_SETUP_SETTLEMENT:
+		if (active)
+			add_nodes(&list, COMMAND_BUILD_SETTLEMENT, placement_open_nodes(g));
+		break;
+	case GAME_PHASE_SETUP_ROAD:
+		if (active)
+			add_edges(&list, placement_setup_road_edges(g, g->setup_node));
+		break;
+	case GAME_PHASE_ROLL:
+		if (active) {
+			add(&list, COMMAND_ROLL)->is_template = g->options.dice == GAME_DICE_MANUAL;
+			add_development_plays(&list, g, seat);
+		}
+		break;
+	case GAME_PHASE_DISCARD:
+		if (g->players[seat].discard_owed) {
+			struct command *move = add(&list, COMMAND_DISCARD);
+			move->is_template = 1;
+			move->count = g->players[seat].discard_owed;
+		}
+		break;
+	case GAME_PHASE_MOVE_ROBBER:
+		if (active)
+			add_robber_targets(&list, g, seat, COMMAND_MOVE_ROBBER);
+		break;
+	case GAME_PHASE_MAIN:
+		if (active) {
+			add_main_moves(&list, g, seat);
+		} else {
+			add_offer_template(&list, g, seat);
+			add_trade_moves(&list, g, seat);
+		}
+		break;
+	default:
+		break;
+	}
+	return list.count;
+}
+
+uint8_t legal_waiting_for(const struct game *g)
+{
+	if (!game_in_progress(g))
+		return 0;
+	if (g->phase != GAME_PHASE_DISCARD)
+		return (uint8_t)(1u << g->turn_seat);
+	uint8_t owing = 0;
+	for (int s = 0; s < g->options.seats; s++)
+		if (g->players[s].discard_owed)
+			owing |= (uint8_t)(1u << s);
+	return owing;
+}

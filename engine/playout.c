@@ -1,0 +1,101 @@
+/*
+ * playout.c - uniformly random legal moves.
+ *
+ * "Whoever must act": the seats legal_waiting_for() names (the active player, or every
+ * seat owing a discard). With trades enabled, seats an open offer is addressed to may also
+ * answer it during the main phase, so offers can be accepted and confirmed; inactive seats
+ * never start unsolicited counter-offers here, which would let a random game chatter
+ * forever. The move is uniform over the union of these seats' legal moves.
+ */
+#include "playout.h"
+
+#include "legal.h"
+
+static int random_card(const uint8_t hand[RESOURCE_COUNT], struct rng *rng)
+{
+	int pick = (int)rng_below(rng, (uint32_t)resource_total(hand));
+	int resource = 0;
+	while (pick >= hand[resource])
+		pick -= hand[resource++];
+	return resource;
+}
+
+void playout_fill_template(const struct game *game, int seat, struct command *command, struct rng *rng)
+{
+	if (!command->is_template)
+		return;
+	const uint8_t *hand = game->players[seat].resources;
+	if (command->type == COMMAND_DISCARD) {
+		uint8_t left[RESOURCE_COUNT];
+		for (int r = 0; r < RESOURCE_COUNT; r++)
+			left[r] = hand[r];
+		for (int i = 0; i < command->count; i++) {
+			int r = random_card(left, rng);
+			left[r]--;
+			command->resources[r]++;
+		}
+	} else if (command->type == COMMAND_OFFER_TRADE) {
+		int give = random_card(hand, rng);
+		int want = (give + 1 + (int)rng_below(rng, RESOURCE_COUNT - 1)) % RESOURCE_COUNT;
+		command->give[give] = 1;
+		command->want[want] = 1;
+	} else if (command->type == COMMAND_ROLL) {
+		command->dice[0] = (uint8_t)rng_die(rng);
+		command->dice[1] = (uint8_t)rng_die(rng);
+	}
+	command->is_template = 0;
+}
+
+static int answers_only(struct command *moves, int count)
+{
+	int kept = 0;
+	for (int i = 0; i < count; i++)
+		if (moves[i].type == COMMAND_ACCEPT_TRADE || moves[i].type == COMMAND_DECLINE_TRADE)
+			moves[kept++] = moves[i];
+	return kept;
+}
+
+static int without_offers(struct command *moves, int count)
+{
+	int kept = 0;
+	for (int i = 0; i < count; i++)
+		if (moves[i].type != COMMAND_OFFER_TRADE)
+			moves[kept++] = moves[i];
+	return kept;
+}
+
+int playout_choose(const struct game *game, const struct playout_options *options, struct rng *rng,
+		   struct command *scratch, int *seat, struct command *command)
+{
+	uint8_t movers = legal_waiting_for(game);
+	if (!movers)
+		return 0;
+	int trades = options && options->trades;
+	int total = 0;
+	int owner_end[GAME_MAX_SEATS];
+	for (int s = 0; s < game->options.seats; s++) {
+		int count = 0;
+		int waiting = movers >> s & 1u;
+		if (waiting || (trades && game->phase == GAME_PHASE_MAIN)) {
+			count = legal_moves(game, s, scratch + total, LEGAL_MOVES_MAX - total);
+			if (count > LEGAL_MOVES_MAX - total)
+				count = LEGAL_MOVES_MAX - total;
+			if (!waiting)
+				count = answers_only(scratch + total, count);
+			else if (!trades)
+				count = without_offers(scratch + total, count);
+		}
+		total += count;
+		owner_end[s] = total;
+	}
+	if (total == 0)
+		return 0;
+	int pick = (int)rng_below(rng, (uint32_t)total);
+	int s = 0;
+	while (pick >= owner_end[s])
+		s++;
+	*seat = s;
+	*command = scratch[pick];
+	playout_fill_template(game, s, command, rng);
+	return 1;
+}

@@ -1,0 +1,40 @@
+/*
+ * rules.h - decide: validate a command against the rules and produce the events it causes.
+ *
+ * rules_decide() is pure: it reads the state, draws any randomness from the caller's
+ * generator, and either refuses (an error naming the rule, nothing produced) or fills an
+ * event list that apply_event() folds into the state. Consequences are events too: a
+ * change of Longest Road or Largest Army and the win are decided here and logged, so a
+ * reader of the log sees them and apply never has to decide anything.
+ */
+#ifndef CATAN_ENGINE_RULES_H
+#define CATAN_ENGINE_RULES_H
+
+#include "command.h"
+#include "error.h"
+#include "event.h"
+#include "game.h"
+#include "rng.h"
+
+/* Defaults: 4 seats, beginner board, draft start, spiral numbers, classic edition, random
+ * dice, first seat by roll. */
+void rules_default_options(struct game_options *options);
+
+/* ERROR_OK when the options describe a game this engine plays, else ERROR_INVALID_OPTIONS. */
+enum error rules_check_options(const struct game_options *options);
+
+/* The events that create a game: GAME_CREATED (the board and the first player drawn from
+ * *rng) and, with the fixed start, the scripted initial placement. */
+enum error rules_create(const struct game_options *options, struct rng *rng, struct event_list *out);
+
+/* Decide `command` by `seat` (0..seats-1) on *game. On ERROR_OK, *out holds the events (at
+ * least one) and, when `after` is not NULL, *after is the state with them applied (it may
+ * alias nothing else). On refusal *out is empty and *after untouched. */
+enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
+			struct event_list *out, struct game *after);
+
+/* The fixed start's placements on the beginner board: settlement node and road edge for
+ * each seat's first and second placement. */
+extern const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2];
+
+#endif

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Generate engine/board_tables.c: the fixed topology of the 19-hex Catan island.
+
+The island is pointy-top hexes in rows of 3-4-5-4-3, axial coordinates (q, r) with r growing
+southward (see ../shared/rules/BEGINNER.md). Corner and centre positions use an integer
+grid: x in units of sqrt(3)/2 times the hex size, y in units of half the hex size, so the
+centre of hex (q, r) is (2q + r, 3r) and its corners are that plus
+N (0,-2), NE (1,-1), SE (1,1), S (0,2), SW (-1,1), NW (-1,-1).
+
+Ids are stable and independent of any layout:
+  hexes: row-major, north to south, west to east (0..18);
+  nodes: sorted by (y, x) (0..53);
+  edges: sorted by (smaller node id, larger node id) (0..71).
+
+Run: python3 tools/gen_board.py > engine/board_tables.c
+The unit test tests/test_board.c checks the generated tables' invariants.
+"""
+
+ROWS = [(-2, range(0, 3)), (-1, range(-1, 3)), (0, range(-2, 3)), (1, range(-2, 2)), (2, range(-2, 1))]
+CORNERS = [(0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1)]  # N NE SE S SW NW
+# Hex side k joins corner k and corner k+1: 0 north-east, 1 east, 2 south-east,
+# 3 south-west, 4 west, 5 north-west.
+SIDE_NAMES = ["north-east", "east", "south-east", "south-west", "west", "north-west"]
+# Axial direction of the neighbour across each side.
+SIDE_DIRS = [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)]
+
+hexes = [(q, r) for r, qs in ROWS for q in qs]
+hex_index = {h: i for i, h in enumerate(hexes)}
+
+
+def centre(h):
+    q, r = h
+    return (2 * q + r, 3 * r)
+
+
+corner_points = set()
+for h in hexes:
+    cx, cy = centre(h)
+    for dx, dy in CORNERS:
+        corner_points.add((cx + dx, cy + dy))
+nodes = sorted(corner_points, key=lambda p: (p[1], p[0]))
+node_index = {p: i for i, p in enumerate(nodes)}
+
+hex_nodes = []
+for h in hexes:
+    cx, cy = centre(h)
+    hex_nodes.append([node_index[(cx + dx, cy + dy)] for dx, dy in CORNERS])
+
+edge_set = set()
+for hn in hex_nodes:
+    for k in range(6):
+        a, b = hn[k], hn[(k + 1) % 6]
+        edge_set.add((min(a, b), max(a, b)))
+edges = sorted(edge_set)
+edge_index = {e: i for i, e in enumerate(edges)}
+
+hex_edges = []
+for hn in hex_nodes:
+    row = []
+    for k in range(6):
+        a, b = hn[k], hn[(k + 1) % 6]
+        row.append(edge_index[(min(a, b), max(a, b))])
+    hex_edges.append(row)
+
+node_hexes = [[] for _ in nodes]
+for hi, hn in enumerate(hex_nodes):
+    for n in hn:
+        node_hexes[n].append(hi)
+node_neighbors = [[] for _ in nodes]
+node_edges = [[] for _ in nodes]
+for ei, (a, b) in enumerate(edges):
+    node_neighbors[a].append(b)
+    node_neighbors[b].append(a)
+    node_edges[a].append(ei)
+    node_edges[b].append(ei)
+for lst in node_neighbors + node_edges + node_hexes:
+    lst.sort()
+
+hex_neighbors = []
+for (q, r) in hexes:
+    row = []
+    for dq, dr in SIDE_DIRS:
+        row.append(hex_index.get((q + dq, r + dr), -1))
+    hex_neighbors.append(row)
+
+# Harbor slots, clockwise from the north-west (BEGINNER.md): (row, position, side).
+HARBOR_SLOTS = [(1, 1, 5), (1, 2, 0), (2, 4, 0), (3, 5, 1), (4, 4, 2), (5, 2, 2), (5, 1, 3), (4, 1, 4), (2, 1, 4)]
+row_start = [0, 3, 7, 12, 16]
+harbor_nodes = []
+for row, pos, side in HARBOR_SLOTS:
+    hi = row_start[row - 1] + pos - 1
+    assert hex_neighbors[hi][side] == -1, "harbor slot must be on the coast"
+    hn = hex_nodes[hi]
+    a, b = hn[side], hn[(side + 1) % 6]
+    harbor_nodes.append(sorted([a, b]))
+
+# Number-token spirals: from each of the six corner hexes of the outer ring,
+# counterclockwise around the outer ring, then the inner ring, then the centre.
+OUTER_CW = [(0, -2), (1, -2), (2, -2), (2, -1), (2, 0), (1, 1), (0, 2), (-1, 2), (-2, 2), (-2, 1), (-2, 0), (-1, -1)]
+INNER_CW = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+CORNER_HEXES = [(0, -2), (2, -2), (2, 0), (0, 2), (-2, 2), (-2, 0)]
+
+
+def spiral_from(corner_k):
+    outer = OUTER_CW[::-1]  # counterclockwise
+    start = outer.index(CORNER_HEXES[corner_k])
+    outer = outer[start:] + outer[:start]
+    last = outer[-1]
+    first = outer[0]
+    inner = INNER_CW[::-1]
+    # The inner ring starts at the inner hex touching both the first and the last outer hex.
+    def adjacent(a, b):
+        dq, dr = b[0] - a[0], b[1] - a[1]
+        return (dq, dr) in SIDE_DIRS
+    starts = [h for h in inner if adjacent(h, first) and adjacent(h, last)]
+    assert len(starts) == 1
+    s = inner.index(starts[0])
+    inner = inner[s:] + inner[:s]
+    order = outer + inner + [(0, 0)]
+    for a, b in zip(order, order[1:]):
+        assert adjacent(a, b), (a, b)
+    return [hex_index[h] for h in order]
+
+
+spirals = [spiral_from(k) for k in range(6)]
+
+
+def mask_hex(bits):
+    return "UINT64_C(0x%016x)" % bits
+
+
+def c_array(rows, width=None):
+    return ", ".join("{%s}" % ", ".join(str(v) for v in row) for row in rows)
+
+
+def pad(lst, n):
+    return lst + [-1] * (n - len(lst))
+
+
+out = []
+w = out.append
+w("/* Generated by tools/gen_board.py; do not edit. See that script for the id conventions. */")
+w('#include "board.h"')
+w("")
+w("const int8_t board_hex_q[BOARD_HEXES] = {%s};" % ", ".join(str(q) for q, r in hexes))
+w("const int8_t board_hex_r[BOARD_HEXES] = {%s};" % ", ".join(str(r) for q, r in hexes))
+w("const int8_t board_hex_nodes[BOARD_HEXES][6] = {%s};" % c_array(hex_nodes))
+w("const int8_t board_hex_edges[BOARD_HEXES][6] = {%s};" % c_array(hex_edges))
+w("const int8_t board_hex_neighbors[BOARD_HEXES][6] = {%s};" % c_array(hex_neighbors))
+w("const int8_t board_node_x[BOARD_NODES] = {%s};" % ", ".join(str(x) for x, y in nodes))
+w("const int8_t board_node_y[BOARD_NODES] = {%s};" % ", ".join(str(y) for x, y in nodes))
+w("const int8_t board_node_hexes[BOARD_NODES][3] = {%s};" % c_array([pad(l, 3) for l in node_hexes]))
+w("const int8_t board_node_neighbors[BOARD_NODES][3] = {%s};" % c_array([pad(l, 3) for l in node_neighbors]))
+w("const int8_t board_node_edges[BOARD_NODES][3] = {%s};" % c_array([pad(l, 3) for l in node_edges]))
+w("const int8_t board_edge_nodes[BOARD_EDGES][2] = {%s};" % c_array(edges))
+w("const int8_t board_harbor_nodes[BOARD_HARBORS][2] = {%s};" % c_array(harbor_nodes))
+w("const int8_t board_spirals[6][BOARD_HEXES] = {%s};" % c_array(spirals))
+w("const uint64_t board_node_neighbor_mask[BOARD_NODES] = {%s};" %
+  ", ".join(mask_hex(sum(1 << m for m in l)) for l in node_neighbors))
+w("const struct board_edge_set board_node_edge_set[BOARD_NODES] = {%s};" % ", ".join(
+    "{{%s, %s}}" % (mask_hex(sum(1 << e for e in l if e < 64)), mask_hex(sum(1 << (e - 64) for e in l if e >= 64)))
+    for l in node_edges))
+w("const uint64_t board_edge_node_mask[BOARD_EDGES] = {%s};" %
+  ", ".join(mask_hex((1 << a) | (1 << b)) for a, b in edges))
+w("const uint64_t board_hex_node_mask[BOARD_HEXES] = {%s};" %
+  ", ".join(mask_hex(sum(1 << n for n in hn)) for hn in hex_nodes))
+print("\n".join(out))
