@@ -12,6 +12,7 @@
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 B ?= build
 SAN ?=

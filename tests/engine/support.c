@@ -1,0 +1,206 @@
+/*
+ * support.c - test helpers; see support.h.
+ */
+#include "tests/engine/support.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "engine/invariants.h"
+#include "engine/longest_road.h"
+
+static struct rng test_rng(const struct game *game)
+{
+	struct rng rng;
+	rng_init(&rng, 1, game->version);
+	return rng;
+}
+
+void support_new_game_with(struct game *game, const struct game_options *options)
+{
+	struct event_list events;
+	struct rng rng;
+	rng_init(&rng, 1, 0);
+	memset(game, 0, sizeof *game);
+	enum error error = rules_create(options, &rng, &events);
+	ck_assert_msg(error == ERROR_OK, "rules_create refused: %s", error_code(error));
+	apply_events(game, &events);
+}
+
+void support_new_game(struct game *game, int seats, int layout)
+{
+	struct game_options options;
+	rules_default_options(&options);
+	options.seats = (uint8_t)seats;
+	options.layout = (uint8_t)layout;
+	options.dice = GAME_DICE_MANUAL;
+	options.first_seat = 0;
+	support_new_game_with(game, &options);
+}
+
+void support_ok(struct game *game, int seat, const struct command *command, struct event_list *out)
+{
+	struct event_list events;
+	struct game after;
+	struct rng rng = test_rng(game);
+	enum error error = rules_decide(game, seat, command, &rng, &events, &after);
+	ck_assert_msg(error == ERROR_OK, "%s by seat %d refused: %s", command_type_name(command->type), seat,
+		      error_code(error));
+	struct game replayed;
+	memcpy(&replayed, game, sizeof replayed);
+	apply_events(&replayed, &events);
+	ck_assert_msg(memcmp(&replayed, &after, sizeof after) == 0, "applying the events differs from decide's state");
+	memcpy(game, &after, sizeof *game);
+	const char *problem = invariants_check(game);
+	ck_assert_msg(problem == NULL, "invariant broken: %s", problem ? problem : "");
+	if (out)
+		*out = events;
+}
+
+void support_refused(const struct game *game, int seat, const struct command *command, enum error expected)
+{
+	struct event_list events;
+	struct game before, after;
+	memcpy(&before, game, sizeof before);
+	memset(&after, 0xa5, sizeof after);
+	struct rng rng = test_rng(game);
+	enum error error = rules_decide(game, seat, command, &rng, &events, &after);
+	ck_assert_msg(error == expected, "%s by seat %d: expected %s, got %s", command_type_name(command->type), seat,
+		      error_code(expected), error_code(error));
+	ck_assert_int_eq(events.count, 0);
+	ck_assert_msg(memcmp(&before, game, sizeof before) == 0, "a refused command changed the state");
+}
+
+void support_draft(struct game *game, const int placements[][2])
+{
+	for (int step = 0; step < 2 * game->options.seats; step++) {
+		int seat = game->turn_seat;
+		struct command c = support_build(COMMAND_BUILD_SETTLEMENT, placements[step][0]);
+		support_ok(game, seat, &c, NULL);
+		c = support_build(COMMAND_BUILD_ROAD, placements[step][1]);
+		support_ok(game, seat, &c, NULL);
+	}
+}
+
+void support_standard_draft(struct game *game)
+{
+	int placements[2 * GAME_MAX_SEATS][2];
+	int seats = game->options.seats;
+	for (int step = 0; step < 2 * seats; step++) {
+		int seat = game_setup_seat(game, step);
+		int round = step < seats ? 0 : 1;
+		placements[step][0] = rules_fixed_start[seat][round][0];
+		placements[step][1] = rules_fixed_start[seat][round][1];
+	}
+	support_draft(game, (const int(*)[2])placements);
+}
+
+void support_set_hand(struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore)
+{
+	int want[RESOURCE_COUNT] = {brick, lumber, wool, grain, ore};
+	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		int have = game->players[seat].resources[r];
+		ck_assert_msg(game->bank[r] + have >= want[r], "the bank cannot supply that hand");
+		game->bank[r] = (uint8_t)(game->bank[r] + have - want[r]);
+		game->players[seat].resources[r] = (uint8_t)want[r];
+	}
+}
+
+void support_give_development(struct game *game, int seat, int card, int count)
+{
+	ck_assert_msg(game->deck[card] >= count, "the deck lacks those cards");
+	game->deck[card] = (uint8_t)(game->deck[card] - count);
+	game->players[seat].development_cards[card] = (uint8_t)(game->players[seat].development_cards[card] + count);
+}
+
+void support_roll(struct game *game, int d1, int d2)
+{
+	struct command c = support_command(COMMAND_ROLL);
+	c.dice[0] = (uint8_t)d1;
+	c.dice[1] = (uint8_t)d2;
+	support_ok(game, game->turn_seat, &c, NULL);
+}
+
+void support_next_turn(struct game *game, int d1, int d2)
+{
+	struct command c = support_command(COMMAND_END_TURN);
+	support_ok(game, game->turn_seat, &c, NULL);
+	support_roll(game, d1, d2);
+}
+
+static void settle_longest_road(struct game *game)
+{
+	int holder = longest_road_holder(game);
+	if (holder == game->longest_road)
+		return;
+	struct event event;
+	event_init(&event, EVENT_LONGEST_ROAD_CHANGED);
+	event.seat = (int8_t)holder;
+	event.other = game->longest_road;
+	apply_event(game, &event);
+}
+
+void support_place_road(struct game *game, int seat, int edge)
+{
+	struct event event;
+	event_init(&event, EVENT_ROAD_BUILT);
+	event.seat = (int8_t)seat;
+	event.edge = (int8_t)edge;
+	event.free = 1;
+	ck_assert_msg(apply_event_valid(game, &event), "cannot place road %d", edge);
+	apply_event(game, &event);
+	settle_longest_road(game);
+}
+
+void support_place_settlement(struct game *game, int seat, int node)
+{
+	struct event event;
+	event_init(&event, EVENT_SETTLEMENT_BUILT);
+	event.seat = (int8_t)seat;
+	event.node = (int8_t)node;
+	event.free = 1;
+	ck_assert_msg(apply_event_valid(game, &event), "cannot place settlement %d", node);
+	apply_event(game, &event);
+	settle_longest_road(game);
+}
+
+void support_place_city(struct game *game, int seat, int node)
+{
+	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		game->bank[r] = (uint8_t)(game->bank[r] - game_cost_city[r]);
+		game->players[seat].resources[r] = (uint8_t)(game->players[seat].resources[r] + game_cost_city[r]);
+	}
+	struct event event;
+	event_init(&event, EVENT_CITY_BUILT);
+	event.seat = (int8_t)seat;
+	event.node = (int8_t)node;
+	ck_assert_msg(apply_event_valid(game, &event), "cannot place city %d", node);
+	apply_event(game, &event);
+}
+
+struct command support_command(enum command_type type)
+{
+	struct command c;
+	command_init(&c, type);
+	return c;
+}
+
+struct command support_build(enum command_type type, int id)
+{
+	struct command c = support_command(type);
+	if (type == COMMAND_BUILD_ROAD)
+		c.edge = (int8_t)id;
+	else
+		c.node = (int8_t)id;
+	return c;
+}
+
+int support_edge_between(int node_a, int node_b)
+{
+	for (int k = 0; k < 3; k++) {
+		int edge = board_node_edges[node_a][k];
+		if (edge >= 0 && (board_edge_nodes[edge][0] == node_b || board_edge_nodes[edge][1] == node_b))
+			return edge;
+	}
+	return -1;
+}

@@ -1,0 +1,71 @@
+/*
+ * support.h - helpers for engine tests: build positions through the real rules and poke
+ * the few facts a test needs (a hand, a phase) without going around apply's bookkeeping.
+ *
+ * Every helper that changes a game goes through rules_decide() + apply, or through a
+ * synthetic event applied with apply_event(), so the state stays internally consistent
+ * (invariants_check() holds). Failures are reported with Check's ck_assert_msg, so a helper
+ * failing fails the calling test.
+ */
+#ifndef CATAN_TESTS_ENGINE_SUPPORT_H
+#define CATAN_TESTS_ENGINE_SUPPORT_H
+
+#include <stdint.h>
+
+#include "engine/apply.h"
+#include "engine/command.h"
+#include "engine/error.h"
+#include "engine/event.h"
+#include "engine/game.h"
+#include "engine/rules.h"
+
+/* A fresh game after GAME_CREATED: default options with `seats` seats, the given layout,
+ * first seat 0, manual dice (so tests choose every roll), seed 1. */
+void support_new_game(struct game *game, int seats, int layout);
+
+/* Same, with full options (seed 1 for the board and the first-player roll). */
+void support_new_game_with(struct game *game, const struct game_options *options);
+
+/* Play the whole setup draft: placements[i] = {node, edge} for draft step i (seat order
+ * 0..n-1 then n-1..0 with first seat 0). Each step must be legal. */
+void support_draft(struct game *game, const int placements[][2]);
+
+/* A standard draft for 3 or 4 seats on any board (spread-out nodes), leaving the game at
+ * turn 1, seat 0, phase roll. */
+void support_standard_draft(struct game *game);
+
+/* Decide and apply a command that must be accepted; returns the event list (static storage
+ * of the caller: out may be NULL). */
+void support_ok(struct game *game, int seat, const struct command *command, struct event_list *out);
+
+/* Decide a command that must be refused with `expected`, and check the state is unchanged. */
+void support_refused(const struct game *game, int seat, const struct command *command, enum error expected);
+
+/* Set a seat's hand exactly (moving cards between the bank and the hand). */
+void support_set_hand(struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore);
+
+/* Give a seat development cards (taken from the deck) as if bought on an earlier turn. */
+void support_give_development(struct game *game, int seat, int card, int count);
+
+/* Roll the given dice for the active seat (manual-dice games). */
+void support_roll(struct game *game, int d1, int d2);
+
+/* End the active seat's turn, then roll d1 + d2 for the next seat (not 7, so it stands in
+ * the main phase afterwards). */
+void support_next_turn(struct game *game, int d1, int d2);
+
+/* Place a road / settlement / city for `seat` directly (a synthetic free event, no rules
+ * checked; a city upgrade pays nothing). For building positions quickly in tests of other
+ * rules. Resources are untouched; Longest Road is re-evaluated like rules_decide() does. */
+void support_place_road(struct game *game, int seat, int edge);
+void support_place_settlement(struct game *game, int seat, int node);
+void support_place_city(struct game *game, int seat, int node);
+
+/* Convenience command constructors. */
+struct command support_command(enum command_type type);
+struct command support_build(enum command_type type, int id);
+
+/* The edge joining two adjacent nodes, or -1. */
+int support_edge_between(int node_a, int node_b);
+
+#endif
