@@ -15,7 +15,7 @@ $(B)/tests/engine/%: $(B)/obj/tests/engine/%.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) 
 ALL_TARGETS += $(ENGINE_TESTS)
 
 test-engine: $(ENGINE_TESTS)
-	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; $$t; done
+	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
 
 test-run: test-engine $(TEST_RUN_EXTRA)
