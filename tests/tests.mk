@@ -18,5 +18,32 @@ test-engine: $(ENGINE_TESTS)
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
 
-test-run: test-engine $(TEST_RUN_EXTRA)
+# API unit tests: the JSON codec (api/codec.c), no database. tests/api/codec_games.c plays
+# random complete games for them and for `make bench-codec`. The replay test also runs
+# `catan replay` on a file, through the program named by $CATAN.
+API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c)
+API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
+CODEC_GAMES_OBJ := $(B)/obj/tests/api/codec_games.o
+
+$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+BENCH_CODEC := $(B)/tests/api/bench_codec
+$(BENCH_CODEC): $(B)/obj/tests/api/bench_codec.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
+
+ALL_TARGETS += $(API_UNIT_TESTS) $(BENCH_CODEC)
+
+test-api-unit: $(API_UNIT_TESTS) $(CATAN)
+	@set -e; for t in $(API_UNIT_TESTS); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+.PHONY: test-api-unit
+
+# Bytes per stored event and dump+parse time, over 100 random games.
+bench-codec: $(BENCH_CODEC)
+	@$(BENCH_CODEC) $${BENCH_CODEC_GAMES:-100}
+.PHONY: bench-codec
+
+test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run
