@@ -597,6 +597,18 @@ static const char *check_view_of(struct property_run *run, const struct game *g,
 		    memcmp(view.you.development_cards, own->development_cards, DEVELOPMENT_COUNT) != 0 ||
 		    view.you.victory_points != game_total_points(g, viewer))
 			return broken(run, g, "seat %d's `you` is not its own hand and cards", viewer);
+		/* `playable` agrees with the legal moves: a kind is playable iff a play is listed. */
+		static const int play_of[DEVELOPMENT_COUNT] = {COMMAND_PLAY_KNIGHT, COMMAND_PLAY_ROAD_BUILDING,
+							       COMMAND_PLAY_YEAR_OF_PLENTY, COMMAND_PLAY_MONOPOLY, -1};
+		for (int kind = 0; kind < DEVELOPMENT_COUNT; kind++) {
+			int listed = 0;
+			for (int i = 0; i < run->move_count[viewer] && !listed; i++)
+				listed = run->moves[viewer][i].type == play_of[kind];
+			int held = own->development_cards[kind] - own->bought_this_turn[kind];
+			if ((view.you.playable[kind] > 0) != listed || (listed && view.you.playable[kind] != held))
+				return broken(run, g, "seat %d: %d playable %s cards, %s listed", viewer,
+					      view.you.playable[kind], development_card_name(kind), listed ? "a play" : "none");
+		}
 	}
 	for (int s = 0; s < g->options.seats; s++) {
 		const struct view_player *seen = &view.players[s];
