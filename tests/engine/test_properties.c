@@ -13,6 +13,9 @@
  *     only trade moves; a sample of other commands (random fields, ids in and out of range,
  *     random seats, and near misses made by mutating listed moves) is accepted exactly when an
  *     equal command is listed (the oracle below says what "equal" means for each type);
+ *   - placement: the active seat's listed roads, settlements, cities and robber moves are
+ *     exactly those RULES.md allows, recomputed from the board arrays without placement.c
+ *     (which rules_decide and legal_moves share, so their agreement alone cannot catch it);
  *   - views: every viewer's view shows `you` for its own seat only, and stays byte-identical
  *     when every private fact of the other seats and the deck composition is changed.
  * After every event: resources conserved, pieces within 15/5/4, each event valid for
@@ -407,6 +410,121 @@ static const char *check_listed(struct property_run *run, const struct game *g)
 	return NULL;
 }
 
+/* ---- placement recomputed from the board arrays (independent of placement.c) ---- */
+
+static int node_open(const struct game *g, int node)
+{
+	if (g->node_owner[node])
+		return 0;
+	for (int k = 0; k < 3; k++)
+		if (board_node_neighbors[node][k] >= 0 && g->node_owner[board_node_neighbors[node][k]])
+			return 0;
+	return 1;
+}
+
+static int touches_own_road(const struct game *g, int seat, int node)
+{
+	for (int k = 0; k < 3; k++)
+		if (board_node_edges[node][k] >= 0 && g->edge_owner[board_node_edges[node][k]] == seat + 1)
+			return 1;
+	return 0;
+}
+
+/* RULES.md 4: an empty path with the seat's building at an end, or its road at an end where
+ * no opponent's building stands. */
+static int road_allowed(const struct game *g, int seat, int edge)
+{
+	if (g->edge_owner[edge])
+		return 0;
+	for (int end = 0; end < 2; end++) {
+		int node = board_edge_nodes[edge][end];
+		if (g->node_owner[node] == seat + 1)
+			return 1;
+		if (!g->node_owner[node] && touches_own_road(g, seat, node))
+			return 1;
+	}
+	return 0;
+}
+
+/* The active seat's listed roads, settlements, cities and robber moves are exactly what
+ * the rules allow, recomputed here from the board arrays. */
+static const char *check_placements(struct property_run *run, const struct game *g)
+{
+	int seat = g->turn_seat;
+	if (!game_in_progress(g) || seat < 0)
+		return NULL;
+	const struct command *list = run->moves[seat];
+	int count = run->move_count[seat];
+	const struct game_player *p = &g->players[seat];
+	int want_roads = 0, want_settlements = 0, want_cities = 0, want_robber = 0;
+	uint64_t road_seen[2] = {0, 0}, settlement_seen = 0, city_seen = 0;
+	uint32_t robber_seen[BOARD_HEXES] = {0};
+	switch (g->phase) {
+	case GAME_PHASE_SETUP_SETTLEMENT:
+		want_settlements = 1;
+		break;
+	case GAME_PHASE_SETUP_ROAD:
+		want_roads = 1;
+		break;
+	case GAME_PHASE_MOVE_ROBBER:
+		want_robber = 1;
+		break;
+	case GAME_PHASE_MAIN:
+		want_roads = p->roads_left > 0 && resource_covers(p->resources, game_cost_road);
+		want_settlements = p->settlements_left > 0 && resource_covers(p->resources, game_cost_settlement);
+		want_cities = p->cities_left > 0 && resource_covers(p->resources, game_cost_city);
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < count; i++) {
+		const struct command *c = &list[i];
+		if (c->type == COMMAND_BUILD_ROAD)
+			road_seen[c->edge >> 6] |= UINT64_C(1) << (c->edge & 63);
+		else if (c->type == COMMAND_BUILD_SETTLEMENT)
+			settlement_seen |= UINT64_C(1) << c->node;
+		else if (c->type == COMMAND_BUILD_CITY)
+			city_seen |= UINT64_C(1) << c->node;
+		else if (c->type == COMMAND_MOVE_ROBBER)
+			robber_seen[c->hex] |= 1u << (c->victim + 1);
+	}
+	for (int e = 0; e < BOARD_EDGES; e++) {
+		int allowed = 0;
+		if (want_roads && g->phase == GAME_PHASE_SETUP_ROAD)
+			allowed = !g->edge_owner[e] && (board_edge_nodes[e][0] == g->setup_node ||
+							board_edge_nodes[e][1] == g->setup_node);
+		else if (want_roads)
+			allowed = road_allowed(g, seat, e);
+		if (allowed != (int)(road_seen[e >> 6] >> (e & 63) & 1u))
+			return broken(run, g, "seat %d: road on edge %d %s by the rules but %s", seat, e,
+				      allowed ? "allowed" : "not allowed", allowed ? "not listed" : "listed");
+	}
+	for (int n = 0; n < BOARD_NODES; n++) {
+		int settle = want_settlements && node_open(g, n) &&
+			     (g->phase == GAME_PHASE_SETUP_SETTLEMENT || touches_own_road(g, seat, n));
+		int city = want_cities && g->node_owner[n] == seat + 1 && g->node_building[n] == BUILDING_SETTLEMENT;
+		if (settle != (int)(settlement_seen >> n & 1u) || city != (int)(city_seen >> n & 1u))
+			return broken(run, g, "seat %d: settlement/city at node %d allowed %d/%d, listed %d/%d", seat, n,
+				      settle, city, (int)(settlement_seen >> n & 1u), (int)(city_seen >> n & 1u));
+	}
+	for (int hex = 0; hex < BOARD_HEXES && want_robber; hex++) {
+		uint32_t expected = 0;
+		if (hex != g->robber) {
+			for (int k = 0; k < 6; k++) {
+				int owner = g->node_owner[board_hex_nodes[hex][k]] - 1;
+				if (owner >= 0 && owner != seat && game_resource_count(g, owner) > 0)
+					expected |= 1u << (owner + 1);
+			}
+			if (!expected)
+				expected = 1u; /* victim -1: no steal */
+		}
+		if (expected != robber_seen[hex])
+			return broken(run, g, "robber on hex %d: victims allowed %#x, listed %#x", hex, expected,
+				      robber_seen[hex]);
+	}
+	return NULL;
+}
+
 static void random_counts(struct sample_bits *bits, uint8_t counts[RESOURCE_COUNT], int max_each)
 {
 	for (int r = 0; r < RESOURCE_COUNT; r++)
@@ -708,7 +826,8 @@ static const char *check_state(struct property_run *run, const struct game *g)
 static const char *check_step(struct property_run *run, const struct game *g)
 {
 	const char *problem;
-	if ((problem = check_listed(run, g)) != NULL || (problem = check_unlisted(run, g)) != NULL ||
+	if ((problem = check_listed(run, g)) != NULL || (problem = check_placements(run, g)) != NULL ||
+	    (problem = check_unlisted(run, g)) != NULL ||
 	    (problem = check_views(run, g)) != NULL)
 		return problem;
 	return NULL;
