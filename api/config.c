@@ -1,0 +1,54 @@
+/*
+ * config.c - environment parsing with range checks; a bad value stops the server at start
+ * rather than running with a surprise.
+ */
+#include "api/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int read_int(const char *name, int fallback, int low, int high, int *out)
+{
+	const char *text = getenv(name);
+	if (!text || !*text) {
+		*out = fallback;
+		return 1;
+	}
+	char *end;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno || *end || value < low || value > high) {
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"%s\",\"range\":\"%d..%d\"}\n", name,
+			low, high);
+		return 0;
+	}
+	*out = (int)value;
+	return 1;
+}
+
+static int read_rate(const char *name, double fallback, double *out)
+{
+	int value;
+	if (!read_int(name, (int)fallback, 0, 1000000, &value))
+		return 0;
+	*out = value;
+	return 1;
+}
+
+int config_from_env(struct config *config)
+{
+	config->database_url = getenv("DATABASE_URL");
+	if (config->database_url && !*config->database_url)
+		config->database_url = NULL;
+	config->listen_address = getenv("LISTEN");
+	if (!config->listen_address || !*config->listen_address)
+		config->listen_address = "127.0.0.1";
+	config->public_url = getenv("PUBLIC_URL");
+	return read_int("PORT", 8080, 0, 65535, &config->port) && read_int("THREADS", 8, 1, 256, &config->threads) &&
+	       read_int("MAX_CONNECTIONS", 1024, 1, 100000, &config->max_connections) &&
+	       read_int("MAX_CONNECTIONS_PER_IP", 256, 1, 100000, &config->max_connections_per_ip) &&
+	       read_int("CONNECTION_TIMEOUT_S", 120, 1, 86400, &config->connection_timeout_s) &&
+	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
+	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token);
+}

@@ -1,0 +1,37 @@
+/*
+ * config.h - the server's settings, all from the environment, with the defaults a
+ * single-machine deployment wants.
+ *
+ *   DATABASE_URL            libpq connection string or URI (unset: libpq's PG* defaults)
+ *   PORT                    8080
+ *   LISTEN                  127.0.0.1 (0.0.0.0 or :: to serve other hosts)
+ *   THREADS                 8 (HTTP worker threads, each with its own database connection)
+ *   MAX_CONNECTIONS         1024
+ *   MAX_CONNECTIONS_PER_IP  256
+ *   CONNECTION_TIMEOUT_S    120 (idle keep-alive connections)
+ *   RATE_LIMIT_IP           200 requests/s per client IP (burst 2x); 0 disables
+ *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
+ *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
+ *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
+ */
+#ifndef CATAN_API_CONFIG_H
+#define CATAN_API_CONFIG_H
+
+struct config {
+	const char *database_url; /* NULL: libpq defaults */
+	const char *listen_address;
+	const char *public_url; /* NULL: derived */
+	int port;
+	int threads;
+	int max_connections;
+	int max_connections_per_ip;
+	int connection_timeout_s;
+	double rate_limit_ip;
+	double rate_limit_token;
+};
+
+/* Read the environment into *config. Returns 0 with a message on stderr when a variable
+ * is malformed. */
+int config_from_env(struct config *config);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * handlers.h - one function per route (routes.c). Each parses its input, calls the engine
+ * through api/service.h, and renders through api/codec.h; each queues exactly one response
+ * (or parks the request, see api/notify.h).
+ */
+#ifndef CATAN_API_HANDLERS_H
+#define CATAN_API_HANDLERS_H
+
+#include "api/http.h"
+
+/* handlers_games.c */
+void handle_create_game(struct http_request *request);
+void handle_get_game(struct http_request *request);
+void handle_get_board(struct http_request *request);
+void handle_get_players(struct http_request *request);
+void handle_get_actions(struct http_request *request);
+
+/* handlers_moves.c */
+void handle_post_move(struct http_request *request);
+void handle_get_moves(struct http_request *request);
+void handle_get_stream(struct http_request *request);
+
+/* handlers_trades.c */
+void handle_post_trade(struct http_request *request);
+void handle_get_trades(struct http_request *request);
+void handle_accept_trade(struct http_request *request);
+void handle_decline_trade(struct http_request *request);
+void handle_confirm_trade(struct http_request *request);
+void handle_withdraw_trade(struct http_request *request);
+
+/* handlers_webhooks.c */
+void handle_post_webhook(struct http_request *request);
+void handle_get_webhooks(struct http_request *request);
+void handle_delete_webhook(struct http_request *request);
+
+/* handlers_system.c */
+void handle_healthz(struct http_request *request);
+void handle_readyz(struct http_request *request);
+void handle_metrics(struct http_request *request);
+void handle_openapi(struct http_request *request);
+
+#endif

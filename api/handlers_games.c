@@ -1,0 +1,313 @@
+/*
+ * handlers_games.c - creating a game and reading it: the view, the board, the players,
+ * the caller's legal actions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/auth.h"
+#include "api/codec.h"
+#include "api/game_repo.h"
+#include "api/handlers.h"
+#include "api/metrics.h"
+#include "api/service.h"
+#include "engine/apply.h"
+#include "engine/legal.h"
+#include "engine/rules.h"
+#include "engine/view.h"
+
+#define NAME_MAX_CHARACTERS 40
+
+/* The view of API.md for the session's viewer (the admin sees what a spectator sees). */
+static json_t *game_json(const struct session *session)
+{
+	const struct game_record *game = &session->game;
+	struct game_view view;
+	view_game(&game->state, session->viewer >= 0 ? session->viewer : VIEW_SPECTATOR, &view);
+	const char *names[GAME_MAX_SEATS];
+	service_names(game, names);
+	json_t *body = json_object();
+	json_object_set_new(body, "id", json_string(game->id_text));
+	json_t *view_json = codec_view_to_json(&view, names);
+	json_object_update(body, view_json);
+	json_decref(view_json);
+	json_t *players = json_object_get(body, "players");
+	size_t index;
+	json_t *player;
+	json_array_foreach(players, index, player)
+		if (index < GAME_MAX_SEATS)
+			json_object_set_new(player, "bot", json_boolean(game->bots[index]));
+	json_t *options = json_object_get(body, "options");
+	if (options) {
+		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));
+		json_object_set_new(options, "on_timeout",
+				    json_string(game->options.on_timeout == CODEC_ON_TIMEOUT_BOT ? "bot" : "default"));
+	}
+	return body;
+}
+
+/* Number of UTF-8 characters, or -1 when the text is not valid UTF-8 or holds a control
+ * character. */
+static int utf8_length(const char *text)
+{
+	int count = 0;
+	const unsigned char *p = (const unsigned char *)text;
+	while (*p) {
+		int extra = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+		if (extra < 0 || (*p < 0x20) || *p == 0x7f)
+			return -1;
+		p++;
+		for (int i = 0; i < extra; i++, p++)
+			if ((*p & 0xc0) != 0x80)
+				return -1;
+		count++;
+	}
+	return count;
+}
+
+struct new_seats {
+	int count;
+	char names[GAME_MAX_SEATS][SERVICE_NAME_SIZE];
+	int bots[GAME_MAX_SEATS];
+};
+
+/* `seats` or `players` of the create body; 0 with a problem queued. */
+static int parse_seats(struct http_request *request, json_t *body, struct new_seats *out)
+{
+	json_t *seats = json_object_get(body, "seats");
+	json_t *players = json_object_get(body, "players");
+	memset(out, 0, sizeof *out);
+	if (seats && players) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "give either seats or players, not both", "players", -1);
+		return 0;
+	}
+	if (!seats && !players) {
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "give seats (3 or 4) or players (3 or 4 entries)", "seats",
+				     -1);
+		return 0;
+	}
+	if (seats) {
+		if (!json_is_integer(seats) || json_integer_value(seats) < GAME_MIN_SEATS ||
+		    json_integer_value(seats) > GAME_MAX_SEATS) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "seats must be 3 or 4", "seats", -1);
+			return 0;
+		}
+		out->count = (int)json_integer_value(seats);
+		for (int s = 0; s < out->count; s++)
+			snprintf(out->names[s], SERVICE_NAME_SIZE, "Seat %d", s + 1);
+		return 1;
+	}
+	if (!json_is_array(players) || json_array_size(players) < GAME_MIN_SEATS ||
+	    json_array_size(players) > GAME_MAX_SEATS) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "players must list 3 or 4 players", "players", -1);
+		return 0;
+	}
+	out->count = (int)json_array_size(players);
+	for (int s = 0; s < out->count; s++) {
+		json_t *player = json_array_get(players, (size_t)s);
+		char field[48];
+		if (!json_is_object(player)) {
+			snprintf(field, sizeof field, "players[%d]", s);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "each player is an object {name, bot}", field, -1);
+			return 0;
+		}
+		const char *key;
+		json_t *value;
+		json_object_foreach(player, key, value) {
+			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
+				snprintf(field, sizeof field, "players[%d].%.16s", s, key);
+				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot", field, -1);
+				return 0;
+			}
+		}
+		json_t *name = json_object_get(player, "name");
+		json_t *bot = json_object_get(player, "bot");
+		if (name) {
+			int length = json_is_string(name) ? utf8_length(json_string_value(name)) : -1;
+			if (length < 1 || length > NAME_MAX_CHARACTERS) {
+				snprintf(field, sizeof field, "players[%d].name", s);
+				http_respond_problem(request, PROBLEM_INVALID_FIELD,
+						     "a name is 1..40 characters without control characters", field, -1);
+				return 0;
+			}
+			snprintf(out->names[s], SERVICE_NAME_SIZE, "%s", json_string_value(name));
+		} else {
+			snprintf(out->names[s], SERVICE_NAME_SIZE, "Seat %d", s + 1);
+		}
+		if (bot && !json_is_boolean(bot)) {
+			snprintf(field, sizeof field, "players[%d].bot", s);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "bot is true or false", field, -1);
+			return 0;
+		}
+		out->bots[s] = bot && json_is_true(bot);
+	}
+	return 1;
+}
+
+void handle_create_game(struct http_request *request)
+{
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	const char *key;
+	json_t *value;
+	json_object_foreach(body, key, value) {
+		if (strcmp(key, "seats") != 0 && strcmp(key, "players") != 0 && strcmp(key, "options") != 0) {
+			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a game is created with seats or players, and options",
+					     key, -1);
+			json_decref(body);
+			return;
+		}
+	}
+	struct new_seats seats;
+	if (!parse_seats(request, body, &seats)) {
+		json_decref(body);
+		return;
+	}
+	struct codec_options options;
+	memset(&options, 0, sizeof options);
+	options.game.seats = (uint8_t)seats.count;
+	struct codec_error error;
+	if (!codec_options_from_json(json_object_get(body, "options"), &options, &error)) {
+		service_codec_error(request, &error);
+		json_decref(body);
+		return;
+	}
+	json_decref(body);
+
+	int64_t seed = (int64_t)options.seed;
+	if (!options.has_seed) {
+		uint64_t random_seed;
+		if (!auth_random(&random_seed, sizeof random_seed)) {
+			http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+			return;
+		}
+		seed = (int64_t)(random_seed >> 1);
+	}
+	struct rng rng;
+	rng_init(&rng, (uint64_t)seed, 0);
+	struct event_list events;
+	enum error refused = rules_create(&options.game, &rng, &events);
+	if (refused != ERROR_OK) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, error_message(refused), "options", -1);
+		return;
+	}
+	struct game after;
+	memset(&after, 0, sizeof after);
+	apply_events(&after, &events);
+
+	struct store_new_game row;
+	memset(&row, 0, sizeof row);
+	row.seed = seed;
+	row.seats = seats.count;
+	char admin_token[AUTH_TOKEN_LENGTH + 1];
+	char tokens[GAME_MAX_SEATS][AUTH_TOKEN_LENGTH + 1];
+	int ok = auth_new_token("at_", admin_token);
+	auth_hash(admin_token, strlen(admin_token), row.admin_token_hash);
+	for (int s = 0; s < seats.count && ok; s++) {
+		row.names[s] = seats.names[s];
+		row.bots[s] = seats.bots[s];
+		ok = auth_new_token("st_", tokens[s]);
+		auth_hash(tokens[s], strlen(tokens[s]), row.token_hashes[s]);
+	}
+	if (!ok) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	json_t *stored_options = codec_options_to_json(&options);
+	char *options_text = json_dumps(stored_options, JSON_COMPACT);
+	json_decref(stored_options);
+	row.options = options_text;
+
+	struct game_repo repo;
+	game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
+	int64_t id;
+	enum store_status status = game_repo_create(&repo, &row, &events, &after, &id);
+	free(options_text);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	metrics_add(METRICS_GAMES_CREATED, 1);
+	metrics_add(METRICS_EVENTS_APPENDED, events.count);
+
+	struct session session;
+	memset(&session, 0, sizeof session);
+	session.viewer = VIEW_SPECTATOR;
+	session.game.id = id;
+	store_format_id(id, session.game.id_text);
+	memcpy(&session.game.state, &after, sizeof after);
+	session.game.seed = seed;
+	session.game.options = options;
+	for (int s = 0; s < seats.count; s++) {
+		snprintf(session.game.names[s], SERVICE_NAME_SIZE, "%s", seats.names[s]);
+		session.game.bots[s] = (uint8_t)seats.bots[s];
+	}
+	snprintf(request->game, sizeof request->game, "%s", session.game.id_text);
+
+	json_t *seat_list = json_array();
+	for (int s = 0; s < seats.count; s++)
+		json_array_append_new(seat_list,
+				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", seats.names[s], "bot", seats.bots[s],
+						"token", seats.bots[s] ? json_null() : json_string(tokens[s])));
+	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session.game.id_text, "version",
+				     (json_int_t)after.version, "admin_token", admin_token, "seats", seat_list, "game",
+				     game_json(&session));
+	char location[64];
+	snprintf(location, sizeof location, "/v1/games/%s", session.game.id_text);
+	http_add_header(request, "Location", location);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 201, response, (long)after.version);
+}
+
+void handle_get_game(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	http_respond_json(request, 200, game_json(&session), (long)session.game.state.version);
+}
+
+void handle_get_board(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	json_t *board = codec_board_to_json(&session.game.state.board);
+	json_object_set_new(board, "robber", json_integer(session.game.state.robber));
+	http_respond_json(request, 200, board, (long)session.game.state.version);
+}
+
+void handle_get_players(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	json_t *view = game_json(&session);
+	json_t *body = json_pack("{s:i, s:O}", "version", (json_int_t)session.game.state.version, "players",
+				 json_object_get(view, "players"));
+	json_decref(view);
+	http_respond_json(request, 200, body, (long)session.game.state.version);
+}
+
+void handle_get_actions(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	json_t *actions;
+	if (session.viewer >= 0) {
+		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
+		if (!moves)
+			abort();
+		int count = legal_moves(&session.game.state, session.viewer, moves, LEGAL_MOVES_MAX);
+		actions = codec_actions_to_json(moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
+		free(moves);
+	} else {
+		actions = json_array();
+	}
+	json_t *body = json_pack("{s:i, s:o, s:o}", "version", (json_int_t)session.game.state.version, "seat",
+				 session.viewer >= 0 ? json_integer(session.viewer) : json_null(), "actions", actions);
+	http_respond_json(request, 200, body, (long)session.game.state.version);
+}

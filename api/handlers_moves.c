@@ -1,0 +1,258 @@
+/*
+ * handlers_moves.c - making moves, and reading the event log: at once, by long-poll, or
+ * as a Server-Sent Events stream.
+ *
+ * Long-poll and streams park their connection (api/notify.h) while there is nothing new,
+ * and re-read the log by version whenever they are woken, so a lost or late notification
+ * never loses an event. A stream also wakes every STREAM_HEARTBEAT_S to send a comment
+ * line, which keeps proxies from closing it and finds clients that went away.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/codec.h"
+#include "api/handlers.h"
+#include "api/metrics.h"
+#include "api/notify.h"
+#include "api/service.h"
+#include "api/xalloc.h"
+#include "engine/view.h"
+
+#define LOG_LIMIT_DEFAULT 100
+#define LOG_LIMIT_MAX 1000
+#define WAIT_MAX_S 60
+#define STREAM_HEARTBEAT_S 15
+#define STREAM_BATCH 100
+
+void handle_post_move(struct http_request *request)
+{
+	struct session session;
+	if (!service_open_for_move(request, &session))
+		return;
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	json_t *seat = json_object_get(body, "seat");
+	if (seat) {
+		if (!json_is_integer(seat)) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "seat is an integer", "seat", -1);
+			json_decref(body);
+			return;
+		}
+		if (json_integer_value(seat) != session.viewer) {
+			http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "the token belongs to another seat", "seat", -1);
+			json_decref(body);
+			return;
+		}
+		json_object_del(body, "seat");
+	}
+	struct command command;
+	struct codec_error error;
+	int parsed = codec_command_from_json(body, &command, &error);
+	json_decref(body);
+	if (!parsed) {
+		service_codec_error(request, &error);
+		return;
+	}
+	service_move(request, &session, &command, 201, NULL);
+}
+
+/* An integer query parameter in [low, high], or `fallback` when absent; -1 (a problem
+ * queued) when malformed. */
+static long query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
+{
+	const char *text = http_query(request, name);
+	if (!text)
+		return fallback;
+	char *end;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno || end == text || *end || value < low || value > high) {
+		char detail[96];
+		snprintf(detail, sizeof detail, "%s must be an integer in %ld..%ld", name, low, high);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, name, -1);
+		return -1;
+	}
+	return value;
+}
+
+struct poll_state {
+	struct notify_waiter waiter;
+	double deadline;
+};
+
+void handle_get_moves(struct http_request *request)
+{
+	long after = query_integer(request, "after", 0, 0, INT32_MAX);
+	long limit = after < 0 ? -1 : query_integer(request, "limit", LOG_LIMIT_DEFAULT, 1, LOG_LIMIT_MAX);
+	long wait = limit < 0 ? -1 : query_integer(request, "wait", 0, 0, WAIT_MAX_S);
+	if (after < 0 || limit < 0 || wait < 0)
+		return;
+	struct poll_state *state = request->state;
+	if (!state) {
+		state = xcalloc(1, sizeof *state);
+		state->deadline = http_now() + (double)wait;
+		request->state = state;
+		request->free_state = free;
+	}
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	for (;;) {
+		struct store_log log;
+		enum store_status status =
+			store_read_events(service_store(), session.game.id, (int32_t)after, (int)limit, &log);
+		if (status != STORE_OK) {
+			service_store_error(request, status);
+			return;
+		}
+		int32_t last = log.count ? log.rows[log.count - 1].seq : (int32_t)session.game.state.version;
+		if (log.count == 0 && http_now() < state->deadline && !notify_stopping()) {
+			store_log_free(&log);
+			if (notify_park(&state->waiter, request, session.game.id, (int32_t)after, state->deadline))
+				return;
+			continue;
+		}
+		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
+		json_t *body = json_pack("{s:i, s:o}", "version", (json_int_t)version, "events", service_log_json(&session, &log));
+		store_log_free(&log);
+		http_respond_json(request, 200, body, (long)version);
+		return;
+	}
+}
+
+/* ---- Server-Sent Events ---- */
+
+struct stream {
+	struct http_request *request;
+	struct notify_waiter waiter;
+	struct session session;
+	int32_t sent; /* last version sent */
+	double heartbeat_due;
+	char *pending; /* formatted bytes not yet handed to MHD */
+	size_t pending_length, pending_offset;
+	int counted;
+};
+
+static void stream_free(void *cls)
+{
+	struct stream *stream = cls;
+	if (stream->counted)
+		metrics_gauge_add(METRICS_STREAMS, -1);
+	free(stream->pending);
+	free(stream);
+}
+
+/* Read newer events into the pending buffer; 0 on a database error. */
+static int stream_fill(struct stream *stream)
+{
+	struct store_log log;
+	enum store_status status =
+		store_read_events(service_store(), stream->session.game.id, stream->sent, STREAM_BATCH, &log);
+	if (status != STORE_OK)
+		return 0;
+	json_t *entries = service_log_json(&stream->session, &log);
+	size_t index;
+	json_t *entry;
+	size_t capacity = 256;
+	char *buffer = xmalloc(capacity);
+	size_t length = 0;
+	json_array_foreach(entries, index, entry) {
+		char *data = json_dumps(entry, JSON_COMPACT);
+		if (!data)
+			abort();
+		json_int_t version = json_integer_value(json_object_get(entry, "version"));
+		const char *type = json_string_value(json_object_get(entry, "type"));
+		size_t need = strlen(data) + 96;
+		if (length + need > capacity) {
+			capacity = (length + need) * 2;
+			buffer = xrealloc(buffer, capacity);
+		}
+		length += (size_t)snprintf(buffer + length, capacity - length, "id: %lld\nevent: %s\ndata: %s\n\n",
+					   (long long)version, type ? type : "event", data);
+		free(data);
+	}
+	if (log.count)
+		stream->sent = log.rows[log.count - 1].seq;
+	json_decref(entries);
+	store_log_free(&log);
+	free(stream->pending);
+	stream->pending = buffer;
+	stream->pending_length = length;
+	stream->pending_offset = 0;
+	return 1;
+}
+
+static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
+{
+	(void)position;
+	struct stream *stream = cls;
+	for (;;) {
+		if (stream->pending_offset < stream->pending_length) {
+			size_t count = stream->pending_length - stream->pending_offset;
+			if (count > max)
+				count = max;
+			memcpy(out, stream->pending + stream->pending_offset, count);
+			stream->pending_offset += count;
+			return (ssize_t)count;
+		}
+		if (notify_stopping())
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		if (!stream_fill(stream))
+			return MHD_CONTENT_READER_END_WITH_ERROR;
+		if (stream->pending_length)
+			continue;
+		double now = http_now();
+		if (now >= stream->heartbeat_due) {
+			stream->heartbeat_due = now + STREAM_HEARTBEAT_S;
+			static const char ping[] = ": ping\n\n";
+			size_t count = sizeof ping - 1 < max ? sizeof ping - 1 : max;
+			memcpy(out, ping, count);
+			return (ssize_t)count;
+		}
+		if (notify_park(&stream->waiter, stream->request, stream->session.game.id, stream->sent,
+				stream->heartbeat_due))
+			return 0;
+	}
+}
+
+void handle_get_stream(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session, SERVICE_ANYONE))
+		return;
+	long after = 0;
+	const char *last_event_id = http_header(request, "Last-Event-ID");
+	if (last_event_id) {
+		char *end;
+		errno = 0;
+		after = strtol(last_event_id, &end, 10);
+		if (errno || end == last_event_id || *end || after < 0 || after > INT32_MAX) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID must be a version number",
+					     "Last-Event-ID", -1);
+			return;
+		}
+	} else {
+		after = query_integer(request, "after", 0, 0, INT32_MAX);
+		if (after < 0)
+			return;
+	}
+	struct stream *stream = xcalloc(1, sizeof *stream);
+	stream->request = request;
+	memcpy(&stream->session, &session, sizeof session);
+	stream->sent = (int32_t)after;
+	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;
+	stream->counted = 1;
+	metrics_gauge_add(METRICS_STREAMS, 1);
+	struct MHD_Response *response =
+		MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, stream, stream_free);
+	MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
+	MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	MHD_add_response_header(response, "X-Accel-Buffering", "no");
+	MHD_add_response_header(response, "X-Request-Id", request->request_id);
+	request->status = 200;
+	MHD_queue_response(request->connection, 200, response);
+	MHD_destroy_response(response);
+}

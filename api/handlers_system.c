@@ -1,0 +1,40 @@
+/*
+ * handlers_system.c - liveness, readiness, metrics and the OpenAPI document.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/handlers.h"
+#include "api/metrics.h"
+#include "api/openapi_json.h"
+#include "api/service.h"
+
+void handle_healthz(struct http_request *request)
+{
+	http_respond_json(request, 200, json_pack("{s:s}", "status", "ok"), -1);
+}
+
+/* Ready when the database answers: any answer about a game that cannot exist will do. */
+void handle_readyz(struct http_request *request)
+{
+	int32_t version;
+	enum store_status status = store_version(service_store(), 0, &version);
+	if (status == STORE_OK || status == STORE_NOT_FOUND) {
+		http_respond_json(request, 200, json_pack("{s:s}", "status", "ready"), -1);
+		return;
+	}
+	http_add_header(request, "Retry-After", "1");
+	http_respond_problem(request, PROBLEM_DATABASE_UNAVAILABLE, "the database does not answer", NULL, -1);
+}
+
+void handle_metrics(struct http_request *request)
+{
+	char *text = metrics_render();
+	http_respond_raw(request, 200, "text/plain; version=0.0.4; charset=utf-8", text, strlen(text));
+	free(text);
+}
+
+void handle_openapi(struct http_request *request)
+{
+	http_respond_raw(request, 200, "application/json; charset=utf-8", openapi_json, openapi_json_length);
+}

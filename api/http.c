@@ -1,0 +1,379 @@
+/*
+ * http.c - libmicrohttpd glue: request records, body limits, dispatch, responses.
+ *
+ * The daemon runs with an internal epoll loop and a thread pool; each pool thread runs the
+ * handlers of its connections, so a handler may use thread-local resources (the worker's
+ * database connection). Connections may be suspended (long-poll and streams) and are then
+ * not tied to any thread until resumed.
+ *
+ * Body handling: a Content-Length over HTTP_BODY_LIMIT is answered 413 at once, before the
+ * body is read; a chunked body that grows past the limit is discarded and answered 413 at
+ * its end. Every response carries X-Request-Id (the client's, when it sent a sane one).
+ */
+#include "api/http.h"
+
+#include <ctype.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api/access_log.h"
+#include "api/metrics.h"
+#include "api/routes.h"
+#include "api/xalloc.h"
+
+double http_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static enum http_method method_of(const char *name)
+{
+	static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+	for (int m = 0; m < (int)(sizeof names / sizeof names[0]); m++)
+		if (strcmp(names[m], name) == 0)
+			return (enum http_method)m;
+	return HTTP_OTHER;
+}
+
+/* A request id: the client's X-Request-Id when it is 1..40 characters of [A-Za-z0-9._-],
+ * else a fresh random one. */
+static void set_request_id(struct http_request *request)
+{
+	const char *given = http_header(request, "X-Request-Id");
+	if (given) {
+		size_t length = strlen(given);
+		int sane = length >= 1 && length <= 40;
+		for (size_t i = 0; sane && i < length; i++)
+			sane = isalnum((unsigned char)given[i]) || given[i] == '-' || given[i] == '_' || given[i] == '.';
+		if (sane) {
+			memcpy(request->request_id, given, length + 1);
+			return;
+		}
+	}
+	static _Thread_local uint64_t counter;
+	static _Thread_local uint64_t salt;
+	if (!salt) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		salt = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&counter;
+	}
+	uint64_t z = salt + ++counter * UINT64_C(0x9e3779b97f4a7c15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	snprintf(request->request_id, sizeof request->request_id, "%016llx", (unsigned long long)(z ^ (z >> 31)));
+}
+
+static void set_client_ip(struct http_request *request)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	strcpy(request->client_ip, "unknown");
+	if (!info || !info->client_addr)
+		return;
+	const struct sockaddr *address = info->client_addr;
+	if (address->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, request->client_ip,
+			  sizeof request->client_ip);
+	else if (address->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, request->client_ip,
+			  sizeof request->client_ip);
+}
+
+const char *http_header(struct http_request *request, const char *name)
+{
+	return MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(struct http_request *request, const char *name)
+{
+	return MHD_lookup_connection_value(request->connection, MHD_GET_ARGUMENT_KIND, name);
+}
+
+void http_add_header(struct http_request *request, const char *name, const char *value)
+{
+	if (request->extra_header_count >= HTTP_MAX_EXTRA_HEADERS)
+		return;
+	request->extra_headers[request->extra_header_count][0] = xstrdup(name);
+	request->extra_headers[request->extra_header_count][1] = xstrdup(value);
+	request->extra_header_count++;
+}
+
+static void queue(struct http_request *request, int status, struct MHD_Response *response, const char *content_type,
+		  long etag_version)
+{
+	if (content_type)
+		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	MHD_add_response_header(response, "X-Request-Id", request->request_id);
+	if (etag_version >= 0) {
+		char etag[32];
+		snprintf(etag, sizeof etag, "\"%ld\"", etag_version);
+		MHD_add_response_header(response, MHD_HTTP_HEADER_ETAG, etag);
+	}
+	for (int i = 0; i < request->extra_header_count; i++)
+		MHD_add_response_header(response, request->extra_headers[i][0], request->extra_headers[i][1]);
+	request->status = status;
+	MHD_queue_response(request->connection, (unsigned)status, response);
+	MHD_destroy_response(response);
+}
+
+void http_respond_raw(struct http_request *request, int status, const char *content_type, const char *body,
+		      size_t length)
+{
+	struct MHD_Response *response =
+		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+	request->response_bytes = length;
+	queue(request, status, response, content_type, -1);
+}
+
+static void respond_text_owned(struct http_request *request, int status, const char *content_type, char *body,
+			       long etag_version)
+{
+	size_t length = strlen(body);
+	struct MHD_Response *response = MHD_create_response_from_buffer(length, body, MHD_RESPMEM_MUST_FREE);
+	request->response_bytes = length;
+	queue(request, status, response, content_type, etag_version);
+}
+
+void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version)
+{
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag_version);
+}
+
+void http_respond_empty(struct http_request *request, int status)
+{
+	struct MHD_Response *response = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	queue(request, status, response, NULL, -1);
+}
+
+static json_t *problem_body(struct http_request *request, const char *code, int status, const char *title,
+			    const char *detail, const char *field, long version)
+{
+	char type[96];
+	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", type, "title", title, "status", status,
+				 "detail", detail ? detail : title, "code", code);
+	if (field)
+		json_object_set_new(body, "field", json_string(field));
+	if (version >= 0)
+		json_object_set_new(body, "version", json_integer(version));
+	json_object_set_new(body, "instance", json_string(request->path ? request->path : "/"));
+	return body;
+}
+
+static void respond_problem_json(struct http_request *request, int status, json_t *body, const char *code)
+{
+	request->problem_code = code;
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	respond_text_owned(request, status, "application/problem+json", text, -1);
+}
+
+void http_respond_problem(struct http_request *request, enum problem problem, const char *detail, const char *field,
+			  long version)
+{
+	int status = problem_status(problem);
+	json_t *body = problem_body(request, problem_code(problem), status, problem_title(problem), detail, field,
+				    version);
+	respond_problem_json(request, status, body, problem_code(problem));
+}
+
+json_t *http_refusal_body(struct http_request *request, enum error error, long version, int *status)
+{
+	*status = problem_status_of_error(error);
+	const char *title = *status == 400 ? "Invalid move" : *status == 404 ? "Not found" : "Move refused by the rules";
+	return problem_body(request, error_code(error), *status, title, error_message(error), NULL, version);
+}
+
+void http_respond_refusal(struct http_request *request, enum error error, long version)
+{
+	int status;
+	json_t *body = http_refusal_body(request, error, version, &status);
+	respond_problem_json(request, status, body, error_code(error));
+}
+
+void http_suspend(struct http_request *request)
+{
+	request->suspended = 1;
+	MHD_suspend_connection(request->connection);
+}
+
+void http_resume(struct http_request *request)
+{
+	MHD_resume_connection(request->connection);
+}
+
+static void dispatch(struct http_request *request)
+{
+	if (request->body_too_large) {
+		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, "request bodies are limited to 16384 bytes", NULL,
+				     -1);
+		return;
+	}
+	unsigned allowed = 0;
+	request->route = routes_match(request->method, request->path, request->params, &allowed);
+	if (!request->route) {
+		if (allowed) {
+			char list[64] = "";
+			routes_allow_header(allowed, list, sizeof list);
+			http_add_header(request, "Allow", list);
+			http_respond_problem(request, PROBLEM_METHOD_NOT_ALLOWED, NULL, NULL, -1);
+		} else {
+			http_respond_problem(request, PROBLEM_ROUTE_NOT_FOUND, NULL, NULL, -1);
+		}
+		return;
+	}
+	request->route->handler(request);
+}
+
+static struct http_request *request_new(struct MHD_Connection *connection, const char *url, const char *method)
+{
+	struct http_request *request = xcalloc(1, sizeof *request);
+	request->connection = connection;
+	request->started = http_now();
+	request->method = method_of(method);
+	snprintf(request->method_name, sizeof request->method_name, "%s", method);
+	request->path = xstrdup(url);
+	request->seat = -1;
+	set_request_id(request);
+	set_client_ip(request);
+	return request;
+}
+
+static void request_free(struct http_request *request)
+{
+	if (request->free_state)
+		request->free_state(request->state);
+	for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+		free(request->params[i]);
+	for (int i = 0; i < request->extra_header_count; i++) {
+		free(request->extra_headers[i][0]);
+		free(request->extra_headers[i][1]);
+	}
+	free(request->path);
+	free(request->body);
+	free(request);
+}
+
+static void append_body(struct http_request *request, const char *data, size_t size)
+{
+	if (request->body_too_large)
+		return;
+	if (request->body_length + size > HTTP_BODY_LIMIT) {
+		request->body_too_large = 1;
+		free(request->body);
+		request->body = NULL;
+		request->body_length = 0;
+		return;
+	}
+	request->body = xrealloc(request->body, request->body_length + size + 1);
+	memcpy(request->body + request->body_length, data, size);
+	request->body_length += size;
+	request->body[request->body_length] = '\0';
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_data_size,
+				  void **context)
+{
+	(void)cls;
+	(void)version;
+	struct http_request *request = *context;
+	if (!request) {
+		request = request_new(connection, url, method);
+		*context = request;
+		const char *length = http_header(request, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (length && strtoull(length, NULL, 10) > HTTP_BODY_LIMIT) {
+			request->body_too_large = 1;
+			dispatch(request);
+		}
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		append_body(request, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (request->status)
+		return MHD_YES; /* answered already (an early 413) */
+	request->suspended = 0;
+	dispatch(request);
+	return MHD_YES;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *connection, void **context,
+			 enum MHD_RequestTerminationCode code)
+{
+	(void)cls;
+	(void)connection;
+	struct http_request *request = *context;
+	if (!request)
+		return;
+	double seconds = http_now() - request->started;
+	metrics_observe_request(request->route, request->method, request->status, seconds);
+	access_log_write(request, seconds, code != MHD_REQUEST_TERMINATED_COMPLETED_OK);
+	request_free(request);
+	*context = NULL;
+}
+
+struct MHD_Daemon *http_start(const struct http_config *config)
+{
+	struct sockaddr_in6 address6;
+	struct sockaddr_in address4;
+	const struct sockaddr *address;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	memset(&address4, 0, sizeof address4);
+	memset(&address6, 0, sizeof address6);
+	if (inet_pton(AF_INET, config->listen_address, &address4.sin_addr) == 1) {
+		address4.sin_family = AF_INET;
+		address4.sin_port = htons((uint16_t)config->port);
+		address = (const struct sockaddr *)&address4;
+	} else if (inet_pton(AF_INET6, config->listen_address, &address6.sin6_addr) == 1) {
+		address6.sin6_family = AF_INET6;
+		address6.sin6_port = htons((uint16_t)config->port);
+		address = (const struct sockaddr *)&address6;
+		flags |= MHD_USE_IPv6;
+	} else {
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"LISTEN is not an IP address\",\"listen\":\"%s\"}\n",
+			config->listen_address);
+		return NULL;
+	}
+	struct MHD_Daemon *daemon = MHD_start_daemon(
+		flags, (uint16_t)config->port, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, address,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)config->threads, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)config->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned)config->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned)config->connection_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+	if (!daemon)
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"cannot listen\",\"listen\":\"%s\",\"port\":%d}\n",
+			config->listen_address, config->port);
+	return daemon;
+}
+
+void http_stop(struct MHD_Daemon *daemon)
+{
+	MHD_socket listener = MHD_quiesce_daemon(daemon);
+	if (listener != MHD_INVALID_SOCKET)
+		close(listener);
+	MHD_stop_daemon(daemon);
+}
+
+int http_bound_port(struct MHD_Daemon *daemon)
+{
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+	return info ? info->port : -1;
+}

@@ -1,0 +1,115 @@
+/*
+ * http.h - the HTTP layer on libmicrohttpd: one struct http_request per request, body
+ * accumulation with a size limit, routing to handlers, and the response helpers every
+ * handler uses (JSON, problem+json, raw). Handlers never touch libmicrohttpd directly
+ * except to suspend a connection (long-poll, streams).
+ *
+ * Life of a request: created on the first callback (headers read); body chunks appended
+ * up to HTTP_BODY_LIMIT; on the last callback the route's handler runs and queues exactly
+ * one response through http_respond_*(), or suspends the connection and runs again after
+ * it is resumed; when the connection is done the completion callback writes the access log
+ * line, counts the metrics and frees the request.
+ */
+#ifndef CATAN_API_HTTP_H
+#define CATAN_API_HTTP_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/problem.h"
+
+#define HTTP_BODY_LIMIT 16384
+#define HTTP_MAX_PARAMS 3
+#define HTTP_MAX_EXTRA_HEADERS 8
+
+enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DELETE, HTTP_OPTIONS, HTTP_OTHER };
+
+struct route;
+
+struct http_request {
+	struct MHD_Connection *connection;
+	enum http_method method;
+	char method_name[12];
+	char *path; /* owned; without the query string */
+	char *body; /* owned; NUL-terminated; NULL when there is none */
+	size_t body_length;
+	int body_too_large;
+	char client_ip[48];
+	char request_id[48];
+	double started; /* monotonic seconds */
+	const struct route *route;
+	char *params[HTTP_MAX_PARAMS]; /* path parameters, owned */
+	int status;                    /* of the queued response, 0 before */
+	size_t response_bytes;
+	int suspended;                 /* set by http_suspend, cleared when the handler runs again */
+	/* Handler state kept across a suspension; free_state(state) runs when the request ends. */
+	void *state;
+	void (*free_state)(void *state);
+	/* For the access log. */
+	char game[20];
+	int seat; /* -1 none, -2 admin */
+	const char *problem_code;
+	char *extra_headers[HTTP_MAX_EXTRA_HEADERS][2];
+	int extra_header_count;
+};
+
+/* Request accessors (borrowed strings, valid for the request's life). NULL when absent. */
+const char *http_header(struct http_request *request, const char *name);
+const char *http_query(struct http_request *request, const char *name);
+
+/* Add a header to the response that will be queued (copied). */
+void http_add_header(struct http_request *request, const char *name, const char *value);
+
+/* Queue a JSON response; steals `body`. `etag_version` >= 0 adds ETag: "<version>". */
+void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version);
+
+/* Queue a response with a body copied from `body`. */
+void http_respond_raw(struct http_request *request, int status, const char *content_type, const char *body,
+		      size_t length);
+
+/* Queue an empty response (204 and the like). */
+void http_respond_empty(struct http_request *request, int status);
+
+/* Queue a problem+json. `detail` may be NULL (the title is used), `field` names the input
+ * member at fault (400) or is NULL, `version` >= 0 adds the current game version. */
+void http_respond_problem(struct http_request *request, enum problem problem, const char *detail, const char *field,
+			  long version);
+
+/* Queue the problem for an engine refusal (400/404/422 by problem_status_of_error). */
+void http_respond_refusal(struct http_request *request, enum error error, long version);
+
+/* The problem+json body of an engine refusal, for storing with an idempotency key. New
+ * reference. */
+json_t *http_refusal_body(struct http_request *request, enum error error, long version, int *status);
+
+/* Suspend the connection (MHD_suspend_connection): the handler returns without a
+ * response and runs again after http_resume(). */
+void http_suspend(struct http_request *request);
+void http_resume(struct http_request *request);
+
+/* Server lifecycle. */
+struct http_config {
+	const char *listen_address;
+	int port;
+	int threads;
+	int max_connections;
+	int max_connections_per_ip;
+	int connection_timeout_s;
+};
+
+/* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */
+struct MHD_Daemon *http_start(const struct http_config *config);
+
+/* Stop accepting new connections (the listening socket closes), then stop the daemon after
+ * in-flight requests end. */
+void http_stop(struct MHD_Daemon *daemon);
+
+/* The port actually bound (useful with port 0). */
+int http_bound_port(struct MHD_Daemon *daemon);
+
+/* Monotonic clock in seconds. */
+double http_now(void);
+
+#endif

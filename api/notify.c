@@ -1,0 +1,166 @@
+/*
+ * notify.c - the waiter registry and the listener thread.
+ *
+ * Registry: waiters hashed by game id into lists, under one mutex (parking and waking are
+ * rare next to requests). Latest versions: a fixed table of the newest version heard per
+ * game; notify_park() consults it to close the race between a handler's last read and its
+ * parking (an append notified in between would otherwise be missed until the deadline).
+ */
+#include "api/notify.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "api/metrics.h"
+#include "db/listener.h"
+
+#define WAITER_BUCKETS 1024
+#define VERSION_SLOTS 16384
+#define TICK_MS 250
+
+struct version_slot {
+	int64_t game_id;
+	int32_t version;
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct notify_waiter *buckets[WAITER_BUCKETS];
+static struct version_slot versions[VERSION_SLOTS];
+static int stopping;
+static atomic_int thread_running;
+static pthread_t listener_thread;
+static struct listener *listener;
+
+static size_t bucket_of(int64_t game_id)
+{
+	uint64_t h = (uint64_t)game_id * UINT64_C(0x9e3779b97f4a7c15);
+	return (size_t)(h >> 54) % WAITER_BUCKETS;
+}
+
+static size_t slot_of(int64_t game_id)
+{
+	uint64_t h = (uint64_t)game_id * UINT64_C(0xbf58476d1ce4e5b9);
+	return (size_t)(h >> 40) % VERSION_SLOTS;
+}
+
+/* Unlink and resume; registry_lock held. */
+static void wake(struct notify_waiter **link)
+{
+	struct notify_waiter *waiter = *link;
+	*link = waiter->next;
+	waiter->next = NULL;
+	waiter->parked = 0;
+	metrics_gauge_add(METRICS_WAITERS, -1);
+	http_resume(waiter->request);
+}
+
+static void wake_game(int64_t game_id, int32_t version)
+{
+	struct notify_waiter **link = &buckets[bucket_of(game_id)];
+	while (*link) {
+		if ((*link)->game_id == game_id && (*link)->after < version)
+			wake(link);
+		else
+			link = &(*link)->next;
+	}
+}
+
+void notify_version(int64_t game_id, int32_t version)
+{
+	pthread_mutex_lock(&registry_lock);
+	struct version_slot *slot = &versions[slot_of(game_id)];
+	if (slot->game_id != game_id || slot->version < version) {
+		slot->game_id = game_id;
+		slot->version = version;
+	}
+	wake_game(game_id, version);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static void on_append(void *context, int64_t game_id, int32_t version)
+{
+	(void)context;
+	notify_version(game_id, version);
+}
+
+/* Wake waiters past their deadline, or all of them. */
+static void wake_expired(double now, int all)
+{
+	pthread_mutex_lock(&registry_lock);
+	for (size_t b = 0; b < WAITER_BUCKETS; b++) {
+		struct notify_waiter **link = &buckets[b];
+		while (*link) {
+			if (all || (*link)->deadline <= now)
+				wake(link);
+			else
+				link = &(*link)->next;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+int notify_park(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
+		double deadline)
+{
+	pthread_mutex_lock(&registry_lock);
+	const struct version_slot *slot = &versions[slot_of(game_id)];
+	if (stopping || (slot->game_id == game_id && slot->version > after)) {
+		pthread_mutex_unlock(&registry_lock);
+		return 0;
+	}
+	waiter->request = request;
+	waiter->game_id = game_id;
+	waiter->after = after;
+	waiter->deadline = deadline;
+	waiter->parked = 1;
+	size_t bucket = bucket_of(game_id);
+	waiter->next = buckets[bucket];
+	buckets[bucket] = waiter;
+	metrics_gauge_add(METRICS_WAITERS, 1);
+	http_suspend(request);
+	pthread_mutex_unlock(&registry_lock);
+	return 1;
+}
+
+static void *listen_loop(void *unused)
+{
+	(void)unused;
+	while (atomic_load(&thread_running)) {
+		int reconnected = 0;
+		listener_wait(listener, TICK_MS, on_append, NULL, &reconnected);
+		if (reconnected)
+			wake_expired(0, 1);
+		wake_expired(http_now(), 0);
+	}
+	return NULL;
+}
+
+void notify_start(const char *conninfo)
+{
+	listener = listener_open(conninfo);
+	atomic_store(&thread_running, 1);
+	if (pthread_create(&listener_thread, NULL, listen_loop, NULL) != 0)
+		abort();
+}
+
+void notify_stop(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	stopping = 1;
+	pthread_mutex_unlock(&registry_lock);
+	wake_expired(0, 1);
+	if (atomic_exchange(&thread_running, 0)) {
+		pthread_join(listener_thread, NULL);
+		listener_close(listener);
+		listener = NULL;
+	}
+}
+
+int notify_stopping(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	int result = stopping;
+	pthread_mutex_unlock(&registry_lock);
+	return result;
+}

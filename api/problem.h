@@ -1,0 +1,55 @@
+/*
+ * problem.h - every error the HTTP API answers, as RFC 9457 problem details.
+ *
+ * One X-macro table gives each problem its code (the `code` member and the tail of the
+ * `type` URI "urn:catan:problem:<code>"), its HTTP status and its title. Refusals of the
+ * rules come from the engine's own table (engine/error.h): input errors answer 400, rule
+ * refusals 422, except trade_not_found, which is 404 like any unknown resource.
+ */
+#ifndef CATAN_API_PROBLEM_H
+#define CATAN_API_PROBLEM_H
+
+#include "engine/error.h"
+
+/* X(name, code, status, title) */
+#define PROBLEM_TABLE(X) \
+	X(INVALID_JSON, "invalid_json", 400, "The body is not valid JSON") \
+	X(UNKNOWN_FIELD, "unknown_field", 400, "Unknown member") \
+	X(MISSING_FIELD, "missing_field", 400, "Missing member") \
+	X(INVALID_FIELD, "invalid_field", 400, "Invalid value") \
+	X(MISSING_TOKEN, "missing_token", 401, "A seat token is required") \
+	X(UNKNOWN_TOKEN, "unknown_token", 401, "The token is not valid for this game") \
+	X(SEAT_TOKEN_REQUIRED, "seat_token_required", 403, "Only a seat can make moves") \
+	X(SEAT_MISMATCH, "seat_mismatch", 403, "The token belongs to another seat") \
+	X(ADMIN_TOKEN_REQUIRED, "admin_token_required", 403, "The game's admin token is required") \
+	X(GAME_NOT_FOUND, "game_not_found", 404, "No such game") \
+	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer") \
+	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook") \
+	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource") \
+	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
+	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
+	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match") \
+	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large") \
+	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \
+	X(IDEMPOTENCY_KEY_REUSED, "idempotency_key_reused", 422, "The Idempotency-Key was used for another request") \
+	X(RULE_REFUSED, "rule_refused", 422, "The rules refuse this move") \
+	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
+	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
+	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
+	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down")
+
+enum problem {
+#define PROBLEM_ENUM(name, code, status, title) PROBLEM_##name,
+	PROBLEM_TABLE(PROBLEM_ENUM)
+#undef PROBLEM_ENUM
+	PROBLEM_COUNT
+};
+
+const char *problem_code(enum problem problem);
+int problem_status(enum problem problem);
+const char *problem_title(enum problem problem);
+
+/* The HTTP status for an engine refusal (400, 404 or 422). */
+int problem_status_of_error(enum error error);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * routes.c - the table of every resource of API.md and a small segment matcher.
+ */
+#include "api/routes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "api/handlers.h"
+#include "api/xalloc.h"
+
+static const struct route route_table[] = {
+	{HTTP_POST, "/v1/games", handle_create_game},
+	{HTTP_GET, "/v1/games/:game", handle_get_game},
+	{HTTP_GET, "/v1/games/:game/board", handle_get_board},
+	{HTTP_GET, "/v1/games/:game/actions", handle_get_actions},
+	{HTTP_POST, "/v1/games/:game/moves", handle_post_move},
+	{HTTP_GET, "/v1/games/:game/moves", handle_get_moves},
+	{HTTP_GET, "/v1/games/:game/stream", handle_get_stream},
+	{HTTP_GET, "/v1/games/:game/players", handle_get_players},
+	{HTTP_POST, "/v1/games/:game/trades", handle_post_trade},
+	{HTTP_GET, "/v1/games/:game/trades", handle_get_trades},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/accept", handle_accept_trade},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/decline", handle_decline_trade},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/confirm", handle_confirm_trade},
+	{HTTP_DELETE, "/v1/games/:game/trades/:trade", handle_withdraw_trade},
+	{HTTP_POST, "/v1/games/:game/webhooks", handle_post_webhook},
+	{HTTP_GET, "/v1/games/:game/webhooks", handle_get_webhooks},
+	{HTTP_DELETE, "/v1/games/:game/webhooks/:webhook", handle_delete_webhook},
+	{HTTP_GET, "/healthz", handle_healthz},
+	{HTTP_GET, "/readyz", handle_readyz},
+	{HTTP_GET, "/metrics", handle_metrics},
+	{HTTP_GET, "/openapi.json", handle_openapi},
+};
+
+#define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))
+
+/* Match `path` against `pattern`; on success store the captures (owned copies). */
+static int match(const char *pattern, const char *path, char *params[HTTP_MAX_PARAMS])
+{
+	char *captured[HTTP_MAX_PARAMS] = {NULL};
+	int count = 0;
+	const char *p = pattern, *s = path;
+	while (*p && *s) {
+		if (*p != '/' || *s != '/')
+			goto fail;
+		p++;
+		s++;
+		const char *p_end = strchr(p, '/');
+		const char *s_end = strchr(s, '/');
+		size_t p_length = p_end ? (size_t)(p_end - p) : strlen(p);
+		size_t s_length = s_end ? (size_t)(s_end - s) : strlen(s);
+		if (*p == ':') {
+			if (s_length == 0 || s_length > 64 || count >= HTTP_MAX_PARAMS)
+				goto fail;
+			captured[count++] = xstrndup(s, s_length);
+		} else if (p_length != s_length || strncmp(p, s, p_length) != 0) {
+			goto fail;
+		}
+		p += p_length;
+		s += s_length;
+	}
+	if (*p || *s)
+		goto fail;
+	for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+		params[i] = captured[i];
+	return 1;
+fail:
+	for (int i = 0; i < count; i++)
+		free(captured[i]);
+	return 0;
+}
+
+const struct route *routes_match(enum http_method method, const char *path, char *params[HTTP_MAX_PARAMS],
+				 unsigned *allowed)
+{
+	enum http_method wanted = method == HTTP_HEAD ? HTTP_GET : method;
+	*allowed = 0;
+	for (int i = 0; i < ROUTE_COUNT; i++) {
+		char *scratch[HTTP_MAX_PARAMS] = {NULL};
+		if (!match(route_table[i].pattern, path, scratch))
+			continue;
+		if (route_table[i].method == wanted) {
+			for (int k = 0; k < HTTP_MAX_PARAMS; k++)
+				params[k] = scratch[k];
+			return &route_table[i];
+		}
+		*allowed |= 1u << route_table[i].method;
+		if (route_table[i].method == HTTP_GET)
+			*allowed |= 1u << HTTP_HEAD;
+		for (int k = 0; k < HTTP_MAX_PARAMS; k++)
+			free(scratch[k]);
+	}
+	return NULL;
+}
+
+void routes_allow_header(unsigned allowed, char *out, size_t size)
+{
+	static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+	size_t used = 0;
+	out[0] = '\0';
+	for (int m = 0; m < (int)(sizeof names / sizeof names[0]); m++) {
+		if (!(allowed >> m & 1u))
+			continue;
+		int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "", names[m]);
+		if (written < 0 || (size_t)written >= size - used)
+			break;
+		used += (size_t)written;
+	}
+}
+
+int routes_count(void)
+{
+	return ROUTE_COUNT;
+}
+
+const struct route *routes_at(int index)
+{
+	return index >= 0 && index < ROUTE_COUNT ? &route_table[index] : NULL;
+}
+
+int routes_index(const struct route *route)
+{
+	return route ? (int)(route - route_table) : -1;
+}

@@ -1,0 +1,35 @@
+/*
+ * routes.h - the route table: method + path pattern -> handler. Patterns are literal
+ * segments and ":name" captures (a game id, a trade id, a webhook id), captured in order
+ * into the request's params.
+ */
+#ifndef CATAN_API_ROUTES_H
+#define CATAN_API_ROUTES_H
+
+#include <stddef.h>
+
+#include "api/http.h"
+
+typedef void (*route_handler)(struct http_request *request);
+
+struct route {
+	enum http_method method;
+	const char *pattern; /* also the metrics label */
+	route_handler handler;
+};
+
+/* The route for method + path, with its captures stored (owned) in params; HEAD matches GET
+ * routes. NULL when none: then *allowed is a bit mask (1 << method) of the methods the
+ * path does accept (0 when the path is unknown). */
+const struct route *routes_match(enum http_method method, const char *path, char *params[HTTP_MAX_PARAMS],
+				 unsigned *allowed);
+
+/* "GET, POST" for an allowed mask. */
+void routes_allow_header(unsigned allowed, char *out, size_t size);
+
+/* The table, for metrics. */
+int routes_count(void);
+const struct route *routes_at(int index);
+int routes_index(const struct route *route);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * server.c - `catan-server`: configuration, migrations, the HTTP daemon, and shutdown.
+ *
+ *   catan-server            serve (migrations are applied first)
+ *   catan-server migrate    apply the migrations and exit
+ *
+ * Signals: SIGTERM, SIGINT and SIGHUP are blocked in every thread (the mask is set before
+ * any thread starts) and taken here with sigwait. Shutdown: stop accepting, wake every
+ * parked request so it answers, let in-flight requests finish, close connections.
+ * SIGPIPE is ignored (a client that hangs up is the socket layer's business).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/access_log.h"
+#include "api/config.h"
+#include "api/http.h"
+#include "api/notify.h"
+#include "api/ratelimit.h"
+#include "api/service.h"
+#include "db/store.h"
+
+static int migrate(const struct config *config)
+{
+	int applied = 0;
+	char message[512] = "";
+	enum store_status status = store_migrate(config->database_url, &applied, message, sizeof message);
+	if (status != STORE_OK) {
+		access_log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
+				 NULL);
+		return 0;
+	}
+	char count[16];
+	snprintf(count, sizeof count, "%d", applied);
+	access_log_event("info", "migrations applied", "count", count, NULL);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct config config;
+	if (!config_from_env(&config))
+		return 2;
+	if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+		return migrate(&config) ? 0 : 1;
+	if (argc > 1 && strcmp(argv[1], "serve") != 0) {
+		fprintf(stderr, "usage: catan-server [serve|migrate]\n");
+		return 2;
+	}
+
+	signal(SIGPIPE, SIG_IGN);
+	sigset_t signals;
+	sigemptyset(&signals);
+	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGINT);
+	sigaddset(&signals, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &signals, NULL);
+
+	if (!migrate(&config))
+		return 1;
+	struct ratelimit_config limits = {config.rate_limit_ip, 2 * config.rate_limit_ip, config.rate_limit_token,
+					  2 * config.rate_limit_token};
+	ratelimit_configure(&limits);
+	service_init(&config);
+	notify_start(config.database_url);
+
+	struct http_config http = {config.listen_address,      config.port,
+				   config.threads,             config.max_connections,
+				   config.max_connections_per_ip, config.connection_timeout_s};
+	struct MHD_Daemon *daemon = http_start(&http);
+	if (!daemon) {
+		notify_stop();
+		return 1;
+	}
+	char url[256];
+	if (config.public_url)
+		snprintf(url, sizeof url, "%s", config.public_url);
+	else
+		snprintf(url, sizeof url, "http://%s:%d",
+			 strcmp(config.listen_address, "0.0.0.0") == 0 ? "localhost" : config.listen_address,
+			 http_bound_port(daemon));
+	char port[16];
+	snprintf(port, sizeof port, "%d", http_bound_port(daemon));
+	access_log_event("info", "listening", "url", url, "port", port, NULL);
+	printf("catan-server: serving on %s (try: curl %s/healthz)\n", url, url);
+	fflush(stdout);
+
+	int signal_number = 0;
+	sigwait(&signals, &signal_number);
+	access_log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
+	service_shutdown_begin();
+	notify_stop();
+	http_stop(daemon);
+	service_shutdown();
+	access_log_event("info", "stopped", NULL);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * xalloc.c - the xmalloc family. Aborting is the right answer to out-of-memory in a server
+ * whose state lives in the database: the process restarts and loses nothing.
+ */
+#include "api/xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "{\"level\":\"fatal\",\"msg\":\"out of memory\",\"bytes\":%zu}\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *pointer = malloc(size ? size : 1);
+	if (!pointer)
+		out_of_memory(size);
+	return pointer;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *pointer = calloc(count ? count : 1, size ? size : 1);
+	if (!pointer)
+		out_of_memory(count * size);
+	return pointer;
+}
+
+void *xrealloc(void *pointer, size_t size)
+{
+	void *moved = realloc(pointer, size ? size : 1);
+	if (!moved)
+		out_of_memory(size);
+	return moved;
+}
+
+char *xstrndup(const char *text, size_t length)
+{
+	char *copy = xmalloc(length + 1);
+	memcpy(copy, text, length);
+	copy[length] = '\0';
+	return copy;
+}
+
+char *xstrdup(const char *text)
+{
+	return xstrndup(text, strlen(text));
+}
+
+char *xasprintf(const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	int length = vsnprintf(NULL, 0, format, args);
+	va_end(args);
+	if (length < 0)
+		abort();
+	char *text = xmalloc((size_t)length + 1);
+	va_start(args, format);
+	vsnprintf(text, (size_t)length + 1, format, args);
+	va_end(args);
+	return text;
+}

@@ -1,0 +1,19 @@
+/*
+ * xalloc.h - allocation that never returns NULL: out of memory aborts the process (as in
+ * Redis), so callers need no NULL checks. Every pointer returned is freed with free().
+ */
+#ifndef CATAN_API_XALLOC_H
+#define CATAN_API_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *pointer, size_t size);
+char *xstrdup(const char *text);
+char *xstrndup(const char *text, size_t length);
+
+/* printf into a new string; caller frees. */
+char *xasprintf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

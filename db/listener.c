@@ -1,0 +1,112 @@
+/*
+ * listener.c - LISTEN catan_events on a dedicated libpq connection, polled with a timeout.
+ */
+#include "db/listener.h"
+
+#include <errno.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct listener {
+	char *conninfo;
+	PGconn *connection;
+};
+
+struct listener *listener_open(const char *conninfo)
+{
+	struct listener *listener = calloc(1, sizeof *listener);
+	if (!listener)
+		abort();
+	listener->conninfo = strdup(conninfo ? conninfo : "");
+	if (!listener->conninfo)
+		abort();
+	return listener;
+}
+
+void listener_close(struct listener *listener)
+{
+	if (!listener)
+		return;
+	if (listener->connection)
+		PQfinish(listener->connection);
+	free(listener->conninfo);
+	free(listener);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+static int connect_and_listen(struct listener *listener)
+{
+	if (listener->connection)
+		PQfinish(listener->connection);
+	listener->connection = PQconnectdb(listener->conninfo);
+	if (PQstatus(listener->connection) != CONNECTION_OK)
+		return 0;
+	PGresult *result = PQexec(listener->connection, "LISTEN catan_events");
+	int ok = PQresultStatus(result) == PGRES_COMMAND_OK;
+	PQclear(result);
+	return ok;
+}
+
+/* "<16 hex>:<version>" */
+static int parse_payload(const char *payload, int64_t *game_id, int32_t *version)
+{
+	const char *colon = strchr(payload, ':');
+	if (!colon || colon - payload != 16)
+		return 0;
+	char id_text[STORE_ID_TEXT_SIZE];
+	memcpy(id_text, payload, 16);
+	id_text[16] = '\0';
+	if (!store_parse_id(id_text, game_id))
+		return 0;
+	char *end;
+	long value = strtol(colon + 1, &end, 10);
+	if (*end || value < 0 || value > INT32_MAX)
+		return 0;
+	*version = (int32_t)value;
+	return 1;
+}
+
+enum store_status listener_wait(struct listener *listener, int timeout_ms, listener_callback on_append,
+				void *context, int *reconnected)
+{
+	*reconnected = 0;
+	if (!listener->connection || PQstatus(listener->connection) != CONNECTION_OK) {
+		if (!connect_and_listen(listener)) {
+			sleep_ms(timeout_ms);
+			return STORE_UNAVAILABLE;
+		}
+		*reconnected = 1;
+	}
+	struct pollfd fd = {PQsocket(listener->connection), POLLIN, 0};
+	int ready = poll(&fd, 1, timeout_ms);
+	if (ready < 0 && errno != EINTR)
+		return STORE_UNAVAILABLE;
+	if (ready > 0 && !PQconsumeInput(listener->connection)) {
+		PQfinish(listener->connection);
+		listener->connection = NULL;
+		return STORE_UNAVAILABLE;
+	}
+	PGnotify *notification;
+	while ((notification = PQnotifies(listener->connection)) != NULL) {
+		int64_t game_id;
+		int32_t version;
+		if (parse_payload(notification->extra, &game_id, &version))
+			on_append(context, game_id, version);
+		PQfreemem(notification);
+	}
+	if (PQstatus(listener->connection) != CONNECTION_OK) {
+		PQfinish(listener->connection);
+		listener->connection = NULL;
+		return STORE_UNAVAILABLE;
+	}
+	return STORE_OK;
+}
