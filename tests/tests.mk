@@ -45,5 +45,24 @@ bench-codec: $(BENCH_CODEC)
 	@$(BENCH_CODEC) $${BENCH_CODEC_GAMES:-100}
 .PHONY: bench-codec
 
+# db tests: the event store (db/) and its glue to the engine (api/game_repo.c) against a
+# real PostgreSQL: DATABASE_URL, or a throwaway cluster started by scripts/with-postgres.sh
+# for the whole run (the outage test stops and starts that cluster).
+DB_TEST_SRC := $(wildcard tests/db/test_*.c)
+DB_TESTS := $(DB_TEST_SRC:tests/%.c=$(B)/tests/%)
+DB_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/db/support.o $(B)/obj/tests/db/games.o
+EXTRA_CFLAGS_tests += $(PQ_CFLAGS)
+
+$(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(DB_TESTS)
+
+test-db: $(DB_TESTS)
+	@scripts/with-postgres.sh sh -c 'set -e; for t in $(DB_TESTS); do echo "== $$t"; $$t; done'
+.PHONY: test-db
+TEST_RUN_EXTRA += test-db
+
 test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run

@@ -1,0 +1,229 @@
+/*
+ * game_repo.c - load and append engine games through the event store.
+ *
+ * Loading: the store returns the latest snapshot of this engine's state format (if any)
+ * and the events after it, in one statement. The snapshot is copied into the state as is
+ * (same format version, same size: the store checks both), then each event row is parsed
+ * by the codec, checked with apply_event_valid() against the state so far and applied. A
+ * row that fails any step stops the load with STORE_CORRUPT naming its seq: a damaged
+ * table is reported, never applied into memory. The stored type column must agree with
+ * the payload, and the rebuilt version with the log.
+ *
+ * Appending: each event is dumped to its compact JSON text, and all of a decision's events
+ * go to the store in one append. A snapshot of the state after them goes with the append
+ * whenever the version crosses a multiple of snapshot_every, so at most snapshot_every - 1
+ * plus one decision's events are ever replayed. The status column follows the phase
+ * (setup, playing, finished) and is only sent when it changes.
+ *
+ * Choice of GAME_REPO_SNAPSHOT_EVERY (measured with `make bench-store`, which prints the
+ * load times): a load costs one round trip plus about a microsecond per event to fetch,
+ * parse and apply; at 64 the worst case (63 events after the snapshot) stays within the
+ * target of 1.5 times a 20-event game, and a snapshot (664 bytes) is written once per
+ * 64 events, a few bytes per event on disk.
+ *
+ * A game whose snapshot is missing or of another format (an engine upgrade) is replayed
+ * from its first event; when that replays many events the load writes a snapshot of the
+ * current format, so the next load is fast again.
+ */
+#include "api/game_repo.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/codec.h"
+#include "engine/apply.h"
+
+__attribute__((format(printf, 2, 3))) static void say(struct game_repo *repo, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	vsnprintf(repo->message, sizeof repo->message, format, args);
+	va_end(args);
+}
+
+static enum store_status store_failed(struct game_repo *repo, enum store_status status)
+{
+	say(repo, "%s: %s", store_status_message(status), store_message(repo->store));
+	return status;
+}
+
+void game_repo_init(struct game_repo *repo, struct store *store, int snapshot_every)
+{
+	memset(repo, 0, sizeof *repo);
+	repo->store = store;
+	repo->snapshot_every = snapshot_every > 0 ? snapshot_every : 0;
+}
+
+const char *game_repo_message(const struct game_repo *repo)
+{
+	return repo->message;
+}
+
+enum game_repo_status game_repo_status_of(const struct game *game)
+{
+	if (game->phase == GAME_PHASE_FINISHED)
+		return GAME_REPO_FINISHED;
+	if (game->phase == GAME_PHASE_NONE || game_in_setup(game))
+		return GAME_REPO_SETUP;
+	return GAME_REPO_PLAYING;
+}
+
+/* Whether going from version `before` to `after` crosses a multiple of snapshot_every. */
+static int snapshot_due(const struct game_repo *repo, uint32_t before, uint32_t after)
+{
+	return repo->snapshot_every > 0 && before / (uint32_t)repo->snapshot_every != after / (uint32_t)repo->snapshot_every;
+}
+
+/* The events' texts (caller frees each) and store rows. */
+static void dump_events(const struct event_list *events, int seats, int actor, int origin, char **texts,
+			struct store_event *rows)
+{
+	for (int i = 0; i < events->count; i++) {
+		texts[i] = codec_event_dump(&events->events[i], seats);
+		rows[i].type = events->events[i].type;
+		rows[i].actor = actor;
+		rows[i].origin = origin;
+		rows[i].payload = texts[i];
+	}
+}
+
+static void free_texts(char **texts, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(texts[i]);
+}
+
+enum store_status game_repo_create(struct game_repo *repo, const struct store_new_game *game,
+				   const struct event_list *events, const struct game *after, int64_t *id)
+{
+	repo->message[0] = '\0';
+	char *texts[EVENT_LIST_MAX];
+	struct store_event rows[EVENT_LIST_MAX];
+	dump_events(events, after->options.seats, STORE_NO_ACTOR, STORE_ORIGIN_PLAYER, texts, rows);
+	struct store_new_game create = *game;
+	create.status = game_repo_status_of(after);
+	create.events = rows;
+	create.event_count = events->count;
+	struct store_snapshot snapshot = {GAME_FORMAT_VERSION, after, sizeof *after};
+	create.snapshot = snapshot_due(repo, 0, after->version) ? &snapshot : NULL;
+	enum store_status status = store_create_game(repo->store, &create, id);
+	free_texts(texts, events->count);
+	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
+}
+
+enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
+				   const struct event_list *events, const struct game *after, int actor,
+				   int origin, const struct store_idempotency *idempotency)
+{
+	repo->message[0] = '\0';
+	char *texts[EVENT_LIST_MAX];
+	struct store_event rows[EVENT_LIST_MAX];
+	dump_events(events, after->options.seats, actor, origin, texts, rows);
+	struct store_snapshot snapshot = {GAME_FORMAT_VERSION, after, sizeof *after};
+	enum game_repo_status was = game_repo_status_of(before), is = game_repo_status_of(after);
+	struct store_append append = {
+		.game_id = id,
+		.version = (int32_t)before->version,
+		.events = rows,
+		.event_count = events->count,
+		.status = was != is ? (int)is : STORE_NO_STATUS,
+		.snapshot = snapshot_due(repo, before->version, after->version) ? &snapshot : NULL,
+		.idempotency = idempotency,
+	};
+	enum store_status status = store_append(repo->store, &append);
+	free_texts(texts, events->count);
+	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
+}
+
+/* A snapshot is only bytes; these are the facts a state of that version must show before
+ * events are applied to it. */
+static int snapshot_plausible(const struct game *game, int32_t seq)
+{
+	return game->version == (uint32_t)seq && game->options.seats >= GAME_MIN_SEATS &&
+	       game->options.seats <= GAME_MAX_SEATS && game->phase > GAME_PHASE_NONE &&
+	       game->phase < GAME_PHASE_COUNT;
+}
+
+static enum store_status corrupt(struct game_repo *repo, int64_t id, int32_t seq, const char *what, const char *detail)
+{
+	char text[STORE_ID_TEXT_SIZE];
+	store_format_id(id, text);
+	say(repo, "game %s, event %d: %s%s%s", text, (int)seq, what, detail ? ": " : "", detail ? detail : "");
+	return STORE_CORRUPT;
+}
+
+/* Parse, check and apply each row of `log` to *game, stopping at the first bad one. */
+static enum store_status replay(struct game_repo *repo, int64_t id, const struct store_log *log, struct game *game)
+{
+	for (int i = 0; i < log->count; i++) {
+		const struct store_event_row *row = &log->rows[i];
+		struct event event;
+		struct codec_error error;
+		if (!codec_event_parse(row->payload, row->payload_size, &event, &error))
+			return corrupt(repo, id, row->seq, "unreadable payload", error.message);
+		if (event.type != row->type)
+			return corrupt(repo, id, row->seq, "the type column disagrees with the payload", NULL);
+		if (!apply_event_valid(game, &event))
+			return corrupt(repo, id, row->seq, "the event cannot apply to the game", event_type_name(event.type));
+		apply_event(game, &event);
+	}
+	return STORE_OK;
+}
+
+enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game *game, int64_t *seed)
+{
+	repo->message[0] = '\0';
+	memset(game, 0, sizeof *game);
+	struct store_loaded loaded;
+	enum store_status status = store_load(repo->store, id, GAME_FORMAT_VERSION, game, sizeof *game, &loaded);
+	if (status != STORE_OK)
+		return store_failed(repo, status);
+	if (loaded.snapshot_seq > 0 && !snapshot_plausible(game, loaded.snapshot_seq)) {
+		store_log_free(&loaded.log);
+		memset(game, 0, sizeof *game);
+		return corrupt(repo, id, loaded.snapshot_seq, "the snapshot is not a state of this version", NULL);
+	}
+	status = replay(repo, id, &loaded.log, game);
+	int32_t version = loaded.log.count ? loaded.log.rows[loaded.log.count - 1].seq : loaded.snapshot_seq;
+	if (status == STORE_OK && game->version != (uint32_t)version)
+		status = corrupt(repo, id, version, "the rebuilt state has another version", NULL);
+	if (status == STORE_OK && repo->snapshot_every > 0 && loaded.log.count >= 2 * repo->snapshot_every) {
+		/* Best effort: a failure here only means the next load replays again. */
+		struct store_snapshot snapshot = {GAME_FORMAT_VERSION, game, sizeof *game};
+		(void)store_put_snapshot(repo->store, id, version, &snapshot);
+	}
+	if (status == STORE_OK && seed)
+		*seed = loaded.seed;
+	if (status != STORE_OK)
+		memset(game, 0, sizeof *game);
+	store_log_free(&loaded.log);
+	return status;
+}
+
+enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct game *game)
+{
+	repo->message[0] = '\0';
+	/* Beyond a few snapshots' worth of events a fresh load (snapshot + tail) is cheaper. */
+	int limit = 4 * (repo->snapshot_every > 0 ? repo->snapshot_every : GAME_REPO_SNAPSHOT_EVERY);
+	struct store_log log;
+	enum store_status status = store_read_events(repo->store, id, (int32_t)game->version, limit, &log);
+	if (status != STORE_OK)
+		return store_failed(repo, status);
+	if (log.count == limit) {
+		store_log_free(&log);
+		struct game fresh;
+		status = game_repo_load(repo, id, &fresh, NULL);
+		if (status == STORE_OK)
+			memcpy(game, &fresh, sizeof fresh);
+		return status;
+	}
+	struct game caught_up;
+	memcpy(&caught_up, game, sizeof caught_up);
+	status = replay(repo, id, &log, &caught_up);
+	if (status == STORE_OK)
+		memcpy(game, &caught_up, sizeof caught_up);
+	store_log_free(&log);
+	return status;
+}

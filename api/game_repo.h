@@ -1,0 +1,67 @@
+/*
+ * game_repo.h - games as the engine sees them, kept in the event store.
+ *
+ * The glue between db/store.h (rows, opaque payloads and snapshots) and the engine
+ * (struct game, struct event): loading is the store's load, each payload parsed with
+ * codec_event_parse() and checked with apply_event_valid() before apply_event(); appending
+ * is codec_event_dump() of each event and one store_append(), with a snapshot of the new
+ * state every `snapshot_every` events so that a long game loads as fast as a short one.
+ *
+ * A struct game_repo borrows one store and so belongs to one thread, like the store. Its
+ * functions return store statuses; STORE_CORRUPT covers a stored game the engine cannot
+ * rebuild (an unparsable payload, an event that does not apply, a snapshot that is not
+ * the state it claims), and game_repo_message() says which row and why.
+ */
+#ifndef CATAN_API_GAME_REPO_H
+#define CATAN_API_GAME_REPO_H
+
+#include <stdint.h>
+
+#include "db/store.h"
+#include "engine/event.h"
+#include "engine/game.h"
+
+/* Events between snapshots, chosen with `make bench-store` (see game_repo.c). */
+#define GAME_REPO_SNAPSHOT_EVERY 64
+
+/* The game's status as the store keeps it (games.status). */
+enum game_repo_status { GAME_REPO_SETUP, GAME_REPO_PLAYING, GAME_REPO_FINISHED };
+
+struct game_repo {
+	struct store *store; /* borrowed */
+	int snapshot_every;  /* 0: never write snapshots */
+	char message[256];
+};
+
+/* A repo over `store` (borrowed for the repo's life). */
+void game_repo_init(struct game_repo *repo, struct store *store, int snapshot_every);
+
+/* What went wrong in the last failing call (the store's message when the store failed).
+ * Borrowed. */
+const char *game_repo_message(const struct game_repo *repo);
+
+/* The status of a state: setup, playing or finished. */
+enum game_repo_status game_repo_status_of(const struct game *game);
+
+/* Create a game: `game` gives the seed, options, seats and token hashes (its events,
+ * status and snapshot are ignored); `events` are those rules_create() produced and `after`
+ * the state they make. *id is the new game's id. Borrows everything. */
+enum store_status game_repo_create(struct game_repo *repo, const struct store_new_game *game,
+				   const struct event_list *events, const struct game *after, int64_t *id);
+
+/* Load game `id` into *game (overwritten), and its secret seed into *seed (may be NULL). */
+enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game *game, int64_t *seed);
+
+/* Bring *game, a state of game `id` loaded earlier (a cached copy), up to the log's last
+ * version by applying the events after game->version; when it is far behind, load it
+ * whole instead. On failure *game is left as it was. */
+enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct game *game);
+
+/* Append `events`, decided by `actor` (a seat or STORE_NO_ACTOR) from `origin` on
+ * *before, which they turn into *after. STORE_CONFLICT: someone else moved first; load
+ * again and decide again. `idempotency` (may be NULL) is kept with the events. */
+enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
+				   const struct event_list *events, const struct game *after, int actor,
+				   int origin, const struct store_idempotency *idempotency);
+
+#endif

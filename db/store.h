@@ -1,0 +1,241 @@
+/*
+ * store.h - the event store: every game as rows in PostgreSQL (libpq).
+ *
+ * A game is a row of options and secrets, its seats, and its log of events numbered
+ * 1, 2, 3 ...; its version is the number of its last event. The store keeps each event as
+ * the caller gives it (a type, an actor seat, an origin and a JSON payload it never parses)
+ * and each snapshot as opaque bytes tagged with the caller's format version: it knows
+ * nothing of the rules. api/game_repo.h is the glue that turns these rows into a
+ * struct game and back.
+ *
+ * Appends are optimistic: the caller loads version v, decides, and appends v+1..v+n in one
+ * transaction (one round trip). If another writer took v+1 first the append fails with
+ * STORE_CONFLICT, never overwriting anything; the caller reloads and decides again.
+ *
+ * A struct store is one database connection with its prepared statements, used by one
+ * thread at a time (one store per worker thread). When the server goes away a call
+ * reports STORE_UNAVAILABLE; a later call reconnects and prepares the statements again by
+ * itself. An append whose commit is not known to have happened is never reported OK.
+ *
+ * Every function returns a status; results go through out-parameters, which are only
+ * meaningful on STORE_OK unless said otherwise. store_message() says what went wrong.
+ */
+#ifndef CATAN_DB_STORE_H
+#define CATAN_DB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_STATUS_LIST(X)                                                                   \
+	X(STORE_OK, "ok")                                                                      \
+	X(STORE_NOT_FOUND, "no such game or record")                                           \
+	X(STORE_CONFLICT, "the game is no longer at the version the write was decided on")     \
+	X(STORE_IDEMPOTENCY_CONFLICT, "the idempotency key was already used for this game")    \
+	X(STORE_UNAVAILABLE, "the database is unavailable")                                    \
+	X(STORE_CORRUPT, "a stored row is not what the store wrote")                           \
+	X(STORE_INVALID, "the store was called with malformed arguments")
+
+enum store_status {
+#define STORE_STATUS_ENUM(name, message) name,
+	STORE_STATUS_LIST(STORE_STATUS_ENUM)
+#undef STORE_STATUS_ENUM
+	STORE_STATUS_COUNT
+};
+
+/* "STORE_CONFLICT" ... and a sentence; static strings. */
+const char *store_status_name(enum store_status status);
+const char *store_status_message(enum store_status status);
+
+#define STORE_HASH_SIZE 32  /* SHA-256: seat and admin tokens, idempotent request bodies */
+#define STORE_MAX_SEATS 8
+#define STORE_ID_TEXT_SIZE 17 /* 16 lowercase hex digits and the NUL */
+#define STORE_SEAT_ADMIN (-2) /* store_find_token(): the token is the game's admin token */
+#define STORE_NO_ACTOR (-1)
+#define STORE_NO_STATUS (-1) /* struct store_append: leave the game's status as it is */
+
+/* Who caused an event. */
+enum store_origin { STORE_ORIGIN_PLAYER, STORE_ORIGIN_TIMEOUT, STORE_ORIGIN_BOT };
+
+/* ---- Identifiers ----------------------------------------------------------------------
+ * Game ids are random positive 63-bit integers, shown as 16 lowercase hex digits. */
+
+void store_format_id(int64_t id, char out[STORE_ID_TEXT_SIZE]);
+
+/* 1 and *id set when text is exactly 16 lowercase hex digits naming a positive id. */
+int store_parse_id(const char *text, int64_t *id);
+
+/* ---- Connection -------------------------------------------------------------------------- */
+
+struct store;
+
+/* Open a store on `conninfo` (a libpq keyword string or URI; NULL or "" for libpq's PG*
+ * environment defaults). *out is always set, even when the database cannot be reached
+ * (the status is then STORE_UNAVAILABLE and the store connects on a later call); the caller
+ * frees it with store_close(). The schema must have been migrated (store_migrate()). */
+enum store_status store_open(const char *conninfo, struct store **out);
+
+/* Close the connection and free the store. NULL is allowed. */
+void store_close(struct store *store);
+
+/* What the last failing call said (the server's message when there was one). Borrowed,
+ * valid until the next call on the store. */
+const char *store_message(const struct store *store);
+
+/* Apply the migrations compiled into the binary (db/migrations/NNNN_name.sql) that the
+ * database has not recorded, in order, each in its own transaction, under an advisory lock
+ * so that servers starting together apply each once. *applied (may be NULL) is set to the
+ * number applied now. On failure message (may be NULL) says why. */
+enum store_status store_migrate(const char *conninfo, int *applied, char *message, size_t message_size);
+
+/* ---- Writing ------------------------------------------------------------------------------ */
+
+/* One event to store. payload is JSON text (NUL-terminated), borrowed for the call. */
+struct store_event {
+	int type;
+	int actor;  /* a seat, or STORE_NO_ACTOR */
+	int origin; /* enum store_origin */
+	const char *payload;
+};
+
+/* A state to keep beside the log: opaque bytes in the caller's format. Borrowed. */
+struct store_snapshot {
+	int format_version;
+	const void *state;
+	size_t size;
+};
+
+/* The response to a request made with an idempotency key, stored with the events the
+ * request produced (or alone with store_idempotency_put()). Borrowed. */
+struct store_idempotency {
+	const char *key;
+	uint8_t request_hash[STORE_HASH_SIZE];
+	int status; /* the response's HTTP status */
+	const char *response;
+};
+
+struct store_new_game {
+	int64_t seed;
+	int status;
+	const char *options; /* JSON text */
+	uint8_t admin_token_hash[STORE_HASH_SIZE];
+	int seats; /* 1..STORE_MAX_SEATS */
+	const char *names[STORE_MAX_SEATS];  /* NULL for none */
+	int bots[STORE_MAX_SEATS];           /* a bot seat has no token */
+	uint8_t token_hashes[STORE_MAX_SEATS][STORE_HASH_SIZE]; /* distinct */
+	const struct store_event *events;    /* the first events, at least one */
+	int event_count;
+	const struct store_snapshot *snapshot; /* NULL, or the state after the events */
+};
+
+/* Create a game with a new random id (*id), its seats and its first events, in one
+ * transaction. The game is then at version event_count. */
+enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id);
+
+struct store_append {
+	int64_t game_id;
+	int32_t version; /* the version the events were decided on: they become version+1.. */
+	const struct store_event *events;
+	int event_count; /* at least one */
+	int status;      /* the game's new status, or STORE_NO_STATUS */
+	const struct store_snapshot *snapshot;         /* NULL, or the state after the events */
+	const struct store_idempotency *idempotency;   /* NULL, or the record to keep */
+};
+
+/* Append events in one transaction and notify listeners on channel "catan_events" with
+ * "<id as 16 hex digits>:<new version>". STORE_CONFLICT: version+1 is taken or version is
+ * not the game's (reload and decide again). STORE_IDEMPOTENCY_CONFLICT: the key was used
+ * (nothing stored; read the record with store_idempotency_get()). STORE_NOT_FOUND: no such
+ * game. STORE_UNAVAILABLE: not known to be committed. */
+enum store_status store_append(struct store *store, const struct store_append *append);
+
+/* Keep `snapshot` as the state of the game at version `seq` (an existing version), unless
+ * a later one of the same format is already kept. */
+enum store_status store_put_snapshot(struct store *store, int64_t game_id, int32_t seq,
+				     const struct store_snapshot *snapshot);
+
+/* ---- Reading ------------------------------------------------------------------------------ */
+
+struct store_event_row {
+	int32_t seq;
+	int type;
+	int actor;
+	int origin;
+	int64_t created_at_us; /* microseconds since 1970-01-01 UTC */
+	const char *payload;   /* NUL-terminated JSON text, owned by the log */
+	size_t payload_size;
+};
+
+/* Events in order of seq. The caller frees with store_log_free(). */
+struct store_log {
+	int count;
+	struct store_event_row *rows;
+};
+
+void store_log_free(struct store_log *log);
+
+struct store_loaded {
+	int64_t seed;
+	int status;
+	int seats;
+	int32_t snapshot_seq; /* 0: no usable snapshot, *state untouched */
+	struct store_log log; /* the events after snapshot_seq: seq snapshot_seq+1, +2 ... */
+};
+
+/* Load what rebuilds game `game_id`: the kept snapshot, if it has format `format_version`
+ * and exactly `state_size` bytes (into *state; any other is ignored, never read), and the
+ * events after it, read in one statement (one consistent view). The game's version is
+ * the last row's seq (or snapshot_seq when there are none after it). The caller frees
+ * out->log with store_log_free(). STORE_CORRUPT when the rows have a gap. */
+enum store_status store_load(struct store *store, int64_t game_id, int format_version, void *state,
+			     size_t state_size, struct store_loaded *out);
+
+/* Up to `limit` events with seq > after, in order (an empty log when there are none).
+ * The caller frees *out with store_log_free(). */
+enum store_status store_read_events(struct store *store, int64_t game_id, int32_t after, int limit,
+				    struct store_log *out);
+
+/* The game's current version. */
+enum store_status store_version(struct store *store, int64_t game_id, int32_t *version);
+
+/* Whose token has this hash in game `game_id`: *seat is the seat, or STORE_SEAT_ADMIN.
+ * STORE_NOT_FOUND for an unknown token or game. */
+enum store_status store_find_token(struct store *store, int64_t game_id, const uint8_t hash[STORE_HASH_SIZE],
+				   int *seat);
+
+struct store_game_info {
+	int64_t seed;
+	int status;
+	int seats;
+	int64_t created_at_us;
+	int64_t updated_at_us; /* when the status or the snapshot last changed */
+	char *options;         /* JSON text */
+	char *names[STORE_MAX_SEATS]; /* NULL for none */
+	int bots[STORE_MAX_SEATS];
+};
+
+/* The game's row and seats. The caller frees with store_game_info_free(). */
+enum store_status store_game_info(struct store *store, int64_t game_id, struct store_game_info *out);
+void store_game_info_free(struct store_game_info *info);
+
+/* ---- Idempotency --------------------------------------------------------------------------- */
+
+struct store_idempotency_record {
+	uint8_t request_hash[STORE_HASH_SIZE];
+	int status;
+	char *response; /* caller frees with free() */
+	int64_t created_at_us;
+};
+
+/* The record kept for `key`: STORE_OK when it was made by a request with this hash (answer
+ * with the stored response), STORE_IDEMPOTENCY_CONFLICT when by a different request (the
+ * record is filled too: refuse the reuse of the key), STORE_NOT_FOUND when there is none. */
+enum store_status store_idempotency_get(struct store *store, int64_t game_id, const char *key,
+					const uint8_t request_hash[STORE_HASH_SIZE],
+					struct store_idempotency_record *out);
+
+/* Keep a record for a request that appended nothing (a refusal worth replaying).
+ * STORE_IDEMPOTENCY_CONFLICT when the key exists, STORE_NOT_FOUND for an unknown game. */
+enum store_status store_idempotency_put(struct store *store, int64_t game_id,
+					const struct store_idempotency *record);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * support.c - fresh databases and raw SQL for the store tests (see support.h).
+ */
+#include "tests/db/support.h"
+
+#include <check.h>
+#include <openssl/rand.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *test_db_url(void)
+{
+	const char *url = getenv("DATABASE_URL");
+	ck_assert_msg(url && *url, "DATABASE_URL is not set: run the store tests through scripts/with-postgres.sh");
+	return url;
+}
+
+/* A connection string for the server of DATABASE_URL with another database name. */
+static char *conninfo_for(const char *url, const char *dbname)
+{
+	char *error = NULL;
+	PQconninfoOption *options = PQconninfoParse(url, &error);
+	ck_assert_msg(options != NULL, "DATABASE_URL does not parse: %s", error ? error : "?");
+	size_t capacity = 1024, size = 0;
+	char *text = malloc(capacity);
+	ck_assert(text != NULL);
+	text[0] = '\0';
+	for (PQconninfoOption *option = options; option->keyword; option++) {
+		const char *value = strcmp(option->keyword, "dbname") == 0 ? dbname : option->val;
+		if (!value)
+			continue;
+		size_t need = size + strlen(option->keyword) + 2 * strlen(value) + 8;
+		if (need > capacity) {
+			capacity = need * 2;
+			text = realloc(text, capacity);
+			ck_assert(text != NULL);
+		}
+		size += (size_t)sprintf(text + size, "%s%s='", size ? " " : "", option->keyword);
+		for (const char *c = value; *c; c++) {
+			if (*c == '\'' || *c == '\\')
+				text[size++] = '\\';
+			text[size++] = *c;
+		}
+		text[size++] = '\'';
+		text[size] = '\0';
+	}
+	PQconninfoFree(options);
+	return text;
+}
+
+PGconn *test_db_connect(const char *conninfo)
+{
+	PGconn *conn = PQconnectdb(conninfo);
+	ck_assert_msg(PQstatus(conn) == CONNECTION_OK, "cannot connect: %s", PQerrorMessage(conn));
+	PGresult *quiet = PQexec(conn, "SET client_min_messages = warning");
+	PQclear(quiet);
+	return conn;
+}
+
+void test_db_exec(PGconn *conn, const char *sql)
+{
+	PGresult *result = PQexec(conn, sql);
+	ExecStatusType state = PQresultStatus(result);
+	ck_assert_msg(state == PGRES_COMMAND_OK || state == PGRES_TUPLES_OK, "%s: %s", sql,
+		      PQresultErrorMessage(result));
+	PQclear(result);
+}
+
+long long test_db_scalar(PGconn *conn, const char *sql)
+{
+	PGresult *result = PQexec(conn, sql);
+	ck_assert_msg(PQresultStatus(result) == PGRES_TUPLES_OK, "%s: %s", sql, PQresultErrorMessage(result));
+	long long value = 0;
+	if (PQntuples(result) > 0 && !PQgetisnull(result, 0, 0))
+		value = strtoll(PQgetvalue(result, 0, 0), NULL, 10);
+	PQclear(result);
+	return value;
+}
+
+void test_db_create(struct test_db *db, int migrate)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(db->name, sizeof db->name, "catan_test_%ld_%ld", (long)getpid(), (long)(now.tv_nsec % 1000000000));
+	char *admin = conninfo_for(test_db_url(), "postgres");
+	PGconn *conn = test_db_connect(admin);
+	char sql[128];
+	snprintf(sql, sizeof sql, "CREATE DATABASE %s", db->name);
+	test_db_exec(conn, sql);
+	PQfinish(conn);
+	free(admin);
+	db->conninfo = conninfo_for(test_db_url(), db->name);
+	if (migrate) {
+		char message[256];
+		enum store_status status = store_migrate(db->conninfo, NULL, message, sizeof message);
+		ck_assert_msg(status == STORE_OK, "store_migrate: %s", message);
+	}
+}
+
+void test_db_drop(struct test_db *db)
+{
+	char *admin = conninfo_for(test_db_url(), "postgres");
+	PGconn *conn = test_db_connect(admin);
+	char sql[128];
+	snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", db->name);
+	test_db_exec(conn, sql);
+	PQfinish(conn);
+	free(admin);
+	free(db->conninfo);
+	db->conninfo = NULL;
+}
+
+struct store *test_db_store(const struct test_db *db)
+{
+	struct store *store;
+	enum store_status status = store_open(db->conninfo, &store);
+	ck_assert_msg(status == STORE_OK, "store_open: %s", store_message(store));
+	return store;
+}
+
+void test_db_fake_events(struct store_event *events, char (*text)[64], int count, int32_t first_seq)
+{
+	for (int i = 0; i < count; i++) {
+		snprintf(text[i], sizeof text[i], "{\"type\":\"test\",\"seq\":%d}", (int)(first_seq + i));
+		events[i].type = 100 + (int)((first_seq + i) % 7);
+		events[i].actor = (int)((first_seq + i) % 4);
+		events[i].origin = STORE_ORIGIN_PLAYER;
+		events[i].payload = text[i];
+	}
+}
+
+int64_t test_db_new_game(struct store *store, int seats, int count)
+{
+	struct store_event events[32];
+	char text[32][64];
+	ck_assert(count >= 1 && count <= 32 && seats >= 1 && seats <= STORE_MAX_SEATS);
+	test_db_fake_events(events, text, count, 1);
+	struct store_new_game game;
+	memset(&game, 0, sizeof game);
+	game.seed = 12345;
+	game.status = 0;
+	game.options = "{\"seats\":4}";
+	game.seats = seats;
+	for (int seat = 0; seat < seats; seat++)
+		ck_assert(RAND_bytes(game.token_hashes[seat], STORE_HASH_SIZE) == 1);
+	memset(game.admin_token_hash, 0xad, STORE_HASH_SIZE);
+	game.events = events;
+	game.event_count = count;
+	int64_t id;
+	enum store_status status = store_create_game(store, &game, &id);
+	ck_assert_msg(status == STORE_OK, "store_create_game: %s %s", store_status_name(status), store_message(store));
+	return id;
+}
+
+int64_t test_db_now_us(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
