@@ -58,6 +58,7 @@ include engine/engine.mk
 -include db/db.mk
 -include api/api.mk
 include tests/tests.mk
+-include openapi/openapi.mk
 
 all: $(ALL_TARGETS)
 .PHONY: all

@@ -6,6 +6,14 @@ set -eu
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3"
 
+# Node.js and npm run the OpenAPI tools (openapi/openapi.mk: lint, the JSON bundle, the Prism
+# proxy of the HTTP tests). Debian's are installed only when there is no `node` at all, so
+# a newer Node.js installed some other way is left alone.
+NPM_PACKAGES="nodejs npm"
+if ! command -v node >/dev/null 2>&1; then
+	PACKAGES="$PACKAGES $NPM_PACKAGES"
+fi
+
 missing=""
 for p in $PACKAGES; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
