@@ -12,10 +12,15 @@
 # spec. With --errors a response that breaks the spec (undocumented 2xx status, wrong media
 # type, a body or header that fails its schema) is replaced by a 500 problem whose type ends
 # in "#VIOLATIONS" (details in its `validation` member and the sl-violations header), so a
-# test sees it fail. Prism also checks requests: one that breaks the spec (an unknown
+# test sees it fail. An undocumented 4xx/5xx status only gets a warning in the
+# sl-violations header (as does every violation): tests should fail on that header too.
+# Prism also checks requests: one that breaks the spec (an unknown
 # member, a missing token where one is required, a malformed id) is answered by Prism itself
 # (422 or 401) and never reaches the server. To send deliberately bad requests through to
-# the server and still check its answers, add --validate-request=false.
+# the server and still check its answers, add --validate-request=false (Prism still answers
+# a missing token with its own 401, and a body sent as application/json that is not JSON
+# with its own 400). Prism reads whole responses before checking them, so the endless
+# GET .../stream cannot go through it: test the stream against the server directly.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
