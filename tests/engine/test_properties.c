@@ -104,7 +104,7 @@ struct property_run {
 	long log_count;
 	long log_capacity;
 	struct property_totals *totals;
-	char problem[512];
+	char problem[1024];
 };
 
 static struct property_run run_storage;
@@ -115,10 +115,12 @@ static const char *broken(struct property_run *run, const struct game *game, con
 
 static const char *broken(struct property_run *run, const struct game *game, const char *format, ...)
 {
-	int used = snprintf(run->problem, sizeof run->problem, "game %ld (seed %llu, %d seats, layout %d, start %d, "
-			    "trades %d, dice %d) at version %u: ", run->index, (unsigned long long)run->seed,
-			    run->options.seats, run->options.layout, run->options.start, run->playout.trades,
-			    run->options.dice, game ? game->version : 0u);
+	const struct game_options *o = &run->options;
+	int used = snprintf(run->problem, sizeof run->problem,
+			    "game %ld (seed %llu, %d seats, layout %d, numbers %d, start %d, edition %d, dice %d, "
+			    "first seat %d, trades %d) at version %u: ",
+			    run->index, (unsigned long long)run->seed, o->seats, o->layout, o->numbers, o->start,
+			    o->edition, o->dice, o->first_seat, run->playout.trades, game ? game->version : 0u);
 	va_list args;
 	va_start(args, format);
 	if (used >= 0 && (size_t)used < sizeof run->problem)
