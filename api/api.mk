@@ -18,3 +18,16 @@ $(SERVER): $(API_OBJ) $(GAME_REPO_OBJ) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(API_LIBS) $(DB_LIBS) $(CODEC_LIBS)
 
 ALL_TARGETS += $(SERVER)
+
+# ---- Benchmark: `make bench-http` ----
+HTTP_BENCH := $(B)/bench/http_bench
+
+$(HTTP_BENCH): $(B)/obj/api/bench/http_bench.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl -ljansson -lpthread
+
+ALL_TARGETS += $(HTTP_BENCH)
+
+bench-http: $(SERVER) $(HTTP_BENCH)
+	@scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
+.PHONY: bench-http

@@ -296,18 +296,37 @@ void handle_get_actions(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session, SERVICE_ANYONE))
 		return;
+	const struct game *state = &session.game.state;
 	json_t *actions;
 	if (session.viewer >= 0) {
 		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
 		if (!moves)
 			abort();
-		int count = legal_moves(&session.game.state, session.viewer, moves, LEGAL_MOVES_MAX);
+		int count = legal_moves(state, session.viewer, moves, LEGAL_MOVES_MAX);
 		actions = codec_actions_to_json(moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
 		free(moves);
+		/* A discard template carries the hand it is chosen from. */
+		size_t index;
+		json_t *action;
+		json_array_foreach(actions, index, action) {
+			if (strcmp(json_string_value(json_object_get(action, "type")), "discard") != 0)
+				continue;
+			json_t *hand = json_object();
+			for (int r = 0; r < RESOURCE_COUNT; r++)
+				json_object_set_new(hand, resource_name(r),
+						    json_integer(state->players[session.viewer].resources[r]));
+			json_object_set_new(action, "hand", hand);
+		}
 	} else {
 		actions = json_array();
 	}
-	json_t *body = json_pack("{s:i, s:o, s:o}", "version", (json_int_t)session.game.state.version, "seat",
-				 session.viewer >= 0 ? json_integer(session.viewer) : json_null(), "actions", actions);
-	http_respond_json(request, 200, body, (long)session.game.state.version);
+	json_t *waiting = json_array();
+	uint8_t mask = legal_waiting_for(state);
+	for (int s = 0; s < state->options.seats; s++)
+		if (mask >> s & 1u)
+			json_array_append_new(waiting, json_integer(s));
+	json_t *body = json_pack("{s:i, s:o, s:o, s:o}", "version", (json_int_t)state->version, "seat",
+				 session.viewer >= 0 ? json_integer(session.viewer) : json_null(), "waiting_for", waiting,
+				 "actions", actions);
+	http_respond_json(request, 200, body, (long)state->version);
 }

@@ -502,6 +502,16 @@ static void request_hash(struct http_request *request, int viewer, uint8_t out[S
 static void replay(struct http_request *request, const struct store_idempotency_record *record)
 {
 	http_add_header(request, "Idempotent-Replayed", "true");
+	if (record->status < 400) {
+		json_t *stored = json_loads(record->response, 0, NULL);
+		json_t *version = json_object_get(stored, "version");
+		if (json_is_integer(version)) {
+			char etag[32];
+			snprintf(etag, sizeof etag, "\"%lld\"", (long long)json_integer_value(version));
+			http_add_header(request, "ETag", etag);
+		}
+		json_decref(stored);
+	}
 	const char *type = record->status >= 400 ? "application/problem+json" : "application/json; charset=utf-8";
 	http_respond_raw(request, record->status, type, record->response, strlen(record->response));
 }

@@ -5,7 +5,8 @@
 # target here works offline.
 #
 #   make lint            redocly lint + spectral lint + check_contract.py; fails on errors
-#   make openapi-json    $(B)/openapi.json, the document the server serves at /openapi.json
+#   make openapi-json    openapi/openapi.json (committed: the server embeds it, so building
+#                        the server needs no npm), regenerated from openapi.yaml
 #   make test-openapi    the codec's real output validated against the spec's schemas, and
 #                        the Prism proxy proven to pass good responses and flag bad ones
 #   make openapi-deps    just the npm install
@@ -34,6 +35,7 @@ $(OPENAPI_JSON): $(OPENAPI_YAML) openapi/redocly.yaml $(OPENAPI_STAMP)
 		--ext json --output $(abspath $@) >/dev/null
 
 openapi-json: $(OPENAPI_JSON)
+	cp $(OPENAPI_JSON) openapi/openapi.json
 .PHONY: openapi-json
 
 lint: $(OPENAPI_STAMP) $(OPENAPI_JSON)
@@ -41,6 +43,7 @@ lint: $(OPENAPI_STAMP) $(OPENAPI_JSON)
 	cd openapi && $(OPENAPI_ENV) ./node_modules/.bin/spectral lint --ruleset .spectral.yaml \
 		--fail-severity error openapi.yaml
 	python3 openapi/check_contract.py $(OPENAPI_JSON) .
+	@cmp -s $(OPENAPI_JSON) openapi/openapi.json || { echo "openapi/openapi.json is out of date: run make openapi-json"; exit 1; }
 .PHONY: lint
 
 # The codec's JSON against the spec: random games printed by codec_samples, validated by
