@@ -473,9 +473,9 @@ static enum error check_robber_target(const struct game *g, int seat, int hex, i
 	if (hex == g->robber)
 		return ERROR_ROBBER_SAME_HEX;
 	uint8_t victims = placement_robber_victims(g, seat, hex);
-	if (victim < 0)
+	if (victim == GAME_NO_SEAT)
 		return victims ? ERROR_VICTIM_REQUIRED : ERROR_OK;
-	if (victim >= g->options.seats || !(victims >> victim & 1u))
+	if (victim < 0 || victim >= g->options.seats || !(victims >> victim & 1u))
 		return ERROR_INVALID_VICTIM;
 	return ERROR_OK;
 }
@@ -754,8 +754,14 @@ static enum error decide_offer_trade(struct decision *d, int seat, const struct 
 		if (to != active)
 			return ERROR_INACTIVE_PLAYERS_CANNOT_TRADE;
 	}
-	if (c->trade != 0 && !game_find_offer(g, c->trade))
-		return ERROR_TRADE_NOT_FOUND;
+	if (c->trade != 0) {
+		/* A counter-offer answers an open offer made to this seat. */
+		const struct game_offer *answered = game_find_offer(g, c->trade);
+		if (!answered)
+			return ERROR_TRADE_NOT_FOUND;
+		if (!(answered->to >> seat & 1u))
+			return ERROR_TRADE_NOT_ADDRESSED;
+	}
 	if (resource_total(c->give) == 0 || resource_total(c->want) == 0)
 		return ERROR_TRADE_EMPTY_SIDE;
 	for (int r = 0; r < RESOURCE_COUNT; r++)
