@@ -45,7 +45,7 @@ int config_from_env(struct config *config)
 	if (!config->listen_address || !*config->listen_address)
 		config->listen_address = "127.0.0.1";
 	config->public_url = getenv("PUBLIC_URL");
-	return read_int("PORT", 8080, 0, 65535, &config->port) && read_int("THREADS", 8, 1, 256, &config->threads) &&
+	return read_int("PORT", 8080, 0, 65535, &config->port) && read_int("THREADS", 16, 1, 256, &config->threads) &&
 	       read_int("MAX_CONNECTIONS", 1024, 1, 100000, &config->max_connections) &&
 	       read_int("MAX_CONNECTIONS_PER_IP", 256, 1, 100000, &config->max_connections_per_ip) &&
 	       read_int("CONNECTION_TIMEOUT_S", 120, 1, 86400, &config->connection_timeout_s) &&

@@ -5,7 +5,7 @@
  *   DATABASE_URL            libpq connection string or URI (unset: libpq's PG* defaults)
  *   PORT                    8080
  *   LISTEN                  127.0.0.1 (0.0.0.0 or :: to serve other hosts)
- *   THREADS                 8 (HTTP worker threads, each with its own database connection)
+ *   THREADS                 16 (HTTP worker threads, each with its own database connection)
  *   MAX_CONNECTIONS         1024
  *   MAX_CONNECTIONS_PER_IP  256
  *   CONNECTION_TIMEOUT_S    120 (idle keep-alive connections)
