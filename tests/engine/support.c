@@ -4,6 +4,7 @@
 #include "tests/engine/support.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "engine/invariants.h"
@@ -203,4 +204,83 @@ int support_edge_between(int node_a, int node_b)
 			return edge;
 	}
 	return -1;
+}
+
+void support_options(struct game_options *options, int seats, int layout)
+{
+	rules_default_options(options);
+	options->seats = (uint8_t)seats;
+	options->layout = (uint8_t)layout;
+	options->dice = GAME_DICE_MANUAL;
+	options->first_seat = 0;
+}
+
+struct command support_dice(int d1, int d2)
+{
+	struct command c = support_command(COMMAND_ROLL);
+	c.dice[0] = (uint8_t)d1;
+	c.dice[1] = (uint8_t)d2;
+	return c;
+}
+
+void support_road_path(struct game *game, int seat, ...)
+{
+	va_list nodes;
+	va_start(nodes, seat);
+	int from = va_arg(nodes, int);
+	for (int to = va_arg(nodes, int); to >= 0; to = va_arg(nodes, int)) {
+		int edge = support_edge_between(from, to);
+		ck_assert_msg(edge >= 0, "nodes %d and %d are not adjacent", from, to);
+		support_place_road(game, seat, edge);
+		from = to;
+	}
+	va_end(nodes);
+}
+
+void support_set_bank(struct game *game, int resource, int left, int seat)
+{
+	int total = game->bank[resource] + game->players[seat].resources[resource];
+	ck_assert_msg(left <= total, "seat %d and the bank hold only %d of resource %d", seat, total, resource);
+	game->bank[resource] = (uint8_t)left;
+	game->players[seat].resources[resource] = (uint8_t)(total - left);
+}
+
+void support_clear_hands(struct game *game)
+{
+	for (int s = 0; s < game->options.seats; s++)
+		support_set_hand(game, s, 0, 0, 0, 0, 0);
+}
+
+void support_stack_deck(struct game *game, int card)
+{
+	for (int k = 0; k < DEVELOPMENT_COUNT; k++)
+		if (k != card)
+			game->deck[k] = 0;
+	ck_assert_msg(game->deck[card] > 0, "no card of kind %d left to stack", card);
+}
+
+const struct event *support_find_event(const struct event_list *events, int type)
+{
+	for (int i = 0; i < events->count; i++)
+		if (events->events[i].type == type)
+			return &events->events[i];
+	return NULL;
+}
+
+int support_count_events(const struct event_list *events, int type)
+{
+	int count = 0;
+	for (int i = 0; i < events->count; i++)
+		count += events->events[i].type == type;
+	return count;
+}
+
+void support_assert_hand(const struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore)
+{
+	const uint8_t *hand = game->players[seat].resources;
+	ck_assert_msg(hand[RESOURCE_BRICK] == brick && hand[RESOURCE_LUMBER] == lumber && hand[RESOURCE_WOOL] == wool &&
+			      hand[RESOURCE_GRAIN] == grain && hand[RESOURCE_ORE] == ore,
+		      "seat %d holds brick %d lumber %d wool %d grain %d ore %d, expected %d %d %d %d %d", seat,
+		      hand[RESOURCE_BRICK], hand[RESOURCE_LUMBER], hand[RESOURCE_WOOL], hand[RESOURCE_GRAIN],
+		      hand[RESOURCE_ORE], brick, lumber, wool, grain, ore);
 }

@@ -68,4 +68,35 @@ struct command support_build(enum command_type type, int id);
 /* The edge joining two adjacent nodes, or -1. */
 int support_edge_between(int node_a, int node_b);
 
+/* ---- Added for the rule-by-rule suites ---- */
+
+/* Options for a test game: `seats` seats, `layout`, first seat 0, manual dice, the rest default. */
+void support_options(struct game_options *options, int seats, int layout);
+
+/* A roll command with the given dice (0 0 means "no dice given"). */
+struct command support_dice(int d1, int d2);
+
+/* Place roads for `seat` directly (support_place_road) along a path of adjacent nodes:
+ * support_road_path(game, seat, a, b, c, -1) places roads a-b and b-c. The list ends with -1. */
+void support_road_path(struct game *game, int seat, ...);
+
+/* Move cards of `resource` between the bank and `seat`'s hand until the bank holds `left`. */
+void support_set_bank(struct game *game, int resource, int left, int seat);
+
+/* Empty every seat's hand into the bank. */
+void support_clear_hands(struct game *game);
+
+/* Take every other kind out of the deck (out of the game), so the next card bought is `card`.
+ * The deck keeps its `card` count. */
+void support_stack_deck(struct game *game, int card);
+
+/* The first event of `type` in the list, or NULL. Borrows from *events. */
+const struct event *support_find_event(const struct event_list *events, int type);
+
+/* How many events of `type` the list holds. */
+int support_count_events(const struct event_list *events, int type);
+
+/* Assert a seat's hand is exactly these counts. */
+void support_assert_hand(const struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore);
+
 #endif
