@@ -233,6 +233,8 @@ START_TEST(test_victim_must_be_an_adjacent_opponent_with_cards)
 	support_refused(&game, 0, &c, ERROR_INVALID_VICTIM);
 	c = move_robber(17, 4);
 	support_refused(&game, 0, &c, ERROR_INVALID_VICTIM);
+	c = move_robber(17, -2);
+	support_refused(&game, 0, &c, ERROR_INVALID_VICTIM);
 	c = move_robber(17, 3);
 	support_ok(&game, 0, &c, NULL);
 }
@@ -246,6 +248,8 @@ START_TEST(test_victim_without_cards_cannot_be_chosen)
 	support_give_development(&game, 3, DEVELOPMENT_KNIGHT, 2); /* development cards are not stolen */
 	support_roll(&game, 3, 4);
 	struct command c = move_robber(17, 3);
+	support_refused(&game, 0, &c, ERROR_INVALID_VICTIM);
+	c = move_robber(17, -2); /* only -1 means "nobody" */
 	support_refused(&game, 0, &c, ERROR_INVALID_VICTIM);
 	/* No opponent qualifies: the move stands without a steal. */
 	struct event_list events;

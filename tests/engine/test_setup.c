@@ -567,6 +567,28 @@ START_TEST(test_random_board_game_is_valid_with_the_robber_on_the_desert)
 }
 END_TEST
 
+START_TEST(test_same_seed_creates_the_same_game)
+{
+	struct game_options options;
+	rules_default_options(&options);
+	options.layout = GAME_LAYOUT_RANDOM;
+	struct event_list first, second, other;
+	struct rng rng;
+	rng_init(&rng, 99, 0);
+	ck_assert_int_eq(rules_create(&options, &rng, &first), ERROR_OK);
+	rng_init(&rng, 99, 0);
+	ck_assert_int_eq(rules_create(&options, &rng, &second), ERROR_OK);
+	ck_assert_int_eq(first.count, second.count);
+	const struct event_setup *a = &first.events[0].setup, *b = &second.events[0].setup;
+	ck_assert(memcmp(&a->board, &b->board, sizeof a->board) == 0);
+	ck_assert_int_eq(a->first_seat, b->first_seat);
+	ck_assert(memcmp(a->start_rolls, b->start_rolls, sizeof a->start_rolls) == 0);
+	rng_init(&rng, 100, 0);
+	ck_assert_int_eq(rules_create(&options, &rng, &other), ERROR_OK);
+	ck_assert(memcmp(&first.events[0].setup.board, &other.events[0].setup.board, sizeof(struct board_layout)) != 0);
+}
+END_TEST
+
 START_TEST(test_command_before_creation_is_refused)
 {
 	struct game game;
@@ -615,6 +637,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_options_are_checked);
 	tcase_add_test(tc, test_create_refuses_invalid_options_with_no_events);
 	tcase_add_test(tc, test_random_board_game_is_valid_with_the_robber_on_the_desert);
+	tcase_add_test(tc, test_same_seed_creates_the_same_game);
 	tcase_add_test(tc, test_command_before_creation_is_refused);
 	tcase_add_test(tc, test_seat_out_of_range_is_refused);
 	suite_add_tcase(suite, tc);

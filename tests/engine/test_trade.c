@@ -450,6 +450,23 @@ START_TEST(test_counter_offer_to_another_inactive_seat_is_refused)
 }
 END_TEST
 
+START_TEST(test_counter_offer_answers_only_an_offer_made_to_its_seat)
+{
+	struct game game;
+	start(&game);
+	support_set_hand(&game, 0, 1, 0, 0, 0, 0);
+	support_set_hand(&game, 3, 0, 0, 1, 0, 0);
+	struct command c = offer(RESOURCE_BRICK, 1, RESOURCE_WOOL, 1, 1 << 2);
+	int id = make_offer(&game, 0, &c);
+	struct command counter = offer(RESOURCE_WOOL, 1, RESOURCE_BRICK, 1, 0);
+	counter.trade = (uint16_t)id;
+	support_refused(&game, 3, &counter, ERROR_TRADE_NOT_ADDRESSED);
+	/* Without naming the offer, seat 3 may still offer to the active player. */
+	counter.trade = 0;
+	support_ok(&game, 3, &counter, NULL);
+}
+END_TEST
+
 START_TEST(test_two_inactive_players_never_trade)
 {
 	struct game game;
@@ -593,6 +610,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_unknown_offer_is_not_found);
 	tcase_add_test(tc, test_counter_offer_goes_to_the_active_player_who_confirms_it);
 	tcase_add_test(tc, test_counter_offer_to_another_inactive_seat_is_refused);
+	tcase_add_test(tc, test_counter_offer_answers_only_an_offer_made_to_its_seat);
 	tcase_add_test(tc, test_two_inactive_players_never_trade);
 	tcase_add_test(tc, test_no_gifts);
 	tcase_add_test(tc, test_no_like_for_like);
