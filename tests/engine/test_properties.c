@@ -261,7 +261,7 @@ static int listed_covers(const struct game *g, int seat, const struct command *l
 		       resource_covers(g->players[seat].resources, c->resources);
 	case COMMAND_MOVE_ROBBER:
 	case COMMAND_PLAY_KNIGHT:
-		return listed->hex == c->hex && listed->victim == (c->victim < 0 ? -1 : c->victim);
+		return listed->hex == c->hex && listed->victim == c->victim;
 	case COMMAND_PLAY_ROAD_BUILDING:
 		if (listed->edge_count != c->edge_count)
 			return 0;
