@@ -212,8 +212,12 @@ static int offer_acceptable(const struct game *g, int seat, const struct command
 	} else if (c->to != 0 && c->to != (1u << g->turn_seat)) {
 		return 0;
 	}
-	if (c->trade != 0 && !game_find_offer(g, c->trade))
-		return 0;
+	if (c->trade != 0) {
+		/* A counter-offer answers an open offer made to this seat. */
+		const struct game_offer *answered = game_find_offer(g, c->trade);
+		if (!answered || !(answered->to >> seat & 1u))
+			return 0;
+	}
 	if (resource_total(c->give) == 0 || resource_total(c->want) == 0)
 		return 0;
 	for (int r = 0; r < RESOURCE_COUNT; r++)
