@@ -64,5 +64,27 @@ test-db: $(DB_TESTS)
 .PHONY: test-db
 TEST_RUN_EXTRA += test-db
 
+# HTTP tests: real catan-server processes (the one of this build directory, passed as
+# CATAN_SERVER, so the sanitizer pass tests the sanitizer build) on a throwaway PostgreSQL
+# (scripts/with-postgres.sh), driven with libcurl, with Prism (openapi/node_modules)
+# validating responses against openapi/openapi.yaml. tests/api/http_support.c is their
+# shared support; it reads the ground truth of games with api/game_repo.h and db/store.h.
+# The programs run one after another: some stop and start the database.
+HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)
+HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
+HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o
+
+$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(HTTP_TESTS)
+
+test-http: $(HTTP_TESTS) $(SERVER) openapi-deps
+	@scripts/with-postgres.sh sh -c 'set -e; for t in $(HTTP_TESTS); do echo "== $$t"; \
+		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t; done'
+.PHONY: test-http
+TEST_RUN_EXTRA += test-http
+
 test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run

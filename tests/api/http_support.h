@@ -1,0 +1,222 @@
+/*
+ * http_support.h - what the HTTP integration tests share: real catan-server processes on
+ * the PostgreSQL of DATABASE_URL, a Prism proxy that validates every response against
+ * openapi/openapi.yaml, a small libcurl client, games created and played over HTTP by
+ * their seat tokens, and the ground truth of a game read straight from the event store.
+ *
+ * Processes: servers and proxies are children of the test program, started from the
+ * program's parent process (Check's unchecked fixtures) or from a test itself, and die
+ * with the process that started them (PR_SET_PDEATHSIG), so a crashed test leaves nothing
+ * running. The server binary is $CATAN_SERVER (`make test-http` passes the one of its own
+ * build directory, so the sanitizer pass tests the sanitizer build), else
+ * build/catan-server. Its stderr (one JSON line per request) goes to a log file whose path
+ * failing assertions print.
+ *
+ * Every helper reports failures with Check's ck_assert_msg, so a helper failing fails the
+ * calling test. Strings returned in structs are owned by the struct and freed with its
+ * _free/_cleanup function.
+ */
+#ifndef CATAN_TESTS_API_HTTP_SUPPORT_H
+#define CATAN_TESTS_API_HTTP_SUPPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engine/game.h"
+#include "engine/rng.h"
+
+/* ---- Processes ---------------------------------------------------------------------- */
+
+struct http_server {
+	pid_t pid;
+	int port;
+	char url[64];       /* http://127.0.0.1:PORT */
+	char log_path[256]; /* its stderr */
+	int stdout_fd;
+};
+
+/* Start catan-server on a free port of 127.0.0.1 with DATABASE_URL from the environment.
+ * The defaults for tests are RATE_LIMIT_IP=0, RATE_LIMIT_TOKEN=0 (no limits) and
+ * THREADS=8; `settings` (NULL-terminated "NAME=value" strings, or NULL) override them or
+ * add others (DATABASE_URL too). Waits for its "serving on" line. */
+void http_server_start(struct http_server *server, const char *const *settings);
+
+/* SIGTERM, then wait up to `timeout_s` seconds for it to exit (SIGKILL after that). The
+ * exit status, or -1 when it was killed by a signal or had to be killed. */
+int http_server_stop(struct http_server *server, double timeout_s);
+
+/* A Prism proxy (`prism proxy --errors`) in front of `upstream` (a URL). With
+ * validate_requests 0, requests that break the spec are forwarded to the server anyway
+ * (for the error tests); responses are always validated. */
+struct http_proxy {
+	pid_t pid;
+	int port;
+	char url[64];
+	char log_path[256];
+};
+
+void http_proxy_start(struct http_proxy *proxy, const char *upstream, int validate_requests);
+void http_proxy_stop(struct http_proxy *proxy);
+
+/* The path of scripts/pg.sh and of the throwaway cluster (scripts/with-postgres.sh), or
+ * NULL when the database was given from outside and cannot be stopped by the tests. */
+const char *http_pg_script(void);
+const char *http_pg_dir(void);
+
+/* Run `$CATAN_PG_SCRIPT verb $CATAN_TEST_PG_DIR` (start or stop); fails the test on error. */
+void http_pg_control(const char *verb);
+
+/* ---- Client ------------------------------------------------------------------------- */
+
+struct http_response {
+	long status;
+	char *body; /* NUL-terminated ("" when empty) */
+	size_t body_length;
+	json_t *json;  /* the body parsed, or NULL when it is not JSON */
+	char *headers; /* the header lines of the final response */
+	double seconds;
+};
+
+/* A connection (kept alive between calls) to one base URL, for one thread. With
+ * `contract` set, every response is also checked for Prism's verdict: a response that
+ * breaks the spec (a Prism violation problem or an sl-violations header) fails the test. */
+struct http_client {
+	void *curl;
+	char base[64];
+	int contract;
+	long timeout_ms;
+};
+
+void http_client_init(struct http_client *client, const char *base_url, int contract);
+void http_client_cleanup(struct http_client *client);
+
+/* One request. `token` adds Authorization: Bearer (NULL: none). `body` is sent as it is
+ * (NULL: no body) with Content-Type: application/json unless `headers` gives one.
+ * `headers` is a NULL-terminated list of "Name: value" lines (or NULL). The response is
+ * always filled; a transport failure fails the test. */
+void http_call(struct http_client *client, const char *method, const char *path, const char *token,
+	       const char *body, const char *const *headers, struct http_response *out);
+
+/* http_call() with a JSON body (borrowed; NULL: none). */
+void http_call_json(struct http_client *client, const char *method, const char *path, const char *token,
+		    const json_t *body, const char *const *headers, struct http_response *out);
+
+void http_response_free(struct http_response *response);
+
+/* The value of header `name` (case-insensitive), copied into out; NULL when absent. */
+const char *http_response_header(const struct http_response *response, const char *name, char *out,
+				 size_t size);
+
+/* GET `path` expecting 200 and a JSON body; returns the body (new reference). The response
+ * must carry ETag: "<version>" equal to the body's `version` when the body has one. */
+json_t *http_get_ok(struct http_client *client, const char *path, const char *token);
+
+/* The response is a problem+json with this status and code, and every member of RFC 9457
+ * the API promises (type, title, status, detail, code). */
+void http_assert_problem(const struct http_response *response, long status, const char *code);
+
+/* A short description of a response for failure messages (static storage). */
+const char *http_describe(const struct http_response *response);
+
+/* ---- Games -------------------------------------------------------------------------- */
+
+struct http_game {
+	char id[20];
+	char path[48]; /* /v1/games/<id> */
+	char admin_token[64];
+	char tokens[GAME_MAX_SEATS][64];
+	int seats;
+};
+
+/* POST /v1/games {"seats": seats, "options": <options>} (options: JSON text or NULL);
+ * expects 201 with the id, the version, the admin token and one token per seat. */
+void http_game_create(struct http_client *client, int seats, const char *options, struct http_game *game);
+
+/* "<game path><suffix>" into out. */
+const char *http_game_path(const struct http_game *game, const char *suffix, char *out, size_t size);
+
+/* What any reader can see of a game, to prove a refused request changed nothing: the
+ * version and the view of the spectator and of every seat. */
+struct http_state {
+	long version;
+	json_t *views[GAME_MAX_SEATS + 1]; /* [0] spectator, [1 + seat] each seat */
+};
+
+void http_state_capture(struct http_client *client, const struct http_game *game, struct http_state *state);
+void http_state_assert_unchanged(struct http_client *client, const struct http_game *game,
+				 const struct http_state *before);
+void http_state_free(struct http_state *state);
+
+/* POST <game>/moves with `body` (JSON text) by `seat`'s token (-1: no token). */
+void http_post_move(struct http_client *client, const struct http_game *game, int seat, const char *body,
+		    const char *const *headers, struct http_response *out);
+
+/* A move that must be accepted (2xx); returns the new version. */
+long http_post_move_ok(struct http_client *client, const struct http_game *game, int seat, const char *body);
+
+/* The game's version (GET as a spectator). */
+long http_game_version(struct http_client *client, const struct http_game *game);
+
+/* ---- Random play over HTTP ----------------------------------------------------------- */
+
+/* Plays a game by its seat tokens only: each step reads the view and the acting seat's
+ * GET .../actions, picks one action at random (weighted towards building, so games end in
+ * a few hundred moves; "confirm when listed"), fills templates (a discard of `count` cards
+ * drawn from the seat's you.resources, a random offer the seat can cover) and sends it to
+ * its resource: POST .../moves, POST .../trades, .../trades/{id}/accept|decline|confirm,
+ * DELETE .../trades/{id}. */
+struct http_player {
+	struct http_client *client;
+	const struct http_game *game;
+	struct rng rng;
+	int trades; /* make domestic offers now and then, and counter-offers */
+	int last_seat;
+	/* What was played, for tests to assert on. */
+	int moves;
+	int offers, counter_offers, accepts, declines, confirms, withdrawals;
+	int type_counts[32];
+};
+
+struct http_move {
+	int seat;
+	char method[8];
+	char path[128];
+	json_t *sent;                 /* the body sent (new reference), NULL when none */
+	struct http_response response;
+};
+
+void http_player_init(struct http_player *player, struct http_client *client, const struct http_game *game,
+		      uint64_t seed, int trades);
+
+/* Make one move: 1 and *move filled (free with http_move_free; move may be NULL), or 0
+ * when the game is finished. The move must succeed (2xx). */
+int http_player_step(struct http_player *player, struct http_move *move);
+
+/* Step until the game is finished (at most max_moves), then check GET game: status
+ * finished and a winner. Returns the number of moves made. */
+int http_player_finish(struct http_player *player, int max_moves);
+
+void http_move_free(struct http_move *move);
+
+/* The JSON name of a move type, by index in the list the player counts (see
+ * http_move_type_index). */
+int http_move_type_index(const char *type);
+const char *http_move_type_name(int index);
+
+/* ---- Ground truth -------------------------------------------------------------------- */
+
+/* The game's real state (every hand, every development card) and secret seed, loaded from
+ * the event store of DATABASE_URL with api/game_repo.h. */
+void http_truth_load(const char *game_id, struct game *state, int64_t *seed);
+
+/* ---- Misc ------------------------------------------------------------------------------ */
+
+double http_clock(void);
+void http_pause(double seconds);
+
+/* A fresh random 64-bit value (for seeds and idempotency keys). */
+uint64_t http_random64(void);
+
+#endif

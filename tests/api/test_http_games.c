@@ -1,0 +1,206 @@
+/*
+ * test_http_games.c - complete games played to a winner over HTTP alone, through Prism.
+ *
+ * One server on the test database, one Prism proxy in front of it (`prism proxy --errors`
+ * over openapi/openapi.yaml): every request and every response of these tests crosses the
+ * proxy, so a response that breaks the spec fails the test where it happens. Seats play by
+ * their tokens only, choosing random moves from GET .../actions (tests/api/http_support.c),
+ * on 3- and 4-seat games, beginner and random boards, with domestic trades. The games'
+ * seeds are random (the server draws them); the player's choices are seeded and the seed
+ * printed, so a failure names its game and moves.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/api/http_support.h"
+#include "tests/check_main.h"
+
+#define MAX_MOVES 3000
+
+static struct http_server server;
+static struct http_proxy proxy;
+
+static void start(void)
+{
+	http_server_start(&server, NULL);
+	http_proxy_start(&proxy, server.url, 1);
+}
+
+static void stop(void)
+{
+	http_proxy_stop(&proxy);
+	http_server_stop(&server, 30);
+}
+
+/* Play one game to its end through the proxy and check what a finished game shows. */
+static void play_complete_game(int seats, const char *options, int trades)
+{
+	struct http_client client;
+	http_client_init(&client, proxy.url, 1);
+	struct http_game game;
+	http_game_create(&client, seats, options, &game);
+	uint64_t seed = http_random64();
+	struct http_player player;
+	http_player_init(&player, &client, &game, seed, trades);
+	double started = http_clock();
+	int moves = http_player_finish(&player, MAX_MOVES);
+	fprintf(stderr,
+		"game %s (%d seats, %s, player seed %llu): %d moves in %.1f s; offers %d, counter-offers %d, "
+		"accepts %d, declines %d, confirms %d, withdrawals %d\n",
+		game.id, seats, options, (unsigned long long)seed, moves, http_clock() - started, player.offers,
+		player.counter_offers, player.accepts, player.declines, player.confirms, player.withdrawals);
+
+	/* The finished game everywhere: the view, the log's last event, no actions left. */
+	json_t *view = http_get_ok(&client, game.path, game.tokens[0]);
+	int winner = (int)json_integer_value(json_object_get(view, "winner"));
+	long version = (long)json_integer_value(json_object_get(view, "version"));
+	json_t *players = json_object_get(view, "players");
+	ck_assert_int_ge(json_integer_value(json_object_get(json_array_get(players, (size_t)winner), "victory_points")),
+			 10);
+	json_decref(view);
+	char path[128];
+	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version - 1);
+	json_t *log = http_get_ok(&client, path, NULL);
+	json_t *last = json_array_get(json_object_get(log, "events"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(last, "type")), "game_won");
+	ck_assert_int_eq(json_integer_value(json_object_get(last, "seat")), winner);
+	json_decref(log);
+	for (int s = 0; s < seats; s++) {
+		json_t *actions = http_get_ok(&client, http_game_path(&game, "/actions", path, sizeof path), game.tokens[s]);
+		ck_assert_int_eq(json_array_size(json_object_get(actions, "actions")), 0);
+		json_decref(actions);
+	}
+	/* A finished game refuses moves. */
+	struct http_response response;
+	http_call(&client, "POST", http_game_path(&game, "/moves", path, sizeof path), game.tokens[winner],
+		  "{\"type\": \"end_turn\"}", NULL, &response);
+	http_assert_problem(&response, 422, "game_finished");
+	http_response_free(&response);
+	if (trades)
+		ck_assert_msg(player.offers + player.counter_offers > 0, "trades were offered");
+	http_client_cleanup(&client);
+}
+
+START_TEST(test_three_seats_beginner_board_with_trades_to_a_winner)
+{
+	play_complete_game(3, "{\"layout\": \"beginner\"}", 1);
+}
+END_TEST
+
+START_TEST(test_four_seats_random_board_with_trades_to_a_winner)
+{
+	play_complete_game(4, "{\"layout\": \"random\", \"numbers\": \"random\"}", 1);
+}
+END_TEST
+
+START_TEST(test_four_seats_beginner_board_to_a_winner)
+{
+	play_complete_game(4, "{\"layout\": \"beginner\", \"start\": \"draft\"}", 0);
+}
+END_TEST
+
+START_TEST(test_three_seats_random_board_manual_dice_to_a_winner)
+{
+	play_complete_game(3, "{\"layout\": \"random\", \"dice\": \"manual\"}", 1);
+}
+END_TEST
+
+/* Every resource about a game carries ETag: "<version>" (http_get_ok checks it against
+ * the body's version), the same for every reader. */
+START_TEST(test_every_game_resource_carries_its_version_as_etag)
+{
+	struct http_client client;
+	http_client_init(&client, proxy.url, 1);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	struct http_player player;
+	http_player_init(&player, &client, &game, 7, 0);
+	for (int i = 0; i < 5; i++)
+		ck_assert(http_player_step(&player, NULL));
+	long version = http_game_version(&client, &game);
+	ck_assert_int_gt(version, 5);
+	static const char *const suffixes[] = {"", "/board", "/actions", "/players", "/trades", "/moves?after=0"};
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		char path[128];
+		http_game_path(&game, suffixes[i], path, sizeof path);
+		for (int viewer = -1; viewer < game.seats; viewer++) {
+			struct http_response response;
+			http_call(&client, "GET", path, viewer < 0 ? NULL : game.tokens[viewer], NULL, NULL, &response);
+			ck_assert_msg(response.status == 200, "GET %s: %s", path, http_describe(&response));
+			char etag[32], expected[32];
+			snprintf(expected, sizeof expected, "\"%ld\"", version);
+			ck_assert_msg(http_response_header(&response, "ETag", etag, sizeof etag) != NULL, "GET %s: no ETag",
+				      path);
+			ck_assert_msg(strcmp(etag, expected) == 0, "GET %s: ETag %s, version %ld", path, etag, version);
+			http_response_free(&response);
+		}
+	}
+	/* A move answers the new version as its ETag too. */
+	struct http_move move;
+	ck_assert(http_player_step(&player, &move));
+	char etag[32], expected[32];
+	snprintf(expected, sizeof expected, "\"%lld\"",
+		 (long long)json_integer_value(json_object_get(move.response.json, "version")));
+	ck_assert_msg(http_response_header(&move.response, "ETag", etag, sizeof etag) && strcmp(etag, expected) == 0,
+		      "a move's ETag is its new version");
+	http_move_free(&move);
+	http_client_cleanup(&client);
+}
+END_TEST
+
+/* Players by name, bot flags, and the tokens shown once: a bot seat has none, and no later
+ * response ever shows a token again. */
+START_TEST(test_create_with_players_shows_tokens_once)
+{
+	struct http_client client;
+	http_client_init(&client, proxy.url, 1);
+	struct http_response response;
+	http_call(&client, "POST", "/v1/games", NULL,
+		  "{\"players\": [{\"name\": \"Ada\"}, {\"name\": \"Brünhilde\", \"bot\": false}, {\"name\": \"Cy\", "
+		  "\"bot\": true}], \"options\": {\"layout\": \"beginner\"}}",
+		  NULL, &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	json_t *seats = json_object_get(response.json, "seats");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(seats, 1), "name")), "Brünhilde");
+	ck_assert(json_is_string(json_object_get(json_array_get(seats, 0), "token")));
+	ck_assert(json_is_null(json_object_get(json_array_get(seats, 2), "token")));
+	ck_assert(json_is_true(json_object_get(json_array_get(seats, 2), "bot")));
+	const char *id = json_string_value(json_object_get(response.json, "id"));
+	const char *token = json_string_value(json_object_get(json_array_get(seats, 0), "token"));
+	const char *admin = json_string_value(json_object_get(response.json, "admin_token"));
+	char path[128];
+	static const char *const suffixes[] = {"", "/players", "/moves?after=0", "/actions", "/board"};
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		snprintf(path, sizeof path, "/v1/games/%s%s", id, suffixes[i]);
+		struct http_response read;
+		http_call(&client, "GET", path, token, NULL, NULL, &read);
+		ck_assert_int_eq(read.status, 200);
+		ck_assert_msg(!strstr(read.body, token) && !strstr(read.body, admin), "GET %s shows a token", path);
+		ck_assert_msg(!strstr(read.body, "\"st_") && !strstr(read.body, "\"at_"), "GET %s shows a token", path);
+		http_response_free(&read);
+	}
+	snprintf(path, sizeof path, "/v1/games/%s/players", id);
+	json_t *players = http_get_ok(&client, path, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(players, "players"), 0), "name")),
+			 "Ada");
+	json_decref(players);
+	http_response_free(&response);
+	http_client_cleanup(&client);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+	Suite *suite = suite_create("http_games");
+	TCase *games = tcase_create("complete games through prism");
+	tcase_add_unchecked_fixture(games, start, stop);
+	tcase_set_timeout(games, 240);
+	tcase_add_test(games, test_every_game_resource_carries_its_version_as_etag);
+	tcase_add_test(games, test_create_with_players_shows_tokens_once);
+	tcase_add_test(games, test_three_seats_beginner_board_with_trades_to_a_winner);
+	tcase_add_test(games, test_four_seats_random_board_with_trades_to_a_winner);
+	tcase_add_test(games, test_four_seats_beginner_board_to_a_winner);
+	tcase_add_test(games, test_three_seats_random_board_manual_dice_to_a_winner);
+	suite_add_tcase(suite, games);
+	return suite;
+}
