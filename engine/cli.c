@@ -4,11 +4,16 @@
  *
  *   catan sim    --games N --players P --seed S [--layout beginner|random] [--trades]
  *   catan bench  --games N --players P --seed S
+ *   catan bots   --games N --players P --seed S [--bots K] [--layout beginner|random]
  *   catan replay FILE
  *
  * sim plays N random games (each move uniform among the legal moves of whoever must act),
  * checks every invariant after every move and fails loudly (exit 1) when one breaks;
  * bench does the same with the cheap checks only and prints one line for `make bench`.
+ * bots plays N games in which K seats (default all) are heuristic bots (engine/bot.h) and
+ * the others random players, through engine/arena.h; it prints games/s, how often bot and
+ * random seats win, actions and turns per game, and fails when a game ends without a
+ * winner or a chosen move is refused.
  * replay applies a JSON event log (an array of events, or {"events": [...]}, as the API's
  * event log returns) and prints the final state summary.
  */
@@ -21,6 +26,7 @@
 
 #include "api/codec.h"
 #include "engine/apply.h"
+#include "engine/arena.h"
 #include "engine/game.h"
 #include "engine/invariants.h"
 #include "engine/legal.h"
@@ -48,6 +54,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
 			"       catan bench --games N --players P --seed S\n"
+			"       catan bots --games N --players P --seed S [--bots K] [--layout beginner|random]\n"
 			"       catan replay FILE\n");
 	exit(2);
 }
@@ -200,6 +207,142 @@ static int run_sim(int argc, char **argv, int bench)
 	return 0;
 }
 
+struct bots_args {
+	long games;
+	int players;
+	int bots;
+	uint64_t seed;
+	int layout; /* -1: alternate beginner and random */
+};
+
+static void parse_bots_args(int argc, char **argv, struct bots_args *args)
+{
+	args->games = 1000;
+	args->players = 4;
+	args->bots = -1;
+	args->seed = 1;
+	args->layout = -1;
+	for (int i = 2; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!value)
+			usage();
+		i++;
+		if (strcmp(arg, "--games") == 0)
+			args->games = parse_long(value, 1, 100000000, "--games");
+		else if (strcmp(arg, "--players") == 0)
+			args->players = (int)parse_long(value, GAME_MIN_SEATS, GAME_MAX_SEATS, "--players");
+		else if (strcmp(arg, "--bots") == 0)
+			args->bots = (int)parse_long(value, 0, GAME_MAX_SEATS, "--bots");
+		else if (strcmp(arg, "--seed") == 0)
+			args->seed = (uint64_t)parse_long(value, 0, INT64_MAX, "--seed");
+		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "beginner") == 0)
+			args->layout = GAME_LAYOUT_BEGINNER;
+		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "random") == 0)
+			args->layout = GAME_LAYOUT_RANDOM;
+		else
+			usage();
+	}
+	if (args->bots < 0 || args->bots > args->players)
+		args->bots = args->players;
+}
+
+struct bots_totals {
+	long games;
+	long winners;
+	long bot_wins;
+	long actions;
+	long turns;
+	double seconds; /* in the engine and the bots, not in setup or bookkeeping */
+};
+
+/* One game with `bots` bot seats; the bot seats rotate with the game index so that no seat
+ * order favours either side. Returns 0 when a chosen move was refused. */
+static int play_bots_game(const struct bots_args *args, long index, struct command *scratch,
+			  struct bots_totals *totals)
+{
+	struct game_options options;
+	rules_default_options(&options);
+	options.seats = (uint8_t)args->players;
+	options.layout = (uint8_t)(args->layout >= 0 ? args->layout : (int)(index & 1));
+	uint64_t game_seed = args->seed * UINT64_C(1000003) + (uint64_t)index;
+	uint8_t bots = 0;
+	for (int i = 0; i < args->bots; i++)
+		bots |= (uint8_t)(1u << ((index + i) % args->players));
+
+	double start = now_seconds();
+	struct game game;
+	memset(&game, 0, sizeof game);
+	struct event_list events;
+	struct rng rng;
+	rng_init(&rng, game_seed, 0);
+	if (rules_create(&options, &rng, &events) != ERROR_OK)
+		return 0;
+	apply_events(&game, &events);
+	struct rng chooser;
+	rng_init(&chooser, game_seed, UINT64_C(0xb075));
+	long actions = 0;
+	int seat;
+	struct command command;
+	while (actions < SIM_MAX_ACTIONS && arena_choose(&game, bots, &chooser, scratch, &seat, &command)) {
+		rng_init(&rng, game_seed, game.version);
+		struct game after;
+		enum error error = rules_decide(&game, seat, &command, &rng, &events, &after);
+		if (error != ERROR_OK) {
+			fprintf(stderr, "catan bots: game %ld: %s by %s seat %d refused: %s\n", index,
+				command_type_name(command.type), bots >> seat & 1u ? "bot" : "random", seat,
+				error_code(error));
+			return 0;
+		}
+		memcpy(&game, &after, sizeof game);
+		actions++;
+	}
+	totals->seconds += now_seconds() - start;
+	totals->games++;
+	totals->actions += actions;
+	totals->turns += game.turn_number;
+	if (game.phase == GAME_PHASE_FINISHED) {
+		totals->winners++;
+		totals->bot_wins += bots >> game.winner & 1u;
+	} else {
+		fprintf(stderr, "catan bots: game %ld has no winner after %ld actions\n", index, actions);
+	}
+	return 1;
+}
+
+static int run_bots(int argc, char **argv)
+{
+	struct bots_args args;
+	parse_bots_args(argc, argv, &args);
+	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
+	if (!scratch)
+		abort();
+	struct bots_totals totals = {0, 0, 0, 0, 0, 0.0};
+	int refused = 0;
+	for (long i = 0; i < args.games && !refused; i++)
+		refused = !play_bots_game(&args, i, scratch, &totals);
+	free(scratch);
+	if (refused)
+		return 1;
+	double games = (double)totals.games;
+	int randoms = args.players - args.bots;
+	printf("bots: %ld games, %d bot and %d random seats, %.0f games/s, %.1f actions and %.1f turns per game\n",
+	       totals.games, args.bots, randoms, totals.seconds > 0 ? games / totals.seconds : 0,
+	       (double)totals.actions / games, (double)totals.turns / games);
+	long random_wins = totals.winners - totals.bot_wins;
+	if (args.bots > 0)
+		printf("bot seats won %.1f%% of games (%.1f%% per bot seat)\n", 100.0 * (double)totals.bot_wins / games,
+		       100.0 * (double)totals.bot_wins / games / args.bots);
+	if (randoms > 0)
+		printf("random seats won %.1f%% of games (%.1f%% per random seat)\n", 100.0 * (double)random_wins / games,
+		       100.0 * (double)random_wins / games / randoms);
+	if (totals.winners != totals.games) {
+		fprintf(stderr, "catan bots: %ld games ended without a winner\n", totals.games - totals.winners);
+		return 1;
+	}
+	return 0;
+}
+
 static char *read_file(const char *path, size_t *size)
 {
 	FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -272,6 +415,8 @@ int main(int argc, char **argv)
 		return run_sim(argc, argv, 0);
 	if (strcmp(argv[1], "bench") == 0)
 		return run_sim(argc, argv, 1);
+	if (strcmp(argv[1], "bots") == 0)
+		return run_bots(argc, argv);
 	if (strcmp(argv[1], "replay") == 0)
 		return run_replay(argc, argv);
 	usage();
