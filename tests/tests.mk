@@ -72,7 +72,7 @@ TEST_RUN_EXTRA += test-db
 # The programs run one after another: some stop and start the database.
 HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)
 HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
-HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o
+HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o $(B)/obj/tests/api/http_player.o
 
 $(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
@@ -81,8 +81,9 @@ $(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ)
 ALL_TARGETS += $(HTTP_TESTS)
 
 test-http: $(HTTP_TESTS) $(SERVER) openapi-deps
-	@scripts/with-postgres.sh sh -c 'set -e; for t in $(HTTP_TESTS); do echo "== $$t"; \
-		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t; done'
+	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(HTTP_TESTS); do echo "== $$t"; \
+		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
+		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
 .PHONY: test-http
 TEST_RUN_EXTRA += test-http
 

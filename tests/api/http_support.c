@@ -1,15 +1,13 @@
 /*
- * http_support.c - servers, proxies, a libcurl client, games and random play for the
- * HTTP integration tests (see http_support.h).
+ * http_support.c - servers, proxies, a libcurl client, streams, games and the ground truth
+ * for the HTTP integration tests (see http_support.h; the random player is in
+ * http_player.c).
  *
  * Child processes are started with fork + execve on an environment built before the fork
  * (so nothing but async-signal-safe calls run between the two), with their stdout on a
  * pipe (the server's "serving on" line) or a log file (Prism), and PR_SET_PDEATHSIG so
- * they never outlive the test program.
- *
- * The random player reads everything it needs over HTTP like any client: the view (who is
- * waiting, open offers, its own hand), the acting seat's actions, and then sends the
- * chosen action to the resource that makes it.
+ * they never outlive the test program. The ground truth is read with a store of this
+ * process's own: a connection opened before Check forks a test must not be shared.
  */
 #include "tests/api/http_support.h"
 
@@ -630,6 +628,161 @@ void http_assert_problem(const struct http_response *response, long status, cons
 		      code, http_describe(response));
 }
 
+/* ---- Server-Sent Events ---- */
+
+struct sse_reader {
+	struct buffer pending; /* bytes after the last complete event */
+	struct http_stream *out;
+	int capacity, max_events;
+	const volatile long *until;
+	int done;
+};
+
+/* One event block (lines without the blank line that ends it). */
+static void sse_block(struct sse_reader *reader, char *block)
+{
+	struct http_sse_event event;
+	memset(&event, 0, sizeof event);
+	event.id = -1;
+	struct buffer data = {0};
+	int has_data = 0, has_field = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(block, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t length = strlen(line);
+		if (length && line[length - 1] == '\r')
+			line[--length] = '\0';
+		if (line[0] == ':') {
+			reader->out->comments++;
+			continue;
+		}
+		char *colon = strchr(line, ':');
+		char *value = colon ? colon + 1 : line + length;
+		if (colon)
+			*colon = '\0';
+		if (*value == ' ')
+			value++;
+		has_field = 1;
+		if (strcmp(line, "id") == 0) {
+			event.id = strtol(value, NULL, 10);
+		} else if (strcmp(line, "event") == 0) {
+			snprintf(event.type, sizeof event.type, "%s", value);
+		} else if (strcmp(line, "data") == 0) {
+			if (has_data)
+				buffer_append(&data, "\n", 1);
+			buffer_append(&data, value, strlen(value));
+			has_data = 1;
+		}
+	}
+	if (!has_field) {
+		free(data.data);
+		return;
+	}
+	if (has_data)
+		event.data = json_loadb(data.data, data.length, 0, NULL);
+	free(data.data);
+	struct http_stream *out = reader->out;
+	if (out->count == reader->capacity) {
+		reader->capacity = reader->capacity ? reader->capacity * 2 : 64;
+		out->events = realloc(out->events, sizeof *out->events * (size_t)reader->capacity);
+		ck_assert(out->events != NULL);
+	}
+	out->events[out->count++] = event;
+	if (out->count >= reader->max_events || (reader->until && *reader->until > 0 && event.id >= *reader->until))
+		reader->done = 1;
+}
+
+static size_t on_stream(char *data, size_t size, size_t count, void *user)
+{
+	struct sse_reader *reader = user;
+	size_t length = size * count;
+	buffer_append(&reader->pending, data, length);
+	while (!reader->done) {
+		char *end = strstr(reader->pending.data, "\n\n");
+		if (!end)
+			break;
+		*end = '\0';
+		size_t used = (size_t)(end - reader->pending.data) + 2;
+		char *block = strdup(reader->pending.data);
+		ck_assert(block != NULL);
+		sse_block(reader, block);
+		free(block);
+		memmove(reader->pending.data, reader->pending.data + used, reader->pending.length - used + 1);
+		reader->pending.length -= used;
+	}
+	return reader->done ? 0 : length; /* 0 ends the transfer */
+}
+
+/* Checks the stop condition while no bytes arrive. */
+static int on_stream_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	struct sse_reader *reader = user;
+	struct http_stream *out = reader->out;
+	if (reader->until && *reader->until > 0 && out->count && out->events[out->count - 1].id >= *reader->until)
+		reader->done = 1;
+	return reader->done;
+}
+
+void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id,
+		      int max_events, const volatile long *until, double timeout_s, struct http_stream *out)
+{
+	global_init();
+	memset(out, 0, sizeof *out);
+	CURL *curl = curl_easy_init();
+	ck_assert(curl != NULL);
+	char url[1024];
+	snprintf(url, sizeof url, "%s%s", base, path);
+	struct sse_reader reader = {{0}, out, 0, max_events, until, 0};
+	buffer_append(&reader.pending, "", 0);
+	struct buffer headers = {0};
+	buffer_append(&headers, "", 0);
+	struct curl_slist *list = curl_slist_append(NULL, "Accept: text/event-stream");
+	char line[256];
+	if (token) {
+		snprintf(line, sizeof line, "Authorization: Bearer %s", token);
+		list = curl_slist_append(list, line);
+	}
+	char resume[96];
+	if (last_event_id) {
+		snprintf(resume, sizeof resume, "Last-Event-ID: %s", last_event_id);
+		list = curl_slist_append(list, resume);
+	}
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_stream);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reader);
+	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(curl, CURLOPT_HEADERDATA, &headers);
+	curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_stream_progress);
+	curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &reader);
+	double started = http_clock();
+	CURLcode code = curl_easy_perform(curl);
+	out->seconds = http_clock() - started;
+	ck_assert_msg(code == CURLE_OK || code == CURLE_OPERATION_TIMEDOUT || code == CURLE_WRITE_ERROR ||
+			      code == CURLE_ABORTED_BY_CALLBACK,
+		      "GET %s (stream): %s", url, curl_easy_strerror(code));
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+	struct http_response view = {0};
+	view.headers = headers.data;
+	http_response_header(&view, "Content-Type", out->content_type, sizeof out->content_type);
+	free(headers.data);
+	free(reader.pending.data);
+	curl_slist_free_all(list);
+	curl_easy_cleanup(curl);
+}
+
+void http_stream_free(struct http_stream *stream)
+{
+	for (int i = 0; i < stream->count; i++)
+		if (stream->events[i].data)
+			json_decref(stream->events[i].data);
+	free(stream->events);
+	memset(stream, 0, sizeof *stream);
+}
+
 /* ---- Games ---- */
 
 const char *http_game_path(const struct http_game *game, const char *suffix, char *out, size_t size)
@@ -747,389 +900,55 @@ void http_state_free(struct http_state *state)
 	memset(state, 0, sizeof *state);
 }
 
-/* ---- Random play ---- */
-
-static const char *const move_types[] = {
-	"build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
-	"buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly",
-	"maritime_trade", "end_turn", "offer_trade", "accept_trade", "decline_trade", "confirm_trade",
-	"withdraw_trade",
-};
-#define MOVE_TYPE_COUNT ((int)(sizeof move_types / sizeof move_types[0]))
-
-/* How much more likely one type is chosen than another (per type, then uniform within),
- * tuned so that random games finish in a few hundred moves. */
-static const int move_weights[] = {
-	[0] = 60,  /* build_settlement */
-	[1] = 12,  /* build_road */
-	[2] = 80,  /* build_city */
-	[3] = 10,  /* roll */
-	[4] = 10,  /* discard */
-	[5] = 10,  /* move_robber */
-	[6] = 25,  /* buy_development_card */
-	[7] = 6,   /* play_knight */
-	[8] = 10,  /* play_road_building */
-	[9] = 10,  /* play_year_of_plenty */
-	[10] = 10, /* play_monopoly */
-	[11] = 4,  /* maritime_trade */
-	[12] = 8,  /* end_turn */
-	[13] = 5,  /* offer_trade (only with trades on) */
-	[14] = 10, /* accept_trade */
-	[15] = 10, /* decline_trade */
-	[16] = 1000, /* confirm_trade: confirm when listed */
-	[17] = 1,  /* withdraw_trade */
-};
-
-int http_move_type_index(const char *type)
-{
-	for (int i = 0; type && i < MOVE_TYPE_COUNT; i++)
-		if (strcmp(move_types[i], type) == 0)
-			return i;
-	return -1;
-}
-
-const char *http_move_type_name(int index)
-{
-	return index >= 0 && index < MOVE_TYPE_COUNT ? move_types[index] : NULL;
-}
-
-void http_player_init(struct http_player *player, struct http_client *client, const struct http_game *game,
-		      uint64_t seed, int trades)
-{
-	memset(player, 0, sizeof *player);
-	player->client = client;
-	player->game = game;
-	rng_init(&player->rng, seed, 0);
-	player->trades = trades;
-}
-
-void http_move_free(struct http_move *move)
-{
-	if (move->sent)
-		json_decref(move->sent);
-	http_response_free(&move->response);
-	memset(move, 0, sizeof *move);
-}
-
-static const char *const resource_names[RESOURCE_COUNT] = {"brick", "lumber", "wool", "grain", "ore"};
-
-static void read_hand(const json_t *view, int hand[RESOURCE_COUNT])
-{
-	json_t *resources = json_object_get(json_object_get(view, "you"), "resources");
-	ck_assert_msg(json_is_object(resources), "the seat's view has you.resources");
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		hand[r] = (int)json_integer_value(json_object_get(resources, resource_names[r]));
-}
-
-/* `count` cards drawn at random from the hand. */
-static json_t *random_cards(struct rng *rng, const int hand_in[RESOURCE_COUNT], int count)
-{
-	int hand[RESOURCE_COUNT];
-	memcpy(hand, hand_in, sizeof hand);
-	int taken[RESOURCE_COUNT] = {0};
-	for (int i = 0; i < count; i++) {
-		int total = 0;
-		for (int r = 0; r < RESOURCE_COUNT; r++)
-			total += hand[r];
-		ck_assert_msg(total > 0, "not enough cards to choose %d", count);
-		int pick = (int)rng_below(rng, (uint32_t)total);
-		for (int r = 0; r < RESOURCE_COUNT; r++) {
-			if (pick < hand[r]) {
-				hand[r]--;
-				taken[r]++;
-				break;
-			}
-			pick -= hand[r];
-		}
-	}
-	json_t *map = json_object();
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		if (taken[r])
-			json_object_set_new(map, resource_names[r], json_integer(taken[r]));
-	return map;
-}
-
-/* Fill an offer_trade template: give 1..2 cards the seat holds, want 1..2 of one resource
- * it does not give; now and then address it to some seats only. */
-static void fill_offer(struct http_player *player, json_t *action, const json_t *view, int seat, int active)
-{
-	int hand[RESOURCE_COUNT];
-	read_hand(view, hand);
-	int total = 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		total += hand[r];
-	int give_count = total >= 2 && rng_below(&player->rng, 2) ? 2 : 1;
-	json_t *give = random_cards(&player->rng, hand, give_count);
-	int options[RESOURCE_COUNT], option_count = 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		if (!json_object_get(give, resource_names[r]))
-			options[option_count++] = r;
-	int want = options[rng_below(&player->rng, (uint32_t)option_count)];
-	json_object_set_new(action, "give", give);
-	json_object_set_new(action, "want", json_pack("{s:i}", resource_names[want], 1 + (int)rng_below(&player->rng, 2)));
-	if (active && !json_object_get(action, "to") && rng_below(&player->rng, 3) == 0) {
-		json_t *to = json_array();
-		for (int s = 0; s < player->game->seats; s++)
-			if (s != seat && (json_array_size(to) == 0 || rng_below(&player->rng, 2)))
-				json_array_append_new(to, json_integer(s));
-		json_object_set_new(action, "to", to);
-	}
-	/* An inactive seat sometimes answers an offer addressed to it with a counter-offer. */
-	size_t index;
-	json_t *trade;
-	json_array_foreach(json_object_get(view, "trades"), index, trade) {
-		int addressed = 0;
-		size_t k;
-		json_t *to;
-		json_array_foreach(json_object_get(trade, "to"), k, to)
-			addressed |= json_integer_value(to) == seat;
-		if (active || !addressed || rng_below(&player->rng, 2))
-			continue;
-		json_object_set_new(action, "counter_to", json_integer(json_integer_value(json_object_get(trade, "id"))));
-		break;
-	}
-}
-
-/* The seats that still owe an answer to an open offer. */
-static int unanswered_seats(const json_t *view, int seats[GAME_MAX_SEATS])
-{
-	int count = 0;
-	int mask = 0;
-	size_t index;
-	json_t *trade;
-	json_array_foreach(json_object_get(view, "trades"), index, trade) {
-		int answered = 0;
-		size_t k;
-		json_t *seat;
-		json_array_foreach(json_object_get(trade, "accepted"), k, seat)
-			answered |= 1 << json_integer_value(seat);
-		json_array_foreach(json_object_get(trade, "declined"), k, seat)
-			answered |= 1 << json_integer_value(seat);
-		json_array_foreach(json_object_get(trade, "to"), k, seat) {
-			int s = (int)json_integer_value(seat);
-			if (!(answered >> s & 1) && !(mask >> s & 1)) {
-				mask |= 1 << s;
-				seats[count++] = s;
-			}
-		}
-	}
-	return count;
-}
-
-static json_t *actions_of(struct http_player *player, int seat)
-{
-	char path[128];
-	json_t *body = http_get_ok(player->client, http_game_path(player->game, "/actions", path, sizeof path),
-				   player->game->tokens[seat]);
-	json_t *actions = json_incref(json_object_get(body, "actions"));
-	ck_assert_msg(json_is_array(actions), "actions is an array");
-	ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), seat);
-	json_decref(body);
-	return actions;
-}
-
-/* A weighted random action (borrowed from `actions`). */
-static json_t *choose_action(struct http_player *player, json_t *actions)
-{
-	int weight_of_type[MOVE_TYPE_COUNT] = {0};
-	size_t index;
-	json_t *action;
-	json_array_foreach(actions, index, action) {
-		const char *type = json_string_value(json_object_get(action, "type"));
-		int t = http_move_type_index(type);
-		ck_assert_msg(t >= 0, "unknown action type %s", type ? type : "(none)");
-		if (t == 13 && !player->trades)
-			continue;
-		weight_of_type[t] = move_weights[t];
-	}
-	int total = 0;
-	for (int t = 0; t < MOVE_TYPE_COUNT; t++)
-		total += weight_of_type[t];
-	if (total == 0)
-		return NULL;
-	int pick = (int)rng_below(&player->rng, (uint32_t)total);
-	int chosen = 0;
-	for (int t = 0; t < MOVE_TYPE_COUNT; t++) {
-		if (pick < weight_of_type[t]) {
-			chosen = t;
-			break;
-		}
-		pick -= weight_of_type[t];
-	}
-	int of_type = 0;
-	json_array_foreach(actions, index, action)
-		of_type += strcmp(json_string_value(json_object_get(action, "type")), move_types[chosen]) == 0;
-	int nth = (int)rng_below(&player->rng, (uint32_t)of_type);
-	json_array_foreach(actions, index, action) {
-		if (strcmp(json_string_value(json_object_get(action, "type")), move_types[chosen]) == 0 && nth-- == 0)
-			return action;
-	}
-	return NULL;
-}
-
-int http_player_step(struct http_player *player, struct http_move *move)
-{
-	const struct http_game *game = player->game;
-	struct http_client *client = player->client;
-	int seat = player->last_seat;
-	json_t *view = http_get_ok(client, game->path, game->tokens[seat]);
-	const char *status = json_string_value(json_object_get(view, "status"));
-	ck_assert_msg(status != NULL, "the view has a status");
-	if (strcmp(status, "finished") == 0) {
-		json_decref(view);
-		return 0;
-	}
-	int waiting[GAME_MAX_SEATS], waiting_count = 0;
-	size_t index;
-	json_t *value;
-	json_array_foreach(json_object_get(json_object_get(view, "pending"), "seats"), index, value)
-		if (waiting_count < GAME_MAX_SEATS)
-			waiting[waiting_count++] = (int)json_integer_value(value);
-	ck_assert_msg(waiting_count > 0, "a game in progress waits for someone");
-	int answering[GAME_MAX_SEATS];
-	int answering_count = unanswered_seats(view, answering);
-	int chosen = answering_count && rng_below(&player->rng, 10) < 8
-			     ? answering[rng_below(&player->rng, (uint32_t)answering_count)]
-			     : waiting[rng_below(&player->rng, (uint32_t)waiting_count)];
-	json_t *actions = actions_of(player, chosen);
-	if (json_array_size(actions) == 0 && chosen != waiting[0]) {
-		json_decref(actions);
-		chosen = waiting[0];
-		actions = actions_of(player, chosen);
-	}
-	ck_assert_msg(json_array_size(actions) > 0, "seat %d, which the game waits for, has no actions", chosen);
-	json_t *picked = choose_action(player, actions);
-	ck_assert_msg(picked != NULL, "no action to choose for seat %d", chosen);
-	json_t *action = json_deep_copy(picked);
-	json_decref(actions);
-	if (chosen != seat) {
-		json_decref(view);
-		view = http_get_ok(client, game->path, game->tokens[chosen]);
-		seat = chosen;
-	}
-	player->last_seat = seat;
-
-	const char *type = json_string_value(json_object_get(action, "type"));
-	int type_index = http_move_type_index(type);
-	if (json_is_true(json_object_get(action, "template"))) {
-		json_object_del(action, "template");
-		if (type_index == 4) {
-			int hand[RESOURCE_COUNT];
-			read_hand(view, hand);
-			int count = (int)json_integer_value(json_object_get(action, "count"));
-			ck_assert_msg(count > 0, "a discard template carries its count");
-			json_object_del(action, "count");
-			json_object_del(action, "hand");
-			json_object_set_new(action, "resources", random_cards(&player->rng, hand, count));
-		} else if (type_index == 13) {
-			int active = json_integer_value(json_object_get(json_object_get(view, "turn"), "seat")) == seat;
-			fill_offer(player, action, view, seat, active);
-		} else if (type_index == 3) {
-			json_object_set_new(action, "dice", json_pack("[i, i]", 1 + (int)rng_below(&player->rng, 6),
-								     1 + (int)rng_below(&player->rng, 6)));
-		} else {
-			ck_abort_msg("unexpected template %s", type);
-		}
-	}
-	json_decref(view);
-
-	/* Where the action goes: trades have resources of their own. */
-	char path[128];
-	const char *method = "POST";
-	json_t *body = action;
-	int trade = (int)json_integer_value(json_object_get(action, "trade"));
-	char suffix[48];
-	if (type_index == 13) {
-		json_object_del(action, "type");
-		if (json_integer_value(json_object_get(action, "counter_to")) == 0)
-			json_object_del(action, "counter_to");
-		http_game_path(game, "/trades", path, sizeof path);
-		if (json_object_get(action, "counter_to"))
-			player->counter_offers++;
-		else
-			player->offers++;
-	} else if (type_index >= 14) {
-		static const char *const verbs[] = {"accept", "decline", "confirm", NULL};
-		json_object_del(action, "type");
-		json_object_del(action, "trade");
-		if (type_index == 17) {
-			method = "DELETE";
-			snprintf(suffix, sizeof suffix, "/trades/%d", trade);
-			body = NULL;
-			player->withdrawals++;
-		} else {
-			snprintf(suffix, sizeof suffix, "/trades/%d/%s", trade, verbs[type_index - 14]);
-			if (json_object_size(action) == 0)
-				body = NULL;
-			player->accepts += type_index == 14;
-			player->declines += type_index == 15;
-			player->confirms += type_index == 16;
-		}
-		http_game_path(game, suffix, path, sizeof path);
-	} else {
-		http_game_path(game, "/moves", path, sizeof path);
-	}
-	struct http_response response;
-	http_call_json(client, method, path, game->tokens[seat], body, NULL, &response);
-	if (response.status < 200 || response.status > 299) {
-		char *sent = body ? json_dumps(body, JSON_COMPACT) : NULL;
-		ck_abort_msg("seat %d %s %s %s: %s", seat, method, path, sent ? sent : "", http_describe(&response));
-	}
-	ck_assert_msg(response.json && json_is_integer(json_object_get(response.json, "version")),
-		      "a move answers its version: %s", http_describe(&response));
-	player->moves++;
-	if (type_index >= 0 && type_index < 32)
-		player->type_counts[type_index]++;
-	if (move) {
-		memset(move, 0, sizeof *move);
-		move->seat = seat;
-		snprintf(move->method, sizeof move->method, "%s", method);
-		snprintf(move->path, sizeof move->path, "%s", path);
-		move->sent = body ? json_incref(body) : NULL;
-		move->response = response;
-	} else {
-		http_response_free(&response);
-	}
-	json_decref(action);
-	return 1;
-}
-
-int http_player_finish(struct http_player *player, int max_moves)
-{
-	int moves = 0;
-	while (http_player_step(player, NULL)) {
-		moves++;
-		ck_assert_msg(moves <= max_moves, "game %s not finished after %d moves", player->game->id, max_moves);
-	}
-	json_t *view = http_get_ok(player->client, player->game->path, NULL);
-	ck_assert_str_eq(json_string_value(json_object_get(view, "status")), "finished");
-	ck_assert_str_eq(json_string_value(json_object_get(view, "phase")), "finished");
-	json_t *winner = json_object_get(view, "winner");
-	ck_assert_msg(json_is_integer(winner) && json_integer_value(winner) >= 0 &&
-			      json_integer_value(winner) < player->game->seats,
-		      "a finished game has a winner");
-	json_decref(view);
-	return moves;
-}
-
 /* ---- Ground truth ---- */
 
-void http_truth_load(const char *game_id, struct game *state, int64_t *seed)
+/* This process's store on DATABASE_URL (a store opened before a fork belongs to the
+ * parent's connection: never share it). */
+static struct store *truth_store(void)
 {
 	static struct store *store;
 	static pid_t owner;
 	if (!store || owner != getpid()) {
-		/* A store opened before a fork belongs to the parent's connection: never share it. */
 		const char *url = getenv("DATABASE_URL");
 		ck_assert_msg(url && *url, "DATABASE_URL is not set: run through scripts/with-postgres.sh");
 		enum store_status status = store_open(url, &store);
 		ck_assert_msg(status == STORE_OK, "store_open: %s", store_message(store));
 		owner = getpid();
 	}
+	return store;
+}
+
+void http_truth_load(const char *game_id, struct game *state, int64_t *seed)
+{
 	int64_t id;
 	ck_assert_msg(store_parse_id(game_id, &id), "game id %s", game_id);
 	struct game_repo repo;
-	game_repo_init(&repo, store, 0);
+	game_repo_init(&repo, truth_store(), 0);
 	enum store_status status = game_repo_load(&repo, id, state, seed);
 	ck_assert_msg(status == STORE_OK, "game_repo_load %s: %s", game_id, game_repo_message(&repo));
+}
+
+json_t *http_truth_events(const char *game_id, long after)
+{
+	int64_t id;
+	ck_assert_msg(store_parse_id(game_id, &id), "game id %s", game_id);
+	json_t *events = json_array();
+	for (;;) {
+		struct store_log log;
+		enum store_status status = store_read_events(truth_store(), id, (int32_t)after, 1000, &log);
+		ck_assert_msg(status == STORE_OK, "store_read_events: %s", store_message(truth_store()));
+		for (int i = 0; i < log.count; i++) {
+			ck_assert_int_eq(log.rows[i].seq, after + 1);
+			json_error_t error;
+			json_t *event = json_loadb(log.rows[i].payload, log.rows[i].payload_size, 0, &error);
+			ck_assert_msg(event != NULL, "stored event %d: %s", log.rows[i].seq, error.text);
+			json_array_append_new(events, event);
+			after++;
+		}
+		int count = log.count;
+		store_log_free(&log);
+		if (count < 1000)
+			break;
+	}
+	return events;
 }

@@ -120,6 +120,31 @@ void http_assert_problem(const struct http_response *response, long status, cons
 /* A short description of a response for failure messages (static storage). */
 const char *http_describe(const struct http_response *response);
 
+/* ---- Server-Sent Events -------------------------------------------------------------- */
+
+struct http_sse_event {
+	long id;        /* the id: line, -1 when absent */
+	char type[48];  /* the event: line */
+	json_t *data;   /* the data: lines parsed (NULL when not JSON) */
+};
+
+/* A stream read: GET `path` on `base` as text/event-stream (token as Bearer, NULL: none;
+ * last_event_id as Last-Event-ID, NULL: none) until max_events events arrived, an event
+ * with id >= *until arrived (until may be NULL; it is read as events come, so another
+ * thread may set it), or timeout_s passed. */
+struct http_stream {
+	long status;
+	char content_type[96];
+	int count;
+	struct http_sse_event *events; /* count of them; free with http_stream_free */
+	int comments; /* comment lines (heartbeats) seen */
+	double seconds;
+};
+
+void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id,
+		      int max_events, const volatile long *until, double timeout_s, struct http_stream *out);
+void http_stream_free(struct http_stream *stream);
+
 /* ---- Games -------------------------------------------------------------------------- */
 
 struct http_game {
@@ -210,6 +235,10 @@ const char *http_move_type_name(int index);
 /* The game's real state (every hand, every development card) and secret seed, loaded from
  * the event store of DATABASE_URL with api/game_repo.h. */
 void http_truth_load(const char *game_id, struct game *state, int64_t *seed);
+
+/* The stored events after version `after`, unredacted, as the engine wrote them: an array
+ * of event objects, entry i being version after + 1 + i. New reference. */
+json_t *http_truth_events(const char *game_id, long after);
 
 /* ---- Misc ------------------------------------------------------------------------------ */
 
