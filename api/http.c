@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,9 +106,14 @@ void http_add_header(struct http_request *request, const char *name, const char 
 	request->extra_header_count++;
 }
 
+/* Set while the server drains at shutdown: every response then closes its connection. */
+static atomic_int draining;
+
 static void queue(struct http_request *request, int status, struct MHD_Response *response, const char *content_type,
 		  long etag_version)
 {
+	if (atomic_load(&draining))
+		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
 	if (content_type)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	MHD_add_response_header(response, "X-Request-Id", request->request_id);
@@ -364,11 +370,24 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	return daemon;
 }
 
-void http_stop(struct MHD_Daemon *daemon)
+void http_quiesce(struct MHD_Daemon *daemon)
 {
+	atomic_store(&draining, 1);
 	MHD_socket listener = MHD_quiesce_daemon(daemon);
 	if (listener != MHD_INVALID_SOCKET)
 		close(listener);
+}
+
+void http_stop(struct MHD_Daemon *daemon, double grace_s)
+{
+	double deadline = http_now() + grace_s;
+	while (http_now() < deadline) {
+		const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+		if (!info || info->num_connections == 0)
+			break;
+		struct timespec pause = {0, 10 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
 	MHD_stop_daemon(daemon);
 }
 

@@ -102,9 +102,12 @@ struct http_config {
 /* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */
 struct MHD_Daemon *http_start(const struct http_config *config);
 
-/* Stop accepting new connections (the listening socket closes), then stop the daemon after
- * in-flight requests end. */
-void http_stop(struct MHD_Daemon *daemon);
+/* Stop accepting new connections (the listening socket closes); from now on every response
+ * closes its connection. */
+void http_quiesce(struct MHD_Daemon *daemon);
+
+/* Wait up to grace_s for open connections to finish (their answers sent), then stop. */
+void http_stop(struct MHD_Daemon *daemon, double grace_s);
 
 /* The port actually bound (useful with port 0). */
 int http_bound_port(struct MHD_Daemon *daemon);

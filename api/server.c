@@ -91,8 +91,9 @@ int main(int argc, char **argv)
 	sigwait(&signals, &signal_number);
 	access_log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
 	service_shutdown_begin();
+	http_quiesce(daemon);
 	notify_stop();
-	http_stop(daemon);
+	http_stop(daemon, 5.0);
 	service_shutdown();
 	access_log_event("info", "stopped", NULL);
 	return 0;
