@@ -98,9 +98,10 @@ static int targeted_offer(struct bot *b, uint8_t give[RESOURCE_COUNT], uint8_t w
 	uint8_t need[RESOURCE_COUNT], keep[RESOURCE_COUNT];
 	if (bot_eval_trade_target(&b->eval, need, keep) < 0 || resource_total(need) != 1)
 		return 0;
+	const uint8_t *hand = b->eval.hand;
 	int spare = -1;
 	for (int r = 0; r < RESOURCE_COUNT; r++)
-		if (b->eval.hand[r] > keep[r] && (spare < 0 || b->eval.hand[r] - keep[r] > b->eval.hand[spare] - keep[spare]))
+		if (hand[r] > keep[r] && (spare < 0 || hand[r] - keep[r] > hand[spare] - keep[spare]))
 			spare = r;
 	if (spare < 0)
 		return 0;
@@ -152,7 +153,8 @@ static void fill_discard(struct bot *b, int owed, struct command *out)
 		while (owed > 0 && resource_total(pile) > 0) {
 			int r = 0;
 			for (int k = 1; k < RESOURCE_COUNT; k++)
-				if (pile[k] > pile[r] || (pile[k] == pile[r] && b->eval.production[k] > b->eval.production[r]))
+				if (pile[k] > pile[r] ||
+				    (pile[k] == pile[r] && b->eval.production[k] > b->eval.production[r]))
 					r = k;
 			pile[r]--;
 			out->resources[r]++;
@@ -195,7 +197,8 @@ static int best_robber_move(struct bot *b, int type)
 static int robber_blocks_me(const struct bot *b)
 {
 	int hex = b->eval.view->robber;
-	return hex >= 0 && hex < BOARD_HEXES && b->eval.view->board.number[hex] && (b->eval.mine & board_hex_node_mask[hex]);
+	return hex >= 0 && hex < BOARD_HEXES && b->eval.view->board.number[hex] &&
+	       (b->eval.mine & board_hex_node_mask[hex]);
 }
 
 static int knight_wins_army(const struct bot *b)
@@ -276,7 +279,8 @@ static int monopoly_move(struct bot *b)
 		for (int k = 0; k < 3; k++) {
 			int hex = board_node_hexes[node][k];
 			if (hex >= 0 && view->board.terrain[hex] < TERRAIN_DESERT)
-				produce[owner][view->board.terrain[hex]] += multiplier * bot_eval_pips(view->board.number[hex]);
+				produce[owner][view->board.terrain[hex]] +=
+					multiplier * bot_eval_pips(view->board.number[hex]);
 		}
 	}
 	int expected[RESOURCE_COUNT] = {0}; /* tenths of a card */
@@ -352,7 +356,8 @@ static int best_node_move(struct bot *b, int type)
 		const struct command *move = &b->moves[i];
 		if (move->type != type)
 			continue;
-		int value = type == COMMAND_BUILD_CITY ? bot_eval_city(&b->eval, move->node) : bot_eval_site(&b->eval, move->node);
+		int value = type == COMMAND_BUILD_CITY ? bot_eval_city(&b->eval, move->node)
+						       : bot_eval_site(&b->eval, move->node);
 		pick_offer(&pick, b->rng, i, value);
 	}
 	return pick.index;
@@ -542,7 +547,8 @@ static int choose_answer(struct bot *b)
 		if (decline >= 0)
 			return decline;
 	}
-	/* Nothing to answer: take back an acceptance that no longer helps, else decline. */
+	/* Asked with nothing to answer (the caller should not): decline the first offer still
+	 * open to the seat, else the fallback move. */
 	return find_move(b, COMMAND_DECLINE_TRADE);
 }
 

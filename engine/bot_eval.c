@@ -462,7 +462,8 @@ int bot_eval_robber(const struct bot_eval *eval, int hex, int victim)
 		if (owner == eval->me)
 			score -= 40 * (p + 1) * multiplier;
 		else
-			score += p * multiplier * (owner == eval->leader ? 4 : 1) * (1 + view->players[owner].victory_points);
+			score += p * multiplier * (owner == eval->leader ? 4 : 1) *
+				 (1 + view->players[owner].victory_points);
 	}
 	score *= 10;
 	if (victim >= 0)

@@ -334,8 +334,8 @@ static int run_bots(int argc, char **argv)
 		printf("bot seats won %.1f%% of games (%.1f%% per bot seat)\n", 100.0 * (double)totals.bot_wins / games,
 		       100.0 * (double)totals.bot_wins / games / args.bots);
 	if (randoms > 0)
-		printf("random seats won %.1f%% of games (%.1f%% per random seat)\n", 100.0 * (double)random_wins / games,
-		       100.0 * (double)random_wins / games / randoms);
+		printf("random seats won %.1f%% of games (%.1f%% per random seat)\n",
+		       100.0 * (double)random_wins / games, 100.0 * (double)random_wins / games / randoms);
 	if (totals.winners != totals.games) {
 		fprintf(stderr, "catan bots: %ld games ended without a winner\n", totals.games - totals.winners);
 		return 1;

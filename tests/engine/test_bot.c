@@ -112,8 +112,9 @@ static void play_arena_game(int seats, int layout, int dice, uint8_t bots, uint6
 		play(&game, seed, seat, &command);
 		actions++;
 	}
-	ck_assert_msg(game.phase == GAME_PHASE_FINISHED, "game %llu (%d seats, layout %d) has no winner after %ld actions",
-		      (unsigned long long)seed, seats, layout, actions);
+	ck_assert_msg(game.phase == GAME_PHASE_FINISHED,
+		      "game %llu (%d seats, layout %d) has no winner after %ld actions", (unsigned long long)seed,
+		      seats, layout, actions);
 	const char *problem = invariants_check(&game);
 	ck_assert_msg(problem == NULL, "invariant broken: %s", problem ? problem : "");
 	tally->games++;
@@ -281,6 +282,9 @@ START_TEST(test_bot_ignores_other_seats_private_facts)
 				struct game_view view, twin_view;
 				view_game(&game, seat, &view);
 				view_game(&twin, seat, &twin_view);
+				ck_assert_msg(memcmp(&view, &twin_view, sizeof view) == 0,
+					      "game %d version %u: seat %d's view shows other seats' private facts", i,
+					      game.version, seat);
 				struct rng rng, twin_rng;
 				rng_init(&rng, seed, game.version);
 				rng_init(&twin_rng, seed, game.version);
@@ -288,8 +292,8 @@ START_TEST(test_bot_ignores_other_seats_private_facts)
 				bot_choose(&view, listed, count, &rng, &move);
 				bot_choose(&twin_view, twin_listed, twin_count, &twin_rng, &twin_move);
 				ck_assert_msg(memcmp(&move, &twin_move, sizeof move) == 0,
-					      "game %d version %u: seat %d chose %s, and %s when others' cards differ", i,
-					      game.version, seat, command_type_name(move.type),
+					      "game %d version %u: seat %d chose %s, and %s when others' cards differ",
+					      i, game.version, seat, command_type_name(move.type),
 					      command_type_name(twin_move.type));
 				compared++;
 			}
@@ -594,7 +598,8 @@ START_TEST(test_first_settlement_is_among_the_most_productive)
 {
 	for (int i = 0; i < 50; i++) {
 		struct game game;
-		new_game(&game, 4, i ? GAME_LAYOUT_RANDOM : GAME_LAYOUT_BEGINNER, GAME_DICE_RANDOM, 120000 + (uint64_t)i);
+		int layout = i ? GAME_LAYOUT_RANDOM : GAME_LAYOUT_BEGINNER;
+		new_game(&game, 4, layout, GAME_DICE_RANDOM, 120000 + (uint64_t)i);
 		int best = 0;
 		for (int node = 0; node < BOARD_NODES; node++)
 			if (node_pips(&game, node) > best)
