@@ -11,9 +11,9 @@
  * checks every invariant after every move and fails loudly (exit 1) when one breaks;
  * bench does the same with the cheap checks only and prints one line for `make bench`.
  * bots plays N games in which K seats (default all) are heuristic bots (engine/bot.h) and
- * the others random players, through engine/arena.h; it prints games/s, how often bot and
- * random seats win, actions and turns per game, and fails when a game ends without a
- * winner or a chosen move is refused.
+ * the others random players, through engine/arena.h; it prints games per second of CPU
+ * time, how often bot and random seats win, actions and turns per game, and fails when a
+ * game ends without a winner or a chosen move is refused.
  * replay applies a JSON event log (an array of events, or {"events": [...]}, as the API's
  * event log returns) and prints the final state summary.
  */
@@ -253,8 +253,15 @@ struct bots_totals {
 	long bot_wins;
 	long actions;
 	long turns;
-	double seconds; /* in the engine and the bots, not in setup or bookkeeping */
+	double seconds; /* CPU time in the engine and the bots: machine load does not count */
 };
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* One game with `bots` bot seats; the bot seats rotate with the game index so that no seat
  * order favours either side. Returns 0 when a chosen move was refused. */
@@ -270,7 +277,7 @@ static int play_bots_game(const struct bots_args *args, long index, struct comma
 	for (int i = 0; i < args->bots; i++)
 		bots |= (uint8_t)(1u << ((index + i) % args->players));
 
-	double start = now_seconds();
+	double start = cpu_seconds();
 	struct game game;
 	memset(&game, 0, sizeof game);
 	struct event_list events;
@@ -297,7 +304,7 @@ static int play_bots_game(const struct bots_args *args, long index, struct comma
 		memcpy(&game, &after, sizeof game);
 		actions++;
 	}
-	totals->seconds += now_seconds() - start;
+	totals->seconds += cpu_seconds() - start;
 	totals->games++;
 	totals->actions += actions;
 	totals->turns += game.turn_number;
@@ -326,7 +333,8 @@ static int run_bots(int argc, char **argv)
 		return 1;
 	double games = (double)totals.games;
 	int randoms = args.players - args.bots;
-	printf("bots: %ld games, %d bot and %d random seats, %.0f games/s, %.1f actions and %.1f turns per game\n",
+	printf("bots: %ld games, %d bot and %d random seats, %.0f games/s (CPU), %.1f actions and %.1f turns per "
+	       "game\n",
 	       totals.games, args.bots, randoms, totals.seconds > 0 ? games / totals.seconds : 0,
 	       (double)totals.actions / games, (double)totals.turns / games);
 	long random_wins = totals.winners - totals.bot_wins;
