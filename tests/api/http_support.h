@@ -68,6 +68,9 @@ const char *http_pg_dir(void);
 /* Run `$CATAN_PG_SCRIPT verb $CATAN_TEST_PG_DIR` (start or stop); fails the test on error. */
 void http_pg_control(const char *verb);
 
+/* The last `size` - 1 bytes of a log file (a server's stderr), for failure messages. */
+void http_log_tail(const char *path, char *out, size_t size);
+
 /* ---- Client ------------------------------------------------------------------------- */
 
 struct http_response {
@@ -116,6 +119,10 @@ json_t *http_get_ok(struct http_client *client, const char *path, const char *to
 /* The response is a problem+json with this status and code, and every member of RFC 9457
  * the API promises (type, title, status, detail, code). */
 void http_assert_problem(const struct http_response *response, long status, const char *code);
+
+/* What Prism said is wrong with a response it validated (thread-local storage), or NULL
+ * when the response keeps to the spec. */
+const char *http_contract_violation(const struct http_response *response);
 
 /* A short description of a response for failure messages (static storage). */
 const char *http_describe(const struct http_response *response);

@@ -9,13 +9,18 @@
  * seeds are random (the server draws them); the player's choices are seeded and the seed
  * printed, so a failure names its game and moves.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-#define MAX_MOVES 3000
+#define MAX_MOVES 5000
 
 static struct http_server server;
 static struct http_proxy proxy;
@@ -189,12 +194,73 @@ START_TEST(test_create_with_players_shows_tokens_once)
 }
 END_TEST
 
+/* ---- The contract check itself ---- */
+
+/* A canned upstream: /healthz answers as the spec says, /readyz with a wrong body. */
+static void *canned_upstream(void *argument)
+{
+	int listener = *(int *)argument;
+	for (;;) {
+		int connection = accept(listener, NULL, NULL);
+		if (connection < 0)
+			return NULL;
+		char request[4096];
+		ssize_t got = read(connection, request, sizeof request - 1);
+		request[got > 0 ? got : 0] = '\0';
+		const char *body = strstr(request, "GET /readyz") ? "{\"status\": 42}" : "{\"status\": \"ok\"}";
+		char response[512];
+		int length = snprintf(response, sizeof response,
+				      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: canned\r\n"
+				      "Content-Length: %zu\r\n"
+				      "Connection: close\r\n\r\n%s",
+				      strlen(body), body);
+		ssize_t sent = write(connection, response, (size_t)length);
+		(void)sent;
+		close(connection);
+	}
+}
+
+/* Every test here trusts http_contract_violation() to see what Prism flags: prove it does,
+ * on a response that breaks the spec, and that it passes one that does not. */
+START_TEST(test_the_contract_check_catches_a_response_that_breaks_the_spec)
+{
+	int listener = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in address;
+	memset(&address, 0, sizeof address);
+	address.sin_family = AF_INET;
+	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+	socklen_t size = sizeof address;
+	getsockname(listener, (struct sockaddr *)&address, &size);
+	ck_assert(listen(listener, 16) == 0);
+	pthread_t thread;
+	pthread_create(&thread, NULL, canned_upstream, &listener);
+	char upstream[64];
+	snprintf(upstream, sizeof upstream, "http://127.0.0.1:%d", ntohs(address.sin_port));
+	struct http_proxy canned;
+	http_proxy_start(&canned, upstream, 1);
+	struct http_client client;
+	http_client_init(&client, canned.url, 0);
+	struct http_response response;
+	http_call(&client, "GET", "/healthz", NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200 && http_contract_violation(&response) == NULL, "a valid answer passes: %s",
+		      http_describe(&response));
+	http_response_free(&response);
+	http_call(&client, "GET", "/readyz", NULL, NULL, NULL, &response);
+	ck_assert_msg(http_contract_violation(&response) != NULL, "a wrong body is flagged: %s", http_describe(&response));
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_proxy_stop(&canned);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_games");
 	TCase *games = tcase_create("complete games through prism");
 	tcase_add_unchecked_fixture(games, start, stop);
 	tcase_set_timeout(games, 240);
+	tcase_add_test(games, test_the_contract_check_catches_a_response_that_breaks_the_spec);
 	tcase_add_test(games, test_every_game_resource_carries_its_version_as_etag);
 	tcase_add_test(games, test_create_with_players_shows_tokens_once);
 	tcase_add_test(games, test_three_seats_beginner_board_with_trades_to_a_winner);

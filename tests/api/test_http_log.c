@@ -358,7 +358,9 @@ START_TEST(test_sigterm_answers_parked_requests_and_exits_0)
 	int exit_status = http_server_stop(&own, 20);
 	pthread_join(poll_thread, NULL);
 	pthread_join(stream_thread, NULL);
-	ck_assert_int_eq(exit_status, 0);
+	char tail[1500];
+	http_log_tail(own.log_path, tail, sizeof tail);
+	ck_assert_msg(exit_status == 0, "the server exited with %d; its log ends:\n%s", exit_status, tail);
 	ck_assert_msg(parked.status == 200 || parked.status == 503, "the parked long-poll got an answer (%ld)",
 		      parked.status);
 	ck_assert_msg(parked.answered_at - signalled < 5, "answered %.2f s after SIGTERM",

@@ -26,7 +26,7 @@
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-#define MAX_MOVES 3000
+#define MAX_MOVES 5000
 #define CHECK_EVERY 3
 
 static struct http_server server;
