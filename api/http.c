@@ -228,6 +228,11 @@ static void dispatch(struct http_request *request)
 				     -1);
 		return;
 	}
+	if (request->route) {
+		/* Resumed after a suspension: the route and its parameters are known. */
+		request->route->handler(request);
+		return;
+	}
 	unsigned allowed = 0;
 	request->route = routes_match(request->method, request->path, request->params, &allowed);
 	if (!request->route) {
