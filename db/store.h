@@ -87,6 +87,34 @@ const char *store_message(const struct store *store);
  * number applied now. On failure message (may be NULL) says why. */
 enum store_status store_migrate(const char *conninfo, int *applied, char *message, size_t message_size);
 
+/* ---- Waking listeners ---------------------------------------------------------------------
+ * Every create and append wakes the listeners of channel "catan_events" with
+ * "<id as 16 hex digits>:<new version>", after its transaction has committed. By default
+ * the store sends the wake-up itself, as a second transaction in the same round trip as
+ * the write. A process with many writers should instead share one notifier: a thread with
+ * its own connection that sends the wake-ups of all its stores in batches, one
+ * transaction per batch, which is what keeps appends near the speed of plain inserts
+ * (db/notifier.c says what it costs in guarantees: a wake-up pending when the process dies
+ * is lost; listeners then wait for their own deadline). */
+
+struct store_notifier;
+
+/* Start a notifier thread for the database of `conninfo` (it connects when it first
+ * sends, and reconnects by itself). Always STORE_OK; free with store_notifier_close(). */
+enum store_status store_notifier_open(const char *conninfo, struct store_notifier **out);
+
+/* Send what is pending (one attempt), stop the thread, free. Close the notifier after the
+ * stores that use it. NULL is allowed. */
+void store_notifier_close(struct store_notifier *notifier);
+
+/* Wake-ups sent, dropped (the database unreachable for long, or at close), and
+ * transactions used, so far. Any out-parameter may be NULL. */
+void store_notifier_counts(struct store_notifier *notifier, long *sent, long *dropped, long *batches);
+
+/* Have `store` post its wake-ups to `notifier` (borrowed; it must outlive the store's use
+ * of it), or with NULL send them itself again. */
+void store_use_notifier(struct store *store, struct store_notifier *notifier);
+
 /* ---- Writing ------------------------------------------------------------------------------ */
 
 /* One event to store. payload is JSON text (NUL-terminated), borrowed for the call. */
@@ -128,7 +156,7 @@ struct store_new_game {
 };
 
 /* Create a game with a new random id (*id), its seats and its first events, in one
- * transaction. The game is then at version event_count. */
+ * transaction, then wake listeners. The game is then at version event_count. */
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id);
 
 struct store_append {
@@ -141,8 +169,7 @@ struct store_append {
 	const struct store_idempotency *idempotency;   /* NULL, or the record to keep */
 };
 
-/* Append events in one transaction and notify listeners on channel "catan_events" with
- * "<id as 16 hex digits>:<new version>". STORE_CONFLICT: version+1 is taken or version is
+/* Append events in one transaction, then wake listeners (see above). STORE_CONFLICT: version+1 is taken or version is
  * not the game's (reload and decide again). STORE_IDEMPOTENCY_CONFLICT: the key was used
  * (nothing stored; read the record with store_idempotency_get()). STORE_NOT_FOUND: no such
  * game. STORE_UNAVAILABLE: not known to be committed. */

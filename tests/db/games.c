@@ -24,6 +24,7 @@ void test_game_start(struct test_game *game, uint64_t seed, int seats, struct ev
 	memset(game, 0, sizeof *game);
 	allocate_scratch(game);
 	game->seed = seed;
+	game->trades = 1;
 	struct game_options options;
 	rules_default_options(&options);
 	options.seats = (uint8_t)seats;
@@ -43,13 +44,14 @@ void test_game_resume(struct test_game *game, const struct game *state, uint64_t
 	memset(game, 0, sizeof *game);
 	allocate_scratch(game);
 	game->seed = seed;
+	game->trades = 1;
 	memcpy(&game->state, state, sizeof *state);
 	rng_init(&game->chooser, seed ^ UINT64_C(0x5eed), state->version);
 }
 
 int test_game_step(struct test_game *game, struct game *before, int *seat, struct event_list *events)
 {
-	struct playout_options playout = {1};
+	struct playout_options playout = {game->trades};
 	struct command command;
 	if (!playout_choose(&game->state, &playout, &game->chooser, game->scratch, seat, &command))
 		return 0;

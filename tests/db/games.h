@@ -18,6 +18,7 @@ struct test_game {
 	uint64_t seed;     /* the game's secret seed */
 	struct rng chooser;
 	struct command *scratch; /* room for the legal moves */
+	int trades;              /* 1 (the default): domestic offers and answers are played too */
 };
 
 /* Start a game of `seats` seats from `seed` (default options, random layout when `seed` is

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -160,4 +161,30 @@ int64_t test_db_now_us(void)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+int test_db_notifications(PGconn *listener, int timeout_ms, const char *until, char (*notes)[64], int max)
+{
+	int count = 0;
+	int64_t deadline = test_db_now_us() + (int64_t)timeout_ms * 1000;
+	for (;;) {
+		ck_assert(PQconsumeInput(listener));
+		PGnotify *notify;
+		int done = 0;
+		while ((notify = PQnotifies(listener))) {
+			if (count < max)
+				snprintf(notes[count++], 64, "%s", notify->extra);
+			done = done || (until && strcmp(notify->extra, until) == 0);
+			PQfreemem(notify);
+		}
+		int64_t left = deadline - test_db_now_us();
+		if (done || left <= 0)
+			return count;
+		int socket = PQsocket(listener);
+		fd_set readable;
+		FD_ZERO(&readable);
+		FD_SET(socket, &readable);
+		struct timeval wait = {(time_t)(left / 1000000), (suseconds_t)(left % 1000000)};
+		select(socket + 1, &readable, NULL, NULL, &wait);
+	}
 }

@@ -42,6 +42,11 @@ void test_db_fake_events(struct store_event *events, char (*text)[64], int count
 /* A game of `seats` seats created with `count` fake events; returns its id. */
 int64_t test_db_new_game(struct store *store, int seats, int count);
 
+/* Collect the payloads of notifications arriving on `listener` (which has run LISTEN) for
+ * up to timeout_ms, stopping early once `until` (NULL: never) has arrived. Returns how
+ * many were stored (at most max). */
+int test_db_notifications(PGconn *listener, int timeout_ms, const char *until, char (*notes)[64], int max);
+
 /* Microseconds on the monotonic clock. */
 int64_t test_db_now_us(void);
 

@@ -1,0 +1,247 @@
+/*
+ * store_internal.h - what the files of the store share (internal to db/): the struct
+ * behind struct store, the prepared statements, and small helpers to pass parameters and
+ * read binary results. store.c owns the connection and runs statements; store_write.c and
+ * store_read.c are the operations of store.h.
+ */
+#ifndef CATAN_DB_STORE_INTERNAL_H
+#define CATAN_DB_STORE_INTERNAL_H
+
+#include <libpq-fe.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/store.h"
+
+#define STORE_MESSAGE_SIZE 512
+#define STORE_MAX_PARAMS 16
+/* Microseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01. */
+#define STORE_PG_EPOCH_US INT64_C(946684800000000)
+
+/* ---- Statements ----------------------------------------------------------------------------
+ * Each is prepared under its name (store.c) on every new connection. */
+
+enum statement {
+	STATEMENT_APPEND_EVENT,
+	STATEMENT_APPEND_EVENTS,
+	STATEMENT_APPEND,
+	STATEMENT_CREATE_GAME,
+	STATEMENT_LOAD,
+	STATEMENT_READ_EVENTS,
+	STATEMENT_VERSION,
+	STATEMENT_FIND_TOKEN,
+	STATEMENT_GAME_INFO,
+	STATEMENT_IDEMPOTENCY_GET,
+	STATEMENT_IDEMPOTENCY_PUT,
+	STATEMENT_PUT_SNAPSHOT,
+	STATEMENT_NOTIFY,
+	STATEMENT_COUNT
+};
+
+/* Columns of the load and read statements. */
+enum log_column {
+	LOG_SEQ,          /* int4: 0 for the header row */
+	LOG_TYPE,         /* int2: header: games.status */
+	LOG_ACTOR,        /* int2: header: games.seats */
+	LOG_ORIGIN,       /* int2 */
+	LOG_SEED,         /* int8: header only */
+	LOG_CREATED_AT,   /* timestamptz: events only */
+	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
+	LOG_STATE,        /* bytea: header only */
+	LOG_PAYLOAD       /* text: events only */
+};
+
+struct store_notifier;
+
+struct store {
+	char *conninfo;
+	PGconn *conn;          /* NULL when there is no usable connection */
+	int64_t retry_at_ms;   /* no connection attempt before this (monotonic) */
+	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
+	char message[STORE_MESSAGE_SIZE];
+};
+
+/* Set the store's message (one line). */
+__attribute__((format(printf, 2, 3))) void store__say(struct store *store, const char *format, ...);
+
+/* Say that a row of game `game_id` is not what the store wrote; returns STORE_CORRUPT. */
+enum store_status store__corrupt(struct store *store, int64_t game_id, const char *what);
+
+/* Run a prepared statement; *out is the result on STORE_OK (caller PQclear()s). A read
+ * (`retry` 1) that finds an old connection dead is sent once more on a new one. */
+struct params;
+enum store_status store__run(struct store *store, enum statement statement, const struct params *params, int retry,
+			     PGresult **out);
+
+/* Run a write statement and wake the listeners of (game_id, version): see store.c. */
+enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
+					int64_t game_id, int32_t version, PGresult **out);
+
+/* Queue the wake-up of (game_id, version) on a notifier (notifier.c). */
+void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int32_t version);
+
+/* ---- Helpers ------------------------------------------------------------------------------- */
+
+static inline void *store_alloc(size_t size)
+{
+	void *pointer = malloc(size ? size : 1);
+	if (!pointer)
+		abort();
+	return pointer;
+}
+
+static inline char *store_strndup(const char *text, size_t length)
+{
+	char *copy = store_alloc(length + 1);
+	memcpy(copy, text, length);
+	copy[length] = '\0';
+	return copy;
+}
+
+/* A growing byte buffer for array literals. */
+struct buffer {
+	char *data;
+	size_t size;
+	size_t capacity;
+};
+
+static inline void buffer_append(struct buffer *buffer, const char *bytes, size_t size)
+{
+	if (buffer->size + size + 1 > buffer->capacity) {
+		size_t capacity = buffer->capacity ? buffer->capacity : 256;
+		while (capacity < buffer->size + size + 1)
+			capacity *= 2;
+		char *data = realloc(buffer->data, capacity);
+		if (!data)
+			abort();
+		buffer->data = data;
+		buffer->capacity = capacity;
+	}
+	memcpy(buffer->data + buffer->size, bytes, size);
+	buffer->size += size;
+	buffer->data[buffer->size] = '\0';
+}
+
+static inline void buffer_string(struct buffer *buffer, const char *text)
+{
+	buffer_append(buffer, text, strlen(text));
+}
+
+/* An array literal element: quoted, with backslash and double quote escaped; NULL as NULL. */
+static inline void buffer_array_text(struct buffer *buffer, const char *text)
+{
+	if (!text) {
+		buffer_string(buffer, "NULL");
+		return;
+	}
+	buffer_append(buffer, "\"", 1);
+	const char *run = text;
+	for (const char *c = text; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			buffer_append(buffer, run, (size_t)(c - run));
+			buffer_append(buffer, "\\", 1);
+			run = c;
+		}
+	}
+	buffer_string(buffer, run);
+	buffer_append(buffer, "\"", 1);
+}
+
+static inline void buffer_array_int(struct buffer *buffer, int value, int first)
+{
+	char text[16];
+	int length = snprintf(text, sizeof text, "%s%d", first ? "" : ",", value);
+	buffer_append(buffer, text, (size_t)length);
+}
+
+/* Parameters of one statement: numbers as text, bytes in binary. */
+struct params {
+	int count;
+	const char *values[STORE_MAX_PARAMS];
+	int lengths[STORE_MAX_PARAMS];
+	int formats[STORE_MAX_PARAMS];
+	char numbers[STORE_MAX_PARAMS][24];
+};
+
+static inline void param_int(struct params *params, long long value)
+{
+	int i = params->count++;
+	snprintf(params->numbers[i], sizeof params->numbers[i], "%lld", value);
+	params->values[i] = params->numbers[i];
+	params->lengths[i] = 0;
+	params->formats[i] = 0;
+}
+
+/* Borrows text (NULL for SQL NULL) until the statement is sent. */
+static inline void param_text(struct params *params, const char *text)
+{
+	int i = params->count++;
+	params->values[i] = text;
+	params->lengths[i] = 0;
+	params->formats[i] = 0;
+}
+
+static inline void param_bytes(struct params *params, const void *bytes, size_t size)
+{
+	int i = params->count++;
+	params->values[i] = bytes ? bytes : "";
+	params->lengths[i] = (int)size;
+	params->formats[i] = 1;
+}
+
+static inline void param_null(struct params *params)
+{
+	param_text(params, NULL);
+}
+
+/* Binary result values. Each returns 0 when the value is NULL or has the wrong width. */
+static inline int get_int16(const PGresult *result, int row, int column, int *out)
+{
+	if (PQgetisnull(result, row, column) || PQgetlength(result, row, column) != 2)
+		return 0;
+	const unsigned char *bytes = (const unsigned char *)PQgetvalue(result, row, column);
+	*out = (int16_t)(uint16_t)((unsigned)bytes[0] << 8 | bytes[1]);
+	return 1;
+}
+
+static inline int get_int32(const PGresult *result, int row, int column, int32_t *out)
+{
+	if (PQgetisnull(result, row, column) || PQgetlength(result, row, column) != 4)
+		return 0;
+	const unsigned char *bytes = (const unsigned char *)PQgetvalue(result, row, column);
+	*out = (int32_t)((uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3]);
+	return 1;
+}
+
+static inline int get_int64(const PGresult *result, int row, int column, int64_t *out)
+{
+	if (PQgetisnull(result, row, column) || PQgetlength(result, row, column) != 8)
+		return 0;
+	const unsigned char *bytes = (const unsigned char *)PQgetvalue(result, row, column);
+	uint64_t value = 0;
+	for (int i = 0; i < 8; i++)
+		value = value << 8 | bytes[i];
+	*out = (int64_t)value;
+	return 1;
+}
+
+static inline int get_timestamp(const PGresult *result, int row, int column, int64_t *out)
+{
+	int64_t since_2000;
+	if (!get_int64(result, row, column, &since_2000))
+		return 0;
+	*out = since_2000 + STORE_PG_EPOCH_US;
+	return 1;
+}
+
+static inline int get_bool(const PGresult *result, int row, int column, int *out)
+{
+	if (PQgetisnull(result, row, column) || PQgetlength(result, row, column) != 1)
+		return 0;
+	*out = PQgetvalue(result, row, column)[0] != 0;
+	return 1;
+}
+
+#endif
