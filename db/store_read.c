@@ -205,6 +205,10 @@ enum store_status store_idempotency_get(struct store *store, int64_t game_id, co
 					struct store_idempotency_record *out)
 {
 	memset(out, 0, sizeof *out);
+	if (!key) {
+		store__say(store, "store_idempotency_get: no key");
+		return STORE_INVALID;
+	}
 	struct params params = {0};
 	param_int(&params, game_id);
 	param_text(&params, key);

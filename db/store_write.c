@@ -179,6 +179,11 @@ enum store_status store_append(struct store *store, const struct store_append *a
 	params_events(&params, &arrays);
 	int32_t version = append->version + append->event_count;
 	const struct store_idempotency *record = append->idempotency;
+	if (record && !record->key) {
+		event_arrays_free(&arrays);
+		store__say(store, "store_append: an idempotency record without key");
+		return STORE_INVALID;
+	}
 	PGresult *result;
 	enum store_status status;
 	if (!append->snapshot && !record && append->status == STORE_NO_STATUS && append->version > 0) {
@@ -262,6 +267,10 @@ enum store_status store_put_snapshot(struct store *store, int64_t game_id, int32
 enum store_status store_idempotency_put(struct store *store, int64_t game_id,
 					const struct store_idempotency *record)
 {
+	if (!record->key) {
+		store__say(store, "store_idempotency_put: no key");
+		return STORE_INVALID;
+	}
 	struct params params = {0};
 	param_int(&params, game_id);
 	param_int(&params, record->status);

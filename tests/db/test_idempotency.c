@@ -102,6 +102,10 @@ START_TEST(test_unknown_key_is_not_found)
 	struct store_idempotency_record kept;
 	ck_assert_int_eq(store_idempotency_get(store, game, "never", hash, &kept), STORE_NOT_FOUND);
 	ck_assert_ptr_null(kept.response);
+	ck_assert_int_eq(store_idempotency_get(store, game, NULL, hash, &kept), STORE_INVALID);
+	struct store_idempotency keyless = {NULL, {0}, 200, "r"};
+	ck_assert_int_eq(store_idempotency_put(store, game, &keyless), STORE_INVALID);
+	ck_assert_int_eq(append_with_key(game, 1, &keyless), STORE_INVALID);
 }
 END_TEST
 
