@@ -47,6 +47,7 @@ struct cache_entry {
 static struct cache_entry *cache;
 static const struct config *settings;
 static pthread_key_t store_key;
+static struct store_notifier *notifier; /* shared by every thread's store: see db/notifier.c */
 static volatile int shutting_down;
 
 static void close_store(void *store)
@@ -61,6 +62,7 @@ void service_init(const struct config *config)
 	for (int i = 0; i < CACHE_SLOTS; i++)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
+	store_notifier_open(config->database_url, &notifier);
 }
 
 void service_shutdown_begin(void)
@@ -79,6 +81,8 @@ void service_shutdown(void)
 		pthread_mutex_destroy(&cache[i].lock);
 	free(cache);
 	cache = NULL;
+	store_notifier_close(notifier);
+	notifier = NULL;
 }
 
 struct store *service_store(void)
@@ -86,6 +90,7 @@ struct store *service_store(void)
 	struct store *store = pthread_getspecific(store_key);
 	if (!store) {
 		store_open(settings->database_url, &store);
+		store_use_notifier(store, notifier);
 		pthread_setspecific(store_key, store);
 	}
 	return store;
