@@ -344,7 +344,7 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	struct sockaddr_in6 address6;
 	struct sockaddr_in address4;
 	const struct sockaddr *address;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_TURBO;
 	memset(&address4, 0, sizeof address4);
 	memset(&address6, 0, sizeof address6);
 	if (inet_pton(AF_INET, config->listen_address, &address4.sin_addr) == 1) {
