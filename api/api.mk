@@ -3,7 +3,7 @@
 
 API_SRC := $(filter-out api/codec.c api/game_repo.c,$(wildcard api/*.c))
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o
-API_LIBS := -lmicrohttpd -lpthread -lm
+API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
 SERVER := $(B)/catan-server
 
 $(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh

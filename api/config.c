@@ -50,5 +50,7 @@ int config_from_env(struct config *config)
 	       read_int("MAX_CONNECTIONS_PER_IP", 256, 1, 100000, &config->max_connections_per_ip) &&
 	       read_int("CONNECTION_TIMEOUT_S", 120, 1, 86400, &config->connection_timeout_s) &&
 	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
-	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token);
+	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
+	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
+	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers);
 }

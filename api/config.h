@@ -13,6 +13,8 @@
  *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
  *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
+ *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
+ *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
  */
 #ifndef CATAN_API_CONFIG_H
 #define CATAN_API_CONFIG_H
@@ -28,6 +30,8 @@ struct config {
 	int connection_timeout_s;
 	double rate_limit_ip;
 	double rate_limit_token;
+	int workers;
+	int webhook_workers;
 };
 
 /* Read the environment into *config. Returns 0 with a message on stderr when a variable

@@ -118,7 +118,8 @@ enum store_status game_repo_create(struct game_repo *repo, const struct store_ne
 
 enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
 				   const struct event_list *events, const struct game *after, int actor,
-				   int origin, const struct store_idempotency *idempotency)
+				   int origin, const struct store_idempotency *idempotency,
+				   const struct store_timer_set *timer)
 {
 	repo->message[0] = '\0';
 	char *texts[EVENT_LIST_MAX];
@@ -134,6 +135,7 @@ enum store_status game_repo_append(struct game_repo *repo, int64_t id, const str
 		.status = was != is ? (int)is : STORE_NO_STATUS,
 		.snapshot = snapshot_due(repo, before->version, after->version) ? &snapshot : NULL,
 		.idempotency = idempotency,
+		.timer = timer,
 	};
 	enum store_status status = store_append(repo->store, &append);
 	free_texts(texts, events->count);
@@ -229,4 +231,31 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
 		memcpy(game, &caught_up, sizeof caught_up);
 	store_log_free(&log);
 	return status;
+}
+
+enum store_status game_repo_load_at(struct game_repo *repo, int64_t id, int32_t version, struct game *game)
+{
+	repo->message[0] = '\0';
+	struct game state;
+	memset(&state, 0, sizeof state);
+	while ((int32_t)state.version < version) {
+		int limit = version - (int32_t)state.version;
+		if (limit > GAME_REPO_REPLAY_BATCH)
+			limit = GAME_REPO_REPLAY_BATCH;
+		struct store_log log;
+		enum store_status status = store_read_events(repo->store, id, (int32_t)state.version, limit, &log);
+		if (status != STORE_OK)
+			return store_failed(repo, status);
+		int count = log.count;
+		status = replay(repo, id, &log, &state);
+		store_log_free(&log);
+		if (status != STORE_OK)
+			return status;
+		if (count == 0) {
+			say(repo, "game has no version %d", (int)version);
+			return STORE_NOT_FOUND;
+		}
+	}
+	memcpy(game, &state, sizeof state);
+	return STORE_OK;
 }

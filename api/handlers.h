@@ -32,6 +32,7 @@ void handle_withdraw_trade(struct http_request *request);
 void handle_post_webhook(struct http_request *request);
 void handle_get_webhooks(struct http_request *request);
 void handle_delete_webhook(struct http_request *request);
+void handle_get_webhook_deliveries(struct http_request *request);
 
 /* handlers_system.c */
 void handle_healthz(struct http_request *request);

@@ -220,6 +220,19 @@ void handle_create_game(struct http_request *request)
 	json_decref(stored_options);
 	row.options = options_text;
 
+	struct session session;
+	memset(&session, 0, sizeof session);
+	session.viewer = VIEW_SPECTATOR;
+	memcpy(&session.game.state, &after, sizeof after);
+	session.game.seed = seed;
+	session.game.options = options;
+	for (int s = 0; s < seats.count; s++) {
+		snprintf(session.game.names[s], SERVICE_NAME_SIZE, "%s", seats.names[s]);
+		session.game.bots[s] = (uint8_t)seats.bots[s];
+	}
+	struct store_timer_set timer;
+	row.timer = service_next_timer(&session.game, &after, &timer);
+
 	struct game_repo repo;
 	game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
 	int64_t id;
@@ -231,19 +244,8 @@ void handle_create_game(struct http_request *request)
 	}
 	metrics_add(METRICS_GAMES_CREATED, 1);
 	metrics_add(METRICS_EVENTS_APPENDED, events.count);
-
-	struct session session;
-	memset(&session, 0, sizeof session);
-	session.viewer = VIEW_SPECTATOR;
 	session.game.id = id;
 	store_format_id(id, session.game.id_text);
-	memcpy(&session.game.state, &after, sizeof after);
-	session.game.seed = seed;
-	session.game.options = options;
-	for (int s = 0; s < seats.count; s++) {
-		snprintf(session.game.names[s], SERVICE_NAME_SIZE, "%s", seats.names[s]);
-		session.game.bots[s] = (uint8_t)seats.bots[s];
-	}
 	snprintf(request->game, sizeof request->game, "%s", session.game.id_text);
 
 	json_t *seat_list = json_array();
@@ -252,7 +254,7 @@ void handle_create_game(struct http_request *request)
 				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", seats.names[s], "bot", seats.bots[s],
 						"token", seats.bots[s] ? json_null() : json_string(tokens[s])));
 	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session.game.id_text, "version",
-				     (json_int_t)after.version, "admin_token", admin_token, "seats", seat_list, "game",
+				     (int)after.version, "admin_token", admin_token, "seats", seat_list, "game",
 				     game_json(&session));
 	char location[64];
 	snprintf(location, sizeof location, "/v1/games/%s", session.game.id_text);
@@ -285,7 +287,7 @@ void handle_get_players(struct http_request *request)
 	if (!service_open(request, &session, SERVICE_ANYONE))
 		return;
 	json_t *view = game_json(&session);
-	json_t *body = json_pack("{s:i, s:O}", "version", (json_int_t)session.game.state.version, "players",
+	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",
 				 json_object_get(view, "players"));
 	json_decref(view);
 	http_respond_json(request, 200, body, (long)session.game.state.version);
@@ -325,7 +327,7 @@ void handle_get_actions(struct http_request *request)
 	for (int s = 0; s < state->options.seats; s++)
 		if (mask >> s & 1u)
 			json_array_append_new(waiting, json_integer(s));
-	json_t *body = json_pack("{s:i, s:o, s:o, s:o}", "version", (json_int_t)state->version, "seat",
+	json_t *body = json_pack("{s:i, s:o, s:o, s:o}", "version", (int)state->version, "seat",
 				 session.viewer >= 0 ? json_integer(session.viewer) : json_null(), "waiting_for", waiting,
 				 "actions", actions);
 	http_respond_json(request, 200, body, (long)state->version);

@@ -116,7 +116,7 @@ void handle_get_moves(struct http_request *request)
 			continue;
 		}
 		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
-		json_t *body = json_pack("{s:i, s:o}", "version", (json_int_t)version, "events", service_log_json(&session, &log));
+		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", service_log_json(&session, &log));
 		store_log_free(&log);
 		http_respond_json(request, 200, body, (long)version);
 		return;

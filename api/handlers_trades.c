@@ -118,7 +118,7 @@ void handle_get_trades(struct http_request *request)
 	const char *names[GAME_MAX_SEATS];
 	service_names(&session.game, names);
 	json_t *full = codec_view_to_json(&view, names);
-	json_t *body = json_pack("{s:i, s:O}", "version", (json_int_t)session.game.state.version, "trades",
+	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "trades",
 				 json_object_get(full, "trades"));
 	json_decref(full);
 	http_respond_json(request, 200, body, (long)session.game.state.version);

@@ -1,23 +1,216 @@
 /*
- * handlers_webhooks.c - webhook registrations (see api/webhooks.h for delivery).
+ * handlers_webhooks.c - registering webhooks (delivery: api/webhooks.c).
+ *
+ * The admin token registers receivers of every public event of the game; a seat token
+ * registers receivers of that seat's view of the events plus "your_turn" notes. A seat
+ * sees and removes only its own registrations; the admin sees and removes all. The
+ * signing secret is shown once, in the answer to the registration.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/auth.h"
 #include "api/handlers.h"
 #include "api/service.h"
+#include "api/webhooks.h"
+
+#define URL_MAX 2048
+#define HISTORY_DEFAULT 50
+#define HISTORY_MAX 500
+
+static int owner_of(const struct session *session)
+{
+	return session->viewer == SERVICE_ADMIN ? STORE_WEBHOOK_ADMIN : session->viewer;
+}
+
+static json_t *webhook_json(const struct store_webhook *webhook)
+{
+	char id[24], created[40];
+	webhooks_format_id(webhook->id, id);
+	service_format_time(webhook->created_at_us, created, sizeof created);
+	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:i}", "id", id, "url", webhook->url, "events",
+			 webhook->your_turn_only ? "your_turn" : "all", "seat",
+			 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created, "pending",
+			 (int)webhook->pending);
+}
+
+static int valid_url(const char *url)
+{
+	size_t length = strlen(url);
+	if (length > URL_MAX || length < 8)
+		return 0;
+	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
+		return 0;
+	for (size_t i = 0; i < length; i++)
+		if ((unsigned char)url[i] <= 0x20 || url[i] == 0x7f)
+			return 0;
+	return 1;
+}
 
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
 	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN))
 		return;
-	http_respond_problem(request, PROBLEM_ROUTE_NOT_FOUND, "webhooks are not available yet", NULL, -1);
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	const char *key;
+	json_t *value;
+	json_object_foreach(body, key, value) {
+		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0) {
+			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a webhook has url and events", key, -1);
+			json_decref(body);
+			return;
+		}
+	}
+	json_t *url = json_object_get(body, "url");
+	json_t *events = json_object_get(body, "events");
+	if (!url) {
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "url is required", "url", -1);
+		json_decref(body);
+		return;
+	}
+	if (!json_is_string(url) || !valid_url(json_string_value(url))) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "url must be an http:// or https:// URL of at most 2048 characters",
+				     "url", -1);
+		json_decref(body);
+		return;
+	}
+	int your_turn_only = 0;
+	if (events && !json_is_null(events)) {
+		const char *which = json_is_string(events) ? json_string_value(events) : "";
+		if (strcmp(which, "your_turn") == 0 && session.viewer >= 0) {
+			your_turn_only = 1;
+		} else if (strcmp(which, "all") != 0) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "events is \"all\", or \"your_turn\" for a seat's webhook", "events", -1);
+			json_decref(body);
+			return;
+		}
+	}
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
+	if (!auth_random(secret, sizeof secret)) {
+		json_decref(body);
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	struct store_webhook webhook = {0, owner_of(&session), your_turn_only, 0, 0, (char *)json_string_value(url)};
+	enum store_status status = store_webhook_create(service_store(), session.game.id, webhook.seat, your_turn_only,
+							secret, webhook.url, &webhook.id, &webhook.created_at_us);
+	if (status != STORE_OK) {
+		json_decref(body);
+		if (status == STORE_NOT_FOUND)
+			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
+		else
+			service_store_error(request, status);
+		return;
+	}
+	json_t *answer = webhook_json(&webhook);
+	json_decref(body);
+	char secret_text[WEBHOOKS_SECRET_TEXT_SIZE];
+	webhooks_secret_text(secret, secret_text);
+	json_object_set_new(answer, "secret", json_string(secret_text));
+	char id[24], location[96];
+	webhooks_format_id(webhook.id, id);
+	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
+	http_add_header(request, "Location", location);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 201, answer, -1);
 }
 
 void handle_get_webhooks(struct http_request *request)
 {
-	handle_post_webhook(request);
+	struct session session;
+	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN))
+		return;
+	struct store_webhook *webhooks;
+	int count;
+	enum store_status status = store_webhook_list(service_store(), session.game.id, &webhooks, &count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	json_t *list = json_array();
+	for (int i = 0; i < count; i++)
+		if (session.viewer == SERVICE_ADMIN || webhooks[i].seat == session.viewer)
+			json_array_append_new(list, webhook_json(&webhooks[i]));
+	store_webhooks_free(webhooks, count);
+	http_respond_json(request, 200, json_pack("{s:o}", "webhooks", list), -1);
+}
+
+/* The caller's webhook named by :webhook, or 0 with a 404 queued. */
+static int find_own(struct http_request *request, const struct session *session, int64_t *id)
+{
+	if (!request->params[1] || !webhooks_parse_id(request->params[1], id)) {
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
+				     -1);
+		return 0;
+	}
+	struct store_webhook *webhooks;
+	int count;
+	enum store_status status = store_webhook_list(service_store(), session->game.id, &webhooks, &count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	int found = 0;
+	for (int i = 0; i < count; i++)
+		if (webhooks[i].id == *id && (session->viewer == SERVICE_ADMIN || webhooks[i].seat == session->viewer))
+			found = 1;
+	store_webhooks_free(webhooks, count);
+	if (!found)
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours in this game", NULL, -1);
+	return found;
 }
 
 void handle_delete_webhook(struct http_request *request)
 {
-	handle_post_webhook(request);
+	struct session session;
+	int64_t id;
+	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN) || !find_own(request, &session, &id))
+		return;
+	enum store_status status = store_webhook_delete(service_store(), session.game.id, id);
+	if (status == STORE_NOT_FOUND)
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
+	else if (status != STORE_OK)
+		service_store_error(request, status);
+	else
+		http_respond_empty(request, 204);
+}
+
+void handle_get_webhook_deliveries(struct http_request *request)
+{
+	struct session session;
+	int64_t id;
+	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN) || !find_own(request, &session, &id))
+		return;
+	const char *limit_text = http_query(request, "limit");
+	long limit = limit_text ? strtol(limit_text, NULL, 10) : HISTORY_DEFAULT;
+	if (limit < 1 || limit > HISTORY_MAX) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "limit must be an integer in 1..500", "limit", -1);
+		return;
+	}
+	struct store_delivery_entry *entries;
+	int count;
+	enum store_status status = store_delivery_history(service_store(), id, (int)limit, &entries, &count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	json_t *list = json_array();
+	for (int i = 0; i < count; i++) {
+		char at[40];
+		service_format_time(entries[i].at_us, at, sizeof at);
+		json_t *entry = json_pack("{s:s, s:s, s:i, s:i, s:o, s:i}", "at", at, "kind", entries[i].kind, "version",
+					  (int)entries[i].seq, "attempt", entries[i].attempt, "status",
+					  entries[i].http_status ? json_integer(entries[i].http_status) : json_null(),
+					  "duration_ms", entries[i].duration_ms);
+		if (entries[i].error[0])
+			json_object_set_new(entry, "error", json_string(entries[i].error));
+		json_array_append_new(list, entry);
+	}
+	free(entries);
+	http_respond_json(request, 200, json_pack("{s:o}", "deliveries", list), -1);
 }

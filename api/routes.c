@@ -27,6 +27,7 @@ static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games/:game/webhooks", handle_post_webhook},
 	{HTTP_GET, "/v1/games/:game/webhooks", handle_get_webhooks},
 	{HTTP_DELETE, "/v1/games/:game/webhooks/:webhook", handle_delete_webhook},
+	{HTTP_GET, "/v1/games/:game/webhooks/:webhook/deliveries", handle_get_webhook_deliveries},
 	{HTTP_GET, "/healthz", handle_healthz},
 	{HTTP_GET, "/readyz", handle_readyz},
 	{HTTP_GET, "/metrics", handle_metrics},

@@ -20,6 +20,8 @@
 #include "api/notify.h"
 #include "api/ratelimit.h"
 #include "api/service.h"
+#include "api/webhooks.h"
+#include "api/worker.h"
 #include "db/store.h"
 
 static int migrate(const struct config *config)
@@ -65,12 +67,16 @@ int main(int argc, char **argv)
 	ratelimit_configure(&limits);
 	service_init(&config);
 	notify_start(config.database_url);
+	worker_start(config.workers);
+	webhooks_start(config.webhook_workers);
 
 	struct http_config http = {config.listen_address,      config.port,
 				   config.threads,             config.max_connections,
 				   config.max_connections_per_ip, config.connection_timeout_s};
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {
+		webhooks_stop();
+		worker_stop();
 		notify_stop();
 		return 1;
 	}
@@ -94,6 +100,8 @@ int main(int argc, char **argv)
 	http_quiesce(daemon);
 	notify_stop();
 	http_stop(daemon, 5.0);
+	worker_stop();
+	webhooks_stop();
 	service_shutdown();
 	access_log_event("info", "stopped", NULL);
 	return 0;

@@ -29,6 +29,8 @@
 #include "api/notify.h"
 #include "api/ratelimit.h"
 #include "api/xalloc.h"
+#include "api/worker.h"
+#include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "engine/view.h"
 
@@ -405,7 +407,7 @@ static const char *origin_name(int origin)
 	}
 }
 
-static void format_time(int64_t microseconds, char *out, size_t size)
+void service_format_time(int64_t microseconds, char *out, size_t size)
 {
 	time_t seconds = (time_t)(microseconds / 1000000);
 	struct tm tm;
@@ -429,7 +431,7 @@ static json_t *log_entry(const struct event *event, int viewer, int seats, int32
 	view_event(event, viewer == SERVICE_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
 	json_t *entry = codec_event_to_json(&seen, seats);
 	char when[48];
-	format_time(created_us, when, sizeof when);
+	service_format_time(created_us, when, sizeof when);
 	json_object_set_new(entry, "version", json_integer(version));
 	json_object_set_new(entry, "created_at", json_string(when));
 	json_object_set_new(entry, "origin", json_string(origin_name(origin)));
@@ -456,6 +458,35 @@ json_t *service_log_json(struct session *session, const struct store_log *log)
 }
 
 /* ---- moves ---- */
+
+uint8_t service_bot_seats(const struct game_record *game)
+{
+	uint8_t bots = 0;
+	for (int s = 0; s < game->state.options.seats; s++)
+		if (game->bots[s])
+			bots |= (uint8_t)(1u << s);
+	return bots;
+}
+
+const struct store_timer_set *service_next_timer(const struct game_record *game, const struct game *state,
+						 struct store_timer_set *out)
+{
+	uint8_t bots = service_bot_seats(game);
+	if (!bots && game->options.turn_timeout_s <= 0)
+		return NULL;
+	out->kind = STORE_TIMER_NONE;
+	out->due_ms = 0;
+	if (!game_in_progress(state))
+		return out;
+	if (autoplay_bot_to_move(state, bots) >= 0) {
+		out->kind = STORE_TIMER_BOT;
+		worker_wake();
+	} else if (game->options.turn_timeout_s > 0) {
+		out->kind = STORE_TIMER_DEADLINE;
+		out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
+	}
+	return out;
+}
 
 static int parse_if_match(const char *header, long *version)
 {
@@ -557,7 +588,7 @@ static char *move_response(struct session *session, const struct event_list *eve
 		json_array_append_new(list, log_entry(event, session->viewer, session->game.state.options.seats,
 						      first_version + i, now, STORE_ORIGIN_PLAYER));
 	}
-	json_t *body = json_pack("{s:i, s:o}", "version", (json_int_t)(first_version + events->count - 1), "events", list);
+	json_t *body = json_pack("{s:i, s:o}", "version", (int)(first_version + events->count - 1), "events", list);
 	if (*trade_id)
 		json_object_set_new(body, offer_member ? offer_member : "trade", json_integer(*trade_id));
 	char *text = json_dumps(body, JSON_COMPACT);
@@ -647,8 +678,10 @@ void service_move(struct http_request *request, struct session *session, const s
 		}
 		struct game_repo repo;
 		game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
-		enum store_status status = game_repo_append(&repo, game->id, &game->state, &events, &after,
-							    session->viewer, STORE_ORIGIN_PLAYER, key ? &record : NULL);
+		struct store_timer_set timer;
+		enum store_status status =
+			game_repo_append(&repo, game->id, &game->state, &events, &after, session->viewer,
+					 STORE_ORIGIN_PLAYER, key ? &record : NULL, service_next_timer(game, &after, &timer));
 		if (status == STORE_OK) {
 			memcpy(&game->state, &after, sizeof after);
 			cache_put(game);
@@ -681,42 +714,40 @@ void service_move(struct http_request *request, struct session *session, const s
 			     (long)game->state.version);
 }
 
-enum store_status service_system_move(int64_t game_id, int seat, const struct command *command, int origin,
-				      enum error *refused)
+enum store_status service_load(int64_t game_id, struct game_record *record)
 {
 	struct store *store = service_store();
-	struct game_record record;
-	enum store_status status;
-	*refused = ERROR_OK;
-	if (cache_get(game_id, &record))
-		status = catch_up(store, &record);
-	else
-		status = load_record(store, game_id, &record);
+	if (cache_get(game_id, record))
+		return catch_up(store, record);
+	enum store_status status = load_record(store, game_id, record);
+	if (status == STORE_OK)
+		cache_put(record);
+	return status;
+}
+
+enum store_status service_apply_system(struct game_record *record, int seat, const struct command *command,
+				       int origin, int keep_lease, enum error *refused)
+{
+	struct rng rng;
+	rng_init(&rng, (uint64_t)record->seed, record->state.version);
+	struct event_list events;
+	struct game after;
+	*refused = rules_decide(&record->state, seat, command, &rng, &events, &after);
+	if (*refused != ERROR_OK)
+		return STORE_OK;
+	struct store_timer_set timer;
+	const struct store_timer_set *next = service_next_timer(record, &after, &timer);
+	if (next && keep_lease && next->kind == STORE_TIMER_BOT)
+		timer.due_ms = SERVICE_BOT_LEASE_MS;
+	struct game_repo repo;
+	game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
+	enum store_status status =
+		game_repo_append(&repo, record->id, &record->state, &events, &after, seat, origin, NULL, next);
 	if (status != STORE_OK)
 		return status;
-	for (int attempt = 0; attempt < SERVICE_RETRIES; attempt++) {
-		struct rng rng;
-		rng_init(&rng, (uint64_t)record.seed, record.state.version);
-		struct event_list events;
-		struct game after;
-		*refused = rules_decide(&record.state, seat, command, &rng, &events, &after);
-		if (*refused != ERROR_OK)
-			return STORE_OK;
-		struct game_repo repo;
-		game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
-		status = game_repo_append(&repo, game_id, &record.state, &events, &after, seat, origin, NULL);
-		if (status == STORE_OK) {
-			memcpy(&record.state, &after, sizeof after);
-			cache_put(&record);
-			notify_version(game_id, (int32_t)after.version);
-			metrics_add(METRICS_EVENTS_APPENDED, events.count);
-			return STORE_OK;
-		}
-		if (status != STORE_CONFLICT)
-			return status;
-		status = catch_up(store, &record);
-		if (status != STORE_OK)
-			return status;
-	}
-	return STORE_CONFLICT;
+	memcpy(&record->state, &after, sizeof after);
+	cache_put(record);
+	notify_version(record->id, (int32_t)after.version);
+	metrics_add(METRICS_EVENTS_APPENDED, events.count);
+	return STORE_OK;
 }

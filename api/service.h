@@ -88,12 +88,32 @@ json_t *service_log_json(struct session *session, const struct store_log *log);
 /* The store failed: answer 503 (unavailable) or 500, counting the error. */
 void service_store_error(struct http_request *request, enum store_status status);
 
+/* An RFC 3339 UTC time with microseconds ("2026-11-29T20:07:46.668745Z"). */
+void service_format_time(int64_t microseconds, char *out, size_t size);
+
 /* Names of seats as a NULL-padded array for the codec. */
 void service_names(const struct game_record *game, const char *names[GAME_MAX_SEATS]);
 
-/* Decide and append a move for `seat` with no HTTP request around it (bots and deadlines):
- * STORE_OK when appended, or the store's status; *refused set when the engine refused. */
-enum store_status service_system_move(int64_t game_id, int seat, const struct command *command, int origin,
-				      enum error *refused);
+/* Events before a bot chain's next move is due when the worker making the chain dies. */
+#define SERVICE_BOT_LEASE_MS 5000
+
+/* Seats of the game that are bots, as a mask. */
+uint8_t service_bot_seats(const struct game_record *game);
+
+/* What the game waits for from the server itself at `state`: a bot's move (due at once),
+ * a deadline (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot
+ * seat, no deadline), so its appends carry no timer at all. Fills *out. */
+const struct store_timer_set *service_next_timer(const struct game_record *game, const struct game *state,
+						 struct store_timer_set *out);
+
+/* For workers (no HTTP request around): load a game fresh (cache + log). */
+enum store_status service_load(int64_t game_id, struct game_record *record);
+
+/* Decide `command` for `seat` on record->state and append it from `origin` (timeout or
+ * bot), setting the next timer; with keep_lease a next bot move is due only after
+ * SERVICE_BOT_LEASE_MS (the caller goes on with the chain itself). On STORE_OK the record
+ * is the new state, unless *refused says the engine refused (nothing appended). */
+enum store_status service_apply_system(struct game_record *record, int seat, const struct command *command,
+				       int origin, int keep_lease, enum error *refused);
 
 #endif

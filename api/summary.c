@@ -207,11 +207,11 @@ static void add_expectation(struct text *text, const struct game *game, int seat
 	switch (game->phase) {
 	case GAME_PHASE_SETUP_SETTLEMENT:
 		if (active)
-			add(text, "Place a settlement (initial placement).");
+			add(text, "Initial placement: place a settlement.");
 		break;
 	case GAME_PHASE_SETUP_ROAD:
 		if (active)
-			add(text, "Place a road next to the settlement you just placed.");
+			add(text, "Initial placement: place a road next to the settlement you just placed.");
 		break;
 	case GAME_PHASE_ROLL:
 		if (active)
@@ -259,7 +259,7 @@ char *summary_your_turn(const struct game *game, int seat, const char *const *na
 		add(&text, " (turn %u, %s's turn, you have %d points).", game->turn_number,
 		    name_of(names, game->turn_seat, a, sizeof a), game_total_points(game, seat));
 	else
-		add(&text, " (initial placement).");
+		add(&text, ".");
 	add(&text, " ");
 	add_expectation(&text, game, seat, names);
 	if (recent_count > 0) {

@@ -58,11 +58,13 @@ static const struct {
 	[STATEMENT_APPEND] = {"append",
 		"SELECT catan_append($1::bigint, $2::integer, $3::smallint[], $4::smallint[], $5::smallint[],"
 		" $6::text[], $7::smallint, $8::integer, $9::bytea, $10::text, $11::bytea, $12::smallint,"
-		" $13::text)"},
+		" $13::text), catan_set_timer($1::bigint, $2::integer + cardinality($3::smallint[]),"
+		" $14::smallint, $15::bigint)"},
 	[STATEMENT_CREATE_GAME] = {"create_game",
 		"SELECT catan_create_game($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text,"
 		" $6::text[], $7::boolean[], $8::bytea, $9::smallint[], $10::smallint[], $11::smallint[],"
-		" $12::text[], $13::integer, $14::bytea)"},
+		" $12::text[], $13::integer, $14::bytea),"
+		" catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint)"},
 	[STATEMENT_LOAD] = {"load",
 		"WITH s AS (SELECT seq, state FROM snapshots"
 		"  WHERE game_id = $1::bigint AND format_version = $2::integer"
@@ -112,6 +114,43 @@ static const struct {
 		"  RETURNING 1)"
 		" SELECT (SELECT count(*) FROM e)::integer, (SELECT count(*) FROM put)::integer"},
 	[STATEMENT_NOTIFY] = {"notify", "SELECT catan_notify($1::bigint, $2::integer)"},
+	/* Timers and webhooks (0003_async.sql; store_async.c). */
+	[STATEMENT_CLAIM_TIMERS] = {"claim_timers",
+		"UPDATE game_timers t SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
+		"  attempts = t.attempts + 1"
+		" FROM (SELECT game_id FROM game_timers WHERE due_at <= now() ORDER BY due_at"
+		"  LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d"
+		" WHERE t.game_id = d.game_id"
+		" RETURNING t.game_id, t.version, t.kind, t.attempts"},
+	[STATEMENT_WEBHOOK_CREATE] = {"webhook_create",
+		"INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url)"
+		" SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text FROM games WHERE id = $2::bigint"
+		" RETURNING created_at"},
+	[STATEMENT_WEBHOOK_LIST] = {"webhook_list",
+		"SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"
+		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id)"
+		" FROM webhooks w WHERE w.game_id = $1::bigint ORDER BY w.created_at, w.id"},
+	[STATEMENT_WEBHOOK_DELETE] = {"webhook_delete",
+		"DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint"},
+	[STATEMENT_CLAIM_DELIVERIES] = {"claim_deliveries",
+		"UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
+		"  attempts = o.attempts + 1"
+		" FROM (SELECT id FROM webhook_outbox WHERE due_at <= now() ORDER BY due_at"
+		"  LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"
+		" WHERE o.id = d.id AND w.id = o.webhook_id"
+		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.secret,"
+		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts"},
+	[STATEMENT_DELIVERY_UPDATE] = {"delivery_update",
+		"UPDATE webhook_outbox SET next_seq = $2::integer,"
+		"  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint"},
+	[STATEMENT_DELIVERY_DONE] = {"delivery_done", "DELETE FROM webhook_outbox WHERE id = $1::bigint"},
+	[STATEMENT_DELIVERY_LOG] = {"delivery_log",
+		"INSERT INTO webhook_deliveries (webhook_id, outbox_id, seq, attempt, status, duration_ms, kind, error)"
+		" SELECT $1::bigint, $2::bigint, $3::integer, $4::integer, nullif($5::integer, 0), $6::integer,"
+		"  $7::text, $8::text WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"},
+	[STATEMENT_DELIVERY_HISTORY] = {"delivery_history",
+		"SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"
+		" FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer"},
 };
 
 static int64_t monotonic_ms(void)

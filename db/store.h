@@ -141,6 +141,16 @@ struct store_idempotency {
 	const char *response;
 };
 
+/* What a game waits for from the server itself after a write (see db/migrations/
+ * 0003_async.sql): nothing (the timer is removed), a deadline, or a bot's move, due
+ * `due_ms` milliseconds from the commit. Borrowed. */
+enum store_timer_kind { STORE_TIMER_NONE = 0, STORE_TIMER_DEADLINE = 1, STORE_TIMER_BOT = 2 };
+
+struct store_timer_set {
+	int kind; /* enum store_timer_kind */
+	int64_t due_ms;
+};
+
 struct store_new_game {
 	int64_t seed;
 	int status;
@@ -153,6 +163,7 @@ struct store_new_game {
 	const struct store_event *events;    /* the first events, at least one */
 	int event_count;
 	const struct store_snapshot *snapshot; /* NULL, or the state after the events */
+	const struct store_timer_set *timer;   /* NULL: no timer */
 };
 
 /* Create a game with a new random id (*id), its seats and its first events, in one
@@ -167,6 +178,7 @@ struct store_append {
 	int status;      /* the game's new status, or STORE_NO_STATUS */
 	const struct store_snapshot *snapshot;         /* NULL, or the state after the events */
 	const struct store_idempotency *idempotency;   /* NULL, or the record to keep */
+	const struct store_timer_set *timer;           /* NULL: leave the game's timer as it is */
 };
 
 /* Append events in one transaction, then wake listeners (see above). STORE_CONFLICT: version+1 is taken or version is
@@ -264,5 +276,89 @@ enum store_status store_idempotency_get(struct store *store, int64_t game_id, co
  * STORE_IDEMPOTENCY_CONFLICT when the key exists, STORE_NOT_FOUND for an unknown game. */
 enum store_status store_idempotency_put(struct store *store, int64_t game_id,
 					const struct store_idempotency *record);
+
+/* ---- Timers ----------------------------------------------------------------------------------
+ * Any server's worker claims due timers; the claim pushes due_at `lease_ms` ahead, so a
+ * worker that dies delays the game by the lease only. The append that follows a timer's
+ * move sets the game's next timer (or removes it). */
+
+struct store_timer {
+	int64_t game_id;
+	int32_t version; /* the game's version when the timer was set */
+	int kind;        /* enum store_timer_kind */
+	int attempts;    /* claims so far, this one included */
+};
+
+/* Claim up to `max` due timers into out[0..*count). */
+enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out,
+				     int *count);
+
+/* ---- Webhooks ----------------------------------------------------------------------------- */
+
+#define STORE_WEBHOOK_SECRET_SIZE 32
+#define STORE_WEBHOOK_ADMIN (-1) /* a webhook registered with the admin token */
+
+struct store_webhook {
+	int64_t id;
+	int seat; /* or STORE_WEBHOOK_ADMIN */
+	int your_turn_only;
+	int64_t created_at_us;
+	long pending; /* outbox rows not yet delivered */
+	char *url;
+};
+
+/* Register a webhook; *id and *created_at_us are set. STORE_NOT_FOUND: no such game. */
+enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
+				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int64_t *id,
+				       int64_t *created_at_us);
+
+/* The game's webhooks, oldest first; free with store_webhooks_free(). */
+enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count);
+void store_webhooks_free(struct store_webhook *webhooks, int count);
+
+/* Remove a webhook of the game (and its pending deliveries and log). STORE_NOT_FOUND when
+ * it is not there. */
+enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id);
+
+/* A claimed outbox row: the events first..last of game_id still to deliver from next_seq. */
+struct store_delivery {
+	int64_t outbox_id;
+	int64_t webhook_id;
+	int64_t game_id;
+	int seat; /* or STORE_WEBHOOK_ADMIN */
+	int your_turn_only;
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
+	char *url;
+	int32_t first_seq, last_seq, next_seq;
+	int attempts; /* claims so far, this one included */
+};
+
+/* Claim up to `max` due deliveries (lease as for timers). Free with store_deliveries_free(). */
+enum store_status store_claim_deliveries(struct store *store, int max, int lease_ms, struct store_delivery **out,
+					 int *count);
+void store_deliveries_free(struct store_delivery *deliveries, int count);
+
+/* After an attempt: `done` removes the row; otherwise it keeps next_seq and is due again in
+ * retry_ms. */
+enum store_status store_delivery_update(struct store *store, int64_t outbox_id, int done, int32_t next_seq,
+					int64_t retry_ms);
+
+/* Record one attempt in the webhook's delivery log (http_status 0: no answer). */
+enum store_status store_delivery_log(struct store *store, int64_t webhook_id, int64_t outbox_id, int32_t seq,
+				     int attempt, int http_status, int duration_ms, const char *kind, const char *error);
+
+struct store_delivery_entry {
+	int64_t at_us;
+	int32_t seq;
+	int attempt;
+	int http_status; /* 0: no answer */
+	int duration_ms;
+	char kind[16];
+	char error[160];
+};
+
+/* The latest `max` attempts for a webhook, newest first. Free with free(). */
+enum store_status store_delivery_history(struct store *store, int64_t webhook_id, int max,
+					 struct store_delivery_entry **out, int *count);
 
 #endif

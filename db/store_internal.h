@@ -37,6 +37,15 @@ enum statement {
 	STATEMENT_IDEMPOTENCY_PUT,
 	STATEMENT_PUT_SNAPSHOT,
 	STATEMENT_NOTIFY,
+	STATEMENT_CLAIM_TIMERS,
+	STATEMENT_WEBHOOK_CREATE,
+	STATEMENT_WEBHOOK_LIST,
+	STATEMENT_WEBHOOK_DELETE,
+	STATEMENT_CLAIM_DELIVERIES,
+	STATEMENT_DELIVERY_UPDATE,
+	STATEMENT_DELIVERY_DONE,
+	STATEMENT_DELIVERY_LOG,
+	STATEMENT_DELIVERY_HISTORY,
 	STATEMENT_COUNT
 };
 
@@ -78,6 +87,10 @@ enum store_status store__run(struct store *store, enum statement statement, cons
 /* Run a write statement and wake the listeners of (game_id, version): see store.c. */
 enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
 					int64_t game_id, int32_t version, PGresult **out);
+
+/* A new random positive 63-bit id (games, webhooks) from OpenSSL's generator; 0 when the
+ * generator fails (store_write.c). */
+int store__random_id(int64_t *id);
 
 /* Queue the wake-up of (game_id, version) on a notifier (notifier.c). */
 void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int32_t version);

@@ -13,8 +13,7 @@
 
 #define STORE_ID_ATTEMPTS 4
 
-/* A new random positive 63-bit id from OpenSSL's generator. */
-static int new_game_id(int64_t *id)
+int store__random_id(int64_t *id)
 {
 	uint64_t value = 0;
 	while (value == 0) {
@@ -101,6 +100,18 @@ static void params_snapshot(struct params *params, const struct store_snapshot *
 	}
 }
 
+/* The timer parameters of catan_set_timer(): NULL kind leaves the timer alone. */
+static void params_timer(struct params *params, const struct store_timer_set *timer)
+{
+	if (timer) {
+		param_int(params, timer->kind);
+		param_int(params, timer->due_ms);
+	} else {
+		param_null(params);
+		param_null(params);
+	}
+}
+
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id)
 {
 	store->message[0] = '\0';
@@ -133,7 +144,7 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 
 	enum store_status status = STORE_CONFLICT;
 	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
-		if (!new_game_id(id)) {
+		if (!store__random_id(id)) {
 			store__say(store, "the system random generator failed");
 			status = STORE_UNAVAILABLE;
 			break;
@@ -149,6 +160,7 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 		param_bytes(&params, tokens, (size_t)game->seats * STORE_HASH_SIZE);
 		params_events(&params, &arrays);
 		params_snapshot(&params, game->snapshot);
+		params_timer(&params, game->timer);
 		PGresult *result;
 		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
 		status = write_and_wake(store, STATEMENT_CREATE_GAME, &params, *id, game->event_count, &result);
@@ -186,7 +198,8 @@ enum store_status store_append(struct store *store, const struct store_append *a
 	}
 	PGresult *result;
 	enum store_status status;
-	if (!append->snapshot && !record && append->status == STORE_NO_STATUS && append->version > 0) {
+	if (!append->snapshot && !record && !append->timer && append->status == STORE_NO_STATUS &&
+	    append->version > 0) {
 		if (append->event_count == 1) {
 			/* Most appends are one event: scalar parameters, no arrays to parse. */
 			const struct store_event *event = &append->events[0];
@@ -230,6 +243,7 @@ enum store_status store_append(struct store *store, const struct store_append *a
 		for (int i = 0; i < 4; i++)
 			param_null(&params);
 	}
+	params_timer(&params, append->timer);
 	status = write_and_wake(store, STATEMENT_APPEND, &params, append->game_id, version, &result);
 	if (status == STORE_OK) {
 		int32_t returned;

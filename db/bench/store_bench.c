@@ -299,7 +299,7 @@ static void *write_games(void *argument)
 		memcpy(&before, &writer->state, sizeof before);
 		apply_events(&writer->state, &list);
 		enum store_status status = game_repo_append(&writer->repo, writer->id, &before, &list, &writer->state,
-							    decision->seat, STORE_ORIGIN_PLAYER, NULL);
+							    decision->seat, STORE_ORIGIN_PLAYER, NULL, NULL);
 		if (status != STORE_OK)
 			die("game_repo_append", game_repo_message(&writer->repo));
 		writer->appends++;
@@ -428,7 +428,7 @@ static int64_t game_of_length(struct game_repo *repo, uint32_t events, uint64_t 
 		struct event_list list;
 		int seat;
 		while (game.state.version < events && test_game_step(&game, &before, &seat, &list)) {
-			if (game_repo_append(repo, id, &before, &list, &game.state, seat, STORE_ORIGIN_PLAYER, NULL) !=
+			if (game_repo_append(repo, id, &before, &list, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL) !=
 			    STORE_OK)
 				die("game_repo_append", game_repo_message(repo));
 			if (states && game.state.version <= events + EVENT_LIST_MAX)

@@ -58,7 +58,7 @@ static void *race(void *argument)
 				 (int)version, i);
 			events[i] = (struct store_event){1, writer->index % 4, STORE_ORIGIN_PLAYER, text[i]};
 		}
-		struct store_append append = {writer->game, version, events, count, STORE_NO_STATUS, NULL, NULL};
+		struct store_append append = {writer->game, version, events, count, STORE_NO_STATUS, NULL, NULL, NULL};
 		status = store_append(store, &append);
 		if (status == STORE_OK) {
 			writer->won_base[writer->wins] = version;

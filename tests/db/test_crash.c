@@ -60,7 +60,7 @@ static void append_until_killed(const char *conninfo, int64_t id, int report)
 	int seat;
 	while (test_game_step(&game, &before, &seat, &events)) {
 		enum store_status status =
-			game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL);
+			game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
 		if (status != STORE_OK)
 			_exit(5);
 		uint32_t version = game.state.version;

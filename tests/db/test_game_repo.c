@@ -66,7 +66,7 @@ static int play_out(struct game_repo *repo, int64_t id, struct test_game *game, 
 	int seat, decisions = 0;
 	while (test_game_step(game, &before, &seat, &events)) {
 		enum store_status status =
-			game_repo_append(repo, id, &before, &events, &game->state, seat, STORE_ORIGIN_PLAYER, NULL);
+			game_repo_append(repo, id, &before, &events, &game->state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
 		ck_assert_msg(status == STORE_OK, "game_repo_append at %u: %s", (unsigned)before.version,
 			      game_repo_message(repo));
 		decisions++;
@@ -189,7 +189,7 @@ static int64_t damaged_game(struct game_repo *repo, const char *sql_set)
 	struct event_list events;
 	int seat;
 	while (game.state.version < 30 && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL),
+		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	test_game_free(&game);
 	char sql[512];
@@ -248,7 +248,7 @@ START_TEST(test_implausible_snapshot_is_corrupt)
 	struct event_list events;
 	int seat;
 	while (game.state.version < 30 && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	test_game_free(&game);
 	run_sql("UPDATE snapshots SET seq = seq - 1 WHERE game_id = %lld", id); /* claims another version */
@@ -283,10 +283,10 @@ START_TEST(test_second_writer_on_same_version_conflicts_then_reloads)
 	test_game_resume(&other, &before, 99);
 	int other_seat;
 	ck_assert(test_game_step(&other, &loser_before, &other_seat, &loser_events));
-	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL),
+	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 			 STORE_OK);
 	ck_assert_int_eq(game_repo_append(&repo, id, &loser_before, &loser_events, &other.state, other_seat,
-					  STORE_ORIGIN_PLAYER, NULL),
+					  STORE_ORIGIN_PLAYER, NULL, NULL),
 			 STORE_CONFLICT);
 	assert_loads_as(&repo, id, &game.state);
 	test_game_free(&other);
@@ -305,7 +305,7 @@ START_TEST(test_status_follows_the_phase)
 	struct event_list events;
 	int seat;
 	while (game_in_setup(&game.state) && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_PLAYING);
 	ck_assert_int_eq(sql_value("SELECT count(DISTINCT actor) FROM events WHERE game_id = %lld AND actor >= 0", id), 3);
@@ -329,7 +329,7 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 		int steps = round % 10 == 9 ? 150 : 1 + round % 3;
 		for (int i = 0; i < steps && test_game_step(&game, &before, &seat, &events); i++)
 			ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat,
-							  STORE_ORIGIN_PLAYER, NULL),
+							  STORE_ORIGIN_PLAYER, NULL, NULL),
 					 STORE_OK);
 		ck_assert_msg(game_repo_catch_up(&repo, id, &cached) == STORE_OK, "%s", game_repo_message(&repo));
 		ck_assert_msg(memcmp(&cached, &game.state, sizeof cached) == 0, "round %d: caught-up state differs", round);
@@ -341,7 +341,7 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 	/* A damaged event on the way leaves the cached state as it was. */
 	uint32_t version = game.state.version;
 	for (int i = 0; i < 3 && test_game_step(&game, &before, &seat, &events); i++)
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	if (game.state.version > version) {
 		char sql[256];

@@ -48,7 +48,7 @@ static enum store_status append_with_key(int64_t game, int32_t version, const st
 	struct store_event events[2];
 	char text[2][64];
 	test_db_fake_events(events, text, 2, version + 1);
-	struct store_append append = {game, version, events, 2, STORE_NO_STATUS, NULL, record};
+	struct store_append append = {game, version, events, 2, STORE_NO_STATUS, NULL, record, NULL};
 	return store_append(store, &append);
 }
 
@@ -175,7 +175,7 @@ static void *retry_same_key(void *argument)
 	test_db_fake_events(&event, text, 1, 2);
 	struct store_idempotency record = record_of("same", 0x66, "once");
 	/* All decided on version 1 with one key: one wins, the others see the key or the version taken. */
-	struct store_append append = {retrier->game, 1, &event, 1, STORE_NO_STATUS, NULL, &record};
+	struct store_append append = {retrier->game, 1, &event, 1, STORE_NO_STATUS, NULL, &record, NULL};
 	retrier->status = store_append(own, &append);
 	store_close(own);
 	return NULL;

@@ -50,7 +50,7 @@ static void *append_many(void *argument)
 		struct store_event event;
 		char text[1][64];
 		test_db_fake_events(&event, text, 1, version + 1);
-		struct store_append append = {writer->game, version, &event, 1, STORE_NO_STATUS, NULL, NULL};
+		struct store_append append = {writer->game, version, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 		if (store_append(store, &append) != STORE_OK)
 			writer->failures++;
 	}
@@ -146,7 +146,7 @@ START_TEST(test_store_wakes_listeners_itself_by_default)
 	struct store_event event;
 	char text[1][64];
 	test_db_fake_events(&event, text, 1, 10);
-	struct store_append append = {game, 9, &event, 1, STORE_NO_STATUS, NULL, NULL};
+	struct store_append append = {game, 9, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 	ck_assert_int_eq(store_append(store, &append), STORE_CONFLICT);
 	ck_assert_int_eq(test_db_notifications(listener, 300, NULL, notes, 16), 0);
 
@@ -193,7 +193,7 @@ START_TEST(test_unreachable_notifier_blocks_nothing_and_closes)
 		struct store_event event;
 		char text[1][64];
 		test_db_fake_events(&event, text, 1, version + 1);
-		struct store_append append = {game, version, &event, 1, STORE_NO_STATUS, NULL, NULL};
+		struct store_append append = {game, version, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 		ck_assert_int_eq(store_append(store, &append), STORE_OK);
 	}
 	ck_assert_int_lt(test_db_now_us() - start, 5000000);

@@ -63,7 +63,7 @@ static void *append_through_outage(void *argument)
 		struct store_event event;
 		char text[1][64];
 		test_db_fake_events(&event, text, 1, version + 1);
-		struct store_append append = {writer->game, version, &event, 1, STORE_NO_STATUS, NULL, NULL};
+		struct store_append append = {writer->game, version, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 		enum store_status status = store_append(store, &append);
 		if (status == STORE_OK) {
 			writer->ok_versions[atomic_load(&writer->ok)] = version + 1;

@@ -30,7 +30,7 @@ static void append_fake(int64_t game, int32_t version, int count, enum store_sta
 	struct store_event events[8];
 	char text[8][64];
 	test_db_fake_events(events, text, count, version + 1);
-	struct store_append append = {game, version, events, count, STORE_NO_STATUS, NULL, NULL};
+	struct store_append append = {game, version, events, count, STORE_NO_STATUS, NULL, NULL, NULL};
 	enum store_status status = store_append(store, &append);
 	ck_assert_msg(status == expected, "append at %d: %s (%s), expected %s", (int)version,
 		      store_status_name(status), store_message(store), store_status_name(expected));
@@ -284,7 +284,7 @@ START_TEST(test_only_the_latest_snapshot_is_kept)
 	struct store_event events[2];
 	char text[2][64];
 	test_db_fake_events(events, text, 2, 2);
-	struct store_append append = {game, 1, events, 2, STORE_NO_STATUS, &snapshot, NULL};
+	struct store_append append = {game, 1, events, 2, STORE_NO_STATUS, &snapshot, NULL, NULL};
 	ck_assert_int_eq(store_append(store, &append), STORE_OK);
 	state[0] = 2;
 	test_db_fake_events(events, text, 2, 4);
@@ -324,7 +324,7 @@ START_TEST(test_plain_append_leaves_games_row_alone)
 	struct store_event events[1];
 	char text[1][64];
 	test_db_fake_events(events, text, 1, 4);
-	struct store_append append = {game, 3, events, 1, 2, NULL, NULL};
+	struct store_append append = {game, 3, events, 1, 2, NULL, NULL, NULL};
 	ck_assert_int_eq(store_append(store, &append), STORE_OK);
 	ck_assert(test_db_scalar(conn, sql) != before);
 	struct store_game_info info;
@@ -369,7 +369,7 @@ START_TEST(test_payload_that_is_not_json_is_refused)
 {
 	int64_t game = test_db_new_game(store, 4, 1);
 	struct store_event event = {1, 0, STORE_ORIGIN_PLAYER, "{not json"};
-	struct store_append append = {game, 1, &event, 1, STORE_NO_STATUS, NULL, NULL};
+	struct store_append append = {game, 1, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 	ck_assert_int_eq(store_append(store, &append), STORE_INVALID);
 	ck_assert(strlen(store_message(store)) > 0);
 	int32_t version;
@@ -407,7 +407,7 @@ END_TEST
 START_TEST(test_malformed_calls_are_invalid)
 {
 	int64_t game = test_db_new_game(store, 4, 1);
-	struct store_append append = {game, 1, NULL, 0, STORE_NO_STATUS, NULL, NULL};
+	struct store_append append = {game, 1, NULL, 0, STORE_NO_STATUS, NULL, NULL, NULL};
 	ck_assert_int_eq(store_append(store, &append), STORE_INVALID);
 	struct store_event event = {1, 0, STORE_ORIGIN_PLAYER, NULL};
 	append.events = &event;

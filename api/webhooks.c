@@ -1,0 +1,359 @@
+/*
+ * webhooks.c - delivery threads, signing, and the bodies receivers get.
+ *
+ * Bodies:
+ *   {"type": "event", "game_id": "...", "version": N, "event": <log entry as the receiver may
+ *    see it>}
+ *   {"type": "your_turn", "game_id": "...", "version": N, "seat": S, "summary": "...",
+ *    "waiting_for": [...]}
+ * Headers: webhook-id ("msg_<outbox row>_<seq>" for an event, "msg_<outbox row>_turn" for a
+ * note: the same on every retry), webhook-timestamp (Unix seconds), webhook-signature
+ * ("v1,<base64 HMAC-SHA256 of id.timestamp.body>"), content-type application/json.
+ *
+ * An outbox row covers the events of one append. Progress (next_seq) is saved after each
+ * acknowledged event, so a crash re-sends at most the event in flight. A 2xx answer is an
+ * acknowledgement; anything else (or no answer within the timeout) is a failure, retried
+ * after webhooks_backoff_ms(attempts).
+ */
+#include "api/webhooks.h"
+
+#include <curl/curl.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/access_log.h"
+#include "api/game_repo.h"
+#include "api/metrics.h"
+#include "api/service.h"
+#include "api/summary.h"
+#include "api/xalloc.h"
+#include "engine/legal.h"
+#include "engine/view.h"
+
+#define CLAIM_BATCH 8
+#define LEASE_MS 60000
+#define POLL_MS 200
+#define CONNECT_TIMEOUT_MS 3000
+#define TOTAL_TIMEOUT_MS 5000
+#define BACKOFF_MAX_MS (3600 * 1000)
+#define RECENT_EVENTS 6
+
+static atomic_int running;
+static pthread_t *threads;
+static int thread_count;
+
+void webhooks_sign(const uint8_t *key, size_t key_size, const char *id, long long timestamp, const char *body,
+		   size_t body_size, char *out, size_t out_size)
+{
+	char *head = xasprintf("%s.%lld.", id, timestamp);
+	size_t head_size = strlen(head);
+	unsigned char *message = xmalloc(head_size + body_size);
+	memcpy(message, head, head_size);
+	memcpy(message + head_size, body, body_size);
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int mac_size = 0;
+	HMAC(EVP_sha256(), key, (int)key_size, message, head_size + body_size, mac, &mac_size);
+	unsigned char encoded[4 * ((EVP_MAX_MD_SIZE + 2) / 3) + 1];
+	EVP_EncodeBlock(encoded, mac, (int)mac_size);
+	snprintf(out, out_size, "v1,%s", encoded);
+	free(message);
+	free(head);
+}
+
+void webhooks_secret_text(const uint8_t key[32], char out[WEBHOOKS_SECRET_TEXT_SIZE])
+{
+	unsigned char encoded[48];
+	EVP_EncodeBlock(encoded, key, 32);
+	snprintf(out, WEBHOOKS_SECRET_TEXT_SIZE, "whsec_%s", encoded);
+}
+
+void webhooks_format_id(int64_t id, char out[24])
+{
+	char hex[STORE_ID_TEXT_SIZE];
+	store_format_id(id, hex);
+	snprintf(out, 24, "wh_%s", hex);
+}
+
+int webhooks_parse_id(const char *text, int64_t *id)
+{
+	return strncmp(text, "wh_", 3) == 0 && store_parse_id(text + 3, id);
+}
+
+int64_t webhooks_backoff_ms(int attempt)
+{
+	if (attempt < 1)
+		attempt = 1;
+	if (attempt > 22)
+		return BACKOFF_MAX_MS;
+	int64_t delay = (int64_t)1000 << (attempt - 1);
+	return delay < BACKOFF_MAX_MS ? delay : BACKOFF_MAX_MS;
+}
+
+static size_t discard_body(char *data, size_t size, size_t count, void *user)
+{
+	(void)data;
+	(void)user;
+	return size * count;
+}
+
+/* POST a signed body; the receiver's HTTP status, or 0 with *error set when none came. */
+static long post(CURL *curl, const struct store_delivery *delivery, const char *message_id, const char *body,
+		 char *error, size_t error_size, int *duration_ms)
+{
+	long long timestamp = (long long)time(NULL);
+	char signature[128], header_id[96], header_time[64], header_signature[160];
+	webhooks_sign(delivery->secret, STORE_WEBHOOK_SECRET_SIZE, message_id, timestamp, body, strlen(body), signature,
+		      sizeof signature);
+	snprintf(header_id, sizeof header_id, "webhook-id: %s", message_id);
+	snprintf(header_time, sizeof header_time, "webhook-timestamp: %lld", timestamp);
+	snprintf(header_signature, sizeof header_signature, "webhook-signature: %s", signature);
+	struct curl_slist *headers = NULL;
+	headers = curl_slist_append(headers, "Content-Type: application/json");
+	headers = curl_slist_append(headers, "User-Agent: catan-server webhooks");
+	headers = curl_slist_append(headers, header_id);
+	headers = curl_slist_append(headers, header_time);
+	headers = curl_slist_append(headers, header_signature);
+	curl_easy_reset(curl);
+	curl_easy_setopt(curl, CURLOPT_URL, delivery->url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)TOTAL_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_body);
+	char curl_error[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	CURLcode code = curl_easy_perform(curl);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
+	long status = 0;
+	error[0] = '\0';
+	if (code == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+	else
+		snprintf(error, error_size, "%s", curl_error[0] ? curl_error : curl_easy_strerror(code));
+	if (code == CURLE_OK && (status < 200 || status > 299))
+		snprintf(error, error_size, "the receiver answered %ld", status);
+	curl_slist_free_all(headers);
+	return status;
+}
+
+static int viewer_of(const struct store_delivery *delivery)
+{
+	return delivery->seat >= 0 ? delivery->seat : VIEW_SPECTATOR;
+}
+
+static char *event_body(const struct game_record *record, const struct store_delivery *delivery,
+			const struct store_event_row *row)
+{
+	struct session session;
+	memset(&session, 0, sizeof session);
+	memcpy(&session.game, record, sizeof *record);
+	session.viewer = viewer_of(delivery);
+	struct store_log one = {1, (struct store_event_row *)row};
+	json_t *entries = service_log_json(&session, &one);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:O}", "type", "event", "game_id", record->id_text, "version",
+				 (int)row->seq, "event", json_array_get(entries, 0));
+	json_decref(entries);
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	return text;
+}
+
+/* The your_turn note when, after these events, the game waits for the webhook's seat and
+ * someone else (or the server) made them; NULL when there is nothing to say. */
+static char *your_turn_body(const struct game_record *record, const struct store_delivery *delivery,
+			    const struct store_log *log)
+{
+	int seat = delivery->seat;
+	if (seat < 0 || log->count == 0)
+		return NULL;
+	int prompted = 0;
+	for (int i = 0; i < log->count; i++)
+		if (log->rows[i].actor != seat || log->rows[i].origin != STORE_ORIGIN_PLAYER)
+			prompted = 1;
+	if (!prompted)
+		return NULL;
+	struct game state;
+	const struct game *at = &record->state;
+	if ((int32_t)record->state.version != delivery->last_seq) {
+		struct game_repo repo;
+		game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
+		if (game_repo_load_at(&repo, record->id, delivery->last_seq, &state) != STORE_OK)
+			return NULL;
+		at = &state;
+	}
+	uint8_t waiting = legal_waiting_for(at);
+	int asked = 0;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *offer = &at->offers[i];
+		if (offer->id && (offer->to >> seat & 1u) && !((offer->accepted | offer->declined) >> seat & 1u))
+			asked = 1;
+	}
+	if (!(waiting >> seat & 1u) && !asked)
+		return NULL;
+	/* The last moves before the note, whichever appends made them. */
+	struct event recent[RECENT_EVENTS];
+	int recent_count = 0;
+	struct store_log tail;
+	int32_t after = delivery->last_seq > RECENT_EVENTS ? delivery->last_seq - RECENT_EVENTS : 0;
+	if (store_read_events(service_store(), record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
+		for (int i = 0; i < tail.count; i++) {
+			struct event event;
+			struct codec_error error;
+			if (codec_event_parse(tail.rows[i].payload, tail.rows[i].payload_size, &event, &error))
+				view_event(&event, seat, &recent[recent_count++]);
+		}
+		store_log_free(&tail);
+	}
+	const char *names[GAME_MAX_SEATS];
+	service_names(record, names);
+	char *summary = summary_your_turn(at, seat, names, recent, recent_count);
+	json_t *seats = json_array();
+	for (int s = 0; s < at->options.seats; s++)
+		if (waiting >> s & 1u)
+			json_array_append_new(seats, json_integer(s));
+	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o}", "type", "your_turn", "game_id", record->id_text,
+				 "version", (int)delivery->last_seq, "seat", seat, "summary", summary,
+				 "waiting_for", seats);
+	free(summary);
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	return text;
+}
+
+/* One attempt: log it; 1 when acknowledged. */
+static int send_one(CURL *curl, const struct store_delivery *delivery, const char *message_id, int32_t seq,
+		    const char *kind, const char *body)
+{
+	char error[192];
+	int duration_ms;
+	long status = post(curl, delivery, message_id, body, error, sizeof error, &duration_ms);
+	int acknowledged = status >= 200 && status <= 299;
+	store_delivery_log(service_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
+			   (int)status, duration_ms, kind, acknowledged ? NULL : error);
+	metrics_add(acknowledged ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
+	return acknowledged;
+}
+
+static void retry_later(const struct store_delivery *delivery, int32_t next_seq)
+{
+	store_delivery_update(service_store(), delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
+}
+
+static void deliver(CURL *curl, const struct store_delivery *delivery)
+{
+	struct game_record record;
+	if (service_load(delivery->game_id, &record) != STORE_OK) {
+		retry_later(delivery, delivery->next_seq);
+		return;
+	}
+	struct store_log log;
+	int32_t from = delivery->your_turn_only ? delivery->first_seq : delivery->next_seq;
+	int limit = delivery->last_seq - from + 1;
+	if (limit < 1 || store_read_events(service_store(), delivery->game_id, from - 1, limit, &log) != STORE_OK) {
+		retry_later(delivery, delivery->next_seq);
+		return;
+	}
+	char message_id[64];
+	int32_t next = delivery->next_seq;
+	for (int i = 0; i < log.count && !delivery->your_turn_only; i++) {
+		const struct store_event_row *row = &log.rows[i];
+		char *body = event_body(&record, delivery, row);
+		snprintf(message_id, sizeof message_id, "msg_%lld_%d", (long long)delivery->outbox_id, (int)row->seq);
+		int acknowledged = send_one(curl, delivery, message_id, row->seq, "event", body);
+		free(body);
+		if (!acknowledged) {
+			retry_later(delivery, row->seq);
+			store_log_free(&log);
+			return;
+		}
+		next = row->seq + 1;
+		if (next <= delivery->last_seq)
+			store_delivery_update(service_store(), delivery->outbox_id, 0, next, LEASE_MS);
+	}
+	/* The note reads the whole append's events, so fetch them when the events were sent in
+	 * an earlier attempt. */
+	if (!delivery->your_turn_only && delivery->next_seq != delivery->first_seq) {
+		store_log_free(&log);
+		if (store_read_events(service_store(), delivery->game_id, delivery->first_seq - 1,
+				      delivery->last_seq - delivery->first_seq + 1, &log) != STORE_OK) {
+			retry_later(delivery, next);
+			return;
+		}
+	}
+	char *note = your_turn_body(&record, delivery, &log);
+	store_log_free(&log);
+	if (note) {
+		snprintf(message_id, sizeof message_id, "msg_%lld_turn", (long long)delivery->outbox_id);
+		int acknowledged = send_one(curl, delivery, message_id, delivery->last_seq, "your_turn", note);
+		free(note);
+		if (!acknowledged) {
+			retry_later(delivery, next);
+			return;
+		}
+	}
+	store_delivery_update(service_store(), delivery->outbox_id, 1, next, 0);
+}
+
+static void *work(void *unused)
+{
+	(void)unused;
+	CURL *curl = curl_easy_init();
+	if (!curl)
+		abort();
+	while (atomic_load(&running)) {
+		struct store_delivery *deliveries;
+		int count = 0;
+		enum store_status status =
+			store_claim_deliveries(service_store(), CLAIM_BATCH, LEASE_MS, &deliveries, &count);
+		for (int i = 0; i < count && atomic_load(&running); i++)
+			deliver(curl, &deliveries[i]);
+		if (status == STORE_OK)
+			store_deliveries_free(deliveries, count);
+		if (count < CLAIM_BATCH && atomic_load(&running)) {
+			struct timespec pause = {0, (long)(status == STORE_OK ? POLL_MS : 1000) * 1000000L};
+			nanosleep(&pause, NULL);
+		}
+	}
+	curl_easy_cleanup(curl);
+	return NULL;
+}
+
+void webhooks_start(int count)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	atomic_store(&running, 1);
+	thread_count = count;
+	threads = xcalloc((size_t)(count ? count : 1), sizeof *threads);
+	for (int i = 0; i < count; i++)
+		if (pthread_create(&threads[i], NULL, work, NULL) != 0)
+			abort();
+}
+
+void webhooks_stop(void)
+{
+	if (!atomic_exchange(&running, 0))
+		return;
+	for (int i = 0; i < thread_count; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	threads = NULL;
+	thread_count = 0;
+	curl_global_cleanup();
+}

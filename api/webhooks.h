@@ -1,0 +1,39 @@
+/*
+ * webhooks.h - delivering a game's events to registered receivers, signed as Standard
+ * Webhooks, from the outbox rows the appends wrote (db/migrations/0003_async.sql).
+ *
+ * Delivery threads (per server, on any number of servers) claim due outbox rows with a
+ * lease, POST each event the receiver may see (redacted like the event log for the
+ * registering seat, or as a spectator for the admin's webhooks) and, for a seat's
+ * webhook, a "your_turn" note when the game then waits for that seat. Every attempt is
+ * logged; a failed one is retried with exponential backoff (1 s, 2 s, 4 s ... up to an
+ * hour). The same event always carries the same webhook-id, so a receiver can drop the
+ * duplicates that at-least-once delivery implies. Moves never wait for deliveries.
+ */
+#ifndef CATAN_API_WEBHOOKS_H
+#define CATAN_API_WEBHOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WEBHOOKS_SECRET_TEXT_SIZE 56 /* "whsec_" + base64 of 32 bytes (44) + NUL, rounded up */
+
+/* Start `count` delivery threads. */
+void webhooks_start(int count);
+void webhooks_stop(void);
+
+/* Sign `body` as Standard Webhooks: out = "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>". */
+void webhooks_sign(const uint8_t *key, size_t key_size, const char *id, long long timestamp, const char *body,
+		   size_t body_size, char *out, size_t out_size);
+
+/* The text form of a secret: "whsec_" + base64(key). */
+void webhooks_secret_text(const uint8_t key[32], char out[WEBHOOKS_SECRET_TEXT_SIZE]);
+
+/* The API's id of a webhook ("wh_" + 16 hex digits) and back (0 when malformed). */
+void webhooks_format_id(int64_t id, char out[24]);
+int webhooks_parse_id(const char *text, int64_t *id);
+
+/* Backoff before attempt `attempt` + 1 after `attempt` failures, in milliseconds. */
+int64_t webhooks_backoff_ms(int attempt);
+
+#endif

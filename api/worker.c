@@ -1,0 +1,217 @@
+/*
+ * worker.c - timer workers: claim due timers, make the bot's or the default move.
+ *
+ * A timer names the game version it was set at. If the game has moved on, the timer is
+ * stale (the append that moved it set the next timer) and is skipped. Otherwise:
+ *
+ *   bot      every bot seat with something to do moves (engine/autoplay.h), one append
+ *            each, until the game waits for a human; while the chain goes on, the timer
+ *            each append leaves is a lease (SERVICE_BOT_LEASE_MS), not "due now", so other
+ *            workers do not race the chain.
+ *   deadline the decisions pending at that version get their default move: unanswered
+ *            offers declined, discards chosen at random, the robber moved at random, the
+ *            dice rolled, the turn ended, or (on_timeout "bot") the bot plays the timed-out
+ *            seat until its turn ends. Decisions that arise afterwards (the robber after the
+ *            discards, the next player's roll) get a deadline of their own.
+ *
+ * Choices draw from a stream of the game's seed distinct from the one decide() uses.
+ */
+#include "api/worker.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/access_log.h"
+#include "api/metrics.h"
+#include "api/service.h"
+#include "engine/autoplay.h"
+#include "engine/legal.h"
+
+#define CLAIM_BATCH 4
+#define LEASE_MS 10000
+#define POLL_MS 100
+#define CHAIN_LIMIT 500 /* moves in one chain before the worker lets go (the lease resumes it) */
+#define CHOICE_STREAM (UINT64_C(1) << 40)
+
+static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
+static int wake_pending;
+static atomic_int running;
+static pthread_t *threads;
+static int thread_count;
+
+void worker_wake(void)
+{
+	pthread_mutex_lock(&wake_lock);
+	wake_pending = 1;
+	pthread_cond_broadcast(&wake_cond);
+	pthread_mutex_unlock(&wake_lock);
+}
+
+static void wait_for_work(int milliseconds)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)milliseconds * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&wake_lock);
+	while (!wake_pending && atomic_load(&running))
+		if (pthread_cond_timedwait(&wake_cond, &wake_lock, &until) != 0)
+			break;
+	wake_pending = 0;
+	pthread_mutex_unlock(&wake_lock);
+}
+
+static void log_failure(const struct game_record *record, const char *what, const char *detail)
+{
+	access_log_event("warn", what, "game", record->id_text, "detail", detail, NULL);
+}
+
+static struct rng choice_rng(const struct game_record *record)
+{
+	struct rng rng;
+	rng_init(&rng, (uint64_t)record->seed, CHOICE_STREAM + record->state.version);
+	return rng;
+}
+
+/* Apply one server move; 1 when it was appended. */
+static int apply(struct game_record *record, int seat, const struct command *command, int origin, int keep_lease)
+{
+	enum error refused;
+	enum store_status status = service_apply_system(record, seat, command, origin, keep_lease, &refused);
+	if (status != STORE_OK) {
+		if (status != STORE_CONFLICT)
+			log_failure(record, "server move not stored", store_status_name(status));
+		return 0;
+	}
+	if (refused != ERROR_OK) {
+		log_failure(record, "server move refused", error_code(refused));
+		return 0;
+	}
+	metrics_add(origin == STORE_ORIGIN_BOT ? METRICS_BOT_MOVES : METRICS_DEADLINES_FIRED, 1);
+	return 1;
+}
+
+static void play_bots(struct game_record *record, struct command *scratch)
+{
+	uint8_t bots = service_bot_seats(record);
+	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
+		int seat = autoplay_bot_to_move(&record->state, bots);
+		if (seat < 0)
+			return;
+		struct rng rng = choice_rng(record);
+		struct command command;
+		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
+		    !apply(record, seat, &command, STORE_ORIGIN_BOT, 1))
+			return;
+	}
+}
+
+/* An open offer addressed to `seat` it has not answered (by id), at the deadline. */
+static int offer_pending(const struct game *state, int seat, int offer_id)
+{
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *offer = &state->offers[i];
+		if (offer->id == offer_id)
+			return (offer->to >> seat & 1u) && !((offer->accepted | offer->declined) >> seat & 1u);
+	}
+	return 0;
+}
+
+static void expire_deadline(struct game_record *record, struct command *scratch)
+{
+	const struct game start = record->state;
+	uint8_t waiting = legal_waiting_for(&start);
+	int takeover = record->options.on_timeout == CODEC_ON_TIMEOUT_BOT;
+	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
+		const struct game *state = &record->state;
+		struct rng rng = choice_rng(record);
+		int seat;
+		struct command command;
+		if (!autoplay_timeout_move(state, &rng, scratch, &seat, &command))
+			return;
+		int same_decision = state->turn_number == start.turn_number && (waiting >> seat & 1u);
+		if (command.type == COMMAND_DECLINE_TRADE) {
+			/* Offers made before the deadline are answered; later ones get their own. */
+			if (!offer_pending(&start, seat, command.trade))
+				return;
+		} else if (takeover) {
+			/* The bot plays the timed-out seat for the rest of its turn. */
+			if (!same_decision)
+				return;
+			rng = choice_rng(record);
+			if (!autoplay_bot_move(state, seat, &rng, scratch, &command))
+				return;
+		} else if (!same_decision || state->phase != start.phase) {
+			return;
+		}
+		if (!apply(record, seat, &command, takeover ? STORE_ORIGIN_BOT : STORE_ORIGIN_TIMEOUT, 0))
+			return;
+	}
+}
+
+static void handle(const struct store_timer *timer, struct command *scratch)
+{
+	struct game_record record;
+	enum store_status status = service_load(timer->game_id, &record);
+	if (status != STORE_OK) {
+		char id[STORE_ID_TEXT_SIZE];
+		store_format_id(timer->game_id, id);
+		access_log_event("warn", "timer game not loaded", "game", id, "detail", store_status_name(status), NULL);
+		return;
+	}
+	if ((int32_t)record.state.version != timer->version)
+		return; /* stale: a newer append set the game's current timer */
+	if (timer->kind == STORE_TIMER_BOT)
+		play_bots(&record, scratch);
+	else
+		expire_deadline(&record, scratch);
+}
+
+static void *work(void *unused)
+{
+	(void)unused;
+	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
+	if (!scratch)
+		abort();
+	while (atomic_load(&running)) {
+		struct store_timer timers[CLAIM_BATCH];
+		int count = 0;
+		enum store_status status = store_claim_timers(service_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
+		for (int i = 0; i < count && atomic_load(&running); i++)
+			handle(&timers[i], scratch);
+		if (status != STORE_OK || count < CLAIM_BATCH)
+			wait_for_work(status == STORE_OK ? POLL_MS : 1000);
+	}
+	free(scratch);
+	return NULL;
+}
+
+void worker_start(int count)
+{
+	atomic_store(&running, 1);
+	thread_count = count;
+	threads = calloc((size_t)(count ? count : 1), sizeof *threads);
+	if (!threads)
+		abort();
+	for (int i = 0; i < count; i++)
+		if (pthread_create(&threads[i], NULL, work, NULL) != 0)
+			abort();
+}
+
+void worker_stop(void)
+{
+	if (!atomic_exchange(&running, 0))
+		return;
+	worker_wake();
+	for (int i = 0; i < thread_count; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	threads = NULL;
+	thread_count = 0;
+}

@@ -1,0 +1,236 @@
+/*
+ * store_async.c - the rows of asynchronous play: timers (bot moves and deadlines) and
+ * webhooks with their outbox and delivery log (db/migrations/0003_async.sql).
+ *
+ * Claims are one UPDATE over a FOR UPDATE SKIP LOCKED subquery, so concurrent workers of
+ * any number of servers never take the same row, and each claim moves the row's due time
+ * a lease ahead instead of holding a transaction open while the work is done.
+ */
+#include "db/store_internal.h"
+
+enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out,
+				     int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, max);
+	param_int(&params, lease_ms);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_CLAIM_TIMERS, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	int rows = PQntuples(result);
+	for (int row = 0; row < rows && row < max; row++) {
+		struct store_timer *timer = &out[*count];
+		if (!get_int64(result, row, 0, &timer->game_id) || !get_int32(result, row, 1, &timer->version) ||
+		    !get_int16(result, row, 2, &timer->kind) || !get_int32(result, row, 3, &timer->attempts)) {
+			status = store__corrupt(store, 0, "a timer row with malformed columns");
+			break;
+		}
+		(*count)++;
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
+				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int64_t *id,
+				       int64_t *created_at_us)
+{
+	if (!store__random_id(id)) {
+		store__say(store, "the system random generator failed");
+		return STORE_UNAVAILABLE;
+	}
+	struct params params = {0};
+	param_int(&params, *id);
+	param_int(&params, game_id);
+	if (seat == STORE_WEBHOOK_ADMIN)
+		param_null(&params);
+	else
+		param_int(&params, seat);
+	param_text(&params, your_turn_only ? "t" : "f");
+	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
+	param_text(&params, url);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_WEBHOOK_CREATE, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) == 0) {
+		store__say(store, "no such game");
+		status = STORE_NOT_FOUND;
+	} else if (!get_timestamp(result, 0, 0, created_at_us)) {
+		status = store__corrupt(store, game_id, "a webhook without creation time");
+	}
+	PQclear(result);
+	return status;
+}
+
+void store_webhooks_free(struct store_webhook *webhooks, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(webhooks[i].url);
+	free(webhooks);
+}
+
+enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count)
+{
+	*out = NULL;
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, game_id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_WEBHOOK_LIST, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int rows = PQntuples(result);
+	struct store_webhook *list = store_alloc(sizeof *list * (size_t)(rows ? rows : 1));
+	for (int row = 0; row < rows; row++) {
+		struct store_webhook *webhook = &list[row];
+		int64_t pending;
+		webhook->url = NULL;
+		if (!get_int64(result, row, 0, &webhook->id) || !get_int16(result, row, 1, &webhook->seat) ||
+		    !get_bool(result, row, 2, &webhook->your_turn_only) ||
+		    !get_timestamp(result, row, 3, &webhook->created_at_us) || PQgetisnull(result, row, 4) ||
+		    !get_int64(result, row, 5, &pending)) {
+			store_webhooks_free(list, row);
+			PQclear(result);
+			return store__corrupt(store, game_id, "a webhook row with malformed columns");
+		}
+		webhook->pending = (long)pending;
+		webhook->url = store_strndup(PQgetvalue(result, row, 4), (size_t)PQgetlength(result, row, 4));
+	}
+	PQclear(result);
+	*out = list;
+	*count = rows;
+	return STORE_OK;
+}
+
+enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id)
+{
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_WEBHOOK_DELETE, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (strcmp(PQcmdTuples(result), "0") == 0) {
+		store__say(store, "no such webhook");
+		status = STORE_NOT_FOUND;
+	}
+	PQclear(result);
+	return status;
+}
+
+void store_deliveries_free(struct store_delivery *deliveries, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(deliveries[i].url);
+	free(deliveries);
+}
+
+enum store_status store_claim_deliveries(struct store *store, int max, int lease_ms, struct store_delivery **out,
+					 int *count)
+{
+	*out = NULL;
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, max);
+	param_int(&params, lease_ms);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_CLAIM_DELIVERIES, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	int rows = PQntuples(result);
+	struct store_delivery *list = store_alloc(sizeof *list * (size_t)(rows ? rows : 1));
+	for (int row = 0; row < rows; row++) {
+		struct store_delivery *d = &list[row];
+		d->url = NULL;
+		if (!get_int64(result, row, 0, &d->outbox_id) || !get_int64(result, row, 1, &d->webhook_id) ||
+		    !get_int64(result, row, 2, &d->game_id) || !get_int16(result, row, 3, &d->seat) ||
+		    !get_bool(result, row, 4, &d->your_turn_only) ||
+		    PQgetlength(result, row, 5) != STORE_WEBHOOK_SECRET_SIZE || PQgetisnull(result, row, 6) ||
+		    !get_int32(result, row, 7, &d->first_seq) || !get_int32(result, row, 8, &d->last_seq) ||
+		    !get_int32(result, row, 9, &d->next_seq) || !get_int32(result, row, 10, &d->attempts)) {
+			store_deliveries_free(list, row);
+			PQclear(result);
+			return store__corrupt(store, 0, "an outbox row with malformed columns");
+		}
+		memcpy(d->secret, PQgetvalue(result, row, 5), STORE_WEBHOOK_SECRET_SIZE);
+		d->url = store_strndup(PQgetvalue(result, row, 6), (size_t)PQgetlength(result, row, 6));
+	}
+	PQclear(result);
+	*out = list;
+	*count = rows;
+	return STORE_OK;
+}
+
+enum store_status store_delivery_update(struct store *store, int64_t outbox_id, int done, int32_t next_seq,
+					int64_t retry_ms)
+{
+	struct params params = {0};
+	param_int(&params, outbox_id);
+	if (!done) {
+		param_int(&params, next_seq);
+		param_int(&params, retry_ms);
+	}
+	PGresult *result;
+	enum store_status status =
+		store__run(store, done ? STATEMENT_DELIVERY_DONE : STATEMENT_DELIVERY_UPDATE, &params, 0, &result);
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_delivery_log(struct store *store, int64_t webhook_id, int64_t outbox_id, int32_t seq,
+				     int attempt, int http_status, int duration_ms, const char *kind, const char *error)
+{
+	struct params params = {0};
+	param_int(&params, webhook_id);
+	param_int(&params, outbox_id);
+	param_int(&params, seq);
+	param_int(&params, attempt);
+	param_int(&params, http_status);
+	param_int(&params, duration_ms);
+	param_text(&params, kind);
+	param_text(&params, error && *error ? error : NULL);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_DELIVERY_LOG, &params, 0, &result);
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_delivery_history(struct store *store, int64_t webhook_id, int max,
+					 struct store_delivery_entry **out, int *count)
+{
+	*out = NULL;
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, webhook_id);
+	param_int(&params, max);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_DELIVERY_HISTORY, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int rows = PQntuples(result);
+	struct store_delivery_entry *list = store_alloc(sizeof *list * (size_t)(rows ? rows : 1));
+	for (int row = 0; row < rows; row++) {
+		struct store_delivery_entry *e = &list[row];
+		int32_t attempt, http_status, duration;
+		if (!get_timestamp(result, row, 0, &e->at_us) || !get_int32(result, row, 1, &e->seq) ||
+		    !get_int32(result, row, 2, &attempt) || !get_int32(result, row, 3, &http_status) ||
+		    !get_int32(result, row, 4, &duration) || PQgetisnull(result, row, 5) || PQgetisnull(result, row, 6)) {
+			free(list);
+			PQclear(result);
+			return store__corrupt(store, 0, "a delivery log row with malformed columns");
+		}
+		e->attempt = attempt;
+		e->http_status = http_status;
+		e->duration_ms = duration;
+		snprintf(e->kind, sizeof e->kind, "%s", PQgetvalue(result, row, 5));
+		snprintf(e->error, sizeof e->error, "%s", PQgetvalue(result, row, 6));
+	}
+	PQclear(result);
+	*out = list;
+	*count = rows;
+	return STORE_OK;
+}
