@@ -41,19 +41,30 @@ static const struct {
 	const char *name;
 	const char *sql;
 } statements[STATEMENT_COUNT] = {
-	/* The common append (events only) as one plain INSERT: it costs about what inserting
-	 * the rows costs. Nothing is inserted unless event $2 exists, so no gap can be made.
-	 * One event (most appends) with scalar parameters, more as arrays. */
+	/* The common append (events only) as one plain INSERT (with the outbox rows of the
+	 * game's webhooks, usually none): it costs about what inserting the rows costs. Nothing
+	 * is inserted unless event $2 exists, so no gap can be made. One event (most appends)
+	 * with scalar parameters, more as arrays. The result is the number of events inserted. */
 	[STATEMENT_APPEND_EVENT] = {"append_event",
-		"INSERT INTO events (game_id, seq, type, actor, origin, payload)"
-		" SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::jsonb"
-		" WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"},
+		"WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"
+		"  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::jsonb"
+		"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"
+		"  RETURNING seq),"
+		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
+		"  SELECT w.id, $1::bigint, e.seq, e.seq, e.seq FROM webhooks w, e WHERE w.game_id = $1::bigint)"
+		" SELECT count(*)::integer FROM e"},
 	[STATEMENT_APPEND_EVENTS] = {"append_events",
-		"INSERT INTO events (game_id, seq, type, actor, origin, payload)"
-		" SELECT $1::bigint, $2::integer + e.n, e.type, e.actor, e.origin, e.payload::jsonb"
-		" FROM unnest($3::smallint[], $4::smallint[], $5::smallint[], $6::text[])"
-		"  WITH ORDINALITY AS e (type, actor, origin, payload, n)"
-		" WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"},
+		"WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"
+		"  SELECT $1::bigint, $2::integer + e.n, e.type, e.actor, e.origin, e.payload::jsonb"
+		"  FROM unnest($3::smallint[], $4::smallint[], $5::smallint[], $6::text[])"
+		"   WITH ORDINALITY AS e (type, actor, origin, payload, n)"
+		"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"
+		"  RETURNING seq),"
+		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
+		"  SELECT w.id, $1::bigint, r.first, r.last, r.first"
+		"  FROM webhooks w, (SELECT min(seq) AS first, max(seq) AS last FROM e) r"
+		"  WHERE w.game_id = $1::bigint AND r.first IS NOT NULL)"
+		" SELECT count(*)::integer FROM e"},
 	/* With a snapshot, a status or an idempotency record: the function does it all. */
 	[STATEMENT_APPEND] = {"append",
 		"SELECT catan_append($1::bigint, $2::integer, $3::smallint[], $4::smallint[], $5::smallint[],"

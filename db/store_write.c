@@ -214,7 +214,10 @@ enum store_status store_append(struct store *store, const struct store_append *a
 		} else {
 			status = write_and_wake(store, STATEMENT_APPEND_EVENTS, &params, append->game_id, version, &result);
 		}
-		if (status == STORE_OK && strcmp(PQcmdTuples(result), "0") == 0) {
+		int32_t inserted = -1;
+		if (status == STORE_OK && (PQntuples(result) != 1 || !get_int32(result, 0, 0, &inserted)))
+			status = store__corrupt(store, append->game_id, "an append did not say how many events it inserted");
+		if (status == STORE_OK && inserted == 0) {
 			/* Event `version` is not there: no game, or not this version of it. */
 			int32_t current;
 			status = store_version(store, append->game_id, &current);
@@ -222,7 +225,7 @@ enum store_status store_append(struct store *store, const struct store_append *a
 				store__say(store, "the game is at version %d, not %d", (int)current, (int)append->version);
 				status = STORE_CONFLICT;
 			}
-		} else if (status == STORE_OK && atoi(PQcmdTuples(result)) != append->event_count) {
+		} else if (status == STORE_OK && inserted != append->event_count) {
 			status = store__corrupt(store, append->game_id, "an append inserted another number of events");
 		}
 		PQclear(result);
