@@ -1435,3 +1435,55 @@ int codec_replay_log(const char *text, size_t size, struct game *out, char *mess
 	json_decref(root);
 	return ok;
 }
+
+char *codec_payload_dump(const struct event *event, int seats)
+{
+	char *text = codec_event_dump(event, seats);
+	/* The dump starts with {"type":"<name>" followed by ',' or '}'. */
+	const char *name = event_type_name(event->type);
+	size_t head = strlen("{\"type\":\"\"") + (name ? strlen(name) : 0);
+	if (!name || strncmp(text, "{\"type\":\"", 9) != 0 || strlen(text) <= head)
+		return text;
+	char *rest = text + head;
+	if (*rest == ',')
+		rest++;
+	size_t length = strlen(rest);
+	memmove(text + 1, rest, length + 1);
+	if (text[1] == '\0') {
+		text[1] = '}';
+		text[2] = '\0';
+	}
+	return text;
+}
+
+int codec_payload_parse(int type, const char *text, size_t size, struct event *out, struct codec_error *error)
+{
+	struct codec_error ignored;
+	if (!error)
+		error = &ignored;
+	const char *name = event_type_name(type);
+	if (!name)
+		return refuse(error, "invalid_field", "type", "no event type %d", type);
+	if (!text)
+		return refuse(error, "invalid_json", "", "no payload");
+	json_error_t parse_error;
+	json_t *json = json_loadb(text, size, JSON_REJECT_DUPLICATES, &parse_error);
+	if (!json)
+		return refuse(error, "invalid_json", "", "invalid JSON at line %d, column %d: %s", parse_error.line,
+			      parse_error.column, parse_error.text);
+	if (!json_is_object(json)) {
+		json_decref(json);
+		return refuse(error, "invalid_json", "", "a stored payload must be a JSON object");
+	}
+	/* The database may reorder members (jsonb), so a typed payload is found by its member. */
+	json_t *stored_type = json_object_get(json, "type");
+	if (stored_type && !(json_is_string(stored_type) && strcmp(json_string_value(stored_type), name) == 0)) {
+		json_decref(json);
+		return refuse(error, "invalid_field", "type", "the payload's type differs from the row's (%s)", name);
+	}
+	if (!stored_type)
+		json_object_set_new(json, "type", json_string(name));
+	int ok = codec_event_from_json(json, out, error);
+	json_decref(json);
+	return ok;
+}

@@ -125,6 +125,14 @@ int codec_event_from_json(const json_t *json, struct event *out, struct codec_er
 char *codec_event_dump(const struct event *event, int seats);
 int codec_event_parse(const char *text, size_t size, struct event *out, struct codec_error *error);
 
+/* The event as the log's payload column keeps it: codec_event_dump() without the "type"
+ * member, which the row holds in a column of its own (about 25 bytes less per stored
+ * event). Caller frees with free(). And back, given the row's type; a payload that still
+ * carries its "type" (rows written before this form) is read as codec_event_parse() reads
+ * it, and its type must then agree with `type`. */
+char *codec_payload_dump(const struct event *event, int seats);
+int codec_payload_parse(int type, const char *text, size_t size, struct event *out, struct codec_error *error);
+
 /* The game view of API.md for one viewer; `names` holds one display name per seat (NULL
  * entries become null). The caller adds "id". New reference. */
 json_t *codec_view_to_json(const struct game_view *view, const char *const *names);

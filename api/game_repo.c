@@ -6,8 +6,10 @@
  * (same format version, same size: the store checks both), then each event row is parsed
  * by the codec, checked with apply_event_valid() against the state so far and applied. A
  * row that fails any step stops the load with STORE_CORRUPT naming its seq: a damaged
- * table is reported, never applied into memory. The stored type column must agree with
- * the payload, and the rebuilt version with the log.
+ * table is reported, never applied into memory. The payload does not repeat the event's
+ * type, which the row's type column holds (codec_payload_dump/parse: 25 bytes less per
+ * event); a payload that does not fit its type is corrupt. The rebuilt version must agree
+ * with the log.
  *
  * Appending: each event is dumped to its compact JSON text, and all of a decision's events
  * go to the store in one append. A snapshot of the state after them goes with the append
@@ -84,7 +86,7 @@ static void dump_events(const struct event_list *events, int seats, int actor, i
 			struct store_event *rows)
 {
 	for (int i = 0; i < events->count; i++) {
-		texts[i] = codec_event_dump(&events->events[i], seats);
+		texts[i] = codec_payload_dump(&events->events[i], seats);
 		rows[i].type = events->events[i].type;
 		rows[i].actor = actor;
 		rows[i].origin = origin;
@@ -166,10 +168,8 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 		const struct store_event_row *row = &log->rows[i];
 		struct event event;
 		struct codec_error error;
-		if (!codec_event_parse(row->payload, row->payload_size, &event, &error))
+		if (!codec_payload_parse(row->type, row->payload, row->payload_size, &event, &error))
 			return corrupt(repo, id, row->seq, "unreadable payload", error.message);
-		if (event.type != row->type)
-			return corrupt(repo, id, row->seq, "the type column disagrees with the payload", NULL);
 		if (!apply_event_valid(game, &event))
 			return corrupt(repo, id, row->seq, "the event cannot apply to the game", event_type_name(event.type));
 		apply_event(game, &event);

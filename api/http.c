@@ -24,6 +24,7 @@
 
 #include "api/access_log.h"
 #include "api/metrics.h"
+#include "api/ratelimit.h"
 #include "api/routes.h"
 #include "api/xalloc.h"
 
@@ -231,6 +232,17 @@ static void dispatch(struct http_request *request)
 	if (request->route) {
 		/* Resumed after a suspension: the route and its parameters are known. */
 		request->route->handler(request);
+		return;
+	}
+	/* The API is rate limited per client address; probes and metrics are not. */
+	int retry_after;
+	if (strncmp(request->path, "/v1/", 4) == 0 &&
+	    !ratelimit_allow(RATELIMIT_IP, request->client_ip, strlen(request->client_ip), http_now(), &retry_after)) {
+		char seconds[16];
+		snprintf(seconds, sizeof seconds, "%d", retry_after);
+		http_add_header(request, "Retry-After", seconds);
+		metrics_add(METRICS_RATE_LIMITED, 1);
+		http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests from this address", NULL, -1);
 		return;
 	}
 	unsigned allowed = 0;

@@ -446,7 +446,7 @@ json_t *service_log_json(struct session *session, const struct store_log *log)
 		const struct store_event_row *row = &log->rows[i];
 		struct event event;
 		struct codec_error error;
-		if (!codec_event_parse(row->payload, row->payload_size, &event, &error)) {
+		if (!codec_payload_parse(row->type, row->payload, row->payload_size, &event, &error)) {
 			access_log_event("error", "unparsable event", "game", session->game.id_text, "detail", error.message,
 					 NULL);
 			continue;

@@ -214,7 +214,8 @@ static char *your_turn_body(const struct game_record *record, const struct store
 		for (int i = 0; i < tail.count; i++) {
 			struct event event;
 			struct codec_error error;
-			if (codec_event_parse(tail.rows[i].payload, tail.rows[i].payload_size, &event, &error))
+			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
+						&error))
 				view_event(&event, seat, &recent[recent_count++]);
 		}
 		store_log_free(&tail);

@@ -977,6 +977,38 @@ START_TEST(test_random_games_replay_from_dumped_events_byte_for_byte)
 }
 END_TEST
 
+/* The stored payload form: the dump without its "type", read back with the row's type to
+ * the same event; typed payloads (older rows) still read; a type that disagrees is refused. */
+START_TEST(test_payloads_omit_the_type_and_read_back_with_the_row_type)
+{
+	struct codec_game game = {0};
+	ck_assert(codec_game_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 11));
+	for (int i = 0; i < game.count; i++) {
+		const struct event *event = &game.events[i];
+		char *full = codec_event_dump(event, 4);
+		char *payload = codec_payload_dump(event, 4);
+		ck_assert_ptr_null(strstr(payload, "\"type\""));
+		ck_assert_uint_eq(strlen(full) - strlen(payload), strlen(event_type_name(event->type)) + 10);
+		struct event back;
+		struct codec_error error;
+		ck_assert_msg(codec_payload_parse(event->type, payload, strlen(payload), &back, &error), "%s: %s",
+			      payload, error.message);
+		ck_assert_mem_eq(&back, event, sizeof back);
+		ck_assert(codec_payload_parse(event->type, full, strlen(full), &back, &error));
+		ck_assert_mem_eq(&back, event, sizeof back);
+		int other = (event->type + 1) % EVENT_TYPE_COUNT;
+		ck_assert(!codec_payload_parse(other, full, strlen(full), &back, &error));
+		free(full);
+		free(payload);
+	}
+	struct event back;
+	struct codec_error error;
+	ck_assert(!codec_payload_parse(EVENT_TURN_ENDED, "[]", 2, &back, &error));
+	ck_assert(!codec_payload_parse(EVENT_TYPE_COUNT, "{}", 2, &back, &error));
+	codec_game_free(&game);
+}
+END_TEST
+
 /* The log of a game as the API's GET .../moves returns it: events with an envelope.
  * `viewer` >= -1 redacts for that viewer; -2 leaves events whole. Caller frees. */
 static char *log_text(const struct codec_game *game, int count, int viewer, int wrapped)
@@ -1146,6 +1178,7 @@ Suite *test_suite(void)
 	tcase_add_test(games, test_event_parse_survives_truncation_and_corruption);
 	tcase_add_test(games, test_legal_moves_of_random_games_round_trip_as_bodies);
 	tcase_add_test(games, test_random_games_replay_from_dumped_events_byte_for_byte);
+	tcase_add_test(games, test_payloads_omit_the_type_and_read_back_with_the_row_type);
 	tcase_add_test(games, test_replay_log_rebuilds_a_random_game);
 	tcase_add_test(games, test_replay_log_refuses_bad_logs_with_a_message);
 	tcase_add_test(games, test_catan_replay_prints_the_final_state_of_a_log_file);

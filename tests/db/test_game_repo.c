@@ -230,11 +230,22 @@ START_TEST(test_event_that_cannot_apply_is_corrupt)
 }
 END_TEST
 
+/* The payload no longer repeats the type (the column has it), so a wrong type column shows
+ * as a payload that does not fit that type. */
 START_TEST(test_type_column_disagreeing_with_payload_is_corrupt)
 {
 	struct game_repo repo;
 	int64_t id = damaged_game(&repo, "type = type + 1");
-	assert_corrupt_at_10(&repo, id, "type column");
+	assert_corrupt_at_10(&repo, id, "unreadable payload");
+}
+END_TEST
+
+/* A payload that still carries its type (as rows did before) must agree with the column. */
+START_TEST(test_typed_payload_disagreeing_with_type_column_is_corrupt)
+{
+	struct game_repo repo;
+	int64_t id = damaged_game(&repo, "payload = payload || '{\"type\": \"turn_ended\"}'::jsonb");
+	assert_corrupt_at_10(&repo, id, "type");
 }
 END_TEST
 
@@ -369,6 +380,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_unparsable_payload_is_corrupt);
 	tcase_add_test(tc, test_event_that_cannot_apply_is_corrupt);
 	tcase_add_test(tc, test_type_column_disagreeing_with_payload_is_corrupt);
+	tcase_add_test(tc, test_typed_payload_disagreeing_with_type_column_is_corrupt);
 	tcase_add_test(tc, test_implausible_snapshot_is_corrupt);
 	tcase_add_test(tc, test_unknown_game_is_not_found);
 	tcase_add_test(tc, test_second_writer_on_same_version_conflicts_then_reloads);
