@@ -70,7 +70,8 @@ static const struct {
 		"SELECT catan_append($1::bigint, $2::integer, $3::smallint[], $4::smallint[], $5::smallint[],"
 		" $6::text[], $7::smallint, $8::integer, $9::bytea, $10::text, $11::bytea, $12::smallint,"
 		" $13::text), catan_set_timer($1::bigint, $2::integer + cardinality($3::smallint[]),"
-		" $14::smallint, $15::bigint)"},
+		" $14::smallint, $15::bigint),"
+		" catan_enqueue_deliveries($1::bigint, $2::integer + 1, $2::integer + cardinality($3::smallint[]))"},
 	[STATEMENT_CREATE_GAME] = {"create_game",
 		"SELECT catan_create_game($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text,"
 		" $6::text[], $7::boolean[], $8::bytea, $9::smallint[], $10::smallint[], $11::smallint[],"
