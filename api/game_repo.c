@@ -213,7 +213,7 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
 	/* Beyond a few snapshots' worth of events a fresh load (snapshot + tail) is cheaper. */
 	int limit = 4 * (repo->snapshot_every > 0 ? repo->snapshot_every : GAME_REPO_SNAPSHOT_EVERY);
 	struct store_log log;
-	enum store_status status = store_read_events(repo->store, id, (int32_t)game->version, limit, &log);
+	enum store_status status = store_read_tail(repo->store, id, (int32_t)game->version, limit, &log);
 	if (status != STORE_OK)
 		return store_failed(repo, status);
 	if (log.count == limit) {

@@ -97,6 +97,12 @@ static const struct {
 		"  FROM events e WHERE e.game_id = $1::bigint AND e.seq > $2::integer"
 		"  ORDER BY e.seq LIMIT $3::integer)"
 		" ORDER BY 1"},
+	/* The events after a version of a game known to exist: no header row to check. */
+	[STATEMENT_READ_TAIL] = {"read_tail",
+		"SELECT e.seq, e.type, e.actor, e.origin, NULL::bigint, e.created_at, NULL::integer, NULL::bytea,"
+		"  e.payload::text"
+		" FROM events e WHERE e.game_id = $1::bigint AND e.seq > $2::integer"
+		" ORDER BY e.seq LIMIT $3::integer"},
 	[STATEMENT_VERSION] = {"version",
 		"SELECT coalesce((SELECT max(seq) FROM events WHERE game_id = $1::bigint), 0)"
 		" FROM games WHERE id = $1::bigint"},

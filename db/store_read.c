@@ -103,7 +103,8 @@ enum store_status store_read_events(struct store *store, int64_t game_id, int32_
 	param_int(&params, after);
 	param_int(&params, limit);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_READ_EVENTS, &params, 1, &result);
+	enum store_status status;
+	status = store__run(store, STATEMENT_READ_EVENTS, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int32_t header_seq;
@@ -113,6 +114,27 @@ enum store_status store_read_events(struct store *store, int64_t game_id, int32_
 		return STORE_NOT_FOUND;
 	}
 	status = copy_log(store, game_id, result, 1, after, out);
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t after, int limit,
+				  struct store_log *out)
+{
+	memset(out, 0, sizeof *out);
+	if (after < 0 || limit < 0) {
+		store__say(store, "store_read_tail: after %d, limit %d", (int)after, limit);
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, after);
+	param_int(&params, limit);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_READ_TAIL, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	status = copy_log(store, game_id, result, 0, after, out);
 	PQclear(result);
 	return status;
 }

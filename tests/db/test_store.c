@@ -196,6 +196,30 @@ START_TEST(test_read_events_pages_after_a_version)
 }
 END_TEST
 
+START_TEST(test_read_tail_reads_what_read_events_reads)
+{
+	int64_t game = test_db_new_game(store, 4, 10);
+	for (int after = 0; after <= 10; after++) {
+		struct store_log events, tail;
+		ck_assert_int_eq(store_read_events(store, game, after, 5, &events), STORE_OK);
+		ck_assert_int_eq(store_read_tail(store, game, after, 5, &tail), STORE_OK);
+		ck_assert_int_eq(tail.count, events.count);
+		for (int i = 0; i < tail.count; i++) {
+			ck_assert_int_eq(tail.rows[i].seq, events.rows[i].seq);
+			ck_assert_int_eq(tail.rows[i].type, events.rows[i].type);
+			ck_assert_int_eq(tail.rows[i].created_at_us, events.rows[i].created_at_us);
+			ck_assert_str_eq(tail.rows[i].payload, events.rows[i].payload);
+		}
+		store_log_free(&events);
+		store_log_free(&tail);
+	}
+	struct store_log tail;
+	ck_assert_int_eq(store_read_tail(store, game + 1, 0, 5, &tail), STORE_OK); /* no check: empty */
+	ck_assert_int_eq(tail.count, 0);
+	store_log_free(&tail);
+}
+END_TEST
+
 START_TEST(test_find_token_names_seat_or_admin)
 {
 	struct store_event events[1];
@@ -463,6 +487,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_append_beyond_the_version_conflicts_without_a_gap);
 	tcase_add_test(tc, test_unknown_game_is_not_found_everywhere);
 	tcase_add_test(tc, test_read_events_pages_after_a_version);
+	tcase_add_test(tc, test_read_tail_reads_what_read_events_reads);
 	tcase_add_test(tc, test_find_token_names_seat_or_admin);
 	tcase_add_test(tc, test_snapshot_of_other_format_or_size_is_ignored);
 	tcase_add_test(tc, test_only_the_latest_snapshot_is_kept);
