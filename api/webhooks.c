@@ -139,10 +139,16 @@ static long post(CURL *curl, const struct store_delivery *delivery, const char *
 	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
 	long status = 0;
 	error[0] = '\0';
-	if (code == CURLE_OK)
+	if (code == CURLE_OK) {
 		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-	else
-		snprintf(error, error_size, "%s", curl_error[0] ? curl_error : curl_easy_strerror(code));
+	} else {
+		/* Copied, not printed: a curl message may be longer than the log keeps (and gcc's
+		 * -Wformat-truncation refuses a "%s" that may not fit). */
+		const char *reason = curl_error[0] ? curl_error : curl_easy_strerror(code);
+		size_t length = strnlen(reason, error_size - 1);
+		memcpy(error, reason, length);
+		error[length] = '\0';
+	}
 	if (code == CURLE_OK && (status < 200 || status > 299))
 		snprintf(error, error_size, "the receiver answered %ld", status);
 	curl_slist_free_all(headers);

@@ -34,7 +34,7 @@
 #define CLAIM_BATCH 4
 #define LEASE_MS 10000
 #define POLL_MS 100
-#define CHAIN_LIMIT 500 /* moves in one chain before the worker lets go (the lease resumes it) */
+#define CHAIN_LIMIT 500 /* moves in one chain before the worker lets go (its last move's timer is due at once) */
 #define CHOICE_STREAM (UINT64_C(1) << 40)
 
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -106,8 +106,11 @@ static void play_bots(struct game_record *record, struct command *scratch)
 			return;
 		struct rng rng = choice_rng(record);
 		struct command command;
+		/* The chain's last move leaves the next one due at once, not leased: letting go of
+		 * a long game must not pause it for SERVICE_BOT_LEASE_MS. */
+		int keep_lease = moves < CHAIN_LIMIT - 1;
 		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
-		    !apply(record, seat, &command, STORE_ORIGIN_BOT, 1))
+		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease))
 			return;
 	}
 }
