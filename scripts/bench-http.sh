@@ -1,8 +1,9 @@
 #!/bin/sh
 # The body of `make bench-http` (run under scripts/with-postgres.sh, so DATABASE_URL is a
 # fresh database): start the server, play 16 concurrent games through the API for
-# BENCH_SECONDS (default 20), stop the server, then measure pgbench's one-row insert at
-# the same concurrency on the same database, and print both.
+# BENCH_SECONDS (default 20), time complete games of four bot seats (BENCH_BOT_GAMES,
+# default 10), stop the server, then measure pgbench's one-row insert at the same
+# concurrency on the same database, and print them all.
 #
 #   scripts/bench-http.sh SERVER HTTP_BENCH
 set -eu
@@ -25,6 +26,31 @@ done
 [ -n "$port" ] || { echo "bench-http: the server did not start" >&2; cat "$log" >&2; exit 1; }
 
 "$bench" "http://127.0.0.1:$port" --games "$clients" --seconds "$seconds"
+
+# Bot seats: BENCH_BOT_GAMES (default 10) games of four bots, one after another on the same
+# server, each timed from the POST that creates it until the log shows its winner (long-
+# polling GET .../moves, so the finish is seen within milliseconds).
+python3 - "http://127.0.0.1:$port" "${BENCH_BOT_GAMES:-10}" <<'PY'
+import json, statistics, sys, time, urllib.request
+
+base, games = sys.argv[1], int(sys.argv[2])
+body = json.dumps({"players": [{"name": "Bot %d" % (s + 1), "bot": True} for s in range(4)],
+                   "options": {"layout": "random"}}).encode()
+took = []
+for _ in range(games):
+    started = time.monotonic()
+    request = urllib.request.Request(base + "/v1/games", data=body, headers={"Content-Type": "application/json"})
+    game = json.load(urllib.request.urlopen(request))["id"]
+    after, won = 0, False
+    while not won:
+        if time.monotonic() - started > 300:
+            sys.exit("bench http: 4-bot game %s did not finish in 300 s" % game)
+        page = json.load(urllib.request.urlopen("%s/v1/games/%s/moves?after=%d&wait=30&limit=1000" % (base, game, after)))
+        won = any(event["type"] == "game_won" for event in page["events"])
+        after = max([after] + [event["version"] for event in page["events"]])
+    took.append((time.monotonic() - started) * 1000)
+print("bench http: 4-bot game %.0f ms from creation to winner (median of %d)" % (statistics.median(took), games))
+PY
 kill -TERM $pid
 wait $pid || true
 

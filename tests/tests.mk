@@ -81,12 +81,31 @@ $(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ)
 
 ALL_TARGETS += $(HTTP_TESTS)
 
-test-http: $(HTTP_TESTS) $(SERVER) openapi-deps
-	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(HTTP_TESTS); do echo "== $$t"; \
+# Asynchronous play (webhooks, deadlines, bot seats): the same support, plus a webhook
+# receiver (tests/api/webhook_receiver.c, libmicrohttpd and OpenSSL's HMAC).
+ASYNC_TEST_SRC := $(wildcard tests/api/test_async_*.c)
+ASYNC_TESTS := $(ASYNC_TEST_SRC:tests/%.c=$(B)/tests/%)
+WEBHOOK_RECEIVER_OBJ := $(B)/obj/tests/api/webhook_receiver.o
+
+$(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lmicrohttpd -lcurl -lcrypto $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(ASYNC_TESTS)
+
+test-http: $(HTTP_TESTS) $(ASYNC_TESTS) $(SERVER) openapi-deps
+	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(HTTP_TESTS) $(ASYNC_TESTS); do echo "== $$t"; \
 		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
 		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
 .PHONY: test-http
 TEST_RUN_EXTRA += test-http
+
+# Just the asynchronous-play programs (they are part of test-http).
+test-async: $(ASYNC_TESTS) $(SERVER) openapi-deps
+	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(ASYNC_TESTS); do echo "== $$t"; \
+		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
+		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
+.PHONY: test-async
 
 test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run

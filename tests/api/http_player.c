@@ -235,10 +235,31 @@ static json_t *choose_action(struct http_player *player, json_t *actions)
 	return NULL;
 }
 
-int http_player_step(struct http_player *player, struct http_move *move)
+static int moves_for(const struct http_player *player, int seat)
+{
+	return !player->humans || (player->humans >> seat & 1u);
+}
+
+/* Keep the seats the player moves for; their number. */
+static int keep_own(const struct http_player *player, int seats[], int count)
+{
+	int kept = 0;
+	for (int i = 0; i < count; i++)
+		if (moves_for(player, seats[i]))
+			seats[kept++] = seats[i];
+	return kept;
+}
+
+#define STEP_AGAIN (-1)
+
+/* One step as http_player_step(), or STEP_AGAIN when the player moves for some seats only
+ * and none of them could move (after a long-poll) or a bot moved under it. */
+static int step_once(struct http_player *player, struct http_move *move)
 {
 	const struct http_game *game = player->game;
 	struct http_client *client = player->client;
+	for (int s = 0; !moves_for(player, player->last_seat) && s < game->seats; s++)
+		player->last_seat = s;
 	int seat = player->last_seat;
 	json_t *view = http_get_ok(client, game->path, game->tokens[seat]);
 	const char *status = json_string_value(json_object_get(view, "status"));
@@ -247,6 +268,7 @@ int http_player_step(struct http_player *player, struct http_move *move)
 		json_decref(view);
 		return 0;
 	}
+	long read_version = (long)json_integer_value(json_object_get(view, "version"));
 	int waiting[GAME_MAX_SEATS], waiting_count = 0;
 	size_t index;
 	json_t *value;
@@ -256,14 +278,28 @@ int http_player_step(struct http_player *player, struct http_move *move)
 	ck_assert_msg(waiting_count > 0, "a game in progress waits for someone");
 	int answering[GAME_MAX_SEATS];
 	int answering_count = unanswered_seats(view, answering);
-	int chosen = answering_count && rng_below(&player->rng, 10) < 8
+	waiting_count = keep_own(player, waiting, waiting_count);
+	answering_count = keep_own(player, answering, answering_count);
+	if (waiting_count == 0 && answering_count == 0) {
+		/* Only the server's bots have something to do: wait for their moves. */
+		json_decref(view);
+		http_game_wait(client, game, read_version, 10);
+		return STEP_AGAIN;
+	}
+	int chosen = answering_count && (waiting_count == 0 || rng_below(&player->rng, 10) < 8)
 			     ? answering[rng_below(&player->rng, (uint32_t)answering_count)]
 			     : waiting[rng_below(&player->rng, (uint32_t)waiting_count)];
 	json_t *actions = actions_of(player, chosen);
-	if (json_array_size(actions) == 0 && chosen != waiting[0]) {
+	if (json_array_size(actions) == 0 && waiting_count && chosen != waiting[0]) {
 		json_decref(actions);
 		chosen = waiting[0];
 		actions = actions_of(player, chosen);
+	}
+	if (json_array_size(actions) == 0 && player->humans && http_game_version(client, game) > read_version) {
+		json_decref(actions);
+		json_decref(view);
+		player->races++;
+		return STEP_AGAIN;
 	}
 	ck_assert_msg(json_array_size(actions) > 0, "seat %d, which the game waits for, has no actions", chosen);
 	json_t *picked = choose_action(player, actions);
@@ -339,6 +375,13 @@ int http_player_step(struct http_player *player, struct http_move *move)
 	}
 	struct http_response response;
 	http_call_json(client, method, path, game->tokens[seat], body, NULL, &response);
+	if ((response.status == 404 || response.status == 409 || response.status == 422) && player->humans &&
+	    http_game_version(client, game) > read_version) {
+		http_response_free(&response);
+		json_decref(action);
+		player->races++;
+		return STEP_AGAIN;
+	}
 	if (response.status < 200 || response.status > 299) {
 		char *sent = body ? json_dumps(body, JSON_COMPACT) : NULL;
 		ck_abort_msg("seat %d %s %s %s: %s", seat, method, path, sent ? sent : "", http_describe(&response));
@@ -360,6 +403,19 @@ int http_player_step(struct http_player *player, struct http_move *move)
 	}
 	json_decref(action);
 	return 1;
+}
+
+int http_player_step(struct http_player *player, struct http_move *move)
+{
+	/* Each retry follows a change of the game (or a long-poll), so a few hundred in a row
+	 * mean the player is stuck. */
+	for (int attempt = 0; attempt < 500; attempt++) {
+		int outcome = step_once(player, move);
+		if (outcome != STEP_AGAIN)
+			return outcome;
+	}
+	ck_abort_msg("game %s: the player found no move for its seats 500 times in a row", player->game->id);
+	return 0;
 }
 
 int http_player_finish(struct http_player *player, int max_moves)

@@ -196,6 +196,18 @@ int http_server_stop(struct http_server *server, double timeout_s)
 	return result;
 }
 
+void http_server_kill(struct http_server *server)
+{
+	if (server->pid <= 0)
+		return;
+	kill(server->pid, SIGKILL);
+	waitpid(server->pid, NULL, 0);
+	if (server->stdout_fd > 0)
+		close(server->stdout_fd);
+	server->pid = 0;
+	server->stdout_fd = 0;
+}
+
 static int free_port(void)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);

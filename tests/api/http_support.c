@@ -13,6 +13,7 @@
 #include <check.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 
 #include "api/game_repo.h"
 #include "db/store.h"
+#include "engine/event.h"
 
 /* ---- Misc ---- */
 
@@ -37,6 +39,48 @@ void http_pause(double seconds)
 	struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
 	while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
 		;
+}
+
+double http_parse_time(const char *text)
+{
+	struct tm parts;
+	memset(&parts, 0, sizeof parts);
+	int used = 0;
+	int fields = text ? sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &parts.tm_year, &parts.tm_mon, &parts.tm_mday,
+				   &parts.tm_hour, &parts.tm_min, &parts.tm_sec, &used)
+			  : 0;
+	ck_assert_msg(fields == 6 && used == 19, "not an RFC 3339 time: %s", text ? text : "(null)");
+	parts.tm_year -= 1900;
+	parts.tm_mon -= 1;
+	const char *rest = text + used;
+	double fraction = 0;
+	if (*rest == '.') {
+		char *end;
+		fraction = strtod(rest, &end);
+		rest = end;
+	}
+	ck_assert_msg(strcmp(rest, "Z") == 0, "not a UTC time: %s", text);
+	return (double)timegm(&parts) + fraction;
+}
+
+double http_slowdown(void)
+{
+	const char *text = getenv("CK_TIMEOUT_MULTIPLIER");
+	double factor = text && *text ? strtod(text, NULL) : 1;
+	return factor >= 1 ? factor : 1;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double http_median(double *values, int count)
+{
+	ck_assert(count > 0);
+	qsort(values, (size_t)count, sizeof *values, compare_doubles);
+	return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
 uint64_t http_random64(void)
@@ -493,10 +537,9 @@ static void copy_string(char *out, size_t size, const json_t *value, const char 
 	snprintf(out, size, "%s", json_string_value(value));
 }
 
-void http_game_create(struct http_client *client, int seats, const char *options, struct http_game *game)
+/* POST /v1/games with `body`; bot seats (as the answer says) may have no token. */
+static void create_game(struct http_client *client, const char *body, int expected_seats, struct http_game *game)
 {
-	char body[1024];
-	snprintf(body, sizeof body, "{\"seats\": %d%s%s}", seats, options ? ", \"options\": " : "", options ? options : "");
 	struct http_response response;
 	http_call(client, "POST", "/v1/games", NULL, body, NULL, &response);
 	ck_assert_msg(response.status == 201 && response.json, "create %s: %s", body, http_describe(&response));
@@ -509,12 +552,18 @@ void http_game_create(struct http_client *client, int seats, const char *options
 	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(response.json, "game"), "version")),
 			 json_integer_value(version));
 	json_t *seat_list = json_object_get(response.json, "seats");
-	ck_assert_msg(json_is_array(seat_list) && (int)json_array_size(seat_list) == seats, "seats: %s",
-		      http_describe(&response));
+	int seats = json_is_array(seat_list) ? (int)json_array_size(seat_list) : 0;
+	ck_assert_msg(seats >= 3 && seats <= GAME_MAX_SEATS && (expected_seats == 0 || seats == expected_seats),
+		      "seats: %s", http_describe(&response));
 	for (int s = 0; s < seats; s++) {
 		json_t *seat = json_array_get(seat_list, (size_t)s);
 		ck_assert_int_eq(json_integer_value(json_object_get(seat, "seat")), s);
-		copy_string(game->tokens[s], sizeof game->tokens[s], json_object_get(seat, "token"), "token");
+		if (json_is_true(json_object_get(seat, "bot"))) {
+			ck_assert_msg(json_is_null(json_object_get(seat, "token")), "bot seat %d has a token", s);
+			game->bots |= (uint8_t)(1u << s);
+		} else {
+			copy_string(game->tokens[s], sizeof game->tokens[s], json_object_get(seat, "token"), "token");
+		}
 	}
 	game->seats = seats;
 	snprintf(game->path, sizeof game->path, "/v1/games/%s", game->id);
@@ -523,6 +572,31 @@ void http_game_create(struct http_client *client, int seats, const char *options
 			      strcmp(location, game->path) == 0,
 		      "Location of a new game");
 	http_response_free(&response);
+}
+
+void http_game_create(struct http_client *client, int seats, const char *options, struct http_game *game)
+{
+	char body[1024];
+	snprintf(body, sizeof body, "{\"seats\": %d%s%s}", seats, options ? ", \"options\": " : "", options ? options : "");
+	create_game(client, body, seats, game);
+	ck_assert_msg(game->bots == 0, "a game created with seats has no bot seat");
+}
+
+void http_game_create_body(struct http_client *client, const char *body, struct http_game *game)
+{
+	create_game(client, body, 0, game);
+}
+
+const char *http_players_json(int seats, uint8_t bots, char *out, size_t size)
+{
+	size_t used = (size_t)snprintf(out, size, "[");
+	for (int s = 0; s < seats && used < size; s++)
+		used += (size_t)snprintf(out + used, size - used, "%s{\"name\": \"%s %d\", \"bot\": %s}", s ? ", " : "",
+					 bots >> s & 1u ? "Bot" : "Seat", s + 1, bots >> s & 1u ? "true" : "false");
+	if (used < size)
+		snprintf(out + used, size - used, "]");
+	ck_assert_msg(used + 1 < size, "players list too long");
+	return out;
 }
 
 void http_post_move(struct http_client *client, const struct http_game *game, int seat, const char *body,
@@ -549,6 +623,55 @@ long http_game_version(struct http_client *client, const struct http_game *game)
 	long version = (long)json_integer_value(json_object_get(view, "version"));
 	json_decref(view);
 	return version;
+}
+
+long http_game_wait(struct http_client *client, const struct http_game *game, long after, int wait_s)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=%d&limit=1", game->path, after, wait_s);
+	long timeout = client->timeout_ms;
+	if (client->timeout_ms < (wait_s + 30) * 1000L)
+		client->timeout_ms = (wait_s + 30) * 1000L;
+	json_t *body = http_get_ok(client, path, NULL);
+	client->timeout_ms = timeout;
+	long version = (long)json_integer_value(json_object_get(body, "version"));
+	json_decref(body);
+	return version;
+}
+
+int http_game_wait_finished(struct http_client *client, const struct http_game *game, double timeout_s)
+{
+	double deadline = http_clock() + timeout_s;
+	for (;;) {
+		json_t *view = http_get_ok(client, game->path, NULL);
+		int finished = strcmp(json_string_value(json_object_get(view, "status")), "finished") == 0;
+		long version = (long)json_integer_value(json_object_get(view, "version"));
+		json_decref(view);
+		double left = deadline - http_clock();
+		if (finished || left <= 0)
+			return finished;
+		http_game_wait(client, game, version, left < 10 ? (int)left + 1 : 10);
+	}
+}
+
+json_t *http_game_log(struct http_client *client, const struct http_game *game, const char *token, long after)
+{
+	json_t *log = json_array();
+	for (;;) {
+		char path[160];
+		snprintf(path, sizeof path, "%s/moves?after=%ld&limit=1000", game->path, after);
+		json_t *page = http_get_ok(client, path, token);
+		json_t *events = json_object_get(page, "events");
+		ck_assert_msg(json_is_array(events), "GET %s: events is an array", path);
+		size_t count = json_array_size(events);
+		json_array_extend(log, events);
+		after += (long)count;
+		long version = (long)json_integer_value(json_object_get(page, "version"));
+		json_decref(page);
+		if (count == 0 || after >= version)
+			break;
+	}
+	return log;
 }
 
 void http_state_capture(struct http_client *client, const struct http_game *game, struct http_state *state)
@@ -598,7 +721,9 @@ void http_state_free(struct http_state *state)
 /* ---- Ground truth ---- */
 
 /* This process's store on DATABASE_URL (a store opened before a fork belongs to the
- * parent's connection: never share it). */
+ * parent's connection: never share it), used by one thread at a time (truth_lock). */
+static pthread_mutex_t truth_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static struct store *truth_store(void)
 {
 	static struct store *store;
@@ -617,17 +742,22 @@ void http_truth_load(const char *game_id, struct game *state, int64_t *seed)
 {
 	int64_t id;
 	ck_assert_msg(store_parse_id(game_id, &id), "game id %s", game_id);
+	pthread_mutex_lock(&truth_lock);
 	struct game_repo repo;
 	game_repo_init(&repo, truth_store(), 0);
 	enum store_status status = game_repo_load(&repo, id, state, seed);
 	ck_assert_msg(status == STORE_OK, "game_repo_load %s: %s", game_id, game_repo_message(&repo));
+	pthread_mutex_unlock(&truth_lock);
 }
 
-json_t *http_truth_events(const char *game_id, long after)
+/* The stored rows after `after`: events alone, or {actor, origin, event} objects. */
+static json_t *truth_read(const char *game_id, long after, int with_rows)
 {
+	static const char *const origins[] = {"player", "timeout", "bot"};
 	int64_t id;
 	ck_assert_msg(store_parse_id(game_id, &id), "game id %s", game_id);
 	json_t *events = json_array();
+	pthread_mutex_lock(&truth_lock);
 	for (;;) {
 		struct store_log log;
 		enum store_status status = store_read_events(truth_store(), id, (int32_t)after, 1000, &log);
@@ -637,6 +767,18 @@ json_t *http_truth_events(const char *game_id, long after)
 			json_error_t error;
 			json_t *event = json_loadb(log.rows[i].payload, log.rows[i].payload_size, 0, &error);
 			ck_assert_msg(event != NULL, "stored event %d: %s", log.rows[i].seq, error.text);
+			/* Payloads are stored without their type, which is the row's. */
+			if (!json_object_get(event, "type")) {
+				const char *name = event_type_name(log.rows[i].type);
+				ck_assert_msg(name != NULL, "stored event %d has type %d", log.rows[i].seq, log.rows[i].type);
+				json_object_set_new(event, "type", json_string(name));
+			}
+			if (with_rows) {
+				int origin = log.rows[i].origin;
+				ck_assert_msg(origin >= 0 && origin <= 2, "event %d has origin %d", log.rows[i].seq, origin);
+				event = json_pack("{s:i, s:s, s:f, s:o}", "actor", log.rows[i].actor, "origin", origins[origin],
+						  "at", (double)log.rows[i].created_at_us / 1e6, "event", event);
+			}
 			json_array_append_new(events, event);
 			after++;
 		}
@@ -645,5 +787,16 @@ json_t *http_truth_events(const char *game_id, long after)
 		if (count < 1000)
 			break;
 	}
+	pthread_mutex_unlock(&truth_lock);
 	return events;
+}
+
+json_t *http_truth_events(const char *game_id, long after)
+{
+	return truth_read(game_id, after, 0);
+}
+
+json_t *http_truth_rows(const char *game_id, long after)
+{
+	return truth_read(game_id, after, 1);
 }

@@ -47,6 +47,9 @@ void http_server_start(struct http_server *server, const char *const *settings);
  * exit status, or -1 when it was killed by a signal or had to be killed. */
 int http_server_stop(struct http_server *server, double timeout_s);
 
+/* SIGKILL (a crash: no shutdown of any kind) and reap it. */
+void http_server_kill(struct http_server *server);
+
 /* A Prism proxy (`prism proxy --errors`) in front of `upstream` (a URL). With
  * validate_requests 0, requests that break the spec are forwarded to the server anyway
  * (for the error tests); responses are always validated. */
@@ -158,13 +161,22 @@ struct http_game {
 	char id[20];
 	char path[48]; /* /v1/games/<id> */
 	char admin_token[64];
-	char tokens[GAME_MAX_SEATS][64];
+	char tokens[GAME_MAX_SEATS][64]; /* "" for a bot seat */
 	int seats;
+	uint8_t bots; /* bit s: seat s is played by the server */
 };
 
 /* POST /v1/games {"seats": seats, "options": <options>} (options: JSON text or NULL);
  * expects 201 with the id, the version, the admin token and one token per seat. */
 void http_game_create(struct http_client *client, int seats, const char *options, struct http_game *game);
+
+/* POST /v1/games with `body` as it is (JSON text: seats or players, and options); expects
+ * 201 like http_game_create(), a token for every seat but the bot seats, which have none. */
+void http_game_create_body(struct http_client *client, const char *body, struct http_game *game);
+
+/* A players list of `seats` entries, seat s a bot when bit s of `bots` is set, as JSON text
+ * into out ("[{"name": "Seat 1", "bot": false}, ...]"). */
+const char *http_players_json(int seats, uint8_t bots, char *out, size_t size);
 
 /* "<game path><suffix>" into out. */
 const char *http_game_path(const struct http_game *game, const char *suffix, char *out, size_t size);
@@ -191,6 +203,17 @@ long http_post_move_ok(struct http_client *client, const struct http_game *game,
 /* The game's version (GET as a spectator). */
 long http_game_version(struct http_client *client, const struct http_game *game);
 
+/* Long-poll GET <game>/moves?after=after&wait=wait_s as a spectator: the version it
+ * answered with (after when nothing happened within wait_s). */
+long http_game_wait(struct http_client *client, const struct http_game *game, long after, int wait_s);
+
+/* Long-poll until the game's status is finished, at most timeout_s: 1 when it is. */
+int http_game_wait_finished(struct http_client *client, const struct http_game *game, double timeout_s);
+
+/* The log entries after version `after` as `token` may see them (NULL: a spectator), all of
+ * them (paged): an array, entry i being version after + 1 + i. New reference. */
+json_t *http_game_log(struct http_client *client, const struct http_game *game, const char *token, long after);
+
 /* ---- Random play over HTTP ----------------------------------------------------------- */
 
 /* Plays a game by its seat tokens only: each step reads the view and the acting seat's
@@ -204,6 +227,12 @@ struct http_player {
 	const struct http_game *game;
 	struct rng rng;
 	int trades; /* make domestic offers now and then, and counter-offers */
+	/* The seats the player moves for (bit s: seat s); 0 (the default) for every seat. With
+	 * some seats left to the server's bots, the player long-polls while only bots have
+	 * something to do, and makes its choice again when a move is refused because a bot
+	 * moved after the player read the game (counted in `races`). */
+	uint8_t humans;
+	int races;
 	int last_seat;
 	/* What was played, for tests to assert on. */
 	int moves;
@@ -247,10 +276,26 @@ void http_truth_load(const char *game_id, struct game *state, int64_t *seed);
  * of event objects, entry i being version after + 1 + i. New reference. */
 json_t *http_truth_events(const char *game_id, long after);
 
+/* The same with who made each append and when: an array of {"actor": seat (-1: none),
+ * "origin": "player" | "timeout" | "bot", "at": seconds since 1970, "event": <event>}. New
+ * reference. */
+json_t *http_truth_rows(const char *game_id, long after);
+
 /* ---- Misc ------------------------------------------------------------------------------ */
 
 double http_clock(void);
 void http_pause(double seconds);
+
+/* Seconds since 1970 of an RFC 3339 UTC time as the server writes them
+ * ("2026-11-29T20:07:46.668745Z"); fails the test when it is not one. */
+double http_parse_time(const char *text);
+
+/* How much slower than a normal build the tests run: CK_TIMEOUT_MULTIPLIER (4 in the
+ * sanitizer pass), 1 when unset. Time bounds of assertions are multiplied by it. */
+double http_slowdown(void);
+
+/* The median of values[0..count) (sorts them). */
+double http_median(double *values, int count);
 
 /* A fresh random 64-bit value (for seeds and idempotency keys). */
 uint64_t http_random64(void);

@@ -1,0 +1,886 @@
+/*
+ * test_async_webhooks.c - webhooks as a receiver sees them: signed (Standard Webhooks),
+ * every event at least once, in order, redacted for the registering token, your_turn notes
+ * when the game waits for the seat, retries that back off, deliveries that survive a
+ * kill -9 of the server, a dead receiver that never slows a move, and registrations that
+ * only their owner (or the admin) may list and remove.
+ *
+ * Receivers are tests/api/webhook_receiver.c on 127.0.0.1, one per webhook. The shared
+ * server sits behind a Prism proxy that validates every response (requests are passed
+ * through unvalidated, so the malformed registrations reach the server); the bodies the
+ * server POSTs to receivers, which Prism never sees, are validated against the spec's
+ * WebhookDelivery by tests/api/validate_json.js.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/api/http_support.h"
+#include "tests/api/webhook_receiver.h"
+#include "tests/check_main.h"
+
+#define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
+#define DELIVERY_TIMEOUT_S 60
+
+static struct http_server server;
+static struct http_proxy proxy;
+static struct http_client client; /* through the proxy */
+
+static void start(void)
+{
+	http_server_start(&server, NULL);
+	http_proxy_start(&proxy, server.url, 0);
+}
+
+static void stop(void)
+{
+	http_proxy_stop(&proxy);
+	http_server_stop(&server, 30);
+}
+
+static void setup(void)
+{
+	http_client_init(&client, proxy.url, 1);
+}
+
+static void teardown(void)
+{
+	http_client_cleanup(&client);
+}
+
+/* ---- Registrations ---- */
+
+struct hook {
+	struct webhook_receiver *receiver;
+	char id[32];
+	int seat; /* -1: the admin's */
+	int your_turn_only;
+};
+
+static const char *token_of(const struct http_game *game, int seat)
+{
+	return seat >= 0 ? game->tokens[seat] : game->admin_token;
+}
+
+static int is_webhook_id(const char *id)
+{
+	if (strlen(id) != 19 || strncmp(id, "wh_", 3) != 0)
+		return 0;
+	for (int i = 3; i < 19; i++)
+		if (!strchr("0123456789abcdef", id[i]))
+			return 0;
+	return 1;
+}
+
+/* Register a receiver of its own for `seat` (-1: with the admin token). */
+static void hook_register(struct http_client *with, const struct http_game *game, int seat, int your_turn_only,
+                          struct hook *hook)
+{
+	memset(hook, 0, sizeof *hook);
+	hook->receiver = webhook_receiver_start();
+	hook->seat = seat;
+	hook->your_turn_only = your_turn_only;
+	json_t *body = json_pack("{s:s}", "url", webhook_receiver_url(hook->receiver));
+	if (your_turn_only)
+		json_object_set_new(body, "events", json_string("your_turn"));
+	char path[160];
+	struct http_response response;
+	http_call_json(with, "POST", http_game_path(game, "/webhooks", path, sizeof path), token_of(game, seat), body,
+	               NULL, &response);
+	json_decref(body);
+	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
+	json_t *answer = response.json;
+	const char *id = json_string_value(json_object_get(answer, "id"));
+	ck_assert_msg(id && is_webhook_id(id), "a webhook id is wh_<16 hex>: %s", http_describe(&response));
+	snprintf(hook->id, sizeof hook->id, "%s", id);
+	ck_assert_str_eq(json_string_value(json_object_get(answer, "url")), webhook_receiver_url(hook->receiver));
+	ck_assert_str_eq(json_string_value(json_object_get(answer, "events")), your_turn_only ? "your_turn" : "all");
+	if (seat >= 0)
+		ck_assert_int_eq(json_integer_value(json_object_get(answer, "seat")), seat);
+	else
+		ck_assert(json_is_null(json_object_get(answer, "seat")));
+	ck_assert_int_eq(json_integer_value(json_object_get(answer, "pending")), 0);
+	const char *secret = json_string_value(json_object_get(answer, "secret"));
+	ck_assert_msg(secret && strncmp(secret, "whsec_", 6) == 0, "a secret is whsec_<base64>");
+	webhook_receiver_set_secret(hook->receiver, secret);
+	char location[160], expected[160];
+	snprintf(expected, sizeof expected, "%s/webhooks/%s", game->path, hook->id);
+	ck_assert_msg(http_response_header(&response, "Location", location, sizeof location) &&
+	                      strcmp(location, expected) == 0,
+	              "Location of a webhook");
+	http_response_free(&response);
+}
+
+static void hook_stop(struct hook *hook)
+{
+	webhook_receiver_stop(hook->receiver);
+	hook->receiver = NULL;
+}
+
+/* The game's webhooks as the admin lists them. New reference. */
+static json_t *list_webhooks(struct http_client *with, const struct http_game *game, const char *token)
+{
+	char path[160];
+	json_t *body = http_get_ok(with, http_game_path(game, "/webhooks", path, sizeof path), token);
+	json_t *list = json_incref(json_object_get(body, "webhooks"));
+	json_decref(body);
+	ck_assert(json_is_array(list));
+	return list;
+}
+
+/* Wait until no webhook of the game has anything left to deliver. */
+static void wait_all_delivered(struct http_client *with, const struct http_game *game, double timeout_s)
+{
+	double deadline = http_clock() + timeout_s;
+	for (;;) {
+		json_t *list = list_webhooks(with, game, game->admin_token);
+		long pending = 0;
+		size_t index;
+		json_t *webhook;
+		json_array_foreach(list, index, webhook) pending +=
+		        (long)json_integer_value(json_object_get(webhook, "pending"));
+		json_decref(list);
+		if (pending == 0)
+			return;
+		ck_assert_msg(http_clock() < deadline, "game %s: %ld appends still to deliver after %.0f s", game->id,
+		              pending, timeout_s);
+		http_pause(0.1);
+	}
+}
+
+/* The webhook's delivery log, oldest first. New reference. */
+static json_t *delivery_log(struct http_client *with, const struct http_game *game, const struct hook *hook)
+{
+	char path[200];
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=500", game->path, hook->id);
+	json_t *body = http_get_ok(with, path, token_of(game, hook->seat));
+	json_t *newest_first = json_object_get(body, "deliveries");
+	json_t *log = json_array();
+	for (size_t i = json_array_size(newest_first); i-- > 0;)
+		json_array_append(log, json_array_get(newest_first, i));
+	json_decref(body);
+	return log;
+}
+
+static const char *type_of(const json_t *object)
+{
+	const char *type = json_string_value(json_object_get(object, "type"));
+	return type ? type : "";
+}
+
+/* A roll of 2, or the end of the turn, in turn order: moves that keep a game going for as
+ * long as a test needs (no 7, no winner). Returns the new version. */
+static long idle_move(struct http_client *with, const struct http_game *game, int step)
+{
+	int seat = (step / 2) % game->seats;
+	return http_post_move_ok(with, game, seat,
+	                         step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
+}
+
+/* ---- What a receiver got ---- */
+
+struct received {
+	struct webhook_delivery *all;
+	int count;
+	long first, last; /* the versions expected: first..last */
+	json_t **events;  /* [version - first]: the event body first received, borrowed from all */
+	char (*ids)[128]; /* [version - first]: its webhook-id */
+	int duplicates;   /* event deliveries beyond the first of each version */
+	int notes;        /* your_turn deliveries */
+};
+
+static void received_free(struct received *got)
+{
+	webhook_deliveries_free(got->all, got->count);
+	free(got->events);
+	free(got->ids);
+	memset(got, 0, sizeof *got);
+}
+
+/* Read a receiver's deliveries and check what holds for every one: a valid signature, the
+ * game, the version and its event agreeing, events first..last each at least once (in
+ * order of their first arrival when `in_order`), a version's repeats with the same
+ * webhook-id and body. */
+static void received_read(const struct hook *hook, const struct http_game *game, long first, long last, int in_order,
+                          struct received *got)
+{
+	memset(got, 0, sizeof *got);
+	got->first = first;
+	got->last = last;
+	got->all = webhook_receiver_deliveries(hook->receiver, &got->count);
+	webhook_deliveries_assert_signed(got->all, got->count);
+	long span = last - first + 1;
+	got->events = calloc((size_t)(span > 0 ? span : 1), sizeof *got->events);
+	got->ids = calloc((size_t)(span > 0 ? span : 1), sizeof *got->ids);
+	ck_assert(got->events && got->ids);
+	long latest = first - 1;
+	for (int i = 0; i < got->count; i++) {
+		const struct webhook_delivery *delivery = &got->all[i];
+		json_t *body = delivery->body;
+		ck_assert_str_eq(json_string_value(json_object_get(body, "game_id")), game->id);
+		long version = (long)json_integer_value(json_object_get(body, "version"));
+		if (strcmp(type_of(body), "your_turn") == 0) {
+			got->notes++;
+			ck_assert_msg(version >= first && version <= last, "a note at version %ld", version);
+			continue;
+		}
+		ck_assert_msg(strcmp(type_of(body), "event") == 0, "a delivery of type %s", type_of(body));
+		ck_assert_msg(!hook->your_turn_only, "a your_turn-only webhook got an event: %.200s", delivery->text);
+		json_t *event = json_object_get(body, "event");
+		ck_assert_int_eq(json_integer_value(json_object_get(event, "version")), version);
+		ck_assert_msg(version >= first && version <= last, "an event of version %ld (expected %ld..%ld)",
+		              version, first, last);
+		long slot = version - first;
+		if (got->events[slot]) {
+			got->duplicates++;
+			ck_assert_msg(strcmp(got->ids[slot], delivery->id) == 0,
+			              "version %ld came as %s and again as %s", version, got->ids[slot], delivery->id);
+			ck_assert_msg(json_equal(got->events[slot], event), "version %ld came with two bodies",
+			              version);
+			continue;
+		}
+		ck_assert_msg(!in_order || version > latest, "webhook %s: version %ld arrived after version %ld",
+		              hook->id, version, latest);
+		latest = version > latest ? version : latest;
+		got->events[slot] = event;
+		snprintf(got->ids[slot], sizeof got->ids[slot], "%s", delivery->id);
+	}
+	for (long version = first; version <= last && !hook->your_turn_only; version++) {
+		ck_assert_msg(got->events[version - first] != NULL, "webhook %s never got version %ld (of %ld..%ld)",
+		              hook->id, version, first, last);
+		for (long other = first; other < version; other++)
+			ck_assert_msg(strcmp(got->ids[other - first], got->ids[version - first]) != 0,
+			              "versions %ld and %ld share the webhook-id %s", other, version,
+			              got->ids[version - first]);
+	}
+}
+
+/* The versions first..last received, each first arrival, as a count. */
+static int distinct_versions(const struct hook *hook, long first, long last)
+{
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(hook->receiver, &count);
+	int seen = 0;
+	char *got = calloc((size_t)(last - first + 2), 1);
+	ck_assert(got != NULL);
+	for (int i = 0; i < count; i++) {
+		if (strcmp(type_of(all[i].body), "event") != 0)
+			continue;
+		long version = (long)json_integer_value(json_object_get(all[i].body, "version"));
+		if (version >= first && version <= last && !got[version - first]) {
+			got[version - first] = 1;
+			seen++;
+		}
+	}
+	free(got);
+	webhook_deliveries_free(all, count);
+	return seen;
+}
+
+/* Every body the receivers got, validated against the spec's WebhookDelivery. */
+static void assert_bodies_keep_to_the_spec(struct hook *hooks, int count)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[256], command[600];
+	snprintf(path, sizeof path, "%s/catan-webhook-bodies-%ld.txt", tmp, (long)getpid());
+	FILE *file = fopen(path, "w");
+	ck_assert(file != NULL);
+	int lines = 0;
+	for (int h = 0; h < count; h++) {
+		int n;
+		struct webhook_delivery *all = webhook_receiver_deliveries(hooks[h].receiver, &n);
+		for (int i = 0; i < n; i++, lines++)
+			fprintf(file, "WebhookDelivery\t%s\n", all[i].text);
+		webhook_deliveries_free(all, n);
+	}
+	fclose(file);
+	snprintf(command, sizeof command, "node tests/api/validate_json.js openapi/openapi.json < %s >&2", path);
+	int status = system(command);
+	ck_assert_msg(status == 0, "%d webhook bodies in %s break the spec (validate_json.js said so above)", lines,
+	              path);
+	unlink(path);
+}
+
+/* ---- The verifier itself ---- */
+
+/* The test vector of the Standard Webhooks specification, and the same message with its
+ * body, id or timestamp changed, which must fail: the receiver would pass anything
+ * otherwise. */
+START_TEST(test_the_receiver_verifies_the_standard_webhooks_test_vector)
+{
+	const char *secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+	const char *body = "{\"test\": 2432232314}";
+	const char *good = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+	char problem[200];
+	ck_assert_msg(webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body), good,
+	                             problem, sizeof problem),
+	              "%s", problem);
+	ck_assert(webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body),
+	                         "v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
+	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", "{\"test\": 2432232315}",
+	                          strlen(body), good, NULL, 0));
+	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJel", "1614265330", body, strlen(body), good, NULL,
+	                          0));
+	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265331", body, strlen(body), good, NULL,
+	                          0));
+	ck_assert(!webhook_verify("whsec_AfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek",
+	                          "1614265330", body, strlen(body), good, NULL, 0));
+	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body),
+	                          "v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
+}
+END_TEST
+
+/* ---- Registrations ---- */
+
+static void assert_listed(const json_t *list, const struct hook *const *hooks, int count)
+{
+	ck_assert_int_eq(json_array_size(list), count);
+	for (int i = 0; i < count; i++) {
+		json_t *webhook = json_array_get(list, (size_t)i);
+		ck_assert_str_eq(json_string_value(json_object_get(webhook, "id")), hooks[i]->id);
+		ck_assert_msg(!json_object_get(webhook, "secret"), "a listed webhook shows its secret");
+		if (hooks[i]->seat >= 0)
+			ck_assert_int_eq(json_integer_value(json_object_get(webhook, "seat")), hooks[i]->seat);
+		else
+			ck_assert(json_is_null(json_object_get(webhook, "seat")));
+	}
+}
+
+static void call_expecting(struct http_client *with, const char *method, const char *path, const char *token,
+                           const char *body, long status, const char *code)
+{
+	struct http_response response;
+	http_call(with, method, path, token, body, NULL, &response);
+	if (code)
+		http_assert_problem(&response, status, code);
+	else
+		ck_assert_msg(response.status == status, "%s %s: expected %ld, got %s", method, path, status,
+		              http_describe(&response));
+	http_response_free(&response);
+}
+
+START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all)
+{
+	struct http_game game, other;
+	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&client, 3, FIXED_START, &other);
+	struct hook by_seat0, by_seat1, by_admin;
+	hook_register(&client, &game, 0, 0, &by_seat0);
+	hook_register(&client, &game, 1, 1, &by_seat1);
+	hook_register(&client, &game, -1, 0, &by_admin);
+	const struct hook *all[] = {&by_seat0, &by_seat1, &by_admin};
+
+	json_t *list = list_webhooks(&client, &game, game.tokens[0]);
+	assert_listed(list, all, 1);
+	json_decref(list);
+	list = list_webhooks(&client, &game, game.tokens[1]);
+	assert_listed(list, all + 1, 1);
+	json_decref(list);
+	list = list_webhooks(&client, &game, game.tokens[2]);
+	assert_listed(list, all, 0);
+	json_decref(list);
+	list = list_webhooks(&client, &game, game.admin_token);
+	assert_listed(list, all, 3);
+	json_decref(list);
+	char path[200];
+	http_game_path(&game, "/webhooks", path, sizeof path);
+	/* Without a token Prism answers for the server: ask the server itself. */
+	struct http_client direct;
+	http_client_init(&direct, server.url, 0);
+	call_expecting(&direct, "GET", path, NULL, NULL, 401, "missing_token");
+	call_expecting(&direct, "POST", path, NULL, "{\"url\": \"http://127.0.0.1:9/hook\"}", 401, "missing_token");
+	http_client_cleanup(&direct);
+	call_expecting(&client, "GET", path, other.admin_token, NULL, 401, "unknown_token");
+
+	/* Another seat's (or the admin's) webhook does not exist for a seat. */
+	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
+	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_seat1.id);
+	call_expecting(&client, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_admin.id);
+	call_expecting(&client, "DELETE", path, game.tokens[1], NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s", other.path, by_seat0.id);
+	call_expecting(&client, "DELETE", path, other.admin_token, NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/wh_nothex", game.path);
+	call_expecting(&client, "DELETE", path, game.admin_token, NULL, 404, "webhook_not_found");
+	list = list_webhooks(&client, &game, game.admin_token);
+	assert_listed(list, all, 3);
+	json_decref(list);
+
+	/* The owner removes its own, once; the admin removes anyone's. */
+	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat0.id);
+	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 204, NULL);
+	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
+	call_expecting(&client, "DELETE", path, game.admin_token, NULL, 204, NULL);
+	list = list_webhooks(&client, &game, game.admin_token);
+	assert_listed(list, all + 2, 1);
+	json_decref(list);
+
+	/* The delivery log: the owner's, with a limit of 1..500. */
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=500", game.path, by_admin.id);
+	call_expecting(&client, "GET", path, game.admin_token, NULL, 200, NULL);
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=0", game.path, by_admin.id);
+	call_expecting(&client, "GET", path, game.admin_token, NULL, 400, "invalid_field");
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=501", game.path, by_admin.id);
+	call_expecting(&client, "GET", path, game.admin_token, NULL, 400, "invalid_field");
+	hook_stop(&by_seat0);
+	hook_stop(&by_seat1);
+	hook_stop(&by_admin);
+}
+END_TEST
+
+START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing)
+{
+	struct http_game game;
+	http_game_create(&client, 3, FIXED_START, &game);
+	char path[200], long_url[2200], body[2400];
+	http_game_path(&game, "/webhooks", path, sizeof path);
+	snprintf(long_url, sizeof long_url, "http://example.org/%02100d", 7);
+	const char *const bad_urls[] = {
+	        "ftp://example.org/hook",    "example.org/hook",    "http://", "http://exa mple.org/hook",
+	        "http://example.org/\thook", "javascript:alert(1)", "",        long_url,
+	};
+	for (size_t i = 0; i < sizeof bad_urls / sizeof bad_urls[0]; i++) {
+		json_t *json = json_pack("{s:s}", "url", bad_urls[i]);
+		char *text = json_dumps(json, JSON_COMPACT);
+		snprintf(body, sizeof body, "%s", text);
+		free(text);
+		json_decref(json);
+		call_expecting(&client, "POST", path, game.tokens[0], body, 400, "invalid_field");
+	}
+	call_expecting(&client, "POST", path, game.tokens[0], "{\"url\": 42}", 400, "invalid_field");
+	call_expecting(&client, "POST", path, game.tokens[0], "{}", 400, "missing_field");
+	call_expecting(&client, "POST", path, game.tokens[0],
+	               "{\"url\": \"http://example.org/h\", \"secret\": \"mine\"}", 400, "unknown_field");
+	call_expecting(&client, "POST", path, game.tokens[0],
+	               "{\"url\": \"http://example.org/h\", \"events\": \"some\"}", 400, "invalid_field");
+	/* The admin has no turn to be told about. */
+	call_expecting(&client, "POST", path, game.admin_token,
+	               "{\"url\": \"http://example.org/h\", \"events\": \"your_turn\"}", 400, "invalid_field");
+	call_expecting(&client, "POST", path, game.tokens[0], "[\"http://example.org/h\"]", 400, NULL);
+	json_t *list = list_webhooks(&client, &game, game.admin_token);
+	ck_assert_int_eq(json_array_size(list), 0);
+	json_decref(list);
+}
+END_TEST
+
+/* ---- A whole game ---- */
+
+/* Who made the event at `version` (truth rows from version 1). */
+static int actor_at(const json_t *rows, long version)
+{
+	return (int)json_integer_value(json_object_get(json_array_get(rows, (size_t)(version - 1)), "actor"));
+}
+
+static const json_t *truth_event(const json_t *rows, long version)
+{
+	return json_object_get(json_array_get(rows, (size_t)(version - 1)), "event");
+}
+
+START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant)
+{
+	struct http_game game;
+	http_game_create(&client, 4, "{\"layout\": \"random\"}", &game);
+	enum { HOOKS = 1 + 2 * 4 };
+	struct hook hooks[HOOKS];
+	hook_register(&client, &game, -1, 0, &hooks[0]);
+	for (int s = 0; s < game.seats; s++) {
+		hook_register(&client, &game, s, 0, &hooks[1 + s]);
+		hook_register(&client, &game, s, 1, &hooks[1 + game.seats + s]);
+	}
+	long first = http_game_version(&client, &game) + 1;
+	struct http_player player;
+	uint64_t seed = http_random64();
+	http_player_init(&player, &client, &game, seed, 1);
+	double started = http_clock();
+	int moves = http_player_finish(&player, 5000);
+	double played = http_clock() - started;
+	long last = http_game_version(&client, &game);
+	wait_all_delivered(&client, &game, DELIVERY_TIMEOUT_S);
+	double delivered = http_clock() - started - played;
+
+	json_t *rows = http_truth_rows(game.id, 0);
+	ck_assert_int_eq(json_array_size(rows), last);
+	struct received got[HOOKS];
+	int duplicates = 0, notes = 0, deliveries = 0;
+	for (int h = 0; h < HOOKS; h++) {
+		received_read(&hooks[h], &game, first, last, 0, &got[h]);
+		duplicates += got[h].duplicates;
+		deliveries += got[h].count;
+		notes += got[h].notes;
+	}
+
+	/* Each event as the registrant's token reads it in the log: the admin as a spectator. */
+	for (int h = 0; h <= game.seats; h++) {
+		json_t *log = http_game_log(&client, &game, hooks[h].seat >= 0 ? game.tokens[hooks[h].seat] : NULL,
+		                            first - 1);
+		ck_assert_int_eq(json_array_size(log), last - first + 1);
+		for (long version = first; version <= last; version++) {
+			json_t *logged = json_array_get(log, (size_t)(version - first));
+			if (json_equal(logged, got[h].events[version - first]))
+				continue;
+			char *want = json_dumps(logged, JSON_COMPACT);
+			char *had = json_dumps(got[h].events[version - first], JSON_COMPACT);
+			ck_abort_msg("webhook of seat %d, version %ld:\nlog      %.400s\ndelivered %.400s",
+			             hooks[h].seat, version, want, had);
+		}
+		json_decref(log);
+	}
+
+	/* Secrets by name: a stolen card is shown to the thief and the victim, a bought card to
+	 * its buyer, and to no one else (the admin's webhook sees what a spectator sees). */
+	int steals = 0, buys = 0;
+	for (long version = first; version <= last; version++) {
+		const json_t *truth = truth_event(rows, version);
+		int stolen = strcmp(type_of(truth), "resource_stolen") == 0;
+		int bought = strcmp(type_of(truth), "development_card_bought") == 0;
+		if (!stolen && !bought)
+			continue;
+		steals += stolen;
+		buys += bought;
+		int seat = (int)json_integer_value(json_object_get(truth, "seat"));
+		int victim = stolen ? (int)json_integer_value(json_object_get(truth, "victim")) : -1;
+		for (int h = 0; h <= game.seats; h++) {
+			json_t *secret = json_object_get(got[h].events[version - first], stolen ? "resource" : "card");
+			int entitled = hooks[h].seat >= 0 && (hooks[h].seat == seat || hooks[h].seat == victim);
+			ck_assert_msg(entitled ? json_is_string(secret) : json_is_null(secret),
+			              "version %ld (%s of seat %d): the webhook of seat %d sees %s", version,
+			              type_of(truth), seat, hooks[h].seat,
+			              json_is_string(secret) ? json_string_value(secret) : "null");
+		}
+	}
+	ck_assert_msg(steals > 0 && buys > 0, "the game had %d steals and %d purchases: nothing secret to check",
+	              steals, buys);
+
+	/* your_turn: after each turn ended by another seat, the next seat hears of it, at that
+	 * version, from both its webhooks; the notes-only webhook gets the same notes. */
+	int turns = 0;
+	for (long version = first; version < last; version++) {
+		if (strcmp(type_of(truth_event(rows, version)), "turn_ended") != 0)
+			continue;
+		int next = actor_at(rows, version + 1);
+		ck_assert_int_ne(next, actor_at(rows, version));
+		turns++;
+		for (int kind = 0; kind < 2; kind++) {
+			const struct received *seat_got = &got[1 + kind * game.seats + next];
+			int found = 0;
+			for (int i = 0; i < seat_got->count && !found; i++) {
+				json_t *body = seat_got->all[i].body;
+				if (strcmp(type_of(body), "your_turn") != 0 ||
+				    json_integer_value(json_object_get(body, "version")) != version)
+					continue;
+				found = 1;
+				ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), next);
+				const char *summary = json_string_value(json_object_get(body, "summary"));
+				ck_assert_msg(summary && strlen(summary) >= 10, "a note's summary: %.300s",
+				              seat_got->all[i].text);
+				json_t *waiting = json_object_get(body, "waiting_for");
+				ck_assert_msg(json_array_size(waiting) == 1 &&
+				                      json_integer_value(json_array_get(waiting, 0)) == next,
+				              "a turn's note waits for its seat: %.300s", seat_got->all[i].text);
+			}
+			ck_assert_msg(found, "seat %d got no your_turn note for its turn at version %ld (%s webhook)",
+			              next, version, kind ? "notes-only" : "all-events");
+		}
+	}
+	ck_assert_int_gt(turns, 10);
+	for (int s = 0; s < game.seats; s++) {
+		const struct received *everything = &got[1 + s], *only = &got[1 + game.seats + s];
+		ck_assert_msg(only->notes == only->count, "seat %d's notes-only webhook got events", s);
+		ck_assert_msg(everything->notes > 0, "seat %d got no note", s);
+	}
+	ck_assert_int_eq(got[0].notes, 0); /* the admin has no turn */
+
+	/* What the delivery log says: one acknowledged attempt per delivery. */
+	json_t *log = delivery_log(&client, &game, &hooks[1]);
+	ck_assert_int_eq((long)json_array_size(log), got[1].count < 500 ? got[1].count : 500);
+	size_t index;
+	json_t *entry;
+	json_array_foreach(log, index, entry)
+	{
+		ck_assert_int_eq(json_integer_value(json_object_get(entry, "status")), 200);
+		ck_assert(!json_object_get(entry, "error"));
+	}
+	json_decref(log);
+
+	assert_bodies_keep_to_the_spec(hooks, HOOKS);
+	char sample[400] = "";
+	for (int i = 0; i < got[1].count && !sample[0]; i++)
+		if (strcmp(type_of(got[1].all[i].body), "your_turn") == 0)
+			snprintf(sample, sizeof sample, "%s",
+			         json_string_value(json_object_get(got[1].all[i].body, "summary")));
+	fprintf(stderr,
+	        "game %s (player seed %llu): %d moves, versions %ld..%ld in %.1f s; %d deliveries to %d webhooks "
+	        "(%d notes, %d duplicates) all acknowledged %.1f s after the last move\n  a note: %s\n",
+	        game.id, (unsigned long long)seed, moves, first, last, played, deliveries, HOOKS, notes, duplicates,
+	        delivered, sample);
+	for (int h = 0; h < HOOKS; h++) {
+		received_free(&got[h]);
+		hook_stop(&hooks[h]);
+	}
+	json_decref(rows);
+}
+END_TEST
+
+/* Events made faster than a receiver takes them arrive in the order of their versions,
+ * each first arrival after the one before. */
+START_TEST(test_events_arrive_in_the_order_of_their_versions)
+{
+	struct http_client direct;
+	http_client_init(&direct, server.url, 0);
+	struct http_game game;
+	http_game_create(&direct, 3, FIXED_START, &game);
+	struct hook hooks[2];
+	hook_register(&direct, &game, -1, 0, &hooks[0]);
+	hook_register(&direct, &game, 1, 0, &hooks[1]);
+	for (int h = 0; h < 2; h++)
+		webhook_receiver_answer(hooks[h].receiver, 200, 5);
+	long first = http_game_version(&direct, &game) + 1, last = first - 1;
+	for (int step = 0; step < 60; step++)
+		last = idle_move(&direct, &game, step);
+	wait_all_delivered(&direct, &game, DELIVERY_TIMEOUT_S);
+	for (int h = 0; h < 2; h++) {
+		struct received got;
+		received_read(&hooks[h], &game, first, last, 1, &got);
+		received_free(&got);
+		hook_stop(&hooks[h]);
+	}
+	http_client_cleanup(&direct);
+}
+END_TEST
+
+/* ---- Deleting, retrying, hanging ---- */
+
+START_TEST(test_a_deleted_webhook_gets_no_more_deliveries)
+{
+	struct http_game game;
+	http_game_create(&client, 3, FIXED_START, &game);
+	struct hook removed, kept;
+	hook_register(&client, &game, 0, 0, &removed);
+	long from = http_game_version(&client, &game) + 1;
+	long version = idle_move(&client, &game, 0);
+	double deadline = http_clock() + DELIVERY_TIMEOUT_S;
+	while (distinct_versions(&removed, from, version) < version - from + 1 && http_clock() < deadline)
+		http_pause(0.05);
+	ck_assert_int_eq(distinct_versions(&removed, from, version), version - from + 1);
+	char path[200];
+	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, removed.id);
+	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 204, NULL);
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, removed.id);
+	call_expecting(&client, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	int before = webhook_receiver_count(removed.receiver);
+	/* A webhook registered now gets the next moves: deliveries flow while the removed one
+	 * hears nothing. */
+	hook_register(&client, &game, -1, 0, &kept);
+	long end = version;
+	for (int step = 1; step < 5; step++)
+		end = idle_move(&client, &game, step);
+	deadline = http_clock() + DELIVERY_TIMEOUT_S;
+	while (distinct_versions(&kept, version + 1, end) < end - version && http_clock() < deadline)
+		http_pause(0.05);
+	ck_assert_int_eq(distinct_versions(&kept, version + 1, end), end - version);
+	http_pause(1.0);
+	ck_assert_int_eq(webhook_receiver_count(removed.receiver), before);
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(removed.receiver, &count);
+	for (int i = 0; i < count; i++)
+		ck_assert_int_le(json_integer_value(json_object_get(all[i].body, "version")), version);
+	webhook_deliveries_free(all, count);
+	hook_stop(&removed);
+	hook_stop(&kept);
+}
+END_TEST
+
+START_TEST(test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery)
+{
+	struct http_game game;
+	http_game_create(&client, 3, FIXED_START, &game);
+	struct hook hook;
+	hook_register(&client, &game, -1, 0, &hook);
+	webhook_receiver_answer(hook.receiver, 500, 0);
+	long version = http_game_version(&client, &game) + 1;
+	idle_move(&client, &game, 0);
+	ck_assert_int_eq(webhook_receiver_wait(hook.receiver, 3, 15), 3);
+	webhook_receiver_answer(hook.receiver, 200, 0);
+	wait_all_delivered(&client, &game, 20);
+
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(hook.receiver, &count);
+	webhook_deliveries_assert_signed(all, count);
+	ck_assert_int_ge(count, 4);
+	for (int i = 1; i < 4; i++) {
+		ck_assert_str_eq(all[i].id, all[0].id);
+		ck_assert_str_eq(all[i].text, all[0].text);
+	}
+	ck_assert_int_eq(json_integer_value(json_object_get(all[0].body, "version")), version);
+	json_t *log = delivery_log(&client, &game, &hook);
+	ck_assert_int_ge(json_array_size(log), 4);
+	double at[4], arrived[4];
+	for (int i = 0; i < 4; i++) {
+		json_t *entry = json_array_get(log, (size_t)i);
+		ck_assert_int_eq(json_integer_value(json_object_get(entry, "attempt")), i + 1);
+		ck_assert_int_eq(json_integer_value(json_object_get(entry, "version")), version);
+		ck_assert_str_eq(json_string_value(json_object_get(entry, "kind")), "event");
+		ck_assert_int_eq(json_integer_value(json_object_get(entry, "status")), i < 3 ? 500 : 200);
+		ck_assert_msg(i < 3 ? json_is_string(json_object_get(entry, "error"))
+		                    : !json_object_get(entry, "error"),
+		              "attempt %d's error", i + 1);
+		at[i] = http_parse_time(json_string_value(json_object_get(entry, "at")));
+		arrived[i] = all[i].at;
+	}
+	fprintf(stderr,
+	        "retries: the log's attempts %.2f s, %.2f s, %.2f s apart (the receiver saw %.2f, %.2f, %.2f)\n",
+	        at[1] - at[0], at[2] - at[1], at[3] - at[2], arrived[1] - arrived[0], arrived[2] - arrived[1],
+	        arrived[3] - arrived[2]);
+	for (int i = 1; i < 4; i++) {
+		double backoff = (double)(1 << (i - 1));
+		ck_assert_msg(at[i] - at[i - 1] >= backoff - 0.05 && at[i] - at[i - 1] <= backoff + 1.0,
+		              "attempt %d came %.2f s after attempt %d (backoff %.0f s)", i + 1, at[i] - at[i - 1], i,
+		              backoff);
+		ck_assert_msg(
+		        arrived[i] - arrived[i - 1] >= backoff - 0.05 && arrived[i] - arrived[i - 1] <= backoff + 1.0,
+		        "the receiver got attempt %d %.2f s after attempt %d", i + 1, arrived[i] - arrived[i - 1], i);
+	}
+	json_decref(log);
+	webhook_deliveries_free(all, count);
+	hook_stop(&hook);
+}
+END_TEST
+
+START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
+{
+	struct http_client direct;
+	http_client_init(&direct, server.url, 0);
+	struct http_game game;
+	http_game_create(&direct, 3, FIXED_START, &game);
+	enum { MOVES = 24 };
+	double before[MOVES], during[MOVES];
+	int step = 0;
+	for (int i = 0; i < MOVES; i++, step++) {
+		double started = http_clock();
+		idle_move(&direct, &game, step);
+		before[i] = http_clock() - started;
+	}
+	/* Enough silent receivers to hold every delivery thread of the server. */
+	struct hook hooks[4];
+	for (int h = 0; h < 4; h++) {
+		hook_register(&direct, &game, h - 1, 0, &hooks[h]);
+		webhook_receiver_answer(hooks[h].receiver, WEBHOOK_RECEIVER_HANG, 0);
+	}
+	idle_move(&direct, &game, step++);
+	for (int h = 0; h < 4; h++)
+		webhook_receiver_wait(hooks[h].receiver, 1, 5);
+	int holding = 0;
+	for (int i = 0; i < MOVES; i++, step++) {
+		double started = http_clock();
+		idle_move(&direct, &game, step);
+		during[i] = http_clock() - started;
+	}
+	for (int h = 0; h < 4; h++)
+		holding += webhook_receiver_holding(hooks[h].receiver);
+	json_t *list = list_webhooks(&direct, &game, game.admin_token);
+	long pending = 0;
+	size_t index;
+	json_t *webhook;
+	json_array_foreach(list, index, webhook) pending +=
+	        (long)json_integer_value(json_object_get(webhook, "pending"));
+	json_decref(list);
+	double slowest = 0;
+	for (int i = 0; i < MOVES; i++)
+		slowest = during[i] > slowest ? during[i] : slowest;
+	double median_before = http_median(before, MOVES), median_during = http_median(during, MOVES);
+	fprintf(stderr,
+	        "moves with %d deliveries held by silent receivers (%ld appends pending): median %.1f ms (%.1f ms "
+	        "before), slowest %.1f ms\n",
+	        holding, pending, median_during * 1000, median_before * 1000, slowest * 1000);
+	ck_assert_msg(holding >= 1 && pending >= MOVES, "the receivers hold %d deliveries, %ld appends pending",
+	              holding, pending);
+	ck_assert_msg(median_during <= median_before * 3 + 0.005, "moves slowed from %.1f ms to %.1f ms",
+	              median_before * 1000, median_during * 1000);
+	ck_assert_msg(slowest < 1.0, "a move took %.2f s while deliveries hung", slowest);
+	char path[200];
+	for (int h = 0; h < 4; h++) {
+		snprintf(path, sizeof path, "%s/webhooks/%s", game.path, hooks[h].id);
+		struct http_response response;
+		http_call(&direct, "DELETE", path, game.admin_token, NULL, NULL, &response);
+		ck_assert_int_eq(response.status, 204);
+		http_response_free(&response);
+		hook_stop(&hooks[h]);
+	}
+	http_client_cleanup(&direct);
+}
+END_TEST
+
+/* ---- A crash ---- */
+
+START_TEST(test_every_event_is_delivered_across_a_kill_9_of_the_delivering_server)
+{
+	struct http_server first, second;
+	http_server_start(&first, NULL);
+	struct http_client direct;
+	http_client_init(&direct, first.url, 0);
+	struct http_game game;
+	http_game_create(&direct, 3, FIXED_START, &game);
+	struct hook hook;
+	hook_register(&direct, &game, -1, 0, &hook);
+	webhook_receiver_answer(hook.receiver, 200, 40); /* slow enough to be mid-way at the kill */
+	long from = http_game_version(&direct, &game) + 1, last = from - 1;
+	for (int step = 0; step < 40; step++)
+		last = idle_move(&direct, &game, step);
+	http_pause(0.3);
+	http_server_kill(&first);
+	http_client_cleanup(&direct);
+	int at_kill = distinct_versions(&hook, from, last);
+	ck_assert_msg(at_kill < last - from + 1, "all %ld events were delivered before the kill: nothing to recover",
+	              last - from + 1);
+
+	http_server_start(&second, NULL);
+	double restarted = http_clock();
+	while (distinct_versions(&hook, from, last) < last - from + 1) {
+		ck_assert_msg(http_clock() - restarted < 100, "%d of %ld events delivered 100 s after the restart",
+		              distinct_versions(&hook, from, last), last - from + 1);
+		http_pause(0.1);
+	}
+	double recovered = http_clock() - restarted;
+	struct received got;
+	received_read(&hook, &game, from, last, 0, &got);
+	fprintf(stderr,
+	        "kill -9: %d of %ld events delivered before the kill; all %ld (%d deliveries, %d duplicates) %.1f s "
+	        "after a new server started\n",
+	        at_kill, last - from + 1, last - from + 1, got.count, got.duplicates, recovered);
+	received_free(&got);
+	http_server_stop(&second, 30);
+	hook_stop(&hook);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+	Suite *suite = suite_create("async_webhooks");
+	TCase *receiver = tcase_create("receiver");
+	tcase_add_test(receiver, test_the_receiver_verifies_the_standard_webhooks_test_vector);
+	suite_add_tcase(suite, receiver);
+
+	TCase *webhooks = tcase_create("webhooks");
+	tcase_add_unchecked_fixture(webhooks, start, stop);
+	tcase_add_checked_fixture(webhooks, setup, teardown);
+	tcase_set_timeout(webhooks, 240);
+	tcase_add_test(webhooks, test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all);
+	tcase_add_test(webhooks, test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing);
+	tcase_add_test(webhooks,
+	               test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant);
+	tcase_add_test(webhooks, test_events_arrive_in_the_order_of_their_versions);
+	tcase_add_test(webhooks, test_a_deleted_webhook_gets_no_more_deliveries);
+	tcase_add_test(webhooks, test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery);
+	tcase_add_test(webhooks, test_a_receiver_that_never_answers_does_not_slow_moves);
+	suite_add_tcase(suite, webhooks);
+
+	TCase *crash = tcase_create("crash");
+	tcase_set_timeout(crash, 240);
+	tcase_add_test(crash, test_every_event_is_delivered_across_a_kill_9_of_the_delivering_server);
+	suite_add_tcase(suite, crash);
+	return suite;
+}
