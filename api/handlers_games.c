@@ -242,6 +242,7 @@ void handle_create_game(struct http_request *request)
 		service_store_error(request, status);
 		return;
 	}
+	service_timer_committed(row.timer);
 	metrics_add(METRICS_GAMES_CREATED, 1);
 	metrics_add(METRICS_EVENTS_APPENDED, events.count);
 	session.game.id = id;

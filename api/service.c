@@ -468,6 +468,12 @@ uint8_t service_bot_seats(const struct game_record *game)
 	return bots;
 }
 
+void service_timer_committed(const struct store_timer_set *timer)
+{
+	if (timer && timer->kind == STORE_TIMER_BOT && timer->due_ms == 0)
+		worker_wake();
+}
+
 const struct store_timer_set *service_next_timer(const struct game_record *game, const struct game *state,
 						 struct store_timer_set *out)
 {
@@ -480,7 +486,6 @@ const struct store_timer_set *service_next_timer(const struct game_record *game,
 		return out;
 	if (autoplay_bot_to_move(state, bots) >= 0) {
 		out->kind = STORE_TIMER_BOT;
-		worker_wake();
 	} else if (game->options.turn_timeout_s > 0) {
 		out->kind = STORE_TIMER_DEADLINE;
 		out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
@@ -679,10 +684,11 @@ void service_move(struct http_request *request, struct session *session, const s
 		struct game_repo repo;
 		game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
 		struct store_timer_set timer;
-		enum store_status status =
-			game_repo_append(&repo, game->id, &game->state, &events, &after, session->viewer,
-					 STORE_ORIGIN_PLAYER, key ? &record : NULL, service_next_timer(game, &after, &timer));
+		const struct store_timer_set *next = service_next_timer(game, &after, &timer);
+		enum store_status status = game_repo_append(&repo, game->id, &game->state, &events, &after,
+							    session->viewer, STORE_ORIGIN_PLAYER, key ? &record : NULL, next);
 		if (status == STORE_OK) {
+			service_timer_committed(next);
 			memcpy(&game->state, &after, sizeof after);
 			cache_put(game);
 			notify_version(game->id, (int32_t)after.version);
@@ -745,6 +751,8 @@ enum store_status service_apply_system(struct game_record *record, int seat, con
 		game_repo_append(&repo, record->id, &record->state, &events, &after, seat, origin, NULL, next);
 	if (status != STORE_OK)
 		return status;
+	if (!keep_lease)
+		service_timer_committed(next);
 	memcpy(&record->state, &after, sizeof after);
 	cache_put(record);
 	notify_version(record->id, (int32_t)after.version);

@@ -106,6 +106,10 @@ uint8_t service_bot_seats(const struct game_record *game);
 const struct store_timer_set *service_next_timer(const struct game_record *game, const struct game *state,
 						 struct store_timer_set *out);
 
+/* After a write with this timer committed: a bot move due at once wakes this process's
+ * workers (other servers' workers find it by polling). */
+void service_timer_committed(const struct store_timer_set *timer);
+
 /* For workers (no HTTP request around): load a game fresh (cache + log). */
 enum store_status service_load(int64_t game_id, struct game_record *record);
 

@@ -37,8 +37,11 @@
 #include "engine/legal.h"
 #include "engine/view.h"
 
-#define CLAIM_BATCH 8
-#define LEASE_MS 60000
+/* One row per claim, leased for LEASE_MS and extended after each acknowledged event: a
+ * worker that dies holds a row at most that long, and a row's worst case (one event timing
+ * out, then its your_turn note) fits well inside the lease. */
+#define CLAIM_BATCH 1
+#define LEASE_MS 15000
 #define POLL_MS 200
 #define CONNECT_TIMEOUT_MS 3000
 #define TOTAL_TIMEOUT_MS 5000

@@ -153,8 +153,10 @@ static const struct {
 	[STATEMENT_CLAIM_DELIVERIES] = {"claim_deliveries",
 		"UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
 		"  attempts = o.attempts + 1"
-		" FROM (SELECT id FROM webhook_outbox WHERE due_at <= now() ORDER BY due_at"
-		"  LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"
+		" FROM (SELECT id FROM webhook_outbox p WHERE due_at <= now()"
+		/* Only a webhook's oldest row: its events go out in order, one append at a time. */
+		"  AND NOT EXISTS (SELECT FROM webhook_outbox q WHERE q.webhook_id = p.webhook_id AND q.id < p.id)"
+		"  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"
 		" WHERE o.id = d.id AND w.id = o.webhook_id"
 		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.secret,"
 		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts"},
