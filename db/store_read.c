@@ -90,12 +90,14 @@ enum store_status store_load(struct store *store, int64_t game_id, int format_ve
 	return status;
 }
 
-enum store_status store_read_events(struct store *store, int64_t game_id, int32_t after, int limit,
-				    struct store_log *out)
+/* The events of game_id after `after`, at most `limit`, by `statement`: READ_EVENTS (a
+ * header row first, none for an unknown game) or READ_TAIL (the events alone). */
+static enum store_status read_log(struct store *store, enum statement statement, int64_t game_id, int32_t after,
+				  int limit, struct store_log *out)
 {
 	memset(out, 0, sizeof *out);
 	if (after < 0 || limit < 0) {
-		store__say(store, "store_read_events: after %d, limit %d", (int)after, limit);
+		store__say(store, "reading the log: after %d, limit %d", (int)after, limit);
 		return STORE_INVALID;
 	}
 	struct params params = {0};
@@ -103,40 +105,34 @@ enum store_status store_read_events(struct store *store, int64_t game_id, int32_
 	param_int(&params, after);
 	param_int(&params, limit);
 	PGresult *result;
-	enum store_status status;
-	status = store__run(store, STATEMENT_READ_EVENTS, &params, 1, &result);
+	enum store_status status = store__run(store, statement, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
-	int32_t header_seq;
-	if (PQntuples(result) == 0 || !get_int32(result, 0, LOG_SEQ, &header_seq) || header_seq != 0) {
-		PQclear(result);
-		store__say(store, "no such game");
-		return STORE_NOT_FOUND;
+	int first = 0;
+	if (statement == STATEMENT_READ_EVENTS) {
+		int32_t header_seq;
+		if (PQntuples(result) == 0 || !get_int32(result, 0, LOG_SEQ, &header_seq) || header_seq != 0) {
+			PQclear(result);
+			store__say(store, "no such game");
+			return STORE_NOT_FOUND;
+		}
+		first = 1;
 	}
-	status = copy_log(store, game_id, result, 1, after, out);
+	status = copy_log(store, game_id, result, first, after, out);
 	PQclear(result);
 	return status;
+}
+
+enum store_status store_read_events(struct store *store, int64_t game_id, int32_t after, int limit,
+				    struct store_log *out)
+{
+	return read_log(store, STATEMENT_READ_EVENTS, game_id, after, limit, out);
 }
 
 enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t after, int limit,
 				  struct store_log *out)
 {
-	memset(out, 0, sizeof *out);
-	if (after < 0 || limit < 0) {
-		store__say(store, "store_read_tail: after %d, limit %d", (int)after, limit);
-		return STORE_INVALID;
-	}
-	struct params params = {0};
-	param_int(&params, game_id);
-	param_int(&params, after);
-	param_int(&params, limit);
-	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_READ_TAIL, &params, 1, &result);
-	if (status != STORE_OK)
-		return status;
-	status = copy_log(store, game_id, result, 0, after, out);
-	PQclear(result);
-	return status;
+	return read_log(store, STATEMENT_READ_TAIL, game_id, after, limit, out);
 }
 
 enum store_status store_version(struct store *store, int64_t game_id, int32_t *version)
