@@ -71,6 +71,24 @@ static long parse_long(const char *text, long low, long high, const char *what)
 	return value;
 }
 
+/* The options sim, bench and bots share; 1 when `arg` was one of them. */
+static int parse_common(const char *arg, const char *value, long *games, int *players, uint64_t *seed, int *layout)
+{
+	if (strcmp(arg, "--games") == 0)
+		*games = parse_long(value, 1, 100000000, "--games");
+	else if (strcmp(arg, "--players") == 0)
+		*players = (int)parse_long(value, GAME_MIN_SEATS, GAME_MAX_SEATS, "--players");
+	else if (strcmp(arg, "--seed") == 0)
+		*seed = (uint64_t)parse_long(value, 0, INT64_MAX, "--seed");
+	else if (strcmp(arg, "--layout") == 0 && strcmp(value, "beginner") == 0)
+		*layout = GAME_LAYOUT_BEGINNER;
+	else if (strcmp(arg, "--layout") == 0 && strcmp(value, "random") == 0)
+		*layout = GAME_LAYOUT_RANDOM;
+	else
+		return 0;
+	return 1;
+}
+
 static void parse_sim_args(int argc, char **argv, struct sim_args *args)
 {
 	args->games = 1000;
@@ -88,17 +106,7 @@ static void parse_sim_args(int argc, char **argv, struct sim_args *args)
 		if (!value)
 			usage();
 		i++;
-		if (strcmp(arg, "--games") == 0)
-			args->games = parse_long(value, 1, 100000000, "--games");
-		else if (strcmp(arg, "--players") == 0)
-			args->players = (int)parse_long(value, GAME_MIN_SEATS, GAME_MAX_SEATS, "--players");
-		else if (strcmp(arg, "--seed") == 0)
-			args->seed = (uint64_t)parse_long(value, 0, INT64_MAX, "--seed");
-		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "beginner") == 0)
-			args->layout = GAME_LAYOUT_BEGINNER;
-		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "random") == 0)
-			args->layout = GAME_LAYOUT_RANDOM;
-		else
+		if (!parse_common(arg, value, &args->games, &args->players, &args->seed, &args->layout))
 			usage();
 	}
 }
@@ -228,19 +236,9 @@ static void parse_bots_args(int argc, char **argv, struct bots_args *args)
 		if (!value)
 			usage();
 		i++;
-		if (strcmp(arg, "--games") == 0)
-			args->games = parse_long(value, 1, 100000000, "--games");
-		else if (strcmp(arg, "--players") == 0)
-			args->players = (int)parse_long(value, GAME_MIN_SEATS, GAME_MAX_SEATS, "--players");
-		else if (strcmp(arg, "--bots") == 0)
+		if (strcmp(arg, "--bots") == 0)
 			args->bots = (int)parse_long(value, 0, GAME_MAX_SEATS, "--bots");
-		else if (strcmp(arg, "--seed") == 0)
-			args->seed = (uint64_t)parse_long(value, 0, INT64_MAX, "--seed");
-		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "beginner") == 0)
-			args->layout = GAME_LAYOUT_BEGINNER;
-		else if (strcmp(arg, "--layout") == 0 && strcmp(value, "random") == 0)
-			args->layout = GAME_LAYOUT_RANDOM;
-		else
+		else if (!parse_common(arg, value, &args->games, &args->players, &args->seed, &args->layout))
 			usage();
 	}
 	if (args->bots < 0 || args->bots > args->players)
