@@ -1,6 +1,6 @@
 /*
  * webhooks.h - delivering a game's events to registered receivers, signed as Standard
- * Webhooks, from the outbox rows the appends wrote (db/migrations/0003_async.sql).
+ * Webhooks, from the outbox rows the appends wrote (db/migrations/0002_async.sql).
  *
  * Delivery threads (per server, on any number of servers) claim due outbox rows with a
  * lease, POST each event the receiver may see (redacted like the event log for the

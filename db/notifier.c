@@ -3,7 +3,7 @@
  *
  * Each append must wake the listeners of its game ("<id as 16 hex digits>:<version>" on
  * channel catan_events). Sent by the appending connection, that is one extra transaction
- * per append (see db/migrations/0002_notify_after_commit.sql for why it cannot be part of
+ * per append (see db/migrations/0001_event_store.sql for why it cannot be part of
  * the append), which costs about as much as the append itself. A notifier is one thread
  * with its own connection that sends the wake-ups of every store attached to it, all that
  * have queued up since its last send in one transaction (catan_notify_all()), so under

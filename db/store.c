@@ -132,7 +132,7 @@ static const struct {
 		"  RETURNING 1)"
 		" SELECT (SELECT count(*) FROM e)::integer, (SELECT count(*) FROM put)::integer"},
 	[STATEMENT_NOTIFY] = {"notify", "SELECT catan_notify($1::bigint, $2::integer)"},
-	/* Timers and webhooks (0003_async.sql; store_async.c). */
+	/* Timers and webhooks (0002_async.sql; store_async.c). */
 	[STATEMENT_CLAIM_TIMERS] = {"claim_timers",
 		"UPDATE game_timers t SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
 		"  attempts = t.attempts + 1"
@@ -406,7 +406,7 @@ static int read_segment(PGconn *conn, PGresult **result)
 }
 
 /* Run a write statement, then wake the listeners of (game_id, version) in a transaction of
- * its own (see db/migrations/0002_notify_after_commit.sql), both in one libpq pipeline: one
+ * its own (see db/migrations/0001_event_store.sql), both in one libpq pipeline: one
  * round trip. STORE_OK only when the write's result and the Sync after it arrived, i.e. its
  * transaction committed; if the connection fails before that, the outcome is unknown and
  * the status STORE_UNAVAILABLE. The wake-up's own outcome does not change the status. */

@@ -142,7 +142,7 @@ struct store_idempotency {
 };
 
 /* What a game waits for from the server itself after a write (see db/migrations/
- * 0003_async.sql): nothing (the timer is removed), a deadline, or a bot's move, due
+ * 0002_async.sql): nothing (the timer is removed), a deadline, or a bot's move, due
  * `due_ms` milliseconds from the commit. Borrowed. */
 enum store_timer_kind { STORE_TIMER_NONE = 0, STORE_TIMER_DEADLINE = 1, STORE_TIMER_BOT = 2 };
 

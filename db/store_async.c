@@ -1,6 +1,6 @@
 /*
  * store_async.c - the rows of asynchronous play: timers (bot moves and deadlines) and
- * webhooks with their outbox and delivery log (db/migrations/0003_async.sql).
+ * webhooks with their outbox and delivery log (db/migrations/0002_async.sql).
  *
  * Claims are one UPDATE over a FOR UPDATE SKIP LOCKED subquery, so concurrent workers of
  * any number of servers never take the same row, and each claim moves the row's due time

@@ -1,4 +1,4 @@
--- 0003_async: what asynchronous play needs beside the log, as rows any server can work.
+-- 0002_async: what asynchronous play needs beside the log, as rows any server can work.
 --
 -- game_timers: the one thing each game waits for next that the server itself may have to
 -- do: a bot seat's move (kind 2, due at once) or the default move when a decision's
