@@ -47,7 +47,7 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 
 # The JSON codec (api/codec.c) is the one place that maps engine values to JSON and back;
 # the engine CLI, the store tests and the server all link it.
-CODEC_OBJ := $(B)/obj/api/codec.o
+CODEC_OBJ := $(B)/obj/api/codec.o $(B)/obj/api/text.o
 CODEC_LIB := $(B)/libcodec.a
 CODEC_LIBS := -ljansson
 

@@ -1,7 +1,7 @@
 # The HTTP server `catan-server`: api/*.c (but the codec and the store glue, which are
 # libraries of their own) with the OpenAPI document compiled in.
 
-API_SRC := $(filter-out api/codec.c api/game_repo.c,$(wildcard api/*.c))
+API_SRC := $(filter-out api/codec.c api/text.c api/game_repo.c,$(wildcard api/*.c))
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o
 API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
 SERVER := $(B)/catan-server

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/text.h"
 #include "engine/apply.h"
 #include "engine/board.h"
 #include "engine/rules.h"
@@ -195,7 +196,19 @@ static int refuse(struct codec_error *error, const char *code, const char *field
 	va_start(args, format);
 	vsnprintf(error->message, sizeof error->message, format, args);
 	va_end(args);
+	/* A cut (of the field path or the message) may fall inside a character. */
+	text_make_valid(error->field);
+	text_make_valid(error->message);
 	return 0;
+}
+
+/* Client text to quote in a message: short, cut on a character boundary, controls escaped. */
+#define CODEC_QUOTE_CHARS 40
+#define CODEC_QUOTE_SIZE (CODEC_QUOTE_CHARS * 6 + 4)
+
+static const char *quote(char *buffer, const char *text)
+{
+	return text_quote(buffer, CODEC_QUOTE_SIZE, text, CODEC_QUOTE_CHARS);
 }
 
 /* "prefix.key", or "key" at the top level. */
@@ -233,6 +246,7 @@ static int refuse_unknown_members(const json_t *object, const char *allowed, int
 				  const char *what, struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
+	char quoted[CODEC_QUOTE_SIZE];
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)object, key, value) {
@@ -240,7 +254,7 @@ static int refuse_unknown_members(const json_t *object, const char *allowed, int
 			continue;
 		if (!word_listed(allowed, key))
 			return refuse(error, "unknown_field", path_key(path, prefix, key),
-				      "unknown member \"%.40s\" in %s (its members: %s)", key, what,
+				      "unknown member \"%s\" in %s (its members: %s)", quote(quoted, key), what,
 				      *allowed ? allowed : "none");
 	}
 	return 1;
@@ -378,9 +392,11 @@ static int read_resource_map(const json_t *value, const char *field, uint8_t out
 	json_object_foreach((json_t *)value, key, count) {
 		int resource = codec_resource_from_name(key);
 		path_key(path, field, key);
-		if (resource < 0)
+		if (resource < 0) {
+			char quoted[CODEC_QUOTE_SIZE];
 			return refuse(error, "unknown_field", path,
-				      "unknown resource \"%.40s\" (brick, lumber, wool, grain, ore)", key);
+				      "unknown resource \"%s\" (brick, lumber, wool, grain, ore)", quote(quoted, key));
+		}
 		if (seen >> resource & 1u)
 			return refuse(error, "invalid_field", path, "%s names %s twice (through an alias)", field,
 				      resource_name(resource));
@@ -637,8 +653,11 @@ int codec_command_from_json(const json_t *json, struct command *out, struct code
 	if (!json_is_string(type))
 		return refuse(error, "invalid_field", "type", "type must be a string naming the move");
 	int command_type = command_type_from_name(json_string_value(type));
-	if (command_type < 0)
-		return refuse(error, "invalid_field", "type", "unknown move type \"%.40s\"", json_string_value(type));
+	if (command_type < 0) {
+		char quoted[CODEC_QUOTE_SIZE];
+		return refuse(error, "invalid_field", "type", "unknown move type \"%s\"",
+			      quote(quoted, json_string_value(type)));
+	}
 	char what[48];
 	snprintf(what, sizeof what, "move %s", command_type_name(command_type));
 	if (!check_members(json, command_shapes[command_type].members, command_shapes[command_type].required, 1, "",
@@ -1112,8 +1131,11 @@ static int read_event(const json_t *json, struct event *out, int seats, int enve
 	if (!json_is_string(type))
 		return refuse(error, "invalid_field", "type", "type must be a string naming the event");
 	int event_type = event_type_from_name(json_string_value(type));
-	if (event_type < 0)
-		return refuse(error, "invalid_field", "type", "unknown event type \"%.40s\"", json_string_value(type));
+	if (event_type < 0) {
+		char quoted[CODEC_QUOTE_SIZE];
+		return refuse(error, "invalid_field", "type", "unknown event type \"%s\"",
+			      quote(quoted, json_string_value(type)));
+	}
 	const char *members = event_members[event_type];
 	char what[48];
 	snprintf(what, sizeof what, "event %s", event_type_name(event_type));

@@ -59,25 +59,6 @@ void handle_post_move(struct http_request *request)
 	service_move(request, &session, &command, 201, NULL);
 }
 
-/* An integer query parameter in [low, high], or `fallback` when absent; -1 (a problem
- * queued) when malformed. */
-static long query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
-{
-	const char *text = http_query(request, name);
-	if (!text)
-		return fallback;
-	char *end;
-	errno = 0;
-	long value = strtol(text, &end, 10);
-	if (errno || end == text || *end || value < low || value > high) {
-		char detail[96];
-		snprintf(detail, sizeof detail, "%s must be an integer in %ld..%ld", name, low, high);
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, name, -1);
-		return -1;
-	}
-	return value;
-}
-
 struct poll_state {
 	struct notify_waiter waiter;
 	double deadline;
@@ -85,9 +66,9 @@ struct poll_state {
 
 void handle_get_moves(struct http_request *request)
 {
-	long after = query_integer(request, "after", 0, 0, INT32_MAX);
-	long limit = after < 0 ? -1 : query_integer(request, "limit", LOG_LIMIT_DEFAULT, 1, LOG_LIMIT_MAX);
-	long wait = limit < 0 ? -1 : query_integer(request, "wait", 0, 0, WAIT_MAX_S);
+	long after = http_query_integer(request, "after", 0, 0, INT32_MAX);
+	long limit = after < 0 ? -1 : http_query_integer(request, "limit", LOG_LIMIT_DEFAULT, 1, LOG_LIMIT_MAX);
+	long wait = limit < 0 ? -1 : http_query_integer(request, "wait", 0, 0, WAIT_MAX_S);
 	if (after < 0 || limit < 0 || wait < 0)
 		return;
 	struct poll_state *state = request->state;
@@ -226,16 +207,13 @@ void handle_get_stream(struct http_request *request)
 	long after = 0;
 	const char *last_event_id = http_header(request, "Last-Event-ID");
 	if (last_event_id) {
-		char *end;
-		errno = 0;
-		after = strtol(last_event_id, &end, 10);
-		if (errno || end == last_event_id || *end || after < 0 || after > INT32_MAX) {
+		if (!http_parse_integer(last_event_id, 0, INT32_MAX, &after)) {
 			http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID must be a version number",
 					     "Last-Event-ID", -1);
 			return;
 		}
 	} else {
-		after = query_integer(request, "after", 0, 0, INT32_MAX);
+		after = http_query_integer(request, "after", 0, 0, INT32_MAX);
 		if (after < 0)
 			return;
 	}

@@ -17,11 +17,8 @@
 /* The :trade parameter as an offer id, or 0 (a 404 queued). */
 static int trade_param(struct http_request *request)
 {
-	const char *text = request->params[1];
-	char *end;
-	errno = 0;
-	long id = text ? strtol(text, &end, 10) : 0;
-	if (!text || errno || *end || id < 1 || id > 65535) {
+	long id;
+	if (!http_parse_integer(request->params[1], 1, 65535, &id)) {
 		http_respond_problem(request, PROBLEM_TRADE_NOT_FOUND, "trade ids are positive integers", NULL, -1);
 		return 0;
 	}

@@ -186,12 +186,9 @@ void handle_get_webhook_deliveries(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN) || !find_own(request, &session, &id))
 		return;
-	const char *limit_text = http_query(request, "limit");
-	long limit = limit_text ? strtol(limit_text, NULL, 10) : HISTORY_DEFAULT;
-	if (limit < 1 || limit > HISTORY_MAX) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "limit must be an integer in 1..500", "limit", -1);
+	long limit = http_query_integer(request, "limit", HISTORY_DEFAULT, 1, HISTORY_MAX);
+	if (limit < 0)
 		return;
-	}
 	struct store_delivery_entry *entries;
 	int count;
 	enum store_status status = store_delivery_history(service_store(), id, (int)limit, &entries, &count);

@@ -26,13 +26,49 @@
 #include "api/metrics.h"
 #include "api/ratelimit.h"
 #include "api/routes.h"
+#include "api/text.h"
 #include "api/xalloc.h"
+
+/* How much of a client's text (a path) a problem quotes when it is not valid UTF-8. */
+#define HTTP_QUOTE_CHARS 200
+#define HTTP_QUOTE_SIZE (HTTP_QUOTE_CHARS * 6 + 4)
 
 double http_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int http_parse_integer(const char *text, long low, long high, long *out)
+{
+	if (!text || !*text)
+		return 0;
+	long value = 0;
+	for (const char *at = text; *at; at++) {
+		if (*at < '0' || *at > '9' || at - text >= 18)
+			return 0;
+		value = value * 10 + (*at - '0');
+	}
+	if (value < low || value > high)
+		return 0;
+	*out = value;
+	return 1;
+}
+
+long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
+{
+	const char *text = http_query(request, name);
+	if (!text)
+		return fallback;
+	long value;
+	if (!http_parse_integer(text, low, high, &value)) {
+		char detail[96];
+		snprintf(detail, sizeof detail, "%s must be an integer in %ld..%ld", name, low, high);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, name, -1);
+		return -1;
+	}
+	return value;
 }
 
 static enum http_method method_of(const char *name)
@@ -148,12 +184,30 @@ static void respond_text_owned(struct http_request *request, int status, const c
 	queue(request, status, response, content_type, etag_version);
 }
 
+/* The answer when a body could not be built (a string jansson refused): a fixed 500
+ * problem, logged, instead of a crash. */
+static void respond_unbuildable(struct http_request *request, const char *what)
+{
+	static const char body[] = "{\"type\":\"urn:catan:problem:internal_error\",\"title\":\"Internal error\","
+				   "\"status\":500,\"detail\":\"the server could not build its answer\","
+				   "\"code\":\"internal_error\"}";
+	fprintf(stderr, "catan-server: request %s %s: could not build the %s body; answered 500\n",
+		request->request_id, request->method_name, what);
+	request->problem_code = "internal_error";
+	struct MHD_Response *response =
+		MHD_create_response_from_buffer(sizeof body - 1, (void *)(uintptr_t)body, MHD_RESPMEM_PERSISTENT);
+	request->response_bytes = sizeof body - 1;
+	queue(request, 500, response, "application/problem+json", -1);
+}
+
 void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version)
 {
-	char *text = json_dumps(body, JSON_COMPACT);
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	json_decref(body);
-	if (!text)
-		abort();
+	if (!text) {
+		respond_unbuildable(request, "JSON");
+		return;
+	}
 	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag_version);
 }
 
@@ -163,28 +217,42 @@ void http_respond_empty(struct http_request *request, int status)
 	queue(request, status, response, NULL, -1);
 }
 
+/* A JSON string of text that may have come from a client (a path, a quoted member name):
+ * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
+static json_t *safe_string(const char *text)
+{
+	if (text_utf8_valid(text, strlen(text)))
+		return json_string(text);
+	char quoted[HTTP_QUOTE_SIZE];
+	return json_string(text_quote(quoted, sizeof quoted, text, HTTP_QUOTE_CHARS));
+}
+
 static json_t *problem_body(struct http_request *request, const char *code, int status, const char *title,
 			    const char *detail, const char *field, long version)
 {
 	char type[96];
 	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
-	json_t *body = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", type, "title", title, "status", status,
-				 "detail", detail ? detail : title, "code", code);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status,
+				 "detail", safe_string(detail ? detail : title), "code", code);
+	if (!body)
+		return NULL;
 	if (field)
-		json_object_set_new(body, "field", json_string(field));
+		json_object_set_new(body, "field", safe_string(field));
 	if (version >= 0)
 		json_object_set_new(body, "version", json_integer(version));
-	json_object_set_new(body, "instance", json_string(request->path ? request->path : "/"));
+	json_object_set_new(body, "instance", safe_string(request->path ? request->path : "/"));
 	return body;
 }
 
 static void respond_problem_json(struct http_request *request, int status, json_t *body, const char *code)
 {
 	request->problem_code = code;
-	char *text = json_dumps(body, JSON_COMPACT);
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
 	json_decref(body);
-	if (!text)
-		abort();
+	if (!text) {
+		respond_unbuildable(request, "problem");
+		return;
+	}
 	respond_text_owned(request, status, "application/problem+json", text, -1);
 }
 
@@ -261,6 +329,32 @@ static void dispatch(struct http_request *request)
 	request->route->handler(request);
 }
 
+static int hex_value(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Percent-decoding of paths and query values in place (libmicrohttpd's unescape callback),
+ * except that %00 stays as it is written: a NUL would cut the string and make
+ * "/v1/games/ID%00/board" read as "/v1/games/ID". Returns the new length. */
+static size_t unescape(void *cls, struct MHD_Connection *connection, char *text)
+{
+	(void)cls;
+	(void)connection;
+	char *in = text, *out = text;
+	while (*in) {
+		int high, low;
+		if (in[0] == '%' && (high = hex_value(in[1])) >= 0 && (low = hex_value(in[2])) >= 0 && (high | low)) {
+			*out++ = (char)(high << 4 | low);
+			in += 3;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	*out = '\0';
+	return (size_t)(out - text);
+}
+
 static struct http_request *request_new(struct MHD_Connection *connection, const char *url, const char *method)
 {
 	struct http_request *request = xcalloc(1, sizeof *request);
@@ -268,6 +362,7 @@ static struct http_request *request_new(struct MHD_Connection *connection, const
 	request->started = http_now();
 	request->method = method_of(method);
 	snprintf(request->method_name, sizeof request->method_name, "%s", method);
+	text_make_valid(request->method_name);
 	request->path = xstrdup(url);
 	request->seat = -1;
 	set_request_id(request);
@@ -380,7 +475,8 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 		(unsigned)config->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)config->connection_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+		MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_END);
 	if (!daemon)
 		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"cannot listen\",\"listen\":\"%s\",\"port\":%d}\n",
 			config->listen_address, config->port);

@@ -493,25 +493,22 @@ const struct store_timer_set *service_next_timer(const struct game_record *game,
 	return out;
 }
 
+/* If-Match with strong comparison (RFC 9110 13.1.1): "*" matches any version (0: no
+ * condition), "<version>" pins the write to that version (1), a weak tag can never match
+ * strongly (2: answer 412), and anything else is malformed (-1). */
 static int parse_if_match(const char *header, long *version)
 {
-	if (!header)
+	if (!header || strcmp(header, "*") == 0)
 		return 0;
-	const char *p = header;
-	if (strncmp(p, "W/", 2) == 0)
-		p += 2;
-	if (*p == '"')
-		p++;
-	char *end;
-	long value = strtol(p, &end, 10);
-	if (end == p || value < 0)
+	if (strncmp(header, "W/\"", 3) == 0)
+		return 2;
+	size_t length = strlen(header);
+	if (length < 3 || length > 20 || header[0] != '"' || header[length - 1] != '"')
 		return -1;
-	if (*end == '"')
-		end++;
-	if (*end)
-		return -1;
-	*version = value;
-	return 1;
+	char digits[20];
+	memcpy(digits, header + 1, length - 2);
+	digits[length - 2] = '\0';
+	return http_parse_integer(digits, 0, INT32_MAX, version) ? 1 : -1;
 }
 
 static int valid_key(const char *key)
@@ -624,6 +621,12 @@ void service_move(struct http_request *request, struct session *session, const s
 	if (if_match < 0) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "If-Match must be a version in quotes, e.g. \"12\"",
 				     "If-Match", -1);
+		return;
+	}
+	if (if_match == 2) {
+		http_respond_problem(request, PROBLEM_PRECONDITION_FAILED,
+				     "a weak tag (W/) never matches: If-Match compares versions strongly", NULL,
+				     (long)game->state.version);
 		return;
 	}
 	if (shutting_down) {

@@ -272,12 +272,26 @@ START_TEST(test_if_match_with_an_old_version_is_412_and_the_current_one_applies)
 	/* The same pinned request again is now stale. */
 	expect_refusal(&checked, &game, "POST", path, game.tokens[0], "{\"type\": \"end_turn\"}", current_headers, 412,
 		       "precondition_failed");
-	/* A weak tag names the version as well. */
+	/* If-Match compares strongly (RFC 9110): a weak tag never matches, and a version must
+	 * be digits in quotes, nothing else. */
 	char weak[64];
 	snprintf(weak, sizeof weak, "If-Match: W/\"%ld\"", after);
 	const char *weak_headers[] = {weak, NULL};
-	http_call(&checked, "POST", path, game.tokens[0], "{\"type\": \"end_turn\"}", weak_headers, &response);
-	ck_assert_msg(response.status == 201, "If-Match W/\"%ld\": %s", after, http_describe(&response));
+	expect_refusal(&checked, &game, "POST", path, game.tokens[0], "{\"type\": \"end_turn\"}", weak_headers, 412,
+		       "precondition_failed");
+	char signed_version[64], spaced_version[64], bare_version[64];
+	snprintf(signed_version, sizeof signed_version, "If-Match: \"+%ld\"", after);
+	snprintf(spaced_version, sizeof spaced_version, "If-Match: \" %ld\"", after);
+	snprintf(bare_version, sizeof bare_version, "If-Match: %ld", after);
+	const char *const odd[] = {signed_version, spaced_version, bare_version};
+	for (int i = 0; i < 3; i++) {
+		const char *odd_headers[] = {odd[i], NULL};
+		expect_refusal(&direct, &game, "POST", path, game.tokens[0], "{\"type\": \"end_turn\"}", odd_headers,
+			       400, "invalid_field");
+	}
+	const char *any_headers[] = {"If-Match: *", NULL};
+	http_call(&checked, "POST", path, game.tokens[0], "{\"type\": \"end_turn\"}", any_headers, &response);
+	ck_assert_msg(response.status == 201, "If-Match: *: %s", http_describe(&response));
 	http_response_free(&response);
 }
 END_TEST

@@ -1,0 +1,36 @@
+/*
+ * text.h - client text made safe to quote: UTF-8 checks, cutting on character boundaries,
+ * and escaping what a reader must not be shown raw.
+ *
+ * Every string a client sends can end up in a JSON answer (a problem's detail quoting an
+ * unknown member), a log line, or a chat summary. JSON demands valid UTF-8, so a byte cut
+ * through a character makes jansson refuse the whole body; a control or bidi-override
+ * character in a name rewrites what a reader sees around it. These functions are the one
+ * place that decides how such text is cut and shown. They never allocate: the caller owns
+ * every buffer.
+ */
+#ifndef CATAN_API_TEXT_H
+#define CATAN_API_TEXT_H
+
+#include <stddef.h>
+
+/* 1 when the `length` bytes at `text` are well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing above U+10FFFF), else 0. */
+int text_utf8_valid(const char *text, size_t length);
+
+/* Copy client text into `out` (of `size` bytes, always NUL-terminated) for quoting: at most
+ * `max_chars` characters, cut only on a character boundary and marked with "..." when cut;
+ * control characters, bidi controls and invalid bytes written as visible escapes (\u001b,
+ * \u202e, \xff). The result is valid UTF-8. Returns `out`. */
+char *text_quote(char *out, size_t size, const char *text, size_t max_chars);
+
+/* Make the NUL-terminated `buffer` valid UTF-8 in place: an incomplete character at the end
+ * (left by a cut) is removed and every other invalid byte becomes '?'. */
+void text_make_valid(char *buffer);
+
+/* 1 when `text` (NUL-terminated) is fit to show as a name: valid UTF-8 with no control
+ * characters (C0, DEL, C1), no bidi or other invisible format controls (U+200B..U+200F,
+ * U+202A..U+202E, U+2060..U+2069, U+061C, U+FEFF), and no line or paragraph separators. */
+int text_name_valid(const char *text);
+
+#endif
