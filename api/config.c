@@ -48,7 +48,10 @@ int config_from_env(struct config *config)
 	return read_int("PORT", 8080, 0, 65535, &config->port) && read_int("THREADS", 16, 1, 256, &config->threads) &&
 	       read_int("MAX_CONNECTIONS", 1024, 1, 100000, &config->max_connections) &&
 	       read_int("MAX_CONNECTIONS_PER_IP", 256, 1, 100000, &config->max_connections_per_ip) &&
-	       read_int("CONNECTION_TIMEOUT_S", 120, 1, 86400, &config->connection_timeout_s) &&
+	       read_int("CONNECTION_TIMEOUT_S", 30, 1, 86400, &config->connection_timeout_s) &&
+	       read_int("REQUEST_TIMEOUT_S", 10, 1, 3600, &config->request_timeout_s) &&
+	       read_int("KEEPALIVE_TIMEOUT_S", 15, 1, 3600, &config->keepalive_timeout_s) &&
+	       read_int("MAX_WAITING", config->max_connections / 2, 0, 100000, &config->max_waiting) &&
 	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
 	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&

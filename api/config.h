@@ -8,7 +8,11 @@
  *   THREADS                 16 (HTTP worker threads, each with its own database connection)
  *   MAX_CONNECTIONS         1024
  *   MAX_CONNECTIONS_PER_IP  256
- *   CONNECTION_TIMEOUT_S    120 (idle keep-alive connections)
+ *   CONNECTION_TIMEOUT_S    30 (no progress at all on a connection, e.g. a reader that stalls)
+ *   REQUEST_TIMEOUT_S       10 (to deliver a request's headers, then its body: trickling
+ *                           clients are cut off; see api/connections.h)
+ *   KEEPALIVE_TIMEOUT_S     15 (idle between requests on a kept-alive connection)
+ *   MAX_WAITING             MAX_CONNECTIONS / 2 (long-polls and streams at once; more: 503)
  *   RATE_LIMIT_IP           200 requests/s per client IP (burst 2x); 0 disables
  *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
@@ -28,6 +32,9 @@ struct config {
 	int max_connections;
 	int max_connections_per_ip;
 	int connection_timeout_s;
+	int request_timeout_s;
+	int keepalive_timeout_s;
+	int max_waiting;
 	double rate_limit_ip;
 	double rate_limit_token;
 	int workers;

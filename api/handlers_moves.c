@@ -73,6 +73,8 @@ void handle_get_moves(struct http_request *request)
 		return;
 	struct poll_state *state = request->state;
 	if (!state) {
+		if (wait > 0 && !http_wait_admit(request))
+			return;
 		state = xcalloc(1, sizeof *state);
 		state->deadline = http_now() + (double)wait;
 		request->state = state;
@@ -217,6 +219,8 @@ void handle_get_stream(struct http_request *request)
 		if (after < 0)
 			return;
 	}
+	if (!http_wait_admit(request))
+		return;
 	struct stream *stream = xcalloc(1, sizeof *stream);
 	stream->request = request;
 	memcpy(&stream->session, &session, sizeof session);

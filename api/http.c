@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "api/access_log.h"
+#include "api/connections.h"
 #include "api/metrics.h"
 #include "api/ratelimit.h"
 #include "api/routes.h"
@@ -279,6 +280,20 @@ void http_respond_refusal(struct http_request *request, enum error error, long v
 	respond_problem_json(request, status, body, error_code(error));
 }
 
+int http_wait_admit(struct http_request *request)
+{
+	if (request->waiting)
+		return 1;
+	if (!connections_wait_admit()) {
+		http_add_header(request, "Retry-After", "5");
+		http_respond_problem(request, PROBLEM_TOO_MANY_WAITING,
+				     "too many long-polls and streams are open on this server: retry later", NULL, -1);
+		return 0;
+	}
+	request->waiting = 1;
+	return 1;
+}
+
 void http_suspend(struct http_request *request)
 {
 	request->suspended = 1;
@@ -412,6 +427,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 	if (!request) {
 		request = request_new(connection, url, method);
 		*context = request;
+		connections_headers_read(connection);
 		const char *length = http_header(request, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (length && strtoull(length, NULL, 10) > HTTP_BODY_LIMIT) {
 			request->body_too_large = 1;
@@ -426,6 +442,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 	}
 	if (request->status)
 		return MHD_YES; /* answered already (an early 413) */
+	if (!request->route)
+		connections_body_read(connection);
 	request->suspended = 0;
 	dispatch(request);
 	return MHD_YES;
@@ -435,11 +453,13 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
 			 enum MHD_RequestTerminationCode code)
 {
 	(void)cls;
-	(void)connection;
 	struct http_request *request = *context;
 	if (!request)
 		return;
 	double seconds = http_now() - request->started;
+	if (request->waiting)
+		connections_wait_release();
+	connections_answered(connection);
 	metrics_observe_request(request->route, request->method, request->status, seconds);
 	access_log_write(request, seconds, code != MHD_REQUEST_TERMINATED_COMPLETED_OK);
 	request_free(request);
@@ -468,15 +488,23 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 			config->listen_address);
 		return NULL;
 	}
+	/* One connection in sixteen (at least 8) is kept free by shedding slow clients. */
+	int reserve = config->max_connections / 16 > 8 ? config->max_connections / 16 : 8;
+	if (reserve > config->max_connections / 2)
+		reserve = config->max_connections / 2;
+	struct connections_config guard = {config->max_connections, reserve, config->max_waiting,
+					   config->request_timeout_s, config->keepalive_timeout_s};
+	connections_start(&guard);
 	struct MHD_Daemon *daemon = MHD_start_daemon(
 		flags, (uint16_t)config->port, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, address,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)config->threads, MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned)config->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		(unsigned)config->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)config->connection_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
-		MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		MHD_OPTION_END);
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, connections_notify, NULL, MHD_OPTION_END);
+	if (!daemon)
+		connections_stop();
 	if (!daemon)
 		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"cannot listen\",\"listen\":\"%s\",\"port\":%d}\n",
 			config->listen_address, config->port);
@@ -502,6 +530,7 @@ void http_stop(struct MHD_Daemon *daemon, double grace_s)
 		nanosleep(&pause, NULL);
 	}
 	MHD_stop_daemon(daemon);
+	connections_stop();
 }
 
 int http_bound_port(struct MHD_Daemon *daemon)

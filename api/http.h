@@ -53,6 +53,7 @@ struct http_request {
 	const char *problem_code;
 	char *extra_headers[HTTP_MAX_EXTRA_HEADERS][2];
 	int extra_header_count;
+	int waiting; /* holds one of the connection guard's places for waiting requests */
 };
 
 /* Request accessors (borrowed strings, valid for the request's life). NULL when absent. */
@@ -92,6 +93,11 @@ void http_respond_refusal(struct http_request *request, enum error error, long v
  * reference. */
 json_t *http_refusal_body(struct http_request *request, enum error error, long version, int *status);
 
+/* Before a request waits for changes (a long-poll or a stream): 1 when it may, else 0 with
+ * a 503 too_many_waiting problem (Retry-After) queued. The place is given back when the
+ * request ends. */
+int http_wait_admit(struct http_request *request);
+
 /* Suspend the connection (MHD_suspend_connection): the handler returns without a
  * response and runs again after http_resume(). */
 void http_suspend(struct http_request *request);
@@ -104,7 +110,10 @@ struct http_config {
 	int threads;
 	int max_connections;
 	int max_connections_per_ip;
-	int connection_timeout_s;
+	int connection_timeout_s; /* libmicrohttpd's idle timeout (slow readers of answers) */
+	int request_timeout_s;    /* to deliver a request's headers, then its body */
+	int keepalive_timeout_s;  /* idle between requests */
+	int max_waiting;          /* long-polls and streams at once */
 };
 
 /* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */

@@ -39,11 +39,15 @@ static const char *const counter_names[METRICS_COUNTER_COUNT][2] = {
 	{"catan_webhook_failures_total", "Webhook delivery attempts that failed"},
 	{"catan_deadlines_fired_total", "Turn deadlines that expired into a default move"},
 	{"catan_bot_moves_total", "Moves made by server-side bots"},
+	{"catan_connections_shed_total", "Connections owing their request closed to keep capacity free for new ones"},
+	{"catan_connections_timed_out_total", "Connections closed for not delivering a request in time"},
+	{"catan_waiting_refused_total", "Long-polls and streams refused because too many were open"},
 };
 
 static const char *const gauge_names[METRICS_GAUGE_COUNT][2] = {
 	{"catan_long_poll_waiters", "Long-poll requests currently waiting"},
 	{"catan_streams", "Event streams currently open"},
+	{"catan_connections", "Connections currently open"},
 };
 
 static int status_slot(int status)

@@ -35,7 +35,8 @@
 	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
-	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down")
+	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
+	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes")
 
 enum problem {
 #define PROBLEM_ENUM(name, code, status, title) PROBLEM_##name,

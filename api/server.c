@@ -70,9 +70,17 @@ int main(int argc, char **argv)
 	worker_start(config.workers);
 	webhooks_start(config.webhook_workers);
 
-	struct http_config http = {config.listen_address,      config.port,
-				   config.threads,             config.max_connections,
-				   config.max_connections_per_ip, config.connection_timeout_s};
+	struct http_config http = {
+		.listen_address = config.listen_address,
+		.port = config.port,
+		.threads = config.threads,
+		.max_connections = config.max_connections,
+		.max_connections_per_ip = config.max_connections_per_ip,
+		.connection_timeout_s = config.connection_timeout_s,
+		.request_timeout_s = config.request_timeout_s,
+		.keepalive_timeout_s = config.keepalive_timeout_s,
+		.max_waiting = config.max_waiting,
+	};
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {
 		webhooks_stop();

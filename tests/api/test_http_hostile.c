@@ -8,6 +8,7 @@
  * purpose, and what is checked is the server's own answer.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +43,17 @@ static void teardown(void)
 	http_client_cleanup(&direct);
 }
 
-static void assert_alive(void)
+static void assert_alive_at(struct http_client *client)
 {
 	struct http_response response;
-	http_call(&direct, "GET", "/healthz", NULL, NULL, NULL, &response);
+	http_call(client, "GET", "/healthz", NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 200, "the server stopped answering: %s", http_describe(&response));
 	http_response_free(&response);
+}
+
+static void assert_alive(void)
+{
+	assert_alive_at(&direct);
 }
 
 /* 39 ASCII bytes and then a two-byte character: a cut at 40 bytes falls inside it. */
@@ -151,6 +157,161 @@ START_TEST(test_numbers_in_queries_are_digits_only)
 }
 END_TEST
 
+
+/* ---- Connection exhaustion ---- */
+
+/* A TCP connection to 127.0.0.1:port from source address `source` (127.0.0.x), or -1. */
+static int open_from(const char *source, int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(fd, 0);
+	struct sockaddr_in local = {0}, remote = {0};
+	local.sin_family = AF_INET;
+	inet_pton(AF_INET, source, &local.sin_addr);
+	remote.sin_family = AF_INET;
+	remote.sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr);
+	struct timeval timeout = {2, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+	if (bind(fd, (struct sockaddr *)&local, sizeof local) != 0 ||
+	    connect(fd, (struct sockaddr *)&remote, sizeof remote) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 1 when the server has closed `fd` (a read sees the end or an error at once). */
+static int closed_by_server(int fd)
+{
+	struct timeval timeout = {0, 200000};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+	char byte;
+	ssize_t got = recv(fd, &byte, 1, 0);
+	return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+#define TRICKLERS 240
+
+START_TEST(test_trickling_clients_cannot_take_the_server_off_the_air)
+{
+	static const char *const settings[] = {"MAX_CONNECTIONS=64", "MAX_CONNECTIONS_PER_IP=1000",
+					       "REQUEST_TIMEOUT_S=2", "KEEPALIVE_TIMEOUT_S=2", NULL};
+	struct http_server small;
+	http_server_start(&small, settings);
+	struct http_client client;
+	http_client_init(&client, small.url, 0);
+	/* Four times the server's capacity in connections that never finish their headers,
+	 * from addresses other than the health checker's. */
+	int fds[TRICKLERS];
+	int opened = 0;
+	for (int i = 0; i < TRICKLERS; i++) {
+		char source[16];
+		snprintf(source, sizeof source, "127.0.0.%d", 2 + i % 3);
+		fds[i] = open_from(source, small.port);
+		if (fds[i] >= 0) {
+			opened++;
+			static const char start_line[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+			(void)!send(fds[i], start_line, sizeof start_line - 1, MSG_NOSIGNAL);
+		}
+	}
+	ck_assert_int_ge(opened, TRICKLERS / 2);
+	/* While they trickle, a fresh client is answered at once, again and again. */
+	double worst = 0;
+	for (int round = 0; round < 8; round++) {
+		for (int i = 0; i < TRICKLERS; i++)
+			if (fds[i] >= 0)
+				(void)!send(fds[i], "X: y\r\n", 6, MSG_NOSIGNAL);
+		struct http_response response;
+		http_call(&client, "GET", "/healthz", NULL, NULL, NULL, &response);
+		ck_assert_msg(response.status == 200, "health check during the flood: %s", http_describe(&response));
+		if (response.seconds > worst)
+			worst = response.seconds;
+		http_response_free(&response);
+		/* A game can still be created and played. */
+		if (round == 4) {
+			struct http_game game;
+			http_game_create(&client, 3, NULL, &game);
+		}
+		http_pause(0.5);
+	}
+	ck_assert_msg(worst < 1.5 * http_slowdown(), "a health check took %.2f s during the flood", worst);
+	/* A few seconds past REQUEST_TIMEOUT_S every trickler has been cut off. */
+	http_pause(3.0);
+	int still_open = 0;
+	for (int i = 0; i < TRICKLERS; i++) {
+		if (fds[i] < 0)
+			continue;
+		(void)!send(fds[i], "X: y\r\n", 6, MSG_NOSIGNAL);
+		if (!closed_by_server(fds[i]))
+			still_open++;
+		close(fds[i]);
+	}
+	ck_assert_msg(still_open == 0, "%d trickling connections are still open", still_open);
+	http_client_cleanup(&client);
+	http_server_stop(&small, 30);
+}
+END_TEST
+
+START_TEST(test_long_polls_cannot_take_every_connection)
+{
+	static const char *const settings[] = {"MAX_WAITING=4", NULL};
+	struct http_server small;
+	http_server_start(&small, settings);
+	struct http_client client;
+	http_client_init(&client, small.url, 0);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	long version = http_game_version(&client, &game);
+	/* Four long-polls park on raw sockets, for 4 s. */
+	char request[256];
+	snprintf(request, sizeof request, "GET %s/moves?after=%ld&wait=4 HTTP/1.1\r\nHost: x\r\n\r\n", game.path,
+		 version);
+	int parked[4];
+	for (int i = 0; i < 4; i++) {
+		parked[i] = open_from("127.0.0.1", small.port);
+		ck_assert_int_ge(parked[i], 0);
+		ck_assert_int_gt(send(parked[i], request, strlen(request), MSG_NOSIGNAL), 0);
+	}
+	http_pause(0.5 * http_slowdown());
+	/* The fifth is refused at once with 503 and Retry-After, and plain requests still work. */
+	char path[160];
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=20", game.path, version);
+	struct http_response response;
+	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 503, "too_many_waiting");
+	char retry[16];
+	ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
+	ck_assert_msg(response.seconds < 5, "the refusal took %.2f s", response.seconds);
+	http_response_free(&response);
+	http_game_path(&game, "/stream", path, sizeof path);
+	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 503, "too_many_waiting");
+	http_response_free(&response);
+	assert_alive_at(&client);
+	/* When the parked ones have their answer, their places are free again. (A parked
+	 * request whose client left keeps its place until its wait ends: the socket of a
+	 * suspended connection is not watched.) */
+	for (int i = 0; i < 4; i++)
+		close(parked[i]);
+	double deadline = http_clock() + 10 * http_slowdown();
+	long status = 0;
+	while (http_clock() < deadline) {
+		snprintf(path, sizeof path, "%s/moves?after=%ld&wait=1", game.path, version);
+		http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+		status = response.status;
+		http_response_free(&response);
+		if (status == 200)
+			break;
+		http_pause(0.3);
+	}
+	ck_assert_int_eq(status, 200);
+	http_client_cleanup(&client);
+	http_server_stop(&small, 30);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_hostile");
@@ -162,6 +323,8 @@ Suite *test_suite(void)
 	tcase_add_test(hostile, test_control_and_bidi_characters_are_escaped_where_quoted);
 	tcase_add_test(hostile, test_paths_with_nul_or_invalid_utf8_are_not_found_with_an_instance);
 	tcase_add_test(hostile, test_numbers_in_queries_are_digits_only);
+	tcase_add_test(hostile, test_trickling_clients_cannot_take_the_server_off_the_air);
+	tcase_add_test(hostile, test_long_polls_cannot_take_every_connection);
 	suite_add_tcase(suite, hostile);
 	return suite;
 }

@@ -1,0 +1,63 @@
+/*
+ * connections.h - the connection guard: every open connection, what it is doing, and how
+ * long it may take, so that idle or trickling clients cannot hold the server's capacity.
+ *
+ * libmicrohttpd's own timeout is an idle timeout: a client that sends one byte every few
+ * seconds keeps a connection forever, and a thousand of them fill every slot. The guard
+ * gives each phase of a connection an absolute deadline instead:
+ *
+ *   opened ----------> request headers complete within REQUEST_TIMEOUT_S
+ *   answered --------> next request's headers complete within KEEPALIVE_TIMEOUT_S
+ *   headers read ----> body complete within REQUEST_TIMEOUT_S
+ *   handled, parked -> no deadline here (handlers and long-polls bound their own time)
+ *
+ * A reaper thread shuts down (shutdown(2), never close) the socket of a connection past its
+ * deadline; libmicrohttpd then sees the end of the stream and closes it itself. The socket
+ * is only touched under the guard's lock and before libmicrohttpd's "closed" notification,
+ * after which the descriptor may be reused.
+ *
+ * Capacity is shared out, not first come first served:
+ * - A reserve (RESERVE of MAX_CONNECTIONS) is kept free: when a new connection arrives and
+ *   the rest is full, the oldest connection that has not yet delivered a request is shed,
+ *   so a fresh client (a health check, a move) always gets in while slow ones wait.
+ * - Waiting requests (long-polls and event streams) may hold at most MAX_WAITING
+ *   connections; past that they are refused with 503 and Retry-After.
+ */
+#ifndef CATAN_API_CONNECTIONS_H
+#define CATAN_API_CONNECTIONS_H
+
+#include <microhttpd.h>
+
+struct connections_config {
+	int max_connections;      /* libmicrohttpd's hard limit */
+	int reserve;              /* kept free for new connections by shedding slow ones */
+	int max_waiting;          /* long-polls and streams at once */
+	int request_timeout_s;    /* to deliver a request's headers, then its body */
+	int keepalive_timeout_s;  /* between an answer and the next request's headers */
+};
+
+/* Start the reaper thread. Call before the daemon accepts connections. */
+void connections_start(const struct connections_config *config);
+
+/* Stop the reaper thread (connections are left to libmicrohttpd). */
+void connections_stop(void);
+
+/* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback. */
+void connections_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+			enum MHD_ConnectionNotificationCode code);
+
+/* The request phases of a connection, from the access handler and the completion
+ * callback. */
+void connections_headers_read(struct MHD_Connection *connection);
+void connections_body_read(struct MHD_Connection *connection);
+void connections_answered(struct MHD_Connection *connection);
+
+/* Take one of the MAX_WAITING places for a long-poll or a stream: 1, or 0 when all are
+ * taken. Each place taken is given back with connections_wait_release(). */
+int connections_wait_admit(void);
+void connections_wait_release(void);
+
+/* Counted in /metrics: catan_connections, catan_connections_shed_total,
+ * catan_connections_timed_out_total, catan_waiting_refused_total. */
+
+#endif
