@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int read_int(const char *name, int fallback, int low, int high, int *out)
 {
@@ -45,6 +46,14 @@ int config_from_env(struct config *config)
 	if (!config->listen_address || !*config->listen_address)
 		config->listen_address = "127.0.0.1";
 	config->public_url = getenv("PUBLIC_URL");
+	config->create_key = getenv("CREATE_KEY");
+	if (config->create_key && !*config->create_key)
+		config->create_key = NULL;
+	if (config->create_key && strlen(config->create_key) < 16) {
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"CREATE_KEY\","
+				"\"range\":\"at least 16 characters\"}\n");
+		return 0;
+	}
 	return read_int("PORT", 8080, 0, 65535, &config->port) && read_int("THREADS", 16, 1, 256, &config->threads) &&
 	       read_int("MAX_CONNECTIONS", 1024, 1, 100000, &config->max_connections) &&
 	       read_int("MAX_CONNECTIONS_PER_IP", 256, 1, 100000, &config->max_connections_per_ip) &&
@@ -54,6 +63,8 @@ int config_from_env(struct config *config)
 	       read_int("MAX_WAITING", config->max_connections / 2, 0, 100000, &config->max_waiting) &&
 	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
 	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
+	       read_int("CREATE_RATE_IP", 60, 0, 1000000, &config->create_per_hour) &&
+	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers);
 }

@@ -15,6 +15,10 @@
  *   MAX_WAITING             MAX_CONNECTIONS / 2 (long-polls and streams at once; more: 503)
  *   RATE_LIMIT_IP           200 requests/s per client IP (burst 2x); 0 disables
  *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
+ *   CREATE_RATE_IP          60 games created per hour per client IP (burst 20); 0 disables
+ *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
+ *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
+ *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
  *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
@@ -37,6 +41,9 @@ struct config {
 	int max_waiting;
 	double rate_limit_ip;
 	double rate_limit_token;
+	int create_per_hour;      /* games one client IP may create per hour (0: no limit) */
+	const char *create_key;   /* when set, creating a game needs it as a bearer token */
+	int all_bot_games;        /* 1: anyone may create a game without a human seat */
 	int workers;
 	int webhook_workers;
 };

@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "api/auth.h"
+#include "api/config.h"
 #include "api/codec.h"
 #include "api/game_repo.h"
 #include "api/handlers.h"
 #include "api/metrics.h"
+#include "api/ratelimit.h"
 #include "api/service.h"
+#include "api/text.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/rules.h"
@@ -45,25 +48,6 @@ static json_t *game_json(const struct session *session)
 				    json_string(game->options.on_timeout == CODEC_ON_TIMEOUT_BOT ? "bot" : "default"));
 	}
 	return body;
-}
-
-/* Number of UTF-8 characters, or -1 when the text is not valid UTF-8 or holds a control
- * character. */
-static int utf8_length(const char *text)
-{
-	int count = 0;
-	const unsigned char *p = (const unsigned char *)text;
-	while (*p) {
-		int extra = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
-		if (extra < 0 || (*p < 0x20) || *p == 0x7f)
-			return -1;
-		p++;
-		for (int i = 0; i < extra; i++, p++)
-			if ((*p & 0xc0) != 0x80)
-				return -1;
-		count++;
-	}
-	return count;
 }
 
 struct new_seats {
@@ -106,7 +90,7 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 	out->count = (int)json_array_size(players);
 	for (int s = 0; s < out->count; s++) {
 		json_t *player = json_array_get(players, (size_t)s);
-		char field[48];
+		char field[128];
 		if (!json_is_object(player)) {
 			snprintf(field, sizeof field, "players[%d]", s);
 			http_respond_problem(request, PROBLEM_INVALID_FIELD, "each player is an object {name, bot}", field, -1);
@@ -116,7 +100,8 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		json_t *value;
 		json_object_foreach(player, key, value) {
 			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
-				snprintf(field, sizeof field, "players[%d].%.16s", s, key);
+				char quoted[64];
+				snprintf(field, sizeof field, "players[%d].%s", s, text_quote(quoted, sizeof quoted, key, 16));
 				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot", field, -1);
 				return 0;
 			}
@@ -124,11 +109,12 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		json_t *name = json_object_get(player, "name");
 		json_t *bot = json_object_get(player, "bot");
 		if (name) {
-			int length = json_is_string(name) ? utf8_length(json_string_value(name)) : -1;
+			int length = json_is_string(name) ? text_name_length(json_string_value(name)) : -1;
 			if (length < 1 || length > NAME_MAX_CHARACTERS) {
 				snprintf(field, sizeof field, "players[%d].name", s);
 				http_respond_problem(request, PROBLEM_INVALID_FIELD,
-						     "a name is 1..40 characters without control characters", field, -1);
+						     "a name is 1..40 characters without control or bidi-control characters",
+						     field, -1);
 				return 0;
 			}
 			snprintf(out->names[s], SERVICE_NAME_SIZE, "%s", json_string_value(name));
@@ -145,8 +131,49 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 	return 1;
 }
 
+/* 1 when the request carries the server's creation key as its bearer token. */
+static int has_create_key(struct http_request *request)
+{
+	const char *key = service_config()->create_key;
+	const char *token;
+	size_t length;
+	if (!key || !auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &token, &length))
+		return 0;
+	uint8_t given[AUTH_HASH_SIZE], wanted[AUTH_HASH_SIZE];
+	auth_hash(token, length, given);
+	auth_hash(key, strlen(key), wanted);
+	return auth_equal(given, wanted);
+}
+
+/* Who may create a game, and how many: with CREATE_KEY set only its holders; without it
+ * anyone, within CREATE_RATE_IP games an hour per address. 0 with a problem queued. */
+static int may_create(struct http_request *request, int keyed)
+{
+	if (service_config()->create_key && !keyed) {
+		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
+				     "this server creates games only with its creation key (Authorization: Bearer)", NULL,
+				     -1);
+		return 0;
+	}
+	int retry_after;
+	if (!keyed && !ratelimit_allow(RATELIMIT_CREATE, request->client_ip, strlen(request->client_ip), http_now(),
+				       &retry_after)) {
+		char seconds[16];
+		snprintf(seconds, sizeof seconds, "%d", retry_after);
+		http_add_header(request, "Retry-After", seconds);
+		metrics_add(METRICS_RATE_LIMITED, 1);
+		http_respond_problem(request, PROBLEM_CREATE_QUOTA, "this address has created too many games: retry later",
+				     NULL, -1);
+		return 0;
+	}
+	return 1;
+}
+
 void handle_create_game(struct http_request *request)
 {
+	int keyed = has_create_key(request);
+	if (!may_create(request, keyed))
+		return;
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
@@ -162,6 +189,17 @@ void handle_create_game(struct http_request *request)
 	}
 	struct new_seats seats;
 	if (!parse_seats(request, body, &seats)) {
+		json_decref(body);
+		return;
+	}
+	/* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
+	int humans = 0;
+	for (int s = 0; s < seats.count; s++)
+		humans += !seats.bots[s];
+	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
+		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
+				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
+				     "players", -1);
 		json_decref(body);
 		return;
 	}

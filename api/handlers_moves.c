@@ -228,13 +228,5 @@ void handle_get_stream(struct http_request *request)
 	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;
 	stream->counted = 1;
 	metrics_gauge_add(METRICS_STREAMS, 1);
-	struct MHD_Response *response =
-		MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, stream, stream_free);
-	MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
-	MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-	MHD_add_response_header(response, "X-Accel-Buffering", "no");
-	MHD_add_response_header(response, "X-Request-Id", request->request_id);
-	request->status = 200;
-	MHD_queue_response(request->connection, 200, response);
-	MHD_destroy_response(response);
+	http_respond_stream(request, "text/event-stream; charset=utf-8", stream_read, stream, stream_free);
 }

@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -147,14 +148,38 @@ void http_add_header(struct http_request *request, const char *name, const char 
 /* Set while the server drains at shutdown: every response then closes its connection. */
 static atomic_int draining;
 
-static void queue(struct http_request *request, int status, struct MHD_Response *response, const char *content_type,
-		  long etag_version)
+/* 1 when a header called `name` was added with http_add_header(). */
+static int has_extra_header(const struct http_request *request, const char *name)
+{
+	for (int i = 0; i < request->extra_header_count; i++)
+		if (strcasecmp(request->extra_headers[i][0], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* What every answer carries: its id, and headers that keep browsers and caches from doing
+ * anything clever with it. An answer for a token (a seat's private view, the admin's) is
+ * never stored by a shared cache; every answer under /v1 varies by the token sent. */
+static void add_common_headers(struct http_request *request, struct MHD_Response *response)
 {
 	if (atomic_load(&draining))
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
+	MHD_add_response_header(response, "X-Request-Id", request->request_id);
+	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
+	if (request->path && strncmp(request->path, "/v1/", 4) == 0)
+		MHD_add_response_header(response, "Vary", "Authorization");
+	if (request->seat != -1 && !has_extra_header(request, "Cache-Control"))
+		MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "private, no-store");
+}
+
+static void queue(struct http_request *request, int status, struct MHD_Response *response, const char *content_type,
+		  long etag_version)
+{
+	add_common_headers(request, response);
 	if (content_type)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	MHD_add_response_header(response, "X-Request-Id", request->request_id);
 	if (etag_version >= 0) {
 		char etag[32];
 		snprintf(etag, sizeof etag, "\"%ld\"", etag_version);
@@ -210,6 +235,17 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
 		return;
 	}
 	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag_version);
+}
+
+void http_respond_stream(struct http_request *request, const char *content_type, MHD_ContentReaderCallback read,
+			 void *state, MHD_ContentReaderFreeCallback free_state)
+{
+	struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read, state, free_state);
+	/* Proxies must pass events on as they come. */
+	MHD_add_response_header(response, "X-Accel-Buffering", "no");
+	if (!has_extra_header(request, "Cache-Control"))
+		http_add_header(request, "Cache-Control", request->seat != -1 ? "private, no-cache" : "no-cache");
+	queue(request, 200, response, content_type, -1);
 }
 
 void http_respond_empty(struct http_request *request, int status)

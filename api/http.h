@@ -78,6 +78,11 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
 void http_respond_raw(struct http_request *request, int status, const char *content_type, const char *body,
 		      size_t length);
 
+/* Queue a 200 answer whose body `read` produces as it goes (a stream: Server-Sent Events);
+ * libmicrohttpd's content reader contract, `free_state(state)` when it ends. */
+void http_respond_stream(struct http_request *request, const char *content_type, MHD_ContentReaderCallback read,
+			 void *state, MHD_ContentReaderFreeCallback free_state);
+
 /* Queue an empty response (204 and the like). */
 void http_respond_empty(struct http_request *request, int status);
 

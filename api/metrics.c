@@ -42,12 +42,14 @@ static const char *const counter_names[METRICS_COUNTER_COUNT][2] = {
 	{"catan_connections_shed_total", "Connections owing their request closed to keep capacity free for new ones"},
 	{"catan_connections_timed_out_total", "Connections closed for not delivering a request in time"},
 	{"catan_waiting_refused_total", "Long-polls and streams refused because too many were open"},
+	{"catan_background_retries_total", "Database calls of background threads that failed and were retried later"},
 };
 
 static const char *const gauge_names[METRICS_GAUGE_COUNT][2] = {
 	{"catan_long_poll_waiters", "Long-poll requests currently waiting"},
 	{"catan_streams", "Event streams currently open"},
 	{"catan_connections", "Connections currently open"},
+	{"catan_background_backing_off", "Background threads whose last database call failed (waiting to retry)"},
 };
 
 static int status_slot(int status)

@@ -22,10 +22,11 @@ enum metrics_counter {
 	METRICS_CONNECTIONS_SHED,
 	METRICS_CONNECTIONS_TIMED_OUT,
 	METRICS_WAITING_REFUSED,
+	METRICS_BACKGROUND_RETRIES,
 	METRICS_COUNTER_COUNT
 };
 
-enum metrics_gauge { METRICS_WAITERS, METRICS_STREAMS, METRICS_CONNECTIONS, METRICS_GAUGE_COUNT };
+enum metrics_gauge { METRICS_WAITERS, METRICS_STREAMS, METRICS_CONNECTIONS, METRICS_BACKING_OFF, METRICS_GAUGE_COUNT };
 
 /* One finished request: its route (NULL when none matched), method, status and duration. */
 void metrics_observe_request(const struct route *route, enum http_method method, int status, double seconds);

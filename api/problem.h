@@ -22,6 +22,7 @@
 	X(SEAT_TOKEN_REQUIRED, "seat_token_required", 403, "Only a seat can make moves") \
 	X(SEAT_MISMATCH, "seat_mismatch", 403, "The token belongs to another seat") \
 	X(ADMIN_TOKEN_REQUIRED, "admin_token_required", 403, "The game's admin token is required") \
+	X(CREATE_KEY_REQUIRED, "create_key_required", 403, "Creating this game needs the server's creation key") \
 	X(GAME_NOT_FOUND, "game_not_found", 404, "No such game") \
 	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer") \
 	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook") \
@@ -33,6 +34,7 @@
 	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \
 	X(IDEMPOTENCY_KEY_REUSED, "idempotency_key_reused", 422, "The Idempotency-Key was used for another request") \
 	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
+	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \

@@ -50,8 +50,9 @@ static uint64_t hash_key(int kind, const void *key, size_t length)
 int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s)
 {
 	pthread_once(&locks_once, init_locks);
-	double rate = kind == RATELIMIT_IP ? limits.ip_rate : limits.token_rate;
-	double burst = kind == RATELIMIT_IP ? limits.ip_burst : limits.token_burst;
+	double rate = kind == RATELIMIT_IP ? limits.ip_rate : kind == RATELIMIT_TOKEN ? limits.token_rate : limits.create_rate;
+	double burst =
+		kind == RATELIMIT_IP ? limits.ip_burst : kind == RATELIMIT_TOKEN ? limits.token_burst : limits.create_burst;
 	if (rate <= 0)
 		return 1;
 	if (burst < 1)

@@ -13,11 +13,12 @@
 struct ratelimit_config {
 	double ip_rate, ip_burst;
 	double token_rate, token_burst;
+	double create_rate, create_burst; /* games created per client IP */
 };
 
 void ratelimit_configure(const struct ratelimit_config *config);
 
-enum ratelimit_kind { RATELIMIT_IP, RATELIMIT_TOKEN };
+enum ratelimit_kind { RATELIMIT_IP, RATELIMIT_TOKEN, RATELIMIT_CREATE };
 
 /* 1 when a request of this key may go ahead now (and is counted); 0 when it is over the
  * limit, with *retry_after_s set to the seconds until the next request would pass. */

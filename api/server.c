@@ -62,8 +62,9 @@ int main(int argc, char **argv)
 
 	if (!migrate(&config))
 		return 1;
-	struct ratelimit_config limits = {config.rate_limit_ip, 2 * config.rate_limit_ip, config.rate_limit_token,
-					  2 * config.rate_limit_token};
+	struct ratelimit_config limits = {config.rate_limit_ip,        2 * config.rate_limit_ip,
+					  config.rate_limit_token,     2 * config.rate_limit_token,
+					  config.create_per_hour / 3600.0, config.create_per_hour ? 20 : 0};
 	ratelimit_configure(&limits);
 	service_init(&config);
 	notify_start(config.database_url);

@@ -67,6 +67,11 @@ void service_init(const struct config *config)
 	store_notifier_open(config->database_url, &notifier);
 }
 
+const struct config *service_config(void)
+{
+	return settings;
+}
+
 void service_shutdown_begin(void)
 {
 	shutting_down = 1;

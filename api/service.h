@@ -50,6 +50,9 @@ struct session {
 
 void service_init(const struct config *config);
 
+/* The settings service_init() was given (borrowed, for the life of the process). */
+const struct config *service_config(void);
+
 /* Shutdown: refuse new writes, then release the caches. */
 void service_shutdown_begin(void);
 void service_shutdown(void);

@@ -141,17 +141,19 @@ void text_make_valid(char *buffer)
 	}
 }
 
-int text_name_valid(const char *text)
+int text_name_length(const char *text)
 {
 	const unsigned char *at = (const unsigned char *)text;
 	size_t left = strlen(text);
+	int count = 0;
 	while (left > 0) {
 		uint32_t code_point;
 		size_t size = utf8_decode(at, left, &code_point);
 		if (size == 0 || needs_escape(code_point))
-			return 0;
+			return -1;
 		at += size;
 		left -= size;
+		count++;
 	}
-	return 1;
+	return count;
 }

@@ -28,9 +28,10 @@ char *text_quote(char *out, size_t size, const char *text, size_t max_chars);
  * (left by a cut) is removed and every other invalid byte becomes '?'. */
 void text_make_valid(char *buffer);
 
-/* 1 when `text` (NUL-terminated) is fit to show as a name: valid UTF-8 with no control
- * characters (C0, DEL, C1), no bidi or other invisible format controls (U+200B..U+200F,
- * U+202A..U+202E, U+2060..U+2069, U+061C, U+FEFF), and no line or paragraph separators. */
-int text_name_valid(const char *text);
+/* The number of characters of `text` (NUL-terminated) when it is fit to show as a name:
+ * valid UTF-8 with no control characters (C0, DEL, C1), no bidi or other invisible format
+ * controls (U+200B..U+200F, U+202A..U+202E, U+2060..U+2069, U+061C, U+FEFF), and no line
+ * or paragraph separators; else -1. */
+int text_name_length(const char *text);
 
 #endif

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "api/access_log.h"
+#include "api/backoff.h"
 #include "api/game_repo.h"
 #include "api/metrics.h"
 #include "api/service.h"
@@ -45,7 +46,7 @@
 #define POLL_MS 200
 #define CONNECT_TIMEOUT_MS 3000
 #define TOTAL_TIMEOUT_MS 5000
-#define BACKOFF_MAX_MS (3600 * 1000)
+#define DELIVERY_BACKOFF_MAX_MS (3600 * 1000)
 #define RECENT_EVENTS 6
 
 static atomic_int running;
@@ -94,9 +95,9 @@ int64_t webhooks_backoff_ms(int attempt)
 	if (attempt < 1)
 		attempt = 1;
 	if (attempt > 22)
-		return BACKOFF_MAX_MS;
+		return DELIVERY_BACKOFF_MAX_MS;
 	int64_t delay = (int64_t)1000 << (attempt - 1);
-	return delay < BACKOFF_MAX_MS ? delay : BACKOFF_MAX_MS;
+	return delay < DELIVERY_BACKOFF_MAX_MS ? delay : DELIVERY_BACKOFF_MAX_MS;
 }
 
 static size_t discard_body(char *data, size_t size, size_t count, void *user)
@@ -327,18 +328,26 @@ static void *work(void *unused)
 	CURL *curl = curl_easy_init();
 	if (!curl)
 		abort();
+	struct backoff backoff = {0, (unsigned)(uintptr_t)&backoff};
 	while (atomic_load(&running)) {
 		struct store_delivery *deliveries;
 		int count = 0;
 		enum store_status status =
 			store_claim_deliveries(service_store(), CLAIM_BATCH, LEASE_MS, &deliveries, &count);
-		for (int i = 0; i < count && atomic_load(&running); i++)
-			deliver(curl, &deliveries[i]);
-		if (status == STORE_OK)
+		int pause_ms = POLL_MS;
+		if (status == STORE_OK) {
+			backoff_succeeded(&backoff);
+			for (int i = 0; i < count && atomic_load(&running); i++)
+				deliver(curl, &deliveries[i]);
 			store_deliveries_free(deliveries, count);
-		if (count < CLAIM_BATCH && atomic_load(&running)) {
-			struct timespec pause = {0, (long)(status == STORE_OK ? POLL_MS : 1000) * 1000000L};
-			nanosleep(&pause, NULL);
+		} else {
+			count = 0;
+			pause_ms = backoff_failed(&backoff);
+		}
+		/* Sleep in short steps, so that stopping never waits for a whole backoff. */
+		for (int slept = 0; count < CLAIM_BATCH && slept < pause_ms && atomic_load(&running); slept += 50) {
+			struct timespec step = {0, 50 * 1000000L};
+			nanosleep(&step, NULL);
 		}
 	}
 	curl_easy_cleanup(curl);

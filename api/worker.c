@@ -20,12 +20,14 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "api/access_log.h"
+#include "api/backoff.h"
 #include "api/metrics.h"
 #include "api/service.h"
 #include "engine/autoplay.h"
@@ -34,7 +36,10 @@
 #define CLAIM_BATCH 4
 #define LEASE_MS 10000
 #define POLL_MS 100
-#define CHAIN_LIMIT 500 /* moves in one chain before the worker lets go (its last move's timer is due at once) */
+/* Moves in one chain before the worker lets go; its last move's timer is due at once, so
+ * the game goes to the back of the queue (claims take the oldest due timers first) and a
+ * game of bots cannot hold a worker while other games wait for their bots. */
+#define CHAIN_LIMIT 12
 #define CHOICE_STREAM (UINT64_C(1) << 40)
 
 static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -52,7 +57,9 @@ void worker_wake(void)
 	pthread_mutex_unlock(&wake_lock);
 }
 
-static void wait_for_work(int milliseconds)
+/* Wait up to `milliseconds`, or until woken (worker_wake) when `wakeable`; stopping always
+ * ends the wait. */
+static void wait_for_work(int milliseconds, int wakeable)
 {
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -60,10 +67,11 @@ static void wait_for_work(int milliseconds)
 	until.tv_sec += until.tv_nsec / 1000000000L;
 	until.tv_nsec %= 1000000000L;
 	pthread_mutex_lock(&wake_lock);
-	while (!wake_pending && atomic_load(&running))
+	while ((!wakeable || !wake_pending) && atomic_load(&running))
 		if (pthread_cond_timedwait(&wake_cond, &wake_lock, &until) != 0)
 			break;
-	wake_pending = 0;
+	if (wakeable)
+		wake_pending = 0;
 	pthread_mutex_unlock(&wake_lock);
 }
 
@@ -182,14 +190,21 @@ static void *work(void *unused)
 	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
 	if (!scratch)
 		abort();
+	struct backoff backoff = {0, (unsigned)(uintptr_t)&backoff};
 	while (atomic_load(&running)) {
 		struct store_timer timers[CLAIM_BATCH];
 		int count = 0;
 		enum store_status status = store_claim_timers(service_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
+		if (status != STORE_OK) {
+			/* Wake-ups are ignored while backing off: an outage is not work. */
+			wait_for_work(backoff_failed(&backoff), 0);
+			continue;
+		}
+		backoff_succeeded(&backoff);
 		for (int i = 0; i < count && atomic_load(&running); i++)
 			handle(&timers[i], scratch);
-		if (status != STORE_OK || count < CLAIM_BATCH)
-			wait_for_work(status == STORE_OK ? POLL_MS : 1000);
+		if (count < CLAIM_BATCH)
+			wait_for_work(POLL_MS, 1);
 	}
 	free(scratch);
 	return NULL;
