@@ -65,6 +65,7 @@ int config_from_env(struct config *config)
 	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
 	       read_int("CREATE_RATE_IP", 60, 0, 1000000, &config->create_per_hour) &&
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
+	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers);
 }

@@ -19,6 +19,8 @@
  *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
  *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
+ *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (api/destination.h);
+ *                           1: also loopback and private ones (tests, on-premise receivers)
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
  *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
@@ -44,6 +46,7 @@ struct config {
 	int create_per_hour;      /* games one client IP may create per hour (0: no limit) */
 	const char *create_key;   /* when set, creating a game needs it as a bearer token */
 	int all_bot_games;        /* 1: anyone may create a game without a human seat */
+	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */
 	int workers;
 	int webhook_workers;
 };

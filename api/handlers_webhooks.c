@@ -11,11 +11,15 @@
 #include <string.h>
 
 #include "api/auth.h"
+#include "api/config.h"
+#include "api/destination.h"
 #include "api/handlers.h"
 #include "api/service.h"
 #include "api/webhooks.h"
 
 #define URL_MAX 2048
+#define WEBHOOKS_PER_OWNER 5
+#define WEBHOOKS_PER_GAME 20
 #define HISTORY_DEFAULT 50
 #define HISTORY_MAX 500
 
@@ -48,6 +52,31 @@ static int valid_url(const char *url)
 	return 1;
 }
 
+/* At most WEBHOOKS_PER_OWNER webhooks for each seat and for the admin, WEBHOOKS_PER_GAME in
+ * all: 1, or 0 with a problem queued. */
+static int room_for_webhook(struct http_request *request, struct session *session)
+{
+	struct store_webhook *webhooks;
+	int count;
+	enum store_status status = store_webhook_list(service_store(), session->game.id, &webhooks, &count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	int owner = owner_of(session), mine = 0;
+	for (int i = 0; i < count; i++)
+		mine += webhooks[i].seat == owner;
+	store_webhooks_free(webhooks, count);
+	if (mine >= WEBHOOKS_PER_OWNER || count >= WEBHOOKS_PER_GAME) {
+		char detail[128];
+		snprintf(detail, sizeof detail, "at most %d webhooks per seat (and for the admin) and %d per game",
+			 WEBHOOKS_PER_OWNER, WEBHOOKS_PER_GAME);
+		http_respond_problem(request, PROBLEM_TOO_MANY_WEBHOOKS, detail, NULL, -1);
+		return 0;
+	}
+	return 1;
+}
+
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
@@ -75,6 +104,16 @@ void handle_post_webhook(struct http_request *request)
 	if (!json_is_string(url) || !valid_url(json_string_value(url))) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "url must be an http:// or https:// URL of at most 2048 characters",
 				     "url", -1);
+		json_decref(body);
+		return;
+	}
+	char why[128];
+	if (!destination_url_allowed(json_string_value(url), service_config()->webhook_allow_private, why, sizeof why)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, why, "url", -1);
+		json_decref(body);
+		return;
+	}
+	if (!room_for_webhook(request, &session)) {
 		json_decref(body);
 		return;
 	}

@@ -29,6 +29,7 @@
 	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource") \
 	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
 	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
+	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may") \
 	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match") \
 	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large") \
 	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \

@@ -26,10 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "api/access_log.h"
 #include "api/backoff.h"
+#include "api/config.h"
+#include "api/destination.h"
 #include "api/game_repo.h"
 #include "api/metrics.h"
 #include "api/service.h"
@@ -107,6 +110,41 @@ static size_t discard_body(char *data, size_t size, size_t count, void *user)
 	return size * count;
 }
 
+/* libcurl's socket opener: the last word on where a delivery may go, judged on the address
+ * DNS gave for this very connection (so a name cannot be re-pointed at an inner address
+ * between the check and the connect). */
+static curl_socket_t open_checked(void *refused, curlsocktype purpose, struct curl_sockaddr *address)
+{
+	(void)purpose;
+	if (!destination_address_allowed(&address->addr, service_config()->webhook_allow_private)) {
+		*(int *)refused = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(address->family, address->socktype, address->protocol);
+}
+
+/* A failure as the delivery log shows it: coarse, so the log cannot serve to probe what
+ * answers where (no addresses, ports or libcurl messages). */
+static const char *coarse_reason(CURLcode code, int refused)
+{
+	if (refused)
+		return "the destination address is not allowed (private, loopback or reserved)";
+	switch (code) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return "the host name could not be resolved";
+	case CURLE_OPERATION_TIMEDOUT:
+		return "the receiver did not answer in time";
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+		return "the TLS handshake failed";
+	default:
+		return "the receiver could not be reached";
+	}
+}
+
 /* POST a signed body; the receiver's HTTP status, or 0 with *error set when none came. */
 static long post(CURL *curl, const struct store_delivery *delivery, const char *message_id, const char *body,
 		 char *error, size_t error_size, int *duration_ms)
@@ -134,8 +172,9 @@ static long post(CURL *curl, const struct store_delivery *delivery, const char *
 	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_body);
-	char curl_error[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
+	int refused = 0;
+	curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_checked);
+	curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &refused);
 	struct timespec start, end;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	CURLcode code = curl_easy_perform(curl);
@@ -143,16 +182,10 @@ static long post(CURL *curl, const struct store_delivery *delivery, const char *
 	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
 	long status = 0;
 	error[0] = '\0';
-	if (code == CURLE_OK) {
+	if (code == CURLE_OK)
 		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-	} else {
-		/* Copied, not printed: a curl message may be longer than the log keeps (and gcc's
-		 * -Wformat-truncation refuses a "%s" that may not fit). */
-		const char *reason = curl_error[0] ? curl_error : curl_easy_strerror(code);
-		size_t length = strnlen(reason, error_size - 1);
-		memcpy(error, reason, length);
-		error[length] = '\0';
-	}
+	else
+		snprintf(error, error_size, "%s", coarse_reason(code, refused));
 	if (code == CURLE_OK && (status < 200 || status > 299))
 		snprintf(error, error_size, "the receiver answered %ld", status);
 	curl_slist_free_all(headers);

@@ -36,8 +36,16 @@ $(BENCH_CODEC): $(B)/obj/tests/api/bench_codec.o $(CODEC_GAMES_OBJ) $(CODEC_LIB)
 
 ALL_TARGETS += $(API_UNIT_TESTS) $(BENCH_CODEC)
 
-test-api-unit: $(API_UNIT_TESTS) $(CATAN)
-	@set -e; for t in $(API_UNIT_TESTS); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+# The webhook destination rules (api/destination.c), on addresses alone: no network.
+DESTINATION_TEST := $(B)/tests/api/test_destination
+$(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destination.o $(B)/obj/tests/check_main.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(CHECK_LIBS)
+
+ALL_TARGETS += $(DESTINATION_TEST)
+
+test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(CATAN)
+	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
 .PHONY: test-api-unit
 
 # Bytes per stored event and dump+parse time, over 100 random games.

@@ -312,6 +312,161 @@ START_TEST(test_long_polls_cannot_take_every_connection)
 }
 END_TEST
 
+/* ---- Game creation, headers, webhooks ---- */
+
+START_TEST(test_game_creation_has_a_quota_per_address_and_an_optional_key)
+{
+	static const char *const quota[] = {"CREATE_RATE_IP=3600", "ALL_BOT_GAMES=0", NULL};
+	struct http_server limited;
+	http_server_start(&limited, quota);
+	struct http_client client;
+	http_client_init(&client, limited.url, 0);
+	/* The burst (20) passes, then the address must wait. */
+	int created = 0;
+	long refused = 0;
+	for (int i = 0; i < 40 && !refused; i++) {
+		struct http_response response;
+		http_call(&client, "POST", "/v1/games", NULL, "{\"seats\": 3}", NULL, &response);
+		if (response.status == 201)
+			created++;
+		else
+			refused = response.status;
+		if (refused) {
+			http_assert_problem(&response, 429, "create_quota");
+			char retry[16];
+			ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
+		}
+		http_response_free(&response);
+	}
+	ck_assert_int_eq(refused, 429);
+	ck_assert_int_ge(created, 20);
+	ck_assert_int_le(created, 22);
+	http_client_cleanup(&client);
+	http_server_stop(&limited, 30);
+
+	static const char *const keyed[] = {"CREATE_KEY=0123456789abcdef-key", "ALL_BOT_GAMES=0", NULL};
+	struct http_server closed;
+	http_server_start(&closed, keyed);
+	http_client_init(&client, closed.url, 0);
+	struct http_response response;
+	http_call(&client, "POST", "/v1/games", NULL, "{\"seats\": 3}", NULL, &response);
+	http_assert_problem(&response, 403, "create_key_required");
+	http_response_free(&response);
+	http_call(&client, "POST", "/v1/games", "wrong-key-wrong-key", "{\"seats\": 3}", NULL, &response);
+	http_assert_problem(&response, 403, "create_key_required");
+	http_response_free(&response);
+	http_call(&client, "POST", "/v1/games", "0123456789abcdef-key", "{\"seats\": 3}", NULL, &response);
+	ck_assert_msg(response.status == 201, "with the key: %s", http_describe(&response));
+	http_response_free(&response);
+	/* Bots only: the key is needed (and enough). */
+	static const char bots_only[] =
+		"{\"players\": [{\"bot\": true}, {\"bot\": true}, {\"bot\": true}]}";
+	http_call(&client, "POST", "/v1/games", "0123456789abcdef-key", bots_only, NULL, &response);
+	ck_assert_msg(response.status == 201, "bots with the key: %s", http_describe(&response));
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_server_stop(&closed, 30);
+	/* Without a key configured, nobody may start a game of bots only (ALL_BOT_GAMES=0). */
+	static const char *const open_server[] = {"ALL_BOT_GAMES=0", NULL};
+	struct http_server open_one;
+	http_server_start(&open_one, open_server);
+	http_client_init(&client, open_one.url, 0);
+	http_call(&client, "POST", "/v1/games", NULL, bots_only, NULL, &response);
+	http_assert_problem(&response, 403, "create_key_required");
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_server_stop(&open_one, 30);
+}
+END_TEST
+
+START_TEST(test_names_with_control_or_bidi_characters_are_refused)
+{
+	static const char *const bodies[] = {
+		"{\"players\": [{\"name\": \"Ann\\u202e\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+		"{\"players\": [{\"name\": \"Ann\\u0007\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+		"{\"players\": [{\"name\": \"Ann\\u2066x\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+		"{\"players\": [{\"name\": \"Ann\\u200b\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++)
+		expect_problem("POST", "/v1/games", NULL, bodies[i], 400, "invalid_field");
+}
+END_TEST
+
+START_TEST(test_every_answer_carries_security_headers_and_private_views_are_not_cached)
+{
+	struct http_game game;
+	http_game_create(&direct, 3, NULL, &game);
+	struct http_response response;
+	char value[128];
+	/* A spectator's view, a seat's view, a problem. */
+	http_call(&direct, "GET", game.path, NULL, NULL, NULL, &response);
+	ck_assert_ptr_nonnull(http_response_header(&response, "X-Content-Type-Options", value, sizeof value));
+	ck_assert_str_eq(value, "nosniff");
+	ck_assert_ptr_nonnull(http_response_header(&response, "Content-Security-Policy", value, sizeof value));
+	ck_assert_msg(strstr(value, "default-src 'none'") != NULL, "CSP: %s", value);
+	ck_assert_ptr_null(http_response_header(&response, "Cache-Control", value, sizeof value));
+	http_response_free(&response);
+	http_call(&direct, "GET", game.path, game.tokens[1], NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	ck_assert_ptr_nonnull(http_response_header(&response, "Cache-Control", value, sizeof value));
+	ck_assert_msg(strstr(value, "private") && strstr(value, "no-store"), "seat view Cache-Control: %s", value);
+	ck_assert_ptr_nonnull(http_response_header(&response, "Vary", value, sizeof value));
+	ck_assert_msg(strstr(value, "Authorization") != NULL, "Vary: %s", value);
+	http_response_free(&response);
+	http_call(&direct, "GET", "/v1/nothing", NULL, NULL, NULL, &response);
+	ck_assert_ptr_nonnull(http_response_header(&response, "X-Content-Type-Options", value, sizeof value));
+	http_response_free(&response);
+}
+END_TEST
+
+START_TEST(test_webhooks_cannot_reach_inner_addresses_or_carry_credentials)
+{
+	static const char *const strict[] = {"WEBHOOK_ALLOW_PRIVATE=0", NULL};
+	struct http_server guarded;
+	http_server_start(&guarded, strict);
+	struct http_client client;
+	http_client_init(&client, guarded.url, 0);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	char path[128];
+	http_game_path(&game, "/webhooks", path, sizeof path);
+	static const char *const refused[] = {
+		"http://127.0.0.1:9/hook",      "http://localhost/hook",        "http://10.1.2.3/hook",
+		"http://192.168.1.1/hook",      "http://169.254.169.254/latest", "http://[::1]/hook",
+		"http://[fe80::1]/hook",        "http://[::ffff:127.0.0.1]/hook", "http://user:pw@example.com/hook",
+		"http://0.0.0.0/hook",          "ftp://example.com/hook",        "http://100.64.0.1/hook",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		char body[256];
+		snprintf(body, sizeof body, "{\"url\": \"%s\"}", refused[i]);
+		struct http_response response;
+		http_call(&client, "POST", path, game.admin_token, body, NULL, &response);
+		ck_assert_msg(response.status == 400, "%s: %s", refused[i], http_describe(&response));
+		http_assert_problem(&response, 400, "invalid_field");
+		http_response_free(&response);
+	}
+	/* The check at connect time (a name resolving to an inner address) is tested on the
+	 * addresses themselves in tests/api/test_destination.c. */
+	struct http_response response;
+	/* Caps: five per owner. */
+	int created = 0, capped = 0;
+	for (int i = 0; i < 7; i++) {
+		char body[128];
+		snprintf(body, sizeof body, "{\"url\": \"https://example.com/hook/%d\"}", i);
+		http_call(&client, "POST", path, game.admin_token, body, NULL, &response);
+		if (response.status == 201)
+			created++;
+		else if (response.status == 409)
+			capped++, http_assert_problem(&response, 409, "too_many_webhooks");
+		http_response_free(&response);
+	}
+	ck_assert_int_le(created, 5);
+	ck_assert_int_ge(capped, 2);
+	http_client_cleanup(&client);
+	http_server_stop(&guarded, 30);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_hostile");
@@ -325,6 +480,10 @@ Suite *test_suite(void)
 	tcase_add_test(hostile, test_numbers_in_queries_are_digits_only);
 	tcase_add_test(hostile, test_trickling_clients_cannot_take_the_server_off_the_air);
 	tcase_add_test(hostile, test_long_polls_cannot_take_every_connection);
+	tcase_add_test(hostile, test_game_creation_has_a_quota_per_address_and_an_optional_key);
+	tcase_add_test(hostile, test_names_with_control_or_bidi_characters_are_refused);
+	tcase_add_test(hostile, test_every_answer_carries_security_headers_and_private_views_are_not_cached);
+	tcase_add_test(hostile, test_webhooks_cannot_reach_inner_addresses_or_carry_credentials);
 	suite_add_tcase(suite, hostile);
 	return suite;
 }
