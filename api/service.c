@@ -527,6 +527,13 @@ static int valid_key(const char *key)
 	return 1;
 }
 
+/* The key as the store keeps it: scoped to who sent it ("<viewer>:<key>"), so that a seat
+ * cannot take, block or read the answer of another seat's (predictable) keys. */
+static char *scoped_key(const struct session *session, const char *key)
+{
+	return xasprintf("%d:%s", session->viewer, key);
+}
+
 /* SHA-256 over what makes two requests "the same": method, path, seat and body. */
 static void request_hash(struct http_request *request, int viewer, uint8_t out[STORE_HASH_SIZE])
 {
@@ -605,18 +612,47 @@ static char *move_response(struct session *session, const struct event_list *eve
 	return text;
 }
 
+/* A keyed request's answer that no record holds (412, 409): if a concurrent request with
+ * the key has recorded its answer meanwhile, that answer is the key's; 1 when replayed. */
+static int answer_from_key_instead(struct http_request *request, int64_t game_id, const char *key,
+				   const uint8_t hash[STORE_HASH_SIZE])
+{
+	return key && answer_from_key(request, game_id, key, hash);
+}
+
+/*
+ * A move with an Idempotency-Key: every request with the key gets the answer of the one
+ * whose record was stored first. The record is written with the outcome, whatever it is:
+ * with the events in the append's transaction when the move is accepted, alone when it is
+ * refused; the unique key (game, scoped key) admits one record, and a request whose record
+ * loses answers with the winner's instead (the insert of the loser waits for the winner's
+ * transaction, so it never answers before the winner's outcome is known). Answers that
+ * are not recorded (412, 409 version_conflict) look for a record first: a concurrent
+ * request with the key may have been the move that made the game move on.
+ */
+static void move_with_key(struct http_request *request, struct session *session, const struct command *command,
+			  int success_status, const char *offer_member, const char *key);
+
 void service_move(struct http_request *request, struct session *session, const struct command *command,
 		  int success_status, const char *offer_member)
 {
-	struct game_record *game = &session->game;
 	const char *key = http_header(request, "Idempotency-Key");
-	uint8_t hash[STORE_HASH_SIZE];
+	if (key && !valid_key(key)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Idempotency-Key must be 1..200 printable characters",
+				     "Idempotency-Key", -1);
+		return;
+	}
+	char *scoped = key ? scoped_key(session, key) : NULL;
+	move_with_key(request, session, command, success_status, offer_member, scoped);
+	free(scoped);
+}
+
+static void move_with_key(struct http_request *request, struct session *session, const struct command *command,
+			  int success_status, const char *offer_member, const char *key)
+{
+	struct game_record *game = &session->game;
+	uint8_t hash[STORE_HASH_SIZE] = {0};
 	if (key) {
-		if (!valid_key(key)) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "Idempotency-Key must be 1..200 printable characters",
-					     "Idempotency-Key", -1);
-			return;
-		}
 		request_hash(request, session->viewer, hash);
 		if (answer_from_key(request, game->id, key, hash))
 			return;
@@ -648,6 +684,8 @@ void service_move(struct http_request *request, struct session *session, const s
 			fresh = 1;
 		}
 		if (if_match > 0 && (long)game->state.version != pinned) {
+			if (answer_from_key_instead(request, game->id, key, hash))
+				return;
 			http_respond_problem(request, PROBLEM_PRECONDITION_FAILED, "the game has moved on: reload and decide again",
 					     NULL, (long)game->state.version);
 			return;
@@ -667,14 +705,28 @@ void service_move(struct http_request *request, struct session *session, const s
 		if (error != ERROR_OK) {
 			int status;
 			json_t *body = http_refusal_body(request, error, (long)game->state.version, &status);
+			enum store_status stored = STORE_OK;
 			if (key) {
 				char *text = json_dumps(body, JSON_COMPACT);
+				if (!text)
+					abort();
 				struct store_idempotency record = {key, {0}, status, text};
 				memcpy(record.request_hash, hash, STORE_HASH_SIZE);
-				store_idempotency_put(service_store(), game->id, &record);
+				stored = store_idempotency_put(service_store(), game->id, &record);
 				free(text);
 			}
 			json_decref(body);
+			if (stored == STORE_IDEMPOTENCY_CONFLICT) {
+				/* A request with this key recorded its answer first: that one is the key's. */
+				if (!answer_from_key(request, game->id, key, hash))
+					http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "idempotency record vanished", NULL, -1);
+				return;
+			}
+			if (stored != STORE_OK) {
+				/* Unrecorded, a retry could be answered otherwise: have the client retry now. */
+				service_store_error(request, stored);
+				return;
+			}
 			http_respond_refusal(request, error, (long)game->state.version);
 			return;
 		}
@@ -724,6 +776,8 @@ void service_move(struct http_request *request, struct session *session, const s
 			return;
 		fresh = 1;
 	}
+	if (answer_from_key_instead(request, game->id, key, hash))
+		return;
 	http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept changing; retry", NULL,
 			     (long)game->state.version);
 }

@@ -7,7 +7,9 @@
  * respond. An append that loses the race for the next version is decided again on the
  * fresh state (up to SERVICE_RETRIES times) unless the client pinned the version with
  * If-Match, which then answers 412. Idempotency-Key requests are answered from the stored
- * record when the key was seen. Nothing about a game lives only in memory: the cache
+ * record when the key was seen; keys are scoped to the token (seat) that sends them, and
+ * concurrent requests with one key, on any servers, all get the answer of the one whose
+ * record was stored first (accepted or refused). Nothing about a game lives only in memory: the cache
  * holds copies of states that are in the log, keyed by (game id, version).
  *
  * Each HTTP worker thread owns one store connection (thread-local), opened on first use.

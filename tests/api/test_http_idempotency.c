@@ -112,9 +112,10 @@ START_TEST(test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused
 	keyed_move(&game, 0, key, "{\"type\": \"roll\", \"dice\": [1, 3]}", &response);
 	http_assert_problem(&response, 422, "idempotency_key_reused");
 	http_response_free(&response);
-	/* The same body from another seat is another request. */
+	/* Another seat's key of the same name is another key: its own refusal, not a reuse. */
 	keyed_move(&game, 1, key, "{\"type\": \"roll\", \"dice\": [1, 2]}", &response);
-	http_assert_problem(&response, 422, "idempotency_key_reused");
+	http_assert_problem(&response, 422, "not_your_turn");
+	ck_assert(!replayed(&response));
 	http_response_free(&response);
 	http_state_assert_unchanged(&client, &game, &before);
 	http_state_free(&before);
@@ -177,6 +178,43 @@ START_TEST(test_a_refused_move_with_a_key_is_replayed_as_the_same_refusal)
 }
 END_TEST
 
+/* Keys belong to the seat (the token) that sends them: a seat that uses another seat's
+ * predictable key first does not block it or learn its answer. */
+START_TEST(test_keys_are_scoped_per_seat)
+{
+	struct http_game game;
+	http_game_create(&client, 3, FIXED_START, &game);
+	struct http_response response;
+	/* Seat 1 takes seat 0's next key first (refused: not its turn). */
+	keyed_move(&game, 1, "turn-1-roll", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
+	http_assert_problem(&response, 422, "not_your_turn");
+	http_response_free(&response);
+	/* Seat 0's request with that key is its own, and is applied. */
+	keyed_move(&game, 0, "turn-1-roll", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
+	ck_assert_msg(response.status == 201 && !replayed(&response), "%s", http_describe(&response));
+	char first_body[4096];
+	snprintf(first_body, sizeof first_body, "%s", response.body);
+	http_response_free(&response);
+	/* Each seat's retry replays its own answer. */
+	keyed_move(&game, 0, "turn-1-roll", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
+	ck_assert_msg(response.status == 201 && replayed(&response), "%s", http_describe(&response));
+	ck_assert_str_eq(response.body, first_body);
+	http_response_free(&response);
+	keyed_move(&game, 1, "turn-1-roll", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
+	http_assert_problem(&response, 422, "not_your_turn");
+	ck_assert(replayed(&response));
+	http_response_free(&response);
+	/* A key name seat 0 used is still free for seat 1. */
+	keyed_move(&game, 0, "turn-1-end", "{\"type\": \"end_turn\"}", &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	http_response_free(&response);
+	keyed_move(&game, 1, "turn-1-end", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
+	ck_assert_msg(response.status == 201 && !replayed(&response), "seat 1 rolls under the same key name: %s",
+		      http_describe(&response));
+	http_response_free(&response);
+}
+END_TEST
+
 /* Trades are moves too: a retried offer answers the same trade id and opens one offer. */
 START_TEST(test_a_retried_offer_opens_one_trade)
 {
@@ -227,6 +265,7 @@ Suite *test_suite(void)
 	tcase_add_test(keys, test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused);
 	tcase_add_test(keys, test_a_refused_move_with_a_key_is_replayed_as_the_same_refusal);
 	tcase_add_test(keys, test_a_retried_offer_opens_one_trade);
+	tcase_add_test(keys, test_keys_are_scoped_per_seat);
 	suite_add_tcase(suite, keys);
 	return suite;
 }

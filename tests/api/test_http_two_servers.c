@@ -276,6 +276,101 @@ START_TEST(test_the_same_move_raced_on_both_servers_applies_once)
 }
 END_TEST
 
+/* One of the requests sent at once with the same Idempotency-Key. */
+struct keyed_racer {
+	pthread_barrier_t *barrier;
+	struct http_client *client;
+	const struct http_game *game;
+	int seat;
+	const char *body;
+	const char *header;
+	struct http_response response;
+};
+
+static void *race_with_key(void *argument)
+{
+	struct keyed_racer *racer = argument;
+	const char *headers[] = {racer->header, NULL};
+	pthread_barrier_wait(racer->barrier);
+	http_post_move(racer->client, racer->game, racer->seat, racer->body, headers, &racer->response);
+	return NULL;
+}
+
+/* Issue 8, item 5: the same key sent to both servers at once must get the same answer from
+ * every request (the move applied once), never 201 from one and a refusal (must_roll_first,
+ * not_your_turn ...) from another. Each turn's roll is made through a third server, so both
+ * racing servers hold a stale state and decide the end of turn twice (refused on the cached
+ * state, then on the fresh one): the window in which one request's record lands between
+ * another's key lookup and its fresh decision. Many turns, because the window is narrow. */
+START_TEST(test_one_key_sent_to_both_servers_at_once_gets_one_answer)
+{
+	struct http_server server_c;
+	http_server_start(&server_c, NULL);
+	struct http_client client_c;
+	http_client_init(&client_c, server_c.url, 0);
+	enum { TURNS = 150, PER_SERVER = 2, RACERS = 2 * PER_SERVER };
+	struct http_client racing[RACERS];
+	for (int i = 0; i < RACERS; i++)
+		http_client_init(&racing[i], i % 2 ? server_b.url : server_a.url, 0);
+	struct http_game game;
+	http_game_create(&client_a, 3, FIXED_START, &game);
+	long start_version = http_game_version(&client_a, &game);
+	uint64_t salt = http_random64();
+	int differing = 0, applied = 0;
+	char first_difference[600] = "";
+	for (int turn = 0; turn < TURNS; turn++) {
+		int seat = turn % 3;
+		http_post_move_ok(&client_c, &game, seat, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+		char header[96];
+		snprintf(header, sizeof header, "Idempotency-Key: end-%016llx-%d", (unsigned long long)salt, turn);
+		pthread_barrier_t barrier;
+		pthread_barrier_init(&barrier, NULL, RACERS);
+		struct keyed_racer racers[RACERS];
+		pthread_t threads[RACERS];
+		for (int i = 0; i < RACERS; i++) {
+			racers[i] = (struct keyed_racer){&barrier, &racing[i], &game, seat, "{\"type\": \"end_turn\"}", header, {0}};
+			pthread_create(&threads[i], NULL, race_with_key, &racers[i]);
+		}
+		for (int i = 0; i < RACERS; i++)
+			pthread_join(threads[i], NULL);
+		pthread_barrier_destroy(&barrier);
+		const struct http_response *first = &racers[0].response;
+		int same = 1;
+		for (int i = 1; i < RACERS; i++)
+			same &= racers[i].response.status == first->status && strcmp(racers[i].response.body, first->body) == 0;
+		if (!same && !differing++) {
+			int at = snprintf(first_difference, sizeof first_difference, "turn %d:", turn);
+			for (int i = 0; i < RACERS && at < (int)sizeof first_difference; i++)
+				at += snprintf(first_difference + at, sizeof first_difference - (size_t)at, " [%c] %ld %.100s",
+					       i % 2 ? 'B' : 'A', racers[i].response.status, racers[i].response.body);
+		}
+		int accepted = 0;
+		for (int i = 0; i < RACERS; i++) {
+			accepted |= racers[i].response.status == 201;
+			http_response_free(&racers[i].response);
+		}
+		applied += accepted;
+		if (!accepted)
+			break; /* the turn did not end: the next roll would be refused */
+	}
+	for (int i = 0; i < RACERS; i++)
+		http_client_cleanup(&racing[i]);
+	http_client_cleanup(&client_c);
+	http_server_stop(&server_c, 30);
+	ck_assert_msg(differing == 0, "%d of %d keys got two answers; first: %s", differing, TURNS, first_difference);
+	ck_assert_int_eq(applied, TURNS);
+	/* Every turn's end is in the log once. */
+	json_t *events = http_truth_events(game.id, start_version);
+	int ends = 0;
+	size_t index;
+	json_t *event;
+	json_array_foreach(events, index, event)
+		ends += strcmp(json_string_value(json_object_get(event, "type")), "turn_ended") == 0;
+	json_decref(events);
+	ck_assert_int_eq(ends, TURNS);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_two_servers");
@@ -287,6 +382,7 @@ Suite *test_suite(void)
 	tcase_add_test(two, test_a_stream_on_one_server_delivers_moves_made_on_the_other);
 	tcase_add_test(two, test_an_idempotency_key_used_on_one_server_is_replayed_by_the_other);
 	tcase_add_test(two, test_the_same_move_raced_on_both_servers_applies_once);
+	tcase_add_test(two, test_one_key_sent_to_both_servers_at_once_gets_one_answer);
 	tcase_add_test(two, test_a_game_played_alternately_on_two_servers_reaches_a_winner);
 	suite_add_tcase(suite, two);
 	return suite;
