@@ -16,10 +16,18 @@
  *
  * Any call finding no connection first connects and prepares every statement again
  * (after a failed attempt, not again for STORE_RETRY_MS, so an outage does not turn each
- * call into a connection attempt). A read that fails because an old connection turned out
- * to be dead is retried once on a new one, so the first request after a database restart
- * still succeeds; a write never is: it may have committed, and the caller must not be told
- * OK unless it did, nor made to write twice.
+ * call into a connection attempt). Before a statement is sent on a connection that has been
+ * idle, the socket is polled: a server that went away (a restart ends every session with a
+ * FATAL 57P01 and closes it) has left something to read, and the dead connection is
+ * replaced before anything is sent. A statement that still fails because an old connection
+ * turned out to be dead is sent once more on a new one, so the first requests after a
+ * database restart succeed:
+ *   - a read always;
+ *   - a write only when it cannot have committed: the statement was never completely sent
+ *     (its Sync, which ends the implicit transaction, did not leave), or the server
+ *     answered it with an error (a statement that failed rolled its transaction back).
+ *     A connection lost with no answer after the write was sent leaves the outcome
+ *     unknown: STORE_UNAVAILABLE, never a second write.
  *
  * When a write has committed: the server ends the implicit transaction of a statement at
  * the Sync that follows it and only then sends ReadyForQuery. PQexecPrepared() returns
@@ -32,6 +40,7 @@
  */
 #include "db/store_internal.h"
 
+#include <poll.h>
 #include <stdarg.h>
 #include <time.h>
 
@@ -315,6 +324,39 @@ const char *store_message(const struct store *store)
 	return store->message;
 }
 
+/* Replace nothing, but forget a connection the server has closed while it was idle: there
+ * is nothing to read on an idle connection unless the server ended it (a FATAL message,
+ * end of file). Costs one poll() with no wait. */
+static void drop_if_closed(struct store *store)
+{
+	if (!store->conn)
+		return;
+	struct pollfd socket_fd = {PQsocket(store->conn), POLLIN, 0};
+	if (socket_fd.fd < 0) {
+		disconnect(store);
+		return;
+	}
+	/* The server's FATAL message is read first (libpq takes an error on an idle connection
+	 * as a notice); the end of file after it only by a further read. A few rounds at most:
+	 * anything else that arrives (a notice) is read past by the next statement anyway. */
+	for (int round = 0; round < 4 && poll(&socket_fd, 1, 0) > 0; round++) {
+		if (!PQconsumeInput(store->conn) || PQstatus(store->conn) != CONNECTION_OK) {
+			store__say(store, "the database closed the connection: %s", PQerrorMessage(store->conn));
+			disconnect(store);
+			return;
+		}
+	}
+}
+
+/* 1 when a failed statement's result is the server's own error: the statement failed on the
+ * server, so its transaction did not commit. libpq's own errors (a lost connection) carry
+ * no SQLSTATE. */
+static int failed_on_server(const PGresult *result)
+{
+	return result && PQresultStatus(result) == PGRES_FATAL_ERROR &&
+	       PQresultErrorField(result, PG_DIAG_SQLSTATE) != NULL;
+}
+
 /* The status of a failed statement. Drops the connection when it cannot be trusted. */
 static enum store_status classify(struct store *store, const PGresult *result)
 {
@@ -357,6 +399,7 @@ enum store_status store__run(struct store *store, enum statement statement, cons
 	store->message[0] = '\0';
 	for (int attempt = 0;; attempt++) {
 		int fresh = 0;
+		drop_if_closed(store);
 		if (!store->conn) {
 			enum store_status status = connect_store(store);
 			if (status != STORE_OK)
@@ -370,9 +413,10 @@ enum store_status store__run(struct store *store, enum statement statement, cons
 			*out = result;
 			return STORE_OK;
 		}
+		int rolled_back = failed_on_server(result);
 		enum store_status status = classify(store, result);
 		PQclear(result);
-		if (status == STORE_UNAVAILABLE && retry && attempt == 0 && !fresh && !store->conn)
+		if (status == STORE_UNAVAILABLE && (retry || rolled_back) && attempt == 0 && !fresh && !store->conn)
 			continue;
 		return status;
 	}
@@ -410,29 +454,28 @@ static int read_segment(PGconn *conn, PGresult **result)
  * round trip. STORE_OK only when the write's result and the Sync after it arrived, i.e. its
  * transaction committed; if the connection fails before that, the outcome is unknown and
  * the status STORE_UNAVAILABLE. The wake-up's own outcome does not change the status. */
-enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
-					int64_t game_id, int32_t version, PGresult **out)
+static enum store_status run_and_notify_once(struct store *store, enum statement statement,
+					     const struct params *params, int64_t game_id, int32_t version, PGresult **out,
+					     int *not_committed)
 {
-	*out = NULL;
-	store->message[0] = '\0';
-	if (!store->conn) {
-		enum store_status status = connect_store(store);
-		if (status != STORE_OK)
-			return status;
-	}
+	*not_committed = 0;
 	PGconn *conn = store->conn;
 	struct params notify = {0};
 	param_int(&notify, game_id);
 	param_int(&notify, version);
+	/* Until the first PQpipelineSync() has flushed everything, the write's Sync has not
+	 * left: whatever the server received of it cannot commit. */
+	int write_sent = 0;
 	if (!PQenterPipelineMode(conn) ||
 	    !PQsendQueryPrepared(conn, statements[statement].name, params->count, params->values, params->lengths,
 				 params->formats, 1) ||
-	    !PQpipelineSync(conn) ||
+	    !PQpipelineSync(conn) || !(write_sent = 1) ||
 	    !PQsendQueryPrepared(conn, statements[STATEMENT_NOTIFY].name, notify.count, notify.values, notify.lengths,
 				 notify.formats, 1) ||
 	    !PQpipelineSync(conn)) {
 		store__say(store, "sending to the database: %s", PQerrorMessage(conn));
 		disconnect(store);
+		*not_committed = !write_sent;
 		return STORE_UNAVAILABLE;
 	}
 	PGresult *result;
@@ -443,6 +486,7 @@ enum store_status store__run_and_notify(struct store *store, enum statement stat
 		status = STORE_OK;
 		*out = result;
 	} else {
+		*not_committed = failed_on_server(result);
 		status = classify(store, result);
 		PQclear(result);
 	}
@@ -454,5 +498,30 @@ enum store_status store__run_and_notify(struct store *store, enum statement stat
 			disconnect(store); /* out of step: start over on the next call */
 	}
 	return status;
+}
+
+enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
+					int64_t game_id, int32_t version, PGresult **out)
+{
+	*out = NULL;
+	store->message[0] = '\0';
+	for (int attempt = 0;; attempt++) {
+		int fresh = 0;
+		drop_if_closed(store);
+		if (!store->conn) {
+			enum store_status status = connect_store(store);
+			if (status != STORE_OK)
+				return status;
+			fresh = 1;
+		}
+		int not_committed;
+		enum store_status status =
+			run_and_notify_once(store, statement, params, game_id, version, out, &not_committed);
+		/* An old connection found dead, and the write certainly not committed: once more on a
+		 * new one (a new connection that fails is the outage itself). */
+		if (status == STORE_UNAVAILABLE && not_committed && attempt == 0 && !fresh && !store->conn)
+			continue;
+		return status;
+	}
 }
 

@@ -15,7 +15,10 @@
  * A struct store is one database connection with its prepared statements, used by one
  * thread at a time (one store per worker thread). When the server goes away a call
  * reports STORE_UNAVAILABLE; a later call reconnects and prepares the statements again by
- * itself. An append whose commit is not known to have happened is never reported OK.
+ * itself. A connection found dead (the database restarted) is replaced before a statement
+ * is sent, and a statement that fails on an old dead connection is sent once more on a new
+ * one when it cannot have committed (db/store.c says when). An append whose commit is not
+ * known to have happened is never reported OK.
  *
  * Every function returns a status; results go through out-parameters, which are only
  * meaningful on STORE_OK unless said otherwise. store_message() says what went wrong.

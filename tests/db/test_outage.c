@@ -2,7 +2,9 @@
  * test_outage.c - PostgreSQL is stopped and started again while a writer appends: during
  * the outage the store says STORE_UNAVAILABLE (never OK), afterwards the same store
  * reconnects by itself, and no append it reported OK is lost. An idle store's first read
- * after the restart succeeds (a dead connection is replaced and the read sent again).
+ * after the restart succeeds (a dead connection is replaced and the read sent again), and
+ * so do the first writes of idle stores (issue 8, item 6: they answered UNAVAILABLE), each
+ * stored once.
  *
  * It needs the cluster of scripts/with-postgres.sh (CATAN_TEST_PG_DIR, CATAN_PG_SCRIPT) to
  * stop and start; against a DATABASE_URL given from outside it says so and checks nothing.
@@ -179,12 +181,100 @@ START_TEST(test_restart_reports_unavailable_then_recovers_without_loss)
 }
 END_TEST
 
+/* Stores that wrote before a restart and were idle through it: their first writes after
+ * it (an append, an append with an idempotency record, a refusal's record, a new game)
+ * succeed on a new connection, and each is stored once. */
+START_TEST(test_the_first_writes_after_a_restart_succeed)
+{
+	if (!getenv("CATAN_TEST_PG_DIR") || !getenv("CATAN_PG_SCRIPT")) {
+		fprintf(stderr, "test_outage: no cluster of scripts/with-postgres.sh to restart; nothing checked\n");
+		return;
+	}
+	struct test_db db;
+	test_db_create(&db, 1);
+	enum { STORES = 6, ROUNDS = 2 };
+	struct store *stores[STORES];
+	int64_t games[STORES];
+	int32_t versions[STORES];
+	for (int i = 0; i < STORES; i++) {
+		stores[i] = test_db_store(&db);
+		games[i] = test_db_new_game(stores[i], 3, 1);
+		versions[i] = 1;
+	}
+	int failures = 0;
+	char first_failure[256] = "";
+	for (int round = 0; round < ROUNDS; round++) {
+		pg("stop");
+		pg("start");
+		for (int i = 0; i < STORES; i++) {
+			struct store_event event;
+			char text[1][64];
+			test_db_fake_events(&event, text, 1, versions[i] + 1);
+			enum store_status status;
+			const char *what;
+			char key[32];
+			snprintf(key, sizeof key, "0:round-%d", round);
+			struct store_idempotency record = {key, {0}, 201, "{}"};
+			struct store_append append = {games[i], versions[i], &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
+			switch (i % 4) {
+			case 0:
+				what = "append";
+				status = store_append(stores[i], &append);
+				break;
+			case 1:
+				what = "append with a key";
+				append.idempotency = &record;
+				status = store_append(stores[i], &append);
+				break;
+			case 2: {
+				what = "a refusal's record";
+				status = store_idempotency_put(stores[i], games[i], &record);
+				break;
+			}
+			default: {
+				what = "a new game";
+				struct store_new_game game = {0};
+				game.seats = 1;
+				game.options = "{}";
+				game.events = &event;
+				game.event_count = 1;
+				memset(game.token_hashes[0], i + round, STORE_HASH_SIZE);
+				int64_t id;
+				status = store_create_game(stores[i], &game, &id);
+				break;
+			}
+			}
+			if (status == STORE_OK && i % 4 < 2)
+				versions[i]++;
+			if (status != STORE_OK && !failures++)
+				snprintf(first_failure, sizeof first_failure, "round %d, store %d, %s: %s: %s", round, i, what,
+					 store_status_name(status), store_message(stores[i]));
+		}
+	}
+	ck_assert_msg(failures == 0, "%d of %d first writes after a restart failed; first: %s", failures,
+		      STORES * ROUNDS, first_failure);
+	/* Each write is there once: the appends' logs run 1..version without a gap. */
+	for (int i = 0; i < STORES; i++) {
+		int32_t version;
+		ck_assert_int_eq(store_version(stores[i], games[i], &version), STORE_OK);
+		ck_assert_int_eq(version, versions[i]);
+		struct store_log log;
+		ck_assert_int_eq(store_read_events(stores[i], games[i], 0, 100, &log), STORE_OK);
+		ck_assert_int_eq(log.count, version);
+		store_log_free(&log);
+		store_close(stores[i]);
+	}
+	test_db_drop(&db);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("outage");
 	TCase *tc = tcase_create("outage");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_restart_reports_unavailable_then_recovers_without_loss);
+	tcase_add_test(tc, test_the_first_writes_after_a_restart_succeed);
 	suite_add_tcase(suite, tc);
 	return suite;
 }
