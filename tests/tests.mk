@@ -117,3 +117,30 @@ test-async: $(ASYNC_TESTS) $(SERVER) openapi-deps
 
 test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run
+
+# The fault suite (tests/faults/): load from several clients while servers are killed
+# with -9, PostgreSQL is restarted, and two servers race on the same moves (test_faults);
+# three servers behind HAProxy, one killed under load (test_haproxy; Debian's haproxy,
+# see scripts/deps.sh); then every acknowledged move is checked against the event store.
+# Real processes on ephemeral ports of 127.0.0.1 and the throwaway cluster of
+# scripts/with-postgres.sh. About 90 s; `make test` runs it once, in the normal pass only
+# (under the sanitizers the time-bound load says little more than the HTTP suites).
+# tests/faults/fault_support.c is its support, on top of the HTTP tests'.
+FAULT_TEST_SRC := $(wildcard tests/faults/test_*.c)
+FAULT_TESTS := $(FAULT_TEST_SRC:tests/%.c=$(B)/tests/%)
+FAULT_SUPPORT_OBJ := $(B)/obj/tests/faults/fault_support.o
+
+$(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(FAULT_TESTS)
+
+test-faults: $(FAULT_TESTS) $(SERVER)
+	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(FAULT_TESTS); do echo "== $$t"; \
+		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
+		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
+.PHONY: test-faults
+ifeq ($(SAN),)
+TEST_RUN_EXTRA += test-faults
+endif
