@@ -31,3 +31,8 @@ ALL_TARGETS += $(HTTP_BENCH)
 bench-http: $(SERVER) $(HTTP_BENCH)
 	@scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
 .PHONY: bench-http
+
+# Moves/s through HAProxy in front of 1, 2 and 3 servers (scripts/bench-http.sh).
+bench-http-haproxy: $(SERVER) $(HTTP_BENCH)
+	@BENCH_MODE=haproxy scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
+.PHONY: bench-http-haproxy

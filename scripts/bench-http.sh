@@ -5,12 +5,79 @@
 # default 10), stop the server, then measure pgbench's one-row insert at the same
 # concurrency on the same database, and print them all.
 #
+# With BENCH_MODE=haproxy (`make bench-http BENCH_MODE=haproxy`, or `make bench-http-haproxy`)
+# it measures instead the moves/s of the same load through HAProxy in front of 1, 2 and 3
+# servers on the one database (BENCH_SECONDS each, default 10), and directly against one
+# server for comparison. The HAProxy configuration is the recipe of README.md ("Running
+# several servers"), on ephemeral ports of 127.0.0.1.
+#
 #   scripts/bench-http.sh SERVER HTTP_BENCH
 set -eu
 server=$1
 bench=$2
 seconds=${BENCH_SECONDS:-20}
 clients=${BENCH_CLIENTS:-16}
+
+if [ "${BENCH_MODE:-}" = haproxy ]; then
+	haproxy=$(command -v haproxy || ls /usr/sbin/haproxy 2>/dev/null || true)
+	[ -n "$haproxy" ] || { echo "bench-http: haproxy is not installed (apt-get install haproxy)" >&2; exit 1; }
+	seconds=${BENCH_SECONDS:-10}
+	work=$(mktemp -d)
+	pids=""
+	trap 'for p in $pids; do kill $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
+	ports=""
+	for n in 1 2 3; do
+		PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 THREADS=${BENCH_SERVER_THREADS:-4} "$server" \
+			>"$work/out$n" 2>"$work/log$n" &
+		pids="$pids $!"
+		port=""
+		for _ in $(seq 1 100); do
+			port=$(sed -n 's/.*serving on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$work/out$n")
+			[ -n "$port" ] && break
+			sleep 0.1
+		done
+		[ -n "$port" ] || { echo "bench-http: server $n did not start" >&2; cat "$work/log$n" >&2; exit 1; }
+		ports="$ports $port"
+	done
+	first=$(echo $ports | cut -d' ' -f1)
+	printf 'bench http: directly to 1 server: '
+	"$bench" "http://127.0.0.1:$first" --games "$clients" --seconds "$seconds" | head -n 1 | sed 's/^bench http: //'
+	for n in 1 2 3; do
+		front=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		{
+			printf 'global\n\tmaxconn 4000\n'
+			printf 'defaults\n\tmode http\n\ttimeout connect 2s\n\ttimeout client 90s\n\ttimeout server 90s\n'
+			printf '\ttimeout http-request 10s\n\tretries 3\n\toption redispatch 1\n'
+			printf 'frontend catan\n\tbind 127.0.0.1:%s\n\tdefault_backend catan_servers\n' "$front"
+			printf 'backend catan_servers\n\tbalance roundrobin\n\toption httpchk GET /healthz\n'
+			printf '\thttp-check expect status 200\n\tdefault-server inter 1s fall 2 rise 2\n'
+			i=0
+			for port in $(echo $ports | cut -d' ' -f1-$n); do
+				i=$((i + 1))
+				printf '\tserver catan%d 127.0.0.1:%s check\n' "$i" "$port"
+			done
+		} >"$work/haproxy$n.cfg"
+		"$haproxy" -db -f "$work/haproxy$n.cfg" >"$work/haproxy$n.log" 2>&1 &
+		balancer=$!
+		pids="$pids $balancer"
+		ready=""
+		for _ in $(seq 1 100); do
+			if python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
+				"http://127.0.0.1:$front/healthz" 2>/dev/null; then
+				ready=1
+				break
+			fi
+			sleep 0.1
+		done
+		[ -n "$ready" ] || { echo "bench-http: haproxy did not start" >&2; cat "$work/haproxy$n.log" >&2; exit 1; }
+		printf 'bench http: through HAProxy to %d server(s): ' "$n"
+		"$bench" "http://127.0.0.1:$front" --games "$clients" --seconds "$seconds" | head -n 1 | sed 's/^bench http: //'
+		kill $balancer
+		wait $balancer 2>/dev/null || true
+	done
+	echo "bench http: $(nproc) CPUs shared by the servers, HAProxy, PostgreSQL and the load generator"
+	exit 0
+fi
 
 log=$(mktemp)
 out=$(mktemp)
