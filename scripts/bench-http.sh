@@ -27,7 +27,7 @@ if [ "${BENCH_MODE:-}" = haproxy ]; then
 	trap 'for p in $pids; do kill $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
 	ports=""
 	for n in 1 2 3; do
-		PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 THREADS=${BENCH_SERVER_THREADS:-4} "$server" \
+		PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} "$server" \
 			>"$work/out$n" 2>"$work/log$n" &
 		pids="$pids $!"
 		port=""
@@ -81,7 +81,7 @@ fi
 
 log=$(mktemp)
 out=$(mktemp)
-PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 THREADS=${BENCH_SERVER_THREADS:-4} "$server" >"$out" 2>"$log" &
+PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} "$server" >"$out" 2>"$log" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out"' EXIT
 port=""
