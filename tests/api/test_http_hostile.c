@@ -467,6 +467,129 @@ START_TEST(test_webhooks_cannot_reach_inner_addresses_or_carry_credentials)
 }
 END_TEST
 
+/* ---- A server whose database is gone ---- */
+
+/* CPU seconds (user + system) the process has used so far. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[64], line[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *file = fopen(path, "r");
+	ck_assert_ptr_nonnull(file);
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, file));
+	fclose(file);
+	/* Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15. */
+	const char *at = strrchr(line, ')');
+	ck_assert_ptr_nonnull(at);
+	unsigned long utime = 0, stime = 0;
+	ck_assert_int_eq(sscanf(at + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime), 2);
+	return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+START_TEST(test_without_its_database_the_server_idles_and_stops_promptly)
+{
+	if (!http_pg_script()) {
+		fprintf(stderr, "test_without_its_database: DATABASE_URL was given from outside; not stopping it\n");
+		return;
+	}
+	static const char *const settings[] = {"WORKERS=2", "WEBHOOK_WORKERS=2", NULL};
+	struct http_server alone;
+	http_server_start(&alone, settings);
+	struct http_client client;
+	http_client_init(&client, alone.url, 0);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	http_pg_control("stop");
+	http_pause(1.0);
+	/* Background threads back off instead of spinning: a few percent of one core at most. */
+	double before = cpu_seconds(alone.pid);
+	http_pause(4.0);
+	double used = cpu_seconds(alone.pid) - before;
+	ck_assert_msg(used < 0.4 * http_slowdown(), "%.2f s of CPU in 4 s without a database", used);
+	/* It says so: /readyz is 503 and /metrics counts the retries. */
+	struct http_response response;
+	http_call(&client, "GET", "/readyz", NULL, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 503);
+	http_response_free(&response);
+	http_call(&client, "GET", "/metrics", NULL, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	const char *retries = strstr(response.body, "\ncatan_background_retries_total ");
+	ck_assert_ptr_nonnull(retries);
+	ck_assert_msg(atol(retries + strlen("\ncatan_background_retries_total ")) > 0, "no retries counted");
+	const char *backing_off = strstr(response.body, "\ncatan_background_backing_off ");
+	ck_assert_ptr_nonnull(backing_off);
+	ck_assert_msg(atol(backing_off + strlen("\ncatan_background_backing_off ")) >= 1, "no thread backing off");
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	/* SIGTERM ends it within seconds although the database cannot be reached. */
+	double start = http_clock();
+	int status = http_server_stop(&alone, 20);
+	double took = http_clock() - start;
+	http_pg_control("start");
+	ck_assert_msg(status == 0, "the server did not exit cleanly (status %d)", status);
+	ck_assert_msg(took < 8.0 * http_slowdown(), "stopping took %.1f s", took);
+}
+END_TEST
+
+/* ---- Bot work shared fairly ---- */
+
+/* 1 when GET .../actions says the game waits for `seat`. */
+static int waits_for(struct http_client *client, const struct http_game *game, int seat)
+{
+	char path[128];
+	http_game_path(game, "/actions", path, sizeof path);
+	json_t *actions = http_get_ok(client, path, NULL);
+	json_t *waiting = json_object_get(actions, "waiting_for");
+	int found = 0;
+	size_t index;
+	json_t *value;
+	json_array_foreach(waiting, index, value) found |= json_integer_value(value) == seat;
+	json_decref(actions);
+	return found;
+}
+
+#define BOT_GAMES 40
+
+START_TEST(test_games_of_bots_cannot_hold_the_workers_from_a_human_game)
+{
+	static const char *const settings[] = {"WORKERS=2", NULL};
+	struct http_server busy;
+	http_server_start(&busy, settings);
+	struct http_client client;
+	http_client_init(&client, busy.url, 0);
+	/* Forty games of four bots each: every one of them is work due now. */
+	for (int i = 0; i < BOT_GAMES; i++) {
+		char players[512], body[640];
+		http_players_json(4, 0xF, players, sizeof players);
+		snprintf(body, sizeof body, "{\"players\": %s, \"options\": {\"start\": \"fixed\"}}", players);
+		struct http_game game;
+		http_game_create_body(&client, body, &game);
+	}
+	/* Then a human's game whose first two turns are the bots': the human waits for them. */
+	char players[512], body[640];
+	http_players_json(3, 0x6, players, sizeof players);
+	snprintf(body, sizeof body,
+		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 1}}",
+		 players);
+	struct http_game human;
+	double start = http_clock();
+	http_game_create_body(&client, body, &human);
+	double waited = -1;
+	while (http_clock() - start < 60 * http_slowdown()) {
+		if (waits_for(&client, &human, 0)) {
+			waited = http_clock() - start;
+			break;
+		}
+		http_pause(0.05);
+	}
+	ck_assert_msg(waited >= 0, "the bots of the human's game never finished their turns");
+	ck_assert_msg(waited < 3.0 * http_slowdown(), "the human waited %.1f s for two bot turns beside %d bot games",
+		      waited, BOT_GAMES);
+	http_client_cleanup(&client);
+	http_server_stop(&busy, 30);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_hostile");
@@ -484,6 +607,8 @@ Suite *test_suite(void)
 	tcase_add_test(hostile, test_names_with_control_or_bidi_characters_are_refused);
 	tcase_add_test(hostile, test_every_answer_carries_security_headers_and_private_views_are_not_cached);
 	tcase_add_test(hostile, test_webhooks_cannot_reach_inner_addresses_or_carry_credentials);
+	tcase_add_test(hostile, test_without_its_database_the_server_idles_and_stops_promptly);
+	tcase_add_test(hostile, test_games_of_bots_cannot_hold_the_workers_from_a_human_game);
 	suite_add_tcase(suite, hostile);
 	return suite;
 }
