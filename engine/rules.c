@@ -707,15 +707,18 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	int give_count = 0, want_count = 0;
 	int give = single_resource(c->give, &give_count);
 	int want = single_resource(c->want, &want_count);
-	if (give < 0 || want < 0 || want_count != 1)
+	if (give < 0 || want < 0)
 		return ERROR_MARITIME_RATE;
 	if (give == want)
 		return ERROR_SAME_RESOURCE;
-	if (give_count != game_maritime_rate(g, seat, give))
+	/* Any rate the seat is entitled to, want_count times over (RULES.md 7). */
+	unsigned rates = game_maritime_rates(g, seat, give);
+	int rate = give_count / want_count;
+	if (rate * want_count != give_count || rate < 2 || rate > 4 || !(rates >> rate & 1u))
 		return ERROR_MARITIME_RATE;
 	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
 		return error;
-	if (g->bank[want] == 0)
+	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
 	struct event event;
 	event_init(&event, EVENT_MARITIME_TRADED);
@@ -724,14 +727,6 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	memcpy(event.want, c->want, RESOURCE_COUNT);
 	emit(d, &event);
 	return ERROR_OK;
-}
-
-static int open_offers(const struct game *g)
-{
-	int open = 0;
-	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		open += g->offers[i].id != 0;
-	return open;
 }
 
 static enum error decide_offer_trade(struct decision *d, int seat, const struct command *c)
@@ -769,7 +764,8 @@ static enum error decide_offer_trade(struct decision *d, int seat, const struct 
 			return ERROR_SAME_RESOURCE;
 	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
 		return error;
-	if (open_offers(g) >= GAME_MAX_OFFERS)
+	/* Counted per seat, so counter-offers never take the active player's room. */
+	if (game_open_offers(g, seat) >= game_offer_cap(g, seat))
 		return ERROR_TOO_MANY_OFFERS;
 	struct event event;
 	event_init(&event, EVENT_TRADE_OFFERED);

@@ -223,10 +223,12 @@ static int offer_acceptable(const struct game *g, int seat, const struct command
 	for (int r = 0; r < RESOURCE_COUNT; r++)
 		if (c->give[r] && c->want[r])
 			return 0;
+	/* Open offers are capped per seat: counter-offers never fill the active player's room. */
 	int open = 0;
 	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		open += g->offers[i].id != 0;
-	return open < GAME_MAX_OFFERS && resource_covers(g->players[seat].resources, c->give);
+		open += g->offers[i].id != 0 && g->offers[i].from == seat;
+	int cap = seat == g->turn_seat ? GAME_OFFERS_ACTIVE_SEAT : GAME_OFFERS_PER_OTHER_SEAT;
+	return open < cap && resource_covers(g->players[seat].resources, c->give);
 }
 
 static int same_counts(const uint8_t a[RESOURCE_COUNT], const uint8_t b[RESOURCE_COUNT])
@@ -559,9 +561,9 @@ static void random_command(const struct game *g, struct sample_bits *bits, int t
 	c->count = (uint8_t)random_between(bits, 0, 10);
 	random_counts(bits, c->resources, 3);
 	if (below(bits, 2)) {
-		/* Shaped like a maritime trade: n of one kind for 1 of another. */
-		c->give[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 5);
-		c->want[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 2);
+		/* Shaped like a maritime trade: n of one kind for m of another (rates and multiples). */
+		c->give[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 9);
+		c->want[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 3);
 	} else {
 		random_counts(bits, c->give, 3);
 		random_counts(bits, c->want, 3);
