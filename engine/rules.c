@@ -24,8 +24,14 @@
 #include "longest_road.h"
 #include "placement.h"
 
+/* The preset opening of `start: "fixed"`: this service's own choice, not the printed
+ * start (BEGINNER.md does not reproduce it). Every node is clear of every other by the
+ * distance rule, so it is a legal draft in any seat order, and each seat's second
+ * settlement touches three producing hexes (RULES.md 2): seat 0's 44 ore 3, brick 5,
+ * grain 6; seat 1's 13 wool 2, brick 6, wool 4; seat 2's 12 ore 10, grain 12, brick 6;
+ * seat 3's 45 grain 4, grain 6, wool 11. */
 const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
-	{{44, 57}, {43, 54}},
+	{{43, 54}, {44, 57}},
 	{{28, 41}, {13, 20}},
 	{{31, 46}, {12, 11}},
 	{{14, 21}, {45, 59}},
@@ -170,7 +176,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
 
-	/* The fixed start is the draft played from a script, so it produces the very events
+	/* The preset opening is the draft played from a script, so it produces the very events
 	 * (and starting resources) a draft would. */
 	for (int step = 0; step < 2 * options->seats; step++) {
 		int seat = game_setup_seat(&d.state, step);
