@@ -144,3 +144,10 @@ test-faults: $(FAULT_TESTS) $(SERVER)
 ifeq ($(SAN),)
 TEST_RUN_EXTRA += test-faults
 endif
+
+# The mutation check (tests/mutants.py): each listed rule break applied alone to a copy of
+# the tree under build/mutants/, the engine suites run against it; lists the breaks no suite
+# notices and fails if any. Not part of `make test` (minutes); MUTANTS="a b" picks some.
+mutants:
+	@python3 tests/mutants.py
+.PHONY: mutants

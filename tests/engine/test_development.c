@@ -634,6 +634,8 @@ START_TEST(test_monopoly_takes_every_card_of_a_resource_from_every_other_seat)
 	ck_assert_int_eq(played->gains[1][RESOURCE_WOOL], 2);
 	ck_assert_int_eq(played->gains[2][RESOURCE_WOOL], 0);
 	ck_assert_int_eq(played->gains[3][RESOURCE_WOOL], 3);
+	/* Nothing is taken from the player itself: the event (what the log shows) says so too. */
+	ck_assert_int_eq(played->gains[0][RESOURCE_WOOL], 0);
 	support_assert_hand(&game, 0, 0, 0, 6, 0, 0);
 	support_assert_hand(&game, 1, 1, 0, 0, 0, 0);
 	support_assert_hand(&game, 2, 0, 3, 0, 0, 0);
