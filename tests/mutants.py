@@ -18,6 +18,7 @@ not compile is an error of the list too.
     make mutants                          every mutant
     MUTANTS="steal_first_kind draw_off_by_one" make mutants   just these
     MUTANT_PROPERTY_GAMES=1000 make mutants                   more property games
+    MUTANT_SUITES="test_properties" make mutants              only these suites (which notice?)
 
 It is not part of `make test`: a full run takes several minutes.
 """
@@ -166,6 +167,9 @@ def sync_copy():
 
 def suites():
     present = sorted(f[:-2] for f in os.listdir(os.path.join(COPY, "tests", "engine")) if f.startswith("test_") and f.endswith(".c"))
+    only = os.environ.get("MUTANT_SUITES", "").split()
+    if only:
+        present = [s for s in present if s in only]
     ordered = [s for s in SUITE_ORDER if s in present] + [s for s in present if s not in SUITE_ORDER]
     return ordered
 

@@ -14,6 +14,9 @@ $(B)/tests/engine/%: $(B)/obj/tests/engine/%.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) 
 
 ALL_TARGETS += $(ENGINE_TESTS)
 
+# The sanitizer pass plays 2000 property games (about 100 s of CPU under ASan): enough since
+# the property test also checks a scarce bank and sampled offers to missing seats every game,
+# which catch such breaks within the first games (see `make mutants`).
 test-engine: $(ENGINE_TESTS)
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
