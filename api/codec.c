@@ -573,7 +573,7 @@ static const struct {
 	[COMMAND_PLAY_ROAD_BUILDING] = {"edges", ""},
 	[COMMAND_PLAY_YEAR_OF_PLENTY] = {"resources", "resources"},
 	[COMMAND_PLAY_MONOPOLY] = {"resource", "resource"},
-	[COMMAND_MARITIME_TRADE] = {"give get", "give get"},
+	[COMMAND_MARITIME_TRADE] = {"give get rate", "give get"},
 	[COMMAND_END_TURN] = {"", ""},
 	[COMMAND_OFFER_TRADE] = {"give want to counter_to", "give want"},
 	[COMMAND_ACCEPT_TRADE] = {"trade", "trade"},
@@ -617,9 +617,21 @@ static int read_command_fields(const json_t *json, struct command *out, struct c
 	}
 	case COMMAND_PLAY_MONOPOLY:
 		return read_resource(json_object_get(json, "resource"), "resource", &out->resource, error);
-	case COMMAND_MARITIME_TRADE:
-		return read_resource_map(json_object_get(json, "give"), "give", out->give, error) &&
-		       read_resource_map(json_object_get(json, "get"), "get", out->want, error);
+	case COMMAND_MARITIME_TRADE: {
+		int8_t rate;
+		if (!read_resource_map(json_object_get(json, "give"), "give", out->give, error) ||
+		    !read_resource_map(json_object_get(json, "get"), "get", out->want, error))
+			return 0;
+		/* `rate` (as /actions writes it) only restates give / get; the engine judges it. */
+		value = json_object_get(json, "rate");
+		if (!value)
+			return 1;
+		if (!read_int8(value, "rate", 2, 4, &rate, error))
+			return 0;
+		if (resource_total(out->give) != rate * resource_total(out->want))
+			return refuse(error, "invalid_field", "rate", "rate must be the cards given per card taken");
+		return 1;
+	}
 	case COMMAND_OFFER_TRADE:
 		if (!read_resource_map(json_object_get(json, "give"), "give", out->give, error) ||
 		    !read_resource_map(json_object_get(json, "want"), "want", out->want, error))
@@ -710,10 +722,15 @@ json_t *codec_command_to_json(const struct command *command)
 	case COMMAND_PLAY_MONOPOLY:
 		put_new(object, "resource", text_or_null(resource_name(command->resource)));
 		break;
-	case COMMAND_MARITIME_TRADE:
+	case COMMAND_MARITIME_TRADE: {
 		put_new(object, "give", resource_map_new(command->give, 0));
 		put_new(object, "get", resource_map_new(command->want, 0));
+		/* The rate a listed trade is made at (several may apply: RULES.md 7). */
+		int given = resource_total(command->give), taken = resource_total(command->want);
+		if (taken > 0 && given % taken == 0)
+			put_int(object, "rate", given / taken);
 		break;
+	}
 	case COMMAND_OFFER_TRADE:
 		if (!is_template || resource_total(command->give) || resource_total(command->want)) {
 			put_new(object, "give", resource_map_new(command->give, 0));

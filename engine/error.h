@@ -58,7 +58,7 @@ enum error_kind { ERROR_KIND_NONE, ERROR_KIND_INPUT, ERROR_KIND_RULE };
 	X(ROAD_BUILDING_EDGES, "road_building_edges", RULE, "place as many free roads as possible, up to 2, each by the normal rules") \
 	X(YEAR_OF_PLENTY_CARDS, "year_of_plenty_cards", RULE, "take exactly 2 resource cards (fewer only when the bank holds fewer)") \
 	X(BANK_EMPTY, "bank_empty", RULE, "the bank does not hold those cards") \
-	X(MARITIME_RATE, "maritime_rate", RULE, "give exactly your rate (4:1, 3:1 at a generic harbor, 2:1 at that resource's harbor) of one resource for 1 card") \
+	X(MARITIME_RATE, "maritime_rate", RULE, "give one resource at a rate you have (4:1, 3:1 at a generic harbor, 2:1 at that resource's harbor), that many cards for each card of one other resource") \
 	X(SAME_RESOURCE, "same_resource", RULE, "a trade cannot exchange a resource for the same resource") \
 	X(TRADE_EMPTY_SIDE, "trade_empty_side", RULE, "each side of a trade gives at least one card: no gifts") \
 	X(INACTIVE_PLAYERS_CANNOT_TRADE, "inactive_players_cannot_trade", RULE, "every trade includes the active player") \
@@ -68,7 +68,7 @@ enum error_kind { ERROR_KIND_NONE, ERROR_KIND_INPUT, ERROR_KIND_RULE };
 	X(TRADE_ALREADY_ANSWERED, "trade_already_answered", RULE, "you already gave that answer to this offer") \
 	X(TRADE_NOT_YOURS, "trade_not_yours", RULE, "only the seat that made an offer may withdraw it") \
 	X(TRADE_CONFIRM_REQUIRED, "trade_confirm_required", RULE, "the active player completes a counter-offer with confirm") \
-	X(TOO_MANY_OFFERS, "too_many_offers", RULE, "too many open offers this turn: withdraw one first")
+	X(TOO_MANY_OFFERS, "too_many_offers", RULE, "you have too many open offers this turn: withdraw one first")
 
 enum error {
 #define ERROR_ENUM(name, code, kind, message) ERROR_##name,

@@ -79,7 +79,7 @@ struct event {
 	struct event_setup setup;
 };
 
-/* The most events one decision produces: creating a game with the fixed start (created,
+/* The most events one decision produces: creating a game with the preset opening (created,
  * 2 settlements and 2 roads per seat, starting resources per seat) is the longest. */
 #define EVENT_LIST_MAX 32
 

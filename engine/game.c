@@ -1,5 +1,9 @@
 /*
  * game.c - constants of the base game and read-only queries on a state.
+ *
+ * The queries here are the ones rules.c (to decide) and legal.c (to list) both need, so the
+ * two read one definition: the maritime rates a seat is entitled to and the open-offer cap
+ * of a seat.
  */
 #include "game.h"
 
@@ -55,21 +59,39 @@ int game_setup_seat(const struct game *game, int step)
 	return (game->first_seat + offset) % seats;
 }
 
-int game_maritime_rate(const struct game *game, int seat, int resource)
+unsigned game_maritime_rates(const struct game *game, int seat, int resource)
 {
 	uint64_t buildings = game->players[seat].buildings;
-	int rate = 4;
+	unsigned rates = 1u << 4;
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
 		uint64_t harbor_nodes = (UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
 		if (!(buildings & harbor_nodes))
 			continue;
 		int kind = game->board.harbor[slot];
 		if (kind == resource)
-			return 2;
-		if (kind == HARBOR_GENERIC)
-			rate = 3;
+			rates |= 1u << 2;
+		else if (kind == HARBOR_GENERIC)
+			rates |= 1u << 3;
 	}
-	return rate;
+	return rates;
+}
+
+int game_maritime_rate(const struct game *game, int seat, int resource)
+{
+	return __builtin_ctz(game_maritime_rates(game, seat, resource));
+}
+
+int game_offer_cap(const struct game *game, int seat)
+{
+	return seat == game->turn_seat ? GAME_OFFERS_ACTIVE_SEAT : GAME_OFFERS_PER_OTHER_SEAT;
+}
+
+int game_open_offers(const struct game *game, int seat)
+{
+	int open = 0;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++)
+		open += game->offers[i].id != 0 && game->offers[i].from == seat;
+	return open;
 }
 
 const struct game_offer *game_find_offer(const struct game *game, int id)

@@ -29,7 +29,13 @@
 #define GAME_SETTLEMENTS 5
 #define GAME_CITIES 4
 #define GAME_POINTS_TO_WIN 10
+/* Open domestic offers: GAME_MAX_OFFERS slots, shared out per seat so that no seat can
+ * take another's room (RULES.md 7). Each inactive seat holds at most
+ * GAME_OFFERS_PER_OTHER_SEAT open counter-offers, and the active player the rest, which
+ * counter-offers can never fill: the slots always cover every seat's cap at once. */
 #define GAME_MAX_OFFERS 8
+#define GAME_OFFERS_PER_OTHER_SEAT 1
+#define GAME_OFFERS_ACTIVE_SEAT (GAME_MAX_OFFERS - (GAME_MAX_SEATS - 1) * GAME_OFFERS_PER_OTHER_SEAT)
 #define GAME_NO_SEAT (-1)
 
 /* The format of struct game, for snapshots: bump whenever the layout or meaning changes. */
@@ -160,8 +166,21 @@ int game_development_count(const struct game *game, int seat);
 /* The seat that places at step `step` of the setup draft (1..n then n..1 from the first). */
 int game_setup_seat(const struct game *game, int step);
 
-/* The best maritime rate (2, 3 or 4) for giving `resource`. */
+/* The maritime rates `seat` may trade `resource` at, as a mask with bit 1 << rate set for
+ * each: 4 always, 3 with a generic harbor, 2 with that resource's harbor (a harbor counts
+ * with the seat's settlement or city on one of its nodes). Every one of them is allowed, not
+ * only the best (RULES.md 7). */
+unsigned game_maritime_rates(const struct game *game, int seat, int resource);
+
+/* The best (lowest) of those rates: 2, 3 or 4. */
 int game_maritime_rate(const struct game *game, int seat, int resource);
+
+/* How many open offers `seat` may hold at once: GAME_OFFERS_ACTIVE_SEAT on its turn,
+ * GAME_OFFERS_PER_OTHER_SEAT otherwise. */
+int game_offer_cap(const struct game *game, int seat);
+
+/* How many open offers `seat` made. */
+int game_open_offers(const struct game *game, int seat);
 
 /* The open offer with this id, or NULL. Borrows from *game. */
 const struct game_offer *game_find_offer(const struct game *game, int id);

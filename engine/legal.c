@@ -1,8 +1,8 @@
 /*
  * legal.c - legal move enumeration.
  *
- * Each list is built from the same placement queries and gates rules_decide() uses, so
- * the two cannot drift apart silently; the property tests (tests/test_properties.c) check
+ * Each list is built from the same placement queries and gates rules_decide() uses (and the
+ * same maritime rates and offer caps, game.h), so the two cannot drift apart silently; the property tests (tests/test_properties.c) check
  * over thousands of random games that every listed move is accepted and a sample of
  * unlisted moves is refused.
  */
@@ -151,17 +151,9 @@ static void add_development_plays(struct move_list *list, const struct game *g, 
 	}
 }
 
-static int open_offer_slots(const struct game *g)
-{
-	int free_slots = 0;
-	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		free_slots += g->offers[i].id == 0;
-	return free_slots;
-}
-
 static void add_offer_template(struct move_list *list, const struct game *g, int seat)
 {
-	if (game_resource_count(g, seat) > 0 && open_offer_slots(g) > 0)
+	if (game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
 		add(list, COMMAND_OFFER_TRADE)->is_template = 1;
 }
 
@@ -201,6 +193,29 @@ static void add_trade_moves(struct move_list *list, const struct game *g, int se
 	}
 }
 
+/* Every maritime trade: each rate the seat is entitled to (not only the best), each number
+ * of cards taken that the hand pays for and the bank holds. */
+static void add_maritime_trades(struct move_list *list, const struct game *g, int seat)
+{
+	const uint8_t *hand = g->players[seat].resources;
+	for (int give = 0; give < RESOURCE_COUNT; give++) {
+		unsigned rates = game_maritime_rates(g, seat, give);
+		for (int want = 0; want < RESOURCE_COUNT; want++) {
+			if (want == give)
+				continue;
+			for (int rate = 2; rate <= 4; rate++) {
+				if (!(rates >> rate & 1u))
+					continue;
+				for (int taken = 1; taken * rate <= hand[give] && taken <= g->bank[want]; taken++) {
+					struct command *move = add(list, COMMAND_MARITIME_TRADE);
+					move->give[give] = (uint8_t)(taken * rate);
+					move->want[want] = (uint8_t)taken;
+				}
+			}
+		}
+	}
+}
+
 static void add_main_moves(struct move_list *list, const struct game *g, int seat)
 {
 	const struct game_player *player = &g->players[seat];
@@ -214,18 +229,7 @@ static void add_main_moves(struct move_list *list, const struct game *g, int sea
 	if (resource_total(g->deck) && resource_covers(hand, game_cost_development))
 		add(list, COMMAND_BUY_DEVELOPMENT_CARD);
 	add_development_plays(list, g, seat);
-	for (int give = 0; give < RESOURCE_COUNT; give++) {
-		int rate = game_maritime_rate(g, seat, give);
-		if (hand[give] < rate)
-			continue;
-		for (int want = 0; want < RESOURCE_COUNT; want++) {
-			if (want == give || g->bank[want] == 0)
-				continue;
-			struct command *move = add(list, COMMAND_MARITIME_TRADE);
-			move->give[give] = (uint8_t)rate;
-			move->want[want] = 1;
-		}
-	}
+	add_maritime_trades(list, g, seat);
 	add_offer_template(list, g, seat);
 	add_trade_moves(list, g, seat);
 	add(list, COMMAND_END_TURN);

@@ -24,8 +24,14 @@
 #include "longest_road.h"
 #include "placement.h"
 
+/* The preset opening of `start: "fixed"`: this service's own choice, not the printed
+ * start (BEGINNER.md does not reproduce it). Every node is clear of every other by the
+ * distance rule, so it is a legal draft in any seat order, and each seat's second
+ * settlement touches three producing hexes (RULES.md 2): seat 0's 44 ore 3, brick 5,
+ * grain 6; seat 1's 13 wool 2, brick 6, wool 4; seat 2's 12 ore 10, grain 12, brick 6;
+ * seat 3's 45 grain 4, grain 6, wool 11. */
 const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
-	{{44, 57}, {43, 54}},
+	{{43, 54}, {44, 57}},
 	{{28, 41}, {13, 20}},
 	{{31, 46}, {12, 11}},
 	{{14, 21}, {45, 59}},
@@ -170,7 +176,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
 
-	/* The fixed start is the draft played from a script, so it produces the very events
+	/* The preset opening is the draft played from a script, so it produces the very events
 	 * (and starting resources) a draft would. */
 	for (int step = 0; step < 2 * options->seats; step++) {
 		int seat = game_setup_seat(&d.state, step);
@@ -707,15 +713,18 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	int give_count = 0, want_count = 0;
 	int give = single_resource(c->give, &give_count);
 	int want = single_resource(c->want, &want_count);
-	if (give < 0 || want < 0 || want_count != 1)
+	if (give < 0 || want < 0)
 		return ERROR_MARITIME_RATE;
 	if (give == want)
 		return ERROR_SAME_RESOURCE;
-	if (give_count != game_maritime_rate(g, seat, give))
+	/* Any rate the seat is entitled to, want_count times over (RULES.md 7). */
+	unsigned rates = game_maritime_rates(g, seat, give);
+	int rate = give_count / want_count;
+	if (rate * want_count != give_count || rate < 2 || rate > 4 || !(rates >> rate & 1u))
 		return ERROR_MARITIME_RATE;
 	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
 		return error;
-	if (g->bank[want] == 0)
+	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
 	struct event event;
 	event_init(&event, EVENT_MARITIME_TRADED);
@@ -724,14 +733,6 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	memcpy(event.want, c->want, RESOURCE_COUNT);
 	emit(d, &event);
 	return ERROR_OK;
-}
-
-static int open_offers(const struct game *g)
-{
-	int open = 0;
-	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		open += g->offers[i].id != 0;
-	return open;
 }
 
 static enum error decide_offer_trade(struct decision *d, int seat, const struct command *c)
@@ -769,7 +770,8 @@ static enum error decide_offer_trade(struct decision *d, int seat, const struct 
 			return ERROR_SAME_RESOURCE;
 	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
 		return error;
-	if (open_offers(g) >= GAME_MAX_OFFERS)
+	/* Counted per seat, so counter-offers never take the active player's room. */
+	if (game_open_offers(g, seat) >= game_offer_cap(g, seat))
 		return ERROR_TOO_MANY_OFFERS;
 	struct event event;
 	event_init(&event, EVENT_TRADE_OFFERED);

@@ -24,7 +24,7 @@ void rules_default_options(struct game_options *options);
 enum error rules_check_options(const struct game_options *options);
 
 /* The events that create a game: GAME_CREATED (the board and the first player drawn from
- * *rng) and, with the fixed start, the scripted initial placement. */
+ * *rng) and, with the fixed start, the preset opening's placements. */
 enum error rules_create(const struct game_options *options, struct rng *rng, struct event_list *out);
 
 /* Decide `command` by `seat` (0..seats-1) on *game. On ERROR_OK, *out holds the events (at
@@ -33,8 +33,9 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
 			struct event_list *out, struct game *after);
 
-/* The fixed start's placements on the beginner board: settlement node and road edge for
- * each seat's first and second placement. */
+/* The preset opening of `start: "fixed"` (this service's choice, not the printed start) on
+ * the beginner board: settlement node and road edge for each seat's first and second
+ * placement. Each second settlement touches three producing hexes. */
 extern const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2];
 
 #endif

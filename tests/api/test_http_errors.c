@@ -17,7 +17,7 @@
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-/* Beginner board, the fixed start, manual dice, seat 0 first: turn 1, seat 0 to roll. */
+/* Beginner board, the preset opening (start: fixed), manual dice, seat 0 first: turn 1, seat 0 to roll. */
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 
 static struct http_server server;

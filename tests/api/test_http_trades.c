@@ -3,8 +3,8 @@
  * counter-offers and withdrawal, each a move in the log, each refusal leaving the game as
  * it was. Through Prism (forwarding bad requests, validating every response).
  *
- * Games start from the fixed start with manual dice, so seat 0 rolls a harmless total and
- * is in its main phase with the cards of its starting settlement.
+ * Games start from the preset opening (start: fixed) with manual dice, so seat 0 rolls a
+ * harmless total and is in its main phase with the cards of its starting settlement.
  */
 #include <stdio.h>
 #include <string.h>

@@ -284,3 +284,34 @@ void support_assert_hand(const struct game *game, int seat, int brick, int lumbe
 		      hand[RESOURCE_BRICK], hand[RESOURCE_LUMBER], hand[RESOURCE_WOOL], hand[RESOURCE_GRAIN],
 		      hand[RESOURCE_ORE], brick, lumber, wool, grain, ore);
 }
+
+void support_decide_seeded(const struct game *game, int seat, const struct command *command, uint64_t seed,
+			   struct event_list *out)
+{
+	struct rng rng;
+	rng_init(&rng, seed, game->version);
+	enum error error = rules_decide(game, seat, command, &rng, out, NULL);
+	ck_assert_msg(error == ERROR_OK, "%s by seat %d refused: %s", command_type_name(command->type), seat,
+		      error_code(error));
+}
+
+double support_chi_square(const long *observed, const int *weights, int kinds)
+{
+	long trials = 0, weight_total = 0;
+	for (int k = 0; k < kinds; k++) {
+		trials += observed[k];
+		weight_total += weights[k];
+	}
+	double chi = 0;
+	for (int k = 0; k < kinds; k++) {
+		if (weights[k] == 0) {
+			if (observed[k])
+				return 1e30;
+			continue;
+		}
+		double expected = (double)trials * weights[k] / (double)weight_total;
+		double diff = (double)observed[k] - expected;
+		chi += diff * diff / expected;
+	}
+	return chi;
+}

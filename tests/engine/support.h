@@ -96,6 +96,17 @@ const struct event *support_find_event(const struct event_list *events, int type
 /* How many events of `type` the list holds. */
 int support_count_events(const struct event_list *events, int type);
 
+/* Decide `command` on a copy of *game with the generator keyed by `seed` (and the game's
+ * version), for drawing many outcomes of one random decision; the command must be accepted.
+ * The events go to *out. */
+void support_decide_seeded(const struct game *game, int seat, const struct command *command, uint64_t seed,
+			   struct event_list *out);
+
+/* Pearson's chi-square of `observed` counts over `kinds` outcomes against the expected
+ * `weights` (any scale; outcomes of weight 0 must never be observed, else the result is
+ * huge). */
+double support_chi_square(const long *observed, const int *weights, int kinds);
+
 /* Assert a seat's hand is exactly these counts. */
 void support_assert_hand(const struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore);
 

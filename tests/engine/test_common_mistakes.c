@@ -3,8 +3,9 @@
  * a test that fails if the engine makes it. The rule-by-rule suites cover the same ground
  * in more detail; here each mistake is stated once, by name.
  *
- * Standard 4-seat draft unless said otherwise: seat 0 on 44 (mountains 3, hills 5, fields 6)
- * and 43 (forest 8, hills 5), seat 1 on 28 and 13, seat 2 on 31 and 12, seat 3 on 14 and 45.
+ * Standard 4-seat draft (the preset opening's nodes) unless said otherwise: seat 0 on 43
+ * (forest 8, hills 5) and then 44 (mountains 3, hills 5, fields 6), seat 1 on 28 and 13,
+ * seat 2 on 31 and 12, seat 3 on 14 and 45.
  */
 #include "engine/placement.h"
 #include "tests/check_main.h"
@@ -22,10 +23,10 @@ START_TEST(test_mistake_starting_resources_from_both_settlements)
 	struct game game;
 	support_new_game(&game, 4, GAME_LAYOUT_BEGINNER);
 	support_standard_draft(&game);
-	/* Only 43 pays seat 0 (lumber, brick); 44 would add ore, brick and grain. */
-	support_assert_hand(&game, 0, 1, 1, 0, 0, 0);
+	/* Only 44 pays seat 0 (ore, brick, grain); 43 would add lumber and brick. */
+	support_assert_hand(&game, 0, 1, 0, 0, 1, 1);
 	/* Every seat holds exactly one card per hex around its second settlement. */
-	static const int second[4] = {43, 13, 12, 45};
+	static const int second[4] = {44, 13, 12, 45};
 	for (int s = 0; s < 4; s++) {
 		int hexes = 0;
 		for (int k = 0; k < 3; k++)

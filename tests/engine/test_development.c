@@ -7,6 +7,7 @@
  * 2) pay only seat 1, so the other hands stay as the test sets them. To make a purchase
  * draw a known kind, support_stack_deck() takes the other kinds out of the deck.
  */
+#include "engine/legal.h"
 #include "engine/placement.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
@@ -112,6 +113,36 @@ START_TEST(test_buying_pays_ore_wool_grain_and_draws_a_card)
 	ck_assert_int_eq(game_development_count(&game, 0), 1);
 	ck_assert_int_eq(game.players[0].development_cards[bought->card], 1);
 	ck_assert_int_eq(game.players[0].bought_this_turn[bought->card], 1);
+}
+END_TEST
+
+/* RULES.md 6 (the top card of a shuffled deck): the card drawn is uniform over the cards
+ * left. A deck of 3 knights, 2 year of plenty, 1 monopoly and 4 victory points (road building
+ * gone) bought from 5000 times, one fixed seed each: within a chi-square bound of 3:0:2:1:4
+ * (3 degrees of freedom: a fair draw exceeds 30 with probability about 1e-6), never a kind
+ * that is gone. Drawing the first kind left, or off by one card, lands far beyond. */
+START_TEST(test_development_card_drawn_is_uniform_over_the_deck_left)
+{
+	struct game game;
+	start(&game);
+	support_roll(&game, 1, 1);
+	static const int weights[DEVELOPMENT_COUNT] = {3, 0, 2, 1, 4};
+	for (int k = 0; k < DEVELOPMENT_COUNT; k++)
+		game.deck[k] = (uint8_t)weights[k];
+	support_set_hand(&game, 0, 0, 0, 1, 1, 1);
+	struct command c = support_command(COMMAND_BUY_DEVELOPMENT_CARD);
+	long observed[DEVELOPMENT_COUNT] = {0};
+	for (uint64_t seed = 1; seed <= 5000; seed++) {
+		struct event_list events;
+		support_decide_seeded(&game, 0, &c, seed, &events);
+		const struct event *bought = support_find_event(&events, EVENT_DEVELOPMENT_CARD_BOUGHT);
+		ck_assert_ptr_nonnull(bought);
+		ck_assert_int_lt(bought->card, DEVELOPMENT_COUNT);
+		observed[bought->card]++;
+	}
+	double chi = support_chi_square(observed, weights, DEVELOPMENT_COUNT);
+	ck_assert_msg(chi < 30, "drawn kinds %ld %ld %ld %ld %ld: chi-square %.1f against 3:0:2:1:4", observed[0],
+		      observed[1], observed[2], observed[3], observed[4], chi);
 }
 END_TEST
 
@@ -408,6 +439,89 @@ START_TEST(test_road_building_with_one_legal_path_places_one)
 }
 END_TEST
 
+/* RULES.md 6: two free roads are placed by the normal rules one after the other, so a first
+ * road that opens the only place for the second makes two possible. Seat 0 hemmed in so that
+ * only 44-48 is open now, and beyond 48 only 48-52: both roads must be placed (either order),
+ * one alone is refused, and the legal list offers exactly that pair. Checked against explicit
+ * edges, not placement_free_roads_possible(), which the list and the rules share. */
+START_TEST(test_road_building_first_road_opens_the_place_for_the_second)
+{
+	struct game game;
+	start(&game);
+	support_road_path(&game, 1, 44, 39, 43, -1);
+	support_road_path(&game, 1, 47, 43, -1);
+	support_road_path(&game, 1, 35, 40, 45, -1);
+	support_road_path(&game, 1, 33, 38, -1);
+	support_road_path(&game, 1, 51, 48, -1);
+	support_give_development(&game, 0, DEVELOPMENT_ROAD_BUILDING, 1);
+	support_roll(&game, 1, 1);
+	int first = support_edge_between(44, 48), second = support_edge_between(48, 52);
+	struct command c = road_building(1, first, -1);
+	support_refused(&game, 0, &c, ERROR_ROAD_BUILDING_EDGES);
+	c = road_building(1, second, -1);
+	support_refused(&game, 0, &c, ERROR_ROAD_BUILDING_EDGES);
+	static struct command moves[LEGAL_MOVES_MAX];
+	int count = legal_moves(&game, 0, moves, LEGAL_MOVES_MAX);
+	int listed = 0;
+	for (int i = 0; i < count; i++) {
+		if (moves[i].type != COMMAND_PLAY_ROAD_BUILDING)
+			continue;
+		listed++;
+		ck_assert_int_eq(moves[i].edge_count, 2);
+		ck_assert_int_eq(moves[i].edges[0], first);
+		ck_assert_int_eq(moves[i].edges[1], second);
+	}
+	ck_assert_int_eq(listed, 1);
+	struct game reversed = game;
+	c = road_building(2, second, first);
+	support_ok(&reversed, 0, &c, NULL);
+	c = road_building(2, first, second);
+	struct event_list events;
+	support_ok(&game, 0, &c, &events);
+	ck_assert_int_eq(support_count_events(&events, EVENT_ROAD_BUILT), 2);
+	ck_assert_int_eq(game.edge_owner[first], 1);
+	ck_assert_int_eq(game.edge_owner[second], 1);
+	ck_assert_int_eq(reversed.edge_owner[first], 1);
+	ck_assert_int_eq(reversed.edge_owner[second], 1);
+}
+END_TEST
+
+/* RULES.md 3 and 6: no card is played while a rolled 7's discards or robber move are
+ * pending, a knight included (its own robber move cannot replace the rolled one). */
+START_TEST(test_knight_refused_while_the_rolled_robber_move_is_pending)
+{
+	struct game game;
+	start(&game);
+	support_give_development(&game, 0, DEVELOPMENT_KNIGHT, 1);
+	support_set_hand(&game, 2, 8, 0, 0, 0, 0);
+	support_roll(&game, 3, 4);
+	ck_assert_int_eq(game.phase, GAME_PHASE_DISCARD);
+	struct command knight = support_command(COMMAND_PLAY_KNIGHT);
+	knight.hex = 0;
+	knight.victim = -1;
+	support_refused(&game, 0, &knight, ERROR_DISCARDS_PENDING);
+	struct command c = support_command(COMMAND_DISCARD);
+	c.resources[RESOURCE_BRICK] = 4;
+	support_ok(&game, 2, &c, NULL);
+	ck_assert_int_eq(game.phase, GAME_PHASE_MOVE_ROBBER);
+	support_refused(&game, 0, &knight, ERROR_ROBBER_MUST_MOVE);
+	knight.hex = 18;
+	support_refused(&game, 0, &knight, ERROR_ROBBER_MUST_MOVE);
+	static struct command moves[LEGAL_MOVES_MAX];
+	int count = legal_moves(&game, 0, moves, LEGAL_MOVES_MAX);
+	ck_assert_int_gt(count, 0);
+	for (int i = 0; i < count; i++)
+		ck_assert_int_eq(moves[i].type, COMMAND_MOVE_ROBBER);
+	/* Once the robber has moved, the knight may be played. */
+	c = support_command(COMMAND_MOVE_ROBBER);
+	c.hex = 0; /* mountains 10: seat 2's 12 */
+	c.victim = 2;
+	support_ok(&game, 0, &c, NULL);
+	knight.hex = 9;
+	support_ok(&game, 0, &knight, NULL);
+}
+END_TEST
+
 START_TEST(test_road_building_with_no_legal_path_places_none)
 {
 	struct game game;
@@ -520,6 +634,8 @@ START_TEST(test_monopoly_takes_every_card_of_a_resource_from_every_other_seat)
 	ck_assert_int_eq(played->gains[1][RESOURCE_WOOL], 2);
 	ck_assert_int_eq(played->gains[2][RESOURCE_WOOL], 0);
 	ck_assert_int_eq(played->gains[3][RESOURCE_WOOL], 3);
+	/* Nothing is taken from the player itself: the event (what the log shows) says so too. */
+	ck_assert_int_eq(played->gains[0][RESOURCE_WOOL], 0);
 	support_assert_hand(&game, 0, 0, 0, 6, 0, 0);
 	support_assert_hand(&game, 1, 1, 0, 0, 0, 0);
 	support_assert_hand(&game, 2, 0, 3, 0, 0, 0);
@@ -543,6 +659,7 @@ Suite *test_suite(void)
 	TCase *tc = tcase_create("development");
 	tcase_add_test(tc, test_deck_holds_25_cards_of_five_kinds);
 	tcase_add_test(tc, test_buying_pays_ore_wool_grain_and_draws_a_card);
+	tcase_add_test(tc, test_development_card_drawn_is_uniform_over_the_deck_left);
 	tcase_add_test(tc, test_buying_from_an_empty_deck_is_refused);
 	tcase_add_test(tc, test_card_is_not_playable_the_turn_it_was_bought);
 	tcase_add_test(tc, test_older_card_of_a_kind_bought_again_is_playable);
@@ -558,6 +675,8 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_road_building_must_place_as_many_as_possible);
 	tcase_add_test(tc, test_road_building_with_one_road_piece_places_one);
 	tcase_add_test(tc, test_road_building_with_one_legal_path_places_one);
+	tcase_add_test(tc, test_road_building_first_road_opens_the_place_for_the_second);
+	tcase_add_test(tc, test_knight_refused_while_the_rolled_robber_move_is_pending);
 	tcase_add_test(tc, test_road_building_with_no_legal_path_places_none);
 	tcase_add_test(tc, test_year_of_plenty_takes_two_cards);
 	tcase_add_test(tc, test_year_of_plenty_takes_exactly_two);

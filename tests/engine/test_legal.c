@@ -339,7 +339,7 @@ START_TEST(test_main_phase_lists_exactly_the_affordable_builds)
 }
 END_TEST
 
-START_TEST(test_maritime_trades_use_the_best_rate)
+START_TEST(test_maritime_trades_listed_at_every_rate_the_hand_pays)
 {
 	struct game game;
 	main_phase(&game);
@@ -364,6 +364,53 @@ START_TEST(test_maritime_trades_use_the_best_rate)
 		ck_assert(moves[i].give[RESOURCE_BRICK] == 3 || moves[i].give[RESOURCE_WOOL] == 2);
 		assert_accepted(&game, 0, &moves[i]);
 	}
+	/* 4 brick (3:1, 4:1) and 4 wool (2:1 once or twice, 3:1, 4:1): every rate is listed. */
+	support_set_hand(&game, 0, 4, 0, 4, 0, 0);
+	count = list(&game, 0);
+	ck_assert_int_eq(count_type(count, COMMAND_MARITIME_TRADE), 4 * 2 + 4 * 4);
+	for (int i = 0; i < count; i++)
+		if (moves[i].type == COMMAND_MARITIME_TRADE)
+			assert_accepted(&game, 0, &moves[i]);
+}
+END_TEST
+
+/* The bank's last card of a kind: listed once wherever one card of it is taken (a maritime
+ * trade for one card, year of plenty with another kind), never where two are. */
+START_TEST(test_bank_holding_one_card_of_a_kind_lists_it_for_one_card_only)
+{
+	struct game game;
+	main_phase(&game);
+	support_give_development(&game, 0, DEVELOPMENT_YEAR_OF_PLENTY, 1);
+	support_set_hand(&game, 0, 8, 0, 0, 0, 0);
+	support_set_bank(&game, RESOURCE_ORE, 1, 1);
+	int count = list(&game, 0);
+	/* Year of plenty: 4 doubles (not ore) and 10 mixed pairs. */
+	ck_assert_int_eq(count_type(count, COMMAND_PLAY_YEAR_OF_PLENTY), 14);
+	/* Maritime brick at 4:1: 1 or 2 cards of lumber, wool, grain, only 1 of ore. */
+	ck_assert_int_eq(count_type(count, COMMAND_MARITIME_TRADE), 7);
+	int ore_trades = 0, ore_plenty = 0;
+	for (int i = 0; i < count; i++) {
+		if (moves[i].type == COMMAND_MARITIME_TRADE && moves[i].want[RESOURCE_ORE]) {
+			ck_assert_int_eq(moves[i].want[RESOURCE_ORE], 1);
+			ck_assert_int_eq(moves[i].give[RESOURCE_BRICK], 4);
+			ore_trades++;
+		}
+		if (moves[i].type == COMMAND_PLAY_YEAR_OF_PLENTY && moves[i].resources[RESOURCE_ORE]) {
+			ck_assert_int_eq(moves[i].resources[RESOURCE_ORE], 1);
+			ore_plenty++;
+		}
+		if (moves[i].type == COMMAND_MARITIME_TRADE || moves[i].type == COMMAND_PLAY_YEAR_OF_PLENTY)
+			assert_accepted(&game, 0, &moves[i]);
+	}
+	ck_assert_int_eq(ore_trades, 1);
+	ck_assert_int_eq(ore_plenty, 4);
+	struct command c = support_command(COMMAND_PLAY_YEAR_OF_PLENTY);
+	c.resources[RESOURCE_ORE] = 2;
+	support_refused(&game, 0, &c, ERROR_BANK_EMPTY);
+	c = support_command(COMMAND_MARITIME_TRADE);
+	c.give[RESOURCE_BRICK] = 8;
+	c.want[RESOURCE_ORE] = 2;
+	support_refused(&game, 0, &c, ERROR_BANK_EMPTY);
 }
 END_TEST
 
@@ -576,10 +623,11 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_robber_lists_every_other_hex_with_one_move_per_victim);
 	tcase_add_test(tc, test_discard_template_for_each_owing_seat_only);
 	tcase_add_test(tc, test_main_phase_lists_exactly_the_affordable_builds);
-	tcase_add_test(tc, test_maritime_trades_use_the_best_rate);
+	tcase_add_test(tc, test_maritime_trades_listed_at_every_rate_the_hand_pays);
 	tcase_add_test(tc, test_road_building_pairs_listed_once_and_accepted_in_both_orders);
 	tcase_add_test(tc, test_road_building_with_one_road_left_lists_single_roads);
 	tcase_add_test(tc, test_year_of_plenty_lists_what_the_bank_can_pay);
+	tcase_add_test(tc, test_bank_holding_one_card_of_a_kind_lists_it_for_one_card_only);
 	tcase_add_test(tc, test_trade_answers_listed_for_addressed_seats);
 	tcase_add_test(tc, test_nothing_is_listed_before_creation_or_after_the_win);
 	tcase_add_test(tc, test_capacity_is_respected_and_the_full_count_returned);

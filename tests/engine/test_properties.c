@@ -17,7 +17,10 @@
  *     exactly those RULES.md allows, recomputed from the board arrays without placement.c
  *     (which rules_decide and legal_moves share, so their agreement alone cannot catch it);
  *   - views: every viewer's view shows `you` for its own seat only, and stays byte-identical
- *     when every private fact of the other seats and the deck composition is changed.
+ *     when every private fact of the other seats and the deck composition is changed;
+ *   - a scarce bank: at one in 16 of the steps before or after a roll, the legal moves and
+ *     sampled commands again on a copy whose bank holds 0-2 cards of one kind or of every
+ *     kind (check_scarce_bank), which random games alone seldom reach.
  * After every event: resources conserved, pieces within 15/5/4, each event valid for
  * apply and redacted by view_event() as it should be. After every move: invariants_check(),
  * and the points recomputed here from the board and the cards. At the end: a winner on its
@@ -61,6 +64,7 @@ struct property_totals {
 	long sampled;
 	long sampled_accepted;
 	long views_checked;
+	long scarce_checked;
 	long by_type[EVENT_TYPE_COUNT];
 };
 
@@ -223,10 +227,12 @@ static int offer_acceptable(const struct game *g, int seat, const struct command
 	for (int r = 0; r < RESOURCE_COUNT; r++)
 		if (c->give[r] && c->want[r])
 			return 0;
+	/* Open offers are capped per seat: counter-offers never fill the active player's room. */
 	int open = 0;
 	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		open += g->offers[i].id != 0;
-	return open < GAME_MAX_OFFERS && resource_covers(g->players[seat].resources, c->give);
+		open += g->offers[i].id != 0 && g->offers[i].from == seat;
+	int cap = seat == g->turn_seat ? GAME_OFFERS_ACTIVE_SEAT : GAME_OFFERS_PER_OTHER_SEAT;
+	return open < cap && resource_covers(g->players[seat].resources, c->give);
 }
 
 static int same_counts(const uint8_t a[RESOURCE_COUNT], const uint8_t b[RESOURCE_COUNT])
@@ -559,9 +565,9 @@ static void random_command(const struct game *g, struct sample_bits *bits, int t
 	c->count = (uint8_t)random_between(bits, 0, 10);
 	random_counts(bits, c->resources, 3);
 	if (below(bits, 2)) {
-		/* Shaped like a maritime trade: n of one kind for 1 of another. */
-		c->give[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 5);
-		c->want[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 2);
+		/* Shaped like a maritime trade: n of one kind for m of another (rates and multiples). */
+		c->give[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 9);
+		c->want[below(bits, RESOURCE_COUNT)] = (uint8_t)random_between(bits, 1, 3);
 	} else {
 		random_counts(bits, c->give, 3);
 		random_counts(bits, c->want, 3);
@@ -829,12 +835,46 @@ static const char *check_state(struct property_run *run, const struct game *g)
 	return NULL;
 }
 
+/* Random games seldom drain the bank, yet the bank's last card of a kind is where the
+ * lists and the rules are easiest to get wrong (a maritime multiple, year of plenty's double,
+ * production). So, at one in 16 of the steps before or after a roll, the listed and sampled
+ * moves are also checked on a copy where the bank holds 0, 1 or 2 of one kind (or of every
+ * kind), the rest moved into random seats' hands (resources stay conserved). The game itself
+ * goes on from the real state. */
+static const char *check_scarce_bank(struct property_run *run, const struct game *g)
+{
+	static struct game scarce;
+	struct sample_bits *bits = &run->bits;
+	if ((g->phase != GAME_PHASE_MAIN && g->phase != GAME_PHASE_ROLL) || below(bits, 16) != 0)
+		return NULL;
+	memcpy(&scarce, g, sizeof scarce);
+	int every_kind = below(bits, 4) == 0;
+	int chosen = below(bits, RESOURCE_COUNT);
+	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		if (!every_kind && r != chosen)
+			continue;
+		int left = below(bits, 3);
+		while (scarce.bank[r] > left) {
+			int seat = below(bits, g->options.seats);
+			if (scarce.players[seat].resources[r] == UINT8_MAX)
+				break;
+			scarce.bank[r]--;
+			scarce.players[seat].resources[r]++;
+		}
+	}
+	const char *problem;
+	if ((problem = check_listed(run, &scarce)) != NULL || (problem = check_unlisted(run, &scarce)) != NULL)
+		return problem;
+	run->totals->scarce_checked++;
+	return NULL;
+}
+
 static const char *check_step(struct property_run *run, const struct game *g)
 {
 	const char *problem;
 	if ((problem = check_listed(run, g)) != NULL || (problem = check_placements(run, g)) != NULL ||
 	    (problem = check_unlisted(run, g)) != NULL ||
-	    (problem = check_views(run, g)) != NULL)
+	    (problem = check_views(run, g)) != NULL || (problem = check_scarce_bank(run, g)) != NULL)
 		return problem;
 	return NULL;
 }
@@ -955,10 +995,10 @@ START_TEST(test_random_games_keep_every_property)
 	double elapsed = seconds_now() - start;
 	fprintf(stderr,
 		"properties: %ld games, %ld actions (%.0f per game), %ld events, %ld listed moves decided, "
-		"%ld sampled commands (%ld accepted), %ld views, %.1f s\n",
+		"%ld sampled commands (%ld accepted), %ld views, %ld scarce-bank positions, %.1f s\n",
 		totals.games, totals.actions, totals.games ? (double)totals.actions / (double)totals.games : 0.0,
 		totals.events, totals.listed_checked, totals.sampled, totals.sampled_accepted, totals.views_checked,
-		elapsed);
+		totals.scarce_checked, elapsed);
 	fprintf(stderr, "properties: events by type:");
 	for (int type = 0; type < EVENT_TYPE_COUNT; type++)
 		fprintf(stderr, " %s %ld", event_type_name(type), totals.by_type[type]);

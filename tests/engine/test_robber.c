@@ -289,6 +289,34 @@ START_TEST(test_steal_takes_exactly_one_card_from_victim_to_thief)
 }
 END_TEST
 
+/* RULES.md 5: the card stolen is uniformly random among the victim's cards. 7500 robberies
+ * (one generator seed each, fixed) of a hand of 1 brick, 2 lumber, 3 wool, 4 grain and 5 ore
+ * must land within a chi-square bound of 1:2:3:4:5. With 4 degrees of freedom a fair draw
+ * exceeds 30 with probability about 5e-6; taking the first kind, or any draw off by one
+ * card, lands in the hundreds. */
+START_TEST(test_stolen_card_is_uniform_over_the_victims_cards)
+{
+	struct game game;
+	start(&game);
+	support_roll(&game, 3, 4);
+	support_set_hand(&game, 1, 1, 2, 3, 4, 5);
+	struct command c = move_robber(12, 1); /* forest 8: seat 1's 28 */
+	long observed[RESOURCE_COUNT] = {0};
+	for (uint64_t seed = 1; seed <= 7500; seed++) {
+		struct event_list events;
+		support_decide_seeded(&game, 0, &c, seed, &events);
+		const struct event *stolen = support_find_event(&events, EVENT_RESOURCE_STOLEN);
+		ck_assert_ptr_nonnull(stolen);
+		ck_assert_int_lt(stolen->resource, RESOURCE_COUNT);
+		observed[stolen->resource]++;
+	}
+	static const int weights[RESOURCE_COUNT] = {1, 2, 3, 4, 5};
+	double chi = support_chi_square(observed, weights, RESOURCE_COUNT);
+	ck_assert_msg(chi < 30, "stolen kinds %ld %ld %ld %ld %ld: chi-square %.1f against 1:2:3:4:5", observed[0],
+		      observed[1], observed[2], observed[3], observed[4], chi);
+}
+END_TEST
+
 START_TEST(test_robber_move_when_not_pending_is_refused)
 {
 	struct game game;
@@ -381,6 +409,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_victim_must_be_an_adjacent_opponent_with_cards);
 	tcase_add_test(tc, test_victim_without_cards_cannot_be_chosen);
 	tcase_add_test(tc, test_steal_takes_exactly_one_card_from_victim_to_thief);
+	tcase_add_test(tc, test_stolen_card_is_uniform_over_the_victims_cards);
 	tcase_add_test(tc, test_robber_move_when_not_pending_is_refused);
 	tcase_add_test(tc, test_knight_never_triggers_discards);
 	tcase_add_test(tc, test_knight_robber_follows_the_robber_rules);

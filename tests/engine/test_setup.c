@@ -2,9 +2,9 @@
  * test_setup.c - RULES.md section 2: the options a game is created with, the first player,
  * and the initial placement draft (order, distance rule, setup roads, starting resources).
  *
- * The standard draft places each seat on its printed beginner start nodes
- * (rules_fixed_start): seat 0 on 44 then 43, seat 1 on 28 then 13, seat 2 on 31 then 12,
- * seat 3 on 14 then 45.
+ * The standard draft places each seat on the nodes of this service's preset opening
+ * (rules_fixed_start, `start: "fixed"`; not the printed start): seat 0 on 43 then 44, seat 1
+ * on 28 then 13, seat 2 on 31 then 12, seat 3 on 14 then 45.
  */
 #include <string.h>
 
@@ -398,9 +398,10 @@ START_TEST(test_second_settlement_gives_one_card_per_adjacent_hex)
 	struct game game;
 	support_new_game(&game, 4, GAME_LAYOUT_BEGINNER);
 	support_standard_draft(&game);
-	/* 43: forest 8, hills 5. 13: pasture 2, hills 6, pasture 4. 12: mountains 10, fields 12,
-	 * hills 6. 45: fields 4, fields 6, pasture 11. The first settlements add nothing. */
-	support_assert_hand(&game, 0, 1, 1, 0, 0, 0);
+	/* 44: mountains 3, hills 5, fields 6. 13: pasture 2, hills 6, pasture 4. 12: mountains
+	 * 10, fields 12, hills 6. 45: fields 4, fields 6, pasture 11. The first settlements (43
+	 * with forest 8 and hills 5 among them) add nothing. */
+	support_assert_hand(&game, 0, 1, 0, 0, 1, 1);
 	support_assert_hand(&game, 1, 1, 0, 2, 0, 0);
 	support_assert_hand(&game, 2, 1, 0, 0, 1, 1);
 	support_assert_hand(&game, 3, 0, 0, 1, 2, 0);
@@ -436,7 +437,7 @@ START_TEST(test_three_seat_game_rotates_over_three_seats)
 	support_new_game(&game, 3, GAME_LAYOUT_BEGINNER);
 	support_standard_draft(&game);
 	ck_assert_int_eq(game.turn_seat, 0);
-	ck_assert_int_eq(game.node_owner[14], 0); /* seat 3's printed start is left out */
+	ck_assert_int_eq(game.node_owner[14], 0); /* seat 3's preset nodes are left out */
 	ck_assert_int_eq(game.node_owner[45], 0);
 	support_roll(&game, 2, 4);
 	support_next_turn(&game, 2, 4);
@@ -451,7 +452,7 @@ START_TEST(test_three_seat_game_rotates_over_three_seats)
 }
 END_TEST
 
-/* The fixed start must produce the state the equivalent draft produces. */
+/* The preset opening must produce the state the equivalent draft produces. */
 static void check_fixed_start_equals_draft(int seats, int first_seat)
 {
 	struct game_options options;
@@ -488,10 +489,45 @@ START_TEST(test_fixed_start_gives_resources_of_the_second_settlement)
 	options.start = GAME_START_FIXED;
 	struct game game;
 	support_new_game_with(&game, &options);
-	support_assert_hand(&game, 0, 1, 1, 0, 0, 0);
+	support_assert_hand(&game, 0, 1, 0, 0, 1, 1);
 	support_assert_hand(&game, 3, 0, 0, 1, 2, 0);
 	ck_assert_int_eq(game.node_owner[44], 1);
 	ck_assert_int_eq(game.node_owner[45], 4);
+}
+END_TEST
+
+/* RULES.md 2: the preset opening's second settlements each touch three producing hexes,
+ * and pay their owners one card for each (three cards a seat), in 3- and 4-seat games and
+ * whoever places first. */
+START_TEST(test_preset_opening_second_settlements_touch_three_producing_hexes)
+{
+	struct board_layout board;
+	board_beginner(&board);
+	for (int seat = 0; seat < GAME_MAX_SEATS; seat++) {
+		int node = rules_fixed_start[seat][1][0];
+		int producing = 0;
+		for (int k = 0; k < 3; k++) {
+			int hex = board_node_hexes[node][k];
+			producing += hex >= 0 && board.terrain[hex] != TERRAIN_DESERT;
+		}
+		ck_assert_msg(producing == 3, "seat %d's second settlement %d touches %d producing hexes", seat, node,
+			      producing);
+	}
+	for (int seats = GAME_MIN_SEATS; seats <= GAME_MAX_SEATS; seats++) {
+		for (int first = 0; first < seats; first++) {
+			struct game_options options;
+			support_options(&options, seats, GAME_LAYOUT_BEGINNER);
+			options.start = GAME_START_FIXED;
+			options.first_seat = (int8_t)first;
+			struct game game;
+			support_new_game_with(&game, &options);
+			for (int s = 0; s < seats; s++) {
+				ck_assert_int_eq(game_resource_count(&game, s), 3);
+				ck_assert_int_eq(game.node_owner[rules_fixed_start[s][0][0]], s + 1);
+				ck_assert_int_eq(game.node_owner[rules_fixed_start[s][1][0]], s + 1);
+			}
+		}
+	}
 }
 END_TEST
 
@@ -634,6 +670,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_three_seat_game_rotates_over_three_seats);
 	tcase_add_test(tc, test_fixed_start_equals_the_draft);
 	tcase_add_test(tc, test_fixed_start_gives_resources_of_the_second_settlement);
+	tcase_add_test(tc, test_preset_opening_second_settlements_touch_three_producing_hexes);
 	tcase_add_test(tc, test_options_are_checked);
 	tcase_add_test(tc, test_create_refuses_invalid_options_with_no_events);
 	tcase_add_test(tc, test_random_board_game_is_valid_with_the_robber_on_the_desert);
