@@ -14,6 +14,7 @@
 
 #include "api/codec.h"
 #include "api/handlers.h"
+#include "api/headers.h"
 #include "api/metrics.h"
 #include "api/notify.h"
 #include "api/service.h"
@@ -209,7 +210,7 @@ void handle_get_stream(struct http_request *request)
 	long after = 0;
 	const char *last_event_id = http_header(request, "Last-Event-ID");
 	if (last_event_id) {
-		if (!http_parse_integer(last_event_id, 0, INT32_MAX, &after)) {
+		if (!headers_integer(last_event_id, 0, INT32_MAX, &after)) {
 			http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID must be a version number",
 					     "Last-Event-ID", -1);
 			return;

@@ -11,6 +11,7 @@
 
 #include "api/codec.h"
 #include "api/handlers.h"
+#include "api/headers.h"
 #include "api/service.h"
 #include "engine/view.h"
 
@@ -18,7 +19,7 @@
 static int trade_param(struct http_request *request)
 {
 	long id;
-	if (!http_parse_integer(request->params[1], 1, 65535, &id)) {
+	if (!headers_integer(request->params[1], 1, 65535, &id)) {
 		http_respond_problem(request, PROBLEM_TRADE_NOT_FOUND, "trade ids are positive integers", NULL, -1);
 		return 0;
 	}

@@ -12,7 +12,6 @@
  */
 #include "api/http.h"
 
-#include <ctype.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <stdatomic.h>
@@ -25,15 +24,12 @@
 
 #include "api/access_log.h"
 #include "api/connections.h"
+#include "api/headers.h"
 #include "api/metrics.h"
 #include "api/ratelimit.h"
 #include "api/routes.h"
 #include "api/text.h"
 #include "api/xalloc.h"
-
-/* How much of a client's text (a path) a problem quotes when it is not valid UTF-8. */
-#define HTTP_QUOTE_CHARS 200
-#define HTTP_QUOTE_SIZE (HTTP_QUOTE_CHARS * 6 + 4)
 
 double http_now(void)
 {
@@ -42,29 +38,13 @@ double http_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int http_parse_integer(const char *text, long low, long high, long *out)
-{
-	if (!text || !*text)
-		return 0;
-	long value = 0;
-	for (const char *at = text; *at; at++) {
-		if (*at < '0' || *at > '9' || at - text >= 18)
-			return 0;
-		value = value * 10 + (*at - '0');
-	}
-	if (value < low || value > high)
-		return 0;
-	*out = value;
-	return 1;
-}
-
 long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
 {
 	const char *text = http_query(request, name);
 	if (!text)
 		return fallback;
 	long value;
-	if (!http_parse_integer(text, low, high, &value)) {
+	if (!headers_integer(text, low, high, &value)) {
 		char detail[96];
 		snprintf(detail, sizeof detail, "%s must be an integer in %ld..%ld", name, low, high);
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, name, -1);
@@ -87,15 +67,9 @@ static enum http_method method_of(const char *name)
 static void set_request_id(struct http_request *request)
 {
 	const char *given = http_header(request, "X-Request-Id");
-	if (given) {
-		size_t length = strlen(given);
-		int sane = length >= 1 && length <= 40;
-		for (size_t i = 0; sane && i < length; i++)
-			sane = isalnum((unsigned char)given[i]) || given[i] == '-' || given[i] == '_' || given[i] == '.';
-		if (sane) {
-			memcpy(request->request_id, given, length + 1);
-			return;
-		}
+	if (given && headers_request_id_valid(given)) {
+		memcpy(request->request_id, given, strlen(given) + 1);
+		return;
 	}
 	static _Thread_local uint64_t counter;
 	static _Thread_local uint64_t salt;
@@ -254,31 +228,10 @@ void http_respond_empty(struct http_request *request, int status)
 	queue(request, status, response, NULL, -1);
 }
 
-/* A JSON string of text that may have come from a client (a path, a quoted member name):
- * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
-static json_t *safe_string(const char *text)
-{
-	if (text_utf8_valid(text, strlen(text)))
-		return json_string(text);
-	char quoted[HTTP_QUOTE_SIZE];
-	return json_string(text_quote(quoted, sizeof quoted, text, HTTP_QUOTE_CHARS));
-}
-
 static json_t *problem_body(struct http_request *request, const char *code, int status, const char *title,
 			    const char *detail, const char *field, long version)
 {
-	char type[96];
-	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
-	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status,
-				 "detail", safe_string(detail ? detail : title), "code", code);
-	if (!body)
-		return NULL;
-	if (field)
-		json_object_set_new(body, "field", safe_string(field));
-	if (version >= 0)
-		json_object_set_new(body, "version", json_integer(version));
-	json_object_set_new(body, "instance", safe_string(request->path ? request->path : "/"));
-	return body;
+	return problem_json(request->path ? request->path : "/", code, status, title, detail, field, version);
 }
 
 static void respond_problem_json(struct http_request *request, int status, json_t *body, const char *code)
@@ -380,30 +333,12 @@ static void dispatch(struct http_request *request)
 	request->route->handler(request);
 }
 
-static int hex_value(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-/* Percent-decoding of paths and query values in place (libmicrohttpd's unescape callback),
- * except that %00 stays as it is written: a NUL would cut the string and make
- * "/v1/games/ID%00/board" read as "/v1/games/ID". Returns the new length. */
+/* libmicrohttpd's unescape callback: headers_unescape(), which keeps %00 as written. */
 static size_t unescape(void *cls, struct MHD_Connection *connection, char *text)
 {
 	(void)cls;
 	(void)connection;
-	char *in = text, *out = text;
-	while (*in) {
-		int high, low;
-		if (in[0] == '%' && (high = hex_value(in[1])) >= 0 && (low = hex_value(in[2])) >= 0 && (high | low)) {
-			*out++ = (char)(high << 4 | low);
-			in += 3;
-		} else {
-			*out++ = *in++;
-		}
-	}
-	*out = '\0';
-	return (size_t)(out - text);
+	return headers_unescape(text);
 }
 
 static struct http_request *request_new(struct MHD_Connection *connection, const char *url, const char *method)

@@ -60,11 +60,7 @@ struct http_request {
 const char *http_header(struct http_request *request, const char *name);
 const char *http_query(struct http_request *request, const char *name);
 
-/* A decimal integer in [low, high] written with digits only (no sign, space or suffix):
- * 1 with *out set, else 0. The one reader of numbers in paths, queries and headers. */
-int http_parse_integer(const char *text, long low, long high, long *out);
-
-/* The query parameter `name` as http_parse_integer() reads it, `fallback` when absent;
+/* The query parameter `name` as headers_integer() (api/headers.h) reads it, `fallback` when absent;
  * -1 with a 400 problem naming the parameter queued when it is malformed (low >= 0). */
 long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high);
 

@@ -1,7 +1,22 @@
 /*
- * problem.c - the table behind problem.h.
+ * problem.c - the table behind problem.h, and the problem+json body built from it.
+ *
+ * A body must always exist: a NULL one used to abort the server in json_dumps(). jansson
+ * refuses strings that are not valid UTF-8, and the texts put into a body are not all
+ * ours: a detail may quote a client's bytes (jansson's own parse error quotes the bytes
+ * near the error, and stops inside a character when that character follows a bad escape)
+ * and the instance is the request path as the client sent it.
  */
 #include "api/problem.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "api/text.h"
+
+/* How much of a client's text a problem quotes when it is not valid UTF-8. */
+#define PROBLEM_QUOTE_CHARS 200
+#define PROBLEM_QUOTE_SIZE (PROBLEM_QUOTE_CHARS * 6 + 4)
 
 struct problem_entry {
 	const char *code;
@@ -35,4 +50,31 @@ int problem_status_of_error(enum error error)
 	if (error == ERROR_TRADE_NOT_FOUND)
 		return 404;
 	return error_kind(error) == ERROR_KIND_INPUT ? 400 : 422;
+}
+
+/* A JSON string of text that may have come from a client (a path, a quoted member name):
+ * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
+static json_t *safe_string(const char *text)
+{
+	if (text_utf8_valid(text, strlen(text)))
+		return json_string(text);
+	char quoted[PROBLEM_QUOTE_SIZE];
+	return json_string(text_quote(quoted, sizeof quoted, text, PROBLEM_QUOTE_CHARS));
+}
+
+json_t *problem_json(const char *instance, const char *code, int status, const char *title, const char *detail,
+		     const char *field, long version)
+{
+	char type[96];
+	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status,
+				 "detail", safe_string(detail ? detail : title), "code", code);
+	if (!body)
+		return NULL;
+	if (field)
+		json_object_set_new(body, "field", safe_string(field));
+	if (version >= 0)
+		json_object_set_new(body, "version", json_integer(version));
+	json_object_set_new(body, "instance", safe_string(instance));
+	return body;
 }

@@ -9,6 +9,8 @@
 #ifndef CATAN_API_PROBLEM_H
 #define CATAN_API_PROBLEM_H
 
+#include <jansson.h>
+
 #include "engine/error.h"
 
 /* X(name, code, status, title) */
@@ -54,5 +56,15 @@ const char *problem_title(enum problem problem);
 
 /* The HTTP status for an engine refusal (400, 404 or 422). */
 int problem_status_of_error(enum error error);
+
+/* The problem+json body every error answer carries: type "urn:catan:problem:<code>",
+ * title, status, detail (the title when NULL), code, then field when not NULL, version
+ * when >= 0 and instance (the request path). detail, field and instance may hold any
+ * bytes: text that is not valid UTF-8 is quoted through text_quote() (api/text.h), so the
+ * body exists whatever a client sent. No I/O: the fuzz targets of tests/fuzz/ build the
+ * very bodies the server sends. New reference (caller decrefs); NULL only if jansson
+ * fails to allocate. */
+json_t *problem_json(const char *instance, const char *code, int status, const char *title, const char *detail,
+		     const char *field, long version);
 
 #endif

@@ -25,6 +25,7 @@
 #include "api/access_log.h"
 #include "api/auth.h"
 #include "api/game_repo.h"
+#include "api/headers.h"
 #include "api/metrics.h"
 #include "api/notify.h"
 #include "api/ratelimit.h"
@@ -498,35 +499,6 @@ const struct store_timer_set *service_next_timer(const struct game_record *game,
 	return out;
 }
 
-/* If-Match with strong comparison (RFC 9110 13.1.1): "*" matches any version (0: no
- * condition), "<version>" pins the write to that version (1), a weak tag can never match
- * strongly (2: answer 412), and anything else is malformed (-1). */
-static int parse_if_match(const char *header, long *version)
-{
-	if (!header || strcmp(header, "*") == 0)
-		return 0;
-	if (strncmp(header, "W/\"", 3) == 0)
-		return 2;
-	size_t length = strlen(header);
-	if (length < 3 || length > 20 || header[0] != '"' || header[length - 1] != '"')
-		return -1;
-	char digits[20];
-	memcpy(digits, header + 1, length - 2);
-	digits[length - 2] = '\0';
-	return http_parse_integer(digits, 0, INT32_MAX, version) ? 1 : -1;
-}
-
-static int valid_key(const char *key)
-{
-	size_t length = strlen(key);
-	if (length < 1 || length > 200)
-		return 0;
-	for (size_t i = 0; i < length; i++)
-		if (key[i] < 0x21 || key[i] > 0x7e)
-			return 0;
-	return 1;
-}
-
 /* The key as the store keeps it: scoped to who sent it ("<viewer>:<key>"), so that a seat
  * cannot take, block or read the answer of another seat's (predictable) keys. */
 static char *scoped_key(const struct session *session, const char *key)
@@ -637,7 +609,7 @@ void service_move(struct http_request *request, struct session *session, const s
 		  int success_status, const char *offer_member)
 {
 	const char *key = http_header(request, "Idempotency-Key");
-	if (key && !valid_key(key)) {
+	if (key && !headers_idempotency_key_valid(key)) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Idempotency-Key must be 1..200 printable characters",
 				     "Idempotency-Key", -1);
 		return;
@@ -658,7 +630,7 @@ static void move_with_key(struct http_request *request, struct session *session,
 			return;
 	}
 	long pinned = -1;
-	int if_match = parse_if_match(http_header(request, MHD_HTTP_HEADER_IF_MATCH), &pinned);
+	int if_match = headers_if_match(http_header(request, MHD_HTTP_HEADER_IF_MATCH), &pinned);
 	if (if_match < 0) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "If-Match must be a version in quotes, e.g. \"12\"",
 				     "If-Match", -1);

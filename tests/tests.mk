@@ -21,14 +21,16 @@ test-engine: $(ENGINE_TESTS)
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
 
-# API unit tests: the JSON codec (api/codec.c), no database. tests/api/codec_games.c plays
-# random complete games for them and for `make bench-codec`. The replay test also runs
-# `catan replay` on a file, through the program named by $CATAN.
-API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c)
+# API unit tests: the JSON codec (api/codec.c) and the problem bodies (api/problem.c), no
+# database. tests/api/codec_games.c plays random complete games for them and for `make
+# bench-codec`. The replay test also runs `catan replay` on a file, through the program
+# named by $CATAN.
+API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c) tests/api/test_problem.c
 API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
 CODEC_GAMES_OBJ := $(B)/obj/tests/api/codec_games.o
+PROBLEM_OBJ := $(B)/obj/api/problem.o
 
-$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
