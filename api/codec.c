@@ -1459,6 +1459,8 @@ int codec_replay_log(const char *text, size_t size, struct game *out, char *mess
 	if (!root) {
 		snprintf(message, message_size, "invalid JSON at line %d, column %d: %s", text ? parse_error.line : 0,
 			 text ? parse_error.column : 0, text ? parse_error.text : "no text");
+		/* jansson quotes the bytes near the error, cut inside a character after a bad escape. */
+		text_make_valid(message);
 		return 0;
 	}
 	const json_t *events = json_is_object(root) ? json_object_get(root, "events") : root;
@@ -1472,6 +1474,8 @@ int codec_replay_log(const char *text, size_t size, struct game *out, char *mess
 	for (size_t i = 0; ok && i < json_array_size(events); i++)
 		ok = replay_entry(json_array_get(events, i), i, out, message, message_size);
 	json_decref(root);
+	if (!ok && message_size > 0)
+		text_make_valid(message); /* message_size may cut a quoted refusal inside a character */
 	return ok;
 }
 

@@ -1103,6 +1103,41 @@ START_TEST(test_replay_log_refuses_bad_logs_with_a_message)
 }
 END_TEST
 
+/* Found by tests/fuzz (crashes/codec_replay, crashes/codec_event): jansson's error for a
+ * bad escape quotes the token up to the first byte of the character after the backslash;
+ * the refusal messages that quote it, and a message cut by a small buffer, stay UTF-8. */
+START_TEST(test_refusal_messages_stay_utf8_when_jansson_quotes_half_a_character)
+{
+	static const char log[] = "[{\"bbb\\\xef\x96\x97";
+	static struct game replayed;
+	char message[256];
+	ck_assert(!codec_replay_log(log, sizeof log - 1, &replayed, message, sizeof message));
+	ck_assert_msg(strstr(message, "invalid escape") != NULL, "%s", message);
+	json_t *string = json_string(message);
+	ck_assert_msg(string != NULL, "not UTF-8: %s", message);
+	json_decref(string);
+
+	static const char payload[] = "{\"bbb\\\xef\x96\x97";
+	struct event event;
+	struct codec_error error;
+	ck_assert(!codec_payload_parse(EVENT_TURN_ENDED, payload, sizeof payload - 1, &event, &error));
+	ck_assert_str_eq(error.code, "invalid_json");
+	string = json_string(error.message);
+	ck_assert_msg(string != NULL, "not UTF-8: %s", error.message);
+	json_decref(string);
+
+	/* A refusal quoting a non-ASCII member, cut by a message buffer that ends inside it. */
+	static const char bad_member[] = "[{\"type\":\"game_created\",\"\xc3\xa9\xc3\xa9\xc3\xa9\":1}]";
+	for (size_t size = 12; size < 40; size++) {
+		char small[40];
+		ck_assert(!codec_replay_log(bad_member, sizeof bad_member - 1, &replayed, small, size));
+		string = json_string(small);
+		ck_assert_msg(string != NULL, "size %zu: not UTF-8: %s", size, small);
+		json_decref(string);
+	}
+}
+END_TEST
+
 /* `catan replay FILE` end to end: the program named by $CATAN (the build's, from
  * tests/tests.mk), or build/catan. */
 static int run_catan_replay(const char *path, char *output, size_t output_size)
@@ -1181,6 +1216,7 @@ Suite *test_suite(void)
 	tcase_add_test(games, test_payloads_omit_the_type_and_read_back_with_the_row_type);
 	tcase_add_test(games, test_replay_log_rebuilds_a_random_game);
 	tcase_add_test(games, test_replay_log_refuses_bad_logs_with_a_message);
+	tcase_add_test(games, test_refusal_messages_stay_utf8_when_jansson_quotes_half_a_character);
 	tcase_add_test(games, test_catan_replay_prints_the_final_state_of_a_log_file);
 	suite_add_tcase(suite, games);
 	return suite;
