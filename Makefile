@@ -1,13 +1,16 @@
 # Catan game service: engine (pure C rules), db (PostgreSQL event store), api (HTTP).
 #
 #   make            build everything into build/ (runs scripts/deps.sh first)
-#   make test       every test suite, then again under ASan+UBSan (build/asan/)
+#   make test       every test suite, then again under ASan+UBSan (build/asan/), then a
+#                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk)
+#   make fuzz       each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench      engine benchmark: random 4-player games on one core
 #   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/)
 #
 # Each layer adds its targets in its own fragment (engine/engine.mk, db/db.mk,
-# api/api.mk, tests/tests.mk). B is the build directory and SAN=1 builds with sanitizers;
-# the sanitizer pass of `make test` is this same Makefile run with B=build/asan SAN=1.
+# api/api.mk, tests/tests.mk, tests/fuzz/fuzz.mk). B is the build directory and SAN=1
+# builds with sanitizers; the sanitizer pass of `make test` is this same Makefile run with
+# B=build/asan SAN=1.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -59,17 +62,21 @@ include engine/engine.mk
 -include db/db.mk
 -include api/api.mk
 include tests/tests.mk
+include tests/fuzz/fuzz.mk
 -include openapi/openapi.mk
 
 all: $(ALL_TARGETS)
 .PHONY: all
 
 # Everything CI checks: the contract's lint, every suite, then every suite again under
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
+# with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
+# builds with clang and the sanitizers itself).
 test: all
 	$(MAKE) lint
 	$(MAKE) test-run
 	$(MAKE) B=build/asan SAN=1 test-run
+	$(MAKE) test-fuzz
 .PHONY: test
 
 run: $(SERVER)

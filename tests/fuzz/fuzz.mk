@@ -1,0 +1,69 @@
+# Fuzzing with libFuzzer (clang, with AddressSanitizer and UndefinedBehaviorSanitizer):
+# one program per target, tests/fuzz/fuzz_<target>.c, built into build/fuzz/.
+#
+#   make fuzz                  each target for FUZZ_SECONDS (60) on a scratch copy of its
+#                              corpus; prints executions per second and in total
+#   make test-fuzz             every committed corpus file and every saved crash
+#                              (tests/fuzz/crashes/<target>/) as regression inputs, then
+#                              FUZZ_TEST_SECONDS (5) of fuzzing per target; part of `make test`
+#   make fuzz-build            just the programs
+#
+# The committed corpora (tests/fuzz/corpus/<target>/) never grow by themselves: runs work on
+# copies under build/fuzz/run/, and a crash's input lands in build/fuzz/artifacts/<target>/
+# (copy it to tests/fuzz/crashes/<target>/ to keep it found). tests/fuzz/run.sh does the
+# running. The libraries are compiled again here with clang and -fsanitize=fuzzer-no-link
+# (coverage for libFuzzer) beside the sanitizers, separate from the gcc objects of build/.
+
+FUZZ_B := build/fuzz
+FUZZ_CC := clang
+FUZZ_SECONDS ?= 60
+FUZZ_TEST_SECONDS ?= 5
+FUZZ_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# clang warns about a few things gcc does not; those are reported, not fixed here.
+FUZZ_CFLAGS := $(WARNINGS) -Wno-unused-but-set-variable -O1 -g $(FUZZ_SANITIZERS) -MMD -MP
+FUZZ_LIBS := -ljansson -lcrypto -lcurl
+
+FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine
+FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+# What the targets run: the engine, the codec, and the parts of api/ that need no socket.
+FUZZ_LIB_SRC := $(filter-out engine/cli.c,$(wildcard engine/*.c)) api/codec.c api/problem.c api/routes.c \
+	api/auth.c api/destination.c api/headers.c api/text.c api/xalloc.c tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
+
+$(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_B)/main/%.o: tests/fuzz/%.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -c $< -o $@
+
+$(FUZZ_B)/fuzz_%: $(FUZZ_B)/main/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_SANITIZERS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS)
+
+fuzz-build: $(FUZZ_PROGRAMS)
+.PHONY: fuzz-build
+
+fuzz: $(FUZZ_PROGRAMS)
+	@sh tests/fuzz/run.sh fuzz $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+.PHONY: fuzz
+
+test-fuzz: $(FUZZ_PROGRAMS)
+	@sh tests/fuzz/run.sh test $(FUZZ_B) $(FUZZ_TEST_SECONDS) $(FUZZ_TARGETS)
+.PHONY: test-fuzz
+
+-include $(shell find $(FUZZ_B)/obj $(FUZZ_B)/main -name '*.d' 2>/dev/null)
+
+# Re-make the seed corpora (tests/fuzz/gen_corpus.c, built with the normal compiler).
+FUZZ_GEN := $(B)/tests/fuzz/gen_corpus
+$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
+
+ALL_TARGETS += $(FUZZ_GEN)
+
+fuzz-corpus: $(FUZZ_GEN)
+	rm -rf tests/fuzz/corpus
+	$(FUZZ_GEN) tests/fuzz/corpus
+.PHONY: fuzz-corpus

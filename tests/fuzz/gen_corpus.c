@@ -1,0 +1,330 @@
+/*
+ * gen_corpus.c - writes the seed corpora of tests/fuzz/corpus/<target>/ (`make
+ * fuzz-corpus`): real inputs, a few dozen per target.
+ *
+ *   codec_options  create-game bodies as API.md and the HTTP tests send them
+ *   codec_move     one legal move of each type from each of two random games, rendered
+ *                  by codec_command_to_json() (templates filled), trade bodies as the
+ *                  trade routes take them (no type), and some bodies to refuse
+ *   codec_event    stored events of random games: the row's type byte, then the payload
+ *                  (or, for some, the whole event with its type)
+ *   codec_replay   event logs of random games: whole short games, prefixes, the API's
+ *                  {"events": [...]} form
+ *   http           requests as fuzz_http.c reads them: method byte, target, If-Match,
+ *                  Idempotency-Key, Authorization, X-Request-Id, webhook url
+ *   engine         choice sequences for fuzz_engine.c from a fixed generator: every
+ *                  option combination, long enough to reach the late game
+ *
+ * Deterministic: the same files every run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api/codec.h"
+#include "engine/apply.h"
+#include "engine/legal.h"
+#include "engine/playout.h"
+#include "engine/rng.h"
+#include "tests/api/codec_games.h"
+
+static const char *root;
+
+static void write_file(const char *target, const char *name, const void *data, size_t size)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", root, target);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%s/%s", root, target, name);
+	FILE *file = fopen(path, "wb");
+	if (!file || fwrite(data, 1, size, file) != size || fclose(file) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void write_text(const char *target, const char *name, const char *text)
+{
+	write_file(target, name, text, strlen(text));
+}
+
+static void options_corpus(void)
+{
+	static const char *const bodies[] = {
+		"{\"seats\":4}",
+		"{\"seats\":3}",
+		"{\"seats\":4,\"options\":{\"layout\":\"random\",\"numbers\":\"random\",\"seed\":42}}",
+		"{\"seats\":3,\"options\":{\"layout\":\"beginner\",\"start\":\"fixed\"}}",
+		"{\"seats\":4,\"options\":{\"edition\":\"2025\",\"dice\":\"manual\",\"first_seat\":2}}",
+		"{\"seats\":4,\"options\":{\"turn_timeout_s\":60,\"on_timeout\":\"bot\"}}",
+		"{\"seats\":4,\"options\":{\"turn_timeout_s\":30,\"on_timeout\":\"default\",\"first_seat\":null}}",
+		"{\"players\":[{\"name\":\"Ada\"},{\"name\":\"Grace\",\"bot\":true},{\"name\":\"Linus\",\"bot\":false}]}",
+		"{\"players\":[{\"name\":\"Åsa\"},{\"name\":\"Zoë\"},{\"name\":\"李\"},{\"bot\":true}],"
+		"\"options\":{\"layout\":\"random\"}}",
+		"{\"seats\":4,\"options\":{\"layout\":\"hexagon\"}}",
+		"{\"seats\":5}",
+		"{\"seats\":4,\"options\":{\"colour\":\"red\"}}",
+		"{\"seats\":3,\"options\":{\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaé\":1}}",
+		"{\"seats\":4,\"options\":{\"seed\":-1}}",
+		"{\"seats\":4,\"options\":{\"seed\":18446744073709551615}}",
+		"{\"seats\":4,\"options\":{\"turn_timeout_s\":-5}}",
+		"{\"seats\":4,\"options\":{\"first_seat\":7}}",
+		"{\"seats\":4,\"options\":{\"start\":\"fixed\",\"layout\":\"random\"}}",
+		"{\"seats\":4,\"options\":[]}",
+		"{\"seats\":\"4\"}",
+		"{\"seats\":4,\"seats\":3}",
+		"{\"seats\":4,\"options\":{\"dice\":\"manual\",\"numbers\":\"spiral\",\"edition\":\"classic\"}}",
+		"{\"seats\":4,",
+		"{\"seats\":4,\"options\":{\"layout\":\"rand\\u00e9m\"}}",
+		"[1,2,3]",
+		"{\"seats\":4,\"options\":{\"on_timeout\":\"\\ud83c\\udfb2\"}}",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "body-%02zu.json", i);
+		write_text("codec_options", name, bodies[i]);
+	}
+}
+
+/* The legal moves of every seat at a few points of a random game, one body per type and
+ * seat and point (so a few dozen files). */
+static void move_corpus(void)
+{
+	static struct command moves[LEGAL_MOVES_MAX];
+	static struct codec_game game;
+	static struct game state;
+	int written = 0;
+	unsigned seen = 0;
+	for (int g = 0; g < 2; g++) {
+		memset(&game, 0, sizeof game);
+		codec_game_play(&game, 4, g, 0, 1, UINT64_C(77) + (uint64_t)g);
+		memset(&state, 0, sizeof state);
+		struct rng filler;
+		rng_init(&filler, 5, (uint64_t)g);
+		for (int i = 0; i < game.count; i++) {
+			apply_event(&state, &game.events[i]);
+			for (int s = 0; s < state.options.seats; s++) {
+				int count = legal_moves(&state, s, moves, LEGAL_MOVES_MAX);
+				for (int m = 0; m < count && m < LEGAL_MOVES_MAX; m++) {
+					struct command move = moves[m];
+					/* One of each type per game, from the seat and point first listing it. */
+					if (seen >> move.type & 1u)
+						continue;
+					seen |= 1u << move.type;
+					playout_fill_template(&state, s, &move, &filler);
+					json_t *body = codec_command_to_json(&move);
+					char *text = json_dumps(body, JSON_COMPACT);
+					char name[48];
+					snprintf(name, sizeof name, "move-%02d-%s.json", written++, command_type_name(move.type));
+					write_text("codec_move", name, text);
+					free(text);
+					json_decref(body);
+				}
+			}
+		}
+		codec_game_free(&game);
+		seen = 0;
+	}
+	static const char *const bodies[] = {
+		"{\"give\":{\"brick\":1},\"want\":{\"ore\":1}}",
+		"{\"give\":{\"wood\":2},\"want\":{\"wheat\":1,\"sheep\":1},\"to\":[1,2]}",
+		"{\"give\":{\"clay\":1},\"want\":{\"grain\":1},\"counter_to\":3}",
+		"{}",
+		"{\"with\":2}",
+		"{\"type\":\"roll\",\"dice\":[3,4]}",
+		"{\"type\":\"discard\",\"resources\":{\"ore\":2,\"lumber\":1}}",
+		"{\"type\":\"move_robber\",\"hex\":9,\"victim\":null}",
+		"{\"type\":\"play_road_building\",\"edges\":[]}",
+		"{\"type\":\"play_year_of_plenty\",\"resources\":{\"ore\":2}}",
+		"{\"type\":\"build_road\",\"edge\":71,\"seat\":1}",
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":4},\"get\":{\"brick\":1}}",
+		"{\"type\":\"play_monopoly\",\"resource\":\"corn\"}",
+		"{\"type\":\"build_settlement\",\"node\":54}",
+		"{\"type\":\"teleport\"}",
+		"{\"type\":\"discard\",\"resources\":{\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaé\":1}}",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "body-%02zu.json", i);
+		write_text("codec_move", name, bodies[i]);
+	}
+}
+
+static void event_corpus(void)
+{
+	static struct codec_game game;
+	unsigned seen = 0;
+	int written = 0;
+	for (int g = 0; g < 2; g++) {
+		memset(&game, 0, sizeof game);
+		codec_game_play(&game, 3 + (g & 1), g & 1, 1, 1, UINT64_C(300) + (uint64_t)g);
+		int seats = game.final.options.seats;
+		for (int i = 0; i < game.count; i++) {
+			const struct event *event = &game.events[i];
+			int whole = g == 1;
+			if (whole ? i % 150 != 0 : (seen >> event->type & 1u))
+				continue;
+			seen |= 1u << event->type;
+			char *text = whole ? codec_event_dump(event, seats) : codec_payload_dump(event, seats);
+			size_t length = strlen(text);
+			char *row = malloc(length + 1);
+			row[0] = (char)event->type;
+			memcpy(row + 1, text, length);
+			char name[64];
+			snprintf(name, sizeof name, "%s-%02d-%s", whole ? "event" : "payload", written++,
+				 event_type_name(event->type));
+			write_file("codec_event", name, row, length + 1);
+			free(row);
+			free(text);
+		}
+		codec_game_free(&game);
+	}
+}
+
+/* Events [0, count) of a game as a log; `api`: the {"events": [...]} form with versions. */
+static char *log_text(const struct codec_game *game, int count, int api)
+{
+	size_t capacity = 64, used = 0;
+	char *text = malloc(capacity);
+	used += (size_t)sprintf(text, "%s", api ? "{\"events\":[" : "[");
+	for (int i = 0; i < count; i++) {
+		char *event = codec_event_dump(&game->events[i], game->final.options.seats);
+		size_t length = strlen(event) + 64;
+		if (used + length + 4 > capacity) {
+			capacity = 2 * (used + length + 4);
+			text = realloc(text, capacity);
+		}
+		if (api)
+			used += (size_t)sprintf(text + used, "%s{\"version\":%d,%s", i ? "," : "", i + 1, event + 1);
+		else
+			used += (size_t)sprintf(text + used, "%s%s", i ? "," : "", event);
+		free(event);
+	}
+	sprintf(text + used, "%s", api ? "]}" : "]");
+	return text;
+}
+
+static void replay_corpus(void)
+{
+	static struct codec_game game;
+	static const int prefixes[] = {1, 8, 60, 400};
+	int written = 0;
+	for (int g = 0; g < 3; g++) {
+		memset(&game, 0, sizeof game);
+		codec_game_play(&game, 3 + (g & 1), g & 1, 1, g == 2, UINT64_C(900) + (uint64_t)g);
+		for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+			int count = prefixes[p] < game.count ? prefixes[p] : game.count;
+			char *text = log_text(&game, count, (int)(p + (size_t)g) % 3 == 0);
+			char name[48];
+			snprintf(name, sizeof name, "log-%02d-%d-events.json", written++, count);
+			if (strlen(text) <= 65536)
+				write_text("codec_replay", name, text);
+			free(text);
+		}
+		codec_game_free(&game);
+	}
+	write_text("codec_replay", "empty.json", "[]");
+	write_text("codec_replay", "not-a-log.json", "{\"version\":3}");
+}
+
+static void http_corpus(void)
+{
+	static const struct {
+		char method;
+		const char *text;
+	} requests[] = {
+		{2, "/v1/games\n\n\n\n"},
+		{0, "/v1/games/0123456789abcdef\n\n\nBearer st_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\nreq-1"},
+		{0, "/v1/games/0123456789abcdef/board"},
+		{0, "/v1/games/0123456789abcdef/actions\n\n\nBearer at_abcdefghijklmnopqrstuvwxyz0123456789-_ABCDEFG"},
+		{2, "/v1/games/0123456789abcdef/moves\n\"12\"\nkey-0001\nBearer st_x\nabc.DEF_ghi-1"},
+		{2, "/v1/games/0123456789abcdef/moves\nW/\"3\"\n\nbearer  st_y  \n"},
+		{2, "/v1/games/0123456789abcdef/moves\n\"+1\"\nk\nBearer\n"},
+		{2, "/v1/games/0123456789abcdef/moves\n\" 1\"\n\x01\x02\nBasic dXNlcjpwYXNz\n"},
+		{0, "/v1/games/0123456789abcdef/moves?after=10&limit=50&wait=30"},
+		{0, "/v1/games/0123456789abcdef/moves?limit=5abc&after=-1"},
+		{0, "/v1/games/0123456789abcdef/moves?after=99999999999999999999999&wait=61"},
+		{0, "/v1/games/0123456789abcdef/stream?token=st_abc"},
+		{0, "/v1/games/0123456789abcdef/players"},
+		{2, "/v1/games/0123456789abcdef/trades\n\n\nBearer st_q\n"},
+		{0, "/v1/games/0123456789abcdef/trades"},
+		{2, "/v1/games/0123456789abcdef/trades/3/accept"},
+		{2, "/v1/games/0123456789abcdef/trades/3/decline"},
+		{2, "/v1/games/0123456789abcdef/trades/65535/confirm"},
+		{5, "/v1/games/0123456789abcdef/trades/3"},
+		{2, "/v1/games/0123456789abcdef/webhooks"},
+		{0, "/v1/games/0123456789abcdef/webhooks/wh_0000000000000001/deliveries?limit=500"},
+		{5, "/v1/games/0123456789abcdef/webhooks/wh_1"},
+		{0, "/healthz"},
+		{1, "/readyz"},
+		{0, "/metrics"},
+		{0, "/openapi.json"},
+		{3, "/v1/games"},
+		{6, "/v1/games/0123456789abcdef"},
+		{0, "/v1/games/0123456789abcdef%00/board"},
+		{0, "/v1/games/%e2%82/board"},
+		{0, "/v1/games//board"},
+		{0, "/v1/games/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/board"},
+		{7, "/v1/games/x/y/z/w/v/u"},
+		{0, "//healthz"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\nBearer at_x\n\nhttps://example.com/hooks/catan"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\nBearer st_x\n\nhttp://127.0.0.1:8080/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttp://user:pass@example.com/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttp://[::1]/x"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttp://0x7f.1/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttps://hooks.localhost/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nftp://example.com/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttp://169.254.169.254/latest/meta-data/"},
+		{2, "/v1/games/0123456789abcdef/webhooks\n\n\n\n\nhttp://[fe80::1%25eth0]:80/"},
+	};
+	for (size_t i = 0; i < sizeof requests / sizeof requests[0]; i++) {
+		size_t length = strlen(requests[i].text);
+		char *data = malloc(length + 1);
+		data[0] = requests[i].method;
+		memcpy(data + 1, requests[i].text, length);
+		char name[32];
+		snprintf(name, sizeof name, "request-%02zu", i);
+		write_file("http", name, data, length + 1);
+		free(data);
+	}
+}
+
+static void engine_corpus(void)
+{
+	struct rng rng;
+	rng_init(&rng, UINT64_C(0xe1e1), 0);
+	static uint8_t data[8192];
+	for (int i = 0; i < 32; i++) {
+		size_t size = i < 8 ? 600 + 200 * (size_t)i : 2500 + (size_t)rng_below(&rng, 5000);
+		data[0] = (uint8_t)(i * 37 % 128);
+		for (int b = 1; b < 9; b++)
+			data[b] = (uint8_t)rng_next(&rng);
+		for (size_t b = 9; b < size; b++) {
+			data[b] = (uint8_t)rng_next(&rng);
+			/* Raw commands are one step in 20 and only in some inputs. */
+			if (data[b] >= 0xe0 && (i % 4 != 3 || rng_below(&rng, 20) != 0))
+				data[b] &= 0x7f;
+		}
+		char name[32];
+		snprintf(name, sizeof name, "choices-%02d", i);
+		write_file("engine", name, data, size);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_corpus DIR\n");
+		return 2;
+	}
+	root = argv[1];
+	mkdir(root, 0755);
+	options_corpus();
+	move_corpus();
+	event_corpus();
+	replay_corpus();
+	http_corpus();
+	engine_corpus();
+	return 0;
+}
