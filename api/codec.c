@@ -725,9 +725,10 @@ json_t *codec_command_to_json(const struct command *command)
 	case COMMAND_MARITIME_TRADE: {
 		put_new(object, "give", resource_map_new(command->give, 0));
 		put_new(object, "get", resource_map_new(command->want, 0));
-		/* The rate a listed trade is made at (several may apply: RULES.md 7). */
+		/* The rate a listed trade is made at (several may apply: RULES.md 7); only a rate
+		 * the parser reads back (2..4), so any command renders as a body that parses. */
 		int given = resource_total(command->give), taken = resource_total(command->want);
-		if (taken > 0 && given % taken == 0)
+		if (taken > 0 && given % taken == 0 && given / taken >= 2 && given / taken <= 4)
 			put_int(object, "rate", given / taken);
 		break;
 	}

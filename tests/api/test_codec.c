@@ -1138,6 +1138,35 @@ START_TEST(test_refusal_messages_stay_utf8_when_jansson_quotes_half_a_character)
 }
 END_TEST
 
+/* Found by tests/fuzz (crashes/codec_move): a maritime trade the parser accepts (the
+ * engine judges the amounts) rendered with a "rate" of 0 or 1, which the parser refuses,
+ * so the body codec_command_to_json() wrote did not read back. */
+START_TEST(test_every_parsed_maritime_trade_renders_as_a_body_that_parses)
+{
+	static const char *const bodies[] = {
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":0},\"get\":{\"brick\":1}}",
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":1},\"get\":{\"brick\":1}}",
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":10},\"get\":{\"brick\":2}}",
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":3},\"get\":{}}",
+		"{\"type\":\"maritime_trade\",\"give\":{\"wool\":6},\"get\":{\"brick\":2}}",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		json_t *body = load(bodies[i]);
+		struct command command, again;
+		struct codec_error error;
+		ck_assert_msg(codec_command_from_json(body, &command, &error), "%s: %s", bodies[i], error.message);
+		json_t *rendered = codec_command_to_json(&command);
+		char *text = dump(rendered);
+		ck_assert_msg(codec_command_from_json(rendered, &again, &error), "%s renders as %s: %s", bodies[i], text,
+			      error.message);
+		ck_assert_mem_eq(&again, &command, sizeof command);
+		free(text);
+		json_decref(rendered);
+		json_decref(body);
+	}
+}
+END_TEST
+
 /* `catan replay FILE` end to end: the program named by $CATAN (the build's, from
  * tests/tests.mk), or build/catan. */
 static int run_catan_replay(const char *path, char *output, size_t output_size)
@@ -1217,6 +1246,7 @@ Suite *test_suite(void)
 	tcase_add_test(games, test_replay_log_rebuilds_a_random_game);
 	tcase_add_test(games, test_replay_log_refuses_bad_logs_with_a_message);
 	tcase_add_test(games, test_refusal_messages_stay_utf8_when_jansson_quotes_half_a_character);
+	tcase_add_test(games, test_every_parsed_maritime_trade_renders_as_a_body_that_parses);
 	tcase_add_test(games, test_catan_replay_prints_the_final_state_of_a_log_file);
 	suite_add_tcase(suite, games);
 	return suite;
