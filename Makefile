@@ -48,19 +48,15 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(firstword $(subst /, ,$<))) -c $< -o $@
 
-# The JSON codec (api/codec.c) is the one place that maps engine values to JSON and back;
-# the engine CLI, the store tests and the server all link it.
-CODEC_OBJ := $(B)/obj/api/codec.o $(B)/obj/api/text.o
-CODEC_LIB := $(B)/libcodec.a
-CODEC_LIBS := -ljansson
-
-$(CODEC_LIB): $(CODEC_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
-
+# One fragment per folder, each building exactly that folder (see README's source layout):
+# the libraries first, then the programs that link them, then the tests.
 include engine/engine.mk
--include db/db.mk
--include api/api.mk
+include codec/codec.mk
+include db/db.mk
+include game/game.mk
+include api/api.mk
+include cmd/cmd.mk
+include bench/bench.mk
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
 -include openapi/openapi.mk
@@ -73,11 +69,17 @@ all: $(ALL_TARGETS)
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
 # builds with clang and the sanitizers itself).
 test: all
+	scripts/check-layers.sh
 	$(MAKE) lint
 	$(MAKE) test-run
 	$(MAKE) B=build/asan SAN=1 test-run
 	$(MAKE) test-fuzz
 .PHONY: test
+
+# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`).
+check-layers:
+	@scripts/check-layers.sh
+.PHONY: check-layers
 
 run: $(SERVER)
 	@scripts/run.sh $(SERVER)

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "api/routes.h"
-#include "api/text.h"
+#include "codec/text.h"
 
 static void timestamp(char *out, size_t size)
 {

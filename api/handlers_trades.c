@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/service.h"

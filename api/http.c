@@ -28,7 +28,7 @@
 #include "api/metrics.h"
 #include "api/ratelimit.h"
 #include "api/routes.h"
-#include "api/text.h"
+#include "codec/text.h"
 #include "api/xalloc.h"
 
 double http_now(void)

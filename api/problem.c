@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/text.h"
+#include "codec/text.h"
 
 /* How much of a client's text a problem quotes when it is not valid UTF-8. */
 #define PROBLEM_QUOTE_CHARS 200

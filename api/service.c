@@ -24,7 +24,7 @@
 
 #include "api/access_log.h"
 #include "api/auth.h"
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "api/headers.h"
 #include "api/metrics.h"
 #include "api/notify.h"

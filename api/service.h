@@ -20,7 +20,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "api/config.h"
 #include "api/http.h"
 #include "db/store.h"

@@ -33,7 +33,7 @@
 #include "api/backoff.h"
 #include "api/config.h"
 #include "api/destination.h"
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "api/metrics.h"
 #include "api/service.h"
 #include "api/summary.h"

@@ -1,6 +1,6 @@
-# The engine: a static library of pure rules, and the `catan` command-line program.
+# The engine: a static library of pure rules (the `catan` program is in cmd/).
 
-ENGINE_SRC := $(filter-out engine/cli.c,$(wildcard engine/*.c))
+ENGINE_SRC := $(wildcard engine/*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(B)/obj/%.o)
 ENGINE_LIB := $(B)/libengine.a
 
@@ -8,15 +8,7 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-CATAN := $(B)/catan
-$(CATAN): $(B)/obj/engine/cli.o $(CODEC_LIB) $(ENGINE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
-
-ALL_TARGETS += $(ENGINE_LIB) $(CATAN)
-
-bench: $(CATAN)
-	@$(CATAN) bench --games $${BENCH_GAMES:-20000} --players 4 --seed 1
-.PHONY: bench
+ALL_TARGETS += $(ENGINE_LIB)
 
 # The board tables are generated; this target re-generates them and fails if they drift.
 check-board-tables:

@@ -9,7 +9,10 @@
  */
 #include "playout.h"
 
+#include <string.h>
+
 #include "legal.h"
+#include "rules.h"
 
 static int random_card(const uint8_t hand[RESOURCE_COUNT], struct rng *rng)
 {
@@ -98,4 +101,37 @@ int playout_choose(const struct game *game, const struct playout_options *option
 	*command = scratch[pick];
 	playout_fill_template(game, s, command, rng);
 	return 1;
+}
+
+enum error playout_start(struct playout_game *playout, const struct game_options *options,
+			 const struct playout_options *choices, uint64_t seed, uint64_t chooser_stream,
+			 struct event_list *created)
+{
+	memset(playout, 0, sizeof *playout);
+	playout->seed = seed;
+	playout->options = *choices;
+	rng_init(&playout->chooser, seed, chooser_stream);
+	return rules_start(options, seed, created, &playout->state);
+}
+
+void playout_resume(struct playout_game *playout, const struct game *state, const struct playout_options *choices,
+		    uint64_t seed, const struct rng *chooser)
+{
+	memcpy(&playout->state, state, sizeof *state);
+	playout->seed = seed;
+	playout->options = *choices;
+	playout->chooser = *chooser;
+}
+
+enum playout_result playout_step(struct playout_game *playout, struct command *scratch, int *seat,
+				 struct command *command, struct event_list *events, enum error *refused)
+{
+	if (!playout_choose(&playout->state, &playout->options, &playout->chooser, scratch, seat, command))
+		return PLAYOUT_OVER;
+	struct game after;
+	*refused = rules_decide_seeded(&playout->state, playout->seed, *seat, command, events, &after);
+	if (*refused != ERROR_OK)
+		return PLAYOUT_REFUSED;
+	memcpy(&playout->state, &after, sizeof after);
+	return PLAYOUT_MOVED;
 }

@@ -150,6 +150,27 @@ static int roll_first_seat(struct event_setup *setup, int seats, struct rng *rng
 
 static enum error decide_in(struct decision *d, int seat, const struct command *c, struct rng *rng);
 
+enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat, const struct command *command,
+			       struct event_list *out, struct game *after)
+{
+	struct rng rng;
+	rng_init(&rng, seed, game->version);
+	return rules_decide(game, seat, command, &rng, out, after);
+}
+
+enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events,
+		       struct game *game)
+{
+	struct rng rng;
+	rng_init(&rng, seed, 0);
+	enum error error = rules_create(options, &rng, events);
+	if (error != ERROR_OK)
+		return error;
+	memset(game, 0, sizeof *game);
+	apply_events(game, events);
+	return ERROR_OK;
+}
+
 enum error rules_create(const struct game_options *options, struct rng *rng, struct event_list *out)
 {
 	out->count = 0;

@@ -33,6 +33,17 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
 			struct event_list *out, struct game *after);
 
+/* The one way every caller seeds a decision: rules_decide() with the randomness of the
+ * game's secret `seed` at the game's version (rng_init(seed, version)), so a game's seed
+ * and its commands replay it exactly, in the server, the CLI, the benchmarks and the tests. */
+enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat, const struct command *command,
+			       struct event_list *out, struct game *after);
+
+/* Create a game from its options and seed (rules_create() with rng_init(seed, 0)) and apply
+ * the events to *game, which is cleared first. *events keeps what was applied. */
+enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events,
+		       struct game *game);
+
 /* The preset opening of `start: "fixed"` (this service's choice, not the printed start) on
  * the beginner board: settlement node and road edge for each seat's first and second
  * placement. Each second settlement touches three producing hexes. */

@@ -21,25 +21,20 @@ test-engine: $(ENGINE_TESTS)
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
 
-# API unit tests: the JSON codec (api/codec.c) and the problem bodies (api/problem.c), no
-# database. tests/api/codec_games.c plays random complete games for them and for `make
-# bench-codec`. The replay test also runs `catan replay` on a file, through the program
+# API unit tests: the JSON codec (codec/codec.c) and the problem bodies (api/problem.c), no
+# database. bench/games.c plays random complete games for them (and for `make
+# bench-codec`). The replay test also runs `catan replay` on a file, through the program
 # named by $CATAN.
 API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c) tests/api/test_problem.c
 API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
-CODEC_GAMES_OBJ := $(B)/obj/tests/api/codec_games.o
+CODEC_GAMES_OBJ := $(B)/obj/bench/games.o
 PROBLEM_OBJ := $(B)/obj/api/problem.o
 
 $(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
-BENCH_CODEC := $(B)/tests/api/bench_codec
-$(BENCH_CODEC): $(B)/obj/tests/api/bench_codec.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
-
-ALL_TARGETS += $(API_UNIT_TESTS) $(BENCH_CODEC)
+ALL_TARGETS += $(API_UNIT_TESTS)
 
 # The webhook destination rules (api/destination.c), on addresses alone: no network.
 DESTINATION_TEST := $(B)/tests/api/test_destination
@@ -53,20 +48,16 @@ test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(CATAN)
 	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
 .PHONY: test-api-unit
 
-# Bytes per stored event and dump+parse time, over 100 random games.
-bench-codec: $(BENCH_CODEC)
-	@$(BENCH_CODEC) $${BENCH_CODEC_GAMES:-100}
-.PHONY: bench-codec
 
-# db tests: the event store (db/) and its glue to the engine (api/game_repo.c) against a
+# db tests: the event store (db/) and its glue to the engine (game/game_repo.c) against a
 # real PostgreSQL: DATABASE_URL, or a throwaway cluster started by scripts/with-postgres.sh
 # for the whole run (the outage test stops and starts that cluster).
 DB_TEST_SRC := $(wildcard tests/db/test_*.c)
 DB_TESTS := $(DB_TEST_SRC:tests/%.c=$(B)/tests/%)
-DB_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/db/support.o $(B)/obj/tests/db/games.o
+DB_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/db/support.o $(B)/obj/bench/games.o
 EXTRA_CFLAGS_tests += $(PQ_CFLAGS)
 
-$(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -81,14 +72,14 @@ TEST_RUN_EXTRA += test-db
 # CATAN_SERVER, so the sanitizer pass tests the sanitizer build) on a throwaway PostgreSQL
 # (scripts/with-postgres.sh), driven with libcurl, with Prism (openapi/node_modules)
 # validating responses against openapi/openapi.yaml. tests/api/http_support.c is their
-# shared support; it reads the ground truth of games with api/game_repo.h and db/store.h.
+# shared support; it reads the ground truth of games with game/game_repo.h and db/store.h.
 # The programs run one after another: some stop and start the database.
 HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)
 HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
 HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o $(B)/obj/tests/api/http_process.o \
 	$(B)/obj/tests/api/http_player.o
 
-$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -100,7 +91,7 @@ ASYNC_TEST_SRC := $(wildcard tests/api/test_async_*.c)
 ASYNC_TESTS := $(ASYNC_TEST_SRC:tests/%.c=$(B)/tests/%)
 WEBHOOK_RECEIVER_OBJ := $(B)/obj/tests/api/webhook_receiver.o
 
-$(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lmicrohttpd -lcurl -lcrypto $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -135,7 +126,7 @@ FAULT_TEST_SRC := $(wildcard tests/faults/test_*.c)
 FAULT_TESTS := $(FAULT_TEST_SRC:tests/%.c=$(B)/tests/%)
 FAULT_SUPPORT_OBJ := $(B)/obj/tests/faults/fault_support.o
 
-$(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_REPO_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "db/store.h"
 #include "engine/event.h"
 

@@ -10,14 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"
 #include "engine/rng.h"
 #include "engine/rules.h"
 #include "engine/view.h"
-#include "tests/api/codec_games.h"
+#include "bench/games.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
 
@@ -345,8 +345,8 @@ END_TEST
  * accepted text is in range: it dumps and parses again to itself. */
 START_TEST(test_event_parse_survives_truncation_and_corruption)
 {
-	struct codec_game game;
-	codec_game_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 11);
+	struct games_record game;
+	games_record_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 11);
 	struct rng rng;
 	rng_init(&rng, 99, 0);
 	static const char alphabet[] = "{}[]\",:-.0123456789eEtrufalsnul \\x\001";
@@ -383,7 +383,7 @@ START_TEST(test_event_parse_survives_truncation_and_corruption)
 		free(text);
 	}
 	ck_assert(accepted > 0 && refused > 0);
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 END_TEST
 
@@ -592,12 +592,12 @@ END_TEST
  * parses back to the very command (templates: once filled in). */
 START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 {
-	struct codec_game game;
+	struct games_record game;
 	struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
 	ck_assert_ptr_nonnull(moves);
 	unsigned types_seen = 0;
 	for (uint64_t seed = 1; seed <= 2; seed++) {
-		codec_game_play(&game, (int)(2 + seed), (int)(seed & 1), BOARD_NUMBERS_RANDOM, 1, seed);
+		games_record_play(&game, (int)(2 + seed), (int)(seed & 1), BOARD_NUMBERS_RANDOM, 1, seed);
 		struct game state;
 		memset(&state, 0, sizeof state);
 		struct rng rng;
@@ -633,7 +633,7 @@ START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 				json_decref(actions);
 			}
 		}
-		codec_game_free(&game);
+		games_record_free(&game);
 	}
 	free(moves);
 	ck_assert_msg(types_seen & (1u << COMMAND_OFFER_TRADE), "no offer seen");
@@ -947,8 +947,8 @@ END_TEST
 /* Dump every event, parse it back, replay into a fresh state: equal to the live game. */
 static void round_trip_game(int seats, int layout, int numbers, uint64_t seed)
 {
-	struct codec_game game;
-	ck_assert_msg(codec_game_play(&game, seats, layout, numbers, 1, seed), "game %d/%d/%llu did not finish", seats,
+	struct games_record game;
+	ck_assert_msg(games_record_play(&game, seats, layout, numbers, 1, seed), "game %d/%d/%llu did not finish", seats,
 		      layout, (unsigned long long)seed);
 	struct game replayed;
 	memset(&replayed, 0, sizeof replayed);
@@ -963,7 +963,7 @@ static void round_trip_game(int seats, int layout, int numbers, uint64_t seed)
 		free(text);
 	}
 	ck_assert(memcmp(&replayed, &game.final, sizeof replayed) == 0);
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 
 START_TEST(test_random_games_replay_from_dumped_events_byte_for_byte)
@@ -981,8 +981,8 @@ END_TEST
  * the same event; typed payloads (older rows) still read; a type that disagrees is refused. */
 START_TEST(test_payloads_omit_the_type_and_read_back_with_the_row_type)
 {
-	struct codec_game game = {0};
-	ck_assert(codec_game_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 11));
+	struct games_record game = {0};
+	ck_assert(games_record_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 11));
 	for (int i = 0; i < game.count; i++) {
 		const struct event *event = &game.events[i];
 		char *full = codec_event_dump(event, 4);
@@ -1005,13 +1005,13 @@ START_TEST(test_payloads_omit_the_type_and_read_back_with_the_row_type)
 	struct codec_error error;
 	ck_assert(!codec_payload_parse(EVENT_TURN_ENDED, "[]", 2, &back, &error));
 	ck_assert(!codec_payload_parse(EVENT_TYPE_COUNT, "{}", 2, &back, &error));
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 END_TEST
 
 /* The log of a game as the API's GET .../moves returns it: events with an envelope.
  * `viewer` >= -1 redacts for that viewer; -2 leaves events whole. Caller frees. */
-static char *log_text(const struct codec_game *game, int count, int viewer, int wrapped)
+static char *log_text(const struct games_record *game, int count, int viewer, int wrapped)
 {
 	json_t *events = json_array();
 	for (int i = 0; i < count; i++) {
@@ -1038,8 +1038,8 @@ static char *log_text(const struct codec_game *game, int count, int viewer, int 
 
 START_TEST(test_replay_log_rebuilds_a_random_game)
 {
-	struct codec_game game;
-	ck_assert(codec_game_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 21));
+	struct games_record game;
+	ck_assert(games_record_play(&game, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 1, 21));
 	struct game replayed;
 	char message[256];
 	for (int wrapped = 0; wrapped < 2; wrapped++) {
@@ -1064,7 +1064,7 @@ START_TEST(test_replay_log_rebuilds_a_random_game)
 	ck_assert(!codec_replay_log(text, strlen(text), &replayed, message, sizeof message));
 	ck_assert_ptr_nonnull(strstr(message, "redacted"));
 	free(text);
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 END_TEST
 
@@ -1090,8 +1090,8 @@ START_TEST(test_replay_log_refuses_bad_logs_with_a_message)
 	ck_assert(!codec_replay_log(NULL, 0, &replayed, message, sizeof message));
 
 	/* A settlement on an occupied node: refused at that entry. */
-	struct codec_game game;
-	ck_assert(codec_game_play(&game, 3, GAME_LAYOUT_BEGINNER, BOARD_NUMBERS_SPIRAL, 0, 4));
+	struct games_record game;
+	ck_assert(games_record_play(&game, 3, GAME_LAYOUT_BEGINNER, BOARD_NUMBERS_SPIRAL, 0, 4));
 	ck_assert_uint_eq(game.events[1].type, EVENT_SETTLEMENT_BUILT);
 	ck_assert_uint_eq(game.events[3].type, EVENT_SETTLEMENT_BUILT);
 	game.events[3].node = game.events[1].node;
@@ -1099,7 +1099,7 @@ START_TEST(test_replay_log_refuses_bad_logs_with_a_message)
 	ck_assert(!codec_replay_log(text, strlen(text), &replayed, message, sizeof message));
 	ck_assert_msg(strstr(message, "event 4 (settlement_built)") != NULL, "%s", message);
 	free(text);
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 END_TEST
 
@@ -1188,8 +1188,8 @@ static int run_catan_replay(const char *path, char *output, size_t output_size)
 
 START_TEST(test_catan_replay_prints_the_final_state_of_a_log_file)
 {
-	struct codec_game game;
-	ck_assert(codec_game_play(&game, 3, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_RANDOM, 1, 8));
+	struct games_record game;
+	ck_assert(games_record_play(&game, 3, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_RANDOM, 1, 8));
 	char path[] = "/tmp/catan-replay-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -1213,7 +1213,7 @@ START_TEST(test_catan_replay_prints_the_final_state_of_a_log_file)
 	ck_assert_int_eq(run_catan_replay(path, output, sizeof output), 1);
 	ck_assert_msg(strstr(output, "catan replay: event 1") != NULL, "got: %s", output);
 	unlink(path);
-	codec_game_free(&game);
+	games_record_free(&game);
 }
 END_TEST
 

@@ -13,18 +13,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "tests/check_main.h"
-#include "tests/db/games.h"
+#include "bench/games.h"
 #include "tests/db/support.h"
 
 #define ROUNDS 14
 
 static int64_t new_game(struct game_repo *repo, uint64_t seed)
 {
-	struct test_game game;
+	struct games_play game;
 	struct event_list created;
-	test_game_start(&game, seed, 4, &created);
+	games_start(&game, seed, 4, 1, &created);
 	struct store_new_game row;
 	memset(&row, 0, sizeof row);
 	row.seed = (int64_t)seed;
@@ -33,8 +33,8 @@ static int64_t new_game(struct game_repo *repo, uint64_t seed)
 	for (int seat = 0; seat < 4; seat++)
 		ck_assert(RAND_bytes(row.token_hashes[seat], STORE_HASH_SIZE) == 1);
 	int64_t id;
-	ck_assert_int_eq(game_repo_create(repo, &row, &created, &game.state, &id), STORE_OK);
-	test_game_free(&game);
+	ck_assert_int_eq(game_repo_create(repo, &row, &created, &game.playout.state, &id), STORE_OK);
+	games_free(&game);
 	return id;
 }
 
@@ -53,17 +53,17 @@ static void append_until_killed(const char *conninfo, int64_t id, int report)
 	int64_t seed;
 	if (game_repo_load(&repo, id, &state, &seed) != STORE_OK)
 		_exit(4);
-	struct test_game game;
-	test_game_resume(&game, &state, (uint64_t)seed);
+	struct games_play game;
+	games_resume(&game, &state, (uint64_t)seed);
 	struct game before;
 	struct event_list events;
 	int seat;
-	while (test_game_step(&game, &before, &seat, &events)) {
+	while (games_step(&game, &before, &seat, &events)) {
 		enum store_status status =
-			game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
+			game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
 		if (status != STORE_OK)
 			_exit(5);
-		uint32_t version = game.state.version;
+		uint32_t version = game.playout.state.version;
 		if (write(report, &version, sizeof version) != (ssize_t)sizeof version)
 			_exit(6);
 	}

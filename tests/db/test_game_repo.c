@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "tests/check_main.h"
-#include "tests/db/games.h"
+#include "bench/games.h"
 #include "tests/db/support.h"
 
 static struct test_db db;
@@ -29,10 +29,10 @@ static void teardown(void)
 	test_db_drop(&db);
 }
 
-static int64_t create(struct game_repo *repo, struct test_game *game, uint64_t seed, int seats)
+static int64_t create(struct game_repo *repo, struct games_play *game, uint64_t seed, int seats)
 {
 	struct event_list created;
-	test_game_start(game, seed, seats, &created);
+	games_start(game, seed, seats, 1, &created);
 	struct store_new_game row;
 	memset(&row, 0, sizeof row);
 	row.seed = (int64_t)seed;
@@ -42,7 +42,7 @@ static int64_t create(struct game_repo *repo, struct test_game *game, uint64_t s
 		ck_assert(RAND_bytes(row.token_hashes[seat], STORE_HASH_SIZE) == 1);
 	memset(row.admin_token_hash, 0xad, STORE_HASH_SIZE);
 	int64_t id;
-	enum store_status status = game_repo_create(repo, &row, &created, &game->state, &id);
+	enum store_status status = game_repo_create(repo, &row, &created, &game->playout.state, &id);
 	ck_assert_msg(status == STORE_OK, "game_repo_create: %s", game_repo_message(repo));
 	return id;
 }
@@ -59,19 +59,19 @@ static void assert_loads_as(struct game_repo *repo, int64_t id, const struct gam
 
 /* Play game `id` to its end through the repo; every `check_every` decisions (0: never)
  * load it back and compare. Returns the number of decisions. */
-static int play_out(struct game_repo *repo, int64_t id, struct test_game *game, int check_every)
+static int play_out(struct game_repo *repo, int64_t id, struct games_play *game, int check_every)
 {
 	struct game before;
 	struct event_list events;
 	int seat, decisions = 0;
-	while (test_game_step(game, &before, &seat, &events)) {
+	while (games_step(game, &before, &seat, &events)) {
 		enum store_status status =
-			game_repo_append(repo, id, &before, &events, &game->state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
+			game_repo_append(repo, id, &before, &events, &game->playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
 		ck_assert_msg(status == STORE_OK, "game_repo_append at %u: %s", (unsigned)before.version,
 			      game_repo_message(repo));
 		decisions++;
 		if (check_every && decisions % check_every == 0)
-			assert_loads_as(repo, id, &game->state);
+			assert_loads_as(repo, id, &game->playout.state);
 	}
 	return decisions;
 }
@@ -100,17 +100,17 @@ START_TEST(test_complete_games_round_trip_with_snapshots)
 	struct game_repo repo;
 	game_repo_init(&repo, store, 16); /* small: many snapshots, every offset after one */
 	for (int i = 0; i < 2; i++) {
-		struct test_game game;
+		struct games_play game;
 		int64_t id = create(&repo, &game, 1000 + (uint64_t)i, 3 + i);
-		assert_loads_as(&repo, id, &game.state);
+		assert_loads_as(&repo, id, &game.playout.state);
 		int decisions = play_out(&repo, id, &game, 1);
 		ck_assert_int_gt(decisions, 100);
-		ck_assert_int_eq(game.state.phase, GAME_PHASE_FINISHED);
-		assert_loads_as(&repo, id, &game.state);
+		ck_assert_int_eq(game.playout.state.phase, GAME_PHASE_FINISHED);
+		assert_loads_as(&repo, id, &game.playout.state);
 		ck_assert_int_gt(sql_value("SELECT seq FROM snapshots WHERE game_id = %lld", id),
-				 (long long)game.state.version - 16 - EVENT_LIST_MAX);
+				 (long long)game.playout.state.version - 16 - EVENT_LIST_MAX);
 		ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_FINISHED);
-		test_game_free(&game);
+		games_free(&game);
 	}
 }
 END_TEST
@@ -120,12 +120,12 @@ START_TEST(test_complete_games_round_trip_without_snapshots)
 	struct game_repo repo;
 	game_repo_init(&repo, store, 0);
 	for (int i = 0; i < 2; i++) {
-		struct test_game game;
+		struct games_play game;
 		int64_t id = create(&repo, &game, 2000 + (uint64_t)i, 4 - i);
 		play_out(&repo, id, &game, 97);
-		assert_loads_as(&repo, id, &game.state);
+		assert_loads_as(&repo, id, &game.playout.state);
 		ck_assert_int_eq(sql_value("SELECT count(*) FROM snapshots WHERE game_id = %lld", id), 0);
-		test_game_free(&game);
+		games_free(&game);
 	}
 }
 END_TEST
@@ -134,7 +134,7 @@ START_TEST(test_snapshot_of_other_format_or_size_is_ignored)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 3001, 4);
 	play_out(&repo, id, &game, 0);
 	ck_assert_int_eq(sql_value("SELECT count(*) FROM snapshots WHERE game_id = %lld", id), 1);
@@ -145,21 +145,21 @@ START_TEST(test_snapshot_of_other_format_or_size_is_ignored)
 		id);
 	struct game_repo plain;
 	game_repo_init(&plain, store, 0); /* writes no fresh snapshot while loading */
-	assert_loads_as(&plain, id, &game.state);
+	assert_loads_as(&plain, id, &game.playout.state);
 
 	/* This format version, but another size. */
 	run_sql("UPDATE snapshots SET format_version = " "1" ", state = decode(repeat('ff', 100), 'hex')"
 		" WHERE game_id = %lld",
 		id);
 	ck_assert_int_eq(GAME_FORMAT_VERSION, 1);
-	assert_loads_as(&plain, id, &game.state);
+	assert_loads_as(&plain, id, &game.playout.state);
 
 	/* A long replay leaves a snapshot of the current format for next time. */
-	assert_loads_as(&repo, id, &game.state);
+	assert_loads_as(&repo, id, &game.playout.state);
 	ck_assert_int_eq(sql_value("SELECT format_version FROM snapshots WHERE game_id = %lld", id), GAME_FORMAT_VERSION);
-	ck_assert_int_eq(sql_value("SELECT seq FROM snapshots WHERE game_id = %lld", id), game.state.version);
-	assert_loads_as(&plain, id, &game.state);
-	test_game_free(&game);
+	ck_assert_int_eq(sql_value("SELECT seq FROM snapshots WHERE game_id = %lld", id), game.playout.state.version);
+	assert_loads_as(&plain, id, &game.playout.state);
+	games_free(&game);
 }
 END_TEST
 
@@ -167,15 +167,15 @@ START_TEST(test_load_starts_from_the_snapshot)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 3002, 3);
 	play_out(&repo, id, &game, 0);
 	/* Events covered by the snapshot are not read: damaging them changes nothing. */
 	run_sql("UPDATE events SET payload = '{\"type\": \"damaged\"}'"
 		" WHERE game_id = %lld AND seq <= (SELECT seq FROM snapshots WHERE game_id = events.game_id)",
 		id);
-	assert_loads_as(&repo, id, &game.state);
-	test_game_free(&game);
+	assert_loads_as(&repo, id, &game.playout.state);
+	games_free(&game);
 }
 END_TEST
 
@@ -183,15 +183,15 @@ END_TEST
 static int64_t damaged_game(struct game_repo *repo, const char *sql_set)
 {
 	game_repo_init(repo, store, 0);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(repo, &game, 4001, 4);
 	struct game before;
 	struct event_list events;
 	int seat;
-	while (game.state.version < 30 && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	while (game.playout.state.version < 30 && games_step(&game, &before, &seat, &events))
+		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
-	test_game_free(&game);
+	games_free(&game);
 	char sql[512];
 	snprintf(sql, sizeof sql, "UPDATE events SET %s WHERE game_id = %%lld AND seq = 10", sql_set);
 	run_sql(sql, id);
@@ -253,15 +253,15 @@ START_TEST(test_implausible_snapshot_is_corrupt)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, 8);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 4002, 4);
 	struct game before;
 	struct event_list events;
 	int seat;
-	while (game.state.version < 30 && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	while (game.playout.state.version < 30 && games_step(&game, &before, &seat, &events))
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
-	test_game_free(&game);
+	games_free(&game);
 	run_sql("UPDATE snapshots SET seq = seq - 1 WHERE game_id = %lld", id); /* claims another version */
 	struct game loaded;
 	ck_assert_int_eq(game_repo_load(&repo, id, &loaded, NULL), STORE_CORRUPT);
@@ -283,25 +283,25 @@ START_TEST(test_second_writer_on_same_version_conflicts_then_reloads)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 5001, 4);
 	struct game before, loser_before;
 	struct event_list events, loser_events;
 	int seat;
-	ck_assert(test_game_step(&game, &before, &seat, &events));
+	ck_assert(games_step(&game, &before, &seat, &events));
 	/* A second server decided something else on the same version. */
-	struct test_game other;
-	test_game_resume(&other, &before, 99);
+	struct games_play other;
+	games_resume(&other, &before, 99);
 	int other_seat;
-	ck_assert(test_game_step(&other, &loser_before, &other_seat, &loser_events));
-	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	ck_assert(games_step(&other, &loser_before, &other_seat, &loser_events));
+	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 			 STORE_OK);
-	ck_assert_int_eq(game_repo_append(&repo, id, &loser_before, &loser_events, &other.state, other_seat,
+	ck_assert_int_eq(game_repo_append(&repo, id, &loser_before, &loser_events, &other.playout.state, other_seat,
 					  STORE_ORIGIN_PLAYER, NULL, NULL),
 			 STORE_CONFLICT);
-	assert_loads_as(&repo, id, &game.state);
-	test_game_free(&other);
-	test_game_free(&game);
+	assert_loads_as(&repo, id, &game.playout.state);
+	games_free(&other);
+	games_free(&game);
 }
 END_TEST
 
@@ -309,19 +309,19 @@ START_TEST(test_status_follows_the_phase)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, 0);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 6001, 3);
 	ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_SETUP);
 	struct game before;
 	struct event_list events;
 	int seat;
-	while (game_in_setup(&game.state) && test_game_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	while (game_in_setup(&game.playout.state) && games_step(&game, &before, &seat, &events))
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_PLAYING);
 	ck_assert_int_eq(sql_value("SELECT count(DISTINCT actor) FROM events WHERE game_id = %lld AND actor >= 0", id), 3);
 	ck_assert_int_eq(sql_value("SELECT actor FROM events WHERE game_id = %lld AND seq = 1", id), STORE_NO_ACTOR);
-	test_game_free(&game);
+	games_free(&game);
 }
 END_TEST
 
@@ -329,32 +329,32 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 {
 	struct game_repo repo;
 	game_repo_init(&repo, store, 16);
-	struct test_game game;
+	struct games_play game;
 	int64_t id = create(&repo, &game, 7001, 4);
 	struct game cached, before;
 	struct event_list events;
 	int seat;
 	ck_assert_int_eq(game_repo_load(&repo, id, &cached, NULL), STORE_OK);
-	for (int round = 0; round < 40 && game_in_progress(&game.state); round++) {
+	for (int round = 0; round < 40 && game_in_progress(&game.playout.state); round++) {
 		/* A little behind (a few events) and, every tenth round, far behind. */
 		int steps = round % 10 == 9 ? 150 : 1 + round % 3;
-		for (int i = 0; i < steps && test_game_step(&game, &before, &seat, &events); i++)
-			ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat,
+		for (int i = 0; i < steps && games_step(&game, &before, &seat, &events); i++)
+			ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat,
 							  STORE_ORIGIN_PLAYER, NULL, NULL),
 					 STORE_OK);
 		ck_assert_msg(game_repo_catch_up(&repo, id, &cached) == STORE_OK, "%s", game_repo_message(&repo));
-		ck_assert_msg(memcmp(&cached, &game.state, sizeof cached) == 0, "round %d: caught-up state differs", round);
+		ck_assert_msg(memcmp(&cached, &game.playout.state, sizeof cached) == 0, "round %d: caught-up state differs", round);
 	}
 	/* Nothing new: nothing changes. */
 	ck_assert_int_eq(game_repo_catch_up(&repo, id, &cached), STORE_OK);
-	ck_assert(memcmp(&cached, &game.state, sizeof cached) == 0);
+	ck_assert(memcmp(&cached, &game.playout.state, sizeof cached) == 0);
 
 	/* A damaged event on the way leaves the cached state as it was. */
-	uint32_t version = game.state.version;
-	for (int i = 0; i < 3 && test_game_step(&game, &before, &seat, &events); i++)
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	uint32_t version = game.playout.state.version;
+	for (int i = 0; i < 3 && games_step(&game, &before, &seat, &events); i++)
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
-	if (game.state.version > version) {
+	if (game.playout.state.version > version) {
 		char sql[256];
 		snprintf(sql, sizeof sql, "UPDATE events SET payload = '{}' WHERE game_id = %%lld AND seq = %u", version + 1);
 		run_sql(sql, id);
@@ -363,7 +363,7 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 		ck_assert_int_eq(game_repo_catch_up(&repo, id, &cached), STORE_CORRUPT);
 		ck_assert(memcmp(&kept, &cached, sizeof kept) == 0);
 	}
-	test_game_free(&game);
+	games_free(&game);
 }
 END_TEST
 

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 #include "db/store.h"
 
 #define FAULT_FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"

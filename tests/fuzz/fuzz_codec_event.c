@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 #include "tests/fuzz/fuzz_support.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 #include "engine/invariants.h"
 #include "engine/rules.h"

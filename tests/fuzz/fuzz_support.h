@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/game.h"
 
 /* 1 when text[0..size) is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF). */

@@ -22,12 +22,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"
 #include "engine/rng.h"
-#include "tests/api/codec_games.h"
+#include "bench/games.h"
 
 static const char *root;
 
@@ -92,13 +92,13 @@ static void options_corpus(void)
 static void move_corpus(void)
 {
 	static struct command moves[LEGAL_MOVES_MAX];
-	static struct codec_game game;
+	static struct games_record game;
 	static struct game state;
 	int written = 0;
 	unsigned seen = 0;
 	for (int g = 0; g < 2; g++) {
 		memset(&game, 0, sizeof game);
-		codec_game_play(&game, 4, g, 0, 1, UINT64_C(77) + (uint64_t)g);
+		games_record_play(&game, 4, g, 0, 1, UINT64_C(77) + (uint64_t)g);
 		memset(&state, 0, sizeof state);
 		struct rng filler;
 		rng_init(&filler, 5, (uint64_t)g);
@@ -123,7 +123,7 @@ static void move_corpus(void)
 				}
 			}
 		}
-		codec_game_free(&game);
+		games_record_free(&game);
 		seen = 0;
 	}
 	static const char *const bodies[] = {
@@ -153,12 +153,12 @@ static void move_corpus(void)
 
 static void event_corpus(void)
 {
-	static struct codec_game game;
+	static struct games_record game;
 	unsigned seen = 0;
 	int written = 0;
 	for (int g = 0; g < 2; g++) {
 		memset(&game, 0, sizeof game);
-		codec_game_play(&game, 3 + (g & 1), g & 1, 1, 1, UINT64_C(300) + (uint64_t)g);
+		games_record_play(&game, 3 + (g & 1), g & 1, 1, 1, UINT64_C(300) + (uint64_t)g);
 		int seats = game.final.options.seats;
 		for (int i = 0; i < game.count; i++) {
 			const struct event *event = &game.events[i];
@@ -178,12 +178,12 @@ static void event_corpus(void)
 			free(row);
 			free(text);
 		}
-		codec_game_free(&game);
+		games_record_free(&game);
 	}
 }
 
 /* Events [0, count) of a game as a log; `api`: the {"events": [...]} form with versions. */
-static char *log_text(const struct codec_game *game, int count, int api)
+static char *log_text(const struct games_record *game, int count, int api)
 {
 	size_t capacity = 64, used = 0;
 	char *text = malloc(capacity);
@@ -207,12 +207,12 @@ static char *log_text(const struct codec_game *game, int count, int api)
 
 static void replay_corpus(void)
 {
-	static struct codec_game game;
+	static struct games_record game;
 	static const int prefixes[] = {1, 8, 60, 400};
 	int written = 0;
 	for (int g = 0; g < 3; g++) {
 		memset(&game, 0, sizeof game);
-		codec_game_play(&game, 3 + (g & 1), g & 1, 1, g == 2, UINT64_C(900) + (uint64_t)g);
+		games_record_play(&game, 3 + (g & 1), g & 1, 1, g == 2, UINT64_C(900) + (uint64_t)g);
 		for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
 			int count = prefixes[p] < game.count ? prefixes[p] : game.count;
 			char *text = log_text(&game, count, (int)(p + (size_t)g) % 3 == 0);
@@ -222,7 +222,7 @@ static void replay_corpus(void)
 				write_text("codec_replay", name, text);
 			free(text);
 		}
-		codec_game_free(&game);
+		games_record_free(&game);
 	}
 	write_text("codec_replay", "empty.json", "[]");
 	write_text("codec_replay", "not-a-log.json", "{\"version\":3}");

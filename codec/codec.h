@@ -58,8 +58,8 @@
  * send. Templates carry "template": true and what constrains them: discard {"count": n},
  * offer_trade {} (any offer the seat can cover), roll in manual-dice games {}.
  */
-#ifndef CATAN_API_CODEC_H
-#define CATAN_API_CODEC_H
+#ifndef CATAN_CODEC_CODEC_H
+#define CATAN_CODEC_CODEC_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -30,14 +30,14 @@
  * from its first event; when that replays many events the load writes a snapshot of the
  * current format, so the next load is fast again.
  */
-#include "api/game_repo.h"
+#include "game/game_repo.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 
 __attribute__((format(printf, 2, 3))) static void say(struct game_repo *repo, const char *format, ...)

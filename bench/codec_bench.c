@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/codec.h"
-#include "tests/api/codec_games.h"
+#include "codec/codec.h"
+#include "bench/games.h"
 
 static double now_seconds(void)
 {
@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 	long type_count[EVENT_TYPE_COUNT] = {0}, type_bytes[EVENT_TYPE_COUNT] = {0};
 	double dump_seconds = 0, parse_seconds = 0;
 	for (long g = 0; g < games; g++) {
-		struct codec_game game;
-		codec_game_play(&game, 4, (int)(g & 1), (int)((g >> 1) & 1), trades, (uint64_t)g + 1);
+		struct games_record game;
+		games_record_play(&game, 4, (int)(g & 1), (int)((g >> 1) & 1), trades, (uint64_t)g + 1);
 		char **texts = malloc(sizeof *texts * (size_t)game.count);
 		if (!texts)
 			abort();
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 		}
 		events += game.count;
 		free(texts);
-		codec_game_free(&game);
+		games_record_free(&game);
 	}
 	printf("bench codec: %ld games%s, %ld events (%.0f per game), %.1f bytes per event (largest %ld)\n", games,
 	       trades ? " with trades" : "", events,

@@ -12,8 +12,8 @@
  * rebuild (an unparsable payload, an event that does not apply, a snapshot that is not
  * the state it claims), and game_repo_message() says which row and why.
  */
-#ifndef CATAN_API_GAME_REPO_H
-#define CATAN_API_GAME_REPO_H
+#ifndef CATAN_GAME_GAME_REPO_H
+#define CATAN_GAME_GAME_REPO_H
 
 #include <stdint.h>
 

@@ -24,14 +24,14 @@
  * resource or card; reading null back gives RESOURCE_HIDDEN / DEVELOPMENT_HIDDEN, which
  * apply_event_valid() refuses, so a redacted log can be shown but not replayed.
  */
-#include "api/codec.h"
+#include "codec/codec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/text.h"
+#include "codec/text.h"
 #include "engine/apply.h"
 #include "engine/board.h"
 #include "engine/rules.h"

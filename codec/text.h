@@ -9,8 +9,8 @@
  * place that decides how such text is cut and shown. They never allocate: the caller owns
  * every buffer.
  */
-#ifndef CATAN_API_TEXT_H
-#define CATAN_API_TEXT_H
+#ifndef CATAN_CODEC_TEXT_H
+#define CATAN_CODEC_TEXT_H
 
 #include <stddef.h>
 

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/codec.h"
+#include "codec/codec.h"
 #include "engine/apply.h"
 #include "engine/arena.h"
 #include "engine/game.h"
@@ -127,49 +127,42 @@ static long play_one(const struct sim_args *args, long index, struct command *sc
 	options.layout = (uint8_t)(args->layout >= 0 ? args->layout : (int)(index & 1));
 	uint64_t game_seed = args->seed * UINT64_C(1000003) + (uint64_t)index;
 
-	struct game game;
-	memset(&game, 0, sizeof game);
+	struct playout_options choices = {args->trades};
+	struct playout_game playout;
 	struct event_list events;
-	struct rng rng;
-	rng_init(&rng, game_seed, 0);
-	if (rules_create(&options, &rng, &events) != ERROR_OK)
-		fail(index, &game, "rules_create refused default options");
-	apply_events(&game, &events);
-
-	struct playout_options playout = {args->trades};
-	struct rng chooser;
-	rng_init(&chooser, game_seed, UINT64_C(0xc4005e));
+	if (playout_start(&playout, &options, &choices, game_seed, UINT64_C(0xc4005e), &events) != ERROR_OK)
+		fail(index, &playout.state, "rules_create refused default options");
+	const struct game *game = &playout.state;
 	long actions = 0;
 	int seat;
 	struct command command;
-	while (actions < SIM_MAX_ACTIONS && playout_choose(&game, &playout, &chooser, scratch, &seat, &command)) {
-		rng_init(&rng, game_seed, game.version);
-		struct game after;
-		enum error error = rules_decide(&game, seat, &command, &rng, &events, &after);
-		if (error != ERROR_OK) {
+	enum error error;
+	enum playout_result result;
+	while (actions < SIM_MAX_ACTIONS &&
+	       (result = playout_step(&playout, scratch, &seat, &command, &events, &error)) != PLAYOUT_OVER) {
+		if (result == PLAYOUT_REFUSED) {
 			fprintf(stderr, "catan sim: listed move %s by seat %d refused: %s\n",
 				command_type_name(command.type), seat, error_code(error));
-			fail(index, &game, "a legal move was refused");
+			fail(index, game, "a legal move was refused");
 		}
-		memcpy(&game, &after, sizeof game);
 		actions++;
 		if (args->full_checks) {
-			const char *problem = invariants_check(&game);
+			const char *problem = invariants_check(game);
 			if (problem)
-				fail(index, &game, problem);
+				fail(index, game, problem);
 		} else {
 			for (int r = 0; r < RESOURCE_COUNT; r++) {
-				int total = game.bank[r];
-				for (int s = 0; s < game.options.seats; s++)
-					total += game.players[s].resources[r];
+				int total = game->bank[r];
+				for (int s = 0; s < game->options.seats; s++)
+					total += game->players[s].resources[r];
 				if (total != RESOURCE_BANK_START)
-					fail(index, &game, "resources not conserved");
+					fail(index, game, "resources not conserved");
 			}
 		}
 	}
-	*won = game.phase == GAME_PHASE_FINISHED;
-	if (*won && game_total_points(&game, game.winner) < GAME_POINTS_TO_WIN)
-		fail(index, &game, "winner below 10 points");
+	*won = game->phase == GAME_PHASE_FINISHED;
+	if (*won && game_total_points(game, game->winner) < GAME_POINTS_TO_WIN)
+		fail(index, game, "winner below 10 points");
 	return actions;
 }
 
@@ -277,22 +270,17 @@ static int play_bots_game(const struct bots_args *args, long index, struct comma
 
 	double start = cpu_seconds();
 	struct game game;
-	memset(&game, 0, sizeof game);
 	struct event_list events;
-	struct rng rng;
-	rng_init(&rng, game_seed, 0);
-	if (rules_create(&options, &rng, &events) != ERROR_OK)
+	if (rules_start(&options, game_seed, &events, &game) != ERROR_OK)
 		return 0;
-	apply_events(&game, &events);
 	struct rng chooser;
 	rng_init(&chooser, game_seed, UINT64_C(0xb075));
 	long actions = 0;
 	int seat;
 	struct command command;
 	while (actions < SIM_MAX_ACTIONS && arena_choose(&game, bots, &chooser, scratch, &seat, &command)) {
-		rng_init(&rng, game_seed, game.version);
 		struct game after;
-		enum error error = rules_decide(&game, seat, &command, &rng, &events, &after);
+		enum error error = rules_decide_seeded(&game, game_seed, seat, &command, &events, &after);
 		if (error != ERROR_OK) {
 			fprintf(stderr, "catan bots: game %ld: %s by %s seat %d refused: %s\n", index,
 				command_type_name(command.type), bots >> seat & 1u ? "bot" : "random", seat,

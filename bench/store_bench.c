@@ -35,10 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/codec.h"
-#include "api/game_repo.h"
+#include "codec/codec.h"
+#include "game/game_repo.h"
 #include "engine/apply.h"
-#include "tests/db/games.h"
+#include "bench/games.h"
 
 #define MAX_WRITERS 64
 #define LOAD_REPEATS 2000
@@ -154,10 +154,10 @@ static void drop_database(void)
 
 /* ---- Games through the repo ---------------------------------------------------------------- */
 
-static int64_t create_game(struct game_repo *repo, struct test_game *game, uint64_t seed)
+static int64_t create_game(struct game_repo *repo, struct games_play *game, uint64_t seed)
 {
 	struct event_list created;
-	test_game_start(game, seed, 4, &created);
+	games_start(game, seed, 4, 1, &created);
 	struct store_new_game row;
 	memset(&row, 0, sizeof row);
 	row.seed = (int64_t)(seed & INT64_MAX);
@@ -169,7 +169,7 @@ static int64_t create_game(struct game_repo *repo, struct test_game *game, uint6
 	if (RAND_bytes(row.admin_token_hash, STORE_HASH_SIZE) != 1)
 		die("RAND_bytes", NULL);
 	int64_t id;
-	enum store_status status = game_repo_create(repo, &row, &created, &game->state, &id);
+	enum store_status status = game_repo_create(repo, &row, &created, &game->playout.state, &id);
 	if (status != STORE_OK)
 		die("game_repo_create", game_repo_message(repo));
 	return id;
@@ -202,16 +202,15 @@ static void build_pool(int size, int trades)
 	pool_size = size;
 	for (int g = 0; g < size; g++) {
 		struct pool_game *entry = &pool[g];
-		struct test_game game;
-		test_game_start(&game, 500001 + (uint64_t)g, 4, &entry->created);
-		game.trades = trades;
+		struct games_play game;
+		games_start(&game, 500001 + (uint64_t)g, 4, trades, &entry->created);
 		int capacity = 4096, event_capacity = 8192, event_count = 0;
 		entry->decisions = malloc(sizeof *entry->decisions * (size_t)capacity);
 		entry->events = malloc(sizeof *entry->events * (size_t)event_capacity);
 		struct game before;
 		struct event_list events;
 		int seat;
-		while (entry->decisions && entry->events && test_game_step(&game, &before, &seat, &events)) {
+		while (entry->decisions && entry->events && games_step(&game, &before, &seat, &events)) {
 			if (entry->decision_count == capacity) {
 				capacity *= 2;
 				entry->decisions = realloc(entry->decisions, sizeof *entry->decisions * (size_t)capacity);
@@ -228,7 +227,7 @@ static void build_pool(int size, int trades)
 		}
 		if (!entry->decisions || !entry->events)
 			abort();
-		test_game_free(&game);
+		games_free(&game);
 	}
 }
 
@@ -420,23 +419,23 @@ static int64_t game_of_length(struct game_repo *repo, uint32_t events, uint64_t 
 			      struct game *final)
 {
 	for (;; seed += 1000) {
-		struct test_game game;
+		struct games_play game;
 		int64_t id = create_game(repo, &game, seed);
 		if (states)
-			memcpy(&states[game.state.version], &game.state, sizeof game.state);
+			memcpy(&states[game.playout.state.version], &game.playout.state, sizeof game.playout.state);
 		struct game before;
 		struct event_list list;
 		int seat;
-		while (game.state.version < events && test_game_step(&game, &before, &seat, &list)) {
-			if (game_repo_append(repo, id, &before, &list, &game.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL) !=
+		while (game.playout.state.version < events && games_step(&game, &before, &seat, &list)) {
+			if (game_repo_append(repo, id, &before, &list, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL) !=
 			    STORE_OK)
 				die("game_repo_append", game_repo_message(repo));
-			if (states && game.state.version <= events + EVENT_LIST_MAX)
-				memcpy(&states[game.state.version], &game.state, sizeof game.state);
+			if (states && game.playout.state.version <= events + EVENT_LIST_MAX)
+				memcpy(&states[game.playout.state.version], &game.playout.state, sizeof game.playout.state);
 		}
-		int long_enough = game.state.version >= events;
-		memcpy(final, &game.state, sizeof *final);
-		test_game_free(&game);
+		int long_enough = game.playout.state.version >= events;
+		memcpy(final, &game.playout.state, sizeof *final);
+		games_free(&game);
 		if (long_enough)
 			return id;
 	}

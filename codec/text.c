@@ -6,7 +6,7 @@
  * no surrogates, nothing above U+10FFFF). Everything else is built on it, so "valid" means
  * the same thing here as it does to jansson, which refuses the same sequences.
  */
-#include "api/text.h"
+#include "codec/text.h"
 
 #include <stdint.h>
 #include <stdio.h>

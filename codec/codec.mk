@@ -1,0 +1,14 @@
+# The JSON codec: the one place that maps engine values to JSON and back (codec/codec.c),
+# and the quoting of client text (codec/text.c). A static library over jansson; the CLI,
+# the store glue, the server and the tests link it.
+
+CODEC_SRC := $(wildcard codec/*.c)
+CODEC_OBJ := $(CODEC_SRC:%.c=$(B)/obj/%.o)
+CODEC_LIB := $(B)/libcodec.a
+CODEC_LIBS := -ljansson
+
+$(CODEC_LIB): $(CODEC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+ALL_TARGETS += $(CODEC_LIB)
