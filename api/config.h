@@ -21,7 +21,7 @@
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
  *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (api/destination.h);
  *                           1: also loopback and private ones (tests, on-premise receivers)
- *   SNAPSHOT_EVERY          events between snapshots of a game's state (see api/game_repo)
+ *   SNAPSHOT_EVERY          events between snapshots of a game's state (see game/game_repo)
  *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/auth.h"
+#include "game/auth.h"
 #include "api/config.h"
 #include "codec/codec.h"
 #include "game/game_repo.h"
@@ -29,7 +29,7 @@ static json_t *game_json(const struct session *session)
 	struct game_view view;
 	view_game(&game->state, session->viewer >= 0 ? session->viewer : VIEW_SPECTATOR, &view);
 	const char *names[GAME_MAX_SEATS];
-	service_names(game, names);
+	play_names(game, names);
 	json_t *body = json_object();
 	json_object_set_new(body, "id", json_string(game->id_text));
 	json_t *view_json = codec_view_to_json(&view, names);
@@ -52,7 +52,7 @@ static json_t *game_json(const struct session *session)
 
 struct new_seats {
 	int count;
-	char names[GAME_MAX_SEATS][SERVICE_NAME_SIZE];
+	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	int bots[GAME_MAX_SEATS];
 };
 
@@ -79,7 +79,7 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		}
 		out->count = (int)json_integer_value(seats);
 		for (int s = 0; s < out->count; s++)
-			snprintf(out->names[s], SERVICE_NAME_SIZE, "Seat %d", s + 1);
+			snprintf(out->names[s], PLAY_NAME_SIZE, "Seat %d", s + 1);
 		return 1;
 	}
 	if (!json_is_array(players) || json_array_size(players) < GAME_MIN_SEATS ||
@@ -117,9 +117,9 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 						     field, -1);
 				return 0;
 			}
-			snprintf(out->names[s], SERVICE_NAME_SIZE, "%s", json_string_value(name));
+			snprintf(out->names[s], PLAY_NAME_SIZE, "%s", json_string_value(name));
 		} else {
-			snprintf(out->names[s], SERVICE_NAME_SIZE, "Seat %d", s + 1);
+			snprintf(out->names[s], PLAY_NAME_SIZE, "Seat %d", s + 1);
 		}
 		if (bot && !json_is_boolean(bot)) {
 			snprintf(field, sizeof field, "players[%d].bot", s);
@@ -177,15 +177,10 @@ void handle_create_game(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	const char *key;
-	json_t *value;
-	json_object_foreach(body, key, value) {
-		if (strcmp(key, "seats") != 0 && strcmp(key, "players") != 0 && strcmp(key, "options") != 0) {
-			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a game is created with seats or players, and options",
-					     key, -1);
-			json_decref(body);
-			return;
-		}
+	static const char *const members[] = {"seats", "players", "options", NULL};
+	if (!service_known_members(request, body, members, "a game is created with seats or players, and options")) {
+		json_decref(body);
+		return;
 	}
 	struct new_seats seats;
 	if (!parse_seats(request, body, &seats)) {
@@ -223,68 +218,36 @@ void handle_create_game(struct http_request *request)
 		}
 		seed = (int64_t)(random_seed >> 1);
 	}
-	struct rng rng;
-	rng_init(&rng, (uint64_t)seed, 0);
-	struct event_list events;
-	enum error refused = rules_create(&options.game, &rng, &events);
-	if (refused != ERROR_OK) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, error_message(refused), "options", -1);
-		return;
-	}
-	struct game after;
-	memset(&after, 0, sizeof after);
-	apply_events(&after, &events);
-
-	struct store_new_game row;
-	memset(&row, 0, sizeof row);
-	row.seed = seed;
-	row.seats = seats.count;
 	char admin_token[AUTH_TOKEN_LENGTH + 1];
 	char tokens[GAME_MAX_SEATS][AUTH_TOKEN_LENGTH + 1];
+	uint8_t admin_hash[AUTH_HASH_SIZE];
+	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
 	int ok = auth_new_token("at_", admin_token);
-	auth_hash(admin_token, strlen(admin_token), row.admin_token_hash);
+	auth_hash(admin_token, strlen(admin_token), admin_hash);
+	struct play_new_game new_game = {&options, seed, {NULL}, seats.bots, token_hashes, admin_hash};
 	for (int s = 0; s < seats.count && ok; s++) {
-		row.names[s] = seats.names[s];
-		row.bots[s] = seats.bots[s];
+		new_game.names[s] = seats.names[s];
 		ok = auth_new_token("st_", tokens[s]);
-		auth_hash(tokens[s], strlen(tokens[s]), row.token_hashes[s]);
+		auth_hash(tokens[s], strlen(tokens[s]), token_hashes[s]);
 	}
 	if (!ok) {
 		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
 		return;
 	}
-	json_t *stored_options = codec_options_to_json(&options);
-	char *options_text = json_dumps(stored_options, JSON_COMPACT);
-	json_decref(stored_options);
-	row.options = options_text;
-
 	struct session session;
 	memset(&session, 0, sizeof session);
 	session.viewer = VIEW_SPECTATOR;
-	memcpy(&session.game.state, &after, sizeof after);
-	session.game.seed = seed;
-	session.game.options = options;
-	for (int s = 0; s < seats.count; s++) {
-		snprintf(session.game.names[s], SERVICE_NAME_SIZE, "%s", seats.names[s]);
-		session.game.bots[s] = (uint8_t)seats.bots[s];
+	enum store_status status;
+	enum error refused = play_create(&new_game, &session.game, &status);
+	if (refused != ERROR_OK) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, error_message(refused), "options", -1);
+		return;
 	}
-	struct store_timer_set timer;
-	row.timer = service_next_timer(&session.game, &after, &timer);
-
-	struct game_repo repo;
-	game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
-	int64_t id;
-	enum store_status status = game_repo_create(&repo, &row, &events, &after, &id);
-	free(options_text);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
 	}
-	service_timer_committed(row.timer);
-	metrics_add(METRICS_GAMES_CREATED, 1);
-	metrics_add(METRICS_EVENTS_APPENDED, events.count);
-	session.game.id = id;
-	store_format_id(id, session.game.id_text);
+	const struct game *after = &session.game.state;
 	snprintf(request->game, sizeof request->game, "%s", session.game.id_text);
 
 	json_t *seat_list = json_array();
@@ -293,19 +256,19 @@ void handle_create_game(struct http_request *request)
 				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", seats.names[s], "bot", seats.bots[s],
 						"token", seats.bots[s] ? json_null() : json_string(tokens[s])));
 	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session.game.id_text, "version",
-				     (int)after.version, "admin_token", admin_token, "seats", seat_list, "game",
+				     (int)after->version, "admin_token", admin_token, "seats", seat_list, "game",
 				     game_json(&session));
 	char location[64];
 	snprintf(location, sizeof location, "/v1/games/%s", session.game.id_text);
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
-	http_respond_json(request, 201, response, (long)after.version);
+	http_respond_json(request, 201, response, (long)after->version);
 }
 
 void handle_get_game(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	http_respond_json(request, 200, game_json(&session), (long)session.game.state.version);
 }
@@ -313,7 +276,7 @@ void handle_get_game(struct http_request *request)
 void handle_get_board(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	json_t *board = codec_board_to_json(&session.game.state.board);
 	json_object_set_new(board, "robber", json_integer(session.game.state.robber));
@@ -323,7 +286,7 @@ void handle_get_board(struct http_request *request)
 void handle_get_players(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	json_t *view = game_json(&session);
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",
@@ -335,7 +298,7 @@ void handle_get_players(struct http_request *request)
 void handle_get_actions(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	const struct game *state = &session.game.state;
 	json_t *actions;

@@ -82,12 +82,12 @@ void handle_get_moves(struct http_request *request)
 		request->free_state = free;
 	}
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	for (;;) {
 		struct store_log log;
 		enum store_status status =
-			store_read_events(service_store(), session.game.id, (int32_t)after, (int)limit, &log);
+			store_read_events(play_store(), session.game.id, (int32_t)after, (int)limit, &log);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;
@@ -100,7 +100,7 @@ void handle_get_moves(struct http_request *request)
 			continue;
 		}
 		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
-		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", service_log_json(&session, &log));
+		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", play_log_json(&session.game, session.viewer, &log));
 		store_log_free(&log);
 		http_respond_json(request, 200, body, (long)version);
 		return;
@@ -134,10 +134,10 @@ static int stream_fill(struct stream *stream)
 {
 	struct store_log log;
 	enum store_status status =
-		store_read_events(service_store(), stream->session.game.id, stream->sent, STREAM_BATCH, &log);
+		store_read_events(play_store(), stream->session.game.id, stream->sent, STREAM_BATCH, &log);
 	if (status != STORE_OK)
 		return 0;
-	json_t *entries = service_log_json(&stream->session, &log);
+	json_t *entries = play_log_json(&stream->session.game, stream->session.viewer, &log);
 	size_t index;
 	json_t *entry;
 	size_t capacity = 256;
@@ -205,7 +205,7 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 void handle_get_stream(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	long after = 0;
 	const char *last_event_id = http_header(request, "Last-Event-ID");

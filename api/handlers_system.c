@@ -18,7 +18,7 @@ void handle_healthz(struct http_request *request)
 void handle_readyz(struct http_request *request)
 {
 	int32_t version;
-	enum store_status status = store_version(service_store(), 0, &version);
+	enum store_status status = store_version(play_store(), 0, &version);
 	if (status == STORE_OK || status == STORE_NOT_FOUND) {
 		http_respond_json(request, 200, json_pack("{s:s}", "status", "ready"), -1);
 		return;

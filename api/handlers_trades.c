@@ -109,12 +109,12 @@ void handle_withdraw_trade(struct http_request *request)
 void handle_get_trades(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_ANYONE))
+	if (!service_open(request, &session))
 		return;
 	struct game_view view;
 	view_game(&session.game.state, VIEW_SPECTATOR, &view);
 	const char *names[GAME_MAX_SEATS];
-	service_names(&session.game, names);
+	play_names(&session.game, names);
 	json_t *full = codec_view_to_json(&view, names);
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "trades",
 				 json_object_get(full, "trades"));

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/auth.h"
+#include "game/auth.h"
 #include "api/config.h"
 #include "api/destination.h"
 #include "api/handlers.h"
@@ -25,14 +25,14 @@
 
 static int owner_of(const struct session *session)
 {
-	return session->viewer == SERVICE_ADMIN ? STORE_WEBHOOK_ADMIN : session->viewer;
+	return session->viewer == PLAY_ADMIN ? STORE_WEBHOOK_ADMIN : session->viewer;
 }
 
 static json_t *webhook_json(const struct store_webhook *webhook)
 {
 	char id[24], created[40];
 	webhooks_format_id(webhook->id, id);
-	service_format_time(webhook->created_at_us, created, sizeof created);
+	play_format_time(webhook->created_at_us, created, sizeof created);
 	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:i}", "id", id, "url", webhook->url, "events",
 			 webhook->your_turn_only ? "your_turn" : "all", "seat",
 			 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created, "pending",
@@ -52,17 +52,26 @@ static int valid_url(const char *url)
 	return 1;
 }
 
+/* The game's webhooks (free with store_webhooks_free): 1, or 0 with a problem queued. */
+static int list_webhooks(struct http_request *request, const struct session *session, struct store_webhook **webhooks,
+			 int *count)
+{
+	enum store_status status = store_webhook_list(play_store(), session->game.id, webhooks, count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	return 1;
+}
+
 /* At most WEBHOOKS_PER_OWNER webhooks for each seat and for the admin, WEBHOOKS_PER_GAME in
  * all: 1, or 0 with a problem queued. */
 static int room_for_webhook(struct http_request *request, struct session *session)
 {
 	struct store_webhook *webhooks;
 	int count;
-	enum store_status status = store_webhook_list(service_store(), session->game.id, &webhooks, &count);
-	if (status != STORE_OK) {
-		service_store_error(request, status);
+	if (!list_webhooks(request, session, &webhooks, &count))
 		return 0;
-	}
 	int owner = owner_of(session), mine = 0;
 	for (int i = 0; i < count; i++)
 		mine += webhooks[i].seat == owner;
@@ -80,19 +89,15 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN))
+	if (!service_open(request, &session))
 		return;
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	const char *key;
-	json_t *value;
-	json_object_foreach(body, key, value) {
-		if (strcmp(key, "url") != 0 && strcmp(key, "events") != 0) {
-			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a webhook has url and events", key, -1);
-			json_decref(body);
-			return;
-		}
+	static const char *const members[] = {"url", "events", NULL};
+	if (!service_known_members(request, body, members, "a webhook has url and events")) {
+		json_decref(body);
+		return;
 	}
 	json_t *url = json_object_get(body, "url");
 	json_t *events = json_object_get(body, "events");
@@ -136,7 +141,7 @@ void handle_post_webhook(struct http_request *request)
 		return;
 	}
 	struct store_webhook webhook = {0, owner_of(&session), your_turn_only, 0, 0, (char *)json_string_value(url)};
-	enum store_status status = store_webhook_create(service_store(), session.game.id, webhook.seat, your_turn_only,
+	enum store_status status = store_webhook_create(play_store(), session.game.id, webhook.seat, your_turn_only,
 							secret, webhook.url, &webhook.id, &webhook.created_at_us);
 	if (status != STORE_OK) {
 		json_decref(body);
@@ -162,18 +167,18 @@ void handle_post_webhook(struct http_request *request)
 void handle_get_webhooks(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN))
+	if (!service_open(request, &session))
 		return;
 	struct store_webhook *webhooks;
 	int count;
-	enum store_status status = store_webhook_list(service_store(), session.game.id, &webhooks, &count);
+	enum store_status status = store_webhook_list(play_store(), session.game.id, &webhooks, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
 	}
 	json_t *list = json_array();
 	for (int i = 0; i < count; i++)
-		if (session.viewer == SERVICE_ADMIN || webhooks[i].seat == session.viewer)
+		if (session.viewer == PLAY_ADMIN || webhooks[i].seat == session.viewer)
 			json_array_append_new(list, webhook_json(&webhooks[i]));
 	store_webhooks_free(webhooks, count);
 	http_respond_json(request, 200, json_pack("{s:o}", "webhooks", list), -1);
@@ -189,14 +194,11 @@ static int find_own(struct http_request *request, const struct session *session,
 	}
 	struct store_webhook *webhooks;
 	int count;
-	enum store_status status = store_webhook_list(service_store(), session->game.id, &webhooks, &count);
-	if (status != STORE_OK) {
-		service_store_error(request, status);
+	if (!list_webhooks(request, session, &webhooks, &count))
 		return 0;
-	}
 	int found = 0;
 	for (int i = 0; i < count; i++)
-		if (webhooks[i].id == *id && (session->viewer == SERVICE_ADMIN || webhooks[i].seat == session->viewer))
+		if (webhooks[i].id == *id && (session->viewer == PLAY_ADMIN || webhooks[i].seat == session->viewer))
 			found = 1;
 	store_webhooks_free(webhooks, count);
 	if (!found)
@@ -208,9 +210,9 @@ void handle_delete_webhook(struct http_request *request)
 {
 	struct session session;
 	int64_t id;
-	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN) || !find_own(request, &session, &id))
+	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
-	enum store_status status = store_webhook_delete(service_store(), session.game.id, id);
+	enum store_status status = store_webhook_delete(play_store(), session.game.id, id);
 	if (status == STORE_NOT_FOUND)
 		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
 	else if (status != STORE_OK)
@@ -223,14 +225,14 @@ void handle_get_webhook_deliveries(struct http_request *request)
 {
 	struct session session;
 	int64_t id;
-	if (!service_open(request, &session, SERVICE_SEAT_OR_ADMIN) || !find_own(request, &session, &id))
+	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
 	long limit = http_query_integer(request, "limit", HISTORY_DEFAULT, 1, HISTORY_MAX);
 	if (limit < 0)
 		return;
 	struct store_delivery_entry *entries;
 	int count;
-	enum store_status status = store_delivery_history(service_store(), id, (int)limit, &entries, &count);
+	enum store_status status = store_delivery_history(play_store(), id, (int)limit, &entries, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -238,7 +240,7 @@ void handle_get_webhook_deliveries(struct http_request *request)
 	json_t *list = json_array();
 	for (int i = 0; i < count; i++) {
 		char at[40];
-		service_format_time(entries[i].at_us, at, sizeof at);
+		play_format_time(entries[i].at_us, at, sizeof at);
 		json_t *entry = json_pack("{s:s, s:s, s:i, s:i, s:o, s:i}", "at", at, "kind", entries[i].kind, "version",
 					  (int)entries[i].seq, "attempt", entries[i].attempt, "status",
 					  entries[i].http_status ? json_integer(entries[i].http_status) : json_null(),

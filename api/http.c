@@ -53,11 +53,17 @@ long http_query_integer(struct http_request *request, const char *name, long fal
 	return value;
 }
 
+static const char *const method_names[HTTP_OTHER] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+
+const char *http_method_name(enum http_method method)
+{
+	return (unsigned)method < HTTP_OTHER ? method_names[method] : "";
+}
+
 static enum http_method method_of(const char *name)
 {
-	static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
-	for (int m = 0; m < (int)(sizeof names / sizeof names[0]); m++)
-		if (strcmp(names[m], name) == 0)
+	for (int m = 0; m < HTTP_OTHER; m++)
+		if (strcmp(method_names[m], name) == 0)
 			return (enum http_method)m;
 	return HTTP_OTHER;
 }
@@ -258,8 +264,8 @@ void http_respond_problem(struct http_request *request, enum problem problem, co
 json_t *http_refusal_body(struct http_request *request, enum error error, long version, int *status)
 {
 	*status = problem_status_of_error(error);
-	const char *title = *status == 400 ? "Invalid move" : *status == 404 ? "Not found" : "Move refused by the rules";
-	return problem_body(request, error_code(error), *status, title, error_message(error), NULL, version);
+	return problem_body(request, error_code(error), *status, problem_title_of_error(error), error_message(error),
+			    NULL, version);
 }
 
 void http_respond_refusal(struct http_request *request, enum error error, long version)

@@ -52,6 +52,12 @@ int problem_status_of_error(enum error error)
 	return error_kind(error) == ERROR_KIND_INPUT ? 400 : 422;
 }
 
+const char *problem_title_of_error(enum error error)
+{
+	int status = problem_status_of_error(error);
+	return status == 400 ? "Invalid move" : status == 404 ? "Not found" : "Move refused by the rules";
+}
+
 /* A JSON string of text that may have come from a client (a path, a quoted member name):
  * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
 static json_t *safe_string(const char *text)

@@ -57,10 +57,13 @@ const char *problem_title(enum problem problem);
 /* The HTTP status for an engine refusal (400, 404 or 422). */
 int problem_status_of_error(enum error error);
 
+/* The title of an engine refusal's problem, by its status. */
+const char *problem_title_of_error(enum error error);
+
 /* The problem+json body every error answer carries: type "urn:catan:problem:<code>",
  * title, status, detail (the title when NULL), code, then field when not NULL, version
  * when >= 0 and instance (the request path). detail, field and instance may hold any
- * bytes: text that is not valid UTF-8 is quoted through text_quote() (api/text.h), so the
+ * bytes: text that is not valid UTF-8 is quoted through text_quote() (codec/text.h), so the
  * body exists whatever a client sent. No I/O: the fuzz targets of tests/fuzz/ build the
  * very bodies the server sends. New reference (caller decrefs); NULL only if jansson
  * fails to allocate. */

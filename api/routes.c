@@ -10,28 +10,28 @@
 #include "api/xalloc.h"
 
 static const struct route route_table[] = {
-	{HTTP_POST, "/v1/games", handle_create_game},
-	{HTTP_GET, "/v1/games/:game", handle_get_game},
-	{HTTP_GET, "/v1/games/:game/board", handle_get_board},
-	{HTTP_GET, "/v1/games/:game/actions", handle_get_actions},
-	{HTTP_POST, "/v1/games/:game/moves", handle_post_move},
-	{HTTP_GET, "/v1/games/:game/moves", handle_get_moves},
-	{HTTP_GET, "/v1/games/:game/stream", handle_get_stream},
-	{HTTP_GET, "/v1/games/:game/players", handle_get_players},
-	{HTTP_POST, "/v1/games/:game/trades", handle_post_trade},
-	{HTTP_GET, "/v1/games/:game/trades", handle_get_trades},
-	{HTTP_POST, "/v1/games/:game/trades/:trade/accept", handle_accept_trade},
-	{HTTP_POST, "/v1/games/:game/trades/:trade/decline", handle_decline_trade},
-	{HTTP_POST, "/v1/games/:game/trades/:trade/confirm", handle_confirm_trade},
-	{HTTP_DELETE, "/v1/games/:game/trades/:trade", handle_withdraw_trade},
-	{HTTP_POST, "/v1/games/:game/webhooks", handle_post_webhook},
-	{HTTP_GET, "/v1/games/:game/webhooks", handle_get_webhooks},
-	{HTTP_DELETE, "/v1/games/:game/webhooks/:webhook", handle_delete_webhook},
-	{HTTP_GET, "/v1/games/:game/webhooks/:webhook/deliveries", handle_get_webhook_deliveries},
-	{HTTP_GET, "/healthz", handle_healthz},
-	{HTTP_GET, "/readyz", handle_readyz},
-	{HTTP_GET, "/metrics", handle_metrics},
-	{HTTP_GET, "/openapi.json", handle_openapi},
+	{HTTP_POST, "/v1/games", handle_create_game, ROUTE_NO_GAME},
+	{HTTP_GET, "/v1/games/:game", handle_get_game, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/board", handle_get_board, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/actions", handle_get_actions, ROUTE_ANYONE},
+	{HTTP_POST, "/v1/games/:game/moves", handle_post_move, ROUTE_SEAT},
+	{HTTP_GET, "/v1/games/:game/moves", handle_get_moves, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/stream", handle_get_stream, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/players", handle_get_players, ROUTE_ANYONE},
+	{HTTP_POST, "/v1/games/:game/trades", handle_post_trade, ROUTE_SEAT},
+	{HTTP_GET, "/v1/games/:game/trades", handle_get_trades, ROUTE_ANYONE},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/accept", handle_accept_trade, ROUTE_SEAT},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/decline", handle_decline_trade, ROUTE_SEAT},
+	{HTTP_POST, "/v1/games/:game/trades/:trade/confirm", handle_confirm_trade, ROUTE_SEAT},
+	{HTTP_DELETE, "/v1/games/:game/trades/:trade", handle_withdraw_trade, ROUTE_SEAT},
+	{HTTP_POST, "/v1/games/:game/webhooks", handle_post_webhook, ROUTE_SEAT_OR_ADMIN},
+	{HTTP_GET, "/v1/games/:game/webhooks", handle_get_webhooks, ROUTE_SEAT_OR_ADMIN},
+	{HTTP_DELETE, "/v1/games/:game/webhooks/:webhook", handle_delete_webhook, ROUTE_SEAT_OR_ADMIN},
+	{HTTP_GET, "/v1/games/:game/webhooks/:webhook/deliveries", handle_get_webhook_deliveries, ROUTE_SEAT_OR_ADMIN},
+	{HTTP_GET, "/healthz", handle_healthz, ROUTE_NO_GAME},
+	{HTTP_GET, "/readyz", handle_readyz, ROUTE_NO_GAME},
+	{HTTP_GET, "/metrics", handle_metrics, ROUTE_NO_GAME},
+	{HTTP_GET, "/openapi.json", handle_openapi, ROUTE_NO_GAME},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))
@@ -97,13 +97,13 @@ const struct route *routes_match(enum http_method method, const char *path, char
 
 void routes_allow_header(unsigned allowed, char *out, size_t size)
 {
-	static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
 	size_t used = 0;
 	out[0] = '\0';
-	for (int m = 0; m < (int)(sizeof names / sizeof names[0]); m++) {
+	for (int m = 0; m < HTTP_OTHER; m++) {
 		if (!(allowed >> m & 1u))
 			continue;
-		int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "", names[m]);
+		int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+				       http_method_name((enum http_method)m));
 		if (written < 0 || (size_t)written >= size - used)
 			break;
 		used += (size_t)written;

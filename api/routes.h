@@ -12,10 +12,16 @@
 
 typedef void (*route_handler)(struct http_request *request);
 
+/* Who may call a route of a game: anyone (spectators too), a seat token only (moves), or
+ * a seat or the admin token (webhooks). ROUTE_NO_GAME for routes outside games. The table
+ * is the one place that says it; service_open() enforces it for every game route. */
+enum route_access { ROUTE_NO_GAME, ROUTE_ANYONE, ROUTE_SEAT, ROUTE_SEAT_OR_ADMIN };
+
 struct route {
 	enum http_method method;
 	const char *pattern; /* also the metrics label */
 	route_handler handler;
+	enum route_access access;
 };
 
 /* The route for method + path, with its captures stored (owned) in params; HEAD matches GET

@@ -31,11 +31,10 @@
 
 #include "api/access_log.h"
 #include "api/backoff.h"
-#include "api/config.h"
 #include "api/destination.h"
 #include "game/game_repo.h"
 #include "api/metrics.h"
-#include "api/service.h"
+#include "game/play.h"
 #include "api/summary.h"
 #include "api/xalloc.h"
 #include "engine/legal.h"
@@ -53,6 +52,7 @@
 #define RECENT_EVENTS 6
 
 static atomic_int running;
+static int allow_private; /* WEBHOOK_ALLOW_PRIVATE: see api/destination.h */
 static pthread_t *threads;
 static int thread_count;
 
@@ -116,7 +116,7 @@ static size_t discard_body(char *data, size_t size, size_t count, void *user)
 static curl_socket_t open_checked(void *refused, curlsocktype purpose, struct curl_sockaddr *address)
 {
 	(void)purpose;
-	if (!destination_address_allowed(&address->addr, service_config()->webhook_allow_private)) {
+	if (!destination_address_allowed(&address->addr, allow_private)) {
 		*(int *)refused = 1;
 		return CURL_SOCKET_BAD;
 	}
@@ -200,12 +200,8 @@ static int viewer_of(const struct store_delivery *delivery)
 static char *event_body(const struct game_record *record, const struct store_delivery *delivery,
 			const struct store_event_row *row)
 {
-	struct session session;
-	memset(&session, 0, sizeof session);
-	memcpy(&session.game, record, sizeof *record);
-	session.viewer = viewer_of(delivery);
 	struct store_log one = {1, (struct store_event_row *)row};
-	json_t *entries = service_log_json(&session, &one);
+	json_t *entries = play_log_json(record, viewer_of(delivery), &one);
 	json_t *body = json_pack("{s:s, s:s, s:i, s:O}", "type", "event", "game_id", record->id_text, "version",
 				 (int)row->seq, "event", json_array_get(entries, 0));
 	json_decref(entries);
@@ -234,7 +230,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	const struct game *at = &record->state;
 	if ((int32_t)record->state.version != delivery->last_seq) {
 		struct game_repo repo;
-		game_repo_init(&repo, service_store(), GAME_REPO_SNAPSHOT_EVERY);
+		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
 		if (game_repo_load_at(&repo, record->id, delivery->last_seq, &state) != STORE_OK)
 			return NULL;
 		at = &state;
@@ -253,7 +249,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	int recent_count = 0;
 	struct store_log tail;
 	int32_t after = delivery->last_seq > RECENT_EVENTS ? delivery->last_seq - RECENT_EVENTS : 0;
-	if (store_read_events(service_store(), record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
+	if (store_read_events(play_store(), record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
 		for (int i = 0; i < tail.count; i++) {
 			struct event event;
 			struct codec_error error;
@@ -264,7 +260,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 		store_log_free(&tail);
 	}
 	const char *names[GAME_MAX_SEATS];
-	service_names(record, names);
+	play_names(record, names);
 	char *summary = summary_your_turn(at, seat, names, recent, recent_count);
 	json_t *seats = json_array();
 	for (int s = 0; s < at->options.seats; s++)
@@ -289,7 +285,7 @@ static int send_one(CURL *curl, const struct store_delivery *delivery, const cha
 	int duration_ms;
 	long status = post(curl, delivery, message_id, body, error, sizeof error, &duration_ms);
 	int acknowledged = status >= 200 && status <= 299;
-	store_delivery_log(service_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
+	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
 			   (int)status, duration_ms, kind, acknowledged ? NULL : error);
 	metrics_add(acknowledged ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
 	return acknowledged;
@@ -297,20 +293,20 @@ static int send_one(CURL *curl, const struct store_delivery *delivery, const cha
 
 static void retry_later(const struct store_delivery *delivery, int32_t next_seq)
 {
-	store_delivery_update(service_store(), delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
+	store_delivery_update(play_store(), delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
 }
 
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
 	struct game_record record;
-	if (service_load(delivery->game_id, &record) != STORE_OK) {
+	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
 		retry_later(delivery, delivery->next_seq);
 		return;
 	}
 	struct store_log log;
 	int32_t from = delivery->your_turn_only ? delivery->first_seq : delivery->next_seq;
 	int limit = delivery->last_seq - from + 1;
-	if (limit < 1 || store_read_events(service_store(), delivery->game_id, from - 1, limit, &log) != STORE_OK) {
+	if (limit < 1 || store_read_events(play_store(), delivery->game_id, from - 1, limit, &log) != STORE_OK) {
 		retry_later(delivery, delivery->next_seq);
 		return;
 	}
@@ -329,13 +325,13 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 		}
 		next = row->seq + 1;
 		if (next <= delivery->last_seq)
-			store_delivery_update(service_store(), delivery->outbox_id, 0, next, LEASE_MS);
+			store_delivery_update(play_store(), delivery->outbox_id, 0, next, LEASE_MS);
 	}
 	/* The note reads the whole append's events, so fetch them when the events were sent in
 	 * an earlier attempt. */
 	if (!delivery->your_turn_only && delivery->next_seq != delivery->first_seq) {
 		store_log_free(&log);
-		if (store_read_events(service_store(), delivery->game_id, delivery->first_seq - 1,
+		if (store_read_events(play_store(), delivery->game_id, delivery->first_seq - 1,
 				      delivery->last_seq - delivery->first_seq + 1, &log) != STORE_OK) {
 			retry_later(delivery, next);
 			return;
@@ -352,7 +348,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 			return;
 		}
 	}
-	store_delivery_update(service_store(), delivery->outbox_id, 1, next, 0);
+	store_delivery_update(play_store(), delivery->outbox_id, 1, next, 0);
 }
 
 static void *work(void *unused)
@@ -366,7 +362,7 @@ static void *work(void *unused)
 		struct store_delivery *deliveries;
 		int count = 0;
 		enum store_status status =
-			store_claim_deliveries(service_store(), CLAIM_BATCH, LEASE_MS, &deliveries, &count);
+			store_claim_deliveries(play_store(), CLAIM_BATCH, LEASE_MS, &deliveries, &count);
 		int pause_ms = POLL_MS;
 		if (status == STORE_OK) {
 			backoff_succeeded(&backoff);
@@ -387,8 +383,9 @@ static void *work(void *unused)
 	return NULL;
 }
 
-void webhooks_start(int count)
+void webhooks_start(int count, int allow_private_targets)
 {
+	allow_private = allow_private_targets;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	atomic_store(&running, 1);
 	thread_count = count;

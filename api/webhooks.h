@@ -19,7 +19,7 @@
 #define WEBHOOKS_SECRET_TEXT_SIZE 56 /* "whsec_" + base64 of 32 bytes (44) + NUL, rounded up */
 
 /* Start `count` delivery threads. */
-void webhooks_start(int count);
+void webhooks_start(int count, int allow_private_targets);
 void webhooks_stop(void);
 
 /* Sign `body` as Standard Webhooks: out = "v1,<base64 HMAC-SHA256(key, id.timestamp.body)>". */

@@ -6,7 +6,7 @@
  *
  *   bot      every bot seat with something to do moves (engine/autoplay.h), one append
  *            each, until the game waits for a human; while the chain goes on, the timer
- *            each append leaves is a lease (SERVICE_BOT_LEASE_MS), not "due now", so other
+ *            each append leaves is a lease (PLAY_BOT_LEASE_MS), not "due now", so other
  *            workers do not race the chain.
  *   deadline the decisions pending at that version get their default move: unanswered
  *            offers declined, discards chosen at random, the robber moved at random, the
@@ -29,7 +29,7 @@
 #include "api/access_log.h"
 #include "api/backoff.h"
 #include "api/metrics.h"
-#include "api/service.h"
+#include "game/play.h"
 #include "engine/autoplay.h"
 #include "engine/legal.h"
 
@@ -90,24 +90,31 @@ static struct rng choice_rng(const struct game_record *record)
 /* Apply one server move; 1 when it was appended. */
 static int apply(struct game_record *record, int seat, const struct command *command, int origin, int keep_lease)
 {
-	enum error refused;
-	enum store_status status = service_apply_system(record, seat, command, origin, keep_lease, &refused);
-	if (status != STORE_OK) {
-		if (status != STORE_CONFLICT)
-			log_failure(record, "server move not stored", store_status_name(status));
+	struct play_move move = {.seat = seat,
+				 .command = command,
+				 .origin = origin,
+				 .viewer = seat,
+				 .pinned = (long)record->state.version,
+				 .keep_lease = keep_lease};
+	struct play_result result;
+	play_move(record, &move, &result);
+	if (result.outcome == PLAY_STORE_FAILED) {
+		log_failure(record, "server move not stored", store_status_name(result.store_status));
 		return 0;
 	}
-	if (refused != ERROR_OK) {
-		log_failure(record, "server move refused", error_code(refused));
+	if (result.outcome == PLAY_REFUSED) {
+		log_failure(record, "server move refused", error_code(result.refused));
 		return 0;
 	}
+	if (result.outcome != PLAY_APPLIED)
+		return 0; /* the game moved on (another server's move): its own timer goes on */
 	metrics_add(origin == STORE_ORIGIN_BOT ? METRICS_BOT_MOVES : METRICS_DEADLINES_FIRED, 1);
 	return 1;
 }
 
 static void play_bots(struct game_record *record, struct command *scratch)
 {
-	uint8_t bots = service_bot_seats(record);
+	uint8_t bots = play_bot_seats(record);
 	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
 		int seat = autoplay_bot_to_move(&record->state, bots);
 		if (seat < 0)
@@ -115,7 +122,7 @@ static void play_bots(struct game_record *record, struct command *scratch)
 		struct rng rng = choice_rng(record);
 		struct command command;
 		/* The chain's last move leaves the next one due at once, not leased: letting go of
-		 * a long game must not pause it for SERVICE_BOT_LEASE_MS. */
+		 * a long game must not pause it for PLAY_BOT_LEASE_MS. */
 		int keep_lease = moves < CHAIN_LIMIT - 1;
 		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
 		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease))
@@ -169,7 +176,7 @@ static void expire_deadline(struct game_record *record, struct command *scratch)
 static void handle(const struct store_timer *timer, struct command *scratch)
 {
 	struct game_record record;
-	enum store_status status = service_load(timer->game_id, &record);
+	enum store_status status = play_load(timer->game_id, 1, &record);
 	if (status != STORE_OK) {
 		char id[STORE_ID_TEXT_SIZE];
 		store_format_id(timer->game_id, id);
@@ -194,7 +201,7 @@ static void *work(void *unused)
 	while (atomic_load(&running)) {
 		struct store_timer timers[CLAIM_BATCH];
 		int count = 0;
-		enum store_status status = store_claim_timers(service_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
+		enum store_status status = store_claim_timers(play_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
 		if (status != STORE_OK) {
 			/* Wake-ups are ignored while backing off: an outage is not work. */
 			wait_for_work(backoff_failed(&backoff), 0);

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	service_init(&config);
 	notify_start(config.database_url);
 	worker_start(config.workers);
-	webhooks_start(config.webhook_workers);
+	webhooks_start(config.webhook_workers, config.webhook_allow_private);
 
 	struct http_config http = {
 		.listen_address = config.listen_address,
@@ -105,13 +105,13 @@ int main(int argc, char **argv)
 	int signal_number = 0;
 	sigwait(&signals, &signal_number);
 	access_log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
-	service_shutdown_begin();
+	play_shutdown_begin();
 	http_quiesce(daemon);
 	notify_stop();
 	http_stop(daemon, 5.0);
 	worker_stop();
 	webhooks_stop();
-	service_shutdown();
+	play_shutdown();
 	access_log_event("info", "stopped", NULL);
 	return 0;
 }

@@ -392,6 +392,17 @@ static enum store_status classify(struct store *store, const PGresult *result)
 	return STORE_UNAVAILABLE;
 }
 
+/* A live connection for the next statement: a connection the server closed while idle is
+ * replaced before anything is sent (*fresh set when it was made now). */
+static enum store_status ensure_connected(struct store *store, int *fresh)
+{
+	drop_if_closed(store);
+	if (store->conn)
+		return STORE_OK;
+	*fresh = 1;
+	return connect_store(store);
+}
+
 enum store_status store__run(struct store *store, enum statement statement, const struct params *params, int retry,
 			     PGresult **out)
 {
@@ -399,13 +410,9 @@ enum store_status store__run(struct store *store, enum statement statement, cons
 	store->message[0] = '\0';
 	for (int attempt = 0;; attempt++) {
 		int fresh = 0;
-		drop_if_closed(store);
-		if (!store->conn) {
-			enum store_status status = connect_store(store);
-			if (status != STORE_OK)
-				return status;
-			fresh = 1;
-		}
+		enum store_status connected = ensure_connected(store, &fresh);
+		if (connected != STORE_OK)
+			return connected;
 		PGresult *result = PQexecPrepared(store->conn, statements[statement].name, params->count,
 						  params->values, params->lengths, params->formats, 1);
 		ExecStatusType state = PQresultStatus(result);
@@ -507,13 +514,9 @@ enum store_status store__run_and_notify(struct store *store, enum statement stat
 	store->message[0] = '\0';
 	for (int attempt = 0;; attempt++) {
 		int fresh = 0;
-		drop_if_closed(store);
-		if (!store->conn) {
-			enum store_status status = connect_store(store);
-			if (status != STORE_OK)
-				return status;
-			fresh = 1;
-		}
+		enum store_status connected = ensure_connected(store, &fresh);
+		if (connected != STORE_OK)
+			return connected;
 		int not_committed;
 		enum store_status status =
 			run_and_notify_once(store, statement, params, game_id, version, out, &not_committed);

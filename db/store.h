@@ -5,7 +5,7 @@
  * 1, 2, 3 ...; its version is the number of its last event. The store keeps each event as
  * the caller gives it (a type, an actor seat, an origin and a JSON payload it never parses)
  * and each snapshot as opaque bytes tagged with the caller's format version: it knows
- * nothing of the rules. api/game_repo.h is the glue that turns these rows into a
+ * nothing of the rules. game/game_repo.h is the glue that turns these rows into a
  * struct game and back.
  *
  * Appends are optimistic: the caller loads version v, decides, and appends v+1..v+n in one

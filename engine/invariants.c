@@ -83,11 +83,10 @@ const char *invariants_check(const struct game *g)
 	for (int n = 0; n < BOARD_NODES; n++)
 		if ((occupied >> n & 1u) && (occupied & board_node_neighbor_mask[n]))
 			return "two buildings on adjacent intersections";
-	int roads = 0;
+	/* Roads are counted per seat against its supply in check_seat(). */
 	for (int e = 0; e < BOARD_EDGES; e++) {
 		if (g->edge_owner[e] > seats)
 			return "edge owner out of range";
-		roads += g->edge_owner[e] != 0;
 		if ((g->edge_owner[e] != 0) != board_edge_set_has(&g->occupied_edges, e))
 			return "occupied edge mask differs";
 	}

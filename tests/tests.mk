@@ -111,8 +111,6 @@ test-async: $(ASYNC_TESTS) $(SERVER) openapi-deps
 		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
 .PHONY: test-async
 
-test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
-.PHONY: test-run
 
 # The fault suite (tests/faults/): load from several clients while servers are killed
 # with -9, PostgreSQL is restarted, and two servers race on the same moves (test_faults);
@@ -147,3 +145,9 @@ endif
 mutants:
 	@python3 tests/mutants.py
 .PHONY: mutants
+
+# Every suite of this build directory (`make test` runs it twice: normal, then sanitizers).
+# Last in the file: make reads a rule's prerequisites where the rule stands, so every
+# TEST_RUN_EXTRA added above must come before it.
+test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
+.PHONY: test-run

@@ -269,7 +269,7 @@ const char *http_move_type_name(int index);
 /* ---- Ground truth -------------------------------------------------------------------- */
 
 /* The game's real state (every hand, every development card) and secret seed, loaded from
- * the event store of DATABASE_URL with api/game_repo.h. */
+ * the event store of DATABASE_URL with game/game_repo.h. */
 void http_truth_load(const char *game_id, struct game *state, int64_t *seed);
 
 /* The stored events after version `after`, unredacted, as the engine wrote them: an array

@@ -5,7 +5,7 @@
  * every move that makes a private fact: a stolen card, a bought development card) every
  * viewer - the spectator and each seat - reads the view, its actions and the new part of
  * its event log, and all of it is compared with the ground truth loaded from the event
- * store (api/game_repo.h on DATABASE_URL):
+ * store (game/game_repo.h on DATABASE_URL):
  *   - `you` is the viewer's real hand, development cards and points; a spectator has none;
  *   - apart from `you`, a seat's view is exactly the spectator's (so no other seat's hand
  *     or card kinds can be in it), and the public counts match the real hands;

@@ -9,7 +9,7 @@
  *   - routing (routes_match, routes_allow_header): a matched route's pattern with its
  *     captures put back gives the path again; captures are 1..64 bytes without '/'; the
  *     Allow list is terminated and names only methods;
- *   - the headers (api/headers.c, auth_bearer of api/auth.c): an accepted If-Match version
+ *   - the headers (api/headers.c, auth_bearer of game/auth.c): an accepted If-Match version
  *     is in 0..INT32_MAX and reads back from its ETag form, only "*" is "no condition"; an accepted key or request id is
  *     printable and within its length; a bearer token lies inside the header, 1..128
  *     characters of base64url;
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/auth.h"
+#include "game/auth.h"
 #include "api/destination.h"
 #include "api/headers.h"
 #include "api/problem.h"

@@ -6,8 +6,8 @@
  * characters: 32 bytes (256 bits) from the operating system's generator (OpenSSL's
  * RAND_bytes). The hash covers the whole token string.
  */
-#ifndef CATAN_API_AUTH_H
-#define CATAN_API_AUTH_H
+#ifndef CATAN_GAME_AUTH_H
+#define CATAN_GAME_AUTH_H
 
 #include <stddef.h>
 #include <stdint.h>

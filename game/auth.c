@@ -2,7 +2,7 @@
  * auth.c - tokens with OpenSSL's libcrypto: RAND_bytes, SHA256, CRYPTO_memcmp. No
  * hand-written cryptography.
  */
-#include "api/auth.h"
+#include "game/auth.h"
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>

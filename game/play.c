@@ -1,0 +1,584 @@
+/*
+ * play.c - the game service (see play.h).
+ *
+ * The cache: a fixed table of game records (state + what the games row keeps), one mutex
+ * per slot, copied in and out whole. An entry is a copy of a state that is in the log at
+ * its version; a reader brings its copy up to date by reading the events after that
+ * version (one small query), a writer appends at that version and learns from a conflict
+ * that it was stale. Seat-token lookups are cached with the entry (tokens never change):
+ * the hash is compared in constant time.
+ *
+ * A move is decided on the state the caller loaded, often the cached one, without a
+ * database read; a stale copy shows up as an append conflict (decide again on the fresh
+ * state) or as a refusal (refresh, and decide again before answering it). So a move costs
+ * one round trip to the database in the common case.
+ */
+#include "game/play.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/autoplay.h"
+#include "engine/rules.h"
+#include "engine/view.h"
+#include "game/auth.h"
+#include "game/game_repo.h"
+
+#define CACHE_SLOTS 4096
+#define TOKEN_CACHE 8
+
+struct cache_entry {
+	pthread_mutex_t lock;
+	int used;
+	struct game_record record;
+	int token_count;
+	uint8_t token_hashes[TOKEN_CACHE][AUTH_HASH_SIZE];
+	int token_seats[TOKEN_CACHE];
+};
+
+static struct cache_entry *cache;
+static char *conninfo;
+static struct play_hooks hooks;
+static pthread_key_t store_key;
+static struct store_notifier *notifier; /* shared by every thread's store: see db/notifier.c */
+static atomic_int stopping;
+
+static void close_store(void *store)
+{
+	store_close(store);
+}
+
+static void *allocate(size_t count, size_t size)
+{
+	void *memory = calloc(count, size);
+	if (!memory)
+		abort();
+	return memory;
+}
+
+void play_init(const char *database_url, const struct play_hooks *given)
+{
+	memset(&hooks, 0, sizeof hooks);
+	if (given)
+		hooks = *given;
+	conninfo = database_url ? strdup(database_url) : NULL;
+	if (database_url && !conninfo)
+		abort();
+	cache = allocate(CACHE_SLOTS, sizeof *cache);
+	for (int i = 0; i < CACHE_SLOTS; i++)
+		pthread_mutex_init(&cache[i].lock, NULL);
+	pthread_key_create(&store_key, close_store);
+	store_notifier_open(database_url, &notifier);
+	atomic_store(&stopping, 0);
+}
+
+void play_shutdown_begin(void)
+{
+	atomic_store(&stopping, 1);
+}
+
+void play_shutdown(void)
+{
+	struct store *store = pthread_getspecific(store_key);
+	if (store) {
+		store_close(store);
+		pthread_setspecific(store_key, NULL);
+	}
+	for (int i = 0; i < CACHE_SLOTS; i++)
+		pthread_mutex_destroy(&cache[i].lock);
+	free(cache);
+	cache = NULL;
+	store_notifier_close(notifier);
+	notifier = NULL;
+	free(conninfo);
+	conninfo = NULL;
+}
+
+struct store *play_store(void)
+{
+	struct store *store = pthread_getspecific(store_key);
+	if (!store) {
+		store_open(conninfo, &store);
+		store_use_notifier(store, notifier);
+		pthread_setspecific(store_key, store);
+	}
+	return store;
+}
+
+/* ---- The cache ---- */
+
+static struct cache_entry *slot_for(int64_t id)
+{
+	uint64_t h = (uint64_t)id * UINT64_C(0x9e3779b97f4a7c15);
+	return &cache[(h >> 40) % CACHE_SLOTS];
+}
+
+static int cache_get(int64_t id, struct game_record *out)
+{
+	struct cache_entry *entry = slot_for(id);
+	pthread_mutex_lock(&entry->lock);
+	int hit = entry->used && entry->record.id == id;
+	if (hit)
+		memcpy(out, &entry->record, sizeof *out);
+	pthread_mutex_unlock(&entry->lock);
+	return hit;
+}
+
+/* Keep `record` unless the slot holds a newer state of the same game. */
+static void cache_put(const struct game_record *record)
+{
+	struct cache_entry *entry = slot_for(record->id);
+	pthread_mutex_lock(&entry->lock);
+	if (!entry->used || entry->record.id != record->id) {
+		entry->used = 1;
+		entry->token_count = 0;
+		memcpy(&entry->record, record, sizeof *record);
+	} else if (entry->record.state.version < record->state.version) {
+		memcpy(&entry->record.state, &record->state, sizeof record->state);
+	}
+	pthread_mutex_unlock(&entry->lock);
+}
+
+static int cache_find_token(int64_t id, const uint8_t hash[AUTH_HASH_SIZE], int *seat)
+{
+	struct cache_entry *entry = slot_for(id);
+	int found = 0;
+	pthread_mutex_lock(&entry->lock);
+	if (entry->used && entry->record.id == id) {
+		for (int i = 0; i < entry->token_count; i++) {
+			if (auth_equal(entry->token_hashes[i], hash)) {
+				*seat = entry->token_seats[i];
+				found = 1;
+			}
+		}
+	}
+	pthread_mutex_unlock(&entry->lock);
+	return found;
+}
+
+static void cache_add_token(int64_t id, const uint8_t hash[AUTH_HASH_SIZE], int seat)
+{
+	struct cache_entry *entry = slot_for(id);
+	pthread_mutex_lock(&entry->lock);
+	if (entry->used && entry->record.id == id && entry->token_count < TOKEN_CACHE) {
+		memcpy(entry->token_hashes[entry->token_count], hash, AUTH_HASH_SIZE);
+		entry->token_seats[entry->token_count] = seat;
+		entry->token_count++;
+	}
+	pthread_mutex_unlock(&entry->lock);
+}
+
+/* ---- Reading ---- */
+
+static void tell_problem(const char *what, const char *game, const char *detail)
+{
+	if (hooks.problem)
+		hooks.problem(what, game, detail);
+}
+
+/* Names, bot flags and options from the games row. */
+static enum store_status load_info(struct store *store, struct game_record *record)
+{
+	struct store_game_info info;
+	enum store_status status = store_game_info(store, record->id, &info);
+	if (status != STORE_OK)
+		return status;
+	for (int s = 0; s < GAME_MAX_SEATS && s < info.seats; s++) {
+		snprintf(record->names[s], PLAY_NAME_SIZE, "%s", info.names[s] ? info.names[s] : "");
+		record->bots[s] = (uint8_t)info.bots[s];
+	}
+	memset(&record->options, 0, sizeof record->options);
+	record->options.game = record->state.options;
+	json_t *options = json_loads(info.options ? info.options : "{}", 0, NULL);
+	if (options) {
+		json_t *timeout = json_object_get(options, "turn_timeout_s");
+		json_t *on_timeout = json_object_get(options, "on_timeout");
+		if (json_is_integer(timeout))
+			record->options.turn_timeout_s = (int32_t)json_integer_value(timeout);
+		if (json_is_string(on_timeout) && strcmp(json_string_value(on_timeout), "bot") == 0)
+			record->options.on_timeout = CODEC_ON_TIMEOUT_BOT;
+		json_decref(options);
+	}
+	store_game_info_free(&info);
+	return STORE_OK;
+}
+
+/* Full load of a game into *record. */
+static enum store_status load_record(struct store *store, int64_t id, struct game_record *record)
+{
+	struct game_repo repo;
+	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	memset(record, 0, sizeof *record);
+	record->id = id;
+	store_format_id(id, record->id_text);
+	enum store_status status = game_repo_load(&repo, id, &record->state, &record->seed);
+	if (status == STORE_OK)
+		status = load_info(store, record);
+	if (status == STORE_CORRUPT)
+		tell_problem("corrupt game", record->id_text, game_repo_message(&repo));
+	return status;
+}
+
+enum store_status play_refresh(struct game_record *game)
+{
+	struct game_repo repo;
+	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	uint32_t before = game->state.version;
+	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
+	if (status == STORE_OK && game->state.version != before)
+		cache_put(game);
+	return status;
+}
+
+enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
+{
+	if (cache_get(game_id, out))
+		return fresh ? play_refresh(out) : STORE_OK;
+	enum store_status status = load_record(play_store(), game_id, out);
+	if (status == STORE_OK)
+		cache_put(out);
+	return status;
+}
+
+enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat)
+{
+	if (cache_find_token(game_id, hash, seat))
+		return STORE_OK;
+	enum store_status status = store_find_token(play_store(), game_id, hash, seat);
+	if (status == STORE_OK)
+		cache_add_token(game_id, hash, *seat);
+	return status;
+}
+
+/* ---- Timers ---- */
+
+uint8_t play_bot_seats(const struct game_record *game)
+{
+	uint8_t bots = 0;
+	for (int s = 0; s < game->state.options.seats; s++)
+		if (game->bots[s])
+			bots |= (uint8_t)(1u << s);
+	return bots;
+}
+
+/* What the game waits for from the server itself at `state`: a bot's move (due at once),
+ * a deadline (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot
+ * seat, no deadline), so its appends carry no timer at all. Fills *out. */
+static const struct store_timer_set *next_timer(const struct game_record *game, const struct game *state,
+						struct store_timer_set *out)
+{
+	uint8_t bots = play_bot_seats(game);
+	if (!bots && game->options.turn_timeout_s <= 0)
+		return NULL;
+	out->kind = STORE_TIMER_NONE;
+	out->due_ms = 0;
+	if (!game_in_progress(state))
+		return out;
+	if (autoplay_bot_to_move(state, bots) >= 0) {
+		out->kind = STORE_TIMER_BOT;
+	} else if (game->options.turn_timeout_s > 0) {
+		out->kind = STORE_TIMER_DEADLINE;
+		out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
+	}
+	return out;
+}
+
+static int bot_due_now(const struct store_timer_set *timer)
+{
+	return timer && timer->kind == STORE_TIMER_BOT && timer->due_ms == 0;
+}
+
+/* ---- Rendering ---- */
+
+static const char *origin_name(int origin)
+{
+	switch (origin) {
+	case STORE_ORIGIN_TIMEOUT:
+		return "timeout";
+	case STORE_ORIGIN_BOT:
+		return "bot";
+	default:
+		return "player";
+	}
+}
+
+void play_format_time(int64_t microseconds, char *out, size_t size)
+{
+	time_t seconds = (time_t)(microseconds / 1000000);
+	struct tm tm;
+	gmtime_r(&seconds, &tm);
+	char base[32];
+	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, size, "%s.%06lldZ", base, (long long)(microseconds % 1000000));
+}
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static json_t *log_entry(const struct event *event, int viewer, int seats, int32_t version, int64_t created_us,
+			 int origin)
+{
+	struct event seen;
+	view_event(event, viewer == PLAY_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
+	json_t *entry = codec_event_to_json(&seen, seats);
+	char when[48];
+	play_format_time(created_us, when, sizeof when);
+	json_object_set_new(entry, "version", json_integer(version));
+	json_object_set_new(entry, "created_at", json_string(when));
+	json_object_set_new(entry, "origin", json_string(origin_name(origin)));
+	return entry;
+}
+
+json_t *play_log_json(const struct game_record *game, int viewer, const struct store_log *log)
+{
+	json_t *entries = json_array();
+	int seats = game->state.options.seats;
+	for (int i = 0; i < log->count; i++) {
+		const struct store_event_row *row = &log->rows[i];
+		struct event event;
+		struct codec_error error;
+		if (!codec_payload_parse(row->type, row->payload, row->payload_size, &event, &error)) {
+			tell_problem("unparsable event", game->id_text, error.message);
+			continue;
+		}
+		json_array_append_new(entries, log_entry(&event, viewer, seats, row->seq, row->created_at_us, row->origin));
+	}
+	return entries;
+}
+
+void play_names(const struct game_record *game, const char *names[GAME_MAX_SEATS])
+{
+	for (int s = 0; s < GAME_MAX_SEATS; s++)
+		names[s] = s < game->state.options.seats ? game->names[s] : NULL;
+}
+
+/* A move's answer: {version, events[, <offer_member>]} as the mover sees it. */
+static char *move_answer(const struct game_record *game, const struct play_move *move,
+			 const struct event_list *events, int32_t first_version)
+{
+	json_t *list = json_array();
+	int64_t now = now_us();
+	int trade_id = 0;
+	for (int i = 0; i < events->count; i++) {
+		const struct event *event = &events->events[i];
+		if (event->type == EVENT_TRADE_OFFERED && move->command->type == COMMAND_OFFER_TRADE)
+			trade_id = event->trade;
+		json_array_append_new(list, log_entry(event, move->viewer, game->state.options.seats, first_version + i,
+						      now, move->origin));
+	}
+	json_t *body = json_pack("{s:i, s:o}", "version", (int)(first_version + events->count - 1), "events", list);
+	if (trade_id)
+		json_object_set_new(body, move->offer_member ? move->offer_member : "trade", json_integer(trade_id));
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	return text;
+}
+
+/* ---- Writing ---- */
+
+/* The recorded answer of the move's key: 1 when result is filled (replayed, reused, or a
+ * store failure), 0 when the key has no answer yet. */
+static int answer_of_key(const struct game_record *game, const struct play_move *move, struct play_result *result)
+{
+	enum store_status status =
+		store_idempotency_get(play_store(), game->id, move->key, move->request_hash, &result->replay);
+	if (status == STORE_NOT_FOUND)
+		return 0;
+	if (status == STORE_OK) {
+		result->outcome = PLAY_REPLAYED;
+	} else if (status == STORE_IDEMPOTENCY_CONFLICT) {
+		free(result->replay.response);
+		result->replay.response = NULL;
+		result->outcome = PLAY_KEY_REUSED;
+	} else {
+		result->outcome = PLAY_STORE_FAILED;
+		result->store_status = status;
+	}
+	return 1;
+}
+
+/* An outcome that no record holds (stale, raced): if a concurrent request with the key has
+ * recorded its answer meanwhile, that answer is the key's. */
+static void settle(const struct game_record *game, const struct play_move *move, enum play_outcome outcome,
+		   struct play_result *result)
+{
+	if (move->key && answer_of_key(game, move, result))
+		return;
+	result->outcome = outcome;
+}
+
+/* The rules refused: record the refusal with the key, unless another request with the key
+ * recorded its answer first (then that one is the key's). */
+static void refuse(const struct game_record *game, const struct play_move *move, enum error error,
+		   struct play_result *result)
+{
+	result->refused = error;
+	result->outcome = PLAY_REFUSED;
+	if (!move->key)
+		return;
+	int status_code;
+	char *text = move->refusal_body(move->context, error, (long)game->state.version, &status_code);
+	struct store_idempotency record = {move->key, {0}, status_code, text};
+	memcpy(record.request_hash, move->request_hash, STORE_HASH_SIZE);
+	enum store_status stored = store_idempotency_put(play_store(), game->id, &record);
+	free(text);
+	if (stored == STORE_IDEMPOTENCY_CONFLICT) {
+		if (!answer_of_key(game, move, result)) {
+			result->outcome = PLAY_STORE_FAILED;
+			result->store_status = STORE_NOT_FOUND; /* the key's record vanished */
+		}
+	} else if (stored != STORE_OK) {
+		/* Unrecorded, a retry could be answered otherwise: the caller must retry now. */
+		result->outcome = PLAY_STORE_FAILED;
+		result->store_status = stored;
+	}
+}
+
+static void committed(struct game_record *game, const struct game *after, int events,
+		      const struct store_timer_set *timer, int keep_lease)
+{
+	memcpy(&game->state, after, sizeof *after);
+	cache_put(game);
+	if (hooks.appended)
+		hooks.appended(game->id, (int32_t)after->version, events, !keep_lease && bot_due_now(timer));
+}
+
+void play_move(struct game_record *game, const struct play_move *move, struct play_result *result)
+{
+	memset(result, 0, sizeof *result);
+	if (move->key && answer_of_key(game, move, result))
+		return;
+	if (atomic_load(&stopping)) {
+		result->outcome = PLAY_STOPPING;
+		return;
+	}
+	int fresh = 0; /* whether the state was read from the log for this move */
+	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
+		enum store_status status;
+		if (move->pinned >= 0 && (long)game->state.version != move->pinned && !fresh) {
+			if ((status = play_refresh(game)) != STORE_OK)
+				goto store_failed;
+			fresh = 1;
+		}
+		result->version = (long)game->state.version;
+		if (move->pinned >= 0 && (long)game->state.version != move->pinned) {
+			settle(game, move, PLAY_STALE, result);
+			return;
+		}
+		struct event_list events;
+		struct game after;
+		enum error error =
+			rules_decide_seeded(&game->state, (uint64_t)game->seed, move->seat, move->command, &events, &after);
+		if (error != ERROR_OK && !fresh && move->origin == STORE_ORIGIN_PLAYER) {
+			/* Perhaps refused only because the copy was stale: decide again on the log. */
+			if ((status = play_refresh(game)) != STORE_OK)
+				goto store_failed;
+			fresh = 1;
+			attempt--;
+			continue;
+		}
+		if (error != ERROR_OK) {
+			refuse(game, move, error, result);
+			return;
+		}
+		int32_t first = (int32_t)game->state.version + 1;
+		char *answer = move->render ? move_answer(game, move, &events, first) : NULL;
+		struct store_idempotency record;
+		if (move->key) {
+			record.key = move->key;
+			memcpy(record.request_hash, move->request_hash, STORE_HASH_SIZE);
+			record.status = move->success_status;
+			record.response = answer;
+		}
+		struct store_timer_set timer;
+		const struct store_timer_set *next = next_timer(game, &after, &timer);
+		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT)
+			timer.due_ms = PLAY_BOT_LEASE_MS;
+		struct game_repo repo;
+		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+		status = game_repo_append(&repo, game->id, &game->state, &events, &after, move->seat, move->origin,
+					  move->key ? &record : NULL, next);
+		if (status == STORE_OK) {
+			committed(game, &after, events.count, next, move->keep_lease);
+			result->outcome = PLAY_APPLIED;
+			result->version = (long)after.version;
+			result->answer = answer;
+			return;
+		}
+		free(answer);
+		if (status == STORE_IDEMPOTENCY_CONFLICT) {
+			if (!answer_of_key(game, move, result)) {
+				result->outcome = PLAY_STORE_FAILED;
+				result->store_status = STORE_NOT_FOUND; /* the key's record vanished */
+			}
+			return;
+		}
+		if (status != STORE_CONFLICT)
+			goto store_failed;
+		if (hooks.append_conflict)
+			hooks.append_conflict();
+		if ((status = play_refresh(game)) != STORE_OK)
+			goto store_failed;
+		fresh = 1;
+		continue;
+	store_failed:
+		result->outcome = PLAY_STORE_FAILED;
+		result->store_status = status;
+		return;
+	}
+	result->version = (long)game->state.version;
+	settle(game, move, PLAY_RACED, result);
+}
+
+enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status)
+{
+	*status = STORE_OK;
+	memset(out, 0, sizeof *out);
+	struct event_list events;
+	enum error refused = rules_start(&new_game->options->game, (uint64_t)new_game->seed, &events, &out->state);
+	if (refused != ERROR_OK)
+		return refused;
+	int seats = new_game->options->game.seats;
+	out->seed = new_game->seed;
+	out->options = *new_game->options;
+	struct store_new_game row;
+	memset(&row, 0, sizeof row);
+	row.seed = new_game->seed;
+	row.seats = seats;
+	memcpy(row.admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
+	for (int s = 0; s < seats; s++) {
+		row.names[s] = new_game->names[s];
+		row.bots[s] = new_game->bots[s];
+		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
+		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
+		out->bots[s] = (uint8_t)new_game->bots[s];
+	}
+	json_t *stored_options = codec_options_to_json(new_game->options);
+	char *options_text = json_dumps(stored_options, JSON_COMPACT);
+	json_decref(stored_options);
+	if (!options_text)
+		abort();
+	row.options = options_text;
+	struct store_timer_set timer;
+	row.timer = next_timer(out, &out->state, &timer);
+	struct game_repo repo;
+	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	*status = game_repo_create(&repo, &row, &events, &out->state, &out->id);
+	free(options_text);
+	if (*status != STORE_OK)
+		return ERROR_OK;
+	store_format_id(out->id, out->id_text);
+	if (hooks.created)
+		hooks.created(out->id, events.count, bot_due_now(row.timer));
+	return ERROR_OK;
+}

@@ -1,0 +1,172 @@
+/*
+ * play.h - the game service: every game read and write, free of HTTP.
+ *
+ * The one path of ARCHITECTURE.md, for every caller (the HTTP handlers, the bot and
+ * deadline workers, the webhook deliveries, later joins and imports):
+ *
+ *   load       play_load(): the process cache brought up to date from the log, or a full
+ *              load (snapshot + tail) on a miss
+ *   decide     rules_decide_seeded() on the loaded state
+ *   append     game_repo_append(): one round trip that also writes the game's next timer
+ *              and, for a request with an idempotency key, the key's answer
+ *   render     the events as the viewer may see them (play_log_json(), play_event_json())
+ *
+ * play_move() is that path for every kind of move: a seat's move or trade (origin player,
+ * with If-Match and an idempotency key when the caller has them), a bot's move or a
+ * deadline's default move (origin bot or timeout). play_create() writes a new game the same
+ * way. An append that loses the race for the next version is decided again on the fresh
+ * state (PLAY_RETRIES times) unless the move is pinned to a version.
+ *
+ * Idempotency: a keyed move's answer is recorded whatever the outcome, on one path: with
+ * the events in the append's transaction when the move is applied, alone when the rules
+ * refuse it. The key's unique row admits one answer; every other request with the key gets
+ * that answer (PLAY_REPLAYED), on any server.
+ *
+ * Nothing about a game lives only in memory: the cache holds copies of states that are in
+ * the log, keyed by (game id, version), and seat-token hashes, which never change. What the
+ * HTTP layer needs to know of appends (wake long-polls, count, wake the workers) reaches it
+ * through the hooks given to play_init(), so this module includes nothing of api/.
+ *
+ * Threads: each thread owns one store connection (play_store(), opened on first use). The
+ * cache is shared, one mutex per slot.
+ */
+#ifndef CATAN_GAME_PLAY_H
+#define CATAN_GAME_PLAY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "codec/codec.h"
+#include "db/store.h"
+#include "engine/command.h"
+#include "engine/error.h"
+#include "engine/game.h"
+
+#define PLAY_ADMIN (-2)   /* the viewer who holds the admin token: sees as a spectator */
+#define PLAY_NAME_SIZE 161 /* 40 characters of UTF-8 and the NUL */
+#define PLAY_RETRIES 8
+/* How long a bot chain's next move waits when the worker making the chain dies. */
+#define PLAY_BOT_LEASE_MS 5000
+
+/* A game as the service knows it: its state and what the store keeps beside the log. */
+struct game_record {
+	int64_t id;
+	char id_text[STORE_ID_TEXT_SIZE];
+	struct game state;
+	int64_t seed;
+	struct codec_options options;
+	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
+	uint8_t bots[GAME_MAX_SEATS];
+};
+
+/* What the caller hears of the service's work. Every hook may be NULL. */
+struct play_hooks {
+	/* After an append committed: the game's new version and how many events it added;
+	 * `bot_due` when a bot's move is due at once (wake the workers). */
+	void (*appended)(int64_t game_id, int32_t version, int events, int bot_due);
+	/* An append lost the race for its version (it is decided again). */
+	void (*append_conflict)(void);
+	/* A game was created with `events` events; `bot_due` as for appended. */
+	void (*created)(int64_t game_id, int events, int bot_due);
+	/* Something an operator should read: a corrupt row, an unparsable event. */
+	void (*problem)(const char *what, const char *game_id_text, const char *detail);
+};
+
+/* Start the service on `database_url` (NULL: libpq's defaults). */
+void play_init(const char *database_url, const struct play_hooks *hooks);
+
+/* Refuse new writes from now on (PLAY_STOPPING); then release everything. */
+void play_shutdown_begin(void);
+void play_shutdown(void);
+
+/* This thread's store (opened on first use; closed when the thread ends). */
+struct store *play_store(void);
+
+/* ---- Reading ---- */
+
+/* The game, brought up to date with the log (`fresh`), or as cached when it is cached
+ * (not fresh: a move decides on it and a stale copy shows up as an append conflict). */
+enum store_status play_load(int64_t game_id, int fresh, struct game_record *out);
+
+/* Bring game->state up to the log's last version. */
+enum store_status play_refresh(struct game_record *game);
+
+/* The seat (or STORE_SEAT_ADMIN) whose token has this hash; STORE_NOT_FOUND when none. */
+enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat);
+
+/* ---- Writing ---- */
+
+enum play_outcome {
+	PLAY_APPLIED,    /* appended: result->version, result->answer */
+	PLAY_REFUSED,    /* the rules refused: result->refused; recorded with the key */
+	PLAY_REPLAYED,   /* the key's recorded answer: result->replay */
+	PLAY_KEY_REUSED, /* the key was used for another request */
+	PLAY_STALE,      /* pinned to another version than the game's (result->version) */
+	PLAY_RACED,      /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_STORE_FAILED, /* result->store_status */
+	PLAY_STOPPING    /* the service is shutting down */
+};
+
+struct play_move {
+	int seat; /* who moves */
+	const struct command *command;
+	int origin;       /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
+	int viewer;       /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
+	long pinned;      /* apply only at this version (If-Match), -1: at any */
+	int keep_lease;   /* a bot chain goes on: its next move is a lease, not due at once */
+	int render;       /* build result->answer (a player's move); 0 for the server's own */
+	int success_status;       /* kept with the key for an applied move */
+	const char *offer_member; /* the member naming a new offer's id ("trade" when NULL) */
+	/* An idempotency key (scoped to its sender by the caller) and the hash of the request,
+	 * or NULL. With a key, refusal_body() renders a refusal's answer to record (a new
+	 * string the service frees; *status its status). */
+	const char *key;
+	const uint8_t *request_hash;
+	char *(*refusal_body)(void *context, enum error error, long version, int *status);
+	void *context;
+};
+
+struct play_result {
+	enum play_outcome outcome;
+	enum error refused;
+	enum store_status store_status;
+	long version;      /* the game's version after the move, or now */
+	char *answer;      /* PLAY_APPLIED with render: {version, events[, trade]}; caller frees */
+	struct store_idempotency_record replay; /* PLAY_REPLAYED; caller frees replay.response */
+};
+
+/* Make a move on `game` (loaded with play_load(); brought up to date as needed). */
+void play_move(struct game_record *game, const struct play_move *move, struct play_result *result);
+
+/* A new game. */
+struct play_new_game {
+	const struct codec_options *options; /* options.game.seats set */
+	int64_t seed;
+	const char *names[GAME_MAX_SEATS];
+	const int *bots;                    /* per seat */
+	const uint8_t (*token_hashes)[STORE_HASH_SIZE];
+	const uint8_t *admin_token_hash;
+};
+
+/* Create and store a game: ERROR_OK with *out loaded, or the rules' refusal of the options
+ * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
+enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status);
+
+/* ---- The server's own moves ---- */
+
+/* The seats of the game that bots play, as a mask. */
+uint8_t play_bot_seats(const struct game_record *game);
+
+/* ---- Rendering ---- */
+
+/* The log entries of rows as `viewer` may see them: each the event object plus "version",
+ * "created_at" and "origin". New reference. */
+json_t *play_log_json(const struct game_record *game, int viewer, const struct store_log *log);
+
+/* An RFC 3339 UTC time with microseconds ("2026-11-29T20:07:46.668745Z"). */
+void play_format_time(int64_t microseconds, char *out, size_t size);
+
+/* Names of seats as a NULL-padded array for the codec. */
+void play_names(const struct game_record *game, const char *names[GAME_MAX_SEATS]);
+
+#endif
