@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
@@ -27,21 +28,6 @@
 #define GAME_TIMEOUT_S 120
 #define ANSWER_WITHIN_S 2.0 /* a bot's answer to an offer, on a loaded server */
 #define STALL_S 1.0         /* the longest pause between two moves of a game of bots */
-
-static struct http_server server;
-static struct http_proxy proxy;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
 
 static const char *string_of(const json_t *object, const char *member)
 {
@@ -219,7 +205,7 @@ static void *play_games(void *argument)
 	int index;
 	while ((index = atomic_fetch_add(&run->next, 1)) < MIXED_GAMES) {
 		struct http_client own;
-		http_client_init(&own, index % 2 ? server.url : proxy.url, index % 2 == 0);
+		http_client_init(&own, index % 2 ? http_fixture.server.url : http_fixture.proxy.url, index % 2 == 0);
 		play_mixed_game(run, index, &own);
 		http_client_cleanup(&own);
 	}
@@ -266,7 +252,7 @@ END_TEST
 START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 {
 	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
+	http_client_init(&client, http_fixture.proxy.url, 1);
 	struct http_game game;
 	http_game_create_body(
 	        &client,
@@ -345,7 +331,7 @@ END_TEST
 START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 {
 	struct http_client client;
-	http_client_init(&client, server.url, 0);
+	http_client_init(&client, http_fixture.server.url, 0);
 	enum { GAMES = 3, GAMES_MAX = 12, CHAIN_MOVES = 500 };
 	static const int long_seeds[] = {13, 6, 2};
 	double took[GAMES_MAX];
@@ -404,7 +390,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_bots");
 	TCase *bots = tcase_create("bots");
-	tcase_add_unchecked_fixture(bots, start, stop);
+	http_fixture_add(bots, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(bots, 240);
 	tcase_add_test(bots, test_a_game_of_four_bots_finishes_by_itself);
 	tcase_add_test(bots, test_bot_seats_answer_an_offer_addressed_to_them_at_once);

@@ -17,31 +17,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define MAX_MOVES 5000
 
-static struct http_server server;
-static struct http_proxy proxy;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
 /* Play one game to its end through the proxy and check what a finished game shows. */
 static void play_complete_game(int seats, const char *options, int trades)
 {
 	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
+	http_client_init(&client, http_fixture.proxy.url, 1);
 	struct http_game game;
 	http_game_create(&client, seats, options, &game);
 	uint64_t seed = http_random64();
@@ -115,7 +101,7 @@ END_TEST
 START_TEST(test_every_game_resource_carries_its_version_as_etag)
 {
 	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
+	http_client_init(&client, http_fixture.proxy.url, 1);
 	struct http_game game;
 	http_game_create(&client, 3, NULL, &game);
 	struct http_player player;
@@ -158,7 +144,7 @@ END_TEST
 START_TEST(test_create_with_players_shows_tokens_once)
 {
 	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
+	http_client_init(&client, http_fixture.proxy.url, 1);
 	struct http_response response;
 	http_call(&client, "POST", "/v1/games", NULL,
 		  "{\"players\": [{\"name\": \"Ada\"}, {\"name\": \"Brünhilde\", \"bot\": false}, {\"name\": \"Cy\", "
@@ -258,7 +244,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_games");
 	TCase *games = tcase_create("complete games through prism");
-	tcase_add_unchecked_fixture(games, start, stop);
+	http_fixture_add(games, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(games, 240);
 	tcase_add_test(games, test_the_contract_check_catches_a_response_that_breaks_the_spec);
 	tcase_add_test(games, test_every_game_resource_carries_its_version_as_etag);

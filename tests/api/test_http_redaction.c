@@ -23,23 +23,12 @@
 #include <string.h>
 
 #include "engine/game.h"
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define MAX_MOVES 5000
 #define CHECK_EVERY 3
-
-static struct http_server server;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server, 30);
-}
 
 static const char *const resource_names[RESOURCE_COUNT] = {"brick", "lumber", "wool", "grain", "ore"};
 static const char *const card_names[DEVELOPMENT_COUNT] = {"knight", "road_building", "year_of_plenty", "monopoly",
@@ -303,8 +292,9 @@ static void check_streams(struct watch *watch)
 		else
 			http_game_path(game, "/stream", path, sizeof path);
 		struct http_stream stream;
-		http_stream_read(server.url, path, viewer >= 0 && !(viewer % 2) ? game->tokens[viewer] : NULL, NULL,
-				 100000, &version, 20, &stream);
+		http_stream_read(http_fixture.server.url, path,
+				 viewer >= 0 && !(viewer % 2) ? game->tokens[viewer] : NULL, NULL, 100000, &version, 20,
+				 &stream);
 		ck_assert_int_eq(stream.status, 200);
 		ck_assert_int_eq(stream.count, version);
 		for (int i = 0; i < stream.count; i++) {
@@ -336,7 +326,7 @@ static int makes_private_fact(const struct http_move *move)
 static void watch_complete_game(int seats, const char *options)
 {
 	struct http_client client;
-	http_client_init(&client, server.url, 0);
+	http_client_init(&client, http_fixture.server.url, 0);
 	struct http_game game;
 	http_game_create(&client, seats, options, &game);
 	struct watch watch;
@@ -395,7 +385,7 @@ END_TEST
 START_TEST(test_the_admin_token_reads_as_a_spectator)
 {
 	struct http_client client;
-	http_client_init(&client, server.url, 0);
+	http_client_init(&client, http_fixture.server.url, 0);
 	struct http_game game;
 	http_game_create(&client, 3, NULL, &game);
 	struct http_player player;
@@ -423,7 +413,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_redaction");
 	TCase *redaction = tcase_create("redaction over whole games");
-	tcase_add_unchecked_fixture(redaction, start, stop);
+	http_fixture_add(redaction, 0, NULL);
 	tcase_set_timeout(redaction, 240);
 	tcase_add_test(redaction, test_the_admin_token_reads_as_a_spectator);
 	tcase_add_test(redaction, test_three_seat_game_shows_nothing_private_to_other_viewers);
