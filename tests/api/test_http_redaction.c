@@ -325,17 +325,15 @@ static int makes_private_fact(const struct http_move *move)
 
 static void watch_complete_game(int seats, const char *options)
 {
-	struct http_client client;
-	http_client_init(&client, http_fixture.server.url, 0);
 	struct http_game game;
-	http_game_create(&client, seats, options, &game);
+	http_game_create(&http_fixture.direct, seats, options, &game);
 	struct watch watch;
 	memset(&watch, 0, sizeof watch);
-	watch.client = &client;
+	watch.client = &http_fixture.direct;
 	watch.game = &game;
 	struct http_player player;
 	uint64_t seed = http_random64();
-	http_player_init(&player, &client, &game, seed, 1);
+	http_player_init(&player, &http_fixture.direct, &game, seed, 1);
 	check_point(&watch);
 	int moves = 0;
 	struct http_move move;
@@ -366,7 +364,6 @@ static void watch_complete_game(int seats, const char *options)
 		watch.bought_checked, watch.impersonations);
 	ck_assert_msg(watch.stolen_checked > 0 && watch.bought_checked > 0 && watch.impersonations > 0,
 		      "the game had private facts to check");
-	http_client_cleanup(&client);
 }
 
 START_TEST(test_three_seat_game_shows_nothing_private_to_other_viewers)
@@ -384,28 +381,26 @@ END_TEST
 /* The admin token reads what a spectator reads, and sees no `you`. */
 START_TEST(test_the_admin_token_reads_as_a_spectator)
 {
-	struct http_client client;
-	http_client_init(&client, http_fixture.server.url, 0);
 	struct http_game game;
-	http_game_create(&client, 3, NULL, &game);
+	http_game_create(&http_fixture.direct, 3, NULL, &game);
 	struct http_player player;
-	http_player_init(&player, &client, &game, 5, 0);
+	http_player_init(&player, &http_fixture.direct, &game, 5, 0);
 	for (int i = 0; i < 30; i++)
 		ck_assert(http_player_step(&player, NULL));
 	char path[160];
 	static const char *const suffixes[] = {"", "/moves?after=0", "/players", "/trades"};
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
 		http_game_path(&game, suffixes[i], path, sizeof path);
-		json_t *as_admin = http_get_ok(&client, path, game.admin_token);
-		json_t *as_spectator = http_get_ok(&client, path, NULL);
+		json_t *as_admin = http_get_ok(&http_fixture.direct, path, game.admin_token);
+		json_t *as_spectator = http_get_ok(&http_fixture.direct, path, NULL);
 		ck_assert_msg(json_equal(as_admin, as_spectator), "GET %s: the admin sees more than a spectator", path);
 		json_decref(as_admin);
 		json_decref(as_spectator);
 	}
-	json_t *actions = http_get_ok(&client, http_game_path(&game, "/actions", path, sizeof path), game.admin_token);
+	json_t *actions = http_get_ok(&http_fixture.direct, http_game_path(&game, "/actions", path, sizeof path),
+				      game.admin_token);
 	ck_assert_int_eq(json_array_size(json_object_get(actions, "actions")), 0);
 	json_decref(actions);
-	http_client_cleanup(&client);
 }
 END_TEST
 
