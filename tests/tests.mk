@@ -73,11 +73,12 @@ TEST_RUN_EXTRA += test-db
 # (scripts/with-postgres.sh), driven with libcurl, with Prism (openapi/node_modules)
 # validating responses against openapi/openapi.yaml. tests/api/http_support.c is their
 # shared support; it reads the ground truth of games with game/game_repo.h and db/store.h.
+# tests/api/http_fixture.c is the server, proxy and clients every suite registers.
 # The programs run one after another: some stop and start the database.
 HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)
 HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
 HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o $(B)/obj/tests/api/http_process.o \
-	$(B)/obj/tests/api/http_player.o
+	$(B)/obj/tests/api/http_player.o $(B)/obj/tests/api/http_fixture.o
 
 $(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

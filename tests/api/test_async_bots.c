@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
@@ -27,21 +28,6 @@
 #define GAME_TIMEOUT_S 120
 #define ANSWER_WITHIN_S 2.0 /* a bot's answer to an offer, on a loaded server */
 #define STALL_S 1.0         /* the longest pause between two moves of a game of bots */
-
-static struct http_server server;
-static struct http_proxy proxy;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
 
 static const char *string_of(const json_t *object, const char *member)
 {
@@ -219,7 +205,7 @@ static void *play_games(void *argument)
 	int index;
 	while ((index = atomic_fetch_add(&run->next, 1)) < MIXED_GAMES) {
 		struct http_client own;
-		http_client_init(&own, index % 2 ? server.url : proxy.url, index % 2 == 0);
+		http_client_init(&own, index % 2 ? http_fixture.server.url : http_fixture.proxy.url, index % 2 == 0);
 		play_mixed_game(run, index, &own);
 		http_client_cleanup(&own);
 	}
@@ -265,18 +251,16 @@ END_TEST
 /* An offer made to bot seats is answered by each of them at once, by the bot. */
 START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 {
-	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
 	struct http_game game;
 	http_game_create_body(
-	        &client,
+	        &http_fixture.checked,
 	        "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bo\", \"bot\": true}, {\"name\": \"Cy\", "
 	        "\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": "
 	        "\"manual\", \"first_seat\": 0}}",
 	        &game);
 	ck_assert_int_eq(game.bots, 6);
-	http_post_move_ok(&client, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
-	json_t *view = http_get_ok(&client, game.path, game.tokens[0]);
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
 	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
 	const char *give = NULL;
 	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
@@ -290,8 +274,8 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 	json_decref(view);
 	struct http_response response;
 	double offered = http_clock();
-	http_call(&client, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0], body, NULL,
-	          &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
+	          body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
 	long version = integer_of(response.json, "version");
 	int trade = (int)integer_of(response.json, "id");
@@ -300,7 +284,7 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 	unsigned answered = 0;
 	while (answered != 6u) {
 		ck_assert_msg(http_clock() - offered < 10, "the bots answered %x of 6 within 10 s", answered);
-		version = http_game_wait(&client, &game, version, 5);
+		version = http_game_wait(&http_fixture.checked, &game, version, 5);
 		json_t *rows = http_truth_rows(game.id, 0);
 		size_t index;
 		json_t *row;
@@ -319,22 +303,21 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 	}
 	fprintf(stderr, "two bots answered an offer within %.0f ms\n", (http_clock() - offered) * 1000);
 	/* The turn is still seat 0's: the bots only answered. */
-	view = http_get_ok(&client, game.path, NULL);
+	view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_int_eq(integer_of(json_object_get(view, "turn"), "seat"), 0);
 	json_decref(view);
 	/* Ending it hands the game to the bots, who play their turns and give it back. */
-	long ended = http_post_move_ok(&client, &game, 0, "{\"type\": \"end_turn\"}");
+	long ended = http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}");
 	for (;;) {
-		view = http_get_ok(&client, game.path, NULL);
+		view = http_get_ok(&http_fixture.checked, game.path, NULL);
 		int seat = (int)integer_of(json_object_get(view, "turn"), "seat");
 		long now = integer_of(view, "version");
 		json_decref(view);
 		if (seat == 0 && now > ended)
 			break;
 		ck_assert_msg(http_clock() - offered < 20, "the bots did not give the turn back");
-		http_game_wait(&client, &game, now, 5);
+		http_game_wait(&http_fixture.checked, &game, now, 5);
 	}
-	http_client_cleanup(&client);
 }
 END_TEST
 
@@ -344,8 +327,6 @@ END_TEST
  * to be that long come first, then random ones until one of them was. */
 START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 {
-	struct http_client client;
-	http_client_init(&client, server.url, 0);
 	enum { GAMES = 3, GAMES_MAX = 12, CHAIN_MOVES = 500 };
 	static const int long_seeds[] = {13, 6, 2};
 	double took[GAMES_MAX];
@@ -360,15 +341,15 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 		         seed);
 		double started = http_clock();
 		struct http_game game;
-		http_game_create_body(&client, body, &game);
-		ck_assert_msg(http_game_wait_finished(&client, &game, GAME_TIMEOUT_S), "4-bot game %s did not finish",
-		              game.id);
+		http_game_create_body(&http_fixture.direct, body, &game);
+		ck_assert_msg(http_game_wait_finished(&http_fixture.direct, &game, GAME_TIMEOUT_S),
+		              "4-bot game %s did not finish", game.id);
 		took[games] = http_clock() - started;
 		struct bot_tally tally = {0};
 		check_origins(&game, &tally);
 		ck_assert_int_eq(tally.player_moves, 0);
 		events += tally.bot_moves + 1;
-		json_t *view = http_get_ok(&client, game.path, NULL);
+		json_t *view = http_get_ok(&http_fixture.direct, game.path, NULL);
 		ck_assert(integer_of(view, "winner") >= 0);
 		json_decref(view);
 		/* No move waits for a timer's lease to run out. */
@@ -396,7 +377,6 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 	double median = http_median(took, games);
 	fprintf(stderr, "4-bot game: %.0f ms from creation to winner (median of %d; %ld events per game)\n",
 	        median * 1000, games, events / games);
-	http_client_cleanup(&client);
 }
 END_TEST
 
@@ -404,7 +384,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_bots");
 	TCase *bots = tcase_create("bots");
-	tcase_add_unchecked_fixture(bots, start, stop);
+	http_fixture_add(bots, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(bots, 240);
 	tcase_add_test(bots, test_a_game_of_four_bots_finishes_by_itself);
 	tcase_add_test(bots, test_bot_seats_answer_an_offer_addressed_to_them_at_once);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/board.h"
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
@@ -24,33 +25,7 @@
 #define EARLY_S 0.05 /* clock granularity: a deadline never fires before it is due */
 #define LATE_S 2.0   /* how late a default move may come after its deadline */
 
-static struct http_server server;
-static struct http_proxy proxy;
-static struct http_client client; /* through the proxy */
-
 static const char *const resource_names[RESOURCE_COUNT] = {"brick", "lumber", "wool", "grain", "ore"};
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, proxy.url, 1);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
 
 /* ---- Reading what happened ---- */
 
@@ -134,10 +109,10 @@ static void assert_one_deadline_after(const json_t *earlier, const json_t *later
 START_TEST(test_initial_placement_times_out_into_a_settlement_then_a_road)
 {
 	struct http_game game;
-	http_game_create(&client, 3, "{" TIMEOUT_OPTIONS "}", &game);
-	long road = await_event(&client, &game, 1, "road_built", 0, 10);
+	http_game_create(&http_fixture.checked, 3, "{" TIMEOUT_OPTIONS "}", &game);
+	long road = await_event(&http_fixture.checked, &game, 1, "road_built", 0, 10);
 	ck_assert_int_eq(road, 3);
-	json_t *log = http_game_log(&client, &game, NULL, 0);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, 0);
 	json_t *created = json_array_get(log, 0), *settlement = json_array_get(log, 1), *built = json_array_get(log, 2);
 	assert_entry(settlement, "settlement_built", 0, "timeout");
 	assert_entry(built, "road_built", 0, "timeout");
@@ -154,10 +129,10 @@ END_TEST
 START_TEST(test_a_roll_and_then_the_turn_time_out_into_a_roll_and_the_end_of_the_turn)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_TIMEOUT, &game);
-	long created = http_game_version(&client, &game);
-	long ended = await_event(&client, &game, created, "turn_ended", 0, 15);
-	json_t *log = http_game_log(&client, &game, NULL, created - 1);
+	http_game_create(&http_fixture.checked, 3, FIXED_TIMEOUT, &game);
+	long created = http_game_version(&http_fixture.checked, &game);
+	long ended = await_event(&http_fixture.checked, &game, created, "turn_ended", 0, 15);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, created - 1);
 	json_t *start = json_array_get(log, 0), *rolled = json_array_get(log, 1);
 	assert_entry(rolled, "dice_rolled", 0, "timeout");
 	assert_one_deadline_after(start, rolled, 1);
@@ -170,8 +145,9 @@ START_TEST(test_a_roll_and_then_the_turn_time_out_into_a_roll_and_the_end_of_the
 	assert_one_deadline_after(json_array_get(log, (size_t)(ended - created - 1)), end, 1);
 	json_decref(log);
 	/* The next seat's roll has a deadline of its own. */
-	long next = await_event(&client, &game, ended, "dice_rolled", 1, 10);
-	json_t *first = entry_at(&client, &game, ended), *second = entry_at(&client, &game, next);
+	long next = await_event(&http_fixture.checked, &game, ended, "dice_rolled", 1, 10);
+	json_t *first = entry_at(&http_fixture.checked, &game, ended),
+	       *second = entry_at(&http_fixture.checked, &game, next);
 	assert_entry(second, "dice_rolled", 1, "timeout");
 	assert_one_deadline_after(first, second, 1);
 	json_decref(first);
@@ -186,7 +162,7 @@ static long roll_seven_with_two_seats_over_seven(const struct http_game *game, i
 {
 	static const int totals[] = {6, 8, 5, 9, 4, 10, 3, 11};
 	for (int step = 0; step < 400; step++) {
-		json_t *view = http_get_ok(&client, game->path, NULL);
+		json_t *view = http_get_ok(&http_fixture.checked, game->path, NULL);
 		const char *phase = string_of(view, "phase");
 		int seat = (int)integer_of(json_object_get(view, "turn"), "seat");
 		int over = 0;
@@ -212,7 +188,7 @@ static long roll_seven_with_two_seats_over_seven(const struct http_game *game, i
 			continue;
 		}
 		struct http_response response;
-		http_post_move(&client, game, seat, body, NULL, &response);
+		http_post_move(&http_fixture.checked, game, seat, body, NULL, &response);
 		long version = response.status == 201 ? integer_of(response.json, "version") : 0;
 		http_response_free(&response);
 		if (version && over >= 2 && strstr(body, "[3, 4]")) {
@@ -227,10 +203,10 @@ static long roll_seven_with_two_seats_over_seven(const struct http_game *game, i
 START_TEST(test_every_owed_discard_then_the_robber_time_out_then_the_turn)
 {
 	struct http_game game;
-	http_game_create(&client, 4, FIXED_TIMEOUT, &game);
+	http_game_create(&http_fixture.checked, 4, FIXED_TIMEOUT, &game);
 	int active;
 	long seven = roll_seven_with_two_seats_over_seven(&game, &active);
-	json_t *view = http_get_ok(&client, game.path, NULL);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_str_eq(string_of(view, "phase"), "discard");
 	int owed[GAME_MAX_SEATS] = {0}, owing = 0;
 	size_t index;
@@ -244,9 +220,9 @@ START_TEST(test_every_owed_discard_then_the_robber_time_out_then_the_turn)
 	json_decref(view);
 	ck_assert_int_ge(owing, 2);
 
-	long robbed = await_event(&client, &game, seven, "robber_moved", active, 10);
-	long ended = await_event(&client, &game, robbed, "turn_ended", active, 10);
-	json_t *log = http_game_log(&client, &game, NULL, seven - 1);
+	long robbed = await_event(&http_fixture.checked, &game, seven, "robber_moved", active, 10);
+	long ended = await_event(&http_fixture.checked, &game, robbed, "turn_ended", active, 10);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, seven - 1);
 	json_t *roll = json_array_get(log, 0);
 	/* First every owed discard, all at one deadline, each of exactly what was owed. */
 	int discarded = 0;
@@ -292,10 +268,10 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 	int give = 0, want = 0;
 	long rolled = 0;
 	for (int attempt = 0; attempt < 10 && !rolled; attempt++) {
-		http_game_create(&client, 3, FIXED_TIMEOUT, &game);
-		rolled = http_post_move_ok(&client, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
-		json_t *mine = http_get_ok(&client, game.path, game.tokens[0]);
-		json_t *theirs = http_get_ok(&client, game.path, game.tokens[1]);
+		http_game_create(&http_fixture.checked, 3, FIXED_TIMEOUT, &game);
+		rolled = http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+		json_t *mine = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
+		json_t *theirs = http_get_ok(&http_fixture.checked, game.path, game.tokens[1]);
 		json_t *hand = json_object_get(json_object_get(mine, "you"), "resources");
 		json_t *other = json_object_get(json_object_get(theirs, "you"), "resources");
 		int found = 0;
@@ -315,20 +291,20 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", resource_names[give],
 	         resource_names[want]);
 	struct http_response response;
-	http_call(&client, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0], body, NULL,
-	          &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
+	          body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
 	int trade = (int)integer_of(response.json, "id");
 	http_response_free(&response);
 	snprintf(path, sizeof path, "%s/trades/%d/accept", game.path, trade);
-	http_call(&client, "POST", path, game.tokens[1], NULL, NULL, &response);
+	http_call(&http_fixture.checked, "POST", path, game.tokens[1], NULL, NULL, &response);
 	ck_assert_msg(response.status == 201 || response.status == 200, "accept: %s", http_describe(&response));
 	long accepted = integer_of(response.json, "version");
 	http_response_free(&response);
 
-	long ended = await_event(&client, &game, accepted, "turn_ended", 0, 10);
+	long ended = await_event(&http_fixture.checked, &game, accepted, "turn_ended", 0, 10);
 	ck_assert_int_eq(ended, accepted + 2);
-	json_t *log = http_game_log(&client, &game, NULL, accepted - 1);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, accepted - 1);
 	json_t *accept = json_array_get(log, 0), *declined = json_array_get(log, 1), *end = json_array_get(log, 2);
 	assert_entry(accept, "trade_accepted", 1, "player");
 	assert_entry(declined, "trade_declined", 2, "timeout");
@@ -338,7 +314,7 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 	ck_assert_msg(time_of(end) - time_of(declined) < LATE_S, "the turn ended %.2f s after the decline",
 	              time_of(end) - time_of(declined));
 	json_decref(log);
-	json_t *view = http_get_ok(&client, game.path, NULL);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(view, "trades")), 0);
 	json_decref(view);
 }
@@ -347,21 +323,21 @@ END_TEST
 START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 {
 	struct http_game game;
-	http_game_create(&client, 3,
+	http_game_create(&http_fixture.checked, 3,
 	                 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"turn_timeout_s\": 1, "
 	                 "\"on_timeout\": \"bot\"}",
 	                 &game);
-	json_t *view = http_get_ok(&client, game.path, NULL);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_str_eq(string_of(json_object_get(view, "options"), "on_timeout"), "bot");
 	json_decref(view);
-	long created = http_game_version(&client, &game);
-	long ended = await_event(&client, &game, created, "turn_ended", 0, 15);
+	long created = http_game_version(&http_fixture.checked, &game);
+	long ended = await_event(&http_fixture.checked, &game, created, "turn_ended", 0, 15);
 	/* Seat 1 moves in time: its turn is its own. */
-	long rolled = http_post_move_ok(&client, &game, 1, "{\"type\": \"roll\"}");
-	long second = await_event(&client, &game, rolled, "turn_ended", 1, 15);
+	long rolled = http_post_move_ok(&http_fixture.checked, &game, 1, "{\"type\": \"roll\"}");
+	long second = await_event(&http_fixture.checked, &game, rolled, "turn_ended", 1, 15);
 
 	json_t *rows = http_truth_rows(game.id, 0);
-	json_t *log = http_game_log(&client, &game, NULL, 0);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, 0);
 	json_t *first_move = json_array_get(log, (size_t)created);
 	assert_entry(first_move, "dice_rolled", 0, "bot");
 	assert_one_deadline_after(json_array_get(log, (size_t)(created - 1)), first_move, 1);
@@ -443,8 +419,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_deadlines");
 	TCase *deadlines = tcase_create("deadlines");
-	tcase_add_unchecked_fixture(deadlines, start, stop);
-	tcase_add_checked_fixture(deadlines, setup, teardown);
+	http_fixture_add(deadlines, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(deadlines, 90);
 	tcase_add_test(deadlines, test_initial_placement_times_out_into_a_settlement_then_a_road);
 	tcase_add_test(deadlines, test_a_roll_and_then_the_turn_time_out_into_a_roll_and_the_end_of_the_turn);

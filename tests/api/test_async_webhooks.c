@@ -17,38 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/api/webhook_receiver.h"
 #include "tests/check_main.h"
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 #define DELIVERY_TIMEOUT_S 60
-
-static struct http_server server;
-static struct http_proxy proxy;
-static struct http_client client; /* through the proxy */
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 0);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, proxy.url, 1);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
 
 /* ---- Registrations ---- */
 
@@ -364,68 +339,66 @@ static void call_expecting(struct http_client *with, const char *method, const c
 START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all)
 {
 	struct http_game game, other;
-	http_game_create(&client, 3, FIXED_START, &game);
-	http_game_create(&client, 3, FIXED_START, &other);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &other);
 	struct hook by_seat0, by_seat1, by_admin;
-	hook_register(&client, &game, 0, 0, &by_seat0);
-	hook_register(&client, &game, 1, 1, &by_seat1);
-	hook_register(&client, &game, -1, 0, &by_admin);
+	hook_register(&http_fixture.checked, &game, 0, 0, &by_seat0);
+	hook_register(&http_fixture.checked, &game, 1, 1, &by_seat1);
+	hook_register(&http_fixture.checked, &game, -1, 0, &by_admin);
 	const struct hook *all[] = {&by_seat0, &by_seat1, &by_admin};
 
-	json_t *list = list_webhooks(&client, &game, game.tokens[0]);
+	json_t *list = list_webhooks(&http_fixture.checked, &game, game.tokens[0]);
 	assert_listed(list, all, 1);
 	json_decref(list);
-	list = list_webhooks(&client, &game, game.tokens[1]);
+	list = list_webhooks(&http_fixture.checked, &game, game.tokens[1]);
 	assert_listed(list, all + 1, 1);
 	json_decref(list);
-	list = list_webhooks(&client, &game, game.tokens[2]);
+	list = list_webhooks(&http_fixture.checked, &game, game.tokens[2]);
 	assert_listed(list, all, 0);
 	json_decref(list);
-	list = list_webhooks(&client, &game, game.admin_token);
+	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
 	assert_listed(list, all, 3);
 	json_decref(list);
 	char path[200];
 	http_game_path(&game, "/webhooks", path, sizeof path);
 	/* Without a token Prism answers for the server: ask the server itself. */
-	struct http_client direct;
-	http_client_init(&direct, server.url, 0);
-	call_expecting(&direct, "GET", path, NULL, NULL, 401, "missing_token");
-	call_expecting(&direct, "POST", path, NULL, "{\"url\": \"http://127.0.0.1:9/hook\"}", 401, "missing_token");
-	http_client_cleanup(&direct);
-	call_expecting(&client, "GET", path, other.admin_token, NULL, 401, "unknown_token");
+	call_expecting(&http_fixture.direct, "GET", path, NULL, NULL, 401, "missing_token");
+	call_expecting(&http_fixture.direct, "POST", path, NULL, "{\"url\": \"http://127.0.0.1:9/hook\"}", 401,
+	               "missing_token");
+	call_expecting(&http_fixture.checked, "GET", path, other.admin_token, NULL, 401, "unknown_token");
 
 	/* Another seat's (or the admin's) webhook does not exist for a seat. */
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
-	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_seat1.id);
-	call_expecting(&client, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_admin.id);
-	call_expecting(&client, "DELETE", path, game.tokens[1], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[1], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", other.path, by_seat0.id);
-	call_expecting(&client, "DELETE", path, other.admin_token, NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, other.admin_token, NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/wh_nothex", game.path);
-	call_expecting(&client, "DELETE", path, game.admin_token, NULL, 404, "webhook_not_found");
-	list = list_webhooks(&client, &game, game.admin_token);
+	call_expecting(&http_fixture.checked, "DELETE", path, game.admin_token, NULL, 404, "webhook_not_found");
+	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
 	assert_listed(list, all, 3);
 	json_decref(list);
 
 	/* The owner removes its own, once; the admin removes anyone's. */
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat0.id);
-	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 204, NULL);
-	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 204, NULL);
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
-	call_expecting(&client, "DELETE", path, game.admin_token, NULL, 204, NULL);
-	list = list_webhooks(&client, &game, game.admin_token);
+	call_expecting(&http_fixture.checked, "DELETE", path, game.admin_token, NULL, 204, NULL);
+	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
 	assert_listed(list, all + 2, 1);
 	json_decref(list);
 
 	/* The delivery log: the owner's, with a limit of 1..500. */
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=500", game.path, by_admin.id);
-	call_expecting(&client, "GET", path, game.admin_token, NULL, 200, NULL);
+	call_expecting(&http_fixture.checked, "GET", path, game.admin_token, NULL, 200, NULL);
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=0", game.path, by_admin.id);
-	call_expecting(&client, "GET", path, game.admin_token, NULL, 400, "invalid_field");
+	call_expecting(&http_fixture.checked, "GET", path, game.admin_token, NULL, 400, "invalid_field");
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries?limit=501", game.path, by_admin.id);
-	call_expecting(&client, "GET", path, game.admin_token, NULL, 400, "invalid_field");
+	call_expecting(&http_fixture.checked, "GET", path, game.admin_token, NULL, 400, "invalid_field");
 	hook_stop(&by_seat0);
 	hook_stop(&by_seat1);
 	hook_stop(&by_admin);
@@ -435,7 +408,7 @@ END_TEST
 START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	char path[200], long_url[2200], body[2400];
 	http_game_path(&game, "/webhooks", path, sizeof path);
 	snprintf(long_url, sizeof long_url, "http://example.org/%02100d", 7);
@@ -449,19 +422,19 @@ START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_noth
 		snprintf(body, sizeof body, "%s", text);
 		free(text);
 		json_decref(json);
-		call_expecting(&client, "POST", path, game.tokens[0], body, 400, "invalid_field");
+		call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], body, 400, "invalid_field");
 	}
-	call_expecting(&client, "POST", path, game.tokens[0], "{\"url\": 42}", 400, "invalid_field");
-	call_expecting(&client, "POST", path, game.tokens[0], "{}", 400, "missing_field");
-	call_expecting(&client, "POST", path, game.tokens[0],
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{\"url\": 42}", 400, "invalid_field");
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{}", 400, "missing_field");
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0],
 	               "{\"url\": \"http://example.org/h\", \"secret\": \"mine\"}", 400, "unknown_field");
-	call_expecting(&client, "POST", path, game.tokens[0],
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0],
 	               "{\"url\": \"http://example.org/h\", \"events\": \"some\"}", 400, "invalid_field");
 	/* The admin has no turn to be told about. */
-	call_expecting(&client, "POST", path, game.admin_token,
+	call_expecting(&http_fixture.checked, "POST", path, game.admin_token,
 	               "{\"url\": \"http://example.org/h\", \"events\": \"your_turn\"}", 400, "invalid_field");
-	call_expecting(&client, "POST", path, game.tokens[0], "[\"http://example.org/h\"]", 400, NULL);
-	json_t *list = list_webhooks(&client, &game, game.admin_token);
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "[\"http://example.org/h\"]", 400, NULL);
+	json_t *list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
 	ck_assert_int_eq(json_array_size(list), 0);
 	json_decref(list);
 }
@@ -483,23 +456,23 @@ static const json_t *truth_event(const json_t *rows, long version)
 START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant)
 {
 	struct http_game game;
-	http_game_create(&client, 4, "{\"layout\": \"random\"}", &game);
+	http_game_create(&http_fixture.checked, 4, "{\"layout\": \"random\"}", &game);
 	enum { HOOKS = 1 + 2 * 4 };
 	struct hook hooks[HOOKS];
-	hook_register(&client, &game, -1, 0, &hooks[0]);
+	hook_register(&http_fixture.checked, &game, -1, 0, &hooks[0]);
 	for (int s = 0; s < game.seats; s++) {
-		hook_register(&client, &game, s, 0, &hooks[1 + s]);
-		hook_register(&client, &game, s, 1, &hooks[1 + game.seats + s]);
+		hook_register(&http_fixture.checked, &game, s, 0, &hooks[1 + s]);
+		hook_register(&http_fixture.checked, &game, s, 1, &hooks[1 + game.seats + s]);
 	}
-	long first = http_game_version(&client, &game) + 1;
+	long first = http_game_version(&http_fixture.checked, &game) + 1;
 	struct http_player player;
 	uint64_t seed = http_random64();
-	http_player_init(&player, &client, &game, seed, 1);
+	http_player_init(&player, &http_fixture.checked, &game, seed, 1);
 	double started = http_clock();
 	int moves = http_player_finish(&player, 5000);
 	double played = http_clock() - started;
-	long last = http_game_version(&client, &game);
-	wait_all_delivered(&client, &game, DELIVERY_TIMEOUT_S);
+	long last = http_game_version(&http_fixture.checked, &game);
+	wait_all_delivered(&http_fixture.checked, &game, DELIVERY_TIMEOUT_S);
 	double delivered = http_clock() - started - played;
 
 	json_t *rows = http_truth_rows(game.id, 0);
@@ -515,8 +488,8 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 
 	/* Each event as the registrant's token reads it in the log: the admin as a spectator. */
 	for (int h = 0; h <= game.seats; h++) {
-		json_t *log = http_game_log(&client, &game, hooks[h].seat >= 0 ? game.tokens[hooks[h].seat] : NULL,
-		                            first - 1);
+		json_t *log = http_game_log(&http_fixture.checked, &game,
+		                            hooks[h].seat >= 0 ? game.tokens[hooks[h].seat] : NULL, first - 1);
 		ck_assert_int_eq(json_array_size(log), last - first + 1);
 		for (long version = first; version <= last; version++) {
 			json_t *logged = json_array_get(log, (size_t)(version - first));
@@ -595,7 +568,7 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 	ck_assert_int_eq(got[0].notes, 0); /* the admin has no turn */
 
 	/* What the delivery log says: one acknowledged attempt per delivery. */
-	json_t *log = delivery_log(&client, &game, &hooks[1]);
+	json_t *log = delivery_log(&http_fixture.checked, &game, &hooks[1]);
 	ck_assert_int_eq((long)json_array_size(log), got[1].count < 500 ? got[1].count : 500);
 	size_t index;
 	json_t *entry;
@@ -629,26 +602,23 @@ END_TEST
  * each first arrival after the one before. */
 START_TEST(test_events_arrive_in_the_order_of_their_versions)
 {
-	struct http_client direct;
-	http_client_init(&direct, server.url, 0);
 	struct http_game game;
-	http_game_create(&direct, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	struct hook hooks[2];
-	hook_register(&direct, &game, -1, 0, &hooks[0]);
-	hook_register(&direct, &game, 1, 0, &hooks[1]);
+	hook_register(&http_fixture.direct, &game, -1, 0, &hooks[0]);
+	hook_register(&http_fixture.direct, &game, 1, 0, &hooks[1]);
 	for (int h = 0; h < 2; h++)
 		webhook_receiver_answer(hooks[h].receiver, 200, 5);
-	long first = http_game_version(&direct, &game) + 1, last = first - 1;
+	long first = http_game_version(&http_fixture.direct, &game) + 1, last = first - 1;
 	for (int step = 0; step < 60; step++)
-		last = idle_move(&direct, &game, step);
-	wait_all_delivered(&direct, &game, DELIVERY_TIMEOUT_S);
+		last = idle_move(&http_fixture.direct, &game, step);
+	wait_all_delivered(&http_fixture.direct, &game, DELIVERY_TIMEOUT_S);
 	for (int h = 0; h < 2; h++) {
 		struct received got;
 		received_read(&hooks[h], &game, first, last, 1, &got);
 		received_free(&got);
 		hook_stop(&hooks[h]);
 	}
-	http_client_cleanup(&direct);
 }
 END_TEST
 
@@ -657,27 +627,27 @@ END_TEST
 START_TEST(test_a_deleted_webhook_gets_no_more_deliveries)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct hook removed, kept;
-	hook_register(&client, &game, 0, 0, &removed);
-	long from = http_game_version(&client, &game) + 1;
-	long version = idle_move(&client, &game, 0);
+	hook_register(&http_fixture.checked, &game, 0, 0, &removed);
+	long from = http_game_version(&http_fixture.checked, &game) + 1;
+	long version = idle_move(&http_fixture.checked, &game, 0);
 	double deadline = http_clock() + DELIVERY_TIMEOUT_S;
 	while (distinct_versions(&removed, from, version) < version - from + 1 && http_clock() < deadline)
 		http_pause(0.05);
 	ck_assert_int_eq(distinct_versions(&removed, from, version), version - from + 1);
 	char path[200];
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, removed.id);
-	call_expecting(&client, "DELETE", path, game.tokens[0], NULL, 204, NULL);
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 204, NULL);
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, removed.id);
-	call_expecting(&client, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
 	int before = webhook_receiver_count(removed.receiver);
 	/* A webhook registered now gets the next moves: deliveries flow while the removed one
 	 * hears nothing. */
-	hook_register(&client, &game, -1, 0, &kept);
+	hook_register(&http_fixture.checked, &game, -1, 0, &kept);
 	long end = version;
 	for (int step = 1; step < 5; step++)
-		end = idle_move(&client, &game, step);
+		end = idle_move(&http_fixture.checked, &game, step);
 	deadline = http_clock() + DELIVERY_TIMEOUT_S;
 	while (distinct_versions(&kept, version + 1, end) < end - version && http_clock() < deadline)
 		http_pause(0.05);
@@ -697,15 +667,15 @@ END_TEST
 START_TEST(test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct hook hook;
-	hook_register(&client, &game, -1, 0, &hook);
+	hook_register(&http_fixture.checked, &game, -1, 0, &hook);
 	webhook_receiver_answer(hook.receiver, 500, 0);
-	long version = http_game_version(&client, &game) + 1;
-	idle_move(&client, &game, 0);
+	long version = http_game_version(&http_fixture.checked, &game) + 1;
+	idle_move(&http_fixture.checked, &game, 0);
 	ck_assert_int_eq(webhook_receiver_wait(hook.receiver, 3, 15), 3);
 	webhook_receiver_answer(hook.receiver, 200, 0);
-	wait_all_delivered(&client, &game, 20);
+	wait_all_delivered(&http_fixture.checked, &game, 20);
 
 	int count;
 	struct webhook_delivery *all = webhook_receiver_deliveries(hook.receiver, &count);
@@ -716,7 +686,7 @@ START_TEST(test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_s
 		ck_assert_str_eq(all[i].text, all[0].text);
 	}
 	ck_assert_int_eq(json_integer_value(json_object_get(all[0].body, "version")), version);
-	json_t *log = delivery_log(&client, &game, &hook);
+	json_t *log = delivery_log(&http_fixture.checked, &game, &hook);
 	ck_assert_int_ge(json_array_size(log), 4);
 	double at[4], arrived[4];
 	for (int i = 0; i < 4; i++) {
@@ -752,36 +722,34 @@ END_TEST
 
 START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
 {
-	struct http_client direct;
-	http_client_init(&direct, server.url, 0);
 	struct http_game game;
-	http_game_create(&direct, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	enum { MOVES = 24 };
 	double before[MOVES], during[MOVES];
 	int step = 0;
 	for (int i = 0; i < MOVES; i++, step++) {
 		double started = http_clock();
-		idle_move(&direct, &game, step);
+		idle_move(&http_fixture.direct, &game, step);
 		before[i] = http_clock() - started;
 	}
 	/* Enough silent receivers to hold every delivery thread of the server. */
 	struct hook hooks[4];
 	for (int h = 0; h < 4; h++) {
-		hook_register(&direct, &game, h - 1, 0, &hooks[h]);
+		hook_register(&http_fixture.direct, &game, h - 1, 0, &hooks[h]);
 		webhook_receiver_answer(hooks[h].receiver, WEBHOOK_RECEIVER_HANG, 0);
 	}
-	idle_move(&direct, &game, step++);
+	idle_move(&http_fixture.direct, &game, step++);
 	for (int h = 0; h < 4; h++)
 		webhook_receiver_wait(hooks[h].receiver, 1, 5);
 	int holding = 0;
 	for (int i = 0; i < MOVES; i++, step++) {
 		double started = http_clock();
-		idle_move(&direct, &game, step);
+		idle_move(&http_fixture.direct, &game, step);
 		during[i] = http_clock() - started;
 	}
 	for (int h = 0; h < 4; h++)
 		holding += webhook_receiver_holding(hooks[h].receiver);
-	json_t *list = list_webhooks(&direct, &game, game.admin_token);
+	json_t *list = list_webhooks(&http_fixture.direct, &game, game.admin_token);
 	long pending = 0;
 	size_t index;
 	json_t *webhook;
@@ -805,12 +773,11 @@ START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
 	for (int h = 0; h < 4; h++) {
 		snprintf(path, sizeof path, "%s/webhooks/%s", game.path, hooks[h].id);
 		struct http_response response;
-		http_call(&direct, "DELETE", path, game.admin_token, NULL, NULL, &response);
+		http_call(&http_fixture.direct, "DELETE", path, game.admin_token, NULL, NULL, &response);
 		ck_assert_int_eq(response.status, 204);
 		http_response_free(&response);
 		hook_stop(&hooks[h]);
 	}
-	http_client_cleanup(&direct);
 }
 END_TEST
 
@@ -865,8 +832,7 @@ Suite *test_suite(void)
 	suite_add_tcase(suite, receiver);
 
 	TCase *webhooks = tcase_create("webhooks");
-	tcase_add_unchecked_fixture(webhooks, start, stop);
-	tcase_add_checked_fixture(webhooks, setup, teardown);
+	http_fixture_add(webhooks, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(webhooks, 240);
 	tcase_add_test(webhooks, test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all);
 	tcase_add_test(webhooks, test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing);

@@ -13,34 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define RACERS 24
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
-
-static struct http_server server;
-static struct http_client client;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, server.url, 0);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
 
 struct racer {
 	pthread_barrier_t *barrier;
@@ -62,7 +40,7 @@ static void *race(void *argument)
 {
 	struct racer *racer = argument;
 	struct http_client own;
-	http_client_init(&own, server.url, 0);
+	http_client_init(&own, http_fixture.server.url, 0);
 	/* Connect before the barrier, so the requests leave together. */
 	struct http_response warm;
 	http_call(&own, "GET", "/healthz", NULL, NULL, NULL, &warm);
@@ -121,7 +99,7 @@ static void assert_log_whole(const struct http_game *game)
 {
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=0&limit=1000", game->path);
-	json_t *body = http_get_ok(&client, path, NULL);
+	json_t *body = http_get_ok(&http_fixture.direct, path, NULL);
 	json_t *events = json_object_get(body, "events");
 	long version = (long)json_integer_value(json_object_get(body, "version"));
 	ck_assert_int_eq((long)json_array_size(events), version);
@@ -156,7 +134,7 @@ static int count_events(const struct http_game *game, const char *type)
 START_TEST(test_racing_the_same_move_applies_it_once)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	struct racer racers[RACERS];
 	/* Round after round: the roll, then the end of the turn, each raced by every thread
 	 * with the acting seat's token. */
@@ -166,7 +144,7 @@ START_TEST(test_racing_the_same_move_applies_it_once)
 		const char *moves[2] = {round % 2 ? "{\"type\": \"roll\", \"dice\": [1, 2]}" : "{\"type\": \"roll\", \"dice\": [5, 6]}",
 					"{\"type\": \"end_turn\"}"};
 		for (int m = 0; m < 2; m++) {
-			long before = http_game_version(&client, &game);
+			long before = http_game_version(&http_fixture.direct, &game);
 			for (int i = 0; i < RACERS; i++)
 				move_racer(&racers[i], &game, seat, moves[m]);
 			run_race(racers, RACERS);
@@ -183,7 +161,7 @@ START_TEST(test_racing_the_same_move_applies_it_once)
 					      "a loser of %s got %ld %s", moves[m], racers[i].status, racers[i].response_body);
 			}
 			ck_assert_msg(won == 1, "%d of %d identical %s applied", won, RACERS, moves[m]);
-			ck_assert_int_gt(http_game_version(&client, &game), before);
+			ck_assert_int_gt(http_game_version(&http_fixture.direct, &game), before);
 			rolls += m == 0;
 			free_racers(racers, RACERS);
 		}
@@ -197,9 +175,9 @@ END_TEST
 START_TEST(test_racing_with_if_match_one_applies_and_the_rest_are_412)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	struct racer racers[RACERS];
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	for (int i = 0; i < RACERS; i++) {
 		/* Different moves: the pin, not the rules, decides. */
 		char body[96];
@@ -227,7 +205,7 @@ END_TEST
 START_TEST(test_racing_retries_with_one_idempotency_key_apply_once)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	struct racer racers[RACERS];
 	for (int round = 0; round < 4; round++) {
 		int seat = round / 2 % 3;
@@ -239,7 +217,7 @@ START_TEST(test_racing_retries_with_one_idempotency_key_apply_once)
 			snprintf(racers[i].headers[0], sizeof racers[i].headers[0], "%s", key);
 			racers[i].header_count = 1;
 		}
-		long before = http_game_version(&client, &game);
+		long before = http_game_version(&http_fixture.direct, &game);
 		run_race(racers, RACERS);
 		int fresh = 0;
 		for (int i = 0; i < RACERS; i++) {
@@ -251,7 +229,7 @@ START_TEST(test_racing_retries_with_one_idempotency_key_apply_once)
 		json_t *first = json_loads(racers[0].response_body, 0, NULL);
 		long after = (long)json_integer_value(json_object_get(first, "version"));
 		ck_assert_int_eq(after, before + (long)json_array_size(json_object_get(first, "events")));
-		ck_assert_int_eq(http_game_version(&client, &game), after);
+		ck_assert_int_eq(http_game_version(&http_fixture.direct, &game), after);
 		json_decref(first);
 		free_racers(racers, RACERS);
 	}
@@ -266,7 +244,7 @@ END_TEST
 START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 {
 	struct http_game game;
-	http_game_create(&client, 4, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 4, FIXED_START, &game);
 	/* Turns of productive rolls and nothing else, until two seats hold more than 7. */
 	static const int totals[] = {6, 8, 5, 9, 4, 10, 3, 11};
 	int owing = 0;
@@ -275,9 +253,9 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 		int total = totals[turn % 8];
 		char roll[64];
 		snprintf(roll, sizeof roll, "{\"type\": \"roll\", \"dice\": [%d, %d]}", total - total / 2, total / 2);
-		http_post_move_ok(&client, &game, seat, roll);
-		http_post_move_ok(&client, &game, seat, "{\"type\": \"end_turn\"}");
-		json_t *view = http_get_ok(&client, game.path, NULL);
+		http_post_move_ok(&http_fixture.direct, &game, seat, roll);
+		http_post_move_ok(&http_fixture.direct, &game, seat, "{\"type\": \"end_turn\"}");
+		json_t *view = http_get_ok(&http_fixture.direct, game.path, NULL);
 		owing = 0;
 		size_t index;
 		json_t *player;
@@ -286,16 +264,16 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 		json_decref(view);
 	}
 	ck_assert_msg(owing >= 2, "two seats hold more than 7 cards");
-	json_t *view = http_get_ok(&client, game.path, NULL);
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, NULL);
 	int seat = (int)json_integer_value(json_object_get(json_object_get(view, "turn"), "seat"));
 	json_decref(view);
-	http_post_move_ok(&client, &game, seat, "{\"type\": \"roll\", \"dice\": [3, 4]}");
+	http_post_move_ok(&http_fixture.direct, &game, seat, "{\"type\": \"roll\", \"dice\": [3, 4]}");
 
 	/* Each owing seat's discard, from its own hand, four copies each. */
 	struct racer racers[4 * GAME_MAX_SEATS];
 	int count = 0, seats_owing = 0;
 	for (int s = 0; s < game.seats; s++) {
-		json_t *own = http_get_ok(&client, game.path, game.tokens[s]);
+		json_t *own = http_get_ok(&http_fixture.direct, game.path, game.tokens[s]);
 		int owed = 0;
 		size_t index;
 		json_t *debt;
@@ -340,7 +318,7 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 			      applied[racers[i].seat]);
 	free_racers(racers, count);
 	ck_assert_int_eq(count_events(&game, "discarded"), seats_owing);
-	view = http_get_ok(&client, game.path, NULL);
+	view = http_get_ok(&http_fixture.direct, game.path, NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(view, "phase")), "move_robber");
 	json_decref(view);
 	assert_log_whole(&game);
@@ -351,8 +329,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_concurrency");
 	TCase *races = tcase_create("races");
-	tcase_add_unchecked_fixture(races, start, stop);
-	tcase_add_checked_fixture(races, setup, teardown);
+	http_fixture_add(races, 0, NULL);
 	tcase_set_timeout(races, 120);
 	tcase_add_test(races, test_racing_the_same_move_applies_it_once);
 	tcase_add_test(races, test_racing_with_if_match_one_applies_and_the_rest_are_412);

@@ -17,36 +17,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define MAX_MOVES 5000
 
-static struct http_server server;
-static struct http_proxy proxy;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
 /* Play one game to its end through the proxy and check what a finished game shows. */
 static void play_complete_game(int seats, const char *options, int trades)
 {
-	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
 	struct http_game game;
-	http_game_create(&client, seats, options, &game);
+	http_game_create(&http_fixture.checked, seats, options, &game);
 	uint64_t seed = http_random64();
 	struct http_player player;
-	http_player_init(&player, &client, &game, seed, trades);
+	http_player_init(&player, &http_fixture.checked, &game, seed, trades);
 	double started = http_clock();
 	int moves = http_player_finish(&player, MAX_MOVES);
 	fprintf(stderr,
@@ -56,7 +40,7 @@ static void play_complete_game(int seats, const char *options, int trades)
 		player.counter_offers, player.accepts, player.declines, player.confirms, player.withdrawals);
 
 	/* The finished game everywhere: the view, the log's last event, no actions left. */
-	json_t *view = http_get_ok(&client, game.path, game.tokens[0]);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
 	int winner = (int)json_integer_value(json_object_get(view, "winner"));
 	long version = (long)json_integer_value(json_object_get(view, "version"));
 	json_t *players = json_object_get(view, "players");
@@ -65,25 +49,25 @@ static void play_complete_game(int seats, const char *options, int trades)
 	json_decref(view);
 	char path[128];
 	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version - 1);
-	json_t *log = http_get_ok(&client, path, NULL);
+	json_t *log = http_get_ok(&http_fixture.checked, path, NULL);
 	json_t *last = json_array_get(json_object_get(log, "events"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(last, "type")), "game_won");
 	ck_assert_int_eq(json_integer_value(json_object_get(last, "seat")), winner);
 	json_decref(log);
 	for (int s = 0; s < seats; s++) {
-		json_t *actions = http_get_ok(&client, http_game_path(&game, "/actions", path, sizeof path), game.tokens[s]);
+		json_t *actions = http_get_ok(&http_fixture.checked,
+					      http_game_path(&game, "/actions", path, sizeof path), game.tokens[s]);
 		ck_assert_int_eq(json_array_size(json_object_get(actions, "actions")), 0);
 		json_decref(actions);
 	}
 	/* A finished game refuses moves. */
 	struct http_response response;
-	http_call(&client, "POST", http_game_path(&game, "/moves", path, sizeof path), game.tokens[winner],
-		  "{\"type\": \"end_turn\"}", NULL, &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/moves", path, sizeof path),
+		  game.tokens[winner], "{\"type\": \"end_turn\"}", NULL, &response);
 	http_assert_problem(&response, 422, "game_finished");
 	http_response_free(&response);
 	if (trades)
 		ck_assert_msg(player.offers + player.counter_offers > 0, "trades were offered");
-	http_client_cleanup(&client);
 }
 
 START_TEST(test_three_seats_beginner_board_with_trades_to_a_winner)
@@ -114,15 +98,13 @@ END_TEST
  * the body's version), the same for every reader. */
 START_TEST(test_every_game_resource_carries_its_version_as_etag)
 {
-	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
 	struct http_game game;
-	http_game_create(&client, 3, NULL, &game);
+	http_game_create(&http_fixture.checked, 3, NULL, &game);
 	struct http_player player;
-	http_player_init(&player, &client, &game, 7, 0);
+	http_player_init(&player, &http_fixture.checked, &game, 7, 0);
 	for (int i = 0; i < 5; i++)
 		ck_assert(http_player_step(&player, NULL));
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.checked, &game);
 	ck_assert_int_gt(version, 5);
 	static const char *const suffixes[] = {"", "/board", "/actions", "/players", "/trades", "/moves?after=0"};
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
@@ -130,7 +112,8 @@ START_TEST(test_every_game_resource_carries_its_version_as_etag)
 		http_game_path(&game, suffixes[i], path, sizeof path);
 		for (int viewer = -1; viewer < game.seats; viewer++) {
 			struct http_response response;
-			http_call(&client, "GET", path, viewer < 0 ? NULL : game.tokens[viewer], NULL, NULL, &response);
+			http_call(&http_fixture.checked, "GET", path, viewer < 0 ? NULL : game.tokens[viewer], NULL,
+				  NULL, &response);
 			ck_assert_msg(response.status == 200, "GET %s: %s", path, http_describe(&response));
 			char etag[32], expected[32];
 			snprintf(expected, sizeof expected, "\"%ld\"", version);
@@ -149,7 +132,6 @@ START_TEST(test_every_game_resource_carries_its_version_as_etag)
 	ck_assert_msg(http_response_header(&move.response, "ETag", etag, sizeof etag) && strcmp(etag, expected) == 0,
 		      "a move's ETag is its new version");
 	http_move_free(&move);
-	http_client_cleanup(&client);
 }
 END_TEST
 
@@ -157,10 +139,8 @@ END_TEST
  * response ever shows a token again. */
 START_TEST(test_create_with_players_shows_tokens_once)
 {
-	struct http_client client;
-	http_client_init(&client, proxy.url, 1);
 	struct http_response response;
-	http_call(&client, "POST", "/v1/games", NULL,
+	http_call(&http_fixture.checked, "POST", "/v1/games", NULL,
 		  "{\"players\": [{\"name\": \"Ada\"}, {\"name\": \"Brünhilde\", \"bot\": false}, {\"name\": \"Cy\", "
 		  "\"bot\": true}], \"options\": {\"layout\": \"beginner\"}}",
 		  NULL, &response);
@@ -178,19 +158,18 @@ START_TEST(test_create_with_players_shows_tokens_once)
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
 		snprintf(path, sizeof path, "/v1/games/%s%s", id, suffixes[i]);
 		struct http_response read;
-		http_call(&client, "GET", path, token, NULL, NULL, &read);
+		http_call(&http_fixture.checked, "GET", path, token, NULL, NULL, &read);
 		ck_assert_int_eq(read.status, 200);
 		ck_assert_msg(!strstr(read.body, token) && !strstr(read.body, admin), "GET %s shows a token", path);
 		ck_assert_msg(!strstr(read.body, "\"st_") && !strstr(read.body, "\"at_"), "GET %s shows a token", path);
 		http_response_free(&read);
 	}
 	snprintf(path, sizeof path, "/v1/games/%s/players", id);
-	json_t *players = http_get_ok(&client, path, NULL);
+	json_t *players = http_get_ok(&http_fixture.checked, path, NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(players, "players"), 0), "name")),
 			 "Ada");
 	json_decref(players);
 	http_response_free(&response);
-	http_client_cleanup(&client);
 }
 END_TEST
 
@@ -258,7 +237,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_games");
 	TCase *games = tcase_create("complete games through prism");
-	tcase_add_unchecked_fixture(games, start, stop);
+	http_fixture_add(games, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(games, 240);
 	tcase_add_test(games, test_the_contract_check_catches_a_response_that_breaks_the_spec);
 	tcase_add_test(games, test_every_game_resource_carries_its_version_as_etag);

@@ -17,31 +17,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
-
-static struct http_server server;
-static struct http_client direct;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&direct, server.url, 0);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&direct);
-}
 
 static void assert_alive_at(struct http_client *client)
 {
@@ -53,7 +31,7 @@ static void assert_alive_at(struct http_client *client)
 
 static void assert_alive(void)
 {
-	assert_alive_at(&direct);
+	assert_alive_at(&http_fixture.direct);
 }
 
 /* 39 ASCII bytes and then a two-byte character: a cut at 40 bytes falls inside it. */
@@ -65,7 +43,7 @@ static void expect_problem(const char *method, const char *path, const char *tok
 			   const char *code)
 {
 	struct http_response response;
-	http_call(&direct, method, path, token, body, NULL, &response);
+	http_call(&http_fixture.direct, method, path, token, body, NULL, &response);
 	ck_assert_msg(response.status == status, "%s %s: expected %ld, got %s", method, path, status,
 		      http_describe(&response));
 	http_assert_problem(&response, status, code);
@@ -79,7 +57,8 @@ START_TEST(test_client_text_cut_inside_a_character_is_quoted_not_a_crash)
 	expect_problem("POST", "/v1/games", NULL, "{\"seats\": 3, \"options\": {\"" CUT_INSIDE "\": 1}}", 400,
 		       "unknown_field");
 	struct http_game game;
-	http_game_create(&direct, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}", &game);
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}",
+			 &game);
 	char path[128];
 	http_game_path(&game, "/moves", path, sizeof path);
 	/* A move type, a member name in a move, a resource name in a trade. */
@@ -107,7 +86,7 @@ END_TEST
 START_TEST(test_control_and_bidi_characters_are_escaped_where_quoted)
 {
 	struct http_response response;
-	http_call(&direct, "POST", "/v1/games", NULL,
+	http_call(&http_fixture.direct, "POST", "/v1/games", NULL,
 		  "{\"seats\": 3, \"options\": {\"evil\\u202e\\u0007key\": 1}}", NULL, &response);
 	http_assert_problem(&response, 400, "unknown_field");
 	const char *detail = json_string_value(json_object_get(response.json, "detail"));
@@ -121,20 +100,20 @@ END_TEST
 START_TEST(test_paths_with_nul_or_invalid_utf8_are_not_found_with_an_instance)
 {
 	struct http_game game;
-	http_game_create(&direct, 3, NULL, &game);
+	http_game_create(&http_fixture.direct, 3, NULL, &game);
 	char path[128];
 	/* %00 must not cut the path: /v1/games/ID%00/board is no route of ours. */
 	snprintf(path, sizeof path, "%s%%00/board", game.path);
 	struct http_response response;
-	http_call(&direct, "GET", path, NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 404, "%s: %s", path, http_describe(&response));
 	http_response_free(&response);
 	snprintf(path, sizeof path, "%s/board%%00", game.path);
-	http_call(&direct, "GET", path, NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 404, "%s: %s", path, http_describe(&response));
 	http_response_free(&response);
 	/* Bytes that are no UTF-8 still get a problem with its instance. */
-	http_call(&direct, "GET", "/v1/games/%ff%fe%c3/board", NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", "/v1/games/%ff%fe%c3/board", NULL, NULL, NULL, &response);
 	ck_assert_int_eq(response.status, 404);
 	ck_assert_ptr_nonnull(response.json);
 	ck_assert_msg(json_is_string(json_object_get(response.json, "instance")), "no instance: %s", response.body);
@@ -146,7 +125,7 @@ END_TEST
 START_TEST(test_numbers_in_queries_are_digits_only)
 {
 	struct http_game game;
-	http_game_create(&direct, 3, NULL, &game);
+	http_game_create(&http_fixture.direct, 3, NULL, &game);
 	static const char *const queries[] = {"limit=5abc", "limit=+5", "limit=%205", "after=-1", "after=1e3",
 					      "wait=0x10", "limit=", "after=99999999999999999999"};
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
@@ -395,25 +374,25 @@ END_TEST
 START_TEST(test_every_answer_carries_security_headers_and_private_views_are_not_cached)
 {
 	struct http_game game;
-	http_game_create(&direct, 3, NULL, &game);
+	http_game_create(&http_fixture.direct, 3, NULL, &game);
 	struct http_response response;
 	char value[128];
 	/* A spectator's view, a seat's view, a problem. */
-	http_call(&direct, "GET", game.path, NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", game.path, NULL, NULL, NULL, &response);
 	ck_assert_ptr_nonnull(http_response_header(&response, "X-Content-Type-Options", value, sizeof value));
 	ck_assert_str_eq(value, "nosniff");
 	ck_assert_ptr_nonnull(http_response_header(&response, "Content-Security-Policy", value, sizeof value));
 	ck_assert_msg(strstr(value, "default-src 'none'") != NULL, "CSP: %s", value);
 	ck_assert_ptr_null(http_response_header(&response, "Cache-Control", value, sizeof value));
 	http_response_free(&response);
-	http_call(&direct, "GET", game.path, game.tokens[1], NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", game.path, game.tokens[1], NULL, NULL, &response);
 	ck_assert_int_eq(response.status, 200);
 	ck_assert_ptr_nonnull(http_response_header(&response, "Cache-Control", value, sizeof value));
 	ck_assert_msg(strstr(value, "private") && strstr(value, "no-store"), "seat view Cache-Control: %s", value);
 	ck_assert_ptr_nonnull(http_response_header(&response, "Vary", value, sizeof value));
 	ck_assert_msg(strstr(value, "Authorization") != NULL, "Vary: %s", value);
 	http_response_free(&response);
-	http_call(&direct, "GET", "/v1/nothing", NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", "/v1/nothing", NULL, NULL, NULL, &response);
 	ck_assert_ptr_nonnull(http_response_header(&response, "X-Content-Type-Options", value, sizeof value));
 	http_response_free(&response);
 }
@@ -595,8 +574,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("http_hostile");
 	TCase *hostile = tcase_create("hostile");
 	tcase_set_timeout(hostile, 120);
-	tcase_add_unchecked_fixture(hostile, start, stop);
-	tcase_add_checked_fixture(hostile, setup, teardown);
+	http_fixture_add(hostile, 0, NULL);
 	tcase_add_test(hostile, test_client_text_cut_inside_a_character_is_quoted_not_a_crash);
 	tcase_add_test(hostile, test_control_and_bidi_characters_are_escaped_where_quoted);
 	tcase_add_test(hostile, test_paths_with_nul_or_invalid_utf8_are_not_found_with_an_instance);

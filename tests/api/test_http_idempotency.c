@@ -7,36 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
-
-static struct http_server server;
-static struct http_proxy proxy;
-static struct http_client client;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 1);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, proxy.url, 1);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
 
 static void keyed_move(const struct http_game *game, int seat, const char *key, const char *body,
 		       struct http_response *out)
@@ -44,7 +19,7 @@ static void keyed_move(const struct http_game *game, int seat, const char *key, 
 	char header[300];
 	snprintf(header, sizeof header, "Idempotency-Key: %.280s", key);
 	const char *headers[] = {header, NULL};
-	http_post_move(&client, game, seat, body, headers, out);
+	http_post_move(&http_fixture.checked, game, seat, body, headers, out);
 }
 
 static int replayed(const struct http_response *response)
@@ -56,7 +31,7 @@ static int replayed(const struct http_response *response)
 START_TEST(test_same_key_and_body_replays_the_first_response_and_applies_once)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	char key[64];
 	snprintf(key, sizeof key, "roll-%016llx", (unsigned long long)http_random64());
 	const char *roll = "{\"type\": \"roll\", \"dice\": [2, 4]}";
@@ -64,9 +39,9 @@ START_TEST(test_same_key_and_body_replays_the_first_response_and_applies_once)
 	keyed_move(&game, 0, key, roll, &first);
 	ck_assert_msg(first.status == 201, "%s", http_describe(&first));
 	ck_assert(!replayed(&first));
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.checked, &game);
 	struct http_state before;
-	http_state_capture(&client, &game, &before);
+	http_state_capture(&http_fixture.checked, &game, &before);
 	for (int retry = 0; retry < 3; retry++) {
 		struct http_response again;
 		keyed_move(&game, 0, key, roll, &again);
@@ -76,12 +51,12 @@ START_TEST(test_same_key_and_body_replays_the_first_response_and_applies_once)
 			      "the same body:\n%s\n%s", first.body, again.body);
 		http_response_free(&again);
 	}
-	http_state_assert_unchanged(&client, &game, &before);
-	ck_assert_int_eq(http_game_version(&client, &game), version);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
+	ck_assert_int_eq(http_game_version(&http_fixture.checked, &game), version);
 	/* The log holds the roll once. */
 	char path[128];
 	snprintf(path, sizeof path, "%s/moves?after=16", game.path);
-	json_t *log = http_get_ok(&client, path, NULL);
+	json_t *log = http_get_ok(&http_fixture.checked, path, NULL);
 	int rolls = 0;
 	size_t index;
 	json_t *event;
@@ -97,14 +72,14 @@ END_TEST
 START_TEST(test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	const char *key = "the-one-key";
 	struct http_response response;
 	keyed_move(&game, 0, key, "{\"type\": \"roll\", \"dice\": [1, 2]}", &response);
 	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
 	http_response_free(&response);
 	struct http_state before;
-	http_state_capture(&client, &game, &before);
+	http_state_capture(&http_fixture.checked, &game, &before);
 	keyed_move(&game, 0, key, "{\"type\": \"end_turn\"}", &response);
 	http_assert_problem(&response, 422, "idempotency_key_reused");
 	ck_assert(!replayed(&response));
@@ -117,11 +92,11 @@ START_TEST(test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused
 	http_assert_problem(&response, 422, "not_your_turn");
 	ck_assert(!replayed(&response));
 	http_response_free(&response);
-	http_state_assert_unchanged(&client, &game, &before);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 	http_state_free(&before);
 	/* Keys belong to a game: the same key on another game is new there. */
 	struct http_game other;
-	http_game_create(&client, 3, FIXED_START, &other);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &other);
 	keyed_move(&other, 0, key, "{\"type\": \"roll\", \"dice\": [1, 2]}", &response);
 	ck_assert_msg(response.status == 201 && !replayed(&response), "%s", http_describe(&response));
 	http_response_free(&response);
@@ -130,17 +105,14 @@ START_TEST(test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused
 	char long_key[240];
 	memset(long_key, 'k', sizeof long_key - 1);
 	long_key[sizeof long_key - 1] = '\0';
-	http_state_capture(&client, &game, &before);
-	struct http_client direct;
-	http_client_init(&direct, server.url, 0);
+	http_state_capture(&http_fixture.checked, &game, &before);
 	char header[300];
 	snprintf(header, sizeof header, "Idempotency-Key: %s", long_key);
 	const char *headers[] = {header, NULL};
-	http_post_move(&direct, &game, 0, "{\"type\": \"end_turn\"}", headers, &response);
+	http_post_move(&http_fixture.direct, &game, 0, "{\"type\": \"end_turn\"}", headers, &response);
 	http_assert_problem(&response, 400, "invalid_field");
 	http_response_free(&response);
-	http_client_cleanup(&direct);
-	http_state_assert_unchanged(&client, &game, &before);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 	http_state_free(&before);
 }
 END_TEST
@@ -148,9 +120,9 @@ END_TEST
 START_TEST(test_a_refused_move_with_a_key_is_replayed_as_the_same_refusal)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct http_state before;
-	http_state_capture(&client, &game, &before);
+	http_state_capture(&http_fixture.checked, &game, &before);
 	struct http_response first;
 	keyed_move(&game, 0, "end-early", "{\"type\": \"end_turn\"}", &first);
 	http_assert_problem(&first, 422, "must_roll_first");
@@ -160,21 +132,21 @@ START_TEST(test_a_refused_move_with_a_key_is_replayed_as_the_same_refusal)
 	ck_assert(replayed(&again));
 	ck_assert_str_eq(again.body, first.body);
 	http_response_free(&again);
-	http_state_assert_unchanged(&client, &game, &before);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 	http_state_free(&before);
 	/* After the roll the same move would be legal, but the key keeps its first outcome. */
-	http_post_move_ok(&client, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
-	http_state_capture(&client, &game, &before);
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+	http_state_capture(&http_fixture.checked, &game, &before);
 	keyed_move(&game, 0, "end-early", "{\"type\": \"end_turn\"}", &again);
 	ck_assert_int_eq(again.status, 422);
 	ck_assert(replayed(&again));
 	ck_assert_str_eq(again.body, first.body);
 	http_response_free(&again);
-	http_state_assert_unchanged(&client, &game, &before);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 	http_state_free(&before);
 	http_response_free(&first);
 	/* Without the key it is a new request. */
-	http_post_move_ok(&client, &game, 0, "{\"type\": \"end_turn\"}");
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}");
 }
 END_TEST
 
@@ -183,7 +155,7 @@ END_TEST
 START_TEST(test_keys_are_scoped_per_seat)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct http_response response;
 	/* Seat 1 takes seat 0's next key first (refused: not its turn). */
 	keyed_move(&game, 1, "turn-1-roll", "{\"type\": \"roll\", \"dice\": [2, 3]}", &response);
@@ -219,9 +191,9 @@ END_TEST
 START_TEST(test_a_retried_offer_opens_one_trade)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
-	http_post_move_ok(&client, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
-	json_t *view = http_get_ok(&client, game.path, game.tokens[0]);
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
 	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
 	const char *give = NULL;
 	const char *key;
@@ -238,15 +210,15 @@ START_TEST(test_a_retried_offer_opens_one_trade)
 	http_game_path(&game, "/trades", path, sizeof path);
 	static const char *const headers[] = {"Idempotency-Key: offer-1", NULL};
 	struct http_response first, again;
-	http_call(&client, "POST", path, game.tokens[0], body, headers, &first);
+	http_call(&http_fixture.checked, "POST", path, game.tokens[0], body, headers, &first);
 	ck_assert_msg(first.status == 201, "%s", http_describe(&first));
 	json_int_t trade = json_integer_value(json_object_get(first.json, "id"));
 	ck_assert_int_gt(trade, 0);
-	http_call(&client, "POST", path, game.tokens[0], body, headers, &again);
+	http_call(&http_fixture.checked, "POST", path, game.tokens[0], body, headers, &again);
 	ck_assert_int_eq(again.status, 201);
 	ck_assert(replayed(&again));
 	ck_assert_int_eq(json_integer_value(json_object_get(again.json, "id")), trade);
-	json_t *trades = http_get_ok(&client, path, NULL);
+	json_t *trades = http_get_ok(&http_fixture.checked, path, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(trades, "trades")), 1);
 	json_decref(trades);
 	http_response_free(&first);
@@ -258,8 +230,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_idempotency");
 	TCase *keys = tcase_create("idempotency keys");
-	tcase_add_unchecked_fixture(keys, start, stop);
-	tcase_add_checked_fixture(keys, setup, teardown);
+	http_fixture_add(keys, HTTP_FIXTURE_VALIDATE_REQUESTS, NULL);
 	tcase_set_timeout(keys, 60);
 	tcase_add_test(keys, test_same_key_and_body_replays_the_first_response_and_applies_once);
 	tcase_add_test(keys, test_same_key_with_another_body_or_seat_is_422_idempotency_key_reused);

@@ -12,40 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 
-static struct http_server server;
-static struct http_client client;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, server.url, 0);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
-
 /* A game with `moves` random moves made. */
 static void game_with_moves(struct http_game *game, int moves, int trades)
 {
-	http_game_create(&client, 4, "{\"layout\": \"random\"}", game);
+	http_game_create(&http_fixture.direct, 4, "{\"layout\": \"random\"}", game);
 	struct http_player player;
-	http_player_init(&player, &client, game, 42 + (uint64_t)moves, trades);
+	http_player_init(&player, &http_fixture.direct, game, 42 + (uint64_t)moves, trades);
 	for (int i = 0; i < moves; i++)
 		ck_assert(http_player_step(&player, NULL));
 }
@@ -55,7 +33,7 @@ static json_t *whole_log(const struct http_game *game, const char *token)
 {
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=0&limit=1000", game->path);
-	json_t *body = http_get_ok(&client, path, token);
+	json_t *body = http_get_ok(&http_fixture.direct, path, token);
 	json_t *events = json_incref(json_object_get(body, "events"));
 	json_decref(body);
 	return events;
@@ -65,7 +43,7 @@ START_TEST(test_log_pages_have_no_gap_or_duplicate)
 {
 	struct http_game game;
 	game_with_moves(&game, 60, 1);
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	json_t *all = whole_log(&game, game.tokens[1]);
 	ck_assert_int_eq((long)json_array_size(all), version);
 	long after = 0;
@@ -74,7 +52,7 @@ START_TEST(test_log_pages_have_no_gap_or_duplicate)
 		ck_assert_int_lt(page, 1000);
 		char path[160];
 		snprintf(path, sizeof path, "%s/moves?after=%ld&limit=7", game.path, after);
-		json_t *body = http_get_ok(&client, path, game.tokens[1]);
+		json_t *body = http_get_ok(&http_fixture.direct, path, game.tokens[1]);
 		ck_assert_int_eq(json_integer_value(json_object_get(body, "version")), version);
 		json_t *events = json_object_get(body, "events");
 		ck_assert_int_ge(json_array_size(events), 1);
@@ -95,7 +73,7 @@ START_TEST(test_log_pages_have_no_gap_or_duplicate)
 	/* After the end: empty, at once. */
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version);
-	json_t *body = http_get_ok(&client, path, NULL);
+	json_t *body = http_get_ok(&http_fixture.direct, path, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(body, "events")), 0);
 	json_decref(body);
 	json_decref(all);
@@ -155,19 +133,19 @@ static void long_poll_is_woken(const char *reader, const char *writer)
 
 START_TEST(test_long_poll_is_woken_within_a_second_by_another_clients_move)
 {
-	long_poll_is_woken(server.url, server.url);
+	long_poll_is_woken(http_fixture.server.url, http_fixture.server.url);
 }
 END_TEST
 
 START_TEST(test_long_poll_with_nothing_new_answers_empty_at_its_deadline)
 {
 	struct http_game game;
-	http_game_create(&client, 3, FIXED_START, &game);
-	long version = http_game_version(&client, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=2", game.path, version);
 	struct http_response response;
-	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 200, "%s", http_describe(&response));
 	ck_assert_msg(response.seconds >= 1.9 && response.seconds < 3.5, "answered after %.2f s", response.seconds);
 	ck_assert_int_eq(json_array_size(json_object_get(response.json, "events")), 0);
@@ -175,7 +153,7 @@ START_TEST(test_long_poll_with_nothing_new_answers_empty_at_its_deadline)
 	http_response_free(&response);
 	/* With news already there it answers at once. */
 	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=5", game.path, version - 1);
-	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_int_eq(response.status, 200);
 	ck_assert_msg(response.seconds < 0.5, "answered after %.2f s", response.seconds);
 	ck_assert_int_eq(json_array_size(json_object_get(response.json, "events")), 1);
@@ -201,14 +179,14 @@ START_TEST(test_stream_sends_the_log_in_order_with_versions_as_ids)
 {
 	struct http_game game;
 	game_with_moves(&game, 40, 1);
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	for (int viewer = -1; viewer < game.seats; viewer++) {
 		const char *token = viewer < 0 ? NULL : game.tokens[viewer];
 		json_t *log = whole_log(&game, token);
 		char path[160];
 		struct http_stream stream;
-		http_stream_read(server.url, http_game_path(&game, "/stream", path, sizeof path), token, NULL, 100000,
-				 &version, 10, &stream);
+		http_stream_read(http_fixture.server.url, http_game_path(&game, "/stream", path, sizeof path), token,
+				 NULL, 100000, &version, 10, &stream);
 		ck_assert_int_eq(stream.status, 200);
 		ck_assert_msg(strncmp(stream.content_type, "text/event-stream", 17) == 0, "Content-Type: %s",
 			      stream.content_type);
@@ -230,7 +208,7 @@ static void *make_moves(void *argument)
 {
 	struct live_mover *mover = argument;
 	struct http_client own;
-	http_client_init(&own, server.url, 0);
+	http_client_init(&own, http_fixture.server.url, 0);
 	struct http_player player;
 	http_player_init(&player, &own, mover->game, 9, 0);
 	http_pause(0.3);
@@ -251,7 +229,7 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 {
 	struct http_game game;
 	game_with_moves(&game, 20, 0);
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	/* Live: connected at the current version while another client plays. */
 	struct live_mover mover = {&game, 25, 0};
 	pthread_t thread;
@@ -260,7 +238,7 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 	http_game_path(&game, "/stream", path, sizeof path);
 	snprintf(resume, sizeof resume, "%ld", version);
 	struct http_stream live;
-	http_stream_read(server.url, path, game.tokens[0], resume, 100000, &mover.last_version, 30, &live);
+	http_stream_read(http_fixture.server.url, path, game.tokens[0], resume, 100000, &mover.last_version, 30, &live);
 	pthread_join(thread, NULL);
 	long final = mover.last_version;
 	ck_assert_int_eq(live.status, 200);
@@ -272,11 +250,11 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 
 	/* Resume: the first part, then reconnect with Last-Event-ID = the last id received. */
 	struct http_stream first, rest;
-	http_stream_read(server.url, path, game.tokens[0], NULL, 17, NULL, 10, &first);
+	http_stream_read(http_fixture.server.url, path, game.tokens[0], NULL, 17, NULL, 10, &first);
 	ck_assert_int_eq(first.count, 17);
 	assert_stream_matches_log(&first, log, 1);
 	snprintf(resume, sizeof resume, "%ld", first.events[first.count - 1].id);
-	http_stream_read(server.url, path, game.tokens[0], resume, 100000, &final, 10, &rest);
+	http_stream_read(http_fixture.server.url, path, game.tokens[0], resume, 100000, &final, 10, &rest);
 	ck_assert_int_eq(rest.status, 200);
 	ck_assert_int_eq(first.count + rest.count, final);
 	assert_stream_matches_log(&rest, log, 18);
@@ -285,7 +263,7 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 	/* ?after= does the same for clients that cannot send headers. */
 	snprintf(path, sizeof path, "%s/stream?after=%ld", game.path, final - 3);
 	struct http_stream tail;
-	http_stream_read(server.url, path, game.tokens[0], NULL, 100000, &final, 10, &tail);
+	http_stream_read(http_fixture.server.url, path, game.tokens[0], NULL, 100000, &final, 10, &tail);
 	ck_assert_int_eq(tail.count, 3);
 	assert_stream_matches_log(&tail, log, final - 2);
 	http_stream_free(&tail);
@@ -293,7 +271,8 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 	/* A malformed Last-Event-ID is refused. */
 	struct http_response response;
 	static const char *const bad[] = {"Last-Event-ID: yesterday", NULL};
-	http_call(&client, "GET", http_game_path(&game, "/stream", path, sizeof path), NULL, NULL, bad, &response);
+	http_call(&http_fixture.direct, "GET", http_game_path(&game, "/stream", path, sizeof path), NULL, NULL, bad,
+		  &response);
 	http_assert_problem(&response, 400, "invalid_field");
 	http_response_free(&response);
 }
@@ -375,8 +354,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_log");
 	TCase *log = tcase_create("log, long-poll and stream");
-	tcase_add_unchecked_fixture(log, start, stop);
-	tcase_add_checked_fixture(log, setup, teardown);
+	http_fixture_add(log, 0, NULL);
 	tcase_set_timeout(log, 60);
 	tcase_add_test(log, test_log_pages_have_no_gap_or_duplicate);
 	tcase_add_test(log, test_long_poll_is_woken_within_a_second_by_another_clients_move);

@@ -23,23 +23,12 @@
 #include <string.h>
 
 #include "engine/game.h"
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define MAX_MOVES 5000
 #define CHECK_EVERY 3
-
-static struct http_server server;
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server, 30);
-}
 
 static const char *const resource_names[RESOURCE_COUNT] = {"brick", "lumber", "wool", "grain", "ore"};
 static const char *const card_names[DEVELOPMENT_COUNT] = {"knight", "road_building", "year_of_plenty", "monopoly",
@@ -303,8 +292,9 @@ static void check_streams(struct watch *watch)
 		else
 			http_game_path(game, "/stream", path, sizeof path);
 		struct http_stream stream;
-		http_stream_read(server.url, path, viewer >= 0 && !(viewer % 2) ? game->tokens[viewer] : NULL, NULL,
-				 100000, &version, 20, &stream);
+		http_stream_read(http_fixture.server.url, path,
+				 viewer >= 0 && !(viewer % 2) ? game->tokens[viewer] : NULL, NULL, 100000, &version, 20,
+				 &stream);
 		ck_assert_int_eq(stream.status, 200);
 		ck_assert_int_eq(stream.count, version);
 		for (int i = 0; i < stream.count; i++) {
@@ -335,17 +325,15 @@ static int makes_private_fact(const struct http_move *move)
 
 static void watch_complete_game(int seats, const char *options)
 {
-	struct http_client client;
-	http_client_init(&client, server.url, 0);
 	struct http_game game;
-	http_game_create(&client, seats, options, &game);
+	http_game_create(&http_fixture.direct, seats, options, &game);
 	struct watch watch;
 	memset(&watch, 0, sizeof watch);
-	watch.client = &client;
+	watch.client = &http_fixture.direct;
 	watch.game = &game;
 	struct http_player player;
 	uint64_t seed = http_random64();
-	http_player_init(&player, &client, &game, seed, 1);
+	http_player_init(&player, &http_fixture.direct, &game, seed, 1);
 	check_point(&watch);
 	int moves = 0;
 	struct http_move move;
@@ -376,7 +364,6 @@ static void watch_complete_game(int seats, const char *options)
 		watch.bought_checked, watch.impersonations);
 	ck_assert_msg(watch.stolen_checked > 0 && watch.bought_checked > 0 && watch.impersonations > 0,
 		      "the game had private facts to check");
-	http_client_cleanup(&client);
 }
 
 START_TEST(test_three_seat_game_shows_nothing_private_to_other_viewers)
@@ -394,28 +381,26 @@ END_TEST
 /* The admin token reads what a spectator reads, and sees no `you`. */
 START_TEST(test_the_admin_token_reads_as_a_spectator)
 {
-	struct http_client client;
-	http_client_init(&client, server.url, 0);
 	struct http_game game;
-	http_game_create(&client, 3, NULL, &game);
+	http_game_create(&http_fixture.direct, 3, NULL, &game);
 	struct http_player player;
-	http_player_init(&player, &client, &game, 5, 0);
+	http_player_init(&player, &http_fixture.direct, &game, 5, 0);
 	for (int i = 0; i < 30; i++)
 		ck_assert(http_player_step(&player, NULL));
 	char path[160];
 	static const char *const suffixes[] = {"", "/moves?after=0", "/players", "/trades"};
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
 		http_game_path(&game, suffixes[i], path, sizeof path);
-		json_t *as_admin = http_get_ok(&client, path, game.admin_token);
-		json_t *as_spectator = http_get_ok(&client, path, NULL);
+		json_t *as_admin = http_get_ok(&http_fixture.direct, path, game.admin_token);
+		json_t *as_spectator = http_get_ok(&http_fixture.direct, path, NULL);
 		ck_assert_msg(json_equal(as_admin, as_spectator), "GET %s: the admin sees more than a spectator", path);
 		json_decref(as_admin);
 		json_decref(as_spectator);
 	}
-	json_t *actions = http_get_ok(&client, http_game_path(&game, "/actions", path, sizeof path), game.admin_token);
+	json_t *actions = http_get_ok(&http_fixture.direct, http_game_path(&game, "/actions", path, sizeof path),
+				      game.admin_token);
 	ck_assert_int_eq(json_array_size(json_object_get(actions, "actions")), 0);
 	json_decref(actions);
-	http_client_cleanup(&client);
 }
 END_TEST
 
@@ -423,7 +408,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_redaction");
 	TCase *redaction = tcase_create("redaction over whole games");
-	tcase_add_unchecked_fixture(redaction, start, stop);
+	http_fixture_add(redaction, 0, NULL);
 	tcase_set_timeout(redaction, 240);
 	tcase_add_test(redaction, test_the_admin_token_reads_as_a_spectator);
 	tcase_add_test(redaction, test_three_seat_game_shows_nothing_private_to_other_viewers);

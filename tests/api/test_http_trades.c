@@ -9,42 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 
-static struct http_server server;
-static struct http_proxy proxy;
-static struct http_client client;
-
 static const char *const resource_names[RESOURCE_COUNT] = {"brick", "lumber", "wool", "grain", "ore"};
-
-static void start(void)
-{
-	http_server_start(&server, NULL);
-	http_proxy_start(&proxy, server.url, 0);
-}
-
-static void stop(void)
-{
-	http_proxy_stop(&proxy);
-	http_server_stop(&server, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client, proxy.url, 1);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client);
-}
 
 static void hand_of(const struct http_game *game, int seat, int hand[RESOURCE_COUNT])
 {
-	json_t *view = http_get_ok(&client, game->path, game->tokens[seat]);
+	json_t *view = http_get_ok(&http_fixture.checked, game->path, game->tokens[seat]);
 	json_t *resources = json_object_get(json_object_get(view, "you"), "resources");
 	for (int r = 0; r < RESOURCE_COUNT; r++)
 		hand[r] = (int)json_integer_value(json_object_get(resources, resource_names[r]));
@@ -56,8 +31,8 @@ static void hand_of(const struct http_game *game, int seat, int hand[RESOURCE_CO
 static void game_in_main_phase(struct http_game *game, int partner, int *give, int *want)
 {
 	for (int attempt = 0; attempt < 10; attempt++) {
-		http_game_create(&client, 3, FIXED_START, game);
-		http_post_move_ok(&client, game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+		http_game_create(&http_fixture.checked, 3, FIXED_START, game);
+		http_post_move_ok(&http_fixture.checked, game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
 		int mine[RESOURCE_COUNT], theirs[RESOURCE_COUNT];
 		hand_of(game, 0, mine);
 		hand_of(game, partner, theirs);
@@ -73,8 +48,8 @@ static int offer(const struct http_game *game, int seat, const char *body)
 {
 	char path[160];
 	struct http_response response;
-	http_call(&client, "POST", http_game_path(game, "/trades", path, sizeof path), game->tokens[seat], body, NULL,
-		  &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(game, "/trades", path, sizeof path), game->tokens[seat],
+		  body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer %s: %s", body, http_describe(&response));
 	int id = (int)json_integer_value(json_object_get(response.json, "id"));
 	ck_assert_int_gt(id, 0);
@@ -98,14 +73,14 @@ static void answer(const struct http_game *game, const char *method, int seat, i
 	http_game_path(game, suffix, path, sizeof path);
 	struct http_state before;
 	if (code)
-		http_state_capture(&client, game, &before);
+		http_state_capture(&http_fixture.checked, game, &before);
 	struct http_response response;
-	http_call(&client, method, path, game->tokens[seat], body, NULL, &response);
+	http_call(&http_fixture.checked, method, path, game->tokens[seat], body, NULL, &response);
 	ck_assert_msg(response.status == status, "seat %d %s %s: expected %ld %s, got %s", seat, method, path, status,
 		      code ? code : "", http_describe(&response));
 	if (code) {
 		http_assert_problem(&response, status, code);
-		http_state_assert_unchanged(&client, game, &before);
+		http_state_assert_unchanged(&http_fixture.checked, game, &before);
 		http_state_free(&before);
 	}
 	http_response_free(&response);
@@ -114,7 +89,7 @@ static void answer(const struct http_game *game, const char *method, int seat, i
 static json_t *open_trades(const struct http_game *game)
 {
 	char path[160];
-	json_t *body = http_get_ok(&client, http_game_path(game, "/trades", path, sizeof path), NULL);
+	json_t *body = http_get_ok(&http_fixture.checked, http_game_path(game, "/trades", path, sizeof path), NULL);
 	json_t *trades = json_incref(json_object_get(body, "trades"));
 	json_decref(body);
 	return trades;
@@ -129,7 +104,7 @@ START_TEST(test_an_accepted_offer_confirmed_exchanges_the_cards)
 	hand_of(&game, 0, before0);
 	hand_of(&game, 1, before1);
 	hand_of(&game, 2, before2);
-	long version = http_game_version(&client, &game);
+	long version = http_game_version(&http_fixture.checked, &game);
 	char body[160];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [1]}", resource_names[give],
 		 resource_names[want]);
@@ -170,7 +145,7 @@ START_TEST(test_an_accepted_offer_confirmed_exchanges_the_cards)
 	/* The log tells the negotiation. */
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version);
-	json_t *log = http_get_ok(&client, path, NULL);
+	json_t *log = http_get_ok(&http_fixture.checked, path, NULL);
 	static const char *const expected[] = {"trade_offered", "trade_accepted", "trade_completed"};
 	json_t *events = json_object_get(log, "events");
 	ck_assert_int_eq(json_array_size(events), 3);
@@ -204,7 +179,7 @@ START_TEST(test_declines_withdrawals_and_the_end_of_the_turn_close_offers)
 
 	/* An offer left open dies with the turn. */
 	trade = offer(&game, 0, body);
-	http_post_move_ok(&client, &game, 0, "{\"type\": \"end_turn\"}");
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}");
 	trades = open_trades(&game);
 	ck_assert_int_eq(json_array_size(trades), 0);
 	json_decref(trades);
@@ -239,21 +214,21 @@ START_TEST(test_a_counter_offer_is_completed_by_the_active_player)
 	json_decref(trades);
 	/* Inactive seats trade only with the active player. */
 	struct http_state before;
-	http_state_capture(&client, &game, &before);
+	http_state_capture(&http_fixture.checked, &game, &before);
 	char path[160];
 	struct http_response response;
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [2]}", resource_names[want],
 		 resource_names[give]);
-	http_call(&client, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[1], body, NULL,
-		  &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[1],
+		  body, NULL, &response);
 	http_assert_problem(&response, 422, "inactive_players_cannot_trade");
 	http_response_free(&response);
 	/* A trade body does not name its move type. */
-	http_call(&client, "POST", path, game.tokens[0], "{\"type\": \"offer_trade\", \"give\": {\"ore\": 1}}", NULL,
-		  &response);
+	http_call(&http_fixture.checked, "POST", path, game.tokens[0],
+		  "{\"type\": \"offer_trade\", \"give\": {\"ore\": 1}}", NULL, &response);
 	http_assert_problem(&response, 400, "unknown_field");
 	http_response_free(&response);
-	http_state_assert_unchanged(&client, &game, &before);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 	http_state_free(&before);
 
 	answer(&game, "POST", 0, counter, "confirm", NULL, 200, NULL);
@@ -272,8 +247,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_trades");
 	TCase *trades = tcase_create("trades");
-	tcase_add_unchecked_fixture(trades, start, stop);
-	tcase_add_checked_fixture(trades, setup, teardown);
+	http_fixture_add(trades, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(trades, 60);
 	tcase_add_test(trades, test_an_accepted_offer_confirmed_exchanges_the_cards);
 	tcase_add_test(trades, test_declines_withdrawals_and_the_end_of_the_turn_close_offers);

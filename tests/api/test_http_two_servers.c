@@ -10,37 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
-
-static struct http_server server_a, server_b;
-static struct http_client client_a, client_b;
-
-static void start(void)
-{
-	http_server_start(&server_a, NULL);
-	http_server_start(&server_b, NULL);
-}
-
-static void stop(void)
-{
-	http_server_stop(&server_a, 30);
-	http_server_stop(&server_b, 30);
-}
-
-static void setup(void)
-{
-	http_client_init(&client_a, server_a.url, 0);
-	http_client_init(&client_b, server_b.url, 0);
-}
-
-static void teardown(void)
-{
-	http_client_cleanup(&client_a);
-	http_client_cleanup(&client_b);
-}
 
 /* Both servers show every viewer the same thing. */
 static void assert_same_on_both(const struct http_game *game)
@@ -51,8 +25,8 @@ static void assert_same_on_both(const struct http_game *game)
 		http_game_path(game, suffixes[i], path, sizeof path);
 		for (int viewer = -1; viewer < game->seats; viewer++) {
 			const char *token = viewer < 0 ? NULL : game->tokens[viewer];
-			json_t *a = http_get_ok(&client_a, path, token);
-			json_t *b = http_get_ok(&client_b, path, token);
+			json_t *a = http_get_ok(&http_fixture.direct, path, token);
+			json_t *b = http_get_ok(&http_fixture.second_direct, path, token);
 			ck_assert_msg(json_equal(a, b), "GET %s as %d differs between the servers", path, viewer);
 			json_decref(a);
 			json_decref(b);
@@ -63,13 +37,13 @@ static void assert_same_on_both(const struct http_game *game)
 START_TEST(test_a_game_played_alternately_on_two_servers_reaches_a_winner)
 {
 	struct http_game game;
-	http_game_create(&client_a, 4, "{\"layout\": \"random\"}", &game);
+	http_game_create(&http_fixture.direct, 4, "{\"layout\": \"random\"}", &game);
 	/* One player per server, taking turns: each step reads the game afresh from its server,
 	 * so every move is decided on a state the other server made. */
 	struct http_player on_a, on_b;
 	uint64_t seed = http_random64();
-	http_player_init(&on_a, &client_a, &game, seed, 1);
-	http_player_init(&on_b, &client_b, &game, seed + 1, 1);
+	http_player_init(&on_a, &http_fixture.direct, &game, seed, 1);
+	http_player_init(&on_b, &http_fixture.second_direct, &game, seed + 1, 1);
 	int moves = 0;
 	for (;;) {
 		struct http_player *player = moves % 2 ? &on_b : &on_a;
@@ -81,7 +55,7 @@ START_TEST(test_a_game_played_alternately_on_two_servers_reaches_a_winner)
 			assert_same_on_both(&game);
 	}
 	assert_same_on_both(&game);
-	json_t *view = http_get_ok(&client_b, game.path, NULL);
+	json_t *view = http_get_ok(&http_fixture.second_direct, game.path, NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(view, "status")), "finished");
 	ck_assert(json_integer_value(json_object_get(view, "winner")) >= 0);
 	json_decref(view);
@@ -111,15 +85,15 @@ static void *post_on_b(void *argument)
 START_TEST(test_a_long_poll_on_one_server_is_woken_by_a_move_on_the_other)
 {
 	struct http_game game;
-	http_game_create(&client_a, 3, FIXED_START, &game);
-	long version = http_game_version(&client_a, &game);
-	struct delayed_move move = {&server_b, &game, 0};
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
+	struct delayed_move move = {&http_fixture.second, &game, 0};
 	pthread_t thread;
 	pthread_create(&thread, NULL, post_on_b, &move);
 	char path[160];
 	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=10", game.path, version);
 	struct http_response response;
-	http_call(&client_a, "GET", path, game.tokens[1], NULL, NULL, &response);
+	http_call(&http_fixture.direct, "GET", path, game.tokens[1], NULL, NULL, &response);
 	double answered = http_clock();
 	pthread_join(thread, NULL);
 	ck_assert_msg(response.status == 200, "%s", http_describe(&response));
@@ -145,22 +119,22 @@ static void *read_stream_on_a(void *argument)
 	struct stream_reader *reader = argument;
 	char path[160], resume[32];
 	snprintf(resume, sizeof resume, "%ld", reader->after);
-	http_stream_read(server_a.url, http_game_path(reader->game, "/stream", path, sizeof path), NULL, resume, 100000,
-			 &reader->until, 20, &reader->stream);
+	http_stream_read(http_fixture.server.url, http_game_path(reader->game, "/stream", path, sizeof path), NULL,
+			 resume, 100000, &reader->until, 20, &reader->stream);
 	return NULL;
 }
 
 START_TEST(test_a_stream_on_one_server_delivers_moves_made_on_the_other)
 {
 	struct http_game game;
-	http_game_create(&client_a, 3, FIXED_START, &game);
-	long version = http_game_version(&client_a, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	long version = http_game_version(&http_fixture.direct, &game);
 	struct stream_reader reader = {&game, version, 0, {0}};
 	pthread_t thread;
 	pthread_create(&thread, NULL, read_stream_on_a, &reader);
 	http_pause(0.5);
 	struct http_player player;
-	http_player_init(&player, &client_b, &game, 3, 0);
+	http_player_init(&player, &http_fixture.second_direct, &game, 3, 0);
 	long last = version;
 	for (int i = 0; i < 12; i++) {
 		struct http_move move;
@@ -181,23 +155,23 @@ END_TEST
 START_TEST(test_an_idempotency_key_used_on_one_server_is_replayed_by_the_other)
 {
 	struct http_game game;
-	http_game_create(&client_a, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	static const char *const key[] = {"Idempotency-Key: across-servers", NULL};
 	struct http_response first, again;
-	http_post_move(&client_a, &game, 0, "{\"type\": \"roll\", \"dice\": [6, 6]}", key, &first);
+	http_post_move(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [6, 6]}", key, &first);
 	ck_assert_int_eq(first.status, 201);
-	http_post_move(&client_b, &game, 0, "{\"type\": \"roll\", \"dice\": [6, 6]}", key, &again);
+	http_post_move(&http_fixture.second_direct, &game, 0, "{\"type\": \"roll\", \"dice\": [6, 6]}", key, &again);
 	ck_assert_int_eq(again.status, 201);
 	char value[16];
 	ck_assert(http_response_header(&again, "Idempotent-Replayed", value, sizeof value) != NULL);
 	ck_assert_str_eq(again.body, first.body);
 	http_response_free(&again);
-	http_post_move(&client_b, &game, 0, "{\"type\": \"end_turn\"}", key, &again);
+	http_post_move(&http_fixture.second_direct, &game, 0, "{\"type\": \"end_turn\"}", key, &again);
 	http_assert_problem(&again, 422, "idempotency_key_reused");
 	http_response_free(&again);
 	http_response_free(&first);
-	json_t *a = http_get_ok(&client_a, game.path, NULL);
-	json_t *b = http_get_ok(&client_b, game.path, NULL);
+	json_t *a = http_get_ok(&http_fixture.direct, game.path, NULL);
+	json_t *b = http_get_ok(&http_fixture.second_direct, game.path, NULL);
 	ck_assert(json_equal(a, b));
 	json_decref(a);
 	json_decref(b);
@@ -235,7 +209,7 @@ static void *race(void *argument)
 START_TEST(test_the_same_move_raced_on_both_servers_applies_once)
 {
 	struct http_game game;
-	http_game_create(&client_a, 3, FIXED_START, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
 	enum { RACERS = 16 };
 	/* Seat 0's roll, then its end of turn, each raced by threads on both servers. */
 	for (int round = 0; round < 2; round++) {
@@ -245,7 +219,9 @@ START_TEST(test_the_same_move_raced_on_both_servers_applies_once)
 		pthread_barrier_init(&barrier, NULL, RACERS);
 		pthread_t threads[RACERS];
 		for (int i = 0; i < RACERS; i++) {
-			racers[i] = (struct racer){&barrier, i % 2 ? server_b.url : server_a.url, &game, body, 0, ""};
+			racers[i] = (struct racer){&barrier, i % 2 ? http_fixture.second.url : http_fixture.server.url,
+						   &game,    body,
+						   0,        ""};
 			pthread_create(&threads[i], NULL, race, &racers[i]);
 		}
 		for (int i = 0; i < RACERS; i++)
@@ -311,10 +287,10 @@ START_TEST(test_one_key_sent_to_both_servers_at_once_gets_one_answer)
 	enum { TURNS = 150, PER_SERVER = 2, RACERS = 2 * PER_SERVER };
 	struct http_client racing[RACERS];
 	for (int i = 0; i < RACERS; i++)
-		http_client_init(&racing[i], i % 2 ? server_b.url : server_a.url, 0);
+		http_client_init(&racing[i], i % 2 ? http_fixture.second.url : http_fixture.server.url, 0);
 	struct http_game game;
-	http_game_create(&client_a, 3, FIXED_START, &game);
-	long start_version = http_game_version(&client_a, &game);
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	long start_version = http_game_version(&http_fixture.direct, &game);
 	uint64_t salt = http_random64();
 	int differing = 0, applied = 0;
 	char first_difference[600] = "";
@@ -375,8 +351,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_two_servers");
 	TCase *two = tcase_create("two servers, one database");
-	tcase_add_unchecked_fixture(two, start, stop);
-	tcase_add_checked_fixture(two, setup, teardown);
+	http_fixture_add(two, HTTP_FIXTURE_SECOND_SERVER, NULL);
 	tcase_set_timeout(two, 180);
 	tcase_add_test(two, test_a_long_poll_on_one_server_is_woken_by_a_move_on_the_other);
 	tcase_add_test(two, test_a_stream_on_one_server_delivers_moves_made_on_the_other);

@@ -1,5 +1,6 @@
 /*
- * support.c - fresh databases and raw SQL for the store tests (see support.h).
+ * support.c - fresh databases, the fixture that gives one to each test, and raw SQL for
+ * the store tests (see support.h).
  */
 #include "tests/db/support.h"
 
@@ -120,6 +121,41 @@ struct store *test_db_store(const struct test_db *db)
 	enum store_status status = store_open(db->conninfo, &store);
 	ck_assert_msg(status == STORE_OK, "store_open: %s", store_message(store));
 	return store;
+}
+
+struct test_db_fixture test_db_fixture;
+
+static void setup_empty(void)
+{
+	test_db_create(&test_db_fixture.db, 0);
+}
+
+static void setup_migrated(void)
+{
+	test_db_create(&test_db_fixture.db, 1);
+}
+
+static void setup_with_store(void)
+{
+	setup_migrated();
+	test_db_fixture.store = test_db_store(&test_db_fixture.db);
+}
+
+static void teardown(void)
+{
+	store_close(test_db_fixture.store);
+	test_db_fixture.store = NULL;
+	test_db_drop(&test_db_fixture.db);
+}
+
+void test_db_fixture_add(TCase *tcase, enum test_db_kind kind)
+{
+	static void (*const setups[])(void) = {
+		[TEST_DB_EMPTY] = setup_empty,
+		[TEST_DB_MIGRATED] = setup_migrated,
+		[TEST_DB_WITH_STORE] = setup_with_store,
+	};
+	tcase_add_checked_fixture(tcase, setups[kind], teardown);
 }
 
 void test_db_fake_events(struct store_event *events, char (*text)[64], int count, int32_t first_seq)

@@ -2,13 +2,16 @@
  * support.h - what the store tests share: a fresh database per test, raw SQL for looking
  * behind the store's back, and small event lists.
  *
- * Tests read DATABASE_URL (scripts/with-postgres.sh sets it to a throwaway cluster). A
- * test that needs a fresh database creates one with a random name (CREATE DATABASE on the
- * DATABASE_URL server), migrates it, and drops it at the end.
+ * Tests read DATABASE_URL (scripts/with-postgres.sh sets it to a throwaway cluster). Each
+ * test gets a fresh database with a random name (CREATE DATABASE on the DATABASE_URL
+ * server), migrated or not, and a store on it when asked: the fixture that
+ * test_db_fixture_add() registers makes them in the test's own process before the test
+ * and drops them after it.
  */
 #ifndef CATAN_TESTS_DB_SUPPORT_H
 #define CATAN_TESTS_DB_SUPPORT_H
 
+#include <check.h>
 #include <libpq-fe.h>
 #include <stdint.h>
 
@@ -28,6 +31,27 @@ void test_db_drop(struct test_db *db);
 
 /* A store on the database; fails the test when it cannot connect. */
 struct store *test_db_store(const struct test_db *db);
+
+/* ---- The fixture ---------------------------------------------------------------------- */
+
+/* What each test of a TCase gets. */
+enum test_db_kind {
+	TEST_DB_EMPTY,      /* a database without the schema */
+	TEST_DB_MIGRATED,   /* every migration applied */
+	TEST_DB_WITH_STORE, /* migrated, and a store open on it */
+};
+
+struct test_db_fixture {
+	struct test_db db;
+	struct store *store; /* with TEST_DB_WITH_STORE, else NULL */
+};
+
+/* Filled by the fixture while a test runs. */
+extern struct test_db_fixture test_db_fixture;
+
+/* Register the fixture on `tcase` (a checked fixture: in each test's process, the store
+ * closed and the database dropped after the test). */
+void test_db_fixture_add(TCase *tcase, enum test_db_kind kind);
 
 /* Raw connections and SQL for checks (fail the test on error). */
 PGconn *test_db_connect(const char *conninfo);

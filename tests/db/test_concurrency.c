@@ -79,9 +79,7 @@ static void *race(void *argument)
 
 START_TEST(test_racing_writers_each_version_won_once_no_gap)
 {
-	struct test_db db;
-	test_db_create(&db, 1);
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_fixture.store;
 	int64_t game = test_db_new_game(store, 4, 1);
 
 	static struct writer writers[WRITERS];
@@ -90,7 +88,7 @@ START_TEST(test_racing_writers_each_version_won_once_no_gap)
 	pthread_barrier_init(&start, NULL, WRITERS);
 	for (int i = 0; i < WRITERS; i++) {
 		memset(&writers[i], 0, sizeof writers[i]);
-		writers[i] = (struct writer){.db = &db, .game = game, .index = i, .start = &start};
+		writers[i] = (struct writer){.db = &test_db_fixture.db, .game = game, .index = i, .start = &start};
 		ck_assert_int_eq(pthread_create(&threads[i], NULL, race, &writers[i]), 0);
 	}
 	for (int i = 0; i < WRITERS; i++)
@@ -129,8 +127,6 @@ START_TEST(test_racing_writers_each_version_won_once_no_gap)
 		}
 	ck_assert_int_eq(rows_of_wins, version - 1);
 	store_log_free(&log);
-	store_close(store);
-	test_db_drop(&db);
 }
 END_TEST
 
@@ -139,6 +135,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("concurrency");
 	TCase *tc = tcase_create("concurrency");
 	tcase_set_timeout(tc, 120);
+	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_racing_writers_each_version_won_once_no_gap);
 	suite_add_tcase(suite, tc);
 	return suite;

@@ -72,15 +72,13 @@ static void append_until_killed(const char *conninfo, int64_t id, int report)
 
 START_TEST(test_killed_writer_loses_no_reported_append)
 {
-	struct test_db db;
-	test_db_create(&db, 1);
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_fixture.store;
 	struct game_repo repo;
 	game_repo_init(&repo, store, 16);
 	int64_t id = new_game(&repo, 7001);
 	unsigned random_state = (unsigned)time(NULL) ^ (unsigned)getpid();
 	int killed = 0, reported_total = 0, games = 1;
-	PGconn *watcher = test_db_connect(db.conninfo);
+	PGconn *watcher = test_db_connect(test_db_fixture.db.conninfo);
 
 	for (int round = 0; round < ROUNDS; round++) {
 		int pipe_ends[2];
@@ -89,7 +87,7 @@ START_TEST(test_killed_writer_loses_no_reported_append)
 		ck_assert_int_ge(child, 0);
 		if (child == 0) {
 			close(pipe_ends[0]);
-			append_until_killed(db.conninfo, id, pipe_ends[1]);
+			append_until_killed(test_db_fixture.db.conninfo, id, pipe_ends[1]);
 		}
 		close(pipe_ends[1]);
 		struct timespec pause = {0, (long)(5 + rand_r(&random_state) % 150) * 1000000L};
@@ -146,8 +144,6 @@ START_TEST(test_killed_writer_loses_no_reported_append)
 	ck_assert_msg(killed > ROUNDS / 2, "only %d of %d writers were killed while writing", killed, ROUNDS);
 	ck_assert_int_gt(reported_total, 0);
 	PQfinish(watcher);
-	store_close(store);
-	test_db_drop(&db);
 }
 END_TEST
 
@@ -156,6 +152,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("crash");
 	TCase *tc = tcase_create("crash");
 	tcase_set_timeout(tc, 120);
+	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_killed_writer_loses_no_reported_append);
 	suite_add_tcase(suite, tc);
 	return suite;

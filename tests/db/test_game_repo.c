@@ -14,21 +14,6 @@
 #include "bench/games.h"
 #include "tests/db/support.h"
 
-static struct test_db db;
-static struct store *store;
-
-static void setup(void)
-{
-	test_db_create(&db, 1);
-	store = test_db_store(&db);
-}
-
-static void teardown(void)
-{
-	store_close(store);
-	test_db_drop(&db);
-}
-
 static int64_t create(struct game_repo *repo, struct games_play *game, uint64_t seed, int seats)
 {
 	struct event_list created;
@@ -80,7 +65,7 @@ static void run_sql(const char *format, int64_t id)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql, format, (long long)id);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	test_db_exec(conn, sql);
 	PQfinish(conn);
 }
@@ -89,7 +74,7 @@ static long long sql_value(const char *format, int64_t id)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql, format, (long long)id);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	long long value = test_db_scalar(conn, sql);
 	PQfinish(conn);
 	return value;
@@ -98,7 +83,7 @@ static long long sql_value(const char *format, int64_t id)
 START_TEST(test_complete_games_round_trip_with_snapshots)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, 16); /* small: many snapshots, every offset after one */
+	game_repo_init(&repo, test_db_fixture.store, 16); /* small: many snapshots, every offset after one */
 	for (int i = 0; i < 2; i++) {
 		struct games_play game;
 		int64_t id = create(&repo, &game, 1000 + (uint64_t)i, 3 + i);
@@ -118,7 +103,7 @@ END_TEST
 START_TEST(test_complete_games_round_trip_without_snapshots)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, 0);
+	game_repo_init(&repo, test_db_fixture.store, 0);
 	for (int i = 0; i < 2; i++) {
 		struct games_play game;
 		int64_t id = create(&repo, &game, 2000 + (uint64_t)i, 4 - i);
@@ -133,7 +118,7 @@ END_TEST
 START_TEST(test_snapshot_of_other_format_or_size_is_ignored)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, test_db_fixture.store, GAME_REPO_SNAPSHOT_EVERY);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 3001, 4);
 	play_out(&repo, id, &game, 0);
@@ -144,7 +129,7 @@ START_TEST(test_snapshot_of_other_format_or_size_is_ignored)
 		" state = decode(repeat('ff', octet_length(state)), 'hex') WHERE game_id = %lld",
 		id);
 	struct game_repo plain;
-	game_repo_init(&plain, store, 0); /* writes no fresh snapshot while loading */
+	game_repo_init(&plain, test_db_fixture.store, 0); /* writes no fresh snapshot while loading */
 	assert_loads_as(&plain, id, &game.playout.state);
 
 	/* This format version, but another size. */
@@ -166,7 +151,7 @@ END_TEST
 START_TEST(test_load_starts_from_the_snapshot)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, test_db_fixture.store, GAME_REPO_SNAPSHOT_EVERY);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 3002, 3);
 	play_out(&repo, id, &game, 0);
@@ -182,7 +167,7 @@ END_TEST
 /* Play a short game (no snapshots) and damage event 10 with `sql_set`. */
 static int64_t damaged_game(struct game_repo *repo, const char *sql_set)
 {
-	game_repo_init(repo, store, 0);
+	game_repo_init(repo, test_db_fixture.store, 0);
 	struct games_play game;
 	int64_t id = create(repo, &game, 4001, 4);
 	struct game before;
@@ -252,7 +237,7 @@ END_TEST
 START_TEST(test_implausible_snapshot_is_corrupt)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, 8);
+	game_repo_init(&repo, test_db_fixture.store, 8);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 4002, 4);
 	struct game before;
@@ -272,7 +257,7 @@ END_TEST
 START_TEST(test_unknown_game_is_not_found)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, test_db_fixture.store, GAME_REPO_SNAPSHOT_EVERY);
 	struct game loaded;
 	ck_assert_int_eq(game_repo_load(&repo, INT64_C(0x1234), &loaded, NULL), STORE_NOT_FOUND);
 	ck_assert(strlen(game_repo_message(&repo)) > 0);
@@ -282,7 +267,7 @@ END_TEST
 START_TEST(test_second_writer_on_same_version_conflicts_then_reloads)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, test_db_fixture.store, GAME_REPO_SNAPSHOT_EVERY);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 5001, 4);
 	struct game before, loser_before;
@@ -308,7 +293,7 @@ END_TEST
 START_TEST(test_status_follows_the_phase)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, 0);
+	game_repo_init(&repo, test_db_fixture.store, 0);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 6001, 3);
 	ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_SETUP);
@@ -328,7 +313,7 @@ END_TEST
 START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, 16);
+	game_repo_init(&repo, test_db_fixture.store, 16);
 	struct games_play game;
 	int64_t id = create(&repo, &game, 7001, 4);
 	struct game cached, before;
@@ -372,7 +357,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("game_repo");
 	TCase *tc = tcase_create("game_repo");
 	tcase_set_timeout(tc, 120);
-	tcase_add_checked_fixture(tc, setup, teardown);
+	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_complete_games_round_trip_with_snapshots);
 	tcase_add_test(tc, test_complete_games_round_trip_without_snapshots);
 	tcase_add_test(tc, test_snapshot_of_other_format_or_size_is_ignored);

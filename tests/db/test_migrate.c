@@ -29,23 +29,20 @@ static void assert_schema_present(PGconn *conn)
 
 START_TEST(test_fresh_database_gets_every_migration)
 {
-	struct test_db db;
-	test_db_create(&db, 0);
 	int applied = -1;
 	char message[256];
-	ck_assert_int_eq(store_migrate(db.conninfo, &applied, message, sizeof message), STORE_OK);
+	ck_assert_int_eq(store_migrate(test_db_fixture.db.conninfo, &applied, message, sizeof message), STORE_OK);
 	ck_assert_int_eq(applied, store_migration_count);
 	ck_assert_int_ge(store_migration_count, 1);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	assert_schema_present(conn);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM schema_migrations"), store_migration_count);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT min(version) FROM schema_migrations"), store_migrations[0].version);
 	PQfinish(conn);
 	/* The migrated schema is the one the store prepares its statements against. */
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_store(&test_db_fixture.db);
 	ck_assert(test_db_new_game(store, 4, 2) > 0);
 	store_close(store);
-	test_db_drop(&db);
 }
 END_TEST
 
@@ -64,30 +61,25 @@ END_TEST
 
 START_TEST(test_second_run_is_a_no_op)
 {
-	struct test_db db;
-	test_db_create(&db, 1);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	const char *fingerprint = "SELECT sum(version) * 1000000 + count(*) FROM schema_migrations";
 	long long before = test_db_scalar(conn, fingerprint);
 	long long applied_at = test_db_scalar(conn, "SELECT max(extract(epoch FROM applied_at) * 1000000)::bigint"
 						    " FROM schema_migrations");
 	int applied = -1;
 	char message[256];
-	ck_assert_int_eq(store_migrate(db.conninfo, &applied, message, sizeof message), STORE_OK);
+	ck_assert_int_eq(store_migrate(test_db_fixture.db.conninfo, &applied, message, sizeof message), STORE_OK);
 	ck_assert_int_eq(applied, 0);
 	ck_assert_int_eq(test_db_scalar(conn, fingerprint), before);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT max(extract(epoch FROM applied_at) * 1000000)::bigint"
 					      " FROM schema_migrations"),
 			 applied_at);
 	PQfinish(conn);
-	test_db_drop(&db);
 }
 END_TEST
 
 START_TEST(test_processes_migrating_at_once_apply_each_once)
 {
-	struct test_db db;
-	test_db_create(&db, 0);
 	int go[2], results[2];
 	ck_assert_int_eq(pipe(go), 0);
 	ck_assert_int_eq(pipe(results), 0);
@@ -101,7 +93,8 @@ START_TEST(test_processes_migrating_at_once_apply_each_once)
 			(void)!read(go[0], &byte, 1); /* returns when the parent closes the pipe */
 			int applied = -1;
 			char message[256];
-			enum store_status status = store_migrate(db.conninfo, &applied, message, sizeof message);
+			enum store_status status =
+				store_migrate(test_db_fixture.db.conninfo, &applied, message, sizeof message);
 			int report[2] = {(int)status, applied};
 			(void)!write(results[1], report, sizeof report);
 			_exit(0);
@@ -124,48 +117,54 @@ START_TEST(test_processes_migrating_at_once_apply_each_once)
 		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
 	ck_assert_int_eq(total, store_migration_count);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM schema_migrations"), store_migration_count);
 	assert_schema_present(conn);
 	PQfinish(conn);
-	test_db_drop(&db);
 }
 END_TEST
 
 START_TEST(test_failed_migration_leaves_nothing_behind)
 {
-	struct test_db db;
-	test_db_create(&db, 0);
-	PGconn *conn = test_db_connect(db.conninfo);
+	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	/* A table in the way makes the first migration fail halfway through. */
 	test_db_exec(conn, "CREATE TABLE snapshots (x integer)");
 	int applied = -1;
 	char message[512];
-	ck_assert_int_eq(store_migrate(db.conninfo, &applied, message, sizeof message), STORE_UNAVAILABLE);
+	ck_assert_int_eq(store_migrate(test_db_fixture.db.conninfo, &applied, message, sizeof message),
+			 STORE_UNAVAILABLE);
 	ck_assert_int_eq(applied, 0);
 	ck_assert_msg(strstr(message, store_migrations[0].name) != NULL, "message: %s", message);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM schema_migrations"), 0);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM pg_class WHERE relname = 'events'"), 0);
 	/* Out of the way, the next run applies it. */
 	test_db_exec(conn, "DROP TABLE snapshots");
-	ck_assert_int_eq(store_migrate(db.conninfo, &applied, message, sizeof message), STORE_OK);
+	ck_assert_int_eq(store_migrate(test_db_fixture.db.conninfo, &applied, message, sizeof message), STORE_OK);
 	ck_assert_int_eq(applied, store_migration_count);
 	assert_schema_present(conn);
 	PQfinish(conn);
-	test_db_drop(&db);
 }
 END_TEST
 
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("migrate");
-	TCase *tc = tcase_create("migrate");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_migrations_are_numbered_in_order);
-	tcase_add_test(tc, test_fresh_database_gets_every_migration);
-	tcase_add_test(tc, test_second_run_is_a_no_op);
-	tcase_add_test(tc, test_processes_migrating_at_once_apply_each_once);
-	tcase_add_test(tc, test_failed_migration_leaves_nothing_behind);
-	suite_add_tcase(suite, tc);
+	TCase *numbering = tcase_create("numbering");
+	tcase_add_test(numbering, test_migrations_are_numbered_in_order);
+	suite_add_tcase(suite, numbering);
+
+	TCase *fresh = tcase_create("fresh database");
+	tcase_set_timeout(fresh, 60);
+	test_db_fixture_add(fresh, TEST_DB_EMPTY);
+	tcase_add_test(fresh, test_fresh_database_gets_every_migration);
+	tcase_add_test(fresh, test_processes_migrating_at_once_apply_each_once);
+	tcase_add_test(fresh, test_failed_migration_leaves_nothing_behind);
+	suite_add_tcase(suite, fresh);
+
+	TCase *migrated = tcase_create("migrated database");
+	tcase_set_timeout(migrated, 60);
+	test_db_fixture_add(migrated, TEST_DB_MIGRATED);
+	tcase_add_test(migrated, test_second_run_is_a_no_op);
+	suite_add_tcase(suite, migrated);
 	return suite;
 }

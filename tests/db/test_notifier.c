@@ -17,18 +17,6 @@
 #define APPENDS 60
 #define MAX_NOTES 4096
 
-static struct test_db db;
-
-static void setup(void)
-{
-	test_db_create(&db, 1);
-}
-
-static void teardown(void)
-{
-	test_db_drop(&db);
-}
-
 struct writer {
 	struct store_notifier *notifier;
 	int64_t game;
@@ -39,7 +27,7 @@ static void *append_many(void *argument)
 {
 	struct writer *writer = argument;
 	struct store *store;
-	if (store_open(db.conninfo, &store) != STORE_OK) {
+	if (store_open(test_db_fixture.db.conninfo, &store) != STORE_OK) {
 		writer->failures++;
 		store_close(store);
 		return NULL;
@@ -76,10 +64,10 @@ static int last_notified(char (*notes)[64], int count, int64_t game)
 
 START_TEST(test_shared_notifier_wakes_listeners_of_every_game)
 {
-	PGconn *listener = test_db_connect(db.conninfo);
+	PGconn *listener = test_db_connect(test_db_fixture.db.conninfo);
 	test_db_exec(listener, "LISTEN catan_events");
 	struct store_notifier *notifier;
-	ck_assert_int_eq(store_notifier_open(db.conninfo, &notifier), STORE_OK);
+	ck_assert_int_eq(store_notifier_open(test_db_fixture.db.conninfo, &notifier), STORE_OK);
 	struct writer writers[WRITERS];
 	pthread_t threads[WRITERS];
 	for (int i = 0; i < WRITERS; i++) {
@@ -103,7 +91,7 @@ END_TEST
 START_TEST(test_notifier_counts_what_it_sends_in_batches)
 {
 	struct store_notifier *notifier;
-	ck_assert_int_eq(store_notifier_open(db.conninfo, &notifier), STORE_OK);
+	ck_assert_int_eq(store_notifier_open(test_db_fixture.db.conninfo, &notifier), STORE_OK);
 	struct writer writers[WRITERS];
 	pthread_t threads[WRITERS];
 	for (int i = 0; i < WRITERS; i++) {
@@ -129,9 +117,9 @@ END_TEST
 
 START_TEST(test_store_wakes_listeners_itself_by_default)
 {
-	PGconn *listener = test_db_connect(db.conninfo);
+	PGconn *listener = test_db_connect(test_db_fixture.db.conninfo);
 	test_db_exec(listener, "LISTEN catan_events");
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_store(&test_db_fixture.db);
 	int64_t game = test_db_new_game(store, 4, 3);
 	char id[STORE_ID_TEXT_SIZE], expected[64];
 	store_format_id(game, id);
@@ -185,7 +173,7 @@ START_TEST(test_unreachable_notifier_blocks_nothing_and_closes)
 {
 	struct store_notifier *notifier;
 	ck_assert_int_eq(store_notifier_open("host=/nonexistent/socket/dir dbname=catan", &notifier), STORE_OK);
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_store(&test_db_fixture.db);
 	store_use_notifier(store, notifier);
 	int64_t game = test_db_new_game(store, 4, 1);
 	int64_t start = test_db_now_us();
@@ -210,7 +198,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("notifier");
 	TCase *tc = tcase_create("notifier");
 	tcase_set_timeout(tc, 60);
-	tcase_add_checked_fixture(tc, setup, teardown);
+	test_db_fixture_add(tc, TEST_DB_MIGRATED);
 	tcase_add_test(tc, test_store_wakes_listeners_itself_by_default);
 	tcase_add_test(tc, test_shared_notifier_wakes_listeners_of_every_game);
 	tcase_add_test(tc, test_notifier_counts_what_it_sends_in_batches);

@@ -116,17 +116,15 @@ START_TEST(test_restart_reports_unavailable_then_recovers_without_loss)
 				"cluster of scripts/with-postgres.sh and checks nothing here\n");
 		return;
 	}
-	struct test_db db;
-	test_db_create(&db, 1);
-	struct store *store = test_db_store(&db);
+	struct store *store = test_db_store(&test_db_fixture.db);
 	int64_t game = test_db_new_game(store, 4, 1);
-	struct store *idle = test_db_store(&db);
+	struct store *idle = test_db_store(&test_db_fixture.db);
 	int32_t version;
 	ck_assert_int_eq(store_version(idle, game, &version), STORE_OK);
 
 	static struct writer writer;
 	memset(&writer, 0, sizeof writer);
-	writer.db = &db;
+	writer.db = &test_db_fixture.db;
 	writer.game = game;
 	pthread_t thread;
 	ck_assert_int_eq(pthread_create(&thread, NULL, append_through_outage, &writer), 0);
@@ -177,7 +175,6 @@ START_TEST(test_restart_reports_unavailable_then_recovers_without_loss)
 	store_log_free(&log);
 	store_close(idle);
 	store_close(store);
-	test_db_drop(&db);
 }
 END_TEST
 
@@ -190,14 +187,12 @@ START_TEST(test_the_first_writes_after_a_restart_succeed)
 		fprintf(stderr, "test_outage: no cluster of scripts/with-postgres.sh to restart; nothing checked\n");
 		return;
 	}
-	struct test_db db;
-	test_db_create(&db, 1);
 	enum { STORES = 6, ROUNDS = 2 };
 	struct store *stores[STORES];
 	int64_t games[STORES];
 	int32_t versions[STORES];
 	for (int i = 0; i < STORES; i++) {
-		stores[i] = test_db_store(&db);
+		stores[i] = test_db_store(&test_db_fixture.db);
 		games[i] = test_db_new_game(stores[i], 3, 1);
 		versions[i] = 1;
 	}
@@ -264,7 +259,6 @@ START_TEST(test_the_first_writes_after_a_restart_succeed)
 		store_log_free(&log);
 		store_close(stores[i]);
 	}
-	test_db_drop(&db);
 }
 END_TEST
 
@@ -273,6 +267,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("outage");
 	TCase *tc = tcase_create("outage");
 	tcase_set_timeout(tc, 120);
+	test_db_fixture_add(tc, TEST_DB_MIGRATED);
 	tcase_add_test(tc, test_restart_reports_unavailable_then_recovers_without_loss);
 	tcase_add_test(tc, test_the_first_writes_after_a_restart_succeed);
 	suite_add_tcase(suite, tc);
