@@ -31,6 +31,7 @@
 #include "api/ratelimit.h"
 #include "api/xalloc.h"
 #include "api/worker.h"
+#include "codec/log.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "engine/view.h"
@@ -391,14 +392,7 @@ json_t *service_body(struct http_request *request, int empty_ok)
 
 void service_codec_error(struct http_request *request, const struct codec_error *error)
 {
-	enum problem problem = PROBLEM_INVALID_FIELD;
-	if (error->code && strcmp(error->code, "unknown_field") == 0)
-		problem = PROBLEM_UNKNOWN_FIELD;
-	else if (error->code && strcmp(error->code, "missing_field") == 0)
-		problem = PROBLEM_MISSING_FIELD;
-	else if (error->code && strcmp(error->code, "invalid_json") == 0)
-		problem = PROBLEM_INVALID_JSON;
-	http_respond_problem(request, problem, error->message, error->field, -1);
+	http_respond_problem(request, problem_of_codec_error(error->code), error->message, error->field, -1);
 }
 
 static const char *origin_name(int origin)

@@ -20,7 +20,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "codec/codec.h"
+#include "codec/error.h"
+#include "codec/options.h"
 #include "api/config.h"
 #include "api/http.h"
 #include "db/store.h"

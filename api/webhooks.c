@@ -38,6 +38,7 @@
 #include "api/service.h"
 #include "api/summary.h"
 #include "api/xalloc.h"
+#include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
 
