@@ -161,10 +161,10 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
 		writer_put_new(object, "resource", writer_text_or_null(resource_name(event->resource)));
 		json_t *taken = writer_made(json_array());
-		for (int s = 0; s < seats; s++)
-			writer_append_new(
-			        taken,
-			        json_integer(event->resource < RESOURCE_COUNT ? event->gains[s][event->resource] : 0));
+		for (int s = 0; s < seats; s++) {
+			int count = event->resource < RESOURCE_COUNT ? event->gains[s][event->resource] : 0;
+			writer_append_new(taken, json_integer(count));
+		}
 		writer_put_new(object, "taken", taken);
 		break;
 	}
@@ -419,21 +419,9 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
  * `envelope`: members outside the event's shape are ignored (a log entry's "version"...). */
 static int read_event(const json_t *json, struct event *out, int seats, int envelope, struct codec_error *error)
 {
-	if (!json_is_object(json))
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "",
-		                     "an event must be a JSON object with a \"type\"");
-	const json_t *type = json_object_get(json, "type");
-	if (!type)
-		return reader_refuse(error, CODEC_ERROR_MISSING_FIELD, "type", "an event needs \"type\"");
-	if (!json_is_string(type))
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type",
-		                     "type must be a string naming the event");
-	int event_type = event_type_from_name(json_string_value(type));
-	if (event_type < 0) {
-		char quoted[CODEC_QUOTE_SIZE];
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "unknown event type \"%s\"",
-		                     reader_quote(quoted, json_string_value(type)));
-	}
+	int event_type;
+	if (!reader_type(json, "an event", "event", event_type_from_name, &event_type, error))
+		return 0;
 	const char *members = event_members[event_type];
 	char what[48];
 	snprintf(what, sizeof what, "event %s", event_type_name(event_type));

@@ -42,42 +42,37 @@ static const struct {
         {"sheep", RESOURCE_WOOL},  {"clay", RESOURCE_BRICK},  {"loam", RESOURCE_BRICK},
 };
 
-int codec_resource_from_name(const char *name)
+/* The index of `name` among the `count` names `name_of` gives; -1 when absent or NULL. */
+static int find_name(const char *(*name_of)(int), int count, const char *name)
 {
 	if (!name)
 		return -1;
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		if (strcmp(name, resource_name(r)) == 0)
-			return r;
-	for (int i = 0; i < NAME_COUNT(resource_aliases); i++)
-		if (strcmp(name, resource_aliases[i].alias) == 0)
-			return resource_aliases[i].resource;
+	for (int i = 0; i < count; i++)
+		if (strcmp(name, name_of(i)) == 0)
+			return i;
 	return -1;
+}
+
+int codec_resource_from_name(const char *name)
+{
+	int resource = find_name(resource_name, RESOURCE_COUNT, name);
+	for (int i = 0; resource < 0 && name && i < NAME_COUNT(resource_aliases); i++)
+		if (strcmp(name, resource_aliases[i].alias) == 0)
+			resource = resource_aliases[i].resource;
+	return resource;
 }
 
 int codec_development_from_name(const char *name)
 {
-	if (!name)
-		return -1;
-	for (int card = 0; card < DEVELOPMENT_COUNT; card++)
-		if (strcmp(name, development_card_name(card)) == 0)
-			return card;
-	if (strcmp(name, "invention") == 0)
-		return DEVELOPMENT_YEAR_OF_PLENTY;
-	return -1;
+	int card = find_name(development_card_name, DEVELOPMENT_COUNT, name);
+	return card < 0 && name && strcmp(name, "invention") == 0 ? DEVELOPMENT_YEAR_OF_PLENTY : card;
 }
 
-/* The move type for a name; "play_invention" is the alias of play_year_of_plenty. */
+/* "play_invention" is the alias of play_year_of_plenty. */
 int codec_command_type_from_name(const char *name)
 {
-	if (!name)
-		return -1;
-	for (int type = 0; type < COMMAND_TYPE_COUNT; type++)
-		if (strcmp(name, command_type_name(type)) == 0)
-			return type;
-	if (strcmp(name, "play_invention") == 0)
-		return COMMAND_PLAY_YEAR_OF_PLENTY;
-	return -1;
+	int type = find_name(command_type_name, COMMAND_TYPE_COUNT, name);
+	return type < 0 && name && strcmp(name, "play_invention") == 0 ? COMMAND_PLAY_YEAR_OF_PLENTY : type;
 }
 
 const char *codec_harbor_name(int kind)

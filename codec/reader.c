@@ -106,6 +106,27 @@ int reader_check_members(const json_t *object, const char *allowed, const char *
 	       reader_require_members(object, required, prefix, what, error);
 }
 
+int reader_type(const json_t *json, const char *shape, const char *kind, int (*from_name)(const char *name), int *out,
+                struct codec_error *error)
+{
+	if (!json_is_object(json))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "", "%s must be a JSON object with a \"type\"",
+		                     shape);
+	const json_t *type = json_object_get(json, "type");
+	if (!type)
+		return reader_refuse(error, CODEC_ERROR_MISSING_FIELD, "type", "%s needs \"type\"", shape);
+	if (!json_is_string(type))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "type must be a string naming the %s",
+		                     kind);
+	*out = from_name(json_string_value(type));
+	if (*out < 0) {
+		char quoted[CODEC_QUOTE_SIZE];
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "unknown %s type \"%s\"", kind,
+		                     reader_quote(quoted, json_string_value(type)));
+	}
+	return 1;
+}
+
 int reader_integer(const json_t *value, const char *field, json_int_t low, json_int_t high, json_int_t *out,
                    struct codec_error *error)
 {

@@ -52,6 +52,12 @@ int reader_require_members(const json_t *object, const char *required, const cha
 int reader_check_members(const json_t *object, const char *allowed, const char *required, int typed, const char *prefix,
                          const char *what, struct codec_error *error);
 
+/* The "type" of a typed object (a move body, an event): `json` must be an object whose
+ * "type" is a name `from_name` knows (it returns -1 for others). `shape` names the object
+ * in messages ("a move body"), `kind` its types ("move"). *out is the type. */
+int reader_type(const json_t *json, const char *shape, const char *kind, int (*from_name)(const char *name), int *out,
+                struct codec_error *error);
+
 /* An integer in [low, high]. */
 int reader_integer(const json_t *value, const char *field, json_int_t low, json_int_t high, json_int_t *out,
                    struct codec_error *error);

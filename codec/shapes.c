@@ -154,21 +154,9 @@ int codec_command_from_json(const json_t *json, struct command *out, struct code
 	struct codec_error ignored;
 	if (!error)
 		error = &ignored;
-	if (!json_is_object(json))
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "",
-		                     "a move body must be a JSON object with a \"type\"");
-	const json_t *type = json_object_get(json, "type");
-	if (!type)
-		return reader_refuse(error, CODEC_ERROR_MISSING_FIELD, "type", "a move body needs \"type\"");
-	if (!json_is_string(type))
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "type must be a string naming the move");
-	int command_type = codec_command_type_from_name(json_string_value(type));
-	if (command_type < 0) {
-		char quoted[CODEC_QUOTE_SIZE];
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "unknown move type \"%s\"",
-		                     reader_quote(quoted, json_string_value(type)));
-	}
-	return read_command(json, command_type, 1, 0, out, error);
+	int command_type;
+	return reader_type(json, "a move body", "move", codec_command_type_from_name, &command_type, error) &&
+	       read_command(json, command_type, 1, 0, out, error);
 }
 
 int codec_command_from_json_as(const json_t *json, enum command_type type, uint16_t trade, struct command *out,
