@@ -1,6 +1,6 @@
 /*
  * handlers.h - one function per route (routes.c). Each parses its input, calls the engine
- * through api/service.h, and renders through codec/codec.h; each queues exactly one response
+ * through api/service.h, and renders through codec/shapes.h; each queues exactly one response
  * (or parks the request, see api/notify.h).
  */
 #ifndef CATAN_API_HANDLERS_H

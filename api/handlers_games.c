@@ -8,7 +8,8 @@
 
 #include "game/auth.h"
 #include "api/config.h"
-#include "codec/codec.h"
+#include "codec/options.h"
+#include "codec/shapes.h"
 #include "game/game_repo.h"
 #include "api/handlers.h"
 #include "api/metrics.h"

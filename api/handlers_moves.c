@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/shapes.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/metrics.h"

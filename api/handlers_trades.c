@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/shapes.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/service.h"
@@ -26,27 +26,13 @@ static int trade_param(struct http_request *request)
 	return (int)id;
 }
 
-/* Turn `body` (stolen) into a move of `type` and make it. */
-static void trade_move(struct http_request *request, struct session *session, json_t *body, const char *type,
+/* Read `body` (stolen) as a move of `type` answering offer `trade` (0: none) and make it. */
+static void trade_move(struct http_request *request, struct session *session, json_t *body, enum command_type type,
 		       int trade, int status, const char *offer_member)
 {
-	if (json_object_get(body, "type")) {
-		http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "the path says what kind of move this is", "type", -1);
-		json_decref(body);
-		return;
-	}
-	json_object_set_new(body, "type", json_string(type));
-	if (trade) {
-		if (json_object_get(body, "trade")) {
-			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "the path names the trade", "trade", -1);
-			json_decref(body);
-			return;
-		}
-		json_object_set_new(body, "trade", json_integer(trade));
-	}
 	struct command command;
 	struct codec_error error;
-	int parsed = codec_command_from_json(body, &command, &error);
+	int parsed = codec_command_from_json_as(body, type, (uint16_t)trade, &command, &error);
 	json_decref(body);
 	if (!parsed) {
 		service_codec_error(request, &error);
@@ -55,7 +41,7 @@ static void trade_move(struct http_request *request, struct session *session, js
 	service_move(request, session, &command, status, offer_member);
 }
 
-static void answer(struct http_request *request, const char *type, int body_allowed)
+static void answer(struct http_request *request, enum command_type type, int body_allowed)
 {
 	struct session session;
 	if (!service_open_for_move(request, &session))
@@ -83,27 +69,27 @@ void handle_post_trade(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	trade_move(request, &session, body, "offer_trade", 0, 201, "id");
+	trade_move(request, &session, body, COMMAND_OFFER_TRADE, 0, 201, "id");
 }
 
 void handle_accept_trade(struct http_request *request)
 {
-	answer(request, "accept_trade", 0);
+	answer(request, COMMAND_ACCEPT_TRADE, 0);
 }
 
 void handle_decline_trade(struct http_request *request)
 {
-	answer(request, "decline_trade", 0);
+	answer(request, COMMAND_DECLINE_TRADE, 0);
 }
 
 void handle_confirm_trade(struct http_request *request)
 {
-	answer(request, "confirm_trade", 1);
+	answer(request, COMMAND_CONFIRM_TRADE, 1);
 }
 
 void handle_withdraw_trade(struct http_request *request)
 {
-	answer(request, "withdraw_trade", 0);
+	answer(request, COMMAND_WITHDRAW_TRADE, 0);
 }
 
 void handle_get_trades(struct http_request *request)

@@ -58,6 +58,19 @@ const char *problem_title_of_error(enum error error)
 	return status == 400 ? "Invalid move" : status == 404 ? "Not found" : "Move refused by the rules";
 }
 
+enum problem problem_of_codec_error(enum codec_error_code code)
+{
+	switch (code) {
+#define PROBLEM_OF_CODEC_ERROR(name, code) \
+	case CODEC_ERROR_##name:            \
+		return PROBLEM_##name;
+		CODEC_ERROR_TABLE(PROBLEM_OF_CODEC_ERROR)
+#undef PROBLEM_OF_CODEC_ERROR
+	default:
+		return PROBLEM_INVALID_FIELD;
+	}
+}
+
 /* A JSON string of text that may have come from a client (a path, a quoted member name):
  * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
 static json_t *safe_string(const char *text)

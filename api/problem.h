@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "codec/error.h"
 #include "engine/error.h"
 
 /* X(name, code, status, title) */
@@ -59,6 +60,11 @@ int problem_status_of_error(enum error error);
 
 /* The title of an engine refusal's problem, by its status. */
 const char *problem_title_of_error(enum error error);
+
+/* The problem for a codec refusal: the one of the same name (each code of
+ * CODEC_ERROR_TABLE has one); invalid_field for CODEC_ERROR_NONE or a value outside the
+ * enum. */
+enum problem problem_of_codec_error(enum codec_error_code code);
 
 /* The problem+json body every error answer carries: type "urn:catan:problem:<code>",
  * title, status, detail (the title when NULL), code, then field when not NULL, version

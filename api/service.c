@@ -233,14 +233,7 @@ int service_known_members(struct http_request *request, const json_t *body, cons
 
 void service_codec_error(struct http_request *request, const struct codec_error *error)
 {
-	enum problem problem = PROBLEM_INVALID_FIELD;
-	if (error->code && strcmp(error->code, "unknown_field") == 0)
-		problem = PROBLEM_UNKNOWN_FIELD;
-	else if (error->code && strcmp(error->code, "missing_field") == 0)
-		problem = PROBLEM_MISSING_FIELD;
-	else if (error->code && strcmp(error->code, "invalid_json") == 0)
-		problem = PROBLEM_INVALID_JSON;
-	http_respond_problem(request, problem, error->message, error->field, -1);
+	http_respond_problem(request, problem_of_codec_error(error->code), error->message, error->field, -1);
 }
 
 /* ---- Moves ---- */

@@ -16,7 +16,8 @@
 
 #include "api/config.h"
 #include "api/http.h"
-#include "codec/codec.h"
+#include "codec/error.h"
+#include "codec/options.h"
 #include "db/store.h"
 #include "engine/command.h"
 #include "engine/game.h"

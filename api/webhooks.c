@@ -37,6 +37,7 @@
 #include "game/play.h"
 #include "api/summary.h"
 #include "api/xalloc.h"
+#include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "bench/games.h"
 
 static double now_seconds(void)

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "game/game_repo.h"
 #include "engine/apply.h"
 #include "bench/games.h"

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "engine/apply.h"
 #include "engine/arena.h"
 #include "engine/game.h"

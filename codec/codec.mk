@@ -1,4 +1,5 @@
-# The JSON codec: the one place that maps engine values to JSON and back (codec/codec.c),
+# The JSON codec: the one place that maps engine values to JSON and back, a file pair per
+# concept (codec/error, names, options, log, shapes, and the internal reader and writer),
 # and the quoting of client text (codec/text.c). A static library over jansson; the CLI,
 # the store glue, the server and the tests link it.
 

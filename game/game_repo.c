@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "engine/apply.h"
 
 __attribute__((format(printf, 2, 3))) static void say(struct game_repo *repo, const char *format, ...)

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "codec/log.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "engine/view.h"

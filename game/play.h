@@ -36,7 +36,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "codec/codec.h"
+#include "codec/options.h"
 #include "db/store.h"
 #include "engine/command.h"
 #include "engine/error.h"

@@ -1,7 +1,7 @@
 /*
  * codec_samples.c - real JSON from the codec, for checking it against openapi.yaml.
  *
- * The spec describes what the server sends; the codec (api/codec.c) builds most of it. This
+ * The spec describes what the server sends; the codec (codec/) builds most of it. This
  * program plays random complete games through the engine and prints, one per line as
  * "<schema name>\t<compact JSON>", every shape the API exposes: each event as every seat and
  * a spectator see it (LogEntry), the legal actions of the seats the game waits for
@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
+#include "codec/options.h"
+#include "codec/shapes.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"

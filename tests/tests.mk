@@ -21,7 +21,7 @@ test-engine: $(ENGINE_TESTS)
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
 .PHONY: test-engine
 
-# API unit tests: the JSON codec (codec/codec.c) and the problem bodies (api/problem.c), no
+# API unit tests: the JSON codec (codec/) and the problem bodies (api/problem.c), no
 # database. bench/games.c plays random complete games for them (and for `make
 # bench-codec`). The replay test also runs `catan replay` on a file, through the program
 # named by $CATAN.

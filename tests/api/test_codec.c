@@ -10,7 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
+#include "codec/names.h"
+#include "codec/options.h"
+#include "codec/shapes.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"
@@ -46,7 +49,8 @@ static void expect_command(const char *text, const struct command *expected)
 	struct codec_error error;
 	memset(&command, 0x5a, sizeof command);
 	int ok = codec_command_from_json(json, &command, &error);
-	ck_assert_msg(ok, "%s refused: %s (%s at %s)", text, error.message, error.code, error.field);
+	ck_assert_msg(ok, "%s refused: %s (%s at %s)", text, error.message, codec_error_code_name(error.code),
+		      error.field);
 	ck_assert_msg(memcmp(&command, expected, sizeof command) == 0, "%s parsed to a different command", text);
 	json_decref(json);
 }
@@ -58,8 +62,8 @@ static void expect_command_refused(const char *text, const char *code, const cha
 	struct codec_error error;
 	memset(&error, 0, sizeof error);
 	ck_assert_msg(!codec_command_from_json(json, &command, &error), "%s was accepted", text);
-	ck_assert_msg(error.code && strcmp(error.code, code) == 0, "%s: code %s, expected %s", text,
-		      error.code ? error.code : "(none)", code);
+	ck_assert_msg(strcmp(codec_error_code_name(error.code), code) == 0, "%s: code %s, expected %s", text,
+		      codec_error_code_name(error.code), code);
 	ck_assert_msg(strcmp(error.field, field) == 0, "%s: field \"%s\", expected \"%s\"", text, error.field, field);
 	ck_assert_msg(error.message[0] != '\0', "%s: no message", text);
 	json_decref(json);
@@ -83,8 +87,8 @@ static void expect_event_refused(const char *text, const char *code, const char 
 	struct codec_error error;
 	memset(&error, 0, sizeof error);
 	ck_assert_msg(!parse_exact(text, strlen(text), &event, &error), "%s was accepted", text);
-	ck_assert_msg(error.code && strcmp(error.code, code) == 0, "%s: code %s, expected %s", text,
-		      error.code ? error.code : "(none)", code);
+	ck_assert_msg(strcmp(codec_error_code_name(error.code), code) == 0, "%s: code %s, expected %s", text,
+		      codec_error_code_name(error.code), code);
 	ck_assert_msg(strcmp(error.field, field) == 0, "%s: field \"%s\", expected \"%s\"", text, error.field, field);
 }
 
@@ -96,7 +100,7 @@ static void expect_event_round_trip(const struct event *event, int seats)
 	struct codec_error error;
 	memset(&back, 0x5a, sizeof back);
 	ck_assert_msg(parse_exact(text, strlen(text), &back, &error), "%s refused: %s (%s at %s)", text,
-		      error.message, error.code, error.field);
+		      error.message, codec_error_code_name(error.code), error.field);
 	ck_assert_msg(memcmp(&back, event, sizeof back) == 0, "%s parsed to a different event", text);
 	ck_assert_msg(strchr(text, ' ') == NULL && strchr(text, '\n') == NULL, "dump is not compact: %s", text);
 	ck_assert_msg(strncmp(text, "{\"type\":\"", 9) == 0, "type is not first: %s", text);
@@ -334,7 +338,7 @@ START_TEST(test_event_parse_refuses_bad_events_with_code_and_member)
 	struct event event;
 	struct codec_error error;
 	ck_assert(!parse_exact(deep, 2 * depth, &event, &error));
-	ck_assert_str_eq(error.code, "invalid_json");
+	ck_assert_str_eq(codec_error_code_name(error.code), "invalid_json");
 	free(deep);
 	ck_assert(!codec_event_parse(NULL, 0, &event, &error));
 	ck_assert(!codec_event_parse("{}", 2, &event, NULL));
@@ -370,7 +374,7 @@ START_TEST(test_event_parse_survives_truncation_and_corruption)
 			struct event event, again;
 			struct codec_error error;
 			if (!parse_exact(mutated, size, &event, &error)) {
-				ck_assert(error.code != NULL && error.message[0] != '\0');
+				ck_assert(error.code != CODEC_ERROR_NONE && error.message[0] != '\0');
 				refused++;
 				continue;
 			}
@@ -555,6 +559,88 @@ START_TEST(test_move_refusals_name_the_code_and_member)
 }
 END_TEST
 
+/* A trade route's body read with the route's type and trade: the same command, or the same
+ * refusal (code, member, message), as the body with "type" and "trade" added; a "type" in
+ * the body, or a "trade" where the path names one, is refused as the handlers refused it. */
+static void expect_route_body(const char *text, enum command_type type, uint16_t trade)
+{
+	json_t *json = load(text);
+	json_t *added = json_deep_copy(json);
+	ck_assert_ptr_nonnull(added);
+	json_object_set_new(added, "type", json_string(command_type_name(type)));
+	if (trade)
+		json_object_set_new(added, "trade", json_integer(trade));
+	struct command command, expected;
+	struct codec_error error, expected_error;
+	memset(&command, 0x5a, sizeof command);
+	memset(&expected, 0x5a, sizeof expected);
+	memset(&error, 0, sizeof error);
+	memset(&expected_error, 0, sizeof expected_error);
+	int ok = codec_command_from_json_as(json, type, trade, &command, &error);
+	int expected_ok = codec_command_from_json(added, &expected, &expected_error);
+	ck_assert_msg(ok == expected_ok, "%s as %s: %s, with its type: %s", text, command_type_name(type),
+		      ok ? "accepted" : error.message, expected_ok ? "accepted" : expected_error.message);
+	if (ok) {
+		ck_assert_msg(memcmp(&command, &expected, sizeof command) == 0, "%s as %s: another command", text,
+			      command_type_name(type));
+	} else {
+		ck_assert_int_eq(error.code, expected_error.code);
+		ck_assert_str_eq(error.field, expected_error.field);
+		ck_assert_str_eq(error.message, expected_error.message);
+	}
+	json_decref(added);
+	json_decref(json);
+}
+
+static void expect_route_body_refused(const char *text, enum command_type type, uint16_t trade, const char *field,
+				      const char *message)
+{
+	json_t *json = load(text);
+	struct command command;
+	struct codec_error error;
+	memset(&error, 0, sizeof error);
+	ck_assert_msg(!codec_command_from_json_as(json, type, trade, &command, &error), "%s was accepted", text);
+	ck_assert_str_eq(codec_error_code_name(error.code), "unknown_field");
+	ck_assert_str_eq(error.field, field);
+	ck_assert_str_eq(error.message, message);
+	json_decref(json);
+}
+
+START_TEST(test_a_route_named_move_reads_as_the_body_with_its_type)
+{
+	expect_route_body("{\"give\":{\"ore\":1},\"want\":{\"wool\":2}}", COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{\"give\":{\"ore\":1},\"want\":{\"wool\":2},\"to\":[1,2],\"counter_to\":4}",
+			  COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{\"give\":{\"ore\":1}}", COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{\"give\":{\"ore\":1},\"want\":{\"wool\":2},\"trade\":3}", COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{\"give\":{\"ore\":1},\"want\":{\"ruby\":2}}", COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{\"give\":{\"ore\":1},\"want\":{\"wool\":2},\"to\":[5]}", COMMAND_OFFER_TRADE, 0);
+	expect_route_body("{}", COMMAND_ACCEPT_TRADE, 7);
+	expect_route_body("{}", COMMAND_DECLINE_TRADE, 65535);
+	expect_route_body("{}", COMMAND_WITHDRAW_TRADE, 1);
+	expect_route_body("{}", COMMAND_CONFIRM_TRADE, 2);
+	expect_route_body("{\"with\":2}", COMMAND_CONFIRM_TRADE, 2);
+	expect_route_body("{\"with\":null}", COMMAND_CONFIRM_TRADE, 2);
+	expect_route_body("{\"with\":4}", COMMAND_CONFIRM_TRADE, 2);
+	expect_route_body("{\"with\":1,\"seat\":0}", COMMAND_CONFIRM_TRADE, 2);
+	expect_route_body("{\"victim\":1}", COMMAND_ACCEPT_TRADE, 3);
+	expect_route_body_refused("{\"type\":\"offer_trade\",\"give\":{}}", COMMAND_OFFER_TRADE, 0, "type",
+				  "the path says what kind of move this is");
+	expect_route_body_refused("{\"with\":1,\"type\":\"confirm_trade\",\"trade\":2}", COMMAND_CONFIRM_TRADE, 2,
+				  "type", "the path says what kind of move this is");
+	expect_route_body_refused("{\"with\":1,\"trade\":2}", COMMAND_CONFIRM_TRADE, 2, "trade",
+				  "the path names the trade");
+
+	struct command command;
+	json_t *json = load("{}");
+	ck_assert(codec_command_from_json_as(json, COMMAND_ACCEPT_TRADE, 9, &command, NULL));
+	ck_assert_int_eq(command.type, COMMAND_ACCEPT_TRADE);
+	ck_assert_int_eq(command.trade, 9);
+	ck_assert(!codec_command_from_json_as(json, COMMAND_TYPE_COUNT, 0, &command, NULL));
+	json_decref(json);
+}
+END_TEST
+
 START_TEST(test_commands_and_actions_render_as_ready_move_bodies)
 {
 	struct command c = command_of(COMMAND_MOVE_ROBBER);
@@ -658,7 +744,8 @@ static void expect_options_refused(const char *text, int seats, const char *code
 	struct codec_options options;
 	struct codec_error error;
 	ck_assert_msg(!options_from_text(text, seats, &options, &error), "%s accepted", text);
-	ck_assert_msg(strcmp(error.code, code) == 0, "%s: code %s, expected %s", text, error.code, code);
+	ck_assert_msg(strcmp(codec_error_code_name(error.code), code) == 0, "%s: code %s, expected %s", text,
+		      codec_error_code_name(error.code), code);
 	ck_assert_msg(strcmp(error.field, field) == 0, "%s: field %s, expected %s", text, error.field, field);
 }
 
@@ -1121,7 +1208,7 @@ START_TEST(test_refusal_messages_stay_utf8_when_jansson_quotes_half_a_character)
 	struct event event;
 	struct codec_error error;
 	ck_assert(!codec_payload_parse(EVENT_TURN_ENDED, payload, sizeof payload - 1, &event, &error));
-	ck_assert_str_eq(error.code, "invalid_json");
+	ck_assert_str_eq(codec_error_code_name(error.code), "invalid_json");
 	string = json_string(error.message);
 	ck_assert_msg(string != NULL, "not UTF-8: %s", error.message);
 	json_decref(string);
@@ -1229,6 +1316,7 @@ Suite *test_suite(void)
 	tcase_add_test(shapes, test_every_move_type_parses_to_its_command);
 	tcase_add_test(shapes, test_moves_accept_the_aliases_of_other_editions);
 	tcase_add_test(shapes, test_move_refusals_name_the_code_and_member);
+	tcase_add_test(shapes, test_a_route_named_move_reads_as_the_body_with_its_type);
 	tcase_add_test(shapes, test_commands_and_actions_render_as_ready_move_bodies);
 	tcase_add_test(shapes, test_options_parse_with_defaults_and_refuse_bad_members);
 	tcase_add_test(shapes, test_view_has_you_for_a_seat_and_no_hands_for_a_spectator);

@@ -108,6 +108,30 @@ START_TEST(test_any_bytes_in_the_instance_and_field_give_a_body)
 }
 END_TEST
 
+START_TEST(test_each_codec_error_answers_as_the_problem_of_its_name)
+{
+	static const struct {
+		enum codec_error_code code;
+		const char *name;
+		enum problem problem;
+	} expected[] = {
+		{CODEC_ERROR_INVALID_JSON, "invalid_json", PROBLEM_INVALID_JSON},
+		{CODEC_ERROR_UNKNOWN_FIELD, "unknown_field", PROBLEM_UNKNOWN_FIELD},
+		{CODEC_ERROR_MISSING_FIELD, "missing_field", PROBLEM_MISSING_FIELD},
+		{CODEC_ERROR_INVALID_FIELD, "invalid_field", PROBLEM_INVALID_FIELD},
+	};
+	ck_assert_int_eq(CODEC_ERROR_COUNT, 1 + (int)(sizeof expected / sizeof expected[0]));
+	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+		ck_assert_str_eq(codec_error_code_name(expected[i].code), expected[i].name);
+		ck_assert_int_eq(problem_of_codec_error(expected[i].code), expected[i].problem);
+		ck_assert_str_eq(problem_code(problem_of_codec_error(expected[i].code)), expected[i].name);
+	}
+	ck_assert_str_eq(codec_error_code_name(CODEC_ERROR_NONE), "none");
+	ck_assert_str_eq(codec_error_code_name(CODEC_ERROR_COUNT), "none");
+	ck_assert_int_eq(problem_of_codec_error(CODEC_ERROR_NONE), PROBLEM_INVALID_FIELD);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("problem");
@@ -117,6 +141,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_a_detail_cut_inside_a_character_still_gives_a_body);
 	tcase_add_test(tc, test_jansson_parse_error_of_a_bad_escape_still_gives_a_body);
 	tcase_add_test(tc, test_any_bytes_in_the_instance_and_field_give_a_body);
+	tcase_add_test(tc, test_each_codec_error_answers_as_the_problem_of_its_name);
 	suite_add_tcase(suite, tc);
 	return suite;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "engine/apply.h"
 #include "tests/fuzz/fuzz_support.h"
 

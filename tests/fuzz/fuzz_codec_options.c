@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/options.h"
 #include "api/problem.h"
 #include "engine/apply.h"
 #include "engine/invariants.h"

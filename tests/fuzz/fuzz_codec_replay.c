@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
 #include "tests/fuzz/fuzz_support.h"

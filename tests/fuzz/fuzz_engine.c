@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
 #include "engine/apply.h"
 #include "engine/invariants.h"
 #include "engine/legal.h"

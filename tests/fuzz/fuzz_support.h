@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/codec.h"
+#include "codec/error.h"
 #include "engine/game.h"
 
 /* 1 when text[0..size) is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF). */
@@ -28,7 +28,7 @@ void fuzz_expect_problem(const char *instance, const char *code, int status, con
 			 const char *field);
 
 /* Abort unless a codec refusal is well formed (a known code, UTF-8 field and message) and
- * answers as a problem body, mapped to a problem as api/service.c's service_codec_error(). */
+ * answers as a problem body, mapped to a problem by problem_of_codec_error() as the server does. */
 void fuzz_expect_codec_error(const struct codec_error *error);
 
 /* The fuzzer's input read front to back; reads past the end give zeros. */

@@ -22,7 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "codec/codec.h"
+#include "codec/log.h"
+#include "codec/options.h"
+#include "codec/shapes.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"

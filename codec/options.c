@@ -1,0 +1,119 @@
+/*
+ * options.c - game options to JSON and back (options.h).
+ *
+ * The client's "options" object and the game_created event's share the engine's members,
+ * read by codec_game_options_read(): a client may leave any of them out or null (the
+ * defaults stay), while a stored event (codec/log.c) carries every one, so a null there is
+ * refused. rules_check_options() has the last word on whether the result is a game.
+ */
+#include "codec/options.h"
+
+#include <string.h>
+
+#include "codec/names.h"
+#include "codec/reader.h"
+#include "codec/writer.h"
+#include "engine/rules.h"
+
+#define CODEC_MAX_TURN_TIMEOUT_S 31536000
+
+json_t *codec_game_options_to_json(const struct game_options *options)
+{
+	json_t *object = writer_made(json_object());
+	writer_put_int(object, "seats", options->seats);
+	writer_put_new(object, "layout", writer_name_or_null(&codec_layout_names, options->layout));
+	writer_put_new(object, "start", writer_name_or_null(&codec_start_names, options->start));
+	writer_put_new(object, "numbers", writer_name_or_null(&codec_numbers_names, options->numbers));
+	writer_put_new(object, "edition", writer_name_or_null(&codec_edition_names, options->edition));
+	writer_put_new(object, "dice", writer_name_or_null(&codec_dice_names, options->dice));
+	writer_put_new(object, "first_seat", writer_id_or_null(options->first_seat));
+	return object;
+}
+
+int codec_game_options_read(const json_t *object, const char *prefix, int null_keeps, struct game_options *options,
+                            struct codec_error *error)
+{
+	char path[CODEC_PATH_SIZE];
+	const json_t *value;
+#define OPTION_NAME(member)                                                                                        \
+	if ((value = json_object_get(object, #member)) && !(null_keeps && json_is_null(value)) &&                  \
+	    !reader_name(value, reader_path_key(path, prefix, #member), &codec_##member##_names, &options->member, \
+	                 error))                                                                                   \
+		return 0;
+	OPTION_NAME(layout)
+	OPTION_NAME(start)
+	OPTION_NAME(numbers)
+	OPTION_NAME(edition)
+	OPTION_NAME(dice)
+#undef OPTION_NAME
+	if ((value = json_object_get(object, "first_seat"))) {
+		int8_t seat;
+		reader_path_key(path, prefix, "first_seat");
+		if (!reader_seat(value, path, 1, &seat, error))
+			return 0;
+		if (seat >= options->seats)
+			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, path,
+			                     "%s must be null or a seat 0..%d of this game", path, options->seats - 1);
+		options->first_seat = seat;
+	}
+	if (options->start == GAME_START_FIXED && options->layout != GAME_LAYOUT_BEGINNER)
+		return reader_refuse(
+		        error, CODEC_ERROR_INVALID_FIELD, reader_path_key(path, prefix, "start"),
+		        "start fixed needs layout beginner (the fixed placements are on the beginner board)");
+	return 1;
+}
+
+int codec_options_from_json(const json_t *json, struct codec_options *out, struct codec_error *error)
+{
+	struct codec_error ignored;
+	if (!error)
+		error = &ignored;
+	uint8_t seats = out->game.seats;
+	memset(out, 0, sizeof *out);
+	rules_default_options(&out->game);
+	out->game.seats = seats;
+	out->on_timeout = CODEC_ON_TIMEOUT_DEFAULT;
+	if (seats < GAME_MIN_SEATS || seats > GAME_MAX_SEATS)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "seats", "seats must be %d or %d",
+		                     GAME_MIN_SEATS, GAME_MAX_SEATS);
+	if (!json || json_is_null(json))
+		return 1;
+	if (!json_is_object(json))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options", "options must be an object");
+	if (json_object_get(json, "seats"))
+		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "options.seats",
+		                     "seats is given at the top level of the body, not inside options");
+	if (!reader_check_members(json, "layout start numbers edition dice first_seat turn_timeout_s on_timeout seed",
+	                          "", 0, "options", "options", error))
+		return 0;
+	if (!codec_game_options_read(json, "options", 1, &out->game, error))
+		return 0;
+	const json_t *value;
+	json_int_t number = 0;
+	if ((value = json_object_get(json, "turn_timeout_s")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.turn_timeout_s", 0, CODEC_MAX_TURN_TIMEOUT_S, &number, error))
+			return 0;
+		out->turn_timeout_s = (int32_t)number;
+	}
+	if ((value = json_object_get(json, "on_timeout")) && !json_is_null(value) &&
+	    !reader_name(value, "options.on_timeout", &codec_on_timeout_names, &out->on_timeout, error))
+		return 0;
+	if ((value = json_object_get(json, "seed")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.seed", 0, INT64_MAX, &number, error))
+			return 0;
+		out->has_seed = 1;
+		out->seed = (uint64_t)number;
+	}
+	if (rules_check_options(&out->game) != ERROR_OK)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options",
+		                     "these options do not describe a game this server plays");
+	return 1;
+}
+
+json_t *codec_options_to_json(const struct codec_options *options)
+{
+	json_t *object = codec_game_options_to_json(&options->game);
+	writer_put_int(object, "turn_timeout_s", options->turn_timeout_s);
+	writer_put_new(object, "on_timeout", writer_name_or_null(&codec_on_timeout_names, options->on_timeout));
+	return object;
+}
