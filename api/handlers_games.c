@@ -10,7 +10,6 @@
 #include "api/config.h"
 #include "codec/options.h"
 #include "codec/shapes.h"
-#include "game/game_repo.h"
 #include "api/handlers.h"
 #include "api/metrics.h"
 #include "api/ratelimit.h"

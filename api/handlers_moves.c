@@ -87,7 +87,7 @@ void handle_get_moves(struct http_request *request)
 	for (;;) {
 		struct store_log log;
 		enum store_status status =
-			store_read_events(play_store(), session.game.id, (int32_t)after, (int)limit, &log);
+			play_read_log(session.game.id, (int32_t)after, (int)limit, &log);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;
@@ -134,7 +134,7 @@ static int stream_fill(struct stream *stream)
 {
 	struct store_log log;
 	enum store_status status =
-		store_read_events(play_store(), stream->session.game.id, stream->sent, STREAM_BATCH, &log);
+		play_read_log(stream->session.game.id, stream->sent, STREAM_BATCH, &log);
 	if (status != STORE_OK)
 		return 0;
 	json_t *entries = play_log_json(&stream->session.game, stream->session.viewer, &log);

@@ -17,9 +17,7 @@ void handle_healthz(struct http_request *request)
 /* Ready when the database answers: any answer about a game that cannot exist will do. */
 void handle_readyz(struct http_request *request)
 {
-	int32_t version;
-	enum store_status status = store_version(play_store(), 0, &version);
-	if (status == STORE_OK || status == STORE_NOT_FOUND) {
+	if (play_database_ready()) {
 		http_respond_json(request, 200, json_pack("{s:s}", "status", "ready"), -1);
 		return;
 	}

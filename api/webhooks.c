@@ -32,7 +32,6 @@
 #include "api/access_log.h"
 #include "api/backoff.h"
 #include "api/destination.h"
-#include "game/game_repo.h"
 #include "api/metrics.h"
 #include "game/play.h"
 #include "api/summary.h"
@@ -230,9 +229,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	struct game state;
 	const struct game *at = &record->state;
 	if ((int32_t)record->state.version != delivery->last_seq) {
-		struct game_repo repo;
-		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
-		if (game_repo_load_at(&repo, record->id, delivery->last_seq, &state) != STORE_OK)
+		if (play_state_at(record->id, delivery->last_seq, &state) != STORE_OK)
 			return NULL;
 		at = &state;
 	}
@@ -250,7 +247,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	int recent_count = 0;
 	struct store_log tail;
 	int32_t after = delivery->last_seq > RECENT_EVENTS ? delivery->last_seq - RECENT_EVENTS : 0;
-	if (store_read_events(play_store(), record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
+	if (play_read_log(record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
 		for (int i = 0; i < tail.count; i++) {
 			struct event event;
 			struct codec_error error;
@@ -307,7 +304,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 	struct store_log log;
 	int32_t from = delivery->your_turn_only ? delivery->first_seq : delivery->next_seq;
 	int limit = delivery->last_seq - from + 1;
-	if (limit < 1 || store_read_events(play_store(), delivery->game_id, from - 1, limit, &log) != STORE_OK) {
+	if (limit < 1 || play_read_log(delivery->game_id, from - 1, limit, &log) != STORE_OK) {
 		retry_later(delivery, delivery->next_seq);
 		return;
 	}
@@ -332,7 +329,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 	 * an earlier attempt. */
 	if (!delivery->your_turn_only && delivery->next_seq != delivery->first_seq) {
 		store_log_free(&log);
-		if (store_read_events(play_store(), delivery->game_id, delivery->first_seq - 1,
+		if (play_read_log(delivery->game_id, delivery->first_seq - 1,
 				      delivery->last_seq - delivery->first_seq + 1, &log) != STORE_OK) {
 			retry_later(delivery, next);
 			return;

@@ -245,6 +245,25 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 	return status;
 }
 
+enum store_status play_read_log(int64_t game_id, int32_t after, int limit, struct store_log *out)
+{
+	return store_read_events(play_store(), game_id, after, limit, out);
+}
+
+enum store_status play_state_at(int64_t game_id, int32_t version, struct game *out)
+{
+	struct game_repo repo;
+	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	return game_repo_load_at(&repo, game_id, version, out);
+}
+
+int play_database_ready(void)
+{
+	int32_t version;
+	enum store_status status = store_version(play_store(), 0, &version);
+	return status == STORE_OK || status == STORE_NOT_FOUND;
+}
+
 enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat)
 {
 	if (cache_find_token(game_id, hash, seat))

@@ -91,6 +91,15 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 /* Bring game->state up to the log's last version. */
 enum store_status play_refresh(struct game_record *game);
 
+/* The game's log rows after version `after`, at most `limit` (free with store_log_free). */
+enum store_status play_read_log(int64_t game_id, int32_t after, int limit, struct store_log *out);
+
+/* The game's state as it stood at `version` (snapshot + events). */
+enum store_status play_state_at(int64_t game_id, int32_t version, struct game *out);
+
+/* 1 when the database answers (readiness). */
+int play_database_ready(void);
+
 /* The seat (or STORE_SEAT_ADMIN) whose token has this hash; STORE_NOT_FOUND when none. */
 enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat);
 
