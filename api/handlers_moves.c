@@ -30,9 +30,7 @@
 void handle_post_move(struct http_request *request)
 {
 	struct session session;
-	if (!service_open_for_move(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_move_body(request, &session);
 	if (!body)
 		return;
 	json_t *seat = json_object_get(body, "seat");

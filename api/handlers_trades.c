@@ -64,9 +64,7 @@ static void answer(struct http_request *request, enum command_type type, int bod
 void handle_post_trade(struct http_request *request)
 {
 	struct session session;
-	if (!service_open_for_move(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_move_body(request, &session);
 	if (!body)
 		return;
 	trade_move(request, &session, body, COMMAND_OFFER_TRADE, 0, 201, "id");

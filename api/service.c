@@ -175,6 +175,11 @@ int service_open_for_move(struct http_request *request, struct session *session)
 	return open_game(request, session, 0);
 }
 
+json_t *service_open_move_body(struct http_request *request, struct session *session)
+{
+	return service_open_for_move(request, session) ? service_body(request, 0) : NULL;
+}
+
 int service_refresh(struct http_request *request, struct session *session)
 {
 	enum store_status status = play_refresh(&session->game);

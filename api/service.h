@@ -44,6 +44,10 @@ int service_open(struct http_request *request, struct session *session);
  * is made on the cached state and a stale cache is caught by the append (see game/play.c). */
 int service_open_for_move(struct http_request *request, struct session *session);
 
+/* service_open_for_move() and service_body() together: the body of a seat's move (new
+ * reference), or NULL with a problem queued. */
+json_t *service_open_move_body(struct http_request *request, struct session *session);
+
 /* Bring session->game.state up to date with the log. 0 (a problem queued) on failure. */
 int service_refresh(struct http_request *request, struct session *session);
 
