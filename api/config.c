@@ -46,6 +46,9 @@ int config_from_env(struct config *config)
 	if (!config->listen_address || !*config->listen_address)
 		config->listen_address = "127.0.0.1";
 	config->public_url = getenv("PUBLIC_URL");
+	config->cors_origins = getenv("CORS_ORIGINS");
+	if (config->cors_origins && !*config->cors_origins)
+		config->cors_origins = NULL;
 	config->create_key = getenv("CREATE_KEY");
 	if (config->create_key && !*config->create_key)
 		config->create_key = NULL;

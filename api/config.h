@@ -25,6 +25,9 @@
  *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
+ *   CORS_ORIGINS            unset: web pages of any origin may call the API
+ *                           (Access-Control-Allow-Origin: *); set: only these origins,
+ *                           comma-separated (https://play.example.com,http://localhost:5173)
  */
 #ifndef CATAN_API_CONFIG_H
 #define CATAN_API_CONFIG_H
@@ -49,6 +52,7 @@ struct config {
 	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */
 	int workers;
 	int webhook_workers;
+	const char *cors_origins; /* NULL: any origin (api/cors.h) */
 };
 
 /* Read the environment into *config. Returns 0 with a message on stderr when a variable

@@ -280,7 +280,9 @@ void handle_get_board(struct http_request *request)
 		return;
 	json_t *board = codec_board_to_json(&session.game.state.board);
 	json_object_set_new(board, "robber", json_integer(session.game.state.robber));
-	http_respond_json(request, 200, board, (long)session.game.state.version);
+	/* Its own tag, from its content: it changes only when the robber moves, not with
+	 * every move as the game's version does. */
+	http_respond_json_hashed(request, 200, board, "board-");
 }
 
 void handle_get_players(struct http_request *request)

@@ -6,6 +6,12 @@
  * and re-read the log by version whenever they are woken, so a lost or late notification
  * never loses an event. A stream also wakes every STREAM_HEARTBEAT_S to send a comment
  * line, which keeps proxies from closing it and finds clients that went away.
+ *
+ * A stream ends with the game: once it has sent the event that finished the game (or was
+ * opened on a finished game) and has caught up with the log, it sends a last event,
+ * `event: end` with `data: {"version": N}` (N the game's final version), and closes. The
+ * end has no `id:`, so a browser that reconnects anyway resumes after the last real event,
+ * and is told `end` again at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -116,6 +122,9 @@ struct stream {
 	char *pending; /* formatted bytes not yet handed to MHD */
 	size_t pending_length, pending_offset;
 	int counted;
+	int finished;          /* the game is over: end once caught up */
+	int ended;             /* the end event is formatted: close when it is sent */
+	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
 };
 
 static void stream_free(void *cls)
@@ -147,6 +156,8 @@ static int stream_fill(struct stream *stream)
 			abort();
 		json_int_t version = json_integer_value(json_object_get(entry, "version"));
 		const char *type = json_string_value(json_object_get(entry, "type"));
+		if (type && strcmp(type, "game_won") == 0)
+			stream->finished = 1;
 		size_t need = strlen(data) + 96;
 		if (length + need > capacity) {
 			capacity = (length + need) * 2;
@@ -156,8 +167,11 @@ static int stream_fill(struct stream *stream)
 					   (long long)version, type ? type : "event", data);
 		free(data);
 	}
-	if (log.count)
+	if (log.count) {
 		stream->sent = log.rows[log.count - 1].seq;
+		if (stream->sent > stream->final_version)
+			stream->final_version = stream->sent;
+	}
 	json_decref(entries);
 	store_log_free(&log);
 	free(stream->pending);
@@ -182,10 +196,21 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 		}
 		if (notify_stopping())
 			return MHD_CONTENT_READER_END_OF_STREAM;
+		if (stream->ended)
+			return MHD_CONTENT_READER_END_OF_STREAM;
 		if (!stream_fill(stream))
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)
 			continue;
+		if (stream->finished) {
+			/* Caught up with a finished game: nothing more will come. */
+			free(stream->pending);
+			stream->pending = xasprintf("event: end\ndata: {\"version\":%ld}\n\n", (long)stream->final_version);
+			stream->pending_length = strlen(stream->pending);
+			stream->pending_offset = 0;
+			stream->ended = 1;
+			continue;
+		}
 		double now = http_now();
 		if (now >= stream->heartbeat_due) {
 			stream->heartbeat_due = now + STREAM_HEARTBEAT_S;
@@ -224,6 +249,8 @@ void handle_get_stream(struct http_request *request)
 	stream->request = request;
 	memcpy(&stream->session, &session, sizeof session);
 	stream->sent = (int32_t)after;
+	stream->final_version = (int32_t)session.game.state.version;
+	stream->finished = session.game.state.phase == GAME_PHASE_FINISHED;
 	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;
 	stream->counted = 1;
 	metrics_gauge_add(METRICS_STREAMS, 1);

@@ -43,6 +43,36 @@ int headers_if_match(const char *header, long *version)
 	return headers_integer(digits, 0, INT32_MAX, version) ? 1 : -1;
 }
 
+int headers_if_none_match(const char *header, const char *etag)
+{
+	if (!header || !etag)
+		return 0;
+	size_t etag_length = strlen(etag);
+	const char *at = header;
+	for (;;) {
+		while (*at == ' ' || *at == '\t')
+			at++;
+		if (*at == '*')
+			return 1;
+		if (strncmp(at, "W/", 2) == 0)
+			at += 2;
+		if (*at != '"')
+			return 0;
+		const char *close = strchr(at + 1, '"');
+		if (!close)
+			return 0;
+		size_t length = (size_t)(close - at) + 1;
+		if (length == etag_length && memcmp(at, etag, length) == 0)
+			return 1;
+		at = close + 1;
+		while (*at == ' ' || *at == '\t')
+			at++;
+		if (*at != ',')
+			return 0;
+		at++;
+	}
+}
+
 int headers_idempotency_key_valid(const char *key)
 {
 	size_t length = strlen(key);

@@ -18,6 +18,11 @@ int headers_integer(const char *text, long low, long high, long *out);
  * matches strongly (the caller answers 412), -1 when malformed. Borrows header. */
 int headers_if_match(const char *header, long *version);
 
+/* If-None-Match with weak comparison (RFC 9110 13.1.2): 1 when `header` (a list of entity
+ * tags, or "*") names `etag` (a tag as sent in ETag, quotes included), with or without
+ * W/; 0 when it does not, when it is absent (NULL) or malformed. Borrows both. */
+int headers_if_none_match(const char *header, const char *etag);
+
 /* 1 when an Idempotency-Key is 1..200 printable ASCII characters. */
 int headers_idempotency_key_valid(const char *key);
 

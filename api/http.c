@@ -9,6 +9,15 @@
  * Body handling: a Content-Length over HTTP_BODY_LIMIT is answered 413 at once, before the
  * body is read; a chunked body that grows past the limit is discarded and answered 413 at
  * its end. Every response carries X-Request-Id (the client's, when it sent a sane one).
+ *
+ * Browsers: every response carries the CORS headers of api/cors.h, and OPTIONS is answered
+ * here for every path of the route table (204 with Allow, and for a preflight the methods
+ * and headers a page may use), before the rate limit: it costs no database and a refused
+ * preflight would only hide the real answer from the page. Conditional GETs: a 200 with an
+ * ETag whose tag the request's If-None-Match names becomes a 304 (queue_text()); the tag
+ * is the handler's for this caller, so a 304 is given only for what this caller would get.
+ * Rate limits: the quota the request was counted against (request->quota) goes out as
+ * RateLimit-Limit, -Remaining and -Reset on every answer, 429s included.
  */
 #include "api/http.h"
 
@@ -24,6 +33,7 @@
 
 #include "api/access_log.h"
 #include "api/connections.h"
+#include "api/cors.h"
 #include "api/headers.h"
 #include "api/metrics.h"
 #include "api/ratelimit.h"
@@ -148,23 +158,38 @@ static void add_common_headers(struct http_request *request, struct MHD_Response
 	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
 	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
-	if (request->path && strncmp(request->path, "/v1/", 4) == 0)
-		MHD_add_response_header(response, "Vary", "Authorization");
+	int by_token = request->path && strncmp(request->path, "/v1/", 4) == 0;
+	int by_origin = cors_varies_by_origin();
+	if (by_token || by_origin)
+		MHD_add_response_header(response, "Vary",
+					by_token && by_origin ? "Authorization, Origin" : by_token ? "Authorization" : "Origin");
 	if (request->seat != -1 && !has_extra_header(request, "Cache-Control"))
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "private, no-store");
+	const char *origin = cors_allow_origin(http_header(request, "Origin"));
+	if (origin) {
+		MHD_add_response_header(response, "Access-Control-Allow-Origin", origin);
+		MHD_add_response_header(response, "Access-Control-Expose-Headers", CORS_EXPOSE_HEADERS);
+	}
+	if (request->quota.limit > 0) {
+		char number[16];
+		snprintf(number, sizeof number, "%d", request->quota.limit);
+		MHD_add_response_header(response, "RateLimit-Limit", number);
+		snprintf(number, sizeof number, "%d", request->quota.remaining);
+		MHD_add_response_header(response, "RateLimit-Remaining", number);
+		snprintf(number, sizeof number, "%d", request->quota.reset_s);
+		MHD_add_response_header(response, "RateLimit-Reset", number);
+	}
 }
 
+/* Queue `response` with every header it carries; `etag` is the quoted tag or NULL. */
 static void queue(struct http_request *request, int status, struct MHD_Response *response, const char *content_type,
-		  long etag_version)
+		  const char *etag)
 {
 	add_common_headers(request, response);
 	if (content_type)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	if (etag_version >= 0) {
-		char etag[32];
-		snprintf(etag, sizeof etag, "\"%ld\"", etag_version);
+	if (etag)
 		MHD_add_response_header(response, MHD_HTTP_HEADER_ETAG, etag);
-	}
 	for (int i = 0; i < request->extra_header_count; i++)
 		MHD_add_response_header(response, request->extra_headers[i][0], request->extra_headers[i][1]);
 	request->status = status;
@@ -178,16 +203,27 @@ void http_respond_raw(struct http_request *request, int status, const char *cont
 	struct MHD_Response *response =
 		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
 	request->response_bytes = length;
-	queue(request, status, response, content_type, -1);
+	queue(request, status, response, content_type, NULL);
 }
 
+/* Queue `body` (stolen), or a 304 when this is a GET or HEAD answered 200 whose
+ * If-None-Match names `etag` (RFC 9110 15.4.5: the 304 carries the 200's headers). The 304
+ * is made with the body so that its Content-Length is the 200's, as RFC 9110 8.6 asks;
+ * libmicrohttpd sends no body with a 304. */
 static void respond_text_owned(struct http_request *request, int status, const char *content_type, char *body,
-			       long etag_version)
+			       const char *etag)
 {
+	if (status == 200 && etag && (request->method == HTTP_GET || request->method == HTTP_HEAD) &&
+	    headers_if_none_match(http_header(request, MHD_HTTP_HEADER_IF_NONE_MATCH), etag)) {
+		struct MHD_Response *response =
+			MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+		queue(request, 304, response, NULL, etag);
+		return;
+	}
 	size_t length = strlen(body);
 	struct MHD_Response *response = MHD_create_response_from_buffer(length, body, MHD_RESPMEM_MUST_FREE);
 	request->response_bytes = length;
-	queue(request, status, response, content_type, etag_version);
+	queue(request, status, response, content_type, etag);
 }
 
 /* The answer when a body could not be built (a string jansson refused): a fixed 500
@@ -203,7 +239,7 @@ static void respond_unbuildable(struct http_request *request, const char *what)
 	struct MHD_Response *response =
 		MHD_create_response_from_buffer(sizeof body - 1, (void *)(uintptr_t)body, MHD_RESPMEM_PERSISTENT);
 	request->response_bytes = sizeof body - 1;
-	queue(request, 500, response, "application/problem+json", -1);
+	queue(request, 500, response, "application/problem+json", NULL);
 }
 
 void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version)
@@ -214,7 +250,27 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
 		respond_unbuildable(request, "JSON");
 		return;
 	}
-	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag_version);
+	char etag[32];
+	if (etag_version >= 0)
+		snprintf(etag, sizeof etag, "\"%ld\"", etag_version);
+	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag_version >= 0 ? etag : NULL);
+}
+
+void http_respond_json_hashed(struct http_request *request, int status, json_t *body, const char *prefix)
+{
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	json_decref(body);
+	if (!text) {
+		respond_unbuildable(request, "JSON");
+		return;
+	}
+	/* FNV-1a: a tag tells versions of one resource apart, it guards no secret. */
+	uint64_t hash = UINT64_C(0xcbf29ce484222325);
+	for (const unsigned char *at = (const unsigned char *)text; *at; at++)
+		hash = (hash ^ *at) * UINT64_C(0x100000001b3);
+	char etag[64];
+	snprintf(etag, sizeof etag, "\"%.24s%016llx\"", prefix, (unsigned long long)hash);
+	respond_text_owned(request, status, "application/json; charset=utf-8", text, etag);
 }
 
 void http_respond_stream(struct http_request *request, const char *content_type, MHD_ContentReaderCallback read,
@@ -225,13 +281,13 @@ void http_respond_stream(struct http_request *request, const char *content_type,
 	MHD_add_response_header(response, "X-Accel-Buffering", "no");
 	if (!has_extra_header(request, "Cache-Control"))
 		http_add_header(request, "Cache-Control", request->seat != -1 ? "private, no-cache" : "no-cache");
-	queue(request, 200, response, content_type, -1);
+	queue(request, 200, response, content_type, NULL);
 }
 
 void http_respond_empty(struct http_request *request, int status)
 {
 	struct MHD_Response *response = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-	queue(request, status, response, NULL, -1);
+	queue(request, status, response, NULL, NULL);
 }
 
 static json_t *problem_body(struct http_request *request, const char *code, int status, const char *title,
@@ -249,7 +305,7 @@ static void respond_problem_json(struct http_request *request, int status, json_
 		respond_unbuildable(request, "problem");
 		return;
 	}
-	respond_text_owned(request, status, "application/problem+json", text, -1);
+	respond_text_owned(request, status, "application/problem+json", text, NULL);
 }
 
 void http_respond_problem(struct http_request *request, enum problem problem, const char *detail, const char *field,
@@ -300,6 +356,36 @@ void http_resume(struct http_request *request)
 	MHD_resume_connection(request->connection);
 }
 
+/* OPTIONS on a path of the route table: 204 with Allow (its methods and OPTIONS), and for
+ * a CORS preflight from an allowed origin what a page may send there. A preflight from an
+ * origin off the list gets the 204 without allow headers: the browser then refuses the
+ * real request. The method asked for is not checked: the browser compares it with the
+ * list, as it does the headers. */
+static void answer_options(struct http_request *request)
+{
+	char *params[HTTP_MAX_PARAMS] = {NULL};
+	unsigned allowed = 0;
+	routes_match(HTTP_OPTIONS, request->path, params, &allowed);
+	if (!allowed) {
+		http_respond_problem(request, PROBLEM_ROUTE_NOT_FOUND, NULL, NULL, -1);
+		return;
+	}
+	char methods[64] = "";
+	routes_allow_header(allowed, methods, sizeof methods);
+	char allow[80];
+	snprintf(allow, sizeof allow, "%s, OPTIONS", methods);
+	http_add_header(request, "Allow", allow);
+	const char *origin = http_header(request, "Origin");
+	if (origin && http_header(request, "Access-Control-Request-Method") && cors_allow_origin(origin)) {
+		http_add_header(request, "Access-Control-Allow-Methods", methods);
+		http_add_header(request, "Access-Control-Allow-Headers", CORS_ALLOW_HEADERS);
+		char max_age[16];
+		snprintf(max_age, sizeof max_age, "%d", CORS_MAX_AGE_S);
+		http_add_header(request, "Access-Control-Max-Age", max_age);
+	}
+	http_respond_empty(request, 204);
+}
+
 static void dispatch(struct http_request *request)
 {
 	if (request->body_too_large) {
@@ -312,12 +398,15 @@ static void dispatch(struct http_request *request)
 		request->route->handler(request);
 		return;
 	}
+	if (request->method == HTTP_OPTIONS) {
+		answer_options(request);
+		return;
+	}
 	/* The API is rate limited per client address; probes and metrics are not. */
-	int retry_after;
 	if (strncmp(request->path, "/v1/", 4) == 0 &&
-	    !ratelimit_allow(RATELIMIT_IP, request->client_ip, strlen(request->client_ip), http_now(), &retry_after)) {
+	    !ratelimit_take(RATELIMIT_IP, request->client_ip, strlen(request->client_ip), http_now(), &request->quota)) {
 		char seconds[16];
-		snprintf(seconds, sizeof seconds, "%d", retry_after);
+		snprintf(seconds, sizeof seconds, "%d", request->quota.retry_after_s);
 		http_add_header(request, "Retry-After", seconds);
 		metrics_add(METRICS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests from this address", NULL, -1);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "api/problem.h"
+#include "api/ratelimit.h"
 
 #define HTTP_BODY_LIMIT 16384
 #define HTTP_MAX_PARAMS 3
@@ -57,6 +58,9 @@ struct http_request {
 	char *extra_headers[HTTP_MAX_EXTRA_HEADERS][2];
 	int extra_header_count;
 	int waiting; /* holds one of the connection guard's places for waiting requests */
+	/* The rate limit the request was counted against (the token's, else the address's),
+	 * told in RateLimit-* headers; limit 0: none. */
+	struct ratelimit_quota quota;
 };
 
 /* Request accessors (borrowed strings, valid for the request's life). NULL when absent. */
@@ -70,8 +74,14 @@ long http_query_integer(struct http_request *request, const char *name, long fal
 /* Add a header to the response that will be queued (copied). */
 void http_add_header(struct http_request *request, const char *name, const char *value);
 
-/* Queue a JSON response; steals `body`. `etag_version` >= 0 adds ETag: "<version>". */
+/* Queue a JSON response; steals `body`. `etag_version` >= 0 adds ETag: "<version>".
+ * A GET or HEAD answered 200 whose If-None-Match names that tag is answered 304 instead:
+ * the same headers, no body. */
 void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version);
+
+/* http_respond_json() with ETag: "<prefix><64-bit hash of the body's text>", for a resource
+ * whose content, not the game's version, says when it changed (the board). */
+void http_respond_json_hashed(struct http_request *request, int status, json_t *body, const char *prefix);
 
 /* Queue a response with a body copied from `body`. */
 void http_respond_raw(struct http_request *request, int status, const char *content_type, const char *body,

@@ -2,6 +2,10 @@
  * ratelimit.c - buckets in a 4096-entry table, 4-way associative by a 64-bit FNV-1a hash of
  * (kind, key), with one mutex per 64 entries. A full set recycles its least recently used
  * bucket, which at worst forgives a client some requests: never a refusal by mistake.
+ *
+ * A bucket holds at most `burst` tokens and gains `rate` a second; a request takes one.
+ * What the client is told (struct ratelimit_quota) is read off the bucket under its lock
+ * right after the request was counted: whole tokens left, and the time until it is full.
  */
 #include "api/ratelimit.h"
 
@@ -47,16 +51,19 @@ static uint64_t hash_key(int kind, const void *key, size_t length)
 	return h | 1; /* 0 marks an empty bucket */
 }
 
-int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s)
+int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now,
+		   struct ratelimit_quota *quota)
 {
 	pthread_once(&locks_once, init_locks);
 	double rate = kind == RATELIMIT_IP ? limits.ip_rate : kind == RATELIMIT_TOKEN ? limits.token_rate : limits.create_rate;
 	double burst =
 		kind == RATELIMIT_IP ? limits.ip_burst : kind == RATELIMIT_TOKEN ? limits.token_burst : limits.create_burst;
+	quota->limit = quota->remaining = quota->reset_s = quota->retry_after_s = 0;
 	if (rate <= 0)
 		return 1;
 	if (burst < 1)
 		burst = 1;
+	quota->limit = (int)burst;
 	uint64_t h = hash_key(kind, key, length);
 	size_t set = (size_t)(h % (TABLE_SIZE / WAYS)) * WAYS;
 	pthread_mutex_t *lock = &locks[set / 64];
@@ -83,10 +90,21 @@ int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, do
 	if (allowed) {
 		found->tokens -= 1.0;
 	} else {
-		*retry_after_s = (int)ceil((1.0 - found->tokens) / rate);
-		if (*retry_after_s < 1)
-			*retry_after_s = 1;
+		quota->retry_after_s = (int)ceil((1.0 - found->tokens) / rate);
+		if (quota->retry_after_s < 1)
+			quota->retry_after_s = 1;
 	}
+	quota->remaining = (int)floor(found->tokens);
+	quota->reset_s = (int)ceil((burst - found->tokens) / rate);
 	pthread_mutex_unlock(lock);
+	return allowed;
+}
+
+int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s)
+{
+	struct ratelimit_quota quota;
+	int allowed = ratelimit_take(kind, key, length, now, &quota);
+	if (!allowed)
+		*retry_after_s = quota.retry_after_s;
 	return allowed;
 }

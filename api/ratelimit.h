@@ -20,8 +20,24 @@ void ratelimit_configure(const struct ratelimit_config *config);
 
 enum ratelimit_kind { RATELIMIT_IP, RATELIMIT_TOKEN, RATELIMIT_CREATE };
 
+/* What a bucket holds after a request was counted against it, as the RateLimit-* headers
+ * (IETF draft httpapi-ratelimit-headers) tell it: `limit` requests at most in a burst (0:
+ * this kind is not limited, and the rest is meaningless), `remaining` of them left now,
+ * `reset_s` seconds until the bucket is full again, and when the request was refused
+ * `retry_after_s`, the seconds until the next one passes. */
+struct ratelimit_quota {
+	int limit;
+	int remaining;
+	int reset_s;
+	int retry_after_s;
+};
+
 /* 1 when a request of this key may go ahead now (and is counted); 0 when it is over the
- * limit, with *retry_after_s set to the seconds until the next request would pass. */
+ * limit. *quota is filled either way. */
+int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now,
+		   struct ratelimit_quota *quota);
+
+/* ratelimit_take() for callers that only need *retry_after_s (set when refused). */
 int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s);
 
 #endif

@@ -135,10 +135,14 @@ static int open_game(struct http_request *request, struct session *session, int 
 		return 0;
 	}
 	if (bearer > 0) {
-		int retry_after;
-		if (!ratelimit_allow(RATELIMIT_TOKEN, token, length, http_now(), &retry_after)) {
+		/* The token's quota replaces the address's in the answer's RateLimit-* headers. */
+		struct ratelimit_quota quota;
+		int allowed = ratelimit_take(RATELIMIT_TOKEN, token, length, http_now(), &quota);
+		if (quota.limit > 0)
+			request->quota = quota;
+		if (!allowed) {
 			char seconds[16];
-			snprintf(seconds, sizeof seconds, "%d", retry_after);
+			snprintf(seconds, sizeof seconds, "%d", quota.retry_after_s);
 			http_add_header(request, "Retry-After", seconds);
 			metrics_add(METRICS_RATE_LIMITED, 1);
 			http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests with this token", NULL, -1);

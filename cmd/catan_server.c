@@ -16,6 +16,7 @@
 
 #include "api/access_log.h"
 #include "api/config.h"
+#include "api/cors.h"
 #include "api/http.h"
 #include "api/notify.h"
 #include "api/ratelimit.h"
@@ -43,7 +44,7 @@ static int migrate(const struct config *config)
 int main(int argc, char **argv)
 {
 	struct config config;
-	if (!config_from_env(&config))
+	if (!config_from_env(&config) || !cors_configure(config.cors_origins))
 		return 2;
 	if (argc > 1 && strcmp(argv[1], "migrate") == 0)
 		return migrate(&config) ? 0 : 1;
