@@ -140,7 +140,17 @@ static void check_headers(const char *path, char *const fields[FIELD_COUNT])
 		snprintf(canonical, sizeof canonical, "\"%ld\"", version);
 		if (headers_if_match(canonical, &again) != 1 || again != version)
 			fail("an If-Match version does not read back from its ETag form", canonical);
+		/* The tag as If-None-Match names it, strongly and weakly, alone or in a list. */
+		char weak[40], list[64];
+		snprintf(weak, sizeof weak, "W/%s", canonical);
+		snprintf(list, sizeof list, "\"x\" ,%s", weak);
+		if (headers_if_none_match(canonical, canonical) != 1 || headers_if_none_match(weak, canonical) != 1 ||
+		    headers_if_none_match(list, canonical) != 1)
+			fail("If-None-Match does not match its own tag", canonical);
 	}
+	/* Any text as If-None-Match: read without harm, and never matching an empty tag. */
+	if (headers_if_none_match(if_match, "") != 0 && !(if_match && strchr(if_match, '*')))
+		fail("If-None-Match matched an empty tag", if_match);
 	if (pinned < 0)
 		fuzz_expect_problem(path, "invalid_field", 400, "Invalid value",
 				    "If-Match must be a version in quotes, e.g. \"12\"", "If-Match");
