@@ -63,20 +63,6 @@ long http_query_integer(struct http_request *request, const char *name, long fal
 	return value;
 }
 
-static const char *const method_names[HTTP_OTHER] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
-
-const char *http_method_name(enum http_method method)
-{
-	return (unsigned)method < HTTP_OTHER ? method_names[method] : "";
-}
-
-static enum http_method method_of(const char *name)
-{
-	for (int m = 0; m < HTTP_OTHER; m++)
-		if (strcmp(method_names[m], name) == 0)
-			return (enum http_method)m;
-	return HTTP_OTHER;
-}
 
 /* A request id: the client's X-Request-Id when it is 1..40 characters of [A-Za-z0-9._-],
  * else a fresh random one. */
@@ -441,7 +427,7 @@ static struct http_request *request_new(struct MHD_Connection *connection, const
 	struct http_request *request = xcalloc(1, sizeof *request);
 	request->connection = connection;
 	request->started = http_now();
-	request->method = method_of(method);
+	request->method = routes_method_of(method);
 	snprintf(request->method_name, sizeof request->method_name, "%s", method);
 	text_make_valid(request->method_name);
 	request->path = xstrdup(url);

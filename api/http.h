@@ -27,8 +27,6 @@
 
 enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DELETE, HTTP_OPTIONS, HTTP_OTHER };
 
-/* "GET" for HTTP_GET ...; "" for HTTP_OTHER. The one table of method names. */
-const char *http_method_name(enum http_method method);
 
 struct route;
 

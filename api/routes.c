@@ -95,6 +95,21 @@ const struct route *routes_match(enum http_method method, const char *path, char
 	return NULL;
 }
 
+static const char *const method_names[HTTP_OTHER] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"};
+
+const char *routes_method_name(enum http_method method)
+{
+	return (unsigned)method < HTTP_OTHER ? method_names[method] : "";
+}
+
+enum http_method routes_method_of(const char *name)
+{
+	for (int m = 0; m < HTTP_OTHER; m++)
+		if (strcmp(method_names[m], name) == 0)
+			return (enum http_method)m;
+	return HTTP_OTHER;
+}
+
 void routes_allow_header(unsigned allowed, char *out, size_t size)
 {
 	size_t used = 0;
@@ -103,7 +118,7 @@ void routes_allow_header(unsigned allowed, char *out, size_t size)
 		if (!(allowed >> m & 1u))
 			continue;
 		int written = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
-				       http_method_name((enum http_method)m));
+				       routes_method_name((enum http_method)m));
 		if (written < 0 || (size_t)written >= size - used)
 			break;
 		used += (size_t)written;

@@ -30,6 +30,11 @@ struct route {
 const struct route *routes_match(enum http_method method, const char *path, char *params[HTTP_MAX_PARAMS],
 				 unsigned *allowed);
 
+/* "GET" for HTTP_GET ...; "" for HTTP_OTHER; and back (HTTP_OTHER for a name of none).
+ * The one table of method names. */
+const char *routes_method_name(enum http_method method);
+enum http_method routes_method_of(const char *name);
+
 /* "GET, POST" for an allowed mask. */
 void routes_allow_header(unsigned allowed, char *out, size_t size);
 
