@@ -184,7 +184,8 @@ static int unanswered_seats(const json_t *view, int seats[GAME_MAX_SEATS])
 	return count;
 }
 
-static json_t *actions_of(struct http_player *player, int seat)
+/* The seat's actions (new reference), and the version they were listed at. */
+static json_t *actions_of(struct http_player *player, int seat, long *version)
 {
 	char path[128];
 	json_t *body = http_get_ok(player->client, http_game_path(player->game, "/actions", path, sizeof path),
@@ -192,6 +193,7 @@ static json_t *actions_of(struct http_player *player, int seat)
 	json_t *actions = json_incref(json_object_get(body, "actions"));
 	ck_assert_msg(json_is_array(actions), "actions is an array");
 	ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), seat);
+	*version = (long)json_integer_value(json_object_get(body, "version"));
 	json_decref(body);
 	return actions;
 }
@@ -289,11 +291,20 @@ static int step_once(struct http_player *player, struct http_move *move)
 	int chosen = answering_count && (waiting_count == 0 || rng_below(&player->rng, 10) < 8)
 			     ? answering[rng_below(&player->rng, (uint32_t)answering_count)]
 			     : waiting[rng_below(&player->rng, (uint32_t)waiting_count)];
-	json_t *actions = actions_of(player, chosen);
+	long actions_version;
+	json_t *actions = actions_of(player, chosen, &actions_version);
 	if (json_array_size(actions) == 0 && waiting_count && chosen != waiting[0]) {
 		json_decref(actions);
 		chosen = waiting[0];
-		actions = actions_of(player, chosen);
+		actions = actions_of(player, chosen, &actions_version);
+	}
+	if (actions_version != read_version) {
+		/* A bot moved between the two reads: the hand in the view may not be the hand the
+		 * actions were listed for (an offer template with no card to give). Read again. */
+		json_decref(actions);
+		json_decref(view);
+		player->races++;
+		return STEP_AGAIN;
 	}
 	if (json_array_size(actions) == 0 && player->humans && http_game_version(client, game) > read_version) {
 		json_decref(actions);
