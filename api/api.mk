@@ -6,7 +6,7 @@ API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o
 API_LIB := $(B)/libapi.a
 API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
 
-$(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh
+$(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh scripts/c_lines.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed.sh openapi_json openapi/openapi.json > $@
 

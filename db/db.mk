@@ -11,7 +11,7 @@ DB_LIB := $(B)/libstore.a
 DB_LIBS := -lpq -lcrypto -lpthread
 DB_MIGRATIONS := $(sort $(wildcard db/migrations/*.sql))
 
-$(B)/gen/migrations.c: db/gen_migrations.sh $(DB_MIGRATIONS)
+$(B)/gen/migrations.c: db/gen_migrations.sh scripts/c_lines.sh $(DB_MIGRATIONS)
 	@mkdir -p $(dir $@)
 	sh db/gen_migrations.sh $(DB_MIGRATIONS) > $@
 

@@ -392,10 +392,14 @@ static enum store_status classify(struct store *store, const PGresult *result)
 	return STORE_UNAVAILABLE;
 }
 
-/* A live connection for the next statement: a connection the server closed while idle is
- * replaced before anything is sent (*fresh set when it was made now). */
-static enum store_status ensure_connected(struct store *store, int *fresh)
+/* Before each attempt at a statement: no result and no message yet, and a live connection
+ * (a connection the server closed while idle is replaced before anything is sent; *fresh
+ * set when it was made now). */
+static enum store_status begin_attempt(struct store *store, PGresult **out, int *fresh)
 {
+	*out = NULL;
+	store->message[0] = '\0';
+	*fresh = 0;
 	drop_if_closed(store);
 	if (store->conn)
 		return STORE_OK;
@@ -406,11 +410,9 @@ static enum store_status ensure_connected(struct store *store, int *fresh)
 enum store_status store__run(struct store *store, enum statement statement, const struct params *params, int retry,
 			     PGresult **out)
 {
-	*out = NULL;
-	store->message[0] = '\0';
 	for (int attempt = 0;; attempt++) {
-		int fresh = 0;
-		enum store_status connected = ensure_connected(store, &fresh);
+		int fresh;
+		enum store_status connected = begin_attempt(store, out, &fresh);
 		if (connected != STORE_OK)
 			return connected;
 		PGresult *result = PQexecPrepared(store->conn, statements[statement].name, params->count,
@@ -510,11 +512,9 @@ static enum store_status run_and_notify_once(struct store *store, enum statement
 enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
 					int64_t game_id, int32_t version, PGresult **out)
 {
-	*out = NULL;
-	store->message[0] = '\0';
 	for (int attempt = 0;; attempt++) {
-		int fresh = 0;
-		enum store_status connected = ensure_connected(store, &fresh);
+		int fresh;
+		enum store_status connected = begin_attempt(store, out, &fresh);
 		if (connected != STORE_OK)
 			return connected;
 		int not_committed;
