@@ -39,12 +39,10 @@ void access_log_write(const struct http_request *request, double seconds, int ab
 {
 	char ts[40];
 	timestamp(ts, sizeof ts);
-	/* The path is the client's: quoted (cut, escaped) so the line can always be written. */
-	char path[512];
-	text_quote(path, sizeof path, request->path ? request->path : "", 200);
-	json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:f, s:s, s:I}", "ts", ts, "level", "info", "msg",
+	/* The path is the client's: text_json() keeps the line writable whatever its bytes. */
+	json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:f, s:s, s:I}", "ts", ts, "level", "info", "msg",
 				 "request", "request_id", request->request_id, "method", request->method_name, "path",
-				 path, "status", request->status, "duration_ms",
+				 text_json(request->path ? request->path : ""), "status", request->status, "duration_ms",
 				 seconds * 1000.0, "ip", request->client_ip, "bytes", (json_int_t)request->response_bytes);
 	if (request->route)
 		json_object_set_new(line, "route", json_string(request->route->pattern));

@@ -14,10 +14,6 @@
 
 #include "codec/text.h"
 
-/* How much of a client's text a problem quotes when it is not valid UTF-8. */
-#define PROBLEM_QUOTE_CHARS 200
-#define PROBLEM_QUOTE_SIZE (PROBLEM_QUOTE_CHARS * 6 + 4)
-
 struct problem_entry {
 	const char *code;
 	int status;
@@ -71,29 +67,19 @@ enum problem problem_of_codec_error(enum codec_error_code code)
 	}
 }
 
-/* A JSON string of text that may have come from a client (a path, a quoted member name):
- * quoted through text_quote() when it is not valid UTF-8, so the body can always be built. */
-static json_t *safe_string(const char *text)
-{
-	if (text_utf8_valid(text, strlen(text)))
-		return json_string(text);
-	char quoted[PROBLEM_QUOTE_SIZE];
-	return json_string(text_quote(quoted, sizeof quoted, text, PROBLEM_QUOTE_CHARS));
-}
-
 json_t *problem_json(const char *instance, const char *code, int status, const char *title, const char *detail,
 		     const char *field, long version)
 {
 	char type[96];
 	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
 	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status,
-				 "detail", safe_string(detail ? detail : title), "code", code);
+				 "detail", text_json(detail ? detail : title), "code", code);
 	if (!body)
 		return NULL;
 	if (field)
-		json_object_set_new(body, "field", safe_string(field));
+		json_object_set_new(body, "field", text_json(field));
 	if (version >= 0)
 		json_object_set_new(body, "version", json_integer(version));
-	json_object_set_new(body, "instance", safe_string(instance));
+	json_object_set_new(body, "instance", text_json(instance));
 	return body;
 }

@@ -69,7 +69,7 @@ enum problem problem_of_codec_error(enum codec_error_code code);
 /* The problem+json body every error answer carries: type "urn:catan:problem:<code>",
  * title, status, detail (the title when NULL), code, then field when not NULL, version
  * when >= 0 and instance (the request path). detail, field and instance may hold any
- * bytes: text that is not valid UTF-8 is quoted through text_quote() (codec/text.h), so the
+ * bytes: text that is not valid UTF-8 is quoted through text_json() (codec/text.h), so the
  * body exists whatever a client sent. No I/O: the fuzz targets of tests/fuzz/ build the
  * very bodies the server sends. New reference (caller decrefs); NULL only if jansson
  * fails to allocate. */

@@ -116,6 +116,16 @@ char *text_quote(char *out, size_t size, const char *text, size_t max_chars)
 	return out;
 }
 
+#define TEXT_JSON_CHARS 200
+
+json_t *text_json(const char *text)
+{
+	if (text_utf8_valid(text, strlen(text)))
+		return json_string(text);
+	char quoted[TEXT_JSON_CHARS * 6 + 4];
+	return json_string(text_quote(quoted, sizeof quoted, text, TEXT_JSON_CHARS));
+}
+
 void text_make_valid(char *buffer)
 {
 	unsigned char *at = (unsigned char *)buffer;

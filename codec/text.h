@@ -6,12 +6,13 @@
  * unknown member), a log line, or a chat summary. JSON demands valid UTF-8, so a byte cut
  * through a character makes jansson refuse the whole body; a control or bidi-override
  * character in a name rewrites what a reader sees around it. These functions are the one
- * place that decides how such text is cut and shown. They never allocate: the caller owns
- * every buffer.
+ * place that decides how such text is cut and shown. Only text_json() allocates (a jansson
+ * string); the caller owns every other buffer.
  */
 #ifndef CATAN_CODEC_TEXT_H
 #define CATAN_CODEC_TEXT_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* 1 when the `length` bytes at `text` are well-formed UTF-8 (no overlong forms, no
@@ -23,6 +24,12 @@ int text_utf8_valid(const char *text, size_t length);
  * control characters, bidi controls and invalid bytes written as visible escapes (\u001b,
  * \u202e, \xff). The result is valid UTF-8. Returns `out`. */
 char *text_quote(char *out, size_t size, const char *text, size_t max_chars);
+
+/* A JSON string of client text (a path, a member name, a message quoting one): the text
+ * itself when it is valid UTF-8 (jansson escapes controls on output), else its
+ * text_quote() (at most 200 characters), so a body or a log line can always be built.
+ * New reference; NULL only when jansson cannot allocate. */
+json_t *text_json(const char *text);
 
 /* Make the NUL-terminated `buffer` valid UTF-8 in place: an incomplete character at the end
  * (left by a cut) is removed and every other invalid byte becomes '?'. */
