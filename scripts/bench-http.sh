@@ -18,6 +18,24 @@ bench=$2
 seconds=${BENCH_SECONDS:-20}
 clients=${BENCH_CLIENTS:-16}
 
+# start_server OUT LOG: start one server in the background (no rate limits, games of bots
+# allowed), its stdout to OUT and stderr to LOG; sets $pid and $port, or exits when it does
+# not say where it serves within 10 s.
+start_server() {
+	PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} \
+		"$server" >"$1" 2>"$2" &
+	pid=$!
+	port=""
+	for _ in $(seq 1 100); do
+		port=$(sed -n 's/.*serving on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$1")
+		[ -n "$port" ] && return 0
+		sleep 0.1
+	done
+	echo "bench-http: a server did not start" >&2
+	cat "$2" >&2
+	exit 1
+}
+
 if [ "${BENCH_MODE:-}" = haproxy ]; then
 	haproxy=$(command -v haproxy || ls /usr/sbin/haproxy 2>/dev/null || true)
 	[ -n "$haproxy" ] || { echo "bench-http: haproxy is not installed (apt-get install haproxy)" >&2; exit 1; }
@@ -27,16 +45,8 @@ if [ "${BENCH_MODE:-}" = haproxy ]; then
 	trap 'for p in $pids; do kill $p 2>/dev/null || true; done; rm -rf "$work"' EXIT
 	ports=""
 	for n in 1 2 3; do
-		PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} "$server" \
-			>"$work/out$n" 2>"$work/log$n" &
-		pids="$pids $!"
-		port=""
-		for _ in $(seq 1 100); do
-			port=$(sed -n 's/.*serving on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$work/out$n")
-			[ -n "$port" ] && break
-			sleep 0.1
-		done
-		[ -n "$port" ] || { echo "bench-http: server $n did not start" >&2; cat "$work/log$n" >&2; exit 1; }
+		start_server "$work/out$n" "$work/log$n"
+		pids="$pids $pid"
 		ports="$ports $port"
 	done
 	first=$(echo $ports | cut -d' ' -f1)
@@ -81,16 +91,9 @@ fi
 
 log=$(mktemp)
 out=$(mktemp)
-PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} "$server" >"$out" 2>"$log" &
-pid=$!
+pid=""
 trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out"' EXIT
-port=""
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*serving on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$out")
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-[ -n "$port" ] || { echo "bench-http: the server did not start" >&2; cat "$log" >&2; exit 1; }
+start_server "$out" "$log"
 
 "$bench" "http://127.0.0.1:$port" --games "$clients" --seconds "$seconds"
 

@@ -172,24 +172,26 @@ void http_server_start(struct http_server *server, const char *const *settings)
 	snprintf(server->url, sizeof server->url, "http://127.0.0.1:%d", server->port);
 }
 
+int http_process_stop(pid_t pid, double timeout_s)
+{
+	kill(pid, SIGTERM);
+	double deadline = http_clock() + timeout_s;
+	int status = 0;
+	pid_t done = 0;
+	while ((done = waitpid(pid, &status, WNOHANG)) == 0 && http_clock() < deadline)
+		http_pause(0.01);
+	if (done == pid)
+		return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
 int http_server_stop(struct http_server *server, double timeout_s)
 {
 	if (server->pid <= 0)
 		return -1;
-	kill(server->pid, SIGTERM);
-	double deadline = http_clock() + timeout_s;
-	int status = 0;
-	pid_t done = 0;
-	while ((done = waitpid(server->pid, &status, WNOHANG)) == 0 && http_clock() < deadline)
-		http_pause(0.01);
-	int result;
-	if (done == server->pid) {
-		result = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	} else {
-		kill(server->pid, SIGKILL);
-		waitpid(server->pid, NULL, 0);
-		result = -1;
-	}
+	int result = http_process_stop(server->pid, timeout_s);
 	if (server->stdout_fd > 0)
 		close(server->stdout_fd);
 	server->pid = 0;
@@ -305,16 +307,7 @@ void http_proxy_stop(struct http_proxy *proxy)
 {
 	if (proxy->pid <= 0)
 		return;
-	kill(proxy->pid, SIGTERM);
-	double deadline = http_clock() + 10;
-	while (waitpid(proxy->pid, NULL, WNOHANG) == 0) {
-		if (http_clock() > deadline) {
-			kill(proxy->pid, SIGKILL);
-			waitpid(proxy->pid, NULL, 0);
-			break;
-		}
-		http_pause(0.02);
-	}
+	http_process_stop(proxy->pid, 10);
 	proxy->pid = 0;
 }
 

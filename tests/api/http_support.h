@@ -47,6 +47,10 @@ void http_server_start(struct http_server *server, const char *const *settings);
  * exit status, or -1 when it was killed by a signal or had to be killed. */
 int http_server_stop(struct http_server *server, double timeout_s);
 
+/* SIGTERM to a child, then wait up to `timeout_s` seconds for it (SIGKILL after that):
+ * its exit status, or -1 when it died of a signal or had to be killed. */
+int http_process_stop(pid_t pid, double timeout_s);
+
 /* SIGKILL (a crash: no shutdown of any kind) and reap it. */
 void http_server_kill(struct http_server *server);
 

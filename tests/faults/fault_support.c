@@ -196,16 +196,7 @@ void fault_haproxy_stop(struct fault_haproxy *haproxy)
 {
 	if (haproxy->pid <= 0)
 		return;
-	kill(haproxy->pid, SIGTERM);
-	double deadline = http_clock() + 10;
-	while (waitpid(haproxy->pid, NULL, WNOHANG) == 0) {
-		if (http_clock() > deadline) {
-			kill(haproxy->pid, SIGKILL);
-			waitpid(haproxy->pid, NULL, 0);
-			break;
-		}
-		http_pause(0.02);
-	}
+	http_process_stop(haproxy->pid, 10);
 	haproxy->pid = 0;
 	unlink(haproxy->config_path);
 }
