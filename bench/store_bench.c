@@ -35,10 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec/log.h"
-#include "game/game_repo.h"
-#include "engine/apply.h"
 #include "bench/games.h"
+#include "codec/log.h"
+#include "db/store.h"
+#include "engine/apply.h"
+#include "game/game_repo.h"
 
 #define MAX_WRITERS 64
 #define LOAD_REPEATS 2000
@@ -69,30 +70,10 @@ __attribute__((noreturn)) static void die(const char *what, const char *detail)
 static char *conninfo_for(const char *url, const char *dbname)
 {
 	char *error = NULL;
-	PQconninfoOption *options = PQconninfoParse(url, &error);
-	if (!options)
-		die("DATABASE_URL does not parse", error);
-	size_t size = 0, capacity = 4096;
-	char *text = malloc(capacity);
+	char *text = store_conninfo_for_database(url, dbname, &error);
 	if (!text)
-		abort();
-	text[0] = '\0';
-	for (PQconninfoOption *option = options; option->keyword; option++) {
-		const char *value = strcmp(option->keyword, "dbname") == 0 ? dbname : option->val;
-		if (!value)
-			continue;
-		if (size + strlen(option->keyword) + 2 * strlen(value) + 8 > capacity)
-			die("DATABASE_URL", "too long");
-		size += (size_t)sprintf(text + size, "%s%s='", size ? " " : "", option->keyword);
-		for (const char *c = value; *c; c++) {
-			if (*c == '\'' || *c == '\\')
-				text[size++] = '\\';
-			text[size++] = *c;
-		}
-		text[size++] = '\'';
-		text[size] = '\0';
-	}
-	PQconninfoFree(options);
+		die("DATABASE_URL does not parse", error);
+	free(error);
 	return text;
 }
 

@@ -301,6 +301,41 @@ failed:
 	return STORE_UNAVAILABLE;
 }
 
+char *store_conninfo_for_database(const char *conninfo, const char *dbname, char **error)
+{
+	char *reason = NULL;
+	PQconninfoOption *options = PQconninfoParse(conninfo ? conninfo : "", &reason);
+	if (error)
+		*error = reason ? store_strndup(reason, strlen(reason)) : NULL;
+	if (reason)
+		PQfreemem(reason);
+	if (!options)
+		return NULL;
+	size_t capacity = 1, size = 0;
+	for (PQconninfoOption *option = options; option->keyword; option++) {
+		const char *value = strcmp(option->keyword, "dbname") == 0 ? dbname : option->val;
+		if (value)
+			capacity += strlen(option->keyword) + 2 * strlen(value) + 8;
+	}
+	char *text = store_alloc(capacity);
+	text[0] = '\0';
+	for (PQconninfoOption *option = options; option->keyword; option++) {
+		const char *value = strcmp(option->keyword, "dbname") == 0 ? dbname : option->val;
+		if (!value)
+			continue;
+		size += (size_t)sprintf(text + size, "%s%s='", size ? " " : "", option->keyword);
+		for (const char *c = value; *c; c++) {
+			if (*c == '\'' || *c == '\\')
+				text[size++] = '\\';
+			text[size++] = *c;
+		}
+		text[size++] = '\'';
+		text[size] = '\0';
+	}
+	PQconninfoFree(options);
+	return text;
+}
+
 enum store_status store_open(const char *conninfo, struct store **out)
 {
 	struct store *store = store_alloc(sizeof *store);

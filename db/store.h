@@ -71,6 +71,12 @@ int store_parse_id(const char *text, int64_t *id);
 
 struct store;
 
+/* A connection string for the server of `conninfo` (a keyword string or URI) with the
+ * database `dbname` instead: for tools and tests that create and drop databases. NULL when
+ * `conninfo` does not parse (*error, if not NULL, then holds libpq's reason, freed with
+ * free()). The caller frees the result with free(). */
+char *store_conninfo_for_database(const char *conninfo, const char *dbname, char **error);
+
 /* Open a store on `conninfo` (a libpq keyword string or URI; NULL or "" for libpq's PG*
  * environment defaults). *out is always set, even when the database cannot be reached
  * (the status is then STORE_UNAVAILABLE and the store connects on a later call); the caller

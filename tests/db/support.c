@@ -24,32 +24,9 @@ const char *test_db_url(void)
 static char *conninfo_for(const char *url, const char *dbname)
 {
 	char *error = NULL;
-	PQconninfoOption *options = PQconninfoParse(url, &error);
-	ck_assert_msg(options != NULL, "DATABASE_URL does not parse: %s", error ? error : "?");
-	size_t capacity = 1024, size = 0;
-	char *text = malloc(capacity);
-	ck_assert(text != NULL);
-	text[0] = '\0';
-	for (PQconninfoOption *option = options; option->keyword; option++) {
-		const char *value = strcmp(option->keyword, "dbname") == 0 ? dbname : option->val;
-		if (!value)
-			continue;
-		size_t need = size + strlen(option->keyword) + 2 * strlen(value) + 8;
-		if (need > capacity) {
-			capacity = need * 2;
-			text = realloc(text, capacity);
-			ck_assert(text != NULL);
-		}
-		size += (size_t)sprintf(text + size, "%s%s='", size ? " " : "", option->keyword);
-		for (const char *c = value; *c; c++) {
-			if (*c == '\'' || *c == '\\')
-				text[size++] = '\\';
-			text[size++] = *c;
-		}
-		text[size++] = '\'';
-		text[size] = '\0';
-	}
-	PQconninfoFree(options);
+	char *text = store_conninfo_for_database(url, dbname, &error);
+	ck_assert_msg(text != NULL, "DATABASE_URL does not parse: %s", error ? error : "?");
+	free(error);
 	return text;
 }
 
