@@ -29,7 +29,6 @@
 
 #define LOG_LIMIT_DEFAULT 100
 #define LOG_LIMIT_MAX 1000
-#define WAIT_MAX_S 60
 #define STREAM_HEARTBEAT_S 15
 #define STREAM_BATCH 100
 
@@ -73,7 +72,7 @@ void handle_get_moves(struct http_request *request)
 {
 	long after = http_query_integer(request, "after", 0, 0, INT32_MAX);
 	long limit = after < 0 ? -1 : http_query_integer(request, "limit", LOG_LIMIT_DEFAULT, 1, LOG_LIMIT_MAX);
-	long wait = limit < 0 ? -1 : http_query_integer(request, "wait", 0, 0, WAIT_MAX_S);
+	long wait = limit < 0 ? -1 : http_query_integer(request, "wait", 0, 0, HANDLERS_WAIT_MAX_S);
 	if (after < 0 || limit < 0 || wait < 0)
 		return;
 	struct poll_state *state = request->state;
