@@ -7,7 +7,8 @@
 #define CATAN_API_HANDLERS_H
 
 #include "api/http.h"
-#include "api/service.h"
+
+struct session; /* api/service.h */
 
 /* The longest wait of a long-poll (GET /moves, GET /actions), in seconds. */
 #define HANDLERS_WAIT_MAX_S 60

@@ -336,10 +336,13 @@ json_t *handlers_actions_json(const struct session *session)
 	return body;
 }
 
-/* Parked GET /actions?wait=S (api/notify.h) between its wake-ups. */
+/* GET /actions?wait=S between its wake-ups (api/notify.h): the session opened on the
+ * first run (the token checked and counted once, not on every wake-up), refreshed after. */
 struct actions_wait {
 	struct notify_waiter waiter;
 	double deadline;
+	long after; /* the version the caller gave */
+	struct session session;
 };
 
 /* 1 when the caller has something to do in the session's game: its seat is waited for, or
@@ -360,32 +363,42 @@ static int actions_due(const struct session *session)
  * the game ends or the time runs out. */
 void handle_get_actions(struct http_request *request)
 {
-	long after = http_query_integer(request, "after", 0, 0, INT32_MAX);
-	long wait = after < 0 ? -1 : http_query_integer(request, "wait", 0, 0, HANDLERS_WAIT_MAX_S);
-	if (after < 0 || wait < 0)
-		return;
 	struct actions_wait *parked = request->state;
-	if (!parked && wait > 0) {
-		if (!http_wait_admit(request))
+	struct session now;
+	struct session *session = parked ? &parked->session : &now;
+	long after = 0;
+	if (parked) {
+		/* Woken: the parameters were read and the caller admitted on the first run. */
+		after = parked->after;
+		if (!service_refresh(request, session))
 			return;
-		parked = xcalloc(1, sizeof *parked);
-		parked->deadline = http_now() + (double)wait;
-		request->state = parked;
-		request->free_state = free;
+	} else {
+		after = http_query_integer(request, "after", 0, 0, INT32_MAX);
+		long wait = after < 0 ? -1 : http_query_integer(request, "wait", 0, 0, HANDLERS_WAIT_MAX_S);
+		if (after < 0 || wait < 0 || !service_open(request, &now))
+			return;
+		if (wait > 0) {
+			if (!http_wait_admit(request))
+				return;
+			parked = xcalloc(1, sizeof *parked);
+			parked->deadline = http_now() + (double)wait;
+			parked->after = after;
+			memcpy(&parked->session, &now, sizeof now);
+			request->state = parked;
+			request->free_state = free;
+			session = &parked->session;
+		}
 	}
-	struct session session;
-	if (!service_open(request, &session))
-		return;
 	for (;;) {
-		const struct game *state = &session.game.state;
-		if (!parked || ((long)state->version > after && actions_due(&session)) ||
+		const struct game *state = &session->game.state;
+		if (!parked || ((long)state->version > after && actions_due(session)) ||
 		    http_now() >= parked->deadline || notify_stopping())
 			break;
 		/* Woken by every event after the version read: each may make the seat act. */
-		if (notify_park(&parked->waiter, request, session.game.id, (int32_t)state->version, parked->deadline))
+		if (notify_park(&parked->waiter, request, session->game.id, (int32_t)state->version, parked->deadline))
 			return;
-		if (!service_refresh(request, &session))
+		if (!service_refresh(request, session))
 			return;
 	}
-	http_respond_json(request, 200, handlers_actions_json(&session), (long)session.game.state.version);
+	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
 }
