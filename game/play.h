@@ -122,6 +122,11 @@ struct play_move {
 	int origin;       /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
 	int viewer;       /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
 	long pinned;      /* apply only at this version (If-Match), -1: at any */
+	/* An answer to an offer (accept, decline): the offer's id, and then the pin is scoped
+	 * to it: it holds while that offer, open at the pinned version, is still open, since
+	 * the moves in between (other seats' answers) change nothing the answer depends on.
+	 * 0 for every other move (the pin is the game's version). */
+	int pinned_offer;
 	int keep_lease;   /* a bot chain goes on: its next move is a lease, not due at once */
 	int render;       /* build result->answer (a player's move); 0 for the server's own */
 	int success_status;       /* kept with the key for an applied move */
