@@ -307,6 +307,23 @@ static const struct store_timer_set *next_timer(const struct game_record *game, 
 	return out;
 }
 
+enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us)
+{
+	*deadline_us = 0;
+	struct store_timer_set timer;
+	const struct store_timer_set *next = next_timer(game, &game->state, &timer);
+	if (!next || next->kind != STORE_TIMER_DEADLINE || game->state.version < 1)
+		return STORE_OK;
+	struct store_log log;
+	enum store_status status = play_read_log(game->id, (int32_t)game->state.version - 1, 1, &log);
+	if (status != STORE_OK)
+		return status;
+	if (log.count == 1)
+		*deadline_us = log.rows[0].created_at_us + next->due_ms * 1000;
+	store_log_free(&log);
+	return STORE_OK;
+}
+
 static int bot_due_now(const struct store_timer_set *timer)
 {
 	return timer && timer->kind == STORE_TIMER_BOT && timer->due_ms == 0;

@@ -171,6 +171,13 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 /* The seats of the game that bots play, as a mask. */
 uint8_t play_bot_seats(const struct game_record *game);
 
+/* When the game's current wait times out and the server makes the default move
+ * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus
+ * turn_timeout_s (the deadline timer is set in the same transaction as that event), while
+ * the game is in progress and waits for a seat the server does not play; 0 when there is
+ * none (no turn_timeout_s, a bot to move, the game over). Reads the last event's row. */
+enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us);
+
 /* ---- Rendering ---- */
 
 /* The log entries of rows as `viewer` may see them: each the event object plus "version",

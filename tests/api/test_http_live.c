@@ -11,6 +11,7 @@
  * Prism would refuse them itself.
  */
 #include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -651,6 +652,77 @@ START_TEST(test_an_answers_if_match_still_fails_when_the_offer_changed)
 }
 END_TEST
 
+/* ---- What a UI shows: the last roll and the deadline ---- */
+
+/* Seconds since 1970 of an RFC 3339 UTC time with optional fraction ("...Z"). */
+static double utc_seconds(const char *text)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	double seconds = 0;
+	char zone = 0;
+	int fields = sscanf(text, "%4d-%2d-%2dT%2d:%2d:%lf%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+			    &tm.tm_min, &seconds, &zone);
+	ck_assert_msg(fields == 7 && zone == 'Z', "not an RFC 3339 UTC time: %s", text);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + seconds;
+}
+
+START_TEST(test_the_view_keeps_the_last_roll_after_the_turn)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
+	ck_assert(json_is_null(json_object_get(view, "last_roll")));
+	ck_assert(json_is_null(json_object_get(view, "deadline")));
+	json_decref(view);
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"end_turn\"}");
+	for (int viewer = -1; viewer < game.seats; viewer++) {
+		view = http_get_ok(&http_fixture.checked, game.path, viewer < 0 ? NULL : game.tokens[viewer]);
+		json_t *last = json_object_get(view, "last_roll");
+		ck_assert_msg(json_array_size(last) == 2 && json_integer_value(json_array_get(last, 0)) == 2 &&
+				      json_integer_value(json_array_get(last, 1)) == 3,
+			      "last_roll after the turn: %s", json_dumps(last, JSON_COMPACT));
+		ck_assert(json_is_null(json_object_get(json_object_get(view, "turn"), "dice")));
+		ck_assert(json_is_null(json_object_get(view, "deadline")));
+		json_decref(view);
+	}
+}
+END_TEST
+
+START_TEST(test_the_view_tells_when_the_current_wait_times_out)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, "
+			 "\"turn_timeout_s\": 3600}",
+			 &game);
+	for (int move = 0; move < 3; move++) {
+		if (move == 1)
+			http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+		if (move == 2)
+			http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"end_turn\"}");
+		json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[1]);
+		const char *given = json_string_value(json_object_get(view, "deadline"));
+		ck_assert_msg(given != NULL, "no deadline at move %d", move);
+		char deadline[64];
+		snprintf(deadline, sizeof deadline, "%s", given);
+		long version = (long)json_integer_value(json_object_get(view, "version"));
+		json_decref(view);
+		/* One hour after the last event, which the log dates. */
+		json_t *log = http_game_log(&http_fixture.direct, &game, NULL, version - 1);
+		const char *at = json_string_value(json_object_get(json_array_get(log, 0), "created_at"));
+		ck_assert_ptr_nonnull(at);
+		double gap = utc_seconds(deadline) - utc_seconds(at);
+		ck_assert_msg(gap > 3599.99 && gap < 3600.01, "deadline %s is %.3f s after the last event (%s)", deadline,
+			      gap, at);
+		json_decref(log);
+	}
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_live");
@@ -668,6 +740,8 @@ Suite *test_suite(void)
 	tcase_add_test(wait, test_a_token_in_the_url_is_only_for_the_stream_and_never_logged);
 	tcase_add_test(wait, test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_match);
 	tcase_add_test(wait, test_an_answers_if_match_still_fails_when_the_offer_changed);
+	tcase_add_test(wait, test_the_view_keeps_the_last_roll_after_the_turn);
+	tcase_add_test(wait, test_the_view_tells_when_the_current_wait_times_out);
 	suite_add_tcase(suite, wait);
 	return suite;
 }
