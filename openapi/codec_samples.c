@@ -86,7 +86,7 @@ static void samples_actions(const struct game *game)
 		json_t *actions = json_object();
 		json_object_set_new(actions, "version", json_integer(game->version));
 		json_object_set_new(actions, "seat", json_integer(seat));
-		json_object_set_new(actions, "actions", codec_actions_to_json(samples_moves, count));
+		json_object_set_new(actions, "actions", codec_actions_to_json(game, seat, samples_moves, count));
 		samples_print_new("Actions", actions);
 	}
 }
