@@ -19,7 +19,8 @@
  * Prints one JSON line: games, finished, requests, accepted, refused (a refusal that is not
  * a race with another seat: a listed action the server did not take), races (409/412),
  * too_many_requests (429s), rate_limit_limit (the RateLimit-Limit header seen), and the
- * refusals' descriptions. Exits 0 when it could play every game, whatever the figures.
+ * refusals' descriptions, and how often it paused because RateLimit-Remaining ran low
+ * (paced). Exits 0 when it could play every game, whatever the figures.
  */
 import {
   type Action,
@@ -46,6 +47,7 @@ interface Stats {
   refusals: string[];
   templates_completed: number;
   forwarded_as_is: number;
+  paced: number;
 }
 
 const WEIGHTS: Record<Action["type"], number> = {
@@ -86,23 +88,52 @@ function chooseAction(actions: readonly Action[], pick: Pick): Action | undefine
   return ofKind[pick(ofKind.length)];
 }
 
-function note(stats: Stats, response: Response): void {
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/*
+ * All seats share this process's address, whose limit (RATE_LIMIT_IP, 200/s by default) no
+ * answer to a request with a token shows: the process sends at most PROCESS_RATE requests
+ * a second, a little under it. Each token's own limit is kept by note() below.
+ */
+const PROCESS_RATE = 150;
+let nextSlot = 0;
+async function throttle(): Promise<void> {
+  const now = Date.now();
+  const at = Math.max(now, nextSlot);
+  nextSlot = at + 1000 / PROCESS_RATE;
+  if (at > now) await sleep(at - now);
+}
+
+/**
+ * Count a request, and keep within the rate limit as the answer's headers tell it: when
+ * `RateLimit-Remaining` runs low, wait a little for the bucket to refill (a quarter of a
+ * second is an eighth of the default per-token burst) rather than be told 429.
+ */
+async function note(stats: Stats, response: Response): Promise<void> {
   stats.requests++;
   if (response.status === 429) stats.too_many_requests++;
   const limit = response.headers.get("RateLimit-Limit");
   if (limit !== null) stats.rate_limit_limit = limit;
+  const remaining = response.headers.get("RateLimit-Remaining");
+  if (remaining !== null && Number(remaining) <= 8) {
+    stats.paced++;
+    await sleep(250);
+  }
 }
 
 async function playSeat(client: CatanClient, id: string, seat: number, token: string, pick: Pick, stats: Stats) {
   let after = 0;
   for (let step = 0; step < 5000; step++) {
+    await throttle();
     const read = await client.GET("/v1/games/{id}/actions", {
       params: { path: { id }, query: { after, wait: 30 } },
       headers: bearer(token),
     });
-    note(stats, read.response);
+    await note(stats, read.response);
     if (read.data === undefined) throw new Error(`seat ${seat} actions: ${problemText(read.response.status, read.error)}`);
     const listed = read.data;
+    if (process.env["PLAY_TRACE"] !== undefined)
+      process.stderr.write(`seat ${seat} after ${after}: v${listed.version} waiting [${listed.waiting_for.join(",")}] ${listed.actions.length} actions\n`);
     if (listed.waiting_for.length === 0) return;
     if (!listed.waiting_for.includes(seat)) {
       after = listed.version;
@@ -113,12 +144,13 @@ async function playSeat(client: CatanClient, id: string, seat: number, token: st
     const body = movable(action, pick);
     if (body === action) stats.forwarded_as_is++;
     else stats.templates_completed++;
+    await throttle();
     const made = await client.POST("/v1/games/{id}/moves", {
       params: { path: { id } },
       headers: bearer(token),
       body,
     });
-    note(stats, made.response);
+    await note(stats, made.response);
     if (made.data !== undefined) {
       stats.accepted++;
       after = listed.version;
@@ -134,6 +166,21 @@ async function playSeat(client: CatanClient, id: string, seat: number, token: st
   throw new Error(`seat ${seat} made 5000 steps without the game ending`);
 }
 
+const stats: Stats = {
+  games: 0,
+  finished: 0,
+  requests: 0,
+  accepted: 0,
+  refused: 0,
+  races: 0,
+  too_many_requests: 0,
+  rate_limit_limit: null,
+  refusals: [],
+  templates_completed: 0,
+  forwarded_as_is: 0,
+  paced: 0,
+};
+
 async function main(): Promise<number> {
   const [baseUrl, gamesText, seedText] = process.argv.slice(2);
   if (baseUrl === undefined) {
@@ -142,19 +189,7 @@ async function main(): Promise<number> {
   }
   const client = catanClient(baseUrl);
   const pick = seededPick(Number(seedText ?? "1"));
-  const stats: Stats = {
-    games: Number(gamesText ?? "3"),
-    finished: 0,
-    requests: 0,
-    accepted: 0,
-    refused: 0,
-    races: 0,
-    too_many_requests: 0,
-    rate_limit_limit: null,
-    refusals: [],
-    templates_completed: 0,
-    forwarded_as_is: 0,
-  };
+  stats.games = Number(gamesText ?? "3");
   for (let g = 0; g < stats.games; g++) {
     const created = await createGame(client, ["Ann", "Bob", "Cy", "Dee"], {
       layout: g % 2 === 1 ? "random" : "beginner",
@@ -170,7 +205,7 @@ async function main(): Promise<number> {
       params: { path: { id: created.id } },
       headers: token === null || token === undefined ? {} : bearer(token),
     });
-    note(stats, final.response);
+    await note(stats, final.response);
     if (final.data === undefined) throw new Error(`game ${created.id}: ${problemText(final.response.status, final.error)}`);
     process.stderr.write(`${describeGame(final.data)}\n`);
     if (final.data.status === "finished" && final.data.winner !== null) stats.finished++;
@@ -183,6 +218,7 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`play: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`play: so far ${JSON.stringify(stats)}\n`);
     process.exit(1);
   },
 );
