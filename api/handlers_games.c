@@ -333,20 +333,10 @@ json_t *handlers_actions_json(const struct session *session)
 		if (!moves)
 			abort();
 		int count = legal_moves(state, session->viewer, moves, LEGAL_MOVES_MAX);
-		actions = codec_actions_to_json(moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
+		/* Templates carry what completes them (the hand, whom an offer may address). */
+		actions = codec_actions_to_json(state, session->viewer, moves,
+						count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
 		free(moves);
-		/* A discard template carries the hand it is chosen from. */
-		size_t index;
-		json_t *action;
-		json_array_foreach(actions, index, action) {
-			if (strcmp(json_string_value(json_object_get(action, "type")), "discard") != 0)
-				continue;
-			json_t *hand = json_object();
-			for (int r = 0; r < RESOURCE_COUNT; r++)
-				json_object_set_new(hand, resource_name(r),
-						    json_integer(state->players[session->viewer].resources[r]));
-			json_object_set_new(action, "hand", hand);
-		}
 	} else {
 		actions = json_array();
 	}

@@ -67,6 +67,7 @@ void handle_post_trade(struct http_request *request)
 	json_t *body = service_open_move_body(request, &session);
 	if (!body)
 		return;
+	/* "trade" as every answer names a new offer; "id" as this route first named it. */
 	trade_move(request, &session, body, COMMAND_OFFER_TRADE, 0, 201, "id");
 }
 

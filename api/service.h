@@ -52,8 +52,8 @@ json_t *service_open_move_body(struct http_request *request, struct session *ses
 int service_refresh(struct http_request *request, struct session *session);
 
 /* Make `command` for the caller's seat (play_move) and answer `success_status` with
- * {version, events} (an offer also gets its trade id, under `offer_member`, "trade" when
- * NULL) or the problem. Honours If-Match and Idempotency-Key. */
+ * {version, events} (an offer also gets its trade id as "trade", and once more under
+ * `offer_member` when not NULL) or the problem. Honours If-Match and Idempotency-Key. */
 void service_move(struct http_request *request, struct session *session, const struct command *command,
 		  int success_status, const char *offer_member);
 

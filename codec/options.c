@@ -99,7 +99,7 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	    !reader_name(value, "options.on_timeout", &codec_on_timeout_names, &out->on_timeout, error))
 		return 0;
 	if ((value = json_object_get(json, "seed")) && !json_is_null(value)) {
-		if (!reader_integer(value, "options.seed", 0, INT64_MAX, &number, error))
+		if (!reader_integer(value, "options.seed", 0, CODEC_SEED_MAX, &number, error))
 			return 0;
 		out->has_seed = 1;
 		out->seed = (uint64_t)number;

@@ -6,7 +6,7 @@
  * The client's object: layout (beginner, random), start (draft, fixed), numbers (spiral,
  * random), edition (classic, 2025), dice (random, manual), first_seat (a seat or null),
  * turn_timeout_s (0 .. one year; 0: no deadlines), on_timeout (default, bot), seed (0 ..
- * 2^63-1; never shown back). The seat count is a member of the body's top level, not of
+ * CODEC_SEED_MAX; never shown back). The seat count is a member of the body's top level, not of
  * "options". Absent or null members take the defaults of rules_default_options().
  */
 #ifndef CATAN_CODEC_OPTIONS_H
@@ -29,6 +29,10 @@ struct codec_options {
 };
 
 enum codec_on_timeout { CODEC_ON_TIMEOUT_DEFAULT, CODEC_ON_TIMEOUT_BOT };
+
+/* The largest seed a client may give: 2^53-1, the largest integer that every JSON reader
+ * (JavaScript's numbers included) carries exactly, so a seed a client stores is the seed. */
+#define CODEC_SEED_MAX INT64_C(9007199254740991)
 
 /* Options: parse an "options" object (NULL or absent members take the defaults of
  * rules_default_options(); `seats` is set by the caller before the call). Returns 1, or 0

@@ -22,29 +22,31 @@
 
 /* ---- move bodies ---- */
 
-/* Members of each move body, and which of them are required. */
+/* Members of each move body, and which of them are required. Every move takes "template"
+ * and ignores it, so that any action of GET /actions can be sent back as it is: only a
+ * template needs completing, and sent as it is it is refused for what it lacks. */
 static const struct {
 	const char *members;
 	const char *required;
 } command_shapes[COMMAND_TYPE_COUNT] = {
-        [COMMAND_BUILD_SETTLEMENT] = {"node", "node"},
-        [COMMAND_BUILD_ROAD] = {"edge", "edge"},
-        [COMMAND_BUILD_CITY] = {"node", "node"},
-        [COMMAND_ROLL] = {"dice", ""},
-        [COMMAND_DISCARD] = {"resources", "resources"},
-        [COMMAND_MOVE_ROBBER] = {"hex victim", "hex"},
-        [COMMAND_BUY_DEVELOPMENT_CARD] = {"", ""},
-        [COMMAND_PLAY_KNIGHT] = {"hex victim", "hex"},
-        [COMMAND_PLAY_ROAD_BUILDING] = {"edges", ""},
-        [COMMAND_PLAY_YEAR_OF_PLENTY] = {"resources", "resources"},
-        [COMMAND_PLAY_MONOPOLY] = {"resource", "resource"},
-        [COMMAND_MARITIME_TRADE] = {"give get rate", "give get"},
-        [COMMAND_END_TURN] = {"", ""},
-        [COMMAND_OFFER_TRADE] = {"give want to counter_to", "give want"},
-        [COMMAND_ACCEPT_TRADE] = {"trade", "trade"},
-        [COMMAND_DECLINE_TRADE] = {"trade", "trade"},
-        [COMMAND_CONFIRM_TRADE] = {"trade with", "trade"},
-        [COMMAND_WITHDRAW_TRADE] = {"trade", "trade"},
+        [COMMAND_BUILD_SETTLEMENT] = {"node template", "node"},
+        [COMMAND_BUILD_ROAD] = {"edge template", "edge"},
+        [COMMAND_BUILD_CITY] = {"node template", "node"},
+        [COMMAND_ROLL] = {"dice template", ""},
+        [COMMAND_DISCARD] = {"resources template", "resources"},
+        [COMMAND_MOVE_ROBBER] = {"hex victim template", "hex"},
+        [COMMAND_BUY_DEVELOPMENT_CARD] = {"template", ""},
+        [COMMAND_PLAY_KNIGHT] = {"hex victim template", "hex"},
+        [COMMAND_PLAY_ROAD_BUILDING] = {"edges template", ""},
+        [COMMAND_PLAY_YEAR_OF_PLENTY] = {"resources template", "resources"},
+        [COMMAND_PLAY_MONOPOLY] = {"resource template", "resource"},
+        [COMMAND_MARITIME_TRADE] = {"give get rate template", "give get"},
+        [COMMAND_END_TURN] = {"template", ""},
+        [COMMAND_OFFER_TRADE] = {"give want to counter_to template", "give want"},
+        [COMMAND_ACCEPT_TRADE] = {"trade template", "trade"},
+        [COMMAND_DECLINE_TRADE] = {"trade template", "trade"},
+        [COMMAND_CONFIRM_TRADE] = {"trade with template", "trade"},
+        [COMMAND_WITHDRAW_TRADE] = {"trade template", "trade"},
 };
 
 /* 1 for the moves that answer an offer, whose "trade" a request's path may name. */
@@ -66,7 +68,9 @@ static int read_answered_trade(const json_t *json, uint16_t named, uint16_t *out
 
 static int read_command_fields(const json_t *json, uint16_t named, struct command *out, struct codec_error *error)
 {
-	const json_t *value;
+	const json_t *value = json_object_get(json, "template");
+	if (value && !json_is_boolean(value))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "template", "template is true or false (and ignored)");
 	switch (out->type) {
 	case COMMAND_BUILD_SETTLEMENT:
 	case COMMAND_BUILD_CITY:
@@ -259,11 +263,48 @@ json_t *codec_command_to_json(const struct command *command)
 	return object;
 }
 
-json_t *codec_actions_to_json(const struct command *moves, int count)
+/* A template with what completes it: the seat's hand (what a discard or an offer is chosen
+ * from), and for an offer the seat to address when only one may be. */
+static json_t *template_new(const struct game *game, int seat, const struct command *move)
+{
+	json_t *object = codec_command_to_json(move);
+	if (move->type == COMMAND_DISCARD || move->type == COMMAND_OFFER_TRADE)
+		writer_put_new(object, "hand", writer_resource_map_new(game->players[seat].resources, 1));
+	return object;
+}
+
+/* An offer template as the seat sends it: a new offer (to the active seat when the seat is
+ * another: the only seat it may trade with), then one counter-offer template for each open
+ * offer made to the seat, addressed to its maker (rules_decide() takes `counter_to` for any
+ * offer addressed to the seat). */
+static void append_offer_templates(json_t *array, const struct game *game, int seat, const struct command *move)
+{
+	struct command offer = *move;
+	if (seat != game->turn_seat)
+		offer.to = (uint8_t)(1u << game->turn_seat);
+	writer_append_new(array, template_new(game, seat, &offer));
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *open = &game->offers[i];
+		if (open->id == 0 || open->from == seat || !(open->to >> seat & 1u) || open->from < 0)
+			continue;
+		struct command counter = *move;
+		counter.to = (uint8_t)(1u << open->from);
+		counter.trade = open->id;
+		writer_append_new(array, template_new(game, seat, &counter));
+	}
+}
+
+json_t *codec_actions_to_json(const struct game *game, int seat, const struct command *moves, int count)
 {
 	json_t *array = writer_made(json_array());
-	for (int i = 0; i < count; i++)
-		writer_append_new(array, codec_command_to_json(&moves[i]));
+	for (int i = 0; i < count; i++) {
+		if (!moves[i].is_template)
+			writer_append_new(array, codec_command_to_json(&moves[i]));
+		else if (moves[i].type == COMMAND_OFFER_TRADE)
+			append_offer_templates(array, game, seat, &moves[i]);
+		else
+			writer_append_new(array, template_new(game, seat, &moves[i]));
+	}
 	return array;
 }
 

@@ -18,9 +18,13 @@
  *   victim: a seat or null; dice: [d1, d2] or null. Resource maps on input: absent keys are
  *   0, every count an integer 0..95, aliases accepted, unknown keys refused.
  *
+ * Every move body may carry "template" (true or false), which is ignored: an action of
+ * /actions can be sent back as it is.
+ *
  * Legal actions (codec_actions_to_json): an array of move bodies exactly as above, ready to
- * send. Templates carry "template": true and what constrains them: discard {"count": n},
- * offer_trade {} (any offer the seat can cover), roll in manual-dice games {}.
+ * send. Templates carry "template": true and what completes them: discard {"count": n,
+ * "hand"}, offer_trade {"hand", "to"?, "counter_to"?} (any offer the seat can cover), roll
+ * in manual-dice games {} (add "dice").
  */
 #ifndef CATAN_CODEC_SHAPES_H
 #define CATAN_CODEC_SHAPES_H
@@ -31,6 +35,7 @@
 #include "codec/error.h"
 #include "engine/board.h"
 #include "engine/command.h"
+#include "engine/game.h"
 #include "engine/view.h"
 
 /* A move body ({"type": ..., members}) to a command. Returns 1, or 0 with *error filled
@@ -49,8 +54,12 @@ int codec_command_from_json_as(const json_t *json, enum command_type type, uint1
 /* A command (or a legal-move template) as a move body. New reference. */
 json_t *codec_command_to_json(const struct command *command);
 
-/* Legal moves as an array of move bodies. New reference. */
-json_t *codec_actions_to_json(const struct command *moves, int count);
+/* Legal moves of `seat` (legal_moves(game, seat, ...)) as an array of move bodies, each
+ * template with what completes it: a discard and an offer carry the seat's "hand"; an offer
+ * is listed once as a new offer ("to": [the active seat] when `seat` is another, the only
+ * seat it may trade with) and once per open offer made to the seat, with "counter_to" and
+ * "to": [its maker]. Borrows game and moves. New reference. */
+json_t *codec_actions_to_json(const struct game *game, int seat, const struct command *moves, int count);
 
 /* The game view of API.md for one viewer; `names` holds one display name per seat (NULL
  * entries become null). The caller adds "id". New reference. */

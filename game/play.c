@@ -397,7 +397,7 @@ void play_names(const struct game_record *game, const char *names[GAME_MAX_SEATS
 		names[s] = s < game->state.options.seats ? game->names[s] : NULL;
 }
 
-/* A move's answer: {version, events[, <offer_member>]} as the mover sees it. */
+/* A move's answer: {version, events[, trade[, <offer_member>]]} as the mover sees it. */
 static char *move_answer(const struct game_record *game, const struct play_move *move,
 			 const struct event_list *events, int32_t first_version)
 {
@@ -412,8 +412,13 @@ static char *move_answer(const struct game_record *game, const struct play_move 
 						      now, move->origin));
 	}
 	json_t *body = json_pack("{s:i, s:o}", "version", (int)(first_version + events->count - 1), "events", list);
-	if (trade_id)
-		json_object_set_new(body, move->offer_member ? move->offer_member : "trade", json_integer(trade_id));
+	/* The new offer's id is "trade" in every answer; `offer_member` names it a second time
+	 * (POST .../trades keeps its former "id"). */
+	if (trade_id) {
+		json_object_set_new(body, "trade", json_integer(trade_id));
+		if (move->offer_member)
+			json_object_set_new(body, move->offer_member, json_integer(trade_id));
+	}
 	char *text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	if (!text)

@@ -130,7 +130,7 @@ struct play_move {
 	int keep_lease;   /* a bot chain goes on: its next move is a lease, not due at once */
 	int render;       /* build result->answer (a player's move); 0 for the server's own */
 	int success_status;       /* kept with the key for an applied move */
-	const char *offer_member; /* the member naming a new offer's id ("trade" when NULL) */
+	const char *offer_member; /* a second member naming a new offer's id besides "trade", or NULL */
 	/* An idempotency key (scoped to its sender by the caller) and the hash of the request,
 	 * or NULL. With a key, refusal_body() renders a refusal's answer to record (a new
 	 * string the service frees; *status its status). */

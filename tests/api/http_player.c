@@ -327,7 +327,10 @@ static int step_once(struct http_player *player, struct http_move *move)
 	const char *type = json_string_value(json_object_get(action, "type"));
 	int type_index = http_move_type_index(type);
 	if (json_is_true(json_object_get(action, "template"))) {
+		/* The recipe of the contract (Action): keep type, to and counter_to, drop template,
+		 * count and hand, add the choice. */
 		json_object_del(action, "template");
+		json_object_del(action, "hand");
 		if (type_index == 4) {
 			int hand[RESOURCE_COUNT];
 			read_hand(view, hand);

@@ -14,6 +14,7 @@
 #include "codec/names.h"
 #include "codec/options.h"
 #include "codec/shapes.h"
+#include "codec/writer.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"
@@ -504,7 +505,9 @@ START_TEST(test_move_refusals_name_the_code_and_member)
 	expect_command_refused("{\"type\":3}", "invalid_field", "type");
 	expect_command_refused("{\"type\":\"build_road\",\"edge\":3,\"node\":2}", "unknown_field", "node");
 	expect_command_refused("{\"type\":\"end_turn\",\"seat\":0}", "unknown_field", "seat");
-	expect_command_refused("{\"type\":\"discard\",\"template\":true,\"resources\":{}}", "unknown_field", "template");
+	/* "template" is accepted and ignored (an action is sent back as is), but only as a boolean. */
+	expect_command_refused("{\"type\":\"discard\",\"template\":1,\"resources\":{}}", "invalid_field", "template");
+	expect_command_refused("{\"type\":\"discard\",\"template\":true,\"count\":4,\"resources\":{}}", "unknown_field", "count");
 	expect_command_refused("{\"type\":\"build_settlement\"}", "missing_field", "node");
 	expect_command_refused("{\"type\":\"maritime_trade\",\"give\":{\"wool\":4}}", "missing_field", "get");
 	expect_command_refused("{\"type\":\"accept_trade\"}", "missing_field", "trade");
@@ -651,6 +654,16 @@ START_TEST(test_commands_and_actions_render_as_ready_move_bodies)
 	free(text);
 	json_decref(json);
 
+	/* Seat 1 (not the active seat 0) holds 2 wool and 1 ore; seat 0's offer 5 is made to
+	 * seats 1 and 2, seat 2's offer 6 only to seat 0. */
+	struct game state;
+	memset(&state, 0, sizeof state);
+	state.options.seats = 4;
+	state.turn_seat = 0;
+	state.players[1].resources[RESOURCE_WOOL] = 2;
+	state.players[1].resources[RESOURCE_ORE] = 1;
+	state.offers[0].id = 5, state.offers[0].from = 0, state.offers[0].to = 1u << 1 | 1u << 2;
+	state.offers[1].id = 6, state.offers[1].from = 2, state.offers[1].to = 1u << 0;
 	struct command moves[6];
 	moves[0] = command_of(COMMAND_DISCARD), moves[0].is_template = 1, moves[0].count = 4;
 	moves[1] = command_of(COMMAND_OFFER_TRADE), moves[1].is_template = 1;
@@ -658,30 +671,68 @@ START_TEST(test_commands_and_actions_render_as_ready_move_bodies)
 	moves[3] = command_of(COMMAND_CONFIRM_TRADE), moves[3].trade = 3;
 	moves[4] = command_of(COMMAND_CONFIRM_TRADE), moves[4].trade = 3, moves[4].with = 2;
 	moves[5] = command_of(COMMAND_PLAY_KNIGHT), moves[5].hex = 7, moves[5].victim = 1;
-	json = codec_actions_to_json(moves, 6);
+	json = codec_actions_to_json(&state, 1, moves, 6);
 	text = dump(json);
-	ck_assert_str_eq(text, "[{\"type\":\"discard\",\"template\":true,\"count\":4},"
-			       "{\"type\":\"offer_trade\",\"template\":true},"
+	ck_assert_str_eq(text, "[{\"type\":\"discard\",\"template\":true,\"count\":4,"
+			       "\"hand\":{\"brick\":0,\"lumber\":0,\"wool\":2,\"grain\":0,\"ore\":1}},"
+			       "{\"type\":\"offer_trade\",\"template\":true,\"to\":[0],"
+			       "\"hand\":{\"brick\":0,\"lumber\":0,\"wool\":2,\"grain\":0,\"ore\":1}},"
+			       "{\"type\":\"offer_trade\",\"template\":true,\"to\":[0],\"counter_to\":5,"
+			       "\"hand\":{\"brick\":0,\"lumber\":0,\"wool\":2,\"grain\":0,\"ore\":1}},"
 			       "{\"type\":\"roll\",\"template\":true},"
 			       "{\"type\":\"confirm_trade\",\"trade\":3},"
 			       "{\"type\":\"confirm_trade\",\"trade\":3,\"with\":2},"
 			       "{\"type\":\"play_knight\",\"hex\":7,\"victim\":1}]");
 	free(text);
 	json_decref(json);
-	json = codec_actions_to_json(NULL, 0);
+	json = codec_actions_to_json(&state, 1, NULL, 0);
 	ck_assert(json_is_array(json) && json_array_size(json) == 0);
 	json_decref(json);
 }
 END_TEST
 
+/* The members of a listed action that the recipe of the contract (Action) keeps when it
+ * completes a template: type, to and counter_to (not template, count, hand). */
+static json_t *recipe_body(const json_t *template_json)
+{
+	json_t *body = json_object();
+	static const char *const kept[] = {"type", "to", "counter_to", NULL};
+	for (int k = 0; kept[k]; k++) {
+		json_t *value = json_object_get(template_json, kept[k]);
+		if (value)
+			json_object_set(body, kept[k], value);
+	}
+	return body;
+}
+
+/* Whether rules_decide() accepts `body` (a move body) for `seat`: parsed by the codec
+ * exactly as POST .../moves parses it. */
+static void expect_body_accepted(const struct game *state, int seat, const json_t *body, const char *what)
+{
+	struct command parsed;
+	struct codec_error error;
+	char *text = json_dumps(body, JSON_COMPACT);
+	ck_assert_msg(codec_command_from_json(body, &parsed, &error), "%s %s: %s", what, text, error.message);
+	struct rng rng;
+	rng_init(&rng, 5, 6);
+	struct event_list events;
+	enum error refused = rules_decide(state, seat, &parsed, &rng, &events, NULL);
+	ck_assert_msg(refused == ERROR_OK, "%s %s refused: %s", what, text, error_code(refused));
+	free(text);
+}
+
 /* Every listed move of every position of a random game with trades renders as a body that
- * parses back to the very command (templates: once filled in). */
+ * parses back to the very command, and is accepted sent as it is; every template carries
+ * the seat's hand (discard, offer) and is accepted once completed by the contract's recipe
+ * (an offer template: one new offer, then one counter-offer per open offer made to the seat,
+ * addressed to its maker). */
 START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 {
 	struct games_record game;
 	struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
 	ck_assert_ptr_nonnull(moves);
 	unsigned types_seen = 0;
+	int counters_seen = 0, inactive_offers_seen = 0;
 	for (uint64_t seed = 1; seed <= 2; seed++) {
 		games_record_play(&game, (int)(2 + seed), (int)(seed & 1), BOARD_NUMBERS_RANDOM, 1, seed);
 		struct game state;
@@ -694,28 +745,72 @@ START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 				continue;
 			for (int seat = 0; seat < state.options.seats; seat++) {
 				int count = legal_moves(&state, seat, moves, LEGAL_MOVES_MAX);
-				json_t *actions = codec_actions_to_json(moves, count);
-				ck_assert_uint_eq(json_array_size(actions), (size_t)count);
+				json_t *actions = codec_actions_to_json(&state, seat, moves, count);
+				json_t *hand = writer_resource_map_new(state.players[seat].resources, 1);
+				size_t next = 0;
 				for (int m = 0; m < count; m++) {
 					struct command expected = moves[m];
-					json_t *body = json_array_get(actions, (size_t)m);
-					if (expected.is_template) {
-						ck_assert(json_is_true(json_object_get(body, "template")));
-						playout_fill_template(&state, seat, &expected, &rng);
-						expected.count = 0; /* the template's constraint, not part of a move */
-						body = codec_command_to_json(&expected);
-					} else {
-						json_incref(body);
+					int bodies = 1;
+					if (expected.type == COMMAND_OFFER_TRADE && expected.is_template)
+						for (int o = 0; o < GAME_MAX_OFFERS; o++)
+							bodies += state.offers[o].id && state.offers[o].from != seat &&
+								  (state.offers[o].to >> seat & 1u);
+					for (int b = 0; b < bodies; b++) {
+						json_t *listed = json_array_get(actions, next++);
+						ck_assert_ptr_nonnull(listed);
+						json_t *body;
+						if (expected.is_template) {
+							ck_assert(json_is_true(json_object_get(listed, "template")));
+							if (expected.type != COMMAND_ROLL)
+								ck_assert(json_equal(json_object_get(listed, "hand"), hand));
+							struct command filled = expected;
+							filled.to = 0;
+							playout_fill_template(&state, seat, &filled, &rng);
+							json_t *choice = codec_command_to_json(&filled);
+							body = recipe_body(listed);
+							static const char *const chosen[] = {"dice", "resources", "give", "want", NULL};
+							for (int k = 0; chosen[k]; k++)
+								if (json_object_get(choice, chosen[k]))
+									json_object_set(body, chosen[k], json_object_get(choice, chosen[k]));
+							json_decref(choice);
+							if (expected.type == COMMAND_OFFER_TRADE) {
+								counters_seen += b > 0;
+								inactive_offers_seen += seat != state.turn_seat;
+								/* a seat other than the active one addresses the active seat */
+								if (seat != state.turn_seat) {
+									json_t *to = json_object_get(listed, "to");
+									ck_assert(json_array_size(to) == 1 &&
+										  json_integer_value(json_array_get(to, 0)) == state.turn_seat);
+								}
+								ck_assert(!json_object_get(listed, "counter_to") == (b == 0));
+							} else {
+								/* discard, roll: the very command once filled in */
+								expected = filled;
+								expected.count = 0; /* the template's constraint, not part of a move */
+								struct command parsed;
+								struct codec_error error;
+								ck_assert(codec_command_from_json(body, &parsed, &error));
+								ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0, "%s differs",
+									      command_type_name(expected.type));
+							}
+							expect_body_accepted(&state, seat, body, "completed template");
+						} else {
+							body = json_incref(listed);
+							struct command parsed;
+							struct codec_error error;
+							ck_assert_msg(codec_command_from_json(body, &parsed, &error), "%s: %s",
+								      command_type_name(expected.type), error.message);
+							ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0, "%s differs",
+								      command_type_name(expected.type));
+							ck_assert(!json_object_get(listed, "template"));
+							expect_body_accepted(&state, seat, body, "listed action");
+						}
+						types_seen |= 1u << expected.type;
+						json_decref(body);
 					}
-					struct command parsed;
-					struct codec_error error;
-					ck_assert_msg(codec_command_from_json(body, &parsed, &error), "%s: %s",
-						      command_type_name(expected.type), error.message);
-					ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0, "%s differs",
-						      command_type_name(expected.type));
-					types_seen |= 1u << expected.type;
-					json_decref(body);
 				}
+				ck_assert_uint_eq(next, json_array_size(actions));
+				json_decref(hand);
 				json_decref(actions);
 			}
 		}
@@ -725,6 +820,8 @@ START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 	ck_assert_msg(types_seen & (1u << COMMAND_OFFER_TRADE), "no offer seen");
 	ck_assert_msg(types_seen & (1u << COMMAND_ACCEPT_TRADE), "no accept seen");
 	ck_assert_msg(types_seen & (1u << COMMAND_DISCARD), "no discard seen");
+	ck_assert_msg(counters_seen > 0, "no counter-offer template seen");
+	ck_assert_msg(inactive_offers_seen > 0, "no offer template of a seat other than the active one seen");
 }
 END_TEST
 
@@ -764,7 +861,7 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 
 	ck_assert(options_from_text("{\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\",\"edition\":\"2025\","
 				    "\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,\"on_timeout\":\"bot\","
-				    "\"seed\":9223372036854775807}",
+				    "\"seed\":9007199254740991}",
 				    4, &options, &error));
 	ck_assert_uint_eq(options.game.seats, 4);
 	ck_assert_uint_eq(options.game.layout, GAME_LAYOUT_RANDOM);
@@ -774,7 +871,7 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	ck_assert_int_eq(options.game.first_seat, 3);
 	ck_assert_int_eq(options.turn_timeout_s, 86400);
 	ck_assert_uint_eq(options.on_timeout, CODEC_ON_TIMEOUT_BOT);
-	ck_assert(options.has_seed && options.seed == UINT64_C(9223372036854775807));
+	ck_assert(options.has_seed && options.seed == UINT64_C(9007199254740991));
 
 	json_t *json = codec_options_to_json(&options);
 	char *text = dump(json);
@@ -797,6 +894,9 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	expect_options_refused("{\"turn_timeout_s\":-5}", 4, "invalid_field", "options.turn_timeout_s");
 	expect_options_refused("{\"on_timeout\":\"pass\"}", 4, "invalid_field", "options.on_timeout");
 	expect_options_refused("{\"seed\":-1}", 4, "invalid_field", "options.seed");
+	/* Above 2^53-1 a JavaScript client could not carry the seed it gave. */
+	expect_options_refused("{\"seed\":9007199254740992}", 4, "invalid_field", "options.seed");
+	expect_options_refused("{\"seed\":9223372036854775807}", 4, "invalid_field", "options.seed");
 	expect_options_refused("{\"seed\":\"12\"}", 4, "invalid_field", "options.seed");
 	expect_options_refused("[]", 4, "invalid_field", "options");
 	expect_options_refused("{}", 5, "invalid_field", "seats");

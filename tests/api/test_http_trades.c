@@ -51,8 +51,10 @@ static int offer(const struct http_game *game, int seat, const char *body)
 	http_call(&http_fixture.checked, "POST", http_game_path(game, "/trades", path, sizeof path), game->tokens[seat],
 		  body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer %s: %s", body, http_describe(&response));
-	int id = (int)json_integer_value(json_object_get(response.json, "id"));
+	int id = (int)json_integer_value(json_object_get(response.json, "trade"));
 	ck_assert_int_gt(id, 0);
+	/* "trade" as POST .../moves names it; "id" kept for the clients written before. */
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "id")), id);
 	json_t *first = json_array_get(json_object_get(response.json, "events"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(first, "type")), "trade_offered");
 	ck_assert_int_eq(json_integer_value(json_object_get(first, "trade")), id);
