@@ -228,9 +228,13 @@ static void respond_unbuildable(struct http_request *request, const char *what)
 	queue(request, 500, response, "application/problem+json", NULL);
 }
 
+/* 15 significant digits print the board's 4-decimal coordinates as written (0.866, not
+ * jansson's default 17 digits 0.86599999999999999); integers are unaffected. */
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+
 void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version)
 {
-	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *text = body ? json_dumps(body, JSON_FLAGS) : NULL;
 	json_decref(body);
 	if (!text) {
 		respond_unbuildable(request, "JSON");
@@ -244,7 +248,7 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
 
 void http_respond_json_hashed(struct http_request *request, int status, json_t *body, const char *prefix)
 {
-	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *text = body ? json_dumps(body, JSON_FLAGS) : NULL;
 	json_decref(body);
 	if (!text) {
 		respond_unbuildable(request, "JSON");
