@@ -80,9 +80,11 @@ HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
 HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o $(B)/obj/tests/api/http_process.o \
 	$(B)/obj/tests/api/http_player.o $(B)/obj/tests/api/http_fixture.o
 
-$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+# (test_http_board decodes pictures with cairo and frames them with render/.)
+EXTRA_CFLAGS_tests += $(RENDER_CFLAGS)
+$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(RENDER_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
 ALL_TARGETS += $(HTTP_TESTS)
 
