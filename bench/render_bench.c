@@ -133,5 +133,6 @@ int main(int argc, char **argv)
 	fprintf(stderr, "(version %u, 1024 px: svg %zu bytes, png %zu bytes)\n", game.version, svg_bytes, png_bytes);
 	free(log);
 	free(scratch);
+	render_shutdown();
 	return 0;
 }
