@@ -220,13 +220,39 @@ static void font(struct canvas *canvas, int bold, double pixels)
 	cairo_set_font_size(canvas->cr, pixels);
 }
 
+/* Show `text` with its origin at (x, y), leaving out the glyphs of spaces: they draw
+ * nothing, yet an SVG would carry an element for each. */
+static void show(struct canvas *canvas, double x, double y, const char *text)
+{
+	cairo_t *cr = canvas->cr;
+	cairo_scaled_font_t *font = cairo_get_scaled_font(cr);
+	cairo_glyph_t *glyphs = NULL;
+	int count = 0;
+	if (cairo_scaled_font_text_to_glyphs(font, x, y, text, -1, &glyphs, &count, NULL, NULL, NULL) !=
+	    CAIRO_STATUS_SUCCESS)
+		return;
+	int kept = 0;
+	const char *at = text;
+	for (int i = 0; i < count; i++) {
+		/* one glyph per character for this font's text: skip the spaces' */
+		while (*at && (*at & 0xC0) == 0x80)
+			at++;
+		int space = *at == ' ';
+		if (*at)
+			at++;
+		if (!space)
+			glyphs[kept++] = glyphs[i];
+	}
+	cairo_show_glyphs(cr, glyphs, kept);
+	cairo_glyph_free(glyphs);
+}
+
 /* Text centred on (x, y) in the current font. */
 static void text_centred(struct canvas *canvas, double x, double y, const char *text)
 {
 	cairo_text_extents_t extents;
 	cairo_text_extents(canvas->cr, text, &extents);
-	cairo_move_to(canvas->cr, x - extents.width / 2 - extents.x_bearing, y - extents.height / 2 - extents.y_bearing);
-	cairo_show_text(canvas->cr, text);
+	show(canvas, x - extents.width / 2 - extents.x_bearing, y - extents.height / 2 - extents.y_bearing, text);
 }
 
 /* Text starting at (x, baseline); returns its advance. */
@@ -234,8 +260,7 @@ static double text_at(struct canvas *canvas, double x, double baseline, const ch
 {
 	cairo_text_extents_t extents;
 	cairo_text_extents(canvas->cr, text, &extents);
-	cairo_move_to(canvas->cr, x, baseline);
-	cairo_show_text(canvas->cr, text);
+	show(canvas, x, baseline, text);
 	return extents.x_advance;
 }
 
@@ -688,7 +713,7 @@ static void draw_panel(struct canvas *canvas)
 
 		font(canvas, 0, TEXT * canvas->unit);
 		set_colour(cr, theme->muted);
-		snprintf(line, sizeof line, "cards %u   development %u   knights %u   road %u", player->resource_count,
+		snprintf(line, sizeof line, "cards %u  dev. cards %u  knights %u  road %u", player->resource_count,
 		         player->development_card_count, player->knights_played, player->road_length);
 		text_at(canvas, left + 24 * pt, top + 34 * pt, line);
 		line[0] = '\0';
