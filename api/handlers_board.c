@@ -181,9 +181,11 @@ static void respond_picture(struct http_request *request, enum render_format for
 	char etag[64];
 	snprintf(etag, sizeof etag, "\"picture-%ld-%c%d%c%u\"", at, format == RENDER_FORMAT_SVG ? 's' : 'p',
 		 options.size, options.theme == RENDER_THEME_DARK ? 'd' : 'l', options.labels);
-	http_add_header(request, "Cache-Control", version ? "public, max-age=31536000, immutable" : "no-cache");
+	/* (only on the picture and its 304: a problem must not be cached for a year) */
+	const char *cache_control = version ? "public, max-age=31536000, immutable" : "no-cache";
 	if (headers_if_none_match(http_header(request, "If-None-Match"), etag)) {
 		/* Answered without drawing: the tag says everything the picture depends on. */
+		http_add_header(request, "Cache-Control", cache_control);
 		http_respond_bytes(request, 200, content_types[format], "", 0, etag);
 		return;
 	}
@@ -208,6 +210,7 @@ static void respond_picture(struct http_request *request, enum render_format for
 		}
 		picture_cache_put(&key, bytes, length);
 	}
+	http_add_header(request, "Cache-Control", cache_control);
 	http_respond_bytes(request, 200, content_types[format], bytes, length, etag);
 	free(bytes);
 }
@@ -225,6 +228,8 @@ void handle_get_board_png(struct http_request *request)
 void handle_get_board_negotiated(struct http_request *request)
 {
 	enum render_format format;
+	/* the answer depends on Accept: a shared cache must not hand a picture to a JSON client */
+	http_add_header(request, "Vary", "Accept");
 	if (accept_picture(http_header(request, "Accept"), &format))
 		respond_picture(request, format);
 	else

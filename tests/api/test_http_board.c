@@ -495,6 +495,8 @@ START_TEST(test_if_none_match_answers_304_until_a_move_and_accept_picks_the_pict
 	http_call(&http_fixture.direct, "GET", board, NULL, NULL, accept_png, &again);
 	ck_assert_int_eq(again.status, 200);
 	ck_assert(again.body_length == first.body_length && memcmp(again.body, first.body, first.body_length) == 0);
+	ck_assert_msg(strstr(again.headers, "Vary: Accept") != NULL, "the answer of /board depends on Accept: %s",
+	              again.headers);
 	http_response_free(&again);
 	const char *accept_svg[] = {"Accept: application/json;q=0.5, image/svg+xml", NULL};
 	http_call(&http_fixture.checked, "GET", board, NULL, NULL, accept_svg, &again);
@@ -556,6 +558,10 @@ START_TEST(test_bad_parameters_are_400_naming_them_and_unknown_versions_and_game
 	http_call(&http_fixture.checked, "GET", http_game_path(&game, suffix, path, sizeof path), NULL, NULL, NULL,
 	          &response);
 	http_assert_problem(&response, 404, "version_not_found");
+	char cache[96];
+	ck_assert_msg(!http_response_header(&response, "Cache-Control", cache, sizeof cache) ||
+	                      strstr(cache, "immutable") == NULL,
+	              "a problem is not cached: %s", cache);
 	http_response_free(&response);
 	snprintf(suffix, sizeof suffix, "/board.svg?version=%ld", version);
 	get_picture(&game, suffix, NULL, "image/svg+xml", &response);
