@@ -24,6 +24,11 @@ void handle_get_actions(struct http_request *request);
  * reference. */
 json_t *handlers_actions_json(const struct session *session);
 
+/* handlers_board.c: the board as a picture; /board with an image Accept type */
+void handle_get_board_svg(struct http_request *request);
+void handle_get_board_png(struct http_request *request);
+void handle_get_board_negotiated(struct http_request *request);
+
 /* handlers_moves.c */
 void handle_post_move(struct http_request *request);
 void handle_get_moves(struct http_request *request);

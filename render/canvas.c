@@ -1,0 +1,121 @@
+/*
+ * canvas.c - colours, text and naming shared by the island and the panel (canvas.h).
+ *
+ * Text goes through cairo's toy font API ("DejaVu Sans", found by fontconfig), converted
+ * to glyphs once and shown without the glyphs of spaces, which draw nothing but would be
+ * one element each in an SVG. Groups (canvas_group_begin) are the SVG's element names
+ * (render/marks.h); on a PNG they draw nothing.
+ */
+#include "render/canvas.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/board.h"
+
+/* ---- colours ---- */
+
+const struct theme canvas_themes[2] = {
+        [RENDER_THEME_LIGHT] = {0xF7F4EC, 0x7FB6D9, 0xF7F4EC, 0x1F1F1F, 0x5A5A5A, 0x222222, 0xF6EBCB, 0x1F1F1F,
+                                0xC0261F, 0x8A6A4F, 0xFFD400, 0x2B2B2B,
+                                {0xB5653A, 0x2E7D32, 0x9CCC65, 0xEBC553, 0x8D9096, 0xE3D2A2}, 0xE9E2D0},
+        [RENDER_THEME_DARK] = {0x15191F, 0x1F4B6E, 0x15191F, 0xECECEC, 0xA8A8A8, 0x0A0A0A, 0xE4D8B4, 0x1F1F1F,
+                               0xC0261F, 0xB89B7F, 0xFFD400, 0x111111,
+                               {0x94502D, 0x23612A, 0x7DA651, 0xC4A13F, 0x6E7177, 0xBFAE80}, 0x2A323C},
+};
+
+/* Okabe-Ito: blue, vermillion, reddish purple, orange. */
+const uint32_t canvas_seat_colours[GAME_MAX_SEATS] = {0x0072B2, 0xD55E00, 0xCC79A7, 0xE69F00};
+
+uint32_t render_terrain_colour(enum render_theme theme, int terrain)
+{
+	return canvas_themes[theme == RENDER_THEME_DARK].terrain[terrain];
+}
+
+uint32_t render_seat_colour(int seat)
+{
+	return canvas_seat_colours[seat];
+}
+
+uint32_t render_robber_colour(enum render_theme theme)
+{
+	return canvas_themes[theme == RENDER_THEME_DARK].robber;
+}
+
+void canvas_colour(cairo_t *cr, uint32_t rgb)
+{
+	cairo_set_source_rgb(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0, (rgb & 0xFF) / 255.0);
+}
+
+uint32_t canvas_ink_on(uint32_t rgb)
+{
+	double luminance = 0.299 * ((rgb >> 16) & 0xFF) + 0.587 * ((rgb >> 8) & 0xFF) + 0.114 * (rgb & 0xFF);
+	return luminance < 140 ? 0xFFFFFF : 0x1F1F1F;
+}
+
+struct geometry_point canvas_pixel(const struct canvas *canvas, struct geometry_point point)
+{
+	return render_to_pixels(&canvas->layout, point);
+}
+
+int canvas_group_begin(struct canvas *canvas, const char *id, const char *classes)
+{
+	return marks_begin(canvas->marks, canvas->cr, id, classes);
+}
+
+void canvas_group_end(struct canvas *canvas, int opened)
+{
+	if (opened)
+		marks_end(canvas->cr);
+}
+
+void canvas_font(struct canvas *canvas, int bold, double pixels)
+{
+	cairo_select_font_face(canvas->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+	                       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(canvas->cr, pixels);
+}
+
+/* Show `text` with its origin at (x, y), leaving out the glyphs of spaces: they draw
+ * nothing, yet an SVG would carry an element for each. */
+static void show(struct canvas *canvas, double x, double y, const char *text)
+{
+	cairo_t *cr = canvas->cr;
+	cairo_scaled_font_t *font = cairo_get_scaled_font(cr);
+	cairo_glyph_t *glyphs = NULL;
+	int count = 0;
+	if (cairo_scaled_font_text_to_glyphs(font, x, y, text, -1, &glyphs, &count, NULL, NULL, NULL) !=
+	    CAIRO_STATUS_SUCCESS)
+		return;
+	int kept = 0;
+	const char *at = text;
+	for (int i = 0; i < count; i++) {
+		/* one glyph per character for this font's text: skip the spaces' */
+		while (*at && (*at & 0xC0) == 0x80)
+			at++;
+		int space = *at == ' ';
+		if (*at)
+			at++;
+		if (!space)
+			glyphs[kept++] = glyphs[i];
+	}
+	cairo_show_glyphs(cr, glyphs, kept);
+	cairo_glyph_free(glyphs);
+}
+
+/* Text centred on (x, y) in the current font. */
+void canvas_text_centred(struct canvas *canvas, double x, double y, const char *text)
+{
+	cairo_text_extents_t extents;
+	cairo_text_extents(canvas->cr, text, &extents);
+	show(canvas, x - extents.width / 2 - extents.x_bearing, y - extents.height / 2 - extents.y_bearing, text);
+}
+
+/* Text starting at (x, baseline); returns its advance. */
+double canvas_text_at(struct canvas *canvas, double x, double baseline, const char *text)
+{
+	cairo_text_extents_t extents;
+	cairo_text_extents(canvas->cr, text, &extents);
+	show(canvas, x, baseline, text);
+	return extents.x_advance;
+}

@@ -1,0 +1,75 @@
+/*
+ * canvas.h - what the drawing code of render/ shares (internal to render/): the colours of
+ * each theme, the picture being drawn (struct canvas: the cairo context, the scene, the
+ * frame), and text and group helpers that work the same on the SVG and the PNG surface.
+ */
+#ifndef CATAN_RENDER_CANVAS_H
+#define CATAN_RENDER_CANVAS_H
+
+#include <cairo.h>
+#include <stdint.h>
+
+#include "render/marks.h"
+#include "render/render.h"
+
+#define CANVAS_PI 3.14159265358979323846
+#define CANVAS_NAME_SIZE 168 /* a seat name: 40 characters of UTF-8, and more */
+
+/* Two fonts for everything a default picture shows, both sized in projection units (the
+ * panel too): in an SVG each face and size is a separate set of glyph outlines, and those
+ * outlines are most of the document and of the time it takes to write. Labels, drawn only
+ * when asked, add their own small sizes. */
+#define CANVAS_TEXT 0.19   /* normal: terrain marks, harbor resources, pips, the panel's lines */
+#define CANVAS_STRONG 0.26 /* bold: numbers, harbor rates, names, points, headings */
+
+struct theme {
+	uint32_t background, sea, panel, text, muted, outline, token, token_text, red, harbor_line, highlight;
+	uint32_t robber;
+	uint32_t terrain[TERRAIN_COUNT];
+	uint32_t current_seat; /* the panel row of the seat to move */
+};
+
+extern const struct theme canvas_themes[2];
+extern const uint32_t canvas_seat_colours[GAME_MAX_SEATS];
+
+/* A settlement's outline around its node, in projection units (the panel's swatches too). */
+extern const double canvas_settlement_shape[5][2];
+
+struct canvas {
+	cairo_t *cr;
+	const struct render_scene *scene;
+	const struct game_view *view;
+	const struct render_options *options;
+	const struct theme *theme;
+	struct render_layout layout;
+	double unit;         /* pixels per projection unit */
+	double pt;           /* pixels per panel point: the panel is laid out for a 640 px height */
+	struct marks *marks; /* NULL on the PNG surface */
+};
+
+void canvas_colour(cairo_t *cr, uint32_t rgb);
+
+/* White or near-black, whichever reads on `rgb`. */
+uint32_t canvas_ink_on(uint32_t rgb);
+
+/* A projection point in pixels. */
+struct geometry_point canvas_pixel(const struct canvas *canvas, struct geometry_point point);
+
+/* Name what is drawn until canvas_group_end() (an SVG group; nothing on a PNG). Returns
+ * what canvas_group_end() must be given. */
+int canvas_group_begin(struct canvas *canvas, const char *id, const char *classes);
+void canvas_group_end(struct canvas *canvas, int opened);
+
+/* Select DejaVu Sans, bold or not, `pixels` high. */
+void canvas_font(struct canvas *canvas, int bold, double pixels);
+
+/* Text in the current font centred on (x, y); text from (x, baseline), returning its
+ * advance. Spaces take room but draw no glyph. */
+void canvas_text_centred(struct canvas *canvas, double x, double y, const char *text);
+double canvas_text_at(struct canvas *canvas, double x, double baseline, const char *text);
+
+/* The island (island.c) and the side panel (panel.c). */
+void island_draw(struct canvas *canvas);
+void panel_draw(struct canvas *canvas);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * render.c - drawing a spectator's view of a game with cairo (see render.h).
+ *
+ * One drawing path: render_board() makes either an SVG surface writing into a memory
+ * buffer or an ARGB image surface, and draw_picture() draws on whichever it was given.
+ * The only difference is the SVG's element names (render/marks.h), whose markers are drawn
+ * only on the SVG surface. PNG bytes come from cairo_surface_write_to_png_stream(); text is
+ * cairo's toy font API with "DejaVu Sans" found through fontconfig.
+ *
+ * What is drawn: the sea, the island (island.c) on the board projection of
+ * engine/geometry.h through render_to_pixels(), so a client's drawing from GET /board lines
+ * up with ours, and the side panel (panel.c); canvas.c holds what both share.
+ *
+ * Pictures are deterministic: the same scene and options give the same bytes (cairo writes
+ * no dates), which is what lets the server tag a picture by (version, options).
+ *
+ * Colours: seats use the Okabe-Ito colour-blind-safe palette (blue, vermillion, reddish
+ * purple, orange) and settlements and cities differ in shape as well (a house; a house with
+ * a tower, wider), so nothing depends on telling colours apart.
+ */
+#include "render/render.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/canvas.h"
+#include "render/marks.h"
+
+/* ---- the frame ---- */
+
+/* Margin around the projection's box, in projection units: room for the harbor discs. */
+#define ISLAND_MARGIN 0.45
+
+void render_layout(const struct render_options *options, struct render_layout *out)
+{
+	out->width = options->size;
+	out->height = RENDER_HEIGHT(options->size);
+	struct geometry_box box = geometry_bounds();
+	double width = box.max_x - box.min_x + 2 * ISLAND_MARGIN, height = box.max_y - box.min_y + 2 * ISLAND_MARGIN;
+	double square = out->height;
+	double scale_x = square / width, scale_y = square / height;
+	out->scale = scale_x < scale_y ? scale_x : scale_y;
+	out->origin_x = square / 2 - out->scale * (box.min_x + box.max_x) / 2;
+	out->origin_y = square / 2 - out->scale * (box.min_y + box.max_y) / 2;
+}
+
+struct geometry_point render_to_pixels(const struct render_layout *layout, struct geometry_point point)
+{
+	struct geometry_point pixel = {layout->origin_x + layout->scale * point.x,
+	                               layout->origin_y + layout->scale * point.y};
+	return pixel;
+}
+
+/* ---- options ---- */
+
+int render_labels_parse(const char *text, unsigned *out)
+{
+	static const char *const words[3] = {"nodes", "edges", "hexes"};
+	unsigned labels = 0;
+	const char *at = text;
+	while (*at) {
+		const char *comma = strchr(at, ',');
+		size_t length = comma ? (size_t)(comma - at) : strlen(at);
+		int found = -1;
+		for (int i = 0; i < 3; i++)
+			if (strlen(words[i]) == length && strncmp(at, words[i], length) == 0)
+				found = i;
+		if (found < 0 || (labels >> found & 1u))
+			return 0;
+		labels |= 1u << found;
+		if (!comma)
+			break;
+		at = comma + 1;
+		if (!*at)
+			return 0; /* a trailing comma */
+	}
+	*out = labels;
+	return 1;
+}
+
+int render_theme_parse(const char *text, enum render_theme *out)
+{
+	if (strcmp(text, "light") == 0)
+		*out = RENDER_THEME_LIGHT;
+	else if (strcmp(text, "dark") == 0)
+		*out = RENDER_THEME_DARK;
+	else
+		return 0;
+	return 1;
+}
+
+/* ---- the last move ---- */
+
+static int is_consequence(int type)
+{
+	return type == EVENT_RESOURCES_PRODUCED || type == EVENT_RESOURCE_STOLEN || type == EVENT_LONGEST_ROAD_CHANGED ||
+	       type == EVENT_LARGEST_ARMY_CHANGED || type == EVENT_GAME_WON;
+}
+
+void render_last_move_of(const struct event *events, int count, struct render_last_move *out)
+{
+	out->type = -1;
+	out->seat = out->node = out->edge = out->hex = -1;
+	out->dice[0] = out->dice[1] = 0;
+	for (int i = count - 1; i >= 0; i--) {
+		const struct event *event = &events[i];
+		if (is_consequence(event->type))
+			continue;
+		out->type = event->type;
+		out->seat = event->seat;
+		out->node = event->node;
+		out->edge = event->edge;
+		out->hex = event->hex;
+		out->dice[0] = event->dice[0];
+		out->dice[1] = event->dice[1];
+		return;
+	}
+}
+
+static void draw_picture(struct canvas *canvas)
+{
+	cairo_t *cr = canvas->cr;
+	canvas_colour(cr, canvas->theme->panel);
+	cairo_paint(cr);
+	cairo_rectangle(cr, 0, 0, canvas->layout.height, canvas->layout.height);
+	canvas_colour(cr, canvas->theme->sea);
+	cairo_fill(cr);
+	island_draw(canvas);
+	panel_draw(canvas);
+}
+
+/* ---- surfaces ---- */
+
+struct buffer {
+	unsigned char *bytes;
+	size_t length;
+	size_t capacity;
+};
+
+static cairo_status_t buffer_write(void *closure, const unsigned char *data, unsigned int length)
+{
+	struct buffer *buffer = closure;
+	if (buffer->length + length + 1 > buffer->capacity) {
+		size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+		while (buffer->length + length + 1 > capacity)
+			capacity *= 2;
+		unsigned char *grown = realloc(buffer->bytes, capacity);
+		if (!grown)
+			abort();
+		buffer->bytes = grown;
+		buffer->capacity = capacity;
+	}
+	memcpy(buffer->bytes + buffer->length, data, length);
+	buffer->length += length;
+	buffer->bytes[buffer->length] = '\0';
+	return CAIRO_STATUS_SUCCESS;
+}
+
+int render_board(const struct render_scene *scene, const struct render_options *options, unsigned char **out,
+		 size_t *length)
+{
+	const struct game_view *view = scene->view;
+	if (!view || view->has_you || view->viewer != VIEW_SPECTATOR || options->size < RENDER_SIZE_MIN ||
+	    options->size > RENDER_SIZE_MAX || view->options.seats > GAME_MAX_SEATS)
+		return 0;
+	struct canvas canvas = {0};
+	canvas.scene = scene;
+	canvas.view = view;
+	canvas.options = options;
+	canvas.theme = &canvas_themes[options->theme == RENDER_THEME_DARK];
+	render_layout(options, &canvas.layout);
+	canvas.unit = canvas.layout.scale;
+	canvas.pt = canvas.layout.height / 640.0;
+
+	struct buffer buffer = {0};
+	cairo_surface_t *surface;
+	struct marks *marks = NULL;
+	if (options->format == RENDER_FORMAT_SVG) {
+		surface = cairo_svg_surface_create_for_stream(buffer_write, &buffer, canvas.layout.width,
+		                                              canvas.layout.height);
+		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
+		marks = malloc(sizeof *marks);
+		if (!marks)
+			abort();
+		marks->count = 0;
+	} else {
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, canvas.layout.width, canvas.layout.height);
+	}
+	canvas.marks = marks;
+	canvas.cr = cairo_create(surface);
+	draw_picture(&canvas);
+	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
+	cairo_destroy(canvas.cr);
+	if (options->format == RENDER_FORMAT_PNG && ok)
+		ok = cairo_surface_write_to_png_stream(surface, buffer_write, &buffer) == CAIRO_STATUS_SUCCESS;
+	cairo_surface_finish(surface);
+	ok = ok && cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+	cairo_surface_destroy(surface);
+	if (ok && marks) {
+		size_t rewritten_length;
+		unsigned char *rewritten = marks_rewrite(marks, buffer.bytes, buffer.length, &rewritten_length);
+		free(buffer.bytes);
+		buffer.bytes = rewritten;
+		buffer.length = rewritten_length;
+		ok = rewritten != NULL;
+	}
+	free(marks);
+	if (!ok) {
+		free(buffer.bytes);
+		return 0;
+	}
+	*out = buffer.bytes;
+	*length = buffer.length;
+	return 1;
+}
+
+void render_shutdown(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
+}
