@@ -142,7 +142,9 @@ static void add_common_headers(struct http_request *request, struct MHD_Response
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
 	MHD_add_response_header(response, "X-Request-Id", request->request_id);
 	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+	/* The web client's files bring their own policy (api/web.c); everything else allows nothing. */
+	if (!has_extra_header(request, "Content-Security-Policy"))
+		MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
 	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
 	int by_token = request->path && strncmp(request->path, "/v1/", 4) == 0;
 	int by_origin = cors_varies_by_origin();
@@ -190,6 +192,18 @@ void http_respond_raw(struct http_request *request, int status, const char *cont
 		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
 	request->response_bytes = length;
 	queue(request, status, response, content_type, NULL);
+}
+
+void http_respond_static(struct http_request *request, const char *content_type, const char *body, size_t length,
+			 const char *etag)
+{
+	int not_modified = (request->method == HTTP_GET || request->method == HTTP_HEAD) &&
+			   headers_if_none_match(http_header(request, MHD_HTTP_HEADER_IF_NONE_MATCH), etag);
+	struct MHD_Response *response =
+		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_PERSISTENT);
+	if (!not_modified)
+		request->response_bytes = length;
+	queue(request, not_modified ? 304 : 200, response, not_modified ? NULL : content_type, etag);
 }
 
 /* Queue `body` (stolen), or a 304 when this is a GET or HEAD answered 200 whose
