@@ -52,6 +52,7 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 # the libraries first, then the programs that link them, then the tests.
 include engine/engine.mk
 include codec/codec.mk
+include render/render.mk
 include db/db.mk
 include game/game.mk
 include api/api.mk

@@ -15,6 +15,11 @@ void handle_get_board(struct http_request *request);
 void handle_get_players(struct http_request *request);
 void handle_get_actions(struct http_request *request);
 
+/* handlers_board.c: the board as a picture; /board with an image Accept type */
+void handle_get_board_svg(struct http_request *request);
+void handle_get_board_png(struct http_request *request);
+void handle_get_board_negotiated(struct http_request *request);
+
 /* handlers_moves.c */
 void handle_post_move(struct http_request *request);
 void handle_get_moves(struct http_request *request);

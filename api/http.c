@@ -194,18 +194,6 @@ void http_respond_raw(struct http_request *request, int status, const char *cont
 	queue(request, status, response, content_type, NULL);
 }
 
-void http_respond_static(struct http_request *request, const char *content_type, const char *body, size_t length,
-			 const char *etag)
-{
-	int not_modified = (request->method == HTTP_GET || request->method == HTTP_HEAD) &&
-			   headers_if_none_match(http_header(request, MHD_HTTP_HEADER_IF_NONE_MATCH), etag);
-	struct MHD_Response *response =
-		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_PERSISTENT);
-	if (!not_modified)
-		request->response_bytes = length;
-	queue(request, not_modified ? 304 : 200, response, not_modified ? NULL : content_type, etag);
-}
-
 /* Queue `body` (stolen), or a 304 when this is a GET or HEAD answered 200 whose
  * If-None-Match names `etag` (RFC 9110 15.4.5: the 304 carries the 200's headers). The 304
  * is made with the body so that its Content-Length is the 200's, as RFC 9110 8.6 asks;
@@ -226,6 +214,22 @@ static void respond_text_owned(struct http_request *request, int status, const c
 	queue(request, status, response, content_type, etag);
 }
 
+void http_respond_bytes(struct http_request *request, int status, const char *content_type, const void *body,
+			size_t length, const char *etag)
+{
+	if (status == 200 && etag && (request->method == HTTP_GET || request->method == HTTP_HEAD) &&
+	    headers_if_none_match(http_header(request, MHD_HTTP_HEADER_IF_NONE_MATCH), etag)) {
+		struct MHD_Response *response =
+			MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+		queue(request, 304, response, NULL, etag);
+		return;
+	}
+	struct MHD_Response *response =
+		MHD_create_response_from_buffer(length, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+	request->response_bytes = length;
+	queue(request, status, response, content_type, etag);
+}
+
 /* The answer when a body could not be built (a string jansson refused): a fixed 500
  * problem, logged, instead of a crash. */
 static void respond_unbuildable(struct http_request *request, const char *what)
@@ -242,9 +246,13 @@ static void respond_unbuildable(struct http_request *request, const char *what)
 	queue(request, 500, response, "application/problem+json", NULL);
 }
 
+/* 15 significant digits print the board's 4-decimal coordinates as written (0.866, not
+ * jansson's default 17 digits 0.86599999999999999); integers are unaffected. */
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+
 void http_respond_json(struct http_request *request, int status, json_t *body, long etag_version)
 {
-	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *text = body ? json_dumps(body, JSON_FLAGS) : NULL;
 	json_decref(body);
 	if (!text) {
 		respond_unbuildable(request, "JSON");
@@ -258,7 +266,7 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
 
 void http_respond_json_hashed(struct http_request *request, int status, json_t *body, const char *prefix)
 {
-	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	char *text = body ? json_dumps(body, JSON_FLAGS) : NULL;
 	json_decref(body);
 	if (!text) {
 		respond_unbuildable(request, "JSON");

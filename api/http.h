@@ -81,10 +81,11 @@ void http_respond_json(struct http_request *request, int status, json_t *body, l
  * whose content, not the game's version, says when it changed (the board). */
 void http_respond_json_hashed(struct http_request *request, int status, json_t *body, const char *prefix);
 
-/* Queue a 200 with `body` (static storage, not copied) and ETag `etag` (quoted), or a 304
- * with the same headers and no body when If-None-Match names `etag` (GET, HEAD). */
-void http_respond_static(struct http_request *request, const char *content_type, const char *body, size_t length,
-			 const char *etag);
+/* Queue `length` bytes copied from `body` with `etag` (the quoted tag, or NULL), answered
+ * 304 instead like http_respond_json() when If-None-Match names the tag (binary bodies:
+ * the board pictures). */
+void http_respond_bytes(struct http_request *request, int status, const char *content_type, const void *body,
+			size_t length, const char *etag);
 
 /* Queue a response with a body copied from `body`. */
 void http_respond_raw(struct http_request *request, int status, const char *content_type, const char *body,

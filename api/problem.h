@@ -30,6 +30,7 @@
 	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer") \
 	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook") \
 	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource") \
+	X(VERSION_NOT_FOUND, "version_not_found", 404, "The game has no such version yet") \
 	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
 	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
 	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may") \

@@ -12,7 +12,9 @@
 static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games", handle_create_game, ROUTE_NO_GAME},
 	{HTTP_GET, "/v1/games/:game", handle_get_game, ROUTE_ANYONE},
-	{HTTP_GET, "/v1/games/:game/board", handle_get_board, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/board", handle_get_board_negotiated, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/board.svg", handle_get_board_svg, ROUTE_ANYONE},
+	{HTTP_GET, "/v1/games/:game/board.png", handle_get_board_png, ROUTE_ANYONE},
 	{HTTP_GET, "/v1/games/:game/actions", handle_get_actions, ROUTE_ANYONE},
 	{HTTP_POST, "/v1/games/:game/moves", handle_post_move, ROUTE_SEAT},
 	{HTTP_GET, "/v1/games/:game/moves", handle_get_moves, ROUTE_ANYONE},

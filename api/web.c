@@ -82,7 +82,7 @@ static void serve(struct http_request *request, const struct web_file *file)
 	pthread_once(&etags_once, make_etags);
 	http_add_header(request, "Content-Security-Policy", WEB_CSP);
 	http_add_header(request, "Cache-Control", "no-cache");
-	http_respond_static(request, web_content_type(file->name), file->bytes, file->length, etags[index]);
+	http_respond_bytes(request, 200, web_content_type(file->name), file->bytes, file->length, etags[index]);
 }
 
 void handle_web_index(struct http_request *request)

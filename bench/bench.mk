@@ -6,6 +6,8 @@
 #                          event (DATABASE_URL, or a throwaway cluster of scripts/with-postgres.sh)
 #   make bench-http        moves/s over HTTP, and a 4-bot game from creation to winner
 #   make bench-http-haproxy  moves/s through HAProxy in front of 1, 2 and 3 servers
+#   make bench-render      a mid-game board picture at 1024 px, SVG and PNG (render/)
+#   make docs-board        docs/board.png, the README's picture, drawn by `catan render`
 
 bench: $(CATAN)
 	@$(CATAN) bench --games $${BENCH_GAMES:-20000} --players 4 --seed 1
@@ -45,4 +47,20 @@ bench-http-haproxy: $(SERVER) $(HTTP_BENCH)
 	@BENCH_MODE=haproxy scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
 .PHONY: bench-http-haproxy
 
-ALL_TARGETS += $(BENCH_CODEC) $(STORE_BENCH) $(HTTP_BENCH)
+RENDER_BENCH := $(B)/bench/render_bench
+$(RENDER_BENCH): $(B)/obj/bench/render_bench.o $(B)/obj/bench/games.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS)
+
+bench-render: $(RENDER_BENCH)
+	@$(RENDER_BENCH) --rounds $${BENCH_RENDER_ROUNDS:-400}
+.PHONY: bench-render
+
+# The README's picture: the benchmark's mid-game log, drawn by the CLI as a chat user sees it.
+docs-board: $(RENDER_BENCH) $(CATAN)
+	@mkdir -p docs
+	$(RENDER_BENCH) --rounds 1 --log $(B)/docs-board.json >/dev/null
+	$(CATAN) render $(B)/docs-board.json --out docs/board.png --size 1024
+.PHONY: docs-board
+
+ALL_TARGETS += $(BENCH_CODEC) $(STORE_BENCH) $(HTTP_BENCH) $(RENDER_BENCH)

@@ -6,6 +6,8 @@
  *   catan bench  --games N --players P --seed S
  *   catan bots   --games N --players P --seed S [--bots K] [--layout beginner|random]
  *   catan replay FILE
+ *   catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]
+ *                [--size PX] [--theme light|dark]
  *
  * sim plays N random games (each move uniform among the legal moves of whoever must act),
  * checks every invariant after every move and fails loudly (exit 1) when one breaks;
@@ -16,6 +18,8 @@
  * game ends without a winner or a chosen move is refused.
  * replay applies a JSON event log (an array of events, or {"events": [...]}, as the API's
  * event log returns) and prints the final state summary.
+ * render replays the same log (up to --version N) and draws the board as a spectator sees
+ * it (render/render.h), PNG or SVG by the output's extension.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +36,8 @@
 #include "engine/legal.h"
 #include "engine/playout.h"
 #include "engine/rules.h"
+#include "engine/view.h"
+#include "render/render.h"
 
 #define SIM_MAX_ACTIONS 100000
 
@@ -55,7 +61,9 @@ static void usage(void)
 	fprintf(stderr, "usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
 			"       catan bench --games N --players P --seed S\n"
 			"       catan bots --games N --players P --seed S [--bots K] [--layout beginner|random]\n"
-			"       catan replay FILE\n");
+			"       catan replay FILE\n"
+			"       catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]\n"
+			"                    [--size PX] [--theme light|dark]\n");
 	exit(2);
 }
 
@@ -401,6 +409,96 @@ static int run_replay(int argc, char **argv)
 	return 0;
 }
 
+static int ends_with(const char *text, const char *suffix)
+{
+	size_t length = strlen(text), suffix_length = strlen(suffix);
+	return length >= suffix_length && strcmp(text + length - suffix_length, suffix) == 0;
+}
+
+#define RENDER_RECENT 8
+
+static int run_render(int argc, char **argv)
+{
+	if (argc < 3)
+		usage();
+	const char *path = argv[2], *out_path = NULL;
+	long version = 0;
+	struct render_options options = {RENDER_FORMAT_PNG, RENDER_THEME_LIGHT, RENDER_SIZE_DEFAULT, 0};
+	for (int i = 3; i < argc; i++) {
+		if (i + 1 >= argc)
+			usage();
+		if (strcmp(argv[i], "--out") == 0) {
+			out_path = argv[++i];
+		} else if (strcmp(argv[i], "--version") == 0) {
+			version = parse_long(argv[++i], 1, 1000000000, "--version");
+		} else if (strcmp(argv[i], "--size") == 0) {
+			options.size = (int)parse_long(argv[++i], RENDER_SIZE_MIN, RENDER_SIZE_MAX, "--size");
+		} else if (strcmp(argv[i], "--labels") == 0) {
+			if (!render_labels_parse(argv[++i], &options.labels)) {
+				fprintf(stderr, "catan render: --labels is a list of nodes, edges, hexes\n");
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--theme") == 0) {
+			if (!render_theme_parse(argv[++i], &options.theme)) {
+				fprintf(stderr, "catan render: --theme is light or dark\n");
+				return 2;
+			}
+		} else {
+			usage();
+		}
+	}
+	if (!out_path)
+		usage();
+	if (ends_with(out_path, ".svg")) {
+		options.format = RENDER_FORMAT_SVG;
+	} else if (!ends_with(out_path, ".png")) {
+		fprintf(stderr, "catan render: --out must end in .png or .svg\n");
+		return 2;
+	}
+	size_t size;
+	char *text = read_file(path, &size);
+	if (!text) {
+		fprintf(stderr, "catan render: cannot read %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	struct game game;
+	struct event recent[RENDER_RECENT];
+	int recent_count;
+	char message[256];
+	int ok = codec_replay_log_to(text, size, (uint32_t)version, &game, recent, RENDER_RECENT, &recent_count, message,
+	                             sizeof message);
+	free(text);
+	if (!ok) {
+		fprintf(stderr, "catan render: %s\n", message);
+		return 1;
+	}
+	/* Only what a spectator sees reaches the renderer. */
+	struct game_view view;
+	view_game(&game, VIEW_SPECTATOR, &view);
+	for (int i = 0; i < recent_count; i++) {
+		struct event seen;
+		view_event(&recent[i], VIEW_SPECTATOR, &seen);
+		recent[i] = seen;
+	}
+	struct render_scene scene = {.view = &view, .waiting_for = legal_waiting_for(&game)};
+	render_last_move_of(recent, recent_count, &scene.last_move);
+	unsigned char *bytes;
+	size_t length;
+	if (!render_board(&scene, &options, &bytes, &length)) {
+		fprintf(stderr, "catan render: the picture could not be drawn\n");
+		return 1;
+	}
+	FILE *file = fopen(out_path, "wb");
+	if (!file || fwrite(bytes, 1, length, file) != length || fclose(file) != 0) {
+		fprintf(stderr, "catan render: cannot write %s: %s\n", out_path, strerror(errno));
+		free(bytes);
+		return 1;
+	}
+	free(bytes);
+	printf("%s: version %" PRIu32 ", %zu bytes\n", out_path, game.version, length);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -413,6 +511,8 @@ int main(int argc, char **argv)
 		return run_bots(argc, argv);
 	if (strcmp(argv[1], "replay") == 0)
 		return run_replay(argc, argv);
+	if (strcmp(argv[1], "render") == 0)
+		return run_render(argc, argv);
 	usage();
 	return 2;
 }

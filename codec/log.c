@@ -525,7 +525,8 @@ int codec_payload_parse(int type, const char *text, size_t size, struct event *o
 
 /* ---- replaying a log ---- */
 
-static int replay_entry(const json_t *entry, size_t index, struct game *game, char *message, size_t message_size)
+static int replay_entry(const json_t *entry, size_t index, struct game *game, struct event *applied, char *message,
+			size_t message_size)
 {
 	struct event event;
 	struct codec_error error;
@@ -553,11 +554,20 @@ static int replay_entry(const json_t *entry, size_t index, struct game *game, ch
 		return 0;
 	}
 	apply_event(game, &event);
+	*applied = event;
 	return 1;
 }
 
 int codec_replay_log(const char *text, size_t size, struct game *out, char *message, size_t message_size)
 {
+	return codec_replay_log_to(text, size, 0, out, NULL, 0, NULL, message, message_size);
+}
+
+int codec_replay_log_to(const char *text, size_t size, uint32_t version, struct game *out, struct event *recent,
+			int recent_max, int *recent_count, char *message, size_t message_size)
+{
+	if (recent_count)
+		*recent_count = 0;
 	memset(out, 0, sizeof *out);
 	json_error_t parse_error;
 	json_t *root = text ? json_loadb(text, size, JSON_REJECT_DUPLICATES, &parse_error) : NULL;
@@ -577,8 +587,24 @@ int codec_replay_log(const char *text, size_t size, struct game *out, char *mess
 		snprintf(message, message_size, "the event log is empty");
 	else
 		ok = 1;
-	for (size_t i = 0; ok && i < json_array_size(events); i++)
-		ok = replay_entry(json_array_get(events, i), i, out, message, message_size);
+	if (ok && version > json_array_size(events)) {
+		snprintf(message, message_size, "version %u is beyond the log's last version %zu", (unsigned)version,
+		         json_array_size(events));
+		ok = 0;
+	}
+	size_t stop = version ? version : json_array_size(events);
+	for (size_t i = 0; ok && i < stop; i++) {
+		struct event applied;
+		ok = replay_entry(json_array_get(events, i), i, out, &applied, message, message_size);
+		if (ok && recent && recent_max > 0) {
+			/* the last recent_max events, oldest first */
+			if (*recent_count == recent_max) {
+				memmove(recent, recent + 1, sizeof *recent * (size_t)(recent_max - 1));
+				--*recent_count;
+			}
+			recent[(*recent_count)++] = applied;
+		}
+	}
 	json_decref(root);
 	if (!ok && message_size > 0)
 		text_make_valid(message); /* message_size may cut a quoted refusal inside a character */

@@ -74,4 +74,10 @@ int codec_payload_parse(int type, const char *text, size_t size, struct event *o
  * zeroed *out. Returns 1, or 0 with a message (valid UTF-8) naming the failing entry. */
 int codec_replay_log(const char *text, size_t size, struct game *out, char *message, size_t message_size);
 
+/* codec_replay_log() up to `version` (the first `version` events; 0: all of them; a version
+ * beyond the log is refused with a message), keeping the last `recent_max` events applied
+ * in recent[] (oldest first, *recent_count of them) when `recent` is not NULL. */
+int codec_replay_log_to(const char *text, size_t size, uint32_t version, struct game *out, struct event *recent,
+			int recent_max, int *recent_count, char *message, size_t message_size);
+
 #endif

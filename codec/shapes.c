@@ -18,6 +18,7 @@
 #include "codec/options.h"
 #include "codec/reader.h"
 #include "codec/writer.h"
+#include "engine/geometry.h"
 #include "engine/rules.h"
 
 /* ---- move bodies ---- */
@@ -433,6 +434,20 @@ static json_t *id_list_new(const int8_t *ids, int count)
 	return array;
 }
 
+/* A projection coordinate rounded to 4 decimals (without libm: the values are small). */
+static json_t *coordinate_new(double value)
+{
+	double scaled = value * 10000.0;
+	long long rounded = (long long)(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+	return writer_made(json_real((double)rounded / 10000.0));
+}
+
+static void put_point(json_t *object, struct geometry_point point)
+{
+	writer_put_new(object, "px", coordinate_new(point.x));
+	writer_put_new(object, "py", coordinate_new(point.y));
+}
+
 json_t *codec_board_to_json(const struct board_layout *board)
 {
 	json_t *object = writer_made(json_object());
@@ -448,6 +463,13 @@ json_t *codec_board_to_json(const struct board_layout *board)
 		               board->terrain[hex] == TERRAIN_DESERT || !board->number[hex]
 		                       ? json_null()
 		                       : json_integer(board->number[hex]));
+		put_point(entry, geometry_hex_centre(hex));
+		int corners[6];
+		geometry_hex_corners(hex, corners);
+		json_t *corner_list = writer_made(json_array());
+		for (int k = 0; k < 6; k++)
+			writer_append_new(corner_list, json_integer(corners[k]));
+		writer_put_new(entry, "corners", corner_list);
 		writer_append_new(hexes, entry);
 	}
 	for (int node = 0; node < BOARD_NODES; node++) {
@@ -455,6 +477,7 @@ json_t *codec_board_to_json(const struct board_layout *board)
 		writer_put_int(entry, "id", node);
 		writer_put_int(entry, "x", board_node_x[node]);
 		writer_put_int(entry, "y", board_node_y[node]);
+		put_point(entry, geometry_node_point(node));
 		writer_put_new(entry, "hexes", id_list_new(board_node_hexes[node], 3));
 		writer_put_new(entry, "neighbors", id_list_new(board_node_neighbors[node], 3));
 		writer_put_new(entry, "edges", id_list_new(board_node_edges[node], 3));
@@ -476,11 +499,22 @@ json_t *codec_board_to_json(const struct board_layout *board)
 		writer_put_int(entry, "slot", slot);
 		writer_put_new(entry, "type", writer_text_or_null(codec_harbor_name(board->harbor[slot])));
 		writer_put_new(entry, "nodes", id_list_new(board_harbor_nodes[slot], 2));
+		int facing;
+		put_point(entry, geometry_harbor_anchor(slot, &facing));
+		writer_put_int(entry, "facing", facing);
 		writer_append_new(harbors, entry);
 	}
+	struct geometry_box box = geometry_bounds();
+	json_t *projection = writer_made(json_object());
+	writer_put_int(projection, "hex_radius", 1);
+	writer_put_new(projection, "min_x", coordinate_new(box.min_x));
+	writer_put_new(projection, "min_y", coordinate_new(box.min_y));
+	writer_put_new(projection, "max_x", coordinate_new(box.max_x));
+	writer_put_new(projection, "max_y", coordinate_new(box.max_y));
 	writer_put_new(object, "hexes", hexes);
 	writer_put_new(object, "nodes", nodes);
 	writer_put_new(object, "edges", edges);
 	writer_put_new(object, "harbors", harbors);
+	writer_put_new(object, "projection", projection);
 	return object;
 }

@@ -4,9 +4,10 @@
 #
 #   engine/   the C library and engine/ only
 #   codec/    engine/, codec/ (and jansson)
+#   render/   engine/, render/ (and cairo)
 #   db/       db/ (and libpq, OpenSSL)
 #   game/     engine/, codec/, db/, game/
-#   api/      engine/, codec/, db/, game/, api/
+#   api/      engine/, codec/, db/, game/, render/, api/
 #   cmd/ bench/ openapi/   any library folder (and their own), never tests/
 #   tests/    anything
 set -eu
@@ -57,11 +58,12 @@ report=$(
 	allowed engine engine
 	engine_system
 	allowed codec engine codec
+	allowed render engine render
 	allowed db db
 	allowed game engine codec db game
-	allowed api engine codec db game api
-	allowed cmd engine codec db game api
-	allowed bench engine codec db game api
+	allowed api engine codec db game render api
+	allowed cmd engine codec db game render api
+	allowed bench engine codec db game render api
 	allowed openapi engine codec
 )
 if [ -n "$report" ]; then

@@ -4,6 +4,7 @@
  * views leak no hand, the board is consistent, and logs replay (through the library and
  * through `catan replay`).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1029,6 +1030,102 @@ START_TEST(test_board_has_19_54_72_9_entries_with_consistent_adjacency)
 }
 END_TEST
 
+static double number_of(const json_t *object, const char *key)
+{
+	json_t *value = json_object_get(object, key);
+	ck_assert_msg(json_is_number(value), "%s is not a number", key);
+	return json_number_value(value);
+}
+
+/* The projection every drawing shares: node px/py are the grid scaled to equal units, each
+ * hex lists its corners clockwise from north at distance 1, each harbor anchor lies at sea
+ * facing away from the island, and the box holds every hex and anchor. */
+START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
+{
+	struct board_layout layout;
+	board_beginner(&layout);
+	json_t *board = codec_board_to_json(&layout);
+	json_t *hexes = json_object_get(board, "hexes"), *nodes = json_object_get(board, "nodes");
+	json_t *harbors = json_object_get(board, "harbors"), *projection = json_object_get(board, "projection");
+	const double apothem = sqrt(3.0) / 2.0, pi = acos(-1.0);
+	ck_assert_int_eq(json_integer_value(json_object_get(projection, "hex_radius")), 1);
+	double min_x = number_of(projection, "min_x"), max_x = number_of(projection, "max_x");
+	double min_y = number_of(projection, "min_y"), max_y = number_of(projection, "max_y");
+	double seen_min_x = 1e9, seen_max_x = -1e9, seen_min_y = 1e9, seen_max_y = -1e9;
+
+	for (size_t n = 0; n < 54; n++) {
+		json_t *node = json_array_get(nodes, n);
+		double px = number_of(node, "px"), py = number_of(node, "py");
+		ck_assert_double_eq_tol(px, (double)json_integer_value(json_object_get(node, "x")) * apothem, 1e-4);
+		ck_assert_double_eq_tol(py, (double)json_integer_value(json_object_get(node, "y")) / 2.0, 1e-4);
+	}
+	/* the middle hex is the origin */
+	ck_assert_double_eq_tol(number_of(json_array_get(hexes, 9), "px"), 0.0, 1e-9);
+	ck_assert_double_eq_tol(number_of(json_array_get(hexes, 9), "py"), 0.0, 1e-9);
+	for (size_t h = 0; h < 19; h++) {
+		json_t *hex = json_array_get(hexes, h);
+		double cx = number_of(hex, "px"), cy = number_of(hex, "py");
+		ck_assert_double_eq_tol(cx, (2 * json_integer_value(json_object_get(hex, "q")) +
+		                             json_integer_value(json_object_get(hex, "r"))) * apothem, 1e-4);
+		json_t *corners = json_object_get(hex, "corners");
+		ck_assert_uint_eq(json_array_size(corners), 6);
+		for (size_t k = 0; k < 6; k++) {
+			json_int_t id = json_integer_value(json_array_get(corners, k));
+			ck_assert(listed(json_object_get(json_array_get(nodes, (size_t)id), "hexes"), (json_int_t)h));
+			json_t *node = json_array_get(nodes, (size_t)id);
+			double dx = number_of(node, "px") - cx, dy = number_of(node, "py") - cy;
+			ck_assert_msg(fabs(hypot(dx, dy) - 1.0) < 1e-3, "hex %zu corner %zu at distance %f", h, k,
+			              hypot(dx, dy));
+			/* clockwise with y southward from north: angles -90, -30, 30, 90, 150, 210 */
+			double angle = (-90.0 + 60.0 * (double)k) * pi / 180.0;
+			ck_assert_msg(fabs(dx - cos(angle)) < 1e-3 && fabs(dy - sin(angle)) < 1e-3,
+			              "hex %zu corner %zu is not at %d degrees", h, k, -90 + 60 * (int)k);
+			seen_min_x = fmin(seen_min_x, cx + dx);
+			seen_max_x = fmax(seen_max_x, cx + dx);
+			seen_min_y = fmin(seen_min_y, cy + dy);
+			seen_max_y = fmax(seen_max_y, cy + dy);
+		}
+	}
+	for (size_t slot = 0; slot < 9; slot++) {
+		json_t *harbor = json_array_get(harbors, slot);
+		double ax = number_of(harbor, "px"), ay = number_of(harbor, "py");
+		json_int_t facing = json_integer_value(json_object_get(harbor, "facing"));
+		ck_assert(json_is_integer(json_object_get(harbor, "facing")));
+		ck_assert(facing >= 0 && facing < 360 && facing % 30 == 0);
+		json_t *pair = json_object_get(harbor, "nodes");
+		json_t *a = json_array_get(nodes, (size_t)json_integer_value(json_array_get(pair, 0)));
+		json_t *b = json_array_get(nodes, (size_t)json_integer_value(json_array_get(pair, 1)));
+		double mx = (number_of(a, "px") + number_of(b, "px")) / 2, my = (number_of(a, "py") + number_of(b, "py")) / 2;
+		double fx = cos((double)facing * pi / 180.0), fy = sin((double)facing * pi / 180.0);
+		/* 0.75 out from the coast's middle, along the facing, which is normal to the coast */
+		ck_assert_msg(fabs(ax - (mx + 0.75 * fx)) < 1e-3 && fabs(ay - (my + 0.75 * fy)) < 1e-3,
+		              "harbor %zu anchor is not 0.75 along its facing", slot);
+		double sx = number_of(b, "px") - number_of(a, "px"), sy = number_of(b, "py") - number_of(a, "py");
+		ck_assert_double_eq_tol(sx * fx + sy * fy, 0.0, 1e-3);
+		/* facing away from the island's centre, and out at sea: outside every hex's circle */
+		ck_assert_msg(mx * fx + my * fy > 0, "harbor %zu faces inland", slot);
+		for (size_t h = 0; h < 19; h++) {
+			json_t *hex = json_array_get(hexes, h);
+			ck_assert_msg(hypot(ax - number_of(hex, "px"), ay - number_of(hex, "py")) > 1.0,
+			              "harbor %zu anchor lies on hex %zu", slot, h);
+		}
+		seen_min_x = fmin(seen_min_x, ax);
+		seen_max_x = fmax(seen_max_x, ax);
+		seen_min_y = fmin(seen_min_y, ay);
+		seen_max_y = fmax(seen_max_y, ay);
+	}
+	ck_assert_double_eq_tol(min_x, seen_min_x, 1e-3);
+	ck_assert_double_eq_tol(max_x, seen_max_x, 1e-3);
+	ck_assert_double_eq_tol(min_y, seen_min_y, 1e-3);
+	ck_assert_double_eq_tol(max_y, seen_max_y, 1e-3);
+	/* rounded to 4 decimals: printed short at 15 significant digits */
+	char *text = json_dumps(json_array_get(nodes, 3), JSON_COMPACT | JSON_REAL_PRECISION(15));
+	ck_assert_msg(strstr(text, "\"px\":-2.5981,\"py\":-3.5") != NULL, "%s", text);
+	free(text);
+	json_decref(board);
+}
+END_TEST
+
 /* ---- whole games ---- */
 
 /* Dump every event, parse it back, replay into a fresh state: equal to the live game. */
@@ -1323,6 +1420,7 @@ Suite *test_suite(void)
 	tcase_add_test(shapes, test_view_pending_lists_discards_and_the_setup_node);
 	tcase_add_test(shapes, test_view_lists_open_trades);
 	tcase_add_test(shapes, test_board_has_19_54_72_9_entries_with_consistent_adjacency);
+	tcase_add_test(shapes, test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea);
 	suite_add_tcase(suite, shapes);
 
 	TCase *games = tcase_create("games");

@@ -20,6 +20,21 @@ void handle_get_board(struct http_request *request)
 	(void)request;
 }
 
+void handle_get_board_svg(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_board_png(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_board_negotiated(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_get_players(struct http_request *request)
 {
 	(void)request;

@@ -1,0 +1,16 @@
+# The board pictures (render/*.c): a spectator's view drawn with cairo as SVG or PNG. A
+# static library over the engine; the server, the CLI, the benchmark and the tests link it
+# with $(RENDER_LIBS).
+
+RENDER_SRC := $(wildcard render/*.c)
+RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/obj/%.o)
+RENDER_LIB := $(B)/librender.a
+RENDER_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
+RENDER_LIBS := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
+EXTRA_CFLAGS_render := $(RENDER_CFLAGS)
+
+$(RENDER_LIB): $(RENDER_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+ALL_TARGETS += $(RENDER_LIB)
