@@ -8,12 +8,21 @@
 
 #include "api/http.h"
 
+struct session; /* api/service.h */
+
+/* The longest wait of a long-poll (GET /moves, GET /actions), in seconds. */
+#define HANDLERS_WAIT_MAX_S 60
+
 /* handlers_games.c */
 void handle_create_game(struct http_request *request);
 void handle_get_game(struct http_request *request);
 void handle_get_board(struct http_request *request);
 void handle_get_players(struct http_request *request);
 void handle_get_actions(struct http_request *request);
+/* The Actions body (version, seat, waiting_for, actions) of the session's game for its
+ * viewer, as GET /actions answers it; also the `actions` of a seat's your_turn. New
+ * reference. */
+json_t *handlers_actions_json(const struct session *session);
 
 /* handlers_board.c: the board as a picture; /board with an image Accept type */
 void handle_get_board_svg(struct http_request *request);

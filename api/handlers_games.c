@@ -12,8 +12,10 @@
 #include "codec/shapes.h"
 #include "api/handlers.h"
 #include "api/metrics.h"
+#include "api/notify.h"
 #include "api/ratelimit.h"
 #include "api/service.h"
+#include "api/xalloc.h"
 #include "codec/text.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
@@ -297,18 +299,15 @@ void handle_get_players(struct http_request *request)
 	http_respond_json(request, 200, body, (long)session.game.state.version);
 }
 
-void handle_get_actions(struct http_request *request)
+json_t *handlers_actions_json(const struct session *session)
 {
-	struct session session;
-	if (!service_open(request, &session))
-		return;
-	const struct game *state = &session.game.state;
+	const struct game *state = &session->game.state;
 	json_t *actions;
-	if (session.viewer >= 0) {
+	if (session->viewer >= 0) {
 		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
 		if (!moves)
 			abort();
-		int count = legal_moves(state, session.viewer, moves, LEGAL_MOVES_MAX);
+		int count = legal_moves(state, session->viewer, moves, LEGAL_MOVES_MAX);
 		actions = codec_actions_to_json(moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
 		free(moves);
 		/* A discard template carries the hand it is chosen from. */
@@ -320,7 +319,7 @@ void handle_get_actions(struct http_request *request)
 			json_t *hand = json_object();
 			for (int r = 0; r < RESOURCE_COUNT; r++)
 				json_object_set_new(hand, resource_name(r),
-						    json_integer(state->players[session.viewer].resources[r]));
+						    json_integer(state->players[session->viewer].resources[r]));
 			json_object_set_new(action, "hand", hand);
 		}
 	} else {
@@ -332,7 +331,74 @@ void handle_get_actions(struct http_request *request)
 		if (mask >> s & 1u)
 			json_array_append_new(waiting, json_integer(s));
 	json_t *body = json_pack("{s:i, s:o, s:o, s:o}", "version", (int)state->version, "seat",
-				 session.viewer >= 0 ? json_integer(session.viewer) : json_null(), "waiting_for", waiting,
+				 session->viewer >= 0 ? json_integer(session->viewer) : json_null(), "waiting_for", waiting,
 				 "actions", actions);
-	http_respond_json(request, 200, body, (long)state->version);
+	return body;
+}
+
+/* GET /actions?wait=S between its wake-ups (api/notify.h): the session opened on the
+ * first run (the token checked and counted once, not on every wake-up), refreshed after. */
+struct actions_wait {
+	struct notify_waiter waiter;
+	double deadline;
+	long after; /* the version the caller gave */
+	struct session session;
+};
+
+/* 1 when the caller has something to do in the session's game: its seat is waited for, or
+ * the game is over (nothing will ever be due, so there is no point waiting). */
+static int actions_due(const struct session *session)
+{
+	const struct game *state = &session->game.state;
+	if (state->phase == GAME_PHASE_FINISHED)
+		return 1;
+	return session->viewer >= 0 && (legal_waiting_for(state) >> session->viewer & 1u);
+}
+
+/* GET /actions, and with ?after=N&wait=S the wait for the caller's turn: answered at once
+ * when the game is past version N and waits for the caller's seat (or is over); otherwise
+ * parked like a long-poll of the log (counted in MAX_WAITING, woken through LISTEN/NOTIFY
+ * by a move on any server) and checked again after each new event, answering the current
+ * actions when the wait runs out. A spectator or the admin, never waited for, waits until
+ * the game ends or the time runs out. */
+void handle_get_actions(struct http_request *request)
+{
+	struct actions_wait *parked = request->state;
+	struct session now;
+	struct session *session = parked ? &parked->session : &now;
+	long after = 0;
+	if (parked) {
+		/* Woken: the parameters were read and the caller admitted on the first run. */
+		after = parked->after;
+		if (!service_refresh(request, session))
+			return;
+	} else {
+		after = http_query_integer(request, "after", 0, 0, INT32_MAX);
+		long wait = after < 0 ? -1 : http_query_integer(request, "wait", 0, 0, HANDLERS_WAIT_MAX_S);
+		if (after < 0 || wait < 0 || !service_open(request, &now))
+			return;
+		if (wait > 0) {
+			if (!http_wait_admit(request))
+				return;
+			parked = xcalloc(1, sizeof *parked);
+			parked->deadline = http_now() + (double)wait;
+			parked->after = after;
+			memcpy(&parked->session, &now, sizeof now);
+			request->state = parked;
+			request->free_state = free;
+			session = &parked->session;
+		}
+	}
+	for (;;) {
+		const struct game *state = &session->game.state;
+		if (!parked || ((long)state->version > after && actions_due(session)) ||
+		    http_now() >= parked->deadline || notify_stopping())
+			break;
+		/* Woken by every event after the version read: each may make the seat act. */
+		if (notify_park(&parked->waiter, request, session->game.id, (int32_t)state->version, parked->deadline))
+			return;
+		if (!service_refresh(request, session))
+			return;
+	}
+	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
 }

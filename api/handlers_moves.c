@@ -7,11 +7,17 @@
  * never loses an event. A stream also wakes every STREAM_HEARTBEAT_S to send a comment
  * line, which keeps proxies from closing it and finds clients that went away.
  *
+ * A seat is told when the game waits for it: when, after the events given, the game stands
+ * at that version and waits for the seat, a stream sends `event: your_turn` (id: the
+ * version, so a resume from it sends the note again while it is still due) and a long-poll
+ * answer carries a `your_turn` member, each {type, version, seat, actions: <the Actions
+ * body of GET /actions>}. Spectators and the admin never get one.
+ *
  * A stream ends with the game: once it has sent the event that finished the game (or was
  * opened on a finished game) and has caught up with the log, it sends a last event,
- * `event: end` with `data: {"version": N}` (N the game's final version), and closes. The
- * end has no `id:`, so a browser that reconnects anyway resumes after the last real event,
- * and is told `end` again at once.
+ * `event: end` with `data: {"type": "end", "version": N}` (N the game's final version),
+ * and closes. The end has no `id:`, so a browser that reconnects anyway resumes after the
+ * last real event, and is told `end` again at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,13 +31,33 @@
 #include "api/notify.h"
 #include "api/service.h"
 #include "api/xalloc.h"
+#include "engine/legal.h"
 #include "engine/view.h"
 
 #define LOG_LIMIT_DEFAULT 100
 #define LOG_LIMIT_MAX 1000
-#define WAIT_MAX_S 60
 #define STREAM_HEARTBEAT_S 15
 #define STREAM_BATCH 100
+
+/* The note that the game waits for the session's seat, {type: "your_turn", version, seat,
+ * actions: <the Actions body>}, when the game stands at `version` (the last event the
+ * caller was given) and waits for that seat; NULL when it does not, when the caller is no
+ * seat, or when the game has moved past `version` (the note comes with the later events)
+ * or cannot be read now (the caller re-reads anyway). Brings session->game.state up to
+ * date. New reference. */
+static json_t *your_turn_json(struct session *session, int32_t version)
+{
+	if (session->viewer < 0)
+		return NULL;
+	if ((int32_t)session->game.state.version < version && play_refresh(&session->game) != STORE_OK)
+		return NULL;
+	const struct game *state = &session->game.state;
+	if ((int32_t)state->version != version || state->phase == GAME_PHASE_FINISHED ||
+	    !(legal_waiting_for(state) >> session->viewer & 1u))
+		return NULL;
+	return json_pack("{s:s, s:i, s:i, s:o}", "type", "your_turn", "version", (int)version, "seat",
+			 session->viewer, "actions", handlers_actions_json(session));
+}
 
 void handle_post_move(struct http_request *request)
 {
@@ -73,7 +99,7 @@ void handle_get_moves(struct http_request *request)
 {
 	long after = http_query_integer(request, "after", 0, 0, INT32_MAX);
 	long limit = after < 0 ? -1 : http_query_integer(request, "limit", LOG_LIMIT_DEFAULT, 1, LOG_LIMIT_MAX);
-	long wait = limit < 0 ? -1 : http_query_integer(request, "wait", 0, 0, WAIT_MAX_S);
+	long wait = limit < 0 ? -1 : http_query_integer(request, "wait", 0, 0, HANDLERS_WAIT_MAX_S);
 	if (after < 0 || limit < 0 || wait < 0)
 		return;
 	struct poll_state *state = request->state;
@@ -106,6 +132,9 @@ void handle_get_moves(struct http_request *request)
 		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
 		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", play_log_json(&session.game, session.viewer, &log));
 		store_log_free(&log);
+		json_t *your_turn = your_turn_json(&session, last);
+		if (your_turn)
+			json_object_set_new(body, "your_turn", your_turn);
 		http_respond_json(request, 200, body, (long)version);
 		return;
 	}
@@ -125,6 +154,7 @@ struct stream {
 	int finished;          /* the game is over: end once caught up */
 	int ended;             /* the end event is formatted: close when it is sent */
 	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
+	int32_t your_turn_sent; /* the version of the last your_turn sent, -1 none */
 };
 
 static void stream_free(void *cls)
@@ -167,6 +197,7 @@ static int stream_fill(struct stream *stream)
 					   (long long)version, type ? type : "event", data);
 		free(data);
 	}
+	int caught_up = log.count < STREAM_BATCH;
 	if (log.count) {
 		stream->sent = log.rows[log.count - 1].seq;
 		if (stream->sent > stream->final_version)
@@ -174,6 +205,25 @@ static int stream_fill(struct stream *stream)
 	}
 	json_decref(entries);
 	store_log_free(&log);
+	/* Caught up, and the game waits for the seat: tell it once per version. */
+	json_t *your_turn = caught_up && stream->your_turn_sent != stream->sent
+				    ? your_turn_json(&stream->session, stream->sent)
+				    : NULL;
+	if (your_turn) {
+		char *data = json_dumps(your_turn, JSON_COMPACT);
+		json_decref(your_turn);
+		if (!data)
+			abort();
+		size_t need = strlen(data) + 64;
+		if (length + need > capacity) {
+			capacity = length + need;
+			buffer = xrealloc(buffer, capacity);
+		}
+		length += (size_t)snprintf(buffer + length, capacity - length, "id: %ld\nevent: your_turn\ndata: %s\n\n",
+					   (long)stream->sent, data);
+		free(data);
+		stream->your_turn_sent = stream->sent;
+	}
 	free(stream->pending);
 	stream->pending = buffer;
 	stream->pending_length = length;
@@ -205,7 +255,8 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 		if (stream->finished) {
 			/* Caught up with a finished game: nothing more will come. */
 			free(stream->pending);
-			stream->pending = xasprintf("event: end\ndata: {\"version\":%ld}\n\n", (long)stream->final_version);
+			stream->pending = xasprintf("event: end\ndata: {\"type\":\"end\",\"version\":%ld}\n\n",
+						    (long)stream->final_version);
 			stream->pending_length = strlen(stream->pending);
 			stream->pending_offset = 0;
 			stream->ended = 1;
@@ -249,6 +300,7 @@ void handle_get_stream(struct http_request *request)
 	stream->request = request;
 	memcpy(&stream->session, &session, sizeof session);
 	stream->sent = (int32_t)after;
+	stream->your_turn_sent = -1;
 	stream->final_version = (int32_t)session.game.state.version;
 	stream->finished = session.game.state.phase == GAME_PHASE_FINISHED;
 	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;

@@ -22,6 +22,10 @@ struct route {
 	const char *pattern; /* also the metrics label */
 	route_handler handler;
 	enum route_access access;
+	/* 1: the token may also come as ?token= (GET only), for browsers' EventSource, which
+	 * cannot send Authorization. Only where a browser has no other way: a token in a URL
+	 * ends up in proxies' and browsers' histories (the access log never writes queries). */
+	int query_token;
 };
 
 /* The route for method + path, with its captures stored (owned) in params; HEAD matches GET

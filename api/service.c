@@ -117,14 +117,19 @@ static int open_game(struct http_request *request, struct session *session, int 
 	size_t length = 0;
 	const char *header = http_header(request, MHD_HTTP_HEADER_AUTHORIZATION);
 	int bearer = auth_bearer(header, &token, &length);
-	if (bearer == 0 && request->route && request->method == HTTP_GET) {
-		/* EventSource cannot send headers: streams (and other reads) accept ?token=. */
-		const char *query_token = http_query(request, "token");
-		if (query_token) {
-			token = query_token;
-			length = strlen(query_token);
-			bearer = length > 0 && length <= 128 ? 1 : -1;
-		}
+	const char *query_token = http_query(request, "token");
+	if (query_token && !(request->route && request->route->query_token)) {
+		/* Only an EventSource needs a token in the URL; anywhere else it would only leak. */
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "?token= is accepted only by GET .../stream: send Authorization: Bearer <token>",
+				     "token", -1);
+		return 0;
+	}
+	if (bearer == 0 && query_token) {
+		/* EventSource cannot send headers: the stream accepts ?token=. */
+		token = query_token;
+		length = strlen(query_token);
+		bearer = length > 0 && length <= 128 ? 1 : -1;
 	}
 	if (bearer < 0) {
 		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "Authorization must be \"Bearer <token>\"", NULL, -1);

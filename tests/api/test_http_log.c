@@ -2,7 +2,8 @@
  * test_http_log.c - the event log over HTTP: pages of GET .../moves without gap or
  * duplicate, long-polls woken by moves of other clients (or answered empty at their
  * deadline), the Server-Sent Events stream in order with id = version and resumed with
- * Last-Event-ID, and a clean shutdown that answers parked requests.
+ * Last-Event-ID (a seat's your_turn notes set aside: test_http_live is about them), and a
+ * clean shutdown that answers parked requests.
  *
  * These talk to the server directly (timing is measured, and a proxy would buffer a
  * stream); the log's shape is validated against the spec by test_http_games through Prism.
@@ -175,6 +176,28 @@ static void assert_stream_matches_log(const struct http_stream *stream, const js
 	}
 }
 
+/* Take the seat's your_turn notes out of a stream (the log entries stay, in order): each
+ * must be for `seat`, due at the version of the event before it (or at `start`, the version
+ * the stream resumed from). test_http_live checks when they come. */
+static void strip_your_turn_notes(struct http_stream *stream, int seat, long start)
+{
+	int kept = 0;
+	long last = start;
+	for (int i = 0; i < stream->count; i++) {
+		struct http_sse_event *event = &stream->events[i];
+		if (strcmp(event->type, "your_turn") != 0) {
+			last = event->id;
+			stream->events[kept++] = *event;
+			continue;
+		}
+		ck_assert_msg(event->id == last, "a your_turn note with id %ld after event %ld", event->id, last);
+		ck_assert_int_eq(json_integer_value(json_object_get(event->data, "seat")), seat);
+		ck_assert_int_eq(json_integer_value(json_object_get(event->data, "version")), event->id);
+		json_decref(event->data);
+	}
+	stream->count = kept;
+}
+
 START_TEST(test_stream_sends_the_log_in_order_with_versions_as_ids)
 {
 	struct http_game game;
@@ -240,6 +263,7 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 	struct http_stream live;
 	http_stream_read(http_fixture.server.url, path, game.tokens[0], resume, 100000, &mover.last_version, 30, &live);
 	pthread_join(thread, NULL);
+	strip_your_turn_notes(&live, 0, version);
 	long final = mover.last_version;
 	ck_assert_int_eq(live.status, 200);
 	ck_assert_msg(live.count == final - version, "%d live events for versions %ld..%ld", live.count, version + 1,
@@ -250,11 +274,14 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 
 	/* Resume: the first part, then reconnect with Last-Event-ID = the last id received. */
 	struct http_stream first, rest;
-	http_stream_read(http_fixture.server.url, path, game.tokens[0], NULL, 17, NULL, 10, &first);
+	long seventeen = 17;
+	http_stream_read(http_fixture.server.url, path, game.tokens[0], NULL, 100000, &seventeen, 10, &first);
+	strip_your_turn_notes(&first, 0, 0);
 	ck_assert_int_eq(first.count, 17);
 	assert_stream_matches_log(&first, log, 1);
 	snprintf(resume, sizeof resume, "%ld", first.events[first.count - 1].id);
 	http_stream_read(http_fixture.server.url, path, game.tokens[0], resume, 100000, &final, 10, &rest);
+	strip_your_turn_notes(&rest, 0, 17);
 	ck_assert_int_eq(rest.status, 200);
 	ck_assert_int_eq(first.count + rest.count, final);
 	assert_stream_matches_log(&rest, log, 18);
@@ -264,6 +291,7 @@ START_TEST(test_stream_delivers_live_moves_and_resumes_with_last_event_id)
 	snprintf(path, sizeof path, "%s/stream?after=%ld", game.path, final - 3);
 	struct http_stream tail;
 	http_stream_read(http_fixture.server.url, path, game.tokens[0], NULL, 100000, &final, 10, &tail);
+	strip_your_turn_notes(&tail, 0, final - 3);
 	ck_assert_int_eq(tail.count, 3);
 	assert_stream_matches_log(&tail, log, final - 2);
 	http_stream_free(&tail);
