@@ -2,52 +2,20 @@ import { seatClass, svg } from "./ui.js";
 export function noTargets() {
     return { node: new Map(), edge: new Map(), hex: new Map() };
 }
-const SQRT3_2 = Math.sqrt(3) / 2;
 export function geometry(board) {
     const nodes = new Map();
     for (const n of board.nodes)
-        nodes.set(n.id, { x: n.x * SQRT3_2, y: n.y / 2 });
-    const sums = new Map();
-    for (const n of board.nodes) {
-        const p = nodes.get(n.id);
-        for (const h of n.hexes) {
-            const s = sums.get(h) ?? { x: 0, y: 0, k: 0 };
-            s.x += p.x;
-            s.y += p.y;
-            s.k += 1;
-            sums.set(h, s);
-        }
-    }
+        nodes.set(n.id, { x: n.px, y: n.py });
     const hexes = new Map();
-    for (const h of board.hexes) {
-        const s = sums.get(h.id);
-        hexes.set(h.id, s && s.k ? { x: s.x / s.k, y: s.y / s.k } : { x: 0, y: 0 });
-    }
-    const harbors = board.harbors.map((harbor) => {
-        const a = nodes.get(harbor.nodes[0]);
-        const b = nodes.get(harbor.nodes[1]);
-        const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-        const shared = board.nodes.find((n) => n.id === harbor.nodes[0]).hexes
-            .find((h) => board.nodes.find((n) => n.id === harbor.nodes[1]).hexes.includes(h));
-        const centre = shared !== undefined ? hexes.get(shared) : { x: 0, y: 0 };
-        const dx = mid.x - centre.x;
-        const dy = mid.y - centre.y;
-        const length = Math.hypot(dx, dy) || 1;
-        return { type: harbor.type, nodes: harbor.nodes, at: { x: mid.x + 0.75 * dx / length, y: mid.y + 0.75 * dy / length } };
-    });
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    const grow = (p, r) => {
-        minX = Math.min(minX, p.x - r);
-        minY = Math.min(minY, p.y - r);
-        maxX = Math.max(maxX, p.x + r);
-        maxY = Math.max(maxY, p.y + r);
-    };
-    for (const p of hexes.values())
-        grow(p, 1);
-    for (const h of harbors)
-        grow(h.at, 0.45);
-    const pad = 0.1;
-    const viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad].map((v) => v.toFixed(3)).join(" ");
+    for (const h of board.hexes)
+        hexes.set(h.id, { x: h.px, y: h.py });
+    const harbors = board.harbors.map((h) => ({ type: h.type, nodes: h.nodes, at: { x: h.px, y: h.py }, facing: h.facing }));
+    const p = board.projection;
+    // The bounding box holds hex centres' outlines and harbor anchors; leave room for the
+    // harbor discs drawn around the anchors.
+    const pad = 0.5;
+    const viewBox = [p.min_x - pad, p.min_y - pad, p.max_x - p.min_x + 2 * pad, p.max_y - p.min_y + 2 * pad]
+        .map((v) => v.toFixed(3)).join(" ");
     return { nodes, hexes, harbors, viewBox };
 }
 const TERRAIN_LABEL = {

@@ -172,17 +172,30 @@ export class GameScreen {
             return;
         if (this.mode.kind !== "none" && !this.modeStillLegal())
             this.mode = { kind: "none" };
-        drawBoard(this.svgRoot, this.board, this.geo, view, this.targets(), (kind, id) => this.pick(kind, id));
+        const targets = this.targets();
+        const board = this.board, geo = this.geo;
+        const actions = this.actions;
+        // A panel is drawn again only when what it shows changed: a button a person is about to
+        // click must not be replaced under the pointer by an identical one.
+        this.paint("board", [view.buildings, view.roads, view.robber, [...targets.node], [...targets.edge], [...targets.hex]], () => drawBoard(this.svgRoot, board, geo, view, targets, (kind, id) => this.pick(kind, id)));
+        this.paint("status", [view.version, actions?.waiting_for], () => this.renderStatus(view));
+        this.paint("winner", [view.winner, view.players], () => this.renderWinner(view));
+        if (this.token) {
+            this.paint("hand", [view.you], () => this.renderHand(view));
+            this.paint("actions", [actions?.actions, view.you, this.mode, this.sending], () => this.renderActions(view));
+        }
+        this.paint("trades", [view.trades, view.status, actions?.actions, this.sending, view.players.map((p) => p.name)], () => this.renderTrades(view));
+        this.paint("players", [view.players, view.turn.seat, actions?.waiting_for, view.longest_road, view.largest_army], () => this.renderPlayers(view));
         this.root.setAttribute("data-version", String(view.version));
         this.root.setAttribute("data-turn", String(view.turn.number));
-        this.renderStatus(view);
-        this.renderWinner(view);
-        if (this.token) {
-            this.renderHand(view);
-            this.renderActions(view);
-        }
-        this.renderTrades(view);
-        this.renderPlayers(view);
+    }
+    painted = new Map();
+    paint(panel, shown, draw) {
+        const signature = JSON.stringify(shown);
+        if (this.painted.get(panel) === signature)
+            return;
+        this.painted.set(panel, signature);
+        draw();
     }
     modeStillLegal() {
         if (this.mode.kind === "knight")
@@ -462,14 +475,29 @@ export class GameScreen {
         }, "primary");
         return el("fieldset", { class: "offer", id: `${prefix}-form` }, el("legend", {}, counter ? `Counter-offer to ${this.name(counter.from)}` : "Offer a trade to other players"), el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, "you give"), el("th", {}, "you get"))), el("tbody", {}, ...rows)), toBoxes.length ? el("p", {}, "To: ", ...toBoxes) : null, submit);
     }
+    /** Open offers, one item per trade, kept while its buttons stay the same (only its text is
+     * updated as other seats answer), so a button or a half-written counter-offer is not
+     * replaced under the person using it. */
+    tradeItems = new Map();
     renderTrades(view) {
         const box = document.getElementById("trades");
         const me = this.actions?.seat ?? null;
         const items = view.trades.map((t) => {
+            const mine = this.list().filter((a) => "trade" in a && a.trade === t.id);
+            // A counter-offer answers an offer this seat is asked about (it may still accept or decline it).
+            const addressedToMe = me !== null && t.from !== me && t.counter_to === null &&
+                mine.some((a) => a.type === "accept_trade" || a.type === "decline_trade");
+            const signature = JSON.stringify([mine, addressedToMe, this.sending]);
+            const text = `${t.counter_to ? "Counter-offer" : "Offer"} ${t.id}: ${this.name(t.from)} gives ${cards(t.give)} for ${cards(t.want)}, to ${t.to.map(this.name).join(", ")}.`;
+            const meta = `Accepted: ${t.accepted.map(this.name).join(", ") || "nobody yet"} · Declined: ${t.declined.map(this.name).join(", ") || "nobody"}`;
+            const kept = this.tradeItems.get(t.id);
+            if (kept && kept.buttons === signature) {
+                kept.item.querySelector(".trade-text").textContent = text;
+                kept.item.querySelector(".meta").textContent = meta;
+                return kept.item;
+            }
             const buttons = [];
-            for (const a of this.list()) {
-                if (!("trade" in a) || a.trade !== t.id)
-                    continue;
+            for (const a of mine) {
                 if (a.type === "accept_trade")
                     buttons.push(this.button("Accept", () => void this.send(moveOf(a))));
                 if (a.type === "decline_trade")
@@ -479,19 +507,36 @@ export class GameScreen {
                 if (a.type === "confirm_trade")
                     buttons.push(this.button(a.with !== undefined && a.with !== null && t.counter_to === null ? `Trade with ${this.name(a.with)}` : "Confirm", () => void this.send(moveOf(a)), "primary"));
             }
-            // A counter-offer answers an offer this seat is asked about (it may still accept or decline it).
-            const addressedToMe = me !== null && t.from !== me && t.counter_to === null &&
-                this.list().some((a) => (a.type === "accept_trade" || a.type === "decline_trade") && a.trade === t.id);
             let counterSlot = null;
             if (addressedToMe) {
                 counterSlot = el("div", { class: "counter-slot" });
                 const slot = counterSlot;
                 buttons.push(this.button("Counter-offer…", () => slot.replaceChildren(this.offerForm(view, t))));
             }
-            return el("li", { class: "trade", "data-trade": t.id }, el("p", {}, `${t.counter_to ? "Counter-offer" : "Offer"} ${t.id}: ${this.name(t.from)} gives ${cards(t.give)} for ${cards(t.want)}, to ${t.to.map(this.name).join(", ")}.`), el("p", { class: "meta" }, `Accepted: ${t.accepted.map(this.name).join(", ") || "nobody yet"} · Declined: ${t.declined.map(this.name).join(", ") || "nobody"}`), buttons.length ? el("div", { class: "row" }, ...buttons) : null, counterSlot);
+            const item = el("li", { class: "trade", "data-trade": t.id }, el("p", { class: "trade-text" }, text), el("p", { class: "meta" }, meta), buttons.length ? el("div", { class: "row" }, ...buttons) : null, counterSlot);
+            this.tradeItems.set(t.id, { item, buttons: signature });
+            return item;
         });
+        for (const id of [...this.tradeItems.keys()])
+            if (!view.trades.some((t) => t.id === id))
+                this.tradeItems.delete(id);
         box.hidden = view.status === "finished";
-        box.replaceChildren(el("h2", {}, "Open offers"), items.length ? el("ul", { class: "trades" }, ...items) : el("p", {}, "None."));
+        const heading = box.querySelector("h2") ?? el("h2", {}, "Open offers");
+        const list = box.querySelector("ul.trades") ?? el("ul", { class: "trades" });
+        if (items.length) {
+            // Move kept items into place without detaching those already there.
+            items.forEach((item, i) => {
+                if (list.children[i] !== item)
+                    list.insertBefore(item, list.children[i] ?? null);
+            });
+            while (list.children.length > items.length)
+                list.lastChild.remove();
+            if (box.firstChild !== heading || box.children[1] !== list)
+                box.replaceChildren(heading, list);
+        }
+        else {
+            box.replaceChildren(heading, el("p", {}, "None."));
+        }
     }
     renderPlayers(view) {
         const box = document.getElementById("players");

@@ -1,10 +1,10 @@
 // board.ts - the board as SVG, from GET .../board geometry and the game view.
 //
-// Coordinates: the shared board projection (pointy-top hexes of circumradius 1, y growing
-// southward, origin at the centre of the middle hex): a node at grid (x, y) is drawn at
-// (x * sqrt(3) / 2, y / 2); a hex's centre is the mean of its corners; a harbor's marker
-// stands 0.75 out to sea from the midpoint of its two nodes. The viewBox is the bounding
-// box of all that, so the drawing scales to any width (phone or desktop).
+// Coordinates: the board projection GET .../board gives (pointy-top hexes of circumradius 1,
+// y growing southward, origin at the centre of the middle hex; the server's renderer uses
+// the same): nodes, hex centres and harbor anchors are drawn at their px, py, and the
+// viewBox is the projection's bounding box (with room for the harbor discs), so the
+// drawing scales to any width (phone or desktop).
 //
 // Targets (legal places for the move being chosen) are drawn last, on top, as focusable
 // buttons (role="button", tabindex 0, a label in words) that call `pick` on click, Enter
@@ -34,54 +34,22 @@ export interface Point {
 export interface Geometry {
   nodes: Map<number, Point>;
   hexes: Map<number, Point>;
-  harbors: { type: string; at: Point; nodes: number[] }[];
+  harbors: { type: string; at: Point; nodes: number[]; facing: number }[];
   viewBox: string;
 }
 
-const SQRT3_2 = Math.sqrt(3) / 2;
-
 export function geometry(board: Board): Geometry {
   const nodes = new Map<number, Point>();
-  for (const n of board.nodes) nodes.set(n.id, { x: n.x * SQRT3_2, y: n.y / 2 });
-  const sums = new Map<number, { x: number; y: number; k: number }>();
-  for (const n of board.nodes) {
-    const p = nodes.get(n.id)!;
-    for (const h of n.hexes) {
-      const s = sums.get(h) ?? { x: 0, y: 0, k: 0 };
-      s.x += p.x;
-      s.y += p.y;
-      s.k += 1;
-      sums.set(h, s);
-    }
-  }
+  for (const n of board.nodes) nodes.set(n.id, { x: n.px, y: n.py });
   const hexes = new Map<number, Point>();
-  for (const h of board.hexes) {
-    const s = sums.get(h.id);
-    hexes.set(h.id, s && s.k ? { x: s.x / s.k, y: s.y / s.k } : { x: 0, y: 0 });
-  }
-  const harbors = board.harbors.map((harbor) => {
-    const a = nodes.get(harbor.nodes[0])!;
-    const b = nodes.get(harbor.nodes[1])!;
-    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-    const shared = board.nodes.find((n) => n.id === harbor.nodes[0])!.hexes
-      .find((h) => board.nodes.find((n) => n.id === harbor.nodes[1])!.hexes.includes(h));
-    const centre = shared !== undefined ? hexes.get(shared)! : { x: 0, y: 0 };
-    const dx = mid.x - centre.x;
-    const dy = mid.y - centre.y;
-    const length = Math.hypot(dx, dy) || 1;
-    return { type: harbor.type, nodes: harbor.nodes, at: { x: mid.x + 0.75 * dx / length, y: mid.y + 0.75 * dy / length } };
-  });
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  const grow = (p: Point, r: number): void => {
-    minX = Math.min(minX, p.x - r);
-    minY = Math.min(minY, p.y - r);
-    maxX = Math.max(maxX, p.x + r);
-    maxY = Math.max(maxY, p.y + r);
-  };
-  for (const p of hexes.values()) grow(p, 1);
-  for (const h of harbors) grow(h.at, 0.45);
-  const pad = 0.1;
-  const viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad].map((v) => v.toFixed(3)).join(" ");
+  for (const h of board.hexes) hexes.set(h.id, { x: h.px, y: h.py });
+  const harbors = board.harbors.map((h) => ({ type: h.type, nodes: h.nodes, at: { x: h.px, y: h.py }, facing: h.facing }));
+  const p = board.projection;
+  // The bounding box holds hex centres' outlines and harbor anchors; leave room for the
+  // harbor discs drawn around the anchors.
+  const pad = 0.5;
+  const viewBox = [p.min_x - pad, p.min_y - pad, p.max_x - p.min_x + 2 * pad, p.max_y - p.min_y + 2 * pad]
+    .map((v) => v.toFixed(3)).join(" ");
   return { nodes, hexes, harbors, viewBox };
 }
 

@@ -117,6 +117,20 @@ export interface paths {
          *     Everything listed is accepted by the rules. Maritime trades are listed at every rate
          *     the seat is entitled to (4:1 always, 3:1 and 2:1 with harbors), each entry naming its
          *     `rate`, and for every multiple of it the hand pays for and the bank holds.
+         *
+         *     The answer is a snapshot of one version (its `version`, and its `ETag`): a move
+         *     made from it may meet a newer version (`422` when the rules no longer allow it,
+         *     `412` when sent with `If-Match` and the game moved on); read again and choose again.
+         *
+         *     **Waiting for your turn**: with `?after=N&wait=S` the request answers at once when
+         *     the game is past version `N` and waits for the caller's seat (`waiting_for` holds
+         *     it) or is over; otherwise it is held, checked again after every new event (a move
+         *     made through any server), and answered as soon as that is so, or after `S` seconds
+         *     with the current actions (look at `version` and ask again with it as `after`). A
+         *     seat that keeps `after` at the `version` of its last answer is told each time it
+         *     must act, within a second, with one request. Held requests count in the server's
+         *     limit of waiting requests (`503 too_many_waiting`). Without `wait` the answer is
+         *     immediate.
          */
         get: operations["getActions"];
         put?: never;
@@ -197,13 +211,40 @@ export interface paths {
          *     and a comment line `: ping` is sent every 15 seconds while nothing happens. The stream
          *     starts after `Last-Event-ID` (sent by browsers when they reconnect) or, failing that,
          *     after `?after=N` (default 0: the whole log first). Redacted for the caller, like the log.
+         *     Each `data:` is one `StreamEvent` (the schema below), its `type` the `event:` name:
+         *
+         *     ```
+         *     id: 2
+         *     event: settlement_built
+         *     data: {"type":"settlement_built","seat":1,"node":12,"free":true,"version":2,"created_at":"2026-05-01T12:00:05Z","origin":"player"}
+         *
+         *     : ping
+         *
+         *     ```
+         *
+         *     **Your turn**: on a seat's stream, whenever the game, after the events sent, waits for
+         *     that seat, the server also sends
+         *
+         *     ```
+         *     id: <version>
+         *     event: your_turn
+         *     data: {"type":"your_turn","version":<version>,"seat":<seat>,"actions":<the Actions body>}
+         *
+         *     ```
+         *
+         *     so a seat needs no `GET .../actions` to play. Its `id:` is the version it is due at: a
+         *     stream resumed from there (`Last-Event-ID`) sends it again while it is still due, so a
+         *     reconnect never loses it. Spectators never get it.
+         *
+         *     **Browsers**: an `EventSource` cannot send `Authorization`, so this route (only this
+         *     one) also takes the token as `?token=` (the `queryToken` scheme).
          *
          *     The stream ends with the game: after the event that finishes it (`game_won`) the
          *     server sends one last event, without an `id:`,
          *
          *     ```
          *     event: end
-         *     data: {"version": <the game's final version>}
+         *     data: {"type": "end", "version": <the game's final version>}
          *
          *     ```
          *
@@ -1205,8 +1246,20 @@ export interface components {
         /**
          * @description The island. Hexes are pointy-top, in axial coordinates (q, r), r growing southward.
          *     Node coordinates (x, y) are in a grid where a hex is 2 units wide and its corners are
-         *     at y offsets -2, -1, 1, 2 from its centre row: draw node n at (x, y), hex h at the mean
-         *     of its six corners.
+         *     at y offsets -2, -1, 1, 2 from its centre row, so x and y units differ.
+         *
+         *     **Projection** (draw with these): `px`, `py` place every node, hex centre and harbor
+         *     anchor in one plane with equal units on both axes, for pointy-top hexes of
+         *     circumradius 1 (`projection.hex_radius`), y growing southward, origin at the centre
+         *     of the middle hex: a node is at `px = x * sqrt(3)/2`, `py = y / 2`; hex (q, r) is
+         *     centred at `px = (2q + r) * sqrt(3)/2`, `py = 1.5 r`, and its `corners` list its six
+         *     nodes clockwise from the north corner (N, NE, SE, S, SW, NW). A harbor's anchor lies
+         *     0.75 out to sea from the midpoint of its two nodes, along the outward normal of that
+         *     coast side, and `facing` is that direction in degrees (0 east, 90 south). Values are
+         *     rounded to 4 decimals. `projection` is the bounding box of every hex and harbor
+         *     anchor: an SVG `viewBox` of `min_x min_y (max_x - min_x) (max_y - min_y)` (plus a
+         *     margin) shows the whole island. Scale every value by one factor to get pixels; the
+         *     server's board pictures (`/board.svg`, `/board.png`) use exactly this projection.
          */
         Board: {
             hexes: components["schemas"]["BoardHex"][];
@@ -1215,6 +1268,23 @@ export interface components {
             harbors: components["schemas"]["BoardHarbor"][];
             /** @description Where the robber stands now (also in the game view; everything else here never changes). */
             robber?: components["schemas"]["HexId"];
+            projection: components["schemas"]["BoardProjection"];
+        };
+        /** @description The projection's unit and the bounding box of every hex and harbor anchor, in projection units. */
+        BoardProjection: {
+            /**
+             * @description The circumradius of a hex (centre to corner) in projection units; always 1.
+             * @enum {integer}
+             */
+            hex_radius: 1;
+            /** @description The westmost point (a hex corner or harbor anchor). */
+            min_x: number;
+            /** @description The northmost point. */
+            min_y: number;
+            /** @description The eastmost point. */
+            max_x: number;
+            /** @description The southmost point. */
+            max_y: number;
         };
         /** @description A land hex. */
         BoardHex: {
@@ -1226,6 +1296,12 @@ export interface components {
             terrain: components["schemas"]["Terrain"];
             /** @description The number token (2..12, never 7) that makes it produce; null on the desert. */
             number: number | null;
+            /** @description Its centre in the board projection: (2q + r) * sqrt(3)/2. */
+            px: number;
+            /** @description Its centre in the board projection, growing southward: 1.5 r. */
+            py: number;
+            /** @description Its six corner intersections, clockwise from the north corner (N, NE, SE, S, SW, NW); side k joins corners k and k+1. */
+            corners: components["schemas"]["NodeId"][];
         };
         /** @description An intersection. */
         BoardNode: {
@@ -1234,6 +1310,10 @@ export interface components {
             x: number;
             /** @description Vertical position, growing southward. */
             y: number;
+            /** @description Its position in the board projection (equal units, hex circumradius 1): x * sqrt(3)/2. */
+            px: number;
+            /** @description Its position in the board projection, growing southward: y / 2. */
+            py: number;
             /** @description The land hexes it touches (1..3). */
             hexes: components["schemas"]["HexId"][];
             /** @description The adjacent intersections (2..3); the distance rule forbids building next to any building. */
@@ -1256,6 +1336,12 @@ export interface components {
             type: components["schemas"]["HarborType"];
             /** @description The two intersections it serves. */
             nodes: components["schemas"]["NodeId"][];
+            /** @description Its anchor in the board projection: 0.75 out to sea from the midpoint of its two nodes, along the coast side's outward normal. */
+            px: number;
+            /** @description Its anchor in the board projection, growing southward. */
+            py: number;
+            /** @description The direction from the coast to the sea, in degrees clockwise from east (0 east, 90 south, y growing southward); a multiple of 60. */
+            facing: number;
         };
         /** @description The caller's legal moves. */
         Actions: {
@@ -1281,7 +1367,26 @@ export interface components {
             version: components["schemas"]["Version"];
             /** @description Events after `after`, oldest first. */
             events: components["schemas"]["LogEntry"][];
+            /** @description Present when the caller is a seat, the page reaches the game's current version, and the game waits for that seat: what it may do now. Absent otherwise. */
+            your_turn?: components["schemas"]["YourTurn"];
         };
+        /** @description The game waits for this seat, at this version: its actions, as `GET .../actions` answers them. Sent on the seat's stream (`event: your_turn`, `id:` the version) and in the seat's long-poll answers whenever, after the events given, the game waits for it (again after each of its own moves that leave it to act); never to spectators. */
+        YourTurn: {
+            /** @constant */
+            type: "your_turn";
+            version: components["schemas"]["Version"];
+            seat: components["schemas"]["Seat"];
+            actions: components["schemas"]["Actions"];
+        };
+        /** @description The last event of a stream, sent once the game is over; the server then closes the stream. */
+        StreamEnd: {
+            /** @constant */
+            type: "end";
+            /** @description The game's final version. */
+            version: components["schemas"]["Version"];
+        };
+        /** @description The `data:` of one Server-Sent Event of `GET .../stream`, selected by `type` (which is also the SSE `event:` name): a log entry (`id:` its version), a `your_turn` note for the seat that must act (`id:` the version it is due at), or the `end` of the stream (no `id:`). Every member has a distinct `type`, so a client narrows on it; a discriminator is not declared because the log entries are a discriminated union of their own. */
+        StreamEvent: components["schemas"]["LogEntry"] | components["schemas"]["YourTurn"] | components["schemas"]["StreamEnd"];
         /** @description The event's position in the log (1-based); the game's version right after it. */
         EventVersion: number;
         /**
@@ -2693,7 +2798,18 @@ export interface operations {
     };
     getActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description With `wait`: answer only once the game is past this version and waits for the caller (or is over). 0 when absent.
+                 * @example 57
+                 */
+                after?: number;
+                /**
+                 * @description Seconds (0..60) to hold the request until the caller must act; 0 or absent: answer at once.
+                 * @example 30
+                 */
+                wait?: number;
+            };
             header?: {
                 /**
                  * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
@@ -2734,6 +2850,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2921,7 +3038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];

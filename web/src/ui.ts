@@ -68,7 +68,8 @@ export function describeProblem(p: unknown): string {
     case 403:
       return `This link does not allow that (${p.code}${detail}).`;
     case 404:
-      return `Not found (${p.code}${detail}). Check the link.`;
+      return p.code === "trade_not_found" ? `That offer is no longer open (${p.code}). Nothing was changed.`
+        : `Not found (${p.code}${detail}). Check the link.`;
     default:
       return `${p.title} (${p.status} ${p.code})${detail}.`;
   }
