@@ -22,7 +22,8 @@
  *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (api/destination.h);
  *                           1: also loopback and private ones (tests, on-premise receivers)
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see game/game_repo)
- *   PUBLIC_URL              the base URL printed at start (default http://LISTEN:PORT)
+ *   PUBLIC_URL              the base URL printed at start and used in the board_url of
+ *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
  *   CORS_ORIGINS            unset: web pages of any origin may call the API

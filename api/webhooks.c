@@ -5,7 +5,8 @@
  *   {"type": "event", "game_id": "...", "version": N, "event": <log entry as the receiver may
  *    see it>}
  *   {"type": "your_turn", "game_id": "...", "version": N, "seat": S, "summary": "...",
- *    "waiting_for": [...]}
+ *    "waiting_for": [...], "board_url": "<PUBLIC_URL>/v1/games/<id>/board.png?version=N"}
+ *   (the summary ends with "Board: <board_url>", so a chat bot posting it shows the picture)
  * Headers: webhook-id ("msg_<outbox row>_<seq>" for an event, "msg_<outbox row>_turn" for a
  * note: the same on every retry), webhook-timestamp (Unix seconds), webhook-signature
  * ("v1,<base64 HMAC-SHA256 of id.timestamp.body>"), content-type application/json.
@@ -34,6 +35,7 @@
 #include "api/destination.h"
 #include "api/metrics.h"
 #include "game/play.h"
+#include "api/service.h"
 #include "api/summary.h"
 #include "api/xalloc.h"
 #include "codec/log.h"
@@ -212,6 +214,26 @@ static char *event_body(const struct game_record *record, const struct store_del
 	return text;
 }
 
+/* The absolute address of the PNG of the game at `version`, for a chat service or a mail
+ * to show without a token: PUBLIC_URL (without a trailing slash), or http://LISTEN:PORT
+ * like the server's start banner when it is unset. */
+static void board_url(const struct game_record *record, int32_t version, char *out, size_t size)
+{
+	const struct config *config = service_config();
+	char base[512];
+	if (config && config->public_url && *config->public_url) {
+		snprintf(base, sizeof base, "%s", config->public_url);
+		size_t length = strlen(base);
+		while (length > 0 && base[length - 1] == '/')
+			base[--length] = '\0';
+	} else {
+		const char *host = config && config->listen_address ? config->listen_address : "127.0.0.1";
+		snprintf(base, sizeof base, "http://%s:%d", strcmp(host, "0.0.0.0") == 0 ? "localhost" : host,
+			 config ? config->port : 8080);
+	}
+	snprintf(out, size, "%s/v1/games/%s/board.png?version=%d", base, record->id_text, (int)version);
+}
+
 /* The your_turn note when, after these events, the game waits for the webhook's seat and
  * someone else (or the server) made them; NULL when there is nothing to say. */
 static char *your_turn_body(const struct game_record *record, const struct store_delivery *delivery,
@@ -259,14 +281,18 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	}
 	const char *names[GAME_MAX_SEATS];
 	play_names(record, names);
-	char *summary = summary_your_turn(at, seat, names, recent, recent_count);
+	char *sentences = summary_your_turn(at, seat, names, recent, recent_count);
+	char url[700];
+	board_url(record, delivery->last_seq, url, sizeof url);
+	char *summary = xasprintf("%s Board: %s", sentences, url);
+	free(sentences);
 	json_t *seats = json_array();
 	for (int s = 0; s < at->options.seats; s++)
 		if (waiting >> s & 1u)
 			json_array_append_new(seats, json_integer(s));
-	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o}", "type", "your_turn", "game_id", record->id_text,
+	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:s}", "type", "your_turn", "game_id", record->id_text,
 				 "version", (int)delivery->last_seq, "seat", seat, "summary", summary,
-				 "waiting_for", seats);
+				 "waiting_for", seats, "board_url", url);
 	free(summary);
 	char *text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);

@@ -48,7 +48,7 @@ bench-http-haproxy: $(SERVER) $(HTTP_BENCH)
 .PHONY: bench-http-haproxy
 
 RENDER_BENCH := $(B)/bench/render_bench
-$(RENDER_BENCH): $(B)/obj/bench/render_bench.o $(B)/obj/bench/games.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(RENDER_BENCH): $(B)/obj/bench/render_bench.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS)
 

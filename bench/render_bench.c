@@ -1,7 +1,8 @@
 /*
- * render_bench.c - what a board picture costs: one mid-game board (a random 4-seat game on
- * the beginner board, stopped when a seat first shows 6 public points) drawn at 1024 px as
- * SVG and as PNG, many times on one core; prints
+ * render_bench.c - what a board picture costs: one mid-game board (four heuristic bots on
+ * the beginner board, stopped after a piece is built once a seat shows 7 public points)
+ * drawn at 1024 px as SVG and as PNG, many times on one core (CPU time of the thread, so a
+ * busy machine counts less); prints
  *
  *   bench render: svg <ms> ms, png <ms> ms
  *
@@ -16,14 +17,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/games.h"
 #include "codec/log.h"
-#include "engine/apply.h"
+#include "engine/arena.h"
 #include "engine/legal.h"
+#include "engine/rules.h"
 #include "engine/view.h"
 #include "render/render.h"
 
 #define RECENT 8
+#define LOG_MAX 20000
+#define MID_GAME_POINTS 7
 
 static double now_seconds(void)
 {
@@ -60,29 +63,47 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--log") == 0)
 			log_path = argv[i + 1];
 	}
-	struct games_record record;
-	games_record_play(&record, 4, GAME_LAYOUT_BEGINNER, BOARD_NUMBERS_SPIRAL, 0, 11);
+	/* Four heuristic bots on the beginner board, as a server's bot seats play. */
+	struct game_options game_options;
+	rules_default_options(&game_options);
+	game_options.seats = 4;
+	game_options.layout = GAME_LAYOUT_BEGINNER;
+	const uint64_t seed = 20261130;
+	struct event *log = malloc(sizeof *log * LOG_MAX);
+	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
+	if (!log || !scratch)
+		abort();
 	struct game game;
-	memset(&game, 0, sizeof game);
-	struct event recent[RECENT];
-	int recent_count = 0, applied = 0;
-	for (; applied < record.count; applied++) {
-		apply_event(&game, &record.events[applied]);
-		struct event seen;
-		view_event(&record.events[applied], VIEW_SPECTATOR, &seen);
-		if (recent_count == RECENT) {
-			memmove(recent, recent + 1, sizeof *recent * (RECENT - 1));
-			recent_count--;
-		}
-		recent[recent_count++] = seen;
+	struct event_list events;
+	if (rules_start(&game_options, seed, &events, &game) != ERROR_OK)
+		abort();
+	int applied = 0;
+	for (int i = 0; i < events.count; i++)
+		log[applied++] = events.events[i];
+	struct rng chooser;
+	rng_init(&chooser, seed, UINT64_C(0xb075));
+	int seat;
+	struct command command;
+	while (applied + EVENT_LIST_MAX < LOG_MAX && arena_choose(&game, 0xF, &chooser, scratch, &seat, &command)) {
+		struct game after;
+		if (rules_decide_seeded(&game, seed, seat, &command, &events, &after) != ERROR_OK)
+			abort();
+		game = after;
+		for (int i = 0; i < events.count; i++)
+			log[applied++] = events.events[i];
 		int shown = 0;
 		for (int s = 0; s < game.options.seats; s++)
-			shown = game_public_points(&game, s) >= 6 ? 1 : shown;
-		if (shown && game.phase == GAME_PHASE_MAIN)
+			shown = game_public_points(&game, s) >= MID_GAME_POINTS ? 1 : shown;
+		/* stop in the middle of a turn, after a piece was built */
+		if (shown && game.phase == GAME_PHASE_MAIN && (command.type == COMMAND_BUILD_ROAD ||
+		                                               command.type == COMMAND_BUILD_SETTLEMENT ||
+		                                               command.type == COMMAND_BUILD_CITY))
 			break;
 	}
-	if (applied < record.count)
-		applied++;
+	struct event recent[RECENT];
+	int recent_count = 0;
+	for (int i = applied > RECENT ? applied - RECENT : 0; i < applied; i++)
+		view_event(&log[i], VIEW_SPECTATOR, &recent[recent_count++]);
 	if (log_path) {
 		FILE *file = fopen(log_path, "w");
 		if (!file) {
@@ -91,7 +112,7 @@ int main(int argc, char **argv)
 		}
 		fputs("[\n", file);
 		for (int i = 0; i < applied; i++) {
-			char *text = codec_event_dump(&record.events[i], 4);
+			char *text = codec_event_dump(&log[i], 4);
 			fprintf(file, "%s%s\n", text, i + 1 < applied ? "," : "");
 			free(text);
 		}
@@ -110,6 +131,8 @@ int main(int argc, char **argv)
 	double png = time_format(&scene, RENDER_FORMAT_PNG, rounds / 4 > 0 ? rounds / 4 : 1, &png_bytes);
 	printf("bench render: svg %.2f ms, png %.2f ms\n", svg, png);
 	fprintf(stderr, "(version %u, 1024 px: svg %zu bytes, png %zu bytes)\n", game.version, svg_bytes, png_bytes);
-	games_record_free(&record);
+	free(log);
+	free(scratch);
+	render_shutdown();
 	return 0;
 }

@@ -495,6 +495,7 @@ static int run_render(int argc, char **argv)
 		return 1;
 	}
 	free(bytes);
+	render_shutdown();
 	printf("%s: version %" PRIu32 ", %zu bytes\n", out_path, game.version, length);
 	return 0;
 }

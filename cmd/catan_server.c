@@ -24,6 +24,7 @@
 #include "api/webhooks.h"
 #include "api/worker.h"
 #include "db/store.h"
+#include "render/render.h"
 
 static int migrate(const struct config *config)
 {
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
 	worker_stop();
 	webhooks_stop();
 	play_shutdown();
+	render_shutdown(); /* no picture is being drawn: the HTTP threads have stopped */
 	access_log_event("info", "stopped", NULL);
 	return 0;
 }

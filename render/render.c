@@ -24,6 +24,7 @@
 
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,13 +204,14 @@ static void group_end(struct canvas *canvas, int opened)
 		marks_end(canvas->cr);
 }
 
-/* Few font sizes: each face and size is a separate set of glyph outlines in an SVG. Board
- * sizes are in projection units, panel sizes in panel points. */
-#define BOARD_SMALL 0.15
-#define BOARD_BOLD 0.16
-#define BOARD_NUMBER 0.26
-#define PANEL_TEXT 12.0
-#define PANEL_BOLD 15.0
+/* Two fonts for everything a default picture shows, both sized in projection units (the
+ * panel too): in an SVG each face and size is a separate set of glyph outlines, and those
+ * outlines are most of the document and of the time it takes to write. Labels, drawn only
+ * when asked, add their own small sizes. */
+#define TEXT 0.19   /* normal: terrain marks, harbor resources, pips, the panel's lines */
+#define STRONG 0.26 /* bold: numbers, harbor rates, names, points, headings */
+#define TOKEN_RADIUS 0.32
+#define HARBOR_RADIUS 0.37
 
 static void font(struct canvas *canvas, int bold, double pixels)
 {
@@ -260,7 +262,7 @@ static void draw_hexes(struct canvas *canvas)
 	const struct board_layout *board = &canvas->view->board;
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		int terrain = board->terrain[hex];
-		char id[16], classes[40];
+		char id[32], classes[48];
 		snprintf(id, sizeof id, "hex-%d", hex);
 		snprintf(classes, sizeof classes, "hex terrain-%s", terrain_names[terrain]);
 		int opened = group_begin(canvas, id, classes);
@@ -273,16 +275,16 @@ static void draw_hexes(struct canvas *canvas)
 		struct geometry_point centre = geometry_hex_centre(hex);
 		struct geometry_point mark = pixel_of(canvas, (struct geometry_point){centre.x, centre.y - 0.55});
 		set_colour(cr, ink_on(canvas->theme->terrain[terrain]));
-		font(canvas, 0, BOARD_SMALL * canvas->unit);
+		font(canvas, 0, TEXT * canvas->unit);
 		text_centred(canvas, mark.x, mark.y, terrain_marks[terrain]);
 		group_end(canvas, opened);
 		if (canvas->options->labels & RENDER_LABEL_HEXES) {
 			snprintf(id, sizeof id, "label-hex-%d", hex);
 			opened = group_begin(canvas, id, "label label-hex");
-			char text[8];
+			char text[16];
 			snprintf(text, sizeof text, "#%d", hex);
 			struct geometry_point at = pixel_of(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
-			font(canvas, 1, BOARD_BOLD * canvas->unit);
+			font(canvas, 1, 0.16 * canvas->unit);
 			text_centred(canvas, at.x, at.y, text);
 			group_end(canvas, opened);
 		}
@@ -299,7 +301,7 @@ static void draw_harbors(struct canvas *canvas)
 	cairo_t *cr = canvas->cr;
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
 		int kind = canvas->view->board.harbor[slot];
-		char id[16], classes[40];
+		char id[32], classes[48];
 		snprintf(id, sizeof id, "harbor-%d", slot);
 		snprintf(classes, sizeof classes, "harbor harbor-%s", kind == HARBOR_GENERIC ? "generic" : resource_name(kind));
 		int opened = group_begin(canvas, id, classes);
@@ -307,25 +309,26 @@ static void draw_harbors(struct canvas *canvas)
 		set_colour(cr, canvas->theme->harbor_line);
 		cairo_set_line_width(cr, 0.07 * canvas->unit);
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-		for (int end = 0; end < 2; end++) {
-			struct geometry_point node = pixel_of(canvas, geometry_node_point(board_harbor_nodes[slot][end]));
-			cairo_move_to(cr, anchor.x, anchor.y);
-			cairo_line_to(cr, node.x, node.y);
-			cairo_stroke(cr);
-		}
+		/* one path from node to anchor to node: one element, not two */
+		struct geometry_point a = pixel_of(canvas, geometry_node_point(board_harbor_nodes[slot][0]));
+		struct geometry_point b = pixel_of(canvas, geometry_node_point(board_harbor_nodes[slot][1]));
+		cairo_move_to(cr, a.x, a.y);
+		cairo_line_to(cr, anchor.x, anchor.y);
+		cairo_line_to(cr, b.x, b.y);
+		cairo_stroke(cr);
 		uint32_t fill = kind == HARBOR_GENERIC ? 0xFFFFFF : canvas->theme->terrain[kind];
 		cairo_new_path(cr);
-		cairo_arc(cr, anchor.x, anchor.y, 0.3 * canvas->unit, 0, 2 * PI);
+		cairo_arc(cr, anchor.x, anchor.y, HARBOR_RADIUS * canvas->unit, 0, 2 * PI);
 		set_colour(cr, fill);
 		cairo_fill_preserve(cr);
 		set_colour(cr, canvas->theme->outline);
 		cairo_set_line_width(cr, 0.03 * canvas->unit);
 		cairo_stroke(cr);
 		set_colour(cr, ink_on(fill));
-		font(canvas, 1, BOARD_BOLD * canvas->unit);
-		text_centred(canvas, anchor.x, anchor.y - 0.07 * canvas->unit, kind == HARBOR_GENERIC ? "3:1" : "2:1");
-		font(canvas, 0, BOARD_SMALL * canvas->unit);
-		text_centred(canvas, anchor.x, anchor.y + 0.12 * canvas->unit, harbor_word(kind));
+		font(canvas, 1, STRONG * canvas->unit);
+		text_centred(canvas, anchor.x, anchor.y - 0.09 * canvas->unit, kind == HARBOR_GENERIC ? "3:1" : "2:1");
+		font(canvas, 0, TEXT * canvas->unit);
+		text_centred(canvas, anchor.x, anchor.y + 0.15 * canvas->unit, harbor_word(kind));
 		group_end(canvas, opened);
 	}
 }
@@ -384,17 +387,33 @@ static void draw_roads(struct canvas *canvas)
 		int owner = canvas->view->edge_owner[edge];
 		if (!owner)
 			continue;
-		char id[16], classes[40];
+		char id[32], classes[48];
 		snprintf(id, sizeof id, "road-%d", edge);
 		snprintf(classes, sizeof classes, "piece road seat-%d", owner - 1);
 		int opened = group_begin(canvas, id, classes);
-		road_line(canvas, edge, 0.16);
-		set_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.2 * canvas->unit);
-		cairo_stroke(cr);
-		road_line(canvas, edge, 0.16);
+		/* a road piece: a bar along the edge, filled and outlined in one path */
+		struct geometry_point a = geometry_node_point(board_edge_nodes[edge][0]);
+		struct geometry_point b = geometry_node_point(board_edge_nodes[edge][1]);
+		double dx = b.x - a.x, dy = b.y - a.y; /* length 1: an edge is a hex side */
+		const double inset = 0.17, half = 0.075;
+		struct geometry_point corners[4] = {
+		        {a.x + dx * inset - dy * half, a.y + dy * inset + dx * half},
+		        {b.x - dx * inset - dy * half, b.y - dy * inset + dx * half},
+		        {b.x - dx * inset + dy * half, b.y - dy * inset - dx * half},
+		        {a.x + dx * inset + dy * half, a.y + dy * inset - dx * half},
+		};
+		for (int k = 0; k < 4; k++) {
+			struct geometry_point p = pixel_of(canvas, corners[k]);
+			if (k == 0)
+				cairo_move_to(cr, p.x, p.y);
+			else
+				cairo_line_to(cr, p.x, p.y);
+		}
+		cairo_close_path(cr);
 		set_colour(cr, seat_colours[owner - 1]);
-		cairo_set_line_width(cr, 0.12 * canvas->unit);
+		cairo_fill_preserve(cr);
+		set_colour(cr, canvas->theme->outline);
+		cairo_set_line_width(cr, 0.035 * canvas->unit);
 		cairo_stroke(cr);
 		group_end(canvas, opened);
 	}
@@ -415,7 +434,7 @@ static void draw_buildings(struct canvas *canvas)
 		if (!owner)
 			continue;
 		int city = canvas->view->node_building[node] == BUILDING_CITY;
-		char id[20], classes[40];
+		char id[32], classes[48];
 		snprintf(id, sizeof id, "%s-%d", city ? "city" : "settlement", node);
 		snprintf(classes, sizeof classes, "piece %s seat-%d", city ? "city" : "settlement", owner - 1);
 		int opened = group_begin(canvas, id, classes);
@@ -477,12 +496,12 @@ static void draw_tokens(struct canvas *canvas)
 		int number = canvas->view->board.number[hex];
 		if (!number)
 			continue;
-		char id[16], text[4];
+		char id[32], text[16];
 		snprintf(id, sizeof id, "token-%d", hex);
 		int opened = group_begin(canvas, id, number == 6 || number == 8 ? "token token-red" : "token");
 		struct geometry_point at = pixel_of(canvas, geometry_hex_centre(hex));
 		cairo_new_path(cr); /* show_text leaves a current point an arc would join */
-		cairo_arc(cr, at.x, at.y, 0.29 * u, 0, 2 * PI);
+		cairo_arc(cr, at.x, at.y, TOKEN_RADIUS * u, 0, 2 * PI);
 		set_colour(cr, canvas->theme->token);
 		cairo_fill_preserve(cr);
 		set_colour(cr, canvas->theme->outline);
@@ -490,15 +509,15 @@ static void draw_tokens(struct canvas *canvas)
 		cairo_stroke(cr);
 		uint32_t ink = number == 6 || number == 8 ? canvas->theme->red : canvas->theme->token_text;
 		set_colour(cr, ink);
-		font(canvas, 1, BOARD_NUMBER * u);
+		font(canvas, 1, STRONG * u);
 		snprintf(text, sizeof text, "%d", number);
-		text_centred(canvas, at.x, at.y - 0.04 * u, text);
+		text_centred(canvas, at.x, at.y - 0.05 * u, text);
 		/* the pips as bullets of the same font: glyph uses, not five circles each */
 		static const char *const pips[6] = {"", "\u2022", "\u2022\u2022", "\u2022\u2022\u2022",
 		                                    "\u2022\u2022\u2022\u2022", "\u2022\u2022\u2022\u2022\u2022"};
 		int dots = 6 - (number > 7 ? number - 7 : 7 - number);
-		font(canvas, 1, BOARD_BOLD * u);
-		text_centred(canvas, at.x, at.y + 0.17 * u, pips[dots]);
+		font(canvas, 0, TEXT * u);
+		text_centred(canvas, at.x, at.y + 0.16 * u, pips[dots]);
 		group_end(canvas, opened);
 	}
 }
@@ -508,7 +527,7 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 {
 	cairo_t *cr = canvas->cr;
 	double u = canvas->unit;
-	char text[8];
+	char text[16];
 	snprintf(text, sizeof text, "%d", id_number);
 	cairo_new_path(cr);
 	if (disc) {
@@ -528,7 +547,7 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 
 static void draw_labels(struct canvas *canvas)
 {
-	char id[24];
+	char id[32];
 	if (canvas->options->labels & RENDER_LABEL_EDGES) {
 		font(canvas, 0, 0.11 * canvas->unit);
 		for (int edge = 0; edge < BOARD_EDGES; edge++) {
@@ -618,10 +637,10 @@ static void draw_panel(struct canvas *canvas)
 	char line[1024], name[NAME_SIZE];
 
 	set_colour(cr, theme->text);
-	font(canvas, 1, PANEL_BOLD * pt);
+	font(canvas, 1, STRONG * canvas->unit);
 	snprintf(line, sizeof line, "Catan");
 	text_at(canvas, left, y, line);
-	font(canvas, 0, PANEL_TEXT * pt);
+	font(canvas, 0, TEXT * canvas->unit);
 	snprintf(line, sizeof line, "version %u  turn %u", view->version, view->turn_number);
 	cairo_text_extents_t extents;
 	cairo_text_extents(cr, line, &extents);
@@ -655,19 +674,19 @@ static void draw_panel(struct canvas *canvas)
 
 		seat_name(scene, seat, name, sizeof name);
 		set_colour(cr, theme->text);
-		font(canvas, 1, PANEL_BOLD * pt);
+		font(canvas, 1, STRONG * canvas->unit);
 		double x = left + 24 * pt;
 		x += text_at(canvas, x, top + 16 * pt, name);
 		if (to_move) {
-			font(canvas, 0, PANEL_TEXT * pt);
+			font(canvas, 0, TEXT * canvas->unit);
 			text_at(canvas, x + 6 * pt, top + 16 * pt, view->turn_seat == seat ? "\xe2\x97\x80 to move" : "\xe2\x97\x80 to answer");
 		}
-		font(canvas, 1, PANEL_BOLD * pt);
+		font(canvas, 1, STRONG * canvas->unit);
 		snprintf(line, sizeof line, "%u VP", player->victory_points);
 		cairo_text_extents(cr, line, &extents);
 		text_at(canvas, right - extents.x_advance, top + 16 * pt, line);
 
-		font(canvas, 0, PANEL_TEXT * pt);
+		font(canvas, 0, TEXT * canvas->unit);
 		set_colour(cr, theme->muted);
 		snprintf(line, sizeof line, "cards %u   development %u   knights %u   road %u", player->resource_count,
 		         player->development_card_count, player->knights_played, player->road_length);
@@ -679,7 +698,7 @@ static void draw_panel(struct canvas *canvas)
 			strcat(line, "Largest Army");
 		if (line[0]) {
 			set_colour(cr, theme->text);
-			font(canvas, 1, PANEL_BOLD * pt);
+			font(canvas, 1, STRONG * canvas->unit);
 			text_at(canvas, left + 24 * pt, top + 51 * pt, line);
 		}
 		y += 72 * pt;
@@ -687,15 +706,15 @@ static void draw_panel(struct canvas *canvas)
 
 	y += 8 * pt;
 	set_colour(cr, theme->text);
-	font(canvas, 0, PANEL_TEXT * pt);
+	font(canvas, 0, TEXT * canvas->unit);
 	const char *phase = game_phase_name(view->phase);
 	if (view->winner >= 0 && view->winner < view->options.seats) {
 		seat_name(scene, view->winner, name, sizeof name);
-		font(canvas, 1, PANEL_BOLD * pt);
+		font(canvas, 1, STRONG * canvas->unit);
 		snprintf(line, sizeof line, "Winner: %s", name);
 		text_at(canvas, left, y, line);
 		y += 24 * pt;
-		font(canvas, 0, PANEL_TEXT * pt);
+		font(canvas, 0, TEXT * canvas->unit);
 	} else {
 		line[0] = '\0';
 		for (int seat = 0; seat < view->options.seats; seat++)
@@ -830,4 +849,10 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	*out = buffer.bytes;
 	*length = buffer.length;
 	return 1;
+}
+
+void render_shutdown(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
 }

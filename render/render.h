@@ -104,6 +104,10 @@ int render_labels_parse(const char *text, unsigned *out);
 /* Read "light" or "dark": 1, or 0 when it is neither. */
 int render_theme_parse(const char *text, enum render_theme *out);
 
+/* Release the process-wide caches of cairo and fontconfig (fonts, glyphs): for leak
+ * checkers, once at exit when no picture is being drawn. */
+void render_shutdown(void);
+
 /* The fill colours the picture uses, as 0xRRGGBB, for tests that probe pixels. */
 uint32_t render_terrain_colour(enum render_theme theme, int terrain);
 uint32_t render_seat_colour(int seat);

@@ -5,8 +5,8 @@
 RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/obj/%.o)
 RENDER_LIB := $(B)/librender.a
-RENDER_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
-RENDER_LIBS := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
+RENDER_CFLAGS := $(shell pkg-config --cflags cairo fontconfig 2>/dev/null)
+RENDER_LIBS := $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig)
 EXTRA_CFLAGS_render := $(RENDER_CFLAGS)
 
 $(RENDER_LIB): $(RENDER_OBJ)

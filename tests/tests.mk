@@ -49,6 +49,21 @@ test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(CATAN)
 .PHONY: test-api-unit
 
 
+# The renderer (render/) without a server, the server's picture cache (api/picture_cache.c),
+# and `catan render` (through the program named by $CATAN).
+RENDER_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/render/test_*.c))
+$(RENDER_TESTS): $(B)/tests/render/%: $(B)/obj/tests/render/%.o $(B)/obj/api/picture_cache.o $(B)/obj/api/xalloc.o \
+		$(CODEC_GAMES_OBJ) $(B)/obj/tests/check_main.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS) -lpthread $(CHECK_LIBS)
+
+ALL_TARGETS += $(RENDER_TESTS)
+
+test-render: $(RENDER_TESTS) $(CATAN)
+	@set -e; for t in $(RENDER_TESTS); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+.PHONY: test-render
+TEST_RUN_EXTRA += test-render
+
 # db tests: the event store (db/) and its glue to the engine (game/game_repo.c) against a
 # real PostgreSQL: DATABASE_URL, or a throwaway cluster started by scripts/with-postgres.sh
 # for the whole run (the outage test stops and starts that cluster).
@@ -80,9 +95,11 @@ HTTP_TESTS := $(HTTP_TEST_SRC:tests/%.c=$(B)/tests/%)
 HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_support.o $(B)/obj/tests/api/http_process.o \
 	$(B)/obj/tests/api/http_player.o $(B)/obj/tests/api/http_fixture.o
 
-$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+# (test_http_board decodes pictures with cairo and frames them with render/.)
+EXTRA_CFLAGS_tests += $(RENDER_CFLAGS)
+$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(RENDER_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
 ALL_TARGETS += $(HTTP_TESTS)
 

@@ -552,6 +552,16 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 				const char *summary = json_string_value(json_object_get(body, "summary"));
 				ck_assert_msg(summary && strlen(summary) >= 10, "a note's summary: %.300s",
 				              seat_got->all[i].text);
+				/* the PNG of that version, absolute, in the note and at the end of its summary */
+				char url_tail[96];
+				snprintf(url_tail, sizeof url_tail, "/v1/games/%s/board.png?version=%ld", game.id, version);
+				const char *url = json_string_value(json_object_get(body, "board_url"));
+				ck_assert_msg(url && strncmp(url, "http", 4) == 0 && strlen(url) > strlen(url_tail) &&
+				                      strcmp(url + strlen(url) - strlen(url_tail), url_tail) == 0,
+				              "a note's board_url: %.300s", seat_got->all[i].text);
+				ck_assert_msg(strlen(summary) > strlen(url) &&
+				                      strcmp(summary + strlen(summary) - strlen(url), url) == 0,
+				              "a note's summary ends with its board_url: %.300s", seat_got->all[i].text);
 				json_t *waiting = json_object_get(body, "waiting_for");
 				ck_assert_msg(json_array_size(waiting) == 1 &&
 				                      json_integer_value(json_array_get(waiting, 0)) == next,
