@@ -52,6 +52,24 @@ static json_t *game_json(const struct session *session)
 	return body;
 }
 
+/* The view's `deadline` (when the current wait times out, RFC 3339 UTC, or
+ * null) into `view`; 0 with the store's problem queued. */
+static int put_deadline(struct http_request *request, const struct session *session, json_t *view)
+{
+	int64_t deadline_us;
+	enum store_status status = play_deadline(&session->game, &deadline_us);
+	if (status != STORE_OK) {
+		json_decref(view);
+		service_store_error(request, status);
+		return 0;
+	}
+	char text[40];
+	if (deadline_us)
+		play_format_time(deadline_us, text, sizeof text);
+	json_object_set_new(view, "deadline", deadline_us ? json_string(text) : json_null());
+	return 1;
+}
+
 struct new_seats {
 	int count;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
@@ -257,9 +275,13 @@ void handle_create_game(struct http_request *request)
 		json_array_append_new(seat_list,
 				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", seats.names[s], "bot", seats.bots[s],
 						"token", seats.bots[s] ? json_null() : json_string(tokens[s])));
+	json_t *view = game_json(&session);
+	if (!put_deadline(request, &session, view)) {
+		json_decref(seat_list);
+		return;
+	}
 	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session.game.id_text, "version",
-				     (int)after->version, "admin_token", admin_token, "seats", seat_list, "game",
-				     game_json(&session));
+				     (int)after->version, "admin_token", admin_token, "seats", seat_list, "game", view);
 	char location[64];
 	snprintf(location, sizeof location, "/v1/games/%s", session.game.id_text);
 	http_add_header(request, "Location", location);
@@ -272,7 +294,10 @@ void handle_get_game(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
-	http_respond_json(request, 200, game_json(&session), (long)session.game.state.version);
+	json_t *view = game_json(&session);
+	if (!put_deadline(request, &session, view))
+		return;
+	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
 
 void handle_get_board(struct http_request *request)

@@ -154,7 +154,7 @@ struct stream {
 	int finished;          /* the game is over: end once caught up */
 	int ended;             /* the end event is formatted: close when it is sent */
 	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
-	int32_t your_turn_sent; /* the version of the last your_turn sent, -1 none */
+	int32_t your_turn_checked; /* the last version whose your_turn was sent or found not due, -1 none */
 };
 
 static void stream_free(void *cls)
@@ -206,9 +206,13 @@ static int stream_fill(struct stream *stream)
 	json_decref(entries);
 	store_log_free(&log);
 	/* Caught up, and the game waits for the seat: tell it once per version. */
-	json_t *your_turn = caught_up && stream->your_turn_sent != stream->sent
-				    ? your_turn_json(&stream->session, stream->sent)
-				    : NULL;
+	json_t *your_turn = NULL;
+	if (caught_up && stream->session.viewer >= 0 && stream->your_turn_checked != stream->sent) {
+		your_turn = your_turn_json(&stream->session, stream->sent);
+		/* Decided unless the state could not be brought to that version (read again then). */
+		if ((int32_t)stream->session.game.state.version >= stream->sent)
+			stream->your_turn_checked = stream->sent;
+	}
 	if (your_turn) {
 		char *data = json_dumps(your_turn, JSON_COMPACT);
 		json_decref(your_turn);
@@ -222,7 +226,6 @@ static int stream_fill(struct stream *stream)
 		length += (size_t)snprintf(buffer + length, capacity - length, "id: %ld\nevent: your_turn\ndata: %s\n\n",
 					   (long)stream->sent, data);
 		free(data);
-		stream->your_turn_sent = stream->sent;
 	}
 	free(stream->pending);
 	stream->pending = buffer;
@@ -300,7 +303,7 @@ void handle_get_stream(struct http_request *request)
 	stream->request = request;
 	memcpy(&stream->session, &session, sizeof session);
 	stream->sent = (int32_t)after;
-	stream->your_turn_sent = -1;
+	stream->your_turn_checked = -1;
 	stream->final_version = (int32_t)session.game.state.version;
 	stream->finished = session.game.state.phase == GAME_PHASE_FINISHED;
 	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;

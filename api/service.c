@@ -336,6 +336,10 @@ void service_move(struct http_request *request, struct session *session, const s
 		.viewer = session->viewer,
 		/* A weak tag pins to no version there is: 412, unless the key has an answer. */
 		.pinned = if_match == 2 ? LONG_MAX : if_match == 1 ? pinned : -1,
+		/* An answer to an offer depends on the offer, not on other seats' answers. */
+		.pinned_offer = command->type == COMMAND_ACCEPT_TRADE || command->type == COMMAND_DECLINE_TRADE
+					? command->trade
+					: 0,
 		.render = 1,
 		.success_status = success_status,
 		.offer_member = offer_member,

@@ -406,6 +406,7 @@ json_t *codec_view_to_json(const struct game_view *view, const char *const *name
 	writer_put_new(object, "phase", writer_text_or_null(game_phase_name(view->phase)));
 	writer_put_new(object, "options", codec_game_options_to_json(&view->options));
 	writer_put_new(object, "turn", view_turn_new(view));
+	writer_put_new(object, "last_roll", view->last_roll[0] ? writer_dice_new(view->last_roll) : json_null());
 	writer_put_new(object, "first_seat", writer_id_or_null(view->first_seat));
 	writer_put_new(object, "winner", writer_id_or_null(view->winner));
 	writer_put_new(object, "robber", writer_id_or_null(view->robber));

@@ -132,8 +132,8 @@ static void apply_city_built(struct game *game, const struct event *event)
 static void apply_dice_rolled(struct game *game, const struct event *event)
 {
 	game->rolled = 1;
-	game->dice[0] = event->dice[0];
-	game->dice[1] = event->dice[1];
+	game->dice[0] = game->last_roll[0] = event->dice[0];
+	game->dice[1] = game->last_roll[1] = event->dice[1];
 	if (event->dice[0] + event->dice[1] != 7) {
 		game->phase = GAME_PHASE_MAIN;
 		return;

@@ -39,7 +39,7 @@
 #define GAME_NO_SEAT (-1)
 
 /* The format of struct game, for snapshots: bump whenever the layout or meaning changes. */
-#define GAME_FORMAT_VERSION 1
+#define GAME_FORMAT_VERSION 2
 
 enum game_layout { GAME_LAYOUT_BEGINNER, GAME_LAYOUT_RANDOM };
 enum game_start { GAME_START_DRAFT, GAME_START_FIXED };
@@ -137,7 +137,8 @@ struct game {
 	uint8_t node_owner[BOARD_NODES]; /* seat + 1, 0 empty */
 	uint8_t node_building[BOARD_NODES]; /* enum building */
 	uint8_t edge_owner[BOARD_EDGES]; /* seat + 1, 0 empty */
-	uint8_t reserved[3];
+	uint8_t last_roll[2]; /* the last dice rolled in the game, kept past the turn; 0 0 before */
+	uint8_t reserved;
 	uint64_t occupied_nodes;
 	struct board_edge_set occupied_edges;
 	struct game_player players[GAME_MAX_SEATS];

@@ -38,6 +38,8 @@ void view_game(const struct game *game, int viewer, struct game_view *out)
 	out->development_played = game->development_played;
 	out->dice[0] = game->dice[0];
 	out->dice[1] = game->dice[1];
+	out->last_roll[0] = game->last_roll[0];
+	out->last_roll[1] = game->last_roll[1];
 	memcpy(out->bank, game->bank, sizeof out->bank);
 	out->development_cards_left = (uint8_t)resource_total(game->deck);
 	memcpy(out->node_owner, game->node_owner, sizeof out->node_owner);

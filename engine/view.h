@@ -56,6 +56,7 @@ struct game_view {
 	uint8_t rolled;
 	uint8_t development_played;
 	uint8_t dice[2];
+	uint8_t last_roll[2]; /* 0 0 before the first roll */
 	uint8_t bank[RESOURCE_COUNT];
 	uint8_t development_cards_left;
 	uint8_t node_owner[BOARD_NODES]; /* seat + 1, 0 empty */

@@ -307,6 +307,23 @@ static const struct store_timer_set *next_timer(const struct game_record *game, 
 	return out;
 }
 
+enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us)
+{
+	*deadline_us = 0;
+	struct store_timer_set timer;
+	const struct store_timer_set *next = next_timer(game, &game->state, &timer);
+	if (!next || next->kind != STORE_TIMER_DEADLINE || game->state.version < 1)
+		return STORE_OK;
+	struct store_log log;
+	enum store_status status = play_read_log(game->id, (int32_t)game->state.version - 1, 1, &log);
+	if (status != STORE_OK)
+		return status;
+	if (log.count == 1)
+		*deadline_us = log.rows[0].created_at_us + next->due_ms * 1000;
+	store_log_free(&log);
+	return STORE_OK;
+}
+
 static int bot_due_now(const struct store_timer_set *timer)
 {
 	return timer && timer->kind == STORE_TIMER_BOT && timer->due_ms == 0;
@@ -473,6 +490,24 @@ static void committed(struct game_record *game, const struct game *after, int ev
 		hooks.appended(game->id, (int32_t)after->version, events, !keep_lease && bot_due_now(timer));
 }
 
+/* Whether a pin scoped to an offer holds (see play_move.pinned_offer): the offer was open
+ * at the pinned version and is open in game->state (fresh). Offers never change terms and
+ * their ids are never reused, so the same id open at both is the offer the caller saw. */
+static enum store_status offer_pin_holds(const struct game_record *game, long pinned, int offer, int *holds)
+{
+	*holds = 0;
+	if (pinned < 1 || pinned > (long)game->state.version || !game_find_offer(&game->state, offer))
+		return STORE_OK;
+	struct game *then = malloc(sizeof *then);
+	if (!then)
+		abort();
+	enum store_status status = play_state_at(game->id, (int32_t)pinned, then);
+	if (status == STORE_OK)
+		*holds = game_find_offer(then, offer) != NULL;
+	free(then);
+	return status;
+}
+
 void play_move(struct game_record *game, const struct play_move *move, struct play_result *result)
 {
 	memset(result, 0, sizeof *result);
@@ -483,17 +518,25 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		return;
 	}
 	int fresh = 0; /* whether the state was read from the log for this move */
+	long pinned = move->pinned;
 	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
 		enum store_status status;
-		if (move->pinned >= 0 && (long)game->state.version != move->pinned && !fresh) {
+		if (pinned >= 0 && (long)game->state.version != pinned && !fresh) {
 			if ((status = play_refresh(game)) != STORE_OK)
 				goto store_failed;
 			fresh = 1;
 		}
 		result->version = (long)game->state.version;
-		if (move->pinned >= 0 && (long)game->state.version != move->pinned) {
-			settle(game, move, PLAY_STALE, result);
-			return;
+		if (pinned >= 0 && (long)game->state.version != pinned) {
+			int holds = 0;
+			if (move->pinned_offer &&
+			    (status = offer_pin_holds(game, pinned, move->pinned_offer, &holds)) != STORE_OK)
+				goto store_failed;
+			if (!holds) {
+				settle(game, move, PLAY_STALE, result);
+				return;
+			}
+			pinned = -1; /* it holds: decided on the current state like any answer */
 		}
 		struct event_list events;
 		struct game after;

@@ -122,6 +122,11 @@ struct play_move {
 	int origin;       /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
 	int viewer;       /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
 	long pinned;      /* apply only at this version (If-Match), -1: at any */
+	/* An answer to an offer (accept, decline): the offer's id, and then the pin is scoped
+	 * to it: it holds while that offer, open at the pinned version, is still open, since
+	 * the moves in between (other seats' answers) change nothing the answer depends on.
+	 * 0 for every other move (the pin is the game's version). */
+	int pinned_offer;
 	int keep_lease;   /* a bot chain goes on: its next move is a lease, not due at once */
 	int render;       /* build result->answer (a player's move); 0 for the server's own */
 	int success_status;       /* kept with the key for an applied move */
@@ -165,6 +170,13 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 
 /* The seats of the game that bots play, as a mask. */
 uint8_t play_bot_seats(const struct game_record *game);
+
+/* When the game's current wait times out and the server makes the default move
+ * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus
+ * turn_timeout_s (the deadline timer is set in the same transaction as that event), while
+ * the game is in progress and waits for a seat the server does not play; 0 when there is
+ * none (no turn_timeout_s, a bot to move, the game over). Reads the last event's row. */
+enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us);
 
 /* ---- Rendering ---- */
 

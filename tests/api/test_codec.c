@@ -828,17 +828,18 @@ START_TEST(test_view_has_you_for_a_seat_and_no_hands_for_a_spectator)
 	support_give_development(&game, 2, DEVELOPMENT_VICTORY_POINT, 1);
 
 	json_t *json = view_json(&game, 1);
-	static const char *const members[] = {"version", "status", "phase", "options", "turn", "first_seat", "winner",
-					      "robber", "bank", "development_cards_left", "buildings", "roads",
-					      "longest_road", "largest_army", "pending", "players", "trades", "you"};
+	static const char *const members[] = {"version", "status", "phase", "options", "turn", "last_roll",
+					      "first_seat", "winner", "robber", "bank", "development_cards_left",
+					      "buildings", "roads", "longest_road", "largest_army", "pending", "players",
+					      "trades", "you"};
 	const char *key;
 	json_t *value;
 	size_t index = 0;
 	json_object_foreach(json, key, value) {
-		ck_assert_msg(index < 18 && strcmp(key, members[index]) == 0, "member %zu is %s", index, key);
+		ck_assert_msg(index < 19 && strcmp(key, members[index]) == 0, "member %zu is %s", index, key);
 		index++;
 	}
-	ck_assert_uint_eq(index, 18);
+	ck_assert_uint_eq(index, 19);
 	json_t *you = json_object_get(json, "you");
 	ck_assert_int_eq(json_integer_value(json_object_get(you, "seat")), 1);
 	char *text = dump(json_object_get(you, "resources"));

@@ -11,6 +11,7 @@
  * Prism would refuse them itself.
  */
 #include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,257 @@ START_TEST(test_a_token_in_the_url_is_only_for_the_stream_and_never_logged)
 }
 END_TEST
 
+/* ---- Conditions scoped to what an answer to an offer depends on ---- */
+
+#define OFFER_ROUNDS 8
+
+struct answerer {
+	pthread_barrier_t *barrier;
+	const struct http_game *game;
+	int seat, trade;
+	int precondition_failures; /* 412s */
+	int answers, accepts;
+};
+
+/* Read the seat's actions, then (all seats at once) answer the offer as a careful client
+ * does: accept when listed, else decline, with If-Match the version read; on 412 read again
+ * and retry. */
+static void *answer_offer(void *argument)
+{
+	struct answerer *answerer = argument;
+	struct http_client own;
+	http_client_init(&own, http_fixture.server.url, 0);
+	char path[192];
+	http_game_path(answerer->game, "/actions", path, sizeof path);
+	for (int attempt = 0; attempt < 20; attempt++) {
+		json_t *actions = http_get_ok(&own, path, answerer->game->tokens[answerer->seat]);
+		long version = (long)json_integer_value(json_object_get(actions, "version"));
+		const char *verb = NULL;
+		size_t index;
+		json_t *action;
+		json_array_foreach(json_object_get(actions, "actions"), index, action) {
+			if (json_integer_value(json_object_get(action, "trade")) != answerer->trade)
+				continue;
+			const char *type = json_string_value(json_object_get(action, "type"));
+			if (strcmp(type, "accept_trade") == 0)
+				verb = "accept";
+			else if (strcmp(type, "decline_trade") == 0 && !verb)
+				verb = "decline";
+		}
+		json_decref(actions);
+		ck_assert_msg(verb != NULL, "seat %d may not answer offer %d", answerer->seat, answerer->trade);
+		if (attempt == 0)
+			pthread_barrier_wait(answerer->barrier);
+		char answer_path[192], if_match[48];
+		snprintf(answer_path, sizeof answer_path, "%s/trades/%d/%s", answerer->game->path, answerer->trade, verb);
+		snprintf(if_match, sizeof if_match, "If-Match: \"%ld\"", version);
+		const char *headers[] = {if_match, NULL};
+		struct http_response response;
+		http_call(&own, "POST", answer_path, answerer->game->tokens[answerer->seat], NULL, headers, &response);
+		long status = response.status;
+		ck_assert_msg(status == 200 || status == 412, "seat %d %s: %s", answerer->seat, verb, http_describe(&response));
+		http_response_free(&response);
+		if (status == 200) {
+			answerer->answers++;
+			answerer->accepts += strcmp(verb, "accept") == 0;
+			break;
+		}
+		answerer->precondition_failures++;
+	}
+	http_client_cleanup(&own);
+	return NULL;
+}
+
+START_TEST(test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_match)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 4, FIXED_START, &game);
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[0]);
+	const char *give = NULL;
+	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
+	for (int r = 0; r < 5 && !give; r++)
+		if (json_integer_value(json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
+			give = names[r];
+	json_decref(view);
+	ck_assert_msg(give != NULL, "seat 0 holds nothing to offer");
+	int failures = 0, answers = 0, accepts = 0;
+	char path[192], body[160];
+	for (int round = 0; round < OFFER_ROUNDS; round++) {
+		/* Seat 0 offers one card for another (a different one each round) to every seat. */
+		const char *want = names[round % 5];
+		if (strcmp(want, give) == 0)
+			want = names[(round + 1) % 5];
+		snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give, want);
+		struct http_response response;
+		http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
+			  body, NULL, &response);
+		ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+		int trade = (int)json_integer_value(json_object_get(response.json, "id"));
+		http_response_free(&response);
+		pthread_barrier_t barrier;
+		pthread_barrier_init(&barrier, NULL, 3);
+		struct answerer answerers[3];
+		pthread_t threads[3];
+		for (int i = 0; i < 3; i++) {
+			answerers[i] = (struct answerer){&barrier, &game, i + 1, trade, 0, 0, 0};
+			pthread_create(&threads[i], NULL, answer_offer, &answerers[i]);
+		}
+		for (int i = 0; i < 3; i++) {
+			pthread_join(threads[i], NULL);
+			ck_assert_msg(answerers[i].answers == 1, "seat %d never got its answer in", i + 1);
+			failures += answerers[i].precondition_failures;
+			answers += answerers[i].answers;
+			accepts += answerers[i].accepts;
+		}
+		pthread_barrier_destroy(&barrier);
+		/* Withdrawn, so the next round's offer has room. */
+		char suffix[48];
+		snprintf(suffix, sizeof suffix, "/trades/%d", trade);
+		http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path), game.tokens[0],
+			  NULL, NULL, &response);
+		ck_assert_msg(response.status == 200, "%s", http_describe(&response));
+		http_response_free(&response);
+	}
+	fprintf(stderr, "3 seats answering one offer at once, %d rounds: %d answers (%d accepts), %d 412s (%.2f per answer)\n",
+		OFFER_ROUNDS, answers, accepts, failures, (double)failures / answers);
+	ck_assert_int_eq(answers, 3 * OFFER_ROUNDS);
+	ck_assert_msg(failures == 0, "%d answers failed with 412 because another seat answered first", failures);
+}
+END_TEST
+
+/* POST <game>/trades/<trade>/<verb> by `seat` with If-Match: "<version>"; the status. */
+static long answer_if_match(const struct http_game *game, int seat, int trade, const char *verb, long version)
+{
+	char path[192], if_match[48];
+	snprintf(path, sizeof path, "%s/trades/%d/%s", game->path, trade, verb);
+	snprintf(if_match, sizeof if_match, "If-Match: \"%ld\"", version);
+	const char *headers[] = {if_match, NULL};
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", path, game->tokens[seat], NULL, headers, &response);
+	long status = response.status;
+	if (status == 412)
+		http_assert_problem(&response, 412, "precondition_failed");
+	http_response_free(&response);
+	return status;
+}
+
+START_TEST(test_an_answers_if_match_still_fails_when_the_offer_changed)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 4, FIXED_START, &game);
+	long rolled = http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[0]);
+	const char *give = NULL;
+	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
+	for (int r = 0; r < 5 && !give; r++)
+		if (json_integer_value(json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
+			give = names[r];
+	json_decref(view);
+	char path[192], body[160];
+	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give,
+		 strcmp(give, "ore") == 0 ? "wool" : "ore");
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0], body,
+		  NULL, &response);
+	ck_assert_int_eq(response.status, 201);
+	int trade = (int)json_integer_value(json_object_get(response.json, "id"));
+	long offered = (long)json_integer_value(json_object_get(response.json, "version"));
+	http_response_free(&response);
+	/* A version before the offer existed: the caller has not seen it. */
+	ck_assert_int_eq(answer_if_match(&game, 1, trade, "decline", rolled), 412);
+	/* A version after which another seat answered: still the same open offer. */
+	ck_assert_int_eq(answer_if_match(&game, 2, trade, "decline", offered), 200);
+	ck_assert_int_eq(answer_if_match(&game, 1, trade, "decline", offered), 200);
+	/* A version the game has not reached. */
+	ck_assert_int_eq(answer_if_match(&game, 3, trade, "decline", offered + 10), 412);
+	/* Withdrawn since: the offer the caller saw is gone. */
+	char suffix[48];
+	snprintf(suffix, sizeof suffix, "/trades/%d", trade);
+	http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path), game.tokens[0], NULL,
+		  NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	http_response_free(&response);
+	ck_assert_int_eq(answer_if_match(&game, 3, trade, "decline", offered), 412);
+	/* Every other move keeps the game-wide version: seat 0's end of turn at an old one. */
+	static const char *const stale[] = {"If-Match: \"2\"", NULL};
+	http_post_move(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}", stale, &response);
+	http_assert_problem(&response, 412, "precondition_failed");
+	http_response_free(&response);
+}
+END_TEST
+
+/* ---- What a UI shows: the last roll and the deadline ---- */
+
+/* Seconds since 1970 of an RFC 3339 UTC time with optional fraction ("...Z"). */
+static double utc_seconds(const char *text)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	double seconds = 0;
+	char zone = 0;
+	int fields = sscanf(text, "%4d-%2d-%2dT%2d:%2d:%lf%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+			    &tm.tm_min, &seconds, &zone);
+	ck_assert_msg(fields == 7 && zone == 'Z', "not an RFC 3339 UTC time: %s", text);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + seconds;
+}
+
+START_TEST(test_the_view_keeps_the_last_roll_after_the_turn)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
+	ck_assert(json_is_null(json_object_get(view, "last_roll")));
+	ck_assert(json_is_null(json_object_get(view, "deadline")));
+	json_decref(view);
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"end_turn\"}");
+	for (int viewer = -1; viewer < game.seats; viewer++) {
+		view = http_get_ok(&http_fixture.checked, game.path, viewer < 0 ? NULL : game.tokens[viewer]);
+		json_t *last = json_object_get(view, "last_roll");
+		ck_assert_msg(json_array_size(last) == 2 && json_integer_value(json_array_get(last, 0)) == 2 &&
+				      json_integer_value(json_array_get(last, 1)) == 3,
+			      "last_roll after the turn: %s", json_dumps(last, JSON_COMPACT));
+		ck_assert(json_is_null(json_object_get(json_object_get(view, "turn"), "dice")));
+		ck_assert(json_is_null(json_object_get(view, "deadline")));
+		json_decref(view);
+	}
+}
+END_TEST
+
+START_TEST(test_the_view_tells_when_the_current_wait_times_out)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, "
+			 "\"turn_timeout_s\": 3600}",
+			 &game);
+	for (int move = 0; move < 3; move++) {
+		if (move == 1)
+			http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}");
+		if (move == 2)
+			http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"end_turn\"}");
+		json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[1]);
+		const char *given = json_string_value(json_object_get(view, "deadline"));
+		ck_assert_msg(given != NULL, "no deadline at move %d", move);
+		char deadline[64];
+		snprintf(deadline, sizeof deadline, "%s", given);
+		long version = (long)json_integer_value(json_object_get(view, "version"));
+		json_decref(view);
+		/* One hour after the last event, which the log dates. */
+		json_t *log = http_game_log(&http_fixture.direct, &game, NULL, version - 1);
+		const char *at = json_string_value(json_object_get(json_array_get(log, 0), "created_at"));
+		ck_assert_ptr_nonnull(at);
+		double gap = utc_seconds(deadline) - utc_seconds(at);
+		ck_assert_msg(gap > 3599.99 && gap < 3600.01, "deadline %s is %.3f s after the last event (%s)", deadline,
+			      gap, at);
+		json_decref(log);
+	}
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_live");
@@ -486,6 +738,10 @@ Suite *test_suite(void)
 	tcase_add_test(wait, test_a_live_stream_tells_each_seat_when_it_becomes_due);
 	tcase_add_test(wait, test_the_long_poll_answer_carries_your_turn_when_the_seat_is_due);
 	tcase_add_test(wait, test_a_token_in_the_url_is_only_for_the_stream_and_never_logged);
+	tcase_add_test(wait, test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_match);
+	tcase_add_test(wait, test_an_answers_if_match_still_fails_when_the_offer_changed);
+	tcase_add_test(wait, test_the_view_keeps_the_last_roll_after_the_turn);
+	tcase_add_test(wait, test_the_view_tells_when_the_current_wait_times_out);
 	suite_add_tcase(suite, wait);
 	return suite;
 }

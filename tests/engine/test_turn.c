@@ -6,6 +6,7 @@
  */
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
+#include "engine/view.h"
 
 /* A 4-seat beginner game after the standard draft: turn 1, seat 0 to roll. */
 static void start(struct game *game)
@@ -74,6 +75,34 @@ START_TEST(test_dice_are_rolled_once_per_turn)
 	ck_assert_int_eq(game.rolled, 0);
 	c = support_dice(2, 4);
 	support_ok(&game, 1, &c, NULL);
+}
+END_TEST
+
+START_TEST(test_the_last_roll_outlives_the_turn)
+{
+	struct game game;
+	start(&game);
+	struct game_view view;
+	view_game(&game, 0, &view);
+	ck_assert_int_eq(game.last_roll[0] + game.last_roll[1], 0);
+	ck_assert_int_eq(view.last_roll[0] + view.last_roll[1], 0);
+	support_roll(&game, 2, 4);
+	ck_assert_int_eq(game.last_roll[0], 2);
+	ck_assert_int_eq(game.last_roll[1], 4);
+	struct command c = support_command(COMMAND_END_TURN);
+	support_ok(&game, 0, &c, NULL);
+	/* The turn's dice are cleared; the last roll stays, for every viewer. */
+	ck_assert_int_eq(game.dice[0] + game.dice[1], 0);
+	ck_assert_int_eq(game.last_roll[0], 2);
+	ck_assert_int_eq(game.last_roll[1], 4);
+	view_game(&game, VIEW_SPECTATOR, &view);
+	ck_assert_int_eq(view.last_roll[0], 2);
+	ck_assert_int_eq(view.last_roll[1], 4);
+	ck_assert_int_eq(view.dice[0] + view.dice[1], 0);
+	c = support_dice(5, 3);
+	support_ok(&game, 1, &c, NULL);
+	ck_assert_int_eq(game.last_roll[0], 5);
+	ck_assert_int_eq(game.last_roll[1], 3);
 }
 END_TEST
 
@@ -227,6 +256,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_nothing_but_a_card_before_the_roll);
 	tcase_add_test(tc, test_dice_are_rolled_once_per_turn);
 	tcase_add_test(tc, test_no_second_roll_while_a_seven_is_resolved);
+	tcase_add_test(tc, test_the_last_roll_outlives_the_turn);
 	tcase_add_test(tc, test_roll_result_is_the_dice_given);
 	tcase_add_test(tc, test_manual_dice_must_be_supplied);
 	tcase_add_test(tc, test_random_dice_game_refuses_supplied_dice);
