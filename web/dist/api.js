@@ -54,8 +54,16 @@ export function createGame(body) {
 export function getGame(id, token) {
     return unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
 }
-export function getBoard(id) {
-    return unwrap(client.GET("/v1/games/{id}/board", { params: { path: { id } } }));
+/** The board's geometry as JSON (the same path also serves pictures, by Accept). */
+export async function getBoard(id) {
+    const board = await unwrap(client.GET("/v1/games/{id}/board", {
+        params: { path: { id } },
+        headers: { Accept: "application/json" },
+        parseAs: "json",
+    }));
+    if (typeof board !== "object")
+        throw new ApiProblem(0, "not_json", "Unexpected answer", "the board came back as a picture", null);
+    return board;
 }
 export function getActions(id, token) {
     return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id } }, headers: bearer(token) }));

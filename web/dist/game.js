@@ -62,6 +62,7 @@ export class GameScreen {
     }
     stop() {
         this.stream?.close();
+        window.clearTimeout(this.ticker);
     }
     connection(up, ended = false) {
         const badge = document.getElementById("connection");
@@ -178,7 +179,7 @@ export class GameScreen {
         // A panel is drawn again only when what it shows changed: a button a person is about to
         // click must not be replaced under the pointer by an identical one.
         this.paint("board", [view.buildings, view.roads, view.robber, [...targets.node], [...targets.edge], [...targets.hex]], () => drawBoard(this.svgRoot, board, geo, view, targets, (kind, id) => this.pick(kind, id)));
-        this.paint("status", [view.version, actions?.waiting_for], () => this.renderStatus(view));
+        this.paint("status", [view.version, actions?.waiting_for, view.deadline], () => this.renderStatus(view));
         this.paint("winner", [view.winner, view.players], () => this.renderWinner(view));
         if (this.token) {
             this.paint("hand", [view.you], () => this.renderHand(view));
@@ -286,8 +287,30 @@ export class GameScreen {
             line = `Your move: ${PHASE_WORDS[view.phase] ?? view.phase}.`;
         else
             line = `Waiting for ${waiting.map(this.name).join(", ") || "nobody"} to ${PHASE_WORDS[view.phase] ?? view.phase}.`;
-        const dice = view.turn.dice ? ` Dice: ${view.turn.dice[0]} + ${view.turn.dice[1]} = ${view.turn.dice[0] + view.turn.dice[1]}.` : "";
-        box.replaceChildren(el("h2", {}, view.status === "setup" ? "Setting up" : view.status === "finished" ? "Game over" : `Turn ${view.turn.number}: ${this.name(view.turn.seat)}`), el("p", { id: "status-line" }, line + dice), el("p", { class: "meta" }, `Version ${view.version} · Longest Road: ${this.name(view.longest_road)} · Largest Army: ${this.name(view.largest_army)} · Development cards left: ${view.development_cards_left}`));
+        const roll = view.turn.dice ?? view.last_roll;
+        const dice = roll ? ` ${view.turn.dice ? "Dice" : "Last roll"}: ${roll[0]} + ${roll[1]} = ${roll[0] + roll[1]}.` : "";
+        const clock = el("p", { id: "deadline", class: "deadline", hidden: !view.deadline });
+        this.deadline = view.deadline ? Date.parse(view.deadline) : null;
+        this.clock = clock;
+        this.tick();
+        const mine = me !== null && waiting.includes(me) && view.winner === null;
+        document.title = mine ? "Your move · Catan" : "Catan";
+        box.replaceChildren(el("h2", {}, view.status === "setup" ? "Setting up" : view.status === "finished" ? "Game over" : `Turn ${view.turn.number}: ${this.name(view.turn.seat)}`), el("p", { id: "status-line" }, line + dice), clock, el("p", { class: "meta" }, `Version ${view.version} · Longest Road: ${this.name(view.longest_road)} · Largest Army: ${this.name(view.largest_army)} · Development cards left: ${view.development_cards_left}`));
+    }
+    deadline = null;
+    clock = null;
+    ticker = 0;
+    /** The time left before the server moves for whoever it waits for (turn_timeout_s games). */
+    tick() {
+        window.clearTimeout(this.ticker);
+        if (!this.clock || this.deadline === null)
+            return;
+        const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
+        const h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, sec = left % 60;
+        this.clock.textContent = `Time left for this move: ${h ? `${h} h ` : ""}${m} min ${String(sec).padStart(2, "0")} s` +
+            (this.view?.options.on_timeout === "bot" ? " (then a bot plays it)." : " (then the server makes the default move).");
+        if (left > 0)
+            this.ticker = window.setTimeout(() => this.tick(), 1000);
     }
     renderWinner(view) {
         const box = document.getElementById("winner");

@@ -83,8 +83,90 @@ export interface paths {
          *     adjacency and harbor, 72 paths (edges) and the 9 harbors. The geometry and every id are
          *     the same in every game; only terrain, numbers and harbor kinds vary. Fetch it once per
          *     game: it never changes.
+         *
+         *     With `Accept: image/svg+xml` or `Accept: image/png` (preferred to `application/json`
+         *     by order of q values; JSON on a tie and by default) the same URL answers the board's
+         *     picture, exactly as `/board.svg` and `/board.png` do, with their parameters and tags.
          */
         get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/board.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The board as an SVG picture
+         * @description The game drawn by the server, for chat bots, mail and clients that would rather not
+         *     draw: the 19 hexes in terrain colours with their terrain named, number tokens with
+         *     their probability pips (6 and 8 in red), the robber, the 9 harbors (rate and resource)
+         *     joined to their two intersections, roads, settlements (a house) and cities (a house
+         *     with a tower, wider) in colour-blind-safe seat colours (Okabe-Ito: blue, vermillion,
+         *     reddish purple, orange), the last move highlighted, and a side panel: each seat's
+         *     name, colour, public victory points, card and development card counts, knights,
+         *     longest road length, who holds Longest Road and Largest Army, whose move the game
+         *     waits for, the last dice, the last move and the winner. See `docs/board.png` in the
+         *     repository for an example (a game in progress, drawn by `catan render`).
+         *
+         *     **Public**: the picture shows only what a spectator sees, so every caller (no token,
+         *     any seat, the admin) gets the same bytes. **Geometry**: the island is drawn with the
+         *     board projection of `GET /v1/games/{id}/board` (`px`, `py`): the picture is `size`
+         *     pixels wide and `round(size * 5 / 8)` high; the island fills the left square (height
+         *     by height), with the projection's bounding box plus 0.45 units on each side scaled to
+         *     fit it and centred, so a client drawing its own board lines up with the picture.
+         *     In the SVG every hex, harbor, piece and label is a group with an id and classes
+         *     (`hex-7` `hex terrain-forest`, `harbor-3`, `road-19` `piece road seat-1`,
+         *     `settlement-12`, `city-40`, `robber`, `label-node-23` `label label-node` ...).
+         *
+         *     **Caching**: a picture is fixed by its game, version and options. A picture of a
+         *     named `version` never changes (`Cache-Control: public, max-age=31536000,
+         *     immutable`); the current one is `no-cache` with an `ETag`, and `If-None-Match`
+         *     answers `304`. The server keeps recent pictures, so many clients asking for the same
+         *     turn cost one drawing.
+         */
+        get: operations["getBoardSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The board as a PNG picture
+         * @description The same picture as `GET /v1/games/{id}/board.svg` (see there: what it shows, its
+         *     geometry and caching), as a PNG `size` pixels wide.
+         */
+        get: operations["getBoardPng"];
         put?: never;
         post?: never;
         delete?: never;
@@ -162,7 +244,9 @@ export interface paths {
          *     you have as `after` and `wait=30`: when nothing newer exists the response is held until
          *     an event arrives or `wait` seconds pass, then answers (possibly with no events). The
          *     response's `version` is the game's current version; when it is greater than the last
-         *     entry's, ask again from there.
+         *     entry's, ask again from there. For a seat token, an answer that reaches the current
+         *     version while the game waits for that seat also carries `your_turn`: the seat's
+         *     actions, so it needs no `GET .../actions` to play.
          */
         get: operations["listEvents"];
         put?: never;
@@ -381,7 +465,9 @@ export interface paths {
         /**
          * Accept an offer addressed to you
          * @description Says you would make this exchange. Nothing changes hands until the active player
-         *     confirms with you. The same as the move `accept_trade`. No body, or `{}`.
+         *     confirms with you. The same as the move `accept_trade`. No body, or `{}`. With
+         *     `If-Match`, only while the offer is still the open offer you saw at that version
+         *     (other seats' answers in between do not matter).
          */
         post: operations["acceptTrade"];
         delete?: never;
@@ -412,7 +498,7 @@ export interface paths {
         put?: never;
         /**
          * Decline an offer addressed to you
-         * @description The same as the move `decline_trade`. No body, or `{}`.
+         * @description The same as the move `decline_trade`. No body, or `{}`. With `If-Match`, only while the offer is still the open offer you saw at that version (other seats' answers in between do not matter).
          */
         post: operations["declineTrade"];
         delete?: never;
@@ -733,10 +819,10 @@ export interface components {
          */
         ForbiddenCode: "seat_token_required" | "seat_mismatch" | "admin_token_required" | "create_key_required";
         /**
-         * @description 404 codes: no such game, open trade offer, webhook, or path.
+         * @description 404 codes: no such game, open trade offer, webhook, path, or (board pictures) version of the game.
          * @enum {string}
          */
-        NotFoundCode: "game_not_found" | "trade_not_found" | "webhook_not_found" | "route_not_found";
+        NotFoundCode: "game_not_found" | "trade_not_found" | "webhook_not_found" | "route_not_found" | "version_not_found";
         /**
          * @description Why the rules refuse a move (422; the `detail` explains it in a sentence). One code per
          *     rule: `game_not_started`, `game_finished` (no move after a win), `not_your_turn`,
@@ -1109,6 +1195,10 @@ export interface components {
             phase: "setup_settlement" | "setup_road" | "roll" | "discard" | "move_robber" | "main" | "finished";
             options: components["schemas"]["ViewOptions"];
             turn: components["schemas"]["Turn"];
+            /** @description The last dice rolled in the game, kept after the turn ends (`turn.dice` is cleared then), or null before the first roll. */
+            last_roll: components["schemas"]["NullableDice"];
+            /** @description When the current wait times out and the server makes the default move (`options.turn_timeout_s` after the last event), RFC 3339 UTC; null when the game has no `turn_timeout_s`, a bot seat is to move, or the game is over. */
+            deadline: components["schemas"]["Timestamp"] | null;
             /** @description The seat that placed first and took the first turn. */
             first_seat: components["schemas"]["Seat"];
             /** @description The winner once the game is finished, else null. */
@@ -1270,6 +1360,13 @@ export interface components {
             robber?: components["schemas"]["HexId"];
             projection: components["schemas"]["BoardProjection"];
         };
+        /** @description An SVG 1.1 document (UTF-8) of the board and its side panel; every hex, harbor, piece and label is a `<g>` with an `id` and `class`. */
+        BoardSvg: string;
+        /**
+         * Format: binary
+         * @description A PNG image (8-bit RGB) of the board and its side panel.
+         */
+        BoardPng: string;
         /** @description The projection's unit and the bounding box of every hex and harbor anchor, in projection units. */
         BoardProjection: {
             /**
@@ -1522,6 +1619,11 @@ export interface components {
             summary: string;
             /** @description The seats the game waits for at that version. A note about an offer made to `seat` lists the offering seat here (it waits for its own turn to go on), not `seat`. */
             waiting_for: components["schemas"]["Seat"][];
+            /**
+             * Format: uri
+             * @description The absolute address of the PNG of the board at `version` (`<PUBLIC_URL>/v1/games/{id}/board.png?version=N`; PUBLIC_URL is a server setting), public and immutable, so a chat service or a mail can show it without a token. The summary ends with it too ("Board: <url>").
+             */
+            board_url: string;
         };
         /** @description Liveness. */
         Health: {
@@ -2523,7 +2625,32 @@ export interface components {
          */
         WebhookId: components["schemas"]["WebhookId"];
         /**
-         * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+         * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
+         * @example 57
+         */
+        PictureVersion: number;
+        /**
+         * @description Small id labels, any subset, comma-separated: `nodes` (every intersection), `edges` (every path), `hexes` (every hex), so a chat user can say "settle 23". Anything else: 400 naming `labels`.
+         * @example nodes,edges
+         */
+        PictureLabels: string;
+        /**
+         * @description The picture's width in pixels (the height is 5/8 of it); default 1024. In an SVG, the size of its canvas.
+         * @example 1024
+         */
+        PictureSize: number;
+        /**
+         * @description `light` (default) or `dark` colours.
+         * @example dark
+         */
+        PictureTheme: "light" | "dark";
+        /**
+         * @description `image/svg+xml` or `image/png` (preferred by q value over `application/json`) answers the board's picture instead of its JSON.
+         * @example image/png
+         */
+        BoardAccept: string;
+        /**
+         * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
          * @example "57"
          */
         IfMatch: string;
@@ -2583,14 +2710,25 @@ export interface components {
          */
         ETag: string;
         /**
+         * @description The picture's tag, `"picture-<version>-<s|p><size><l|d><labels bits>"`: it names everything the picture depends on, so it is known before drawing and the same for every caller.
+         * @example "picture-57-p1024l0"
+         */
+        PictureETag: string;
+        /**
+         * @description `public, max-age=31536000, immutable` for a named `version` (it never changes); `no-cache` for the current picture (revalidate with its `ETag`). JSON answers carry the usual cache headers.
+         * @example public, max-age=31536000, immutable
+         */
+        PictureCacheControl: string;
+        /**
          * @description The board's own tag, from its content (`"board-<16 hex digits>"`), not the game's
          *     version: the board changes only when the robber moves, so the tag stays the same
-         *     through every other move. Send it in `If-None-Match` to get `304` while it holds.
+         *     through every other move. Send it in `If-None-Match` to get `304` while it holds. A
+         *     picture (an image Accept type) carries its own tag instead (see `PictureETag`).
          * @example "board-5c2e9a1f0b7d4e38"
          */
         BoardETag: string;
         /**
-         * @description The tag the `200` would have carried (`"57"`, or the board's `"board-..."`).
+         * @description The tag the `200` would have carried (`"57"`, the board's `"board-..."`, or a board picture's `"picture-..."`).
          * @example "57"
          */
         EntityTag: string;
@@ -2748,7 +2886,108 @@ export interface operations {
     };
     getBoard: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
+                 * @example 57
+                 */
+                version?: components["parameters"]["PictureVersion"];
+                /**
+                 * @description Small id labels, any subset, comma-separated: `nodes` (every intersection), `edges` (every path), `hexes` (every hex), so a chat user can say "settle 23". Anything else: 400 naming `labels`.
+                 * @example nodes,edges
+                 */
+                labels?: components["parameters"]["PictureLabels"];
+                /**
+                 * @description The picture's width in pixels (the height is 5/8 of it); default 1024. In an SVG, the size of its canvas.
+                 * @example 1024
+                 */
+                size?: components["parameters"]["PictureSize"];
+                /**
+                 * @description `light` (default) or `dark` colours.
+                 * @example dark
+                 */
+                theme?: components["parameters"]["PictureTheme"];
+            };
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description `image/svg+xml` or `image/png` (preferred by q value over `application/json`) answers the board's picture instead of its JSON.
+                 * @example image/png
+                 */
+                Accept?: components["parameters"]["BoardAccept"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board (JSON), or its picture when the Accept header asks for one. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["BoardETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Board"];
+                    "image/svg+xml": components["schemas"]["BoardSvg"];
+                    "image/png": components["schemas"]["BoardPng"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardSvg: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
+                 * @example 57
+                 */
+                version?: components["parameters"]["PictureVersion"];
+                /**
+                 * @description Small id labels, any subset, comma-separated: `nodes` (every intersection), `edges` (every path), `hexes` (every hex), so a chat user can say "settle 23". Anything else: 400 naming `labels`.
+                 * @example nodes,edges
+                 */
+                labels?: components["parameters"]["PictureLabels"];
+                /**
+                 * @description The picture's width in pixels (the height is 5/8 of it); default 1024. In an SVG, the size of its canvas.
+                 * @example 1024
+                 */
+                size?: components["parameters"]["PictureSize"];
+                /**
+                 * @description `light` (default) or `dark` colours.
+                 * @example dark
+                 */
+                theme?: components["parameters"]["PictureTheme"];
+            };
             header?: {
                 /**
                  * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
@@ -2774,10 +3013,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The board. */
+            /** @description The picture. */
             200: {
                 headers: {
-                    ETag: components["headers"]["BoardETag"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -2785,10 +3025,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Board"];
+                    "image/svg+xml": components["schemas"]["BoardSvg"];
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardPng: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
+                 * @example 57
+                 */
+                version?: components["parameters"]["PictureVersion"];
+                /**
+                 * @description Small id labels, any subset, comma-separated: `nodes` (every intersection), `edges` (every path), `hexes` (every hex), so a chat user can say "settle 23". Anything else: 400 naming `labels`.
+                 * @example nodes,edges
+                 */
+                labels?: components["parameters"]["PictureLabels"];
+                /**
+                 * @description The picture's width in pixels (the height is 5/8 of it); default 1024. In an SVG, the size of its canvas.
+                 * @example 1024
+                 */
+                size?: components["parameters"]["PictureSize"];
+                /**
+                 * @description `light` (default) or `dark` colours.
+                 * @example dark
+                 */
+                theme?: components["parameters"]["PictureTheme"];
+            };
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["BoardPng"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2930,7 +3244,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3154,7 +3468,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3223,7 +3537,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3277,7 +3591,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3333,7 +3647,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
@@ -3389,7 +3703,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400.
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
                  * @example "57"
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];

@@ -139,13 +139,22 @@ async function playStep(page, state) {
     }
     return null;
   };
+  // The first settlement is placed with the keyboard: Tab to a highlighted intersection
+  // (here: focus it) and press Enter.
+  const press = async (locator) => {
+    if (!(await locator.count())) return null;
+    await locator.first().focus();
+    await page.keyboard.press("Enter");
+    state.keyboard = true;
+    return "build";
+  };
   const actions = page.locator("#actions");
   // Offers are left unanswered: bots trade among themselves at machine speed (the trade
   // case answers offers), and nothing waits for an answer.
   return (await click(actions.getByRole("button", { name: /^Discard/ }), "discard-open")) ??
     (await click(actions.getByRole("button", { name: "Roll the dice" }), "roll")) ??
     (await click(page.locator(".targets [data-hex-target]"), "robber")) ??
-    (await click(page.locator(".targets [data-node]"), "build")) ??
+    (state.keyboard ? await click(page.locator(".targets [data-node]"), "build") : await press(page.locator(".targets [data-node]"))) ??
     (state.roads < 2 ? await click(page.locator(".targets [data-edge]"), "road") : null) ??
     (await click(actions.getByRole("button", { name: "Buy a development card" }), "buy")) ??
     (await click(actions.getByRole("button", { name: "End turn" }), "end"));
@@ -172,7 +181,7 @@ cases.create_and_play_against_bots = async ({ browser, base }) => {
   await page.locator("#seat-links a.open").click();
   await page.locator(".game[data-version]").waitFor();
   let steps = 0;
-  const state = { roads: 0, turn: -1 };
+  const state = { roads: 0, turn: -1, keyboard: false };
   let shotDiscard = false;
   const started = Date.now();
   while (!(await page.locator("#winner").isVisible())) {
@@ -319,7 +328,7 @@ cases.network_drop_reconnects_and_catches_up = async ({ browser, base }) => {
 
 cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
   const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
-    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, turn_timeout_s: 3600 });
   const [ann] = game.seats;
   const context = await browser.newContext();
   // This page hears nothing of moves made elsewhere until it acts.
@@ -328,6 +337,7 @@ cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
   await page.goto(seatUrl(base, game.id, ann.token));
   const roll = page.getByRole("button", { name: "Roll these dice" });
   await roll.waitFor();
+  assert(/Time left for this move: 59 min/.test(await page.locator("#deadline").textContent()), "the move's deadline is shown");
   // Ann rolls on another device; the page's button is now stale.
   const r = await api(base, "POST", `/v1/games/${game.id}/moves`, ann.token, { type: "roll", dice: [4, 4] });
   assert(r.status === 201, `roll ${r.status}`);
@@ -344,6 +354,39 @@ cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
   assert(!(await roll.isVisible()), "the stale button is gone");
   await page.screenshot({ path: join(out, "refused.png") });
   await context.close();
+};
+
+cases.api_problems_are_shown_and_change_nothing = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
+  const page = await browser.newPage();
+  await page.goto(seatUrl(base, game.id, game.seats[0].token));
+  const roll = page.getByRole("button", { name: "Roll these dice" });
+  await roll.waitFor();
+  const before = await version(page);
+  const problems = [
+    [409, "version_conflict", null, /Another move was made at the same moment \(version_conflict\)/],
+    [412, "precondition_failed", null, /The game moved on before your move arrived \(precondition_failed\)/],
+    [429, "rate_limited", "7", /Too many requests, slow down\. Try again in 7 s\./],
+    [503, "database_unavailable", "2", /The server is unavailable right now \(database_unavailable\)\. Try again in 2 s\./],
+  ];
+  for (const [status, code, retry, expected] of problems) {
+    await page.route("**/moves", (route) => route.fulfill({
+      status, contentType: "application/problem+json", headers: retry ? { "Retry-After": retry } : {},
+      body: JSON.stringify({ type: `urn:catan:problem:${code}`, title: code, status, detail: `a ${status}`, code, version: before }),
+    }));
+    await roll.click();
+    await page.locator("#message").waitFor();
+    const text = await page.locator("#message").textContent();
+    assert(expected.test(text), `${status}: ${text}`);
+    await page.unroute("**/moves");
+    await page.evaluate(() => { document.getElementById("message").hidden = true; });
+  }
+  await page.screenshot({ path: join(out, "problem.png") });
+  const truth = (await api(base, "GET", `/v1/games/${game.id}`, game.seats[0].token)).body;
+  assert(truth.version === before && await version(page) === before, "nothing changed");
+  assert(await roll.isVisible(), "the roll is still offered");
+  await page.close();
 };
 
 cases.second_origin_uses_cors = async ({ browser, base }) => {
