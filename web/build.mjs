@@ -11,12 +11,14 @@
 // The output is a pure function of the sources and the pinned tools (no dates, no paths),
 // so `make test-web` can compare a fresh build with the committed web/dist byte for byte.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = resolve(process.argv[2] ?? join(here, "dist"));
+const final = resolve(process.argv[2] ?? join(here, "dist"));
+// Built beside, then put in place: a failed build leaves the previous one whole.
+const out = `${final}.tmp`;
 const bin = join(here, "node_modules", ".bin");
 
 function run(tool, args) {
@@ -59,3 +61,5 @@ if (problems.length) {
   console.error("web/build.mjs: blocked by the Content-Security-Policy: " + problems.join(", "));
   process.exit(1);
 }
+rmSync(final, { recursive: true, force: true });
+renameSync(out, final);
