@@ -78,6 +78,17 @@ async function createGame(base, players, options) {
 const seatUrl = (base, id, token) => `${base}/#game=${id}${token ? `&token=${token}` : ""}`;
 
 // ---- page helpers ----
+/** What a page must never do: break the Content-Security-Policy, or throw. (Failed loads
+ * are expected: refused moves, blocked routes.) */
+const pageErrors = [];
+function watch(page) {
+  page.on("console", (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
 async function version(page) {
   return Number(await page.locator(".game").getAttribute("data-version"));
 }
@@ -164,7 +175,7 @@ async function playStep(page, state) {
 const cases = {};
 
 cases.create_and_play_against_bots = async ({ browser, base }) => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = watch(await browser.newPage({ viewport: { width: 1280, height: 900 } }));
   await page.goto(base + "/");
   await page.screenshot({ path: join(out, "create.png") });
   await axeScan(page, "the create screen");
@@ -225,8 +236,8 @@ cases.domestic_trade_with_counter_offer = async ({ browser, base }) => {
   const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
     { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
   const [ann, bob] = game.seats;
-  const a = await (await browser.newContext()).newPage();
-  const b = await (await browser.newContext()).newPage();
+  const a = watch(await (await browser.newContext()).newPage());
+  const b = watch(await (await browser.newContext()).newPage());
   await a.goto(seatUrl(base, game.id, ann.token));
   await b.goto(seatUrl(base, game.id, bob.token));
   await a.locator(".game[data-version]").waitFor();
@@ -275,7 +286,7 @@ cases.domestic_trade_with_counter_offer = async ({ browser, base }) => {
 cases.spectator_sees_no_hand = async ({ browser, base }) => {
   const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
     { layout: "beginner", start: "fixed", first_seat: 0 });
-  const page = await browser.newPage();
+  const page = watch(await browser.newPage());
   const authorized = [];
   page.on("request", (r) => { if (r.headers().authorization) authorized.push(r.url()); });
   await page.goto(seatUrl(base, game.id, null));
@@ -296,7 +307,7 @@ cases.network_drop_reconnects_and_catches_up = async ({ browser, base }) => {
     { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
   const [ann, bob] = game.seats;
   const context = await browser.newContext();
-  const page = await context.newPage();
+  const page = watch(await context.newPage());
   const streams = [];
   page.on("request", (r) => { if (r.url().endsWith("/stream")) streams.push(r.headers()["last-event-id"] ?? null); });
   await page.goto(seatUrl(base, game.id, bob.token));
@@ -333,7 +344,7 @@ cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
   const context = await browser.newContext();
   // This page hears nothing of moves made elsewhere until it acts.
   await context.route("**/stream", (route) => route.abort());
-  const page = await context.newPage();
+  const page = watch(await context.newPage());
   await page.goto(seatUrl(base, game.id, ann.token));
   const roll = page.getByRole("button", { name: "Roll these dice" });
   await roll.waitFor();
@@ -359,7 +370,7 @@ cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
 cases.api_problems_are_shown_and_change_nothing = async ({ browser, base }) => {
   const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
     { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
-  const page = await browser.newPage();
+  const page = watch(await browser.newPage());
   await page.goto(seatUrl(base, game.id, game.seats[0].token));
   const roll = page.getByRole("button", { name: "Roll these dice" });
   await roll.waitFor();
@@ -398,7 +409,7 @@ cases.second_origin_uses_cors = async ({ browser, base }) => {
     s.listen(0, "127.0.0.1", () => ok(s));
   });
   const origin = `http://127.0.0.1:${page2.address().port}`;
-  const page = await browser.newPage();
+  const page = watch(await browser.newPage());
   await page.goto(origin + "/");
   const logBefore = serverLog.length;
   const result = await page.evaluate(async (api) => {
@@ -430,7 +441,9 @@ try {
     assert(cases[name], `no case ${name}`);
     const started = Date.now();
     try {
+      pageErrors.length = 0;
       await cases[name]({ browser, base });
+      assert(pageErrors.length === 0, `the page reported: ${pageErrors.join("; ")}`);
       console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     } catch (e) {
       failed++;
