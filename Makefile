@@ -5,7 +5,9 @@
 #                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench      engine benchmark: random 4-player games on one core
-#   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/)
+#   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/); the
+#                   web client is at http://localhost:8080/ (web/web.mk: make web-build,
+#                   make test-web)
 #
 # Each layer adds its targets in its own fragment (engine/engine.mk, db/db.mk,
 # api/api.mk, tests/tests.mk, tests/fuzz/fuzz.mk). B is the build directory and SAN=1
@@ -58,6 +60,7 @@ include game/game.mk
 include api/api.mk
 include cmd/cmd.mk
 include bench/bench.mk
+include web/web.mk
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
 -include openapi/openapi.mk

@@ -2,7 +2,7 @@
 # program `catan-server` (cmd/catan_server.c) links it.
 
 API_SRC := $(wildcard api/*.c)
-API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o
+API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o $(B)/obj/gen/web_files.o
 API_LIB := $(B)/libapi.a
 API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
 
@@ -11,6 +11,17 @@ $(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh scripts/c_lines.s
 	sh scripts/embed.sh openapi_json openapi/openapi.json > $@
 
 $(B)/obj/gen/openapi_json.o: $(B)/gen/openapi_json.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The web client's committed build (web/dist, see web/web.mk), served by api/web.c.
+WEB_DIST_FILES := $(sort $(wildcard web/dist/*))
+
+$(B)/gen/web_files.c: $(WEB_DIST_FILES) scripts/embed_web.sh scripts/c_lines.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed_web.sh web/dist > $@
+
+$(B)/obj/gen/web_files.o: $(B)/gen/web_files.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 

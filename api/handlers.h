@@ -52,6 +52,11 @@ void handle_get_webhook_deliveries(struct http_request *request);
 void handle_healthz(struct http_request *request);
 void handle_readyz(struct http_request *request);
 void handle_metrics(struct http_request *request);
+
+/* web.c: GET / answers the web client's index.html, GET /web/:file its other files (404
+ * route_not_found for a name it does not have). */
+void handle_web_index(struct http_request *request);
+void handle_web_file(struct http_request *request);
 void handle_openapi(struct http_request *request);
 
 #endif

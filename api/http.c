@@ -142,7 +142,9 @@ static void add_common_headers(struct http_request *request, struct MHD_Response
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
 	MHD_add_response_header(response, "X-Request-Id", request->request_id);
 	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+	/* The web client's files bring their own policy (api/web.c); everything else allows nothing. */
+	if (!has_extra_header(request, "Content-Security-Policy"))
+		MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
 	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
 	int by_token = request->path && strncmp(request->path, "/v1/", 4) == 0;
 	int by_origin = cors_varies_by_origin();

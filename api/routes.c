@@ -34,6 +34,8 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/readyz", handle_readyz, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/metrics", handle_metrics, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/openapi.json", handle_openapi, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/", handle_web_index, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/web/:file", handle_web_file, ROUTE_NO_GAME, 0},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))

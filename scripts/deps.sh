@@ -5,12 +5,13 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 haproxy \
-clang libclang-rt-14-dev libcairo2-dev fonts-dejavu-core libxml2-utils"
+clang libclang-rt-14-dev libcairo2-dev fonts-dejavu-core libxml2-utils chromium"
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig;
 # xmllint (libxml2-utils) parses them in the HTTP tests.
 
 # clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/.
+# chromium runs the web client's browser tests (web/tests/run.mjs, through playwright-core).
 
 # Node.js and npm run the OpenAPI tools (openapi/openapi.mk: lint, the JSON bundle, the Prism
 # proxy of the HTTP tests). Debian's are installed only when there is no `node` at all, so

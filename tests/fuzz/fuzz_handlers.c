@@ -129,3 +129,13 @@ void handle_openapi(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_web_index(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_web_file(struct http_request *request)
+{
+	(void)request;
+}

@@ -1,0 +1,120 @@
+// api.ts - every call the client makes, through openapi-fetch typed by the contract
+// (schema.d.ts, generated from openapi/openapi.yaml), and the problems they may answer.
+//
+// Nothing here changes what the page shows: callers render only what the server answered.
+// A refused call becomes an ApiProblem carrying the problem+json body's status, code, title
+// and detail (and Retry-After), which ui.ts turns into a sentence.
+import createClient from "./openapi-fetch.js";
+export const RESOURCES = ["brick", "lumber", "wool", "grain", "ore"];
+/** A refused or failed call: status 0 when the network failed (no answer at all). */
+export class ApiProblem extends Error {
+    status;
+    code;
+    title;
+    detail;
+    retryAfter;
+    constructor(status, code, title, detail, retryAfter) {
+        super(`${status} ${code}: ${detail}`);
+        this.status = status;
+        this.code = code;
+        this.title = title;
+        this.detail = detail;
+        this.retryAfter = retryAfter;
+    }
+}
+const client = createClient({ baseUrl: location.origin });
+function bearer(token) {
+    return token ? { Authorization: `Bearer ${token}` } : {};
+}
+async function problemOf(response, body) {
+    const retry = response.headers.get("Retry-After");
+    const retryAfter = retry !== null && /^\d+$/.test(retry) ? Number(retry) : null;
+    if (body && typeof body === "object") {
+        const p = body;
+        return new ApiProblem(response.status, String(p.code ?? "unknown"), String(p.title ?? response.statusText), String(p.detail ?? p.title ?? ""), retryAfter);
+    }
+    return new ApiProblem(response.status, "unknown", response.statusText, `the server answered ${response.status}`, retryAfter);
+}
+/** The data of a successful answer, or throws its ApiProblem. */
+async function unwrap(call) {
+    let answer;
+    try {
+        answer = await call;
+    }
+    catch (e) {
+        throw new ApiProblem(0, "network", "No connection", "the server cannot be reached", null);
+    }
+    if (!answer.response.ok || answer.data === undefined)
+        throw await problemOf(answer.response, answer.error);
+    return answer.data;
+}
+export function createGame(body) {
+    return unwrap(client.POST("/v1/games", { body }));
+}
+export function getGame(id, token) {
+    return unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+}
+/** The board's geometry as JSON (the same path also serves pictures, by Accept). */
+export async function getBoard(id) {
+    const board = await unwrap(client.GET("/v1/games/{id}/board", {
+        params: { path: { id } },
+        headers: { Accept: "application/json" },
+        parseAs: "json",
+    }));
+    if (typeof board !== "object")
+        throw new ApiProblem(0, "not_json", "Unexpected answer", "the board came back as a picture", null);
+    return board;
+}
+export function getActions(id, token) {
+    return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id } }, headers: bearer(token) }));
+}
+export function getLog(id, token, after) {
+    return unwrap(client.GET("/v1/games/{id}/moves", {
+        params: { path: { id }, query: { after, limit: 500 } },
+        headers: bearer(token),
+    }));
+}
+export function postMove(id, token, move) {
+    return unwrap(client.POST("/v1/games/{id}/moves", { params: { path: { id } }, body: move, headers: bearer(token) }));
+}
+/** The move body a listed (non-template) action stands for. */
+export function moveOf(action) {
+    switch (action.type) {
+        case "build_settlement":
+            return { type: action.type, node: action.node };
+        case "build_road":
+            return { type: action.type, edge: action.edge };
+        case "build_city":
+            return { type: action.type, node: action.node };
+        case "roll":
+            return action.template ? null : { type: action.type };
+        case "move_robber":
+            return { type: action.type, hex: action.hex, victim: action.victim };
+        case "buy_development_card":
+            return { type: action.type };
+        case "play_knight":
+            return { type: action.type, hex: action.hex, victim: action.victim };
+        case "play_road_building":
+            return { type: action.type, edges: action.edges };
+        case "play_year_of_plenty":
+            return { type: action.type, resources: action.resources };
+        case "play_monopoly":
+            return { type: action.type, resource: action.resource };
+        case "maritime_trade":
+            return { type: action.type, give: action.give, get: action.get };
+        case "end_turn":
+            return { type: action.type };
+        case "accept_trade":
+            return { type: action.type, trade: action.trade };
+        case "decline_trade":
+            return { type: action.type, trade: action.trade };
+        case "confirm_trade":
+            return action.with === undefined ? { type: action.type, trade: action.trade }
+                : { type: action.type, trade: action.trade, with: action.with };
+        case "withdraw_trade":
+            return { type: action.type, trade: action.trade };
+        case "discard":
+        case "offer_trade":
+            return null;
+    }
+}

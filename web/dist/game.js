@@ -1,0 +1,575 @@
+// game.ts - the game screen: the board, what this seat may do (from GET .../actions), the
+// open offers, every seat's public figures, the log in words, and the winner.
+//
+// The screen shows only what the server said. Every change comes from the stream: an
+// event (or a reconnection) makes the screen read the game view and the actions again,
+// both of one version, and draw them; a move is a POST whose refusal is shown as the
+// server's problem, and the screen is then read again. Nothing is drawn before the server
+// accepted it. A spectator link (no token) shows the same without a hand or actions.
+import { getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
+import { drawBoard, geometry, noTargets } from "./board.js";
+import { describeEvent } from "./log.js";
+import { GameStream } from "./stream.js";
+import { cards, clearMessage, describeProblem, el, handTotal, openDialog, seatClass, showMessage } from "./ui.js";
+const PHASE_WORDS = {
+    setup_settlement: "place a settlement",
+    setup_road: "place a road",
+    roll: "roll the dice",
+    discard: "discard",
+    move_robber: "move the robber",
+    main: "build, trade or end the turn",
+    finished: "nothing: the game is over",
+};
+export class GameScreen {
+    id;
+    token;
+    board = null;
+    geo = null;
+    view = null;
+    actions = null;
+    events = new Map();
+    mode = { kind: "none" };
+    loading = false;
+    again = false;
+    sending = false;
+    stream = null;
+    root;
+    svgRoot;
+    constructor(id, token, host) {
+        this.id = id;
+        this.token = token;
+        this.svgRoot = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        this.svgRoot.setAttribute("id", "board");
+        this.root = el("div", { class: "game" }, el("section", { class: "board-panel", "aria-label": "Board" }, this.svgRoot), el("div", { class: "side" }, el("section", { id: "status", class: "panel", "aria-live": "polite" }), el("section", { id: "winner", class: "panel winner", hidden: true }), el("section", { id: "you", class: "panel", "aria-label": "Your hand", hidden: token === null }), el("section", { id: "actions", class: "panel", "aria-label": "Your moves", hidden: token === null }), el("section", { id: "trades", class: "panel", "aria-label": "Open offers" }), el("section", { id: "players", class: "panel", "aria-label": "Players" }), el("section", { id: "log", class: "panel", "aria-label": "Game log" }, el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" }))));
+        host.replaceChildren(this.root);
+    }
+    async start() {
+        try {
+            this.board = await getBoard(this.id);
+            this.geo = geometry(this.board);
+        }
+        catch (e) {
+            showMessage(describeProblem(e));
+            return;
+        }
+        await this.refresh();
+        this.stream = new GameStream(`/v1/games/${encodeURIComponent(this.id)}/stream`, this.token, {
+            event: (version, type, data) => this.onEvent(version, type, data),
+            status: (up) => this.connection(up),
+            end: () => this.connection(true, true),
+        });
+        this.stream.start();
+    }
+    stop() {
+        this.stream?.close();
+        window.clearTimeout(this.ticker);
+    }
+    connection(up, ended = false) {
+        const badge = document.getElementById("connection");
+        if (!badge)
+            return;
+        badge.textContent = ended ? "Game over" : up ? "Live" : "Connection down: reconnecting…";
+        badge.className = ended ? "connection ended" : up ? "connection up" : "connection down";
+        if (up)
+            void this.refresh();
+    }
+    onEvent(version, type, data) {
+        if (data && typeof data === "object" && "type" in data && type !== "your_turn") {
+            const entry = data;
+            if (!this.events.has(version)) {
+                this.events.set(version, entry);
+                this.appendLog(version, entry);
+            }
+        }
+        void this.refresh();
+    }
+    name = (seat) => {
+        if (seat === null || seat === undefined)
+            return "nobody";
+        const player = this.view?.players.find((p) => p.seat === seat);
+        return player ? player.name : `Seat ${seat + 1}`;
+    };
+    appendLog(version, entry) {
+        const list = document.getElementById("log-list");
+        if (!list)
+            return;
+        const item = el("li", { "data-version": version }, describeEvent(entry, this.name));
+        const after = [...list.children].find((li) => Number(li.getAttribute("data-version")) > version);
+        list.insertBefore(item, after ?? null);
+        list.scrollTop = list.scrollHeight;
+    }
+    /** Read the view and the actions (of one version) and draw them. */
+    async refresh() {
+        if (this.loading) {
+            this.again = true;
+            return;
+        }
+        this.loading = true;
+        try {
+            for (let tries = 0; tries < 5; tries++) {
+                this.again = false;
+                const [view, actions] = await Promise.all([
+                    getGame(this.id, this.token),
+                    this.token ? getActions(this.id, this.token) : Promise.resolve(null),
+                ]);
+                if (actions && actions.version !== view.version)
+                    continue;
+                const firstView = this.view === null;
+                this.view = view;
+                this.actions = actions;
+                if (firstView)
+                    this.relabelLog();
+                this.render();
+                if (!this.again)
+                    break;
+            }
+        }
+        catch (e) {
+            showMessage(describeProblem(e));
+        }
+        finally {
+            this.loading = false;
+        }
+    }
+    relabelLog() {
+        const list = document.getElementById("log-list");
+        if (!list)
+            return;
+        for (const li of list.children) {
+            const entry = this.events.get(Number(li.getAttribute("data-version")));
+            if (entry)
+                li.textContent = describeEvent(entry, this.name);
+        }
+    }
+    list() {
+        return this.actions?.actions ?? [];
+    }
+    of(type) {
+        return this.list().filter((a) => a.type === type);
+    }
+    async send(move) {
+        if (!move || !this.token || this.sending)
+            return;
+        this.sending = true;
+        this.root.setAttribute("aria-busy", "true");
+        try {
+            await postMove(this.id, this.token, move);
+            clearMessage();
+        }
+        catch (e) {
+            showMessage(describeProblem(e));
+        }
+        finally {
+            this.sending = false;
+            this.root.removeAttribute("aria-busy");
+            this.mode = { kind: "none" };
+            document.getElementById("dialog")?.remove();
+            await this.refresh();
+        }
+    }
+    render() {
+        const view = this.view;
+        if (!view || !this.board || !this.geo)
+            return;
+        if (this.mode.kind !== "none" && !this.modeStillLegal())
+            this.mode = { kind: "none" };
+        const targets = this.targets();
+        const board = this.board, geo = this.geo;
+        const actions = this.actions;
+        // A panel is drawn again only when what it shows changed: a button a person is about to
+        // click must not be replaced under the pointer by an identical one.
+        this.paint("board", [view.buildings, view.roads, view.robber, [...targets.node], [...targets.edge], [...targets.hex]], () => drawBoard(this.svgRoot, board, geo, view, targets, (kind, id) => this.pick(kind, id)));
+        this.paint("status", [view.version, actions?.waiting_for, view.deadline], () => this.renderStatus(view));
+        this.paint("winner", [view.winner, view.players], () => this.renderWinner(view));
+        if (this.token) {
+            this.paint("hand", [view.you], () => this.renderHand(view));
+            this.paint("actions", [actions?.actions, view.you, this.mode, this.sending], () => this.renderActions(view));
+        }
+        this.paint("trades", [view.trades, view.status, actions?.actions, this.sending, view.players.map((p) => p.name)], () => this.renderTrades(view));
+        this.paint("players", [view.players, view.turn.seat, actions?.waiting_for, view.longest_road, view.largest_army], () => this.renderPlayers(view));
+        this.root.setAttribute("data-version", String(view.version));
+        this.root.setAttribute("data-turn", String(view.turn.number));
+    }
+    painted = new Map();
+    paint(panel, shown, draw) {
+        const signature = JSON.stringify(shown);
+        if (this.painted.get(panel) === signature)
+            return;
+        this.painted.set(panel, signature);
+        draw();
+    }
+    modeStillLegal() {
+        if (this.mode.kind === "knight")
+            return this.of("play_knight").length > 0;
+        return this.of("play_road_building").length > 0;
+    }
+    targets() {
+        const t = noTargets();
+        if (this.mode.kind === "knight") {
+            for (const a of this.of("play_knight"))
+                t.hex.set(a.hex, `Play the knight: move the robber to hex ${a.hex}`);
+            return t;
+        }
+        if (this.mode.kind === "road1" || this.mode.kind === "road2") {
+            const mode = this.mode;
+            for (const a of this.of("play_road_building")) {
+                if (mode.kind === "road1" && a.edges.length)
+                    t.edge.set(a.edges[0], `First free road on path ${a.edges[0]}`);
+                if (mode.kind === "road2" && a.edges[0] === mode.first && a.edges.length > 1)
+                    t.edge.set(a.edges[1], `Second free road on path ${a.edges[1]}`);
+            }
+            return t;
+        }
+        for (const a of this.of("build_settlement"))
+            t.node.set(a.node, `Build a settlement at intersection ${a.node}`);
+        for (const a of this.of("build_city"))
+            t.node.set(a.node, `Build a city at intersection ${a.node}`);
+        for (const a of this.of("build_road"))
+            t.edge.set(a.edge, `Build a road on path ${a.edge}`);
+        for (const a of this.of("move_robber"))
+            t.hex.set(a.hex, `Move the robber to hex ${a.hex}`);
+        return t;
+    }
+    pick(kind, id) {
+        if (kind === "node") {
+            const a = this.list().find((x) => (x.type === "build_settlement" || x.type === "build_city") && x.node === id);
+            if (a)
+                void this.send(moveOf(a));
+        }
+        else if (kind === "edge") {
+            if (this.mode.kind === "road1") {
+                const options = this.of("play_road_building").filter((a) => a.edges[0] === id);
+                if (options.some((a) => a.edges.length > 1)) {
+                    this.mode = { kind: "road2", first: id };
+                    this.render();
+                }
+                else if (options[0])
+                    void this.send(moveOf(options[0]));
+            }
+            else if (this.mode.kind === "road2") {
+                const first = this.mode.first;
+                const a = this.of("play_road_building").find((x) => x.edges[0] === first && x.edges[1] === id);
+                if (a)
+                    void this.send(moveOf(a));
+            }
+            else {
+                const a = this.of("build_road").find((x) => x.edge === id);
+                if (a)
+                    void this.send(moveOf(a));
+            }
+        }
+        else {
+            const robberMoves = this.mode.kind === "knight" ? this.of("play_knight") : this.of("move_robber");
+            const options = robberMoves.filter((a) => a.hex === id);
+            if (options.length === 1)
+                void this.send(moveOf(options[0]));
+            else if (options.length > 1)
+                this.chooseVictim(options);
+        }
+    }
+    chooseVictim(options) {
+        const buttons = options.map((a) => {
+            const victim = "victim" in a ? a.victim : null;
+            const button = el("button", { type: "button", class: "victim" }, victim === null || victim === undefined ? "Steal from nobody" : `Steal from ${this.name(victim)}`);
+            button.addEventListener("click", () => void this.send(moveOf(a)));
+            return button;
+        });
+        openDialog("Whom do you rob?", [el("div", { class: "choices" }, ...buttons)]);
+    }
+    renderStatus(view) {
+        const box = document.getElementById("status");
+        const waiting = this.actions?.waiting_for ?? view.pending.seats;
+        const me = this.actions?.seat ?? null;
+        let line;
+        if (view.winner !== null && view.winner !== undefined)
+            line = `${this.name(view.winner)} won the game.`;
+        else if (me !== null && waiting.includes(me))
+            line = `Your move: ${PHASE_WORDS[view.phase] ?? view.phase}.`;
+        else
+            line = `Waiting for ${waiting.map(this.name).join(", ") || "nobody"} to ${PHASE_WORDS[view.phase] ?? view.phase}.`;
+        const roll = view.turn.dice ?? view.last_roll;
+        const dice = roll ? ` ${view.turn.dice ? "Dice" : "Last roll"}: ${roll[0]} + ${roll[1]} = ${roll[0] + roll[1]}.` : "";
+        const clock = el("p", { id: "deadline", class: "deadline", hidden: !view.deadline });
+        this.deadline = view.deadline ? Date.parse(view.deadline) : null;
+        this.clock = clock;
+        this.tick();
+        const mine = me !== null && waiting.includes(me) && view.winner === null;
+        document.title = mine ? "Your move · Catan" : "Catan";
+        box.replaceChildren(el("h2", {}, view.status === "setup" ? "Setting up" : view.status === "finished" ? "Game over" : `Turn ${view.turn.number}: ${this.name(view.turn.seat)}`), el("p", { id: "status-line" }, line + dice), clock, el("p", { class: "meta" }, `Version ${view.version} · Longest Road: ${this.name(view.longest_road)} · Largest Army: ${this.name(view.largest_army)} · Development cards left: ${view.development_cards_left}`));
+    }
+    deadline = null;
+    clock = null;
+    ticker = 0;
+    /** The time left before the server moves for whoever it waits for (turn_timeout_s games). */
+    tick() {
+        window.clearTimeout(this.ticker);
+        if (!this.clock || this.deadline === null)
+            return;
+        const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
+        const h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, sec = left % 60;
+        this.clock.textContent = `Time left for this move: ${h ? `${h} h ` : ""}${m} min ${String(sec).padStart(2, "0")} s` +
+            (this.view?.options.on_timeout === "bot" ? " (then a bot plays it)." : " (then the server makes the default move).");
+        if (left > 0)
+            this.ticker = window.setTimeout(() => this.tick(), 1000);
+    }
+    renderWinner(view) {
+        const box = document.getElementById("winner");
+        if (view.winner === null || view.winner === undefined) {
+            box.hidden = true;
+            return;
+        }
+        box.hidden = false;
+        const standings = [...view.players].sort((a, b) => b.victory_points - a.victory_points);
+        box.replaceChildren(el("h2", { id: "winner-title" }, view.winner === this.actions?.seat ? "You won!" : `${this.name(view.winner)} won!`), el("ol", {}, ...standings.map((p) => el("li", {}, `${p.name}: ${p.victory_points} points`))), el("p", {}, el("a", { href: "/" }, "Start a new game")));
+    }
+    renderHand(view) {
+        const box = document.getElementById("you");
+        const you = view.you;
+        if (!you) {
+            box.replaceChildren(el("h2", {}, "Your hand"), el("p", {}, "This link shows no hand."));
+            return;
+        }
+        const dev = you.development_cards;
+        const devRows = Object.entries(dev)
+            .filter(([, c]) => c.count > 0)
+            .map(([name, c]) => el("li", {}, `${name.replace(/_/g, " ")}: ${c.count}${c.playable < c.count ? ` (${c.playable} playable now)` : ""}`));
+        box.replaceChildren(el("h2", {}, `Your hand (${this.name(you.seat)}, ${you.victory_points} points)`), el("ul", { class: "hand" }, ...RESOURCES.map((r) => el("li", { class: `card res-${r}`, "data-resource": r }, el("span", { class: "count" }, String(you.resources[r])), ` ${r}`))), el("h3", {}, "Development cards"), devRows.length ? el("ul", { class: "dev" }, ...devRows) : el("p", {}, "None."));
+    }
+    button(label, onClick, cls = "") {
+        const b = el("button", { type: "button", class: cls || null }, label);
+        b.disabled = this.sending;
+        b.addEventListener("click", onClick);
+        return b;
+    }
+    renderActions(view) {
+        const box = document.getElementById("actions");
+        const parts = [el("h2", {}, "Your moves")];
+        const list = this.list();
+        if (!list.length)
+            parts.push(el("p", {}, view.winner !== null && view.winner !== undefined ? "The game is over." : "Nothing to do right now."));
+        const prompt = [];
+        if (this.mode.kind === "knight")
+            prompt.push("Choose the hex for the robber (highlighted).");
+        else if (this.mode.kind === "road1")
+            prompt.push("Choose the path of your first free road (highlighted).");
+        else if (this.mode.kind === "road2")
+            prompt.push("Choose the path of your second free road (highlighted).");
+        else {
+            if (this.of("build_settlement").length)
+                prompt.push("Highlighted intersections: build a settlement.");
+            if (this.of("build_city").length)
+                prompt.push("Highlighted settlements: upgrade to a city.");
+            if (this.of("build_road").length)
+                prompt.push("Highlighted paths: build a road.");
+            if (this.of("move_robber").length)
+                prompt.push("Choose a highlighted hex for the robber.");
+        }
+        if (prompt.length)
+            parts.push(el("p", { id: "prompt", class: "prompt" }, prompt.join(" ")));
+        if (this.mode.kind !== "none")
+            parts.push(this.button("Cancel", () => { this.mode = { kind: "none" }; this.render(); }));
+        const roll = this.of("roll")[0];
+        if (roll) {
+            if (roll.template) {
+                const d1 = dieSelect("die1", "First die"), d2 = dieSelect("die2", "Second die");
+                parts.push(el("div", { class: "row" }, d1.label, d2.label, this.button("Roll these dice", () => void this.send({ type: "roll", dice: [Number(d1.select.value), Number(d2.select.value)] }), "primary")));
+            }
+            else
+                parts.push(this.button("Roll the dice", () => void this.send(moveOf(roll)), "primary"));
+        }
+        const discard = this.of("discard")[0];
+        if (discard) {
+            parts.push(this.button(`Discard ${discard.count} cards…`, () => this.discardDialog(discard.count, view), "primary"));
+            if (!document.getElementById("dialog"))
+                queueMicrotask(() => this.discardDialog(discard.count, view));
+        }
+        if (this.of("buy_development_card").length)
+            parts.push(this.button("Buy a development card", () => void this.send({ type: "buy_development_card" })));
+        if (this.of("play_knight").length && this.mode.kind === "none")
+            parts.push(this.button("Play a knight", () => { this.mode = { kind: "knight" }; this.render(); }));
+        if (this.of("play_road_building").length && this.mode.kind === "none")
+            parts.push(this.button("Play Road Building", () => { this.mode = { kind: "road1" }; this.render(); }));
+        const plenty = this.of("play_year_of_plenty");
+        if (plenty.length)
+            parts.push(this.button("Play Year of Plenty…", () => this.choiceDialog("Year of Plenty: take two cards", plenty.map((a) => [cards(a.resources), a]))));
+        const monopoly = this.of("play_monopoly");
+        if (monopoly.length)
+            parts.push(this.button("Play Monopoly…", () => this.choiceDialog("Monopoly: take every card of", monopoly.map((a) => [a.resource, a]))));
+        const maritime = this.of("maritime_trade");
+        if (maritime.length)
+            parts.push(this.maritimeForm(maritime));
+        if (this.of("offer_trade").length)
+            parts.push(this.offerForm(view, null));
+        const end = this.of("end_turn")[0];
+        if (end)
+            parts.push(this.button("End turn", () => void this.send({ type: "end_turn" }), "end-turn"));
+        box.replaceChildren(...parts);
+    }
+    discardDialog(count, view) {
+        const hand = view.you?.resources;
+        if (!hand)
+            return;
+        const inputs = new Map();
+        const total = el("p", { id: "discard-total" });
+        const submit = el("button", { type: "button", class: "primary", id: "discard-submit" }, `Discard ${count}`);
+        const update = () => {
+            let sum = 0;
+            for (const input of inputs.values())
+                sum += Number(input.value) || 0;
+            total.textContent = `Chosen ${sum} of ${count}.`;
+            submit.disabled = sum !== count;
+        };
+        const rows = RESOURCES.filter((r) => hand[r] > 0).map((r) => {
+            const input = el("input", { type: "number", min: 0, max: hand[r], value: 0, id: `discard-${r}`, name: r, inputmode: "numeric" });
+            input.addEventListener("input", update);
+            inputs.set(r, input);
+            return el("label", { for: `discard-${r}`, class: "count-row" }, `${r} (you have ${hand[r]})`, input);
+        });
+        submit.addEventListener("click", () => {
+            const resources = {};
+            for (const [r, input] of inputs)
+                if (Number(input.value) > 0)
+                    resources[r] = Number(input.value);
+            void this.send({ type: "discard", resources });
+        });
+        update();
+        openDialog(`Discard ${count} of your ${handTotal(hand)} cards`, [...rows, total, submit]);
+    }
+    choiceDialog(title, options) {
+        openDialog(title, [el("div", { class: "choices" }, ...options.map(([label, action]) => {
+                const b = el("button", { type: "button" }, label);
+                b.addEventListener("click", () => void this.send(moveOf(action)));
+                return b;
+            }))]);
+    }
+    maritimeForm(options) {
+        // One card at a time: for each resource given, the best rate listed.
+        const single = options.filter((a) => Object.values(a.get).reduce((s, n) => s + (n ?? 0), 0) === 1);
+        const giveOf = (a) => Object.keys(a.give).find((k) => a.give[k]);
+        const getOf = (a) => Object.keys(a.get).find((k) => a.get[k]);
+        const gives = [...new Set(single.map(giveOf))];
+        const give = el("select", { id: "maritime-give" }, ...gives.map((r) => {
+            const rate = Math.min(...single.filter((a) => giveOf(a) === r).map((a) => a.rate));
+            return el("option", { value: r }, `${rate} ${r}`);
+        }));
+        const get = el("select", { id: "maritime-get" }, ...RESOURCES.map((r) => el("option", { value: r }, `1 ${r}`)));
+        const trade = this.button("Trade with the bank", () => {
+            const candidates = single.filter((a) => giveOf(a) === give.value && getOf(a) === get.value).sort((a, b) => a.rate - b.rate);
+            if (candidates[0])
+                void this.send(moveOf(candidates[0]));
+            else
+                showMessage(`The bank does not trade ${give.value} for ${get.value}.`);
+        });
+        return el("fieldset", { class: "maritime" }, el("legend", {}, "Trade with the bank"), el("label", { for: "maritime-give" }, "Give "), give, el("label", { for: "maritime-get" }, " for "), get, trade);
+    }
+    /** The offer form: a new offer (counter null) or a counter-offer to `counter`. */
+    offerForm(view, counter) {
+        const me = this.actions?.seat ?? -1;
+        const prefix = counter ? `counter-${counter.id}` : "offer";
+        const give = new Map(), want = new Map();
+        const rows = RESOURCES.map((r) => {
+            const g = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.want[r] ?? 0) : 0, id: `${prefix}-give-${r}`, "aria-label": `give ${r}` });
+            const w = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.give[r] ?? 0) : 0, id: `${prefix}-want-${r}`, "aria-label": `want ${r}` });
+            give.set(r, g);
+            want.set(r, w);
+            return el("tr", {}, el("th", { scope: "row" }, r), el("td", {}, g), el("td", {}, w));
+        });
+        const others = view.players.filter((p) => p.seat !== me);
+        const to = new Map();
+        const toBoxes = counter ? [] : others.map((p) => {
+            const box = el("input", { type: "checkbox", id: `${prefix}-to-${p.seat}`, checked: true });
+            to.set(p.seat, box);
+            return el("label", { for: `${prefix}-to-${p.seat}`, class: "to" }, box, ` ${p.name}`);
+        });
+        const submit = this.button(counter ? "Send counter-offer" : "Offer", () => {
+            const counts = (inputs) => {
+                const out = {};
+                for (const [r, input] of inputs)
+                    if (Number(input.value) > 0)
+                        out[r] = Number(input.value);
+                return out;
+            };
+            const chosen = [...to].filter(([, b]) => b.checked).map(([s]) => s);
+            void this.send({
+                type: "offer_trade", give: counts(give), want: counts(want),
+                to: counter ? [counter.from] : chosen.length === others.length ? null : chosen,
+                counter_to: counter ? counter.id : null,
+            });
+        }, "primary");
+        return el("fieldset", { class: "offer", id: `${prefix}-form` }, el("legend", {}, counter ? `Counter-offer to ${this.name(counter.from)}` : "Offer a trade to other players"), el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "card"), el("th", {}, "you give"), el("th", {}, "you get"))), el("tbody", {}, ...rows)), toBoxes.length ? el("p", {}, "To: ", ...toBoxes) : null, submit);
+    }
+    /** Open offers, one item per trade, kept while its buttons stay the same (only its text is
+     * updated as other seats answer), so a button or a half-written counter-offer is not
+     * replaced under the person using it. */
+    tradeItems = new Map();
+    renderTrades(view) {
+        const box = document.getElementById("trades");
+        const me = this.actions?.seat ?? null;
+        const items = view.trades.map((t) => {
+            const mine = this.list().filter((a) => "trade" in a && a.trade === t.id);
+            // A counter-offer answers an offer this seat is asked about (it may still accept or decline it).
+            const addressedToMe = me !== null && t.from !== me && t.counter_to === null &&
+                mine.some((a) => a.type === "accept_trade" || a.type === "decline_trade");
+            const signature = JSON.stringify([mine, addressedToMe, this.sending]);
+            const text = `${t.counter_to ? "Counter-offer" : "Offer"} ${t.id}: ${this.name(t.from)} gives ${cards(t.give)} for ${cards(t.want)}, to ${t.to.map(this.name).join(", ")}.`;
+            const meta = `Accepted: ${t.accepted.map(this.name).join(", ") || "nobody yet"} · Declined: ${t.declined.map(this.name).join(", ") || "nobody"}`;
+            const kept = this.tradeItems.get(t.id);
+            if (kept && kept.buttons === signature) {
+                kept.item.querySelector(".trade-text").textContent = text;
+                kept.item.querySelector(".meta").textContent = meta;
+                return kept.item;
+            }
+            const buttons = [];
+            for (const a of mine) {
+                if (a.type === "accept_trade")
+                    buttons.push(this.button("Accept", () => void this.send(moveOf(a))));
+                if (a.type === "decline_trade")
+                    buttons.push(this.button("Decline", () => void this.send(moveOf(a))));
+                if (a.type === "withdraw_trade")
+                    buttons.push(this.button("Withdraw", () => void this.send(moveOf(a))));
+                if (a.type === "confirm_trade")
+                    buttons.push(this.button(a.with !== undefined && a.with !== null && t.counter_to === null ? `Trade with ${this.name(a.with)}` : "Confirm", () => void this.send(moveOf(a)), "primary"));
+            }
+            let counterSlot = null;
+            if (addressedToMe) {
+                counterSlot = el("div", { class: "counter-slot" });
+                const slot = counterSlot;
+                buttons.push(this.button("Counter-offer…", () => slot.replaceChildren(this.offerForm(view, t))));
+            }
+            const item = el("li", { class: "trade", "data-trade": t.id }, el("p", { class: "trade-text" }, text), el("p", { class: "meta" }, meta), buttons.length ? el("div", { class: "row" }, ...buttons) : null, counterSlot);
+            this.tradeItems.set(t.id, { item, buttons: signature });
+            return item;
+        });
+        for (const id of [...this.tradeItems.keys()])
+            if (!view.trades.some((t) => t.id === id))
+                this.tradeItems.delete(id);
+        box.hidden = view.status === "finished";
+        const heading = box.querySelector("h2") ?? el("h2", {}, "Open offers");
+        const list = box.querySelector("ul.trades") ?? el("ul", { class: "trades" });
+        if (items.length) {
+            // Move kept items into place without detaching those already there.
+            items.forEach((item, i) => {
+                if (list.children[i] !== item)
+                    list.insertBefore(item, list.children[i] ?? null);
+            });
+            while (list.children.length > items.length)
+                list.lastChild.remove();
+            if (box.firstChild !== heading || box.children[1] !== list)
+                box.replaceChildren(heading, list);
+        }
+        else {
+            box.replaceChildren(heading, el("p", {}, "None."));
+        }
+    }
+    renderPlayers(view) {
+        const box = document.getElementById("players");
+        const me = this.actions?.seat ?? null;
+        const waiting = this.actions?.waiting_for ?? view.pending.seats;
+        const rows = view.players.map((p) => el("tr", { class: p.seat === view.turn.seat ? "active" : null, "data-seat": p.seat }, el("th", { scope: "row" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), ` ${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " (bot)" : ""}${waiting.includes(p.seat) ? " (to move)" : ""}`), el("td", {}, String(p.victory_points)), el("td", {}, String(p.resource_count)), el("td", {}, String(p.development_card_count)), el("td", {}, String(p.knights_played)), el("td", {}, String(p.longest_road_length)), el("td", {}, [view.longest_road === p.seat ? "Longest Road" : "", view.largest_army === p.seat ? "Largest Army" : ""].filter(Boolean).join(", "))));
+        box.replaceChildren(el("h2", { id: "players-title" }, "Players"), el("div", { class: "scroll", tabindex: 0, "aria-labelledby": "players-title" }, el("table", {}, el("thead", {}, el("tr", {}, ...["Player", "Points", "Cards", "Dev. cards", "Knights", "Road", "Awards"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, ...rows))));
+    }
+}
+function dieSelect(id, label) {
+    const select = el("select", { id }, ...[1, 2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
+    return { label: el("label", { for: id }, `${label} `, select), select };
+}

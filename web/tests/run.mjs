@@ -1,0 +1,461 @@
+// The web client's browser tests: headless Chromium (Debian's /usr/bin/chromium, or
+// $CHROMIUM) driven by playwright-core, against a real catan-server ($CATAN_SERVER, default
+// build/catan-server) on a real PostgreSQL ($DATABASE_URL: `make test-web` runs this under
+// scripts/with-postgres.sh). Every step is a click or a key press on the page; the API is
+// called directly only to set a scene up or to check the truth behind the page.
+//
+//   node web/tests/run.mjs [CASE...]     all cases, or those named
+//
+// Screenshots go to build/web-test/ (WEB_TEST_OUT). Prints each case's time; exits 1 when
+// one fails.
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createServer as netServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..", "..");
+const out = resolve(process.env.WEB_TEST_OUT ?? join(root, "build", "web-test"));
+mkdirSync(out, { recursive: true });
+const serverBinary = resolve(process.env.CATAN_SERVER ?? join(root, "build", "catan-server"));
+const axeSource = readFileSync(join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const s = netServer();
+    s.on("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// ---- the server under test ----
+let serverLog = "";
+async function startServer(env) {
+  const port = await freePort();
+  const child = spawn(serverBinary, [], {
+    env: { ...process.env, PORT: String(port), LISTEN: "127.0.0.1", ALL_BOT_GAMES: "1", CREATE_RATE_IP: "0", THREADS: "8", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.on("data", (d) => (serverLog += d));
+  child.stderr.on("data", (d) => (serverLog += d));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
+    } catch {}
+    await sleep(100);
+  }
+  throw new Error(`catan-server did not start:\n${serverLog}`);
+}
+
+// ---- the API, for scenes and truth ----
+async function api(base, method, path, token, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+
+async function createGame(base, players, options) {
+  const r = await api(base, "POST", "/v1/games", null, { players, options });
+  assert(r.status === 201, `create: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+const seatUrl = (base, id, token) => `${base}/#game=${id}${token ? `&token=${token}` : ""}`;
+
+// ---- page helpers ----
+/** What a page must never do: break the Content-Security-Policy, or throw. (Failed loads
+ * are expected: refused moves, blocked routes.) */
+const pageErrors = [];
+function watch(page) {
+  page.on("console", (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
+async function version(page) {
+  return Number(await page.locator(".game").getAttribute("data-version"));
+}
+
+/** Wait until the page shows a version other than `before`, or a message. */
+async function settle(page, before, timeout = 15000) {
+  await page.waitForFunction(([v]) => {
+    const game = document.querySelector(".game");
+    const message = document.getElementById("message");
+    return (game && Number(game.getAttribute("data-version")) !== v && !game.hasAttribute("aria-busy")) || (message && !message.hidden);
+  }, [before], { timeout });
+}
+
+async function axeScan(page, what) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, target: v.nodes[0]?.target }));
+  });
+  const bad = result.filter((v) => v.impact === "serious" || v.impact === "critical");
+  for (const v of result) console.log(`   axe ${what}: ${v.impact} ${v.id} (${v.nodes}) ${v.help} ${JSON.stringify(v.target)}`);
+  assert(bad.length === 0, `axe on ${what}: ${bad.map((v) => `${v.impact} ${v.id}`).join(", ")}`);
+}
+
+/** One step of a simple player, by clicks only: true when it did something. */
+async function playStep(page, state) {
+  const dialog = page.locator("dialog[open]");
+  if (await dialog.count()) {
+    const submit = dialog.locator("#discard-submit");
+    if (await submit.count()) {
+      const total = Number((await dialog.locator("h2").textContent()).match(/Discard (\d+)/)[1]);
+      let left = total;
+      for (const input of await dialog.locator("input[type=number]").all()) {
+        const max = Number(await input.getAttribute("max"));
+        const take = Math.min(max, left);
+        await input.fill(String(take));
+        left -= take;
+      }
+      await submit.click();
+      return "discard";
+    }
+    const choice = dialog.locator(".choices button").first();
+    if (await choice.count()) {
+      await choice.click();
+      return "choice";
+    }
+    await dialog.locator("button.close").click();
+    return "close";
+  }
+  const click = async (locator, what) => {
+    if (await locator.count()) {
+      try {
+        await locator.first().click({ timeout: 3000 });
+      } catch (e) {
+        // Replaced while being clicked (the game moved on): look again.
+        return null;
+      }
+      return what;
+    }
+    return null;
+  };
+  // The first settlement is placed with the keyboard: Tab to a highlighted intersection
+  // (here: focus it) and press Enter.
+  const press = async (locator) => {
+    if (!(await locator.count())) return null;
+    await locator.first().focus();
+    await page.keyboard.press("Enter");
+    state.keyboard = true;
+    return "build";
+  };
+  const actions = page.locator("#actions");
+  // Offers are left unanswered: bots trade among themselves at machine speed (the trade
+  // case answers offers), and nothing waits for an answer.
+  return (await click(actions.getByRole("button", { name: /^Discard/ }), "discard-open")) ??
+    (await click(actions.getByRole("button", { name: "Roll the dice" }), "roll")) ??
+    (await click(page.locator(".targets [data-hex-target]"), "robber")) ??
+    (state.keyboard ? await click(page.locator(".targets [data-node]"), "build") : await press(page.locator(".targets [data-node]"))) ??
+    (state.roads < 2 ? await click(page.locator(".targets [data-edge]"), "road") : null) ??
+    (await click(actions.getByRole("button", { name: "Buy a development card" }), "buy")) ??
+    (await click(actions.getByRole("button", { name: "End turn" }), "end"));
+}
+
+// ---- the cases ----
+const cases = {};
+
+cases.create_and_play_against_bots = async ({ browser, base }) => {
+  const page = watch(await browser.newPage({ viewport: { width: 1280, height: 900 } }));
+  await page.goto(base + "/");
+  await page.screenshot({ path: join(out, "create.png") });
+  await axeScan(page, "the create screen");
+  await page.getByLabel("Number of seats").selectOption("4");
+  await page.getByLabel("Name of seat 1").fill("Tess");
+  await page.getByRole("button", { name: "Create the game" }).click();
+  await page.locator("#seat-links").waitFor();
+  await page.screenshot({ path: join(out, "links.png") });
+  assert(await page.locator("#seat-links li").count() === 1, "one private link (three bots)");
+  const link = await page.locator("#link-0").inputValue();
+  assert(/#game=[^&]+&token=st_/.test(link), `seat link ${link}`);
+  const spectator = await page.locator("#link-spectator").inputValue();
+  assert(!spectator.includes("token"), "the spectator link has no token");
+  await page.locator("#seat-links a.open").click();
+  await page.locator(".game[data-version]").waitFor();
+  let steps = 0;
+  const state = { roads: 0, turn: -1, keyboard: false };
+  let shotDiscard = false;
+  const started = Date.now();
+  while (!(await page.locator("#winner").isVisible())) {
+    if (Date.now() - started > 120000)
+      throw new Error(`the game did not end within 120 s: ${await page.locator("#status").textContent()} | ${await page.locator("#actions").textContent()}`);
+    const turn = await page.locator(".game").getAttribute("data-turn");
+    if (turn !== state.turn) state.roads = 0, state.turn = turn;
+    const before = await version(page);
+    if (!shotDiscard && await page.locator("#discard-submit").count()) {
+      await page.screenshot({ path: join(out, "discard.png") });
+      shotDiscard = true;
+    }
+    const did = await playStep(page, state);
+    if (did === "road") state.roads++;
+    if (did && did !== "close") {
+      steps++;
+      await settle(page, before).catch(() => {});
+      const message = page.locator("#message");
+      if (await message.isVisible()) throw new Error(`a click was refused: ${await message.textContent()}`);
+      if (steps === 12) await page.screenshot({ path: join(out, "game.png") });
+    } else {
+      await settle(page, before, 5000).catch(() => {});
+    }
+  }
+  const winner = await page.locator("#winner-title").textContent();
+  await page.screenshot({ path: join(out, "winner.png") });
+  const id = new URLSearchParams(link.split("#")[1]).get("game");
+  const truth = await api(base, "GET", `/v1/games/${id}`);
+  assert(truth.body.winner !== null, "the server has a winner");
+  assert(winner.includes(truth.body.players[truth.body.winner].name) || winner === "You won!", `winner screen ${winner}`);
+  await axeScan(page, "the game screen");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(out, "phone.png"), fullPage: false });
+  const box = await page.locator("#board").boundingBox();
+  assert(box.width <= 390 && box.width > 300, `the board fits a phone: ${box.width}px`);
+  console.log(`   ${steps} clicks; ${winner}; version ${truth.body.version}`);
+  await page.close();
+};
+
+cases.domestic_trade_with_counter_offer = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
+  const [ann, bob] = game.seats;
+  const a = watch(await (await browser.newContext()).newPage());
+  const b = watch(await (await browser.newContext()).newPage());
+  await a.goto(seatUrl(base, game.id, ann.token));
+  await b.goto(seatUrl(base, game.id, bob.token));
+  await a.locator(".game[data-version]").waitFor();
+  await b.locator(".game[data-version]").waitFor();
+  // Ann rolls 2 + 3 at the table.
+  await a.getByLabel("First die").selectOption("2");
+  await a.getByLabel("Second die").selectOption("3");
+  let before = await version(a);
+  await a.getByRole("button", { name: "Roll these dice" }).click();
+  await settle(a, before);
+  const hands = async () => [(await api(base, "GET", `/v1/games/${game.id}`, ann.token)).body.you.resources,
+    (await api(base, "GET", `/v1/games/${game.id}`, bob.token)).body.you.resources];
+  const [annHand, bobHand] = await hands();
+  const give = Object.keys(annHand).find((r) => annHand[r] > 0);
+  const want = Object.keys(bobHand).find((r) => bobHand[r] > 0 && r !== give);
+  assert(give && want, `hands allow a trade: ${JSON.stringify([annHand, bobHand])}`);
+  // Ann offers 1 give for 1 want to Bob only.
+  await a.locator("#offer-give-" + give).fill("1");
+  await a.locator("#offer-want-" + want).fill("1");
+  await a.locator("#offer-to-2").uncheck();
+  before = await version(a);
+  await a.getByRole("button", { name: "Offer", exact: true }).click();
+  await settle(a, before);
+  // Bob sees it and counters: the same cards the other way round is what the form proposes.
+  await b.locator(".trade").first().waitFor();
+  await b.getByRole("button", { name: "Counter-offer…" }).click();
+  await b.screenshot({ path: join(out, "counter-offer.png") });
+  before = await version(b);
+  await b.getByRole("button", { name: "Send counter-offer" }).click();
+  await settle(b, before);
+  // Ann confirms the counter-offer.
+  const confirm = a.locator(".trade", { hasText: "Counter-offer" }).getByRole("button", { name: "Confirm" });
+  await confirm.waitFor({ timeout: 10000 });
+  await a.screenshot({ path: join(out, "trade.png") });
+  before = await version(a);
+  await confirm.click();
+  await settle(a, before);
+  const [annAfter, bobAfter] = await hands();
+  assert(annAfter[give] === annHand[give] - 1 && annAfter[want] === annHand[want] + 1, `Ann's hand ${JSON.stringify([annHand, annAfter])}`);
+  assert(bobAfter[give] === bobHand[give] + 1 && bobAfter[want] === bobHand[want] - 1, `Bob's hand ${JSON.stringify([bobHand, bobAfter])}`);
+  await b.locator("#log-list li", { hasText: "traded" }).first().waitFor({ timeout: 5000 });
+  await a.context().close();
+  await b.context().close();
+};
+
+cases.spectator_sees_no_hand = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", first_seat: 0 });
+  const page = watch(await browser.newPage());
+  const authorized = [];
+  page.on("request", (r) => { if (r.headers().authorization) authorized.push(r.url()); });
+  await page.goto(seatUrl(base, game.id, null));
+  await page.locator(".game[data-version]").waitFor();
+  await page.locator("#log-list li").first().waitFor();
+  assert(await page.getByText("Watching as a spectator").isVisible(), "says it is a spectator");
+  assert(!(await page.locator("#you").isVisible()), "no hand panel");
+  assert(!(await page.locator("#actions").isVisible()), "no actions panel");
+  assert((await page.locator(".hand, [data-resource]").count()) === 0, "no cards shown");
+  assert(authorized.length === 0, `a spectator sends no token: ${authorized}`);
+  await page.screenshot({ path: join(out, "spectator.png") });
+  await axeScan(page, "the spectator view");
+  await page.close();
+};
+
+cases.network_drop_reconnects_and_catches_up = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
+  const [ann, bob] = game.seats;
+  const context = await browser.newContext();
+  const page = watch(await context.newPage());
+  const streams = [];
+  page.on("request", (r) => { if (r.url().endsWith("/stream")) streams.push(r.headers()["last-event-id"] ?? null); });
+  await page.goto(seatUrl(base, game.id, bob.token));
+  await page.locator(".connection.up").waitFor();
+  const seen = await version(page);
+  // The network goes: the page cannot reach the server while Ann plays on another device.
+  await context.route("**/v1/**", (route) => route.abort("internetdisconnected"));
+  await context.setOffline(true);
+  await page.locator(".connection.down").waitFor({ timeout: 10000 });
+  await page.screenshot({ path: join(out, "connection-down.png") });
+  const r1 = await api(base, "POST", `/v1/games/${game.id}/moves`, ann.token, { type: "roll", dice: [2, 3] });
+  assert(r1.status === 201, `roll ${r1.status}`);
+  const r2 = await api(base, "POST", `/v1/games/${game.id}/moves`, ann.token, { type: "end_turn" });
+  assert(r2.status === 201, `end turn ${r2.status} ${JSON.stringify(r2.body)}`);
+  await sleep(3000);
+  await context.setOffline(false);
+  await context.unroute("**/v1/**");
+  await page.locator(".connection.up").waitFor({ timeout: 15000 });
+  const truth = (await api(base, "GET", `/v1/games/${game.id}`, bob.token)).body;
+  await page.waitForFunction((v) => Number(document.querySelector(".game")?.getAttribute("data-version")) === v, truth.version, { timeout: 10000 });
+  const versions = await page.locator("#log-list li").evaluateAll((items) => items.map((li) => Number(li.getAttribute("data-version"))));
+  assert(versions.length === truth.version && versions.every((v, i) => v === i + 1),
+    `the log has every event once: ${versions.length} of ${truth.version} (${versions.join(",")})`);
+  assert(await page.getByRole("button", { name: "Roll these dice" }).isVisible(), "Bob may roll now");
+  assert(streams[0] === null && streams.length >= 2 && streams.at(-1) === String(seen),
+    `the stream was resumed with Last-Event-ID ${seen}: ${JSON.stringify(streams)}`);
+  await context.close();
+};
+
+cases.stale_click_shows_the_refusal = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, turn_timeout_s: 3600 });
+  const [ann] = game.seats;
+  const context = await browser.newContext();
+  // This page hears nothing of moves made elsewhere until it acts.
+  await context.route("**/stream", (route) => route.abort());
+  const page = watch(await context.newPage());
+  await page.goto(seatUrl(base, game.id, ann.token));
+  const roll = page.getByRole("button", { name: "Roll these dice" });
+  await roll.waitFor();
+  assert(/Time left for this move: 59 min/.test(await page.locator("#deadline").textContent()), "the move's deadline is shown");
+  // Ann rolls on another device; the page's button is now stale.
+  const r = await api(base, "POST", `/v1/games/${game.id}/moves`, ann.token, { type: "roll", dice: [4, 4] });
+  assert(r.status === 201, `roll ${r.status}`);
+  const before = await version(page);
+  await roll.click();
+  await settle(page, before);
+  const message = page.locator("#message");
+  await message.waitFor();
+  const text = await message.textContent();
+  assert(/Not allowed: .+\(rule: [a-z_]+\)/.test(text), `the server's refusal is shown: ${text}`);
+  const truth = (await api(base, "GET", `/v1/games/${game.id}`, ann.token)).body;
+  await page.waitForFunction((v) => Number(document.querySelector(".game")?.getAttribute("data-version")) === v, truth.version);
+  assert((await page.locator("#status-line").textContent()).includes("4 + 4 = 8"), "the page shows the roll that was made");
+  assert(!(await roll.isVisible()), "the stale button is gone");
+  await page.screenshot({ path: join(out, "refused.png") });
+  await context.close();
+};
+
+cases.api_problems_are_shown_and_change_nothing = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0 });
+  const page = watch(await browser.newPage());
+  await page.goto(seatUrl(base, game.id, game.seats[0].token));
+  const roll = page.getByRole("button", { name: "Roll these dice" });
+  await roll.waitFor();
+  const before = await version(page);
+  const problems = [
+    [409, "version_conflict", null, /Another move was made at the same moment \(version_conflict\)/],
+    [412, "precondition_failed", null, /The game moved on before your move arrived \(precondition_failed\)/],
+    [429, "rate_limited", "7", /Too many requests, slow down\. Try again in 7 s\./],
+    [503, "database_unavailable", "2", /The server is unavailable right now \(database_unavailable\)\. Try again in 2 s\./],
+  ];
+  for (const [status, code, retry, expected] of problems) {
+    await page.route("**/moves", (route) => route.fulfill({
+      status, contentType: "application/problem+json", headers: retry ? { "Retry-After": retry } : {},
+      body: JSON.stringify({ type: `urn:catan:problem:${code}`, title: code, status, detail: `a ${status}`, code, version: before }),
+    }));
+    await roll.click();
+    await page.locator("#message").waitFor();
+    const text = await page.locator("#message").textContent();
+    assert(expected.test(text), `${status}: ${text}`);
+    await page.unroute("**/moves");
+    await page.evaluate(() => { document.getElementById("message").hidden = true; });
+  }
+  await page.screenshot({ path: join(out, "problem.png") });
+  const truth = (await api(base, "GET", `/v1/games/${game.id}`, game.seats[0].token)).body;
+  assert(truth.version === before && await version(page) === before, "nothing changed");
+  assert(await roll.isVisible(), "the roll is still offered");
+  await page.close();
+};
+
+cases.second_origin_uses_cors = async ({ browser, base }) => {
+  const page2 = await new Promise((ok) => {
+    const s = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>third party</title><p>A page of another origin.</p>");
+    });
+    s.listen(0, "127.0.0.1", () => ok(s));
+  });
+  const origin = `http://127.0.0.1:${page2.address().port}`;
+  const page = watch(await browser.newPage());
+  await page.goto(origin + "/");
+  const logBefore = serverLog.length;
+  const result = await page.evaluate(async (api) => {
+    const created = await fetch(`${api}/v1/games`, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ players: [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }] }) });
+    const game = await created.json();
+    const view = await fetch(`${api}/v1/games/${game.id}`, { headers: { Authorization: `Bearer ${game.seats[0].token}` } });
+    const body = await view.json();
+    return { created: created.status, get: view.status, etag: view.headers.get("ETag"), you: body.you?.seat };
+  }, base);
+  page2.close();
+  assert(result.created === 201 && result.get === 200 && result.you === 0, `cross-origin calls: ${JSON.stringify(result)}`);
+  assert(result.etag, "the ETag header is readable cross-origin");
+  await sleep(200);
+  const log = serverLog.slice(logBefore);
+  assert(/"method":"OPTIONS"/.test(log), "the browser sent a preflight");
+  await page.close();
+};
+
+// ---- main ----
+const chosen = process.argv.slice(2);
+const names = chosen.length ? chosen : Object.keys(cases);
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+const { child, base } = await startServer({});
+let failed = 0;
+const total = Date.now();
+try {
+  for (const name of names) {
+    assert(cases[name], `no case ${name}`);
+    const started = Date.now();
+    try {
+      pageErrors.length = 0;
+      await cases[name]({ browser, base });
+      assert(pageErrors.length === 0, `the page reported: ${pageErrors.join("; ")}`);
+      console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${e.stack ?? e}`);
+    }
+  }
+} finally {
+  await browser.close();
+  child.kill("SIGTERM");
+}
+console.log(`web tests: ${names.length - failed} of ${names.length} passed in ${((Date.now() - total) / 1000).toFixed(1)} s; screenshots in ${out}`);
+if (failed) {
+  console.log(serverLog.split("\n").filter((l) => /error|fatal/i.test(l)).slice(-20).join("\n"));
+  process.exit(1);
+}
