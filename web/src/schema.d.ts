@@ -86,7 +86,8 @@ export interface paths {
          *
          *     With `Accept: image/svg+xml` or `Accept: image/png` (preferred to `application/json`
          *     by order of q values; JSON on a tie and by default) the same URL answers the board's
-         *     picture, exactly as `/board.svg` and `/board.png` do, with their parameters and tags.
+         *     picture, exactly as `/board.svg` and `/board.png` do, with their parameters and tags
+         *     (every answer here carries `Vary: Accept`).
          */
         get: operations["getBoard"];
         put?: never;
@@ -867,6 +868,13 @@ export interface components {
             status?: 404;
             code?: components["schemas"]["NotFoundCode"];
         };
+        /** @description A 405 problem. */
+        MethodNotAllowedProblem: components["schemas"]["Problem"] & {
+            /** @constant */
+            status?: 405;
+            /** @constant */
+            code?: "method_not_allowed";
+        };
         /** @description A 409 problem, with the game's current `version`. */
         ConflictProblem: components["schemas"]["Problem"] & {
             /** @constant */
@@ -1039,10 +1047,12 @@ export interface components {
         /** @description The paths of the free roads, in placement order (each placed by the normal rules, the second may build on the first); 2, or fewer only when fewer can be placed. */
         RoadBuildingEdges: components["schemas"]["EdgeId"][];
         /**
-         * @description Marks an action that the client completes before sending (then drops `template` and `count`).
+         * @description Marks an action that the client completes before sending: see `Action` for the recipe.
          * @constant
          */
         TemplateFlag: true;
+        /** @description Accepted and ignored, so that any action of `GET .../actions` may be sent back as it is. Only a template (`"template": true`) needs completing first: sent as it is, it is refused for what it lacks (`dice_required`, or 400 `missing_field` naming `resources` / `give`). */
+        TemplateEcho: boolean;
         /** @description How many cards must be discarded. */
         DiscardCount: number;
         /** @description True when the piece cost nothing (initial placement). */
@@ -1064,52 +1074,40 @@ export interface components {
          */
         GameOptionsInput: {
             /**
-             * @description `beginner`: the fixed board of the rulebook, good for a first game; `random`: shuffled terrain and harbors.
-             * @default beginner
+             * @description `beginner` (the default): the fixed board of the rulebook, good for a first game; `random`: shuffled terrain and harbors.
              * @enum {string|null}
              */
             layout?: "beginner" | "random" | null;
             /**
-             * @description `draft`: players place 2 settlements and 2 roads each (1..n then n..1); `fixed`: a preset opening chosen by this service (not the printed start positions) is placed for everyone as a legal draft would place it, each second settlement touching three producing hexes, whose resources its owner receives (beginner layout only).
-             * @default draft
+             * @description `draft` (the default): players place 2 settlements and 2 roads each (1..n then n..1); `fixed`: a preset opening chosen by this service (not the printed start positions) is placed for everyone as a legal draft would place it, each second settlement touching three producing hexes, whose resources its owner receives (beginner layout only).
              * @enum {string|null}
              */
             start?: "draft" | "fixed" | null;
             /**
-             * @description On a random board, how number tokens are laid: `spiral` (rulebook order from a random corner) or `random` (no two 6/8 adjacent).
-             * @default spiral
+             * @description On a random board, how number tokens are laid: `spiral` (the default: rulebook order from a random corner) or `random` (no two 6/8 adjacent).
              * @enum {string|null}
              */
             numbers?: "spiral" | "random" | null;
             /**
-             * @description `classic` rules, or `2025`: on a bank shortage, a single player owed a resource takes what remains.
-             * @default classic
+             * @description `classic` rules (the default), or `2025`: on a bank shortage, a single player owed a resource takes what remains.
              * @enum {string|null}
              */
             edition?: "classic" | "2025" | null;
             /**
-             * @description `random`: the server rolls; `manual`: the active player reports the roll (`roll` with `dice`), for tabletop companion mode, tutorials and tests.
-             * @default random
+             * @description `random` (the default): the server rolls; `manual`: the active player reports the roll (`roll` with `dice`), for tabletop companion mode, tutorials and tests.
              * @enum {string|null}
              */
             dice?: "random" | "manual" | null;
-            /**
-             * @description The seat that starts; null (default) rolls for it.
-             * @default null
-             */
+            /** @description The seat that starts; null (default) rolls for it. */
             first_seat?: number | null;
-            /**
-             * @description Seconds each decision may take before the server acts (see `on_timeout`); 0 (default) for no deadline.
-             * @default 0
-             */
+            /** @description Seconds each decision may take before the server acts (see `on_timeout`); 0 (default) for no deadline. */
             turn_timeout_s?: number | null;
             /**
-             * @description What happens at a deadline: `default` (the default move, logged with origin `timeout`: open offers declined, a random discard, the robber to a random hex, the dice rolled, the turn ended) or `bot` (the server's bot plays the timed-out seat for the rest of that turn, origin `bot`; its next turn has a deadline of its own).
-             * @default default
+             * @description What happens at a deadline (default `default`): `default` (the default move, logged with origin `timeout`: open offers declined, a random discard, the robber to a random hex, the dice rolled, the turn ended) or `bot` (the server's bot plays the timed-out seat for the rest of that turn, origin `bot`; its next turn has a deadline of its own).
              * @enum {string|null}
              */
             on_timeout?: "default" | "bot" | null;
-            /** @description Makes every shuffle and roll reproducible. Secret; never shown again. Random when absent. */
+            /** @description Makes every shuffle and roll reproducible. Secret; never shown again. Random when absent. At most 2^53-1 (9007199254740991), the largest integer every JSON client (JavaScript included) carries exactly; larger is refused with 400 `invalid_field` naming `options.seed`. */
             seed?: number | null;
         };
         /** @description The options the game was created with (never the seed). */
@@ -1133,27 +1131,43 @@ export interface components {
             /** @enum {string} */
             on_timeout?: "default" | "bot";
         };
-        /** @description The game's options, with the deadline settings. */
-        ViewOptions: components["schemas"]["GameOptions"] & Record<string, never>;
-        /** @description Either `seats` or `players` (exactly one), and optional `options`. */
+        /** @description The game's options, with the deadline settings (`GameOptions` with every member required). */
+        ViewOptions: {
+            /** @description 3 or 4. */
+            seats: number;
+            /** @enum {string} */
+            layout: "beginner" | "random";
+            /** @enum {string} */
+            start: "draft" | "fixed";
+            /** @enum {string} */
+            numbers: "spiral" | "random";
+            /** @enum {string} */
+            edition: "classic" | "2025";
+            /** @enum {string} */
+            dice: "random" | "manual";
+            /** @description The first seat if it was fixed by the options; null when it was rolled for. */
+            first_seat: components["schemas"]["NullableSeat"];
+            /** @description Seconds per decision, 0 for none. */
+            turn_timeout_s: number;
+            /** @enum {string} */
+            on_timeout: "default" | "bot";
+        };
+        /** @description Either `seats` or `players` (exactly one: both is refused with 400 `invalid_field`, neither with 400 `missing_field` naming `seats`), and optional `options`. */
         CreateGameRequest: {
             /**
-             * @description The number of seats, named "Seat 1".."Seat 4", all human.
+             * @description The number of seats, named "Seat 1".."Seat 4", all human (instead of `players`).
              * @enum {integer}
              */
             seats?: 3 | 4;
-            /** @description One entry per seat, in seat order (3 or 4). */
+            /** @description One entry per seat, in seat order (3 or 4; instead of `seats`). */
             players?: components["schemas"]["PlayerInput"][];
             options?: components["schemas"]["GameOptionsInput"];
-        } & (unknown | unknown);
+        };
         /** @description A seat to create. */
         PlayerInput: {
             /** @description The name shown to everyone. */
             name: string;
-            /**
-             * @description True to have the server play this seat (it gets no token).
-             * @default false
-             */
+            /** @description True to have the server play this seat (it gets no token). Default false. */
             bot?: boolean;
         };
         /** @description A new game, with its secrets. Shown once. */
@@ -1224,8 +1238,55 @@ export interface components {
             trades: components["schemas"]["Trade"][];
             you?: components["schemas"]["You"];
         };
-        /** @description The game view with its id. */
-        Game: components["schemas"]["GameView"] & Record<string, never>;
+        /** @description The game view with its id (`GameView` with `id` required). */
+        Game: {
+            id: components["schemas"]["GameId"];
+            version: components["schemas"]["Version"];
+            /**
+             * @description `setup` during initial placement, then `playing`, then `finished`.
+             * @enum {string}
+             */
+            status: "setup" | "playing" | "finished";
+            /**
+             * @description What the game waits for: `setup_settlement` / `setup_road` (initial placement by
+             *     `turn.seat`), `roll` (the active seat rolls, or plays a development card first),
+             *     `discard` (seats in `pending.discards` discard after a 7), `move_robber` (the active
+             *     seat moves the robber), `main` (the active seat builds, trades, plays, ends its turn),
+             *     `finished`.
+             * @enum {string}
+             */
+            phase: "setup_settlement" | "setup_road" | "roll" | "discard" | "move_robber" | "main" | "finished";
+            options: components["schemas"]["ViewOptions"];
+            turn: components["schemas"]["Turn"];
+            /** @description The last dice rolled in the game, kept after the turn ends (`turn.dice` is cleared then), or null before the first roll. */
+            last_roll: components["schemas"]["NullableDice"];
+            /** @description When the current wait times out and the server makes the default move (`options.turn_timeout_s` after the last event), RFC 3339 UTC; null when the game has no `turn_timeout_s`, a bot seat is to move, or the game is over. */
+            deadline: components["schemas"]["Timestamp"] | null;
+            /** @description The seat that placed first and took the first turn. */
+            first_seat: components["schemas"]["Seat"];
+            /** @description The winner once the game is finished, else null. */
+            winner: components["schemas"]["NullableSeat"];
+            /** @description The hex the robber is on (it produces nothing). */
+            robber: components["schemas"]["HexId"];
+            /** @description Resource cards left in the bank (19 of each at the start). */
+            bank: components["schemas"]["Hand"];
+            /** @description Development cards left in the deck (25 at the start). */
+            development_cards_left: number;
+            /** @description Every settlement and city, by node id. */
+            buildings: components["schemas"]["Building"][];
+            /** @description Every road, by edge id. */
+            roads: components["schemas"]["Road"][];
+            /** @description The holder of the Longest Road card (2 points), or null. */
+            longest_road: components["schemas"]["NullableSeat"];
+            /** @description The holder of the Largest Army card (2 points), or null. */
+            largest_army: components["schemas"]["NullableSeat"];
+            pending: components["schemas"]["Pending"];
+            /** @description Every seat's public figures, in seat order. */
+            players: components["schemas"]["Player"][];
+            /** @description Open domestic trade offers of this turn. */
+            trades: components["schemas"]["Trade"][];
+            you?: components["schemas"]["You"];
+        };
         /** @description The current turn. */
         Turn: {
             /** @description 0 during initial placement, then 1, 2, ... for the regular turns. */
@@ -1455,7 +1516,7 @@ export interface components {
             version: components["schemas"]["Version"];
             /** @description The events the write produced, as the caller may see them. */
             events: components["schemas"]["LogEntry"][];
-            /** @description After an `offer_trade` move: the new offer's id. */
+            /** @description After an `offer_trade` move: the new offer's id (`POST .../trades` names it `trade` too). */
             trade?: components["schemas"]["TradeId"];
         };
         /** @description A page of the event log. */
@@ -1506,7 +1567,7 @@ export interface components {
             give: components["schemas"]["ResourceCountsInput"];
             /** @description What you want in return. */
             want: components["schemas"]["ResourceCountsInput"];
-            /** @description The seats addressed; absent, null or empty means every other seat. */
+            /** @description The seats addressed. Absent, null or empty: from the active seat, every other seat; from any other seat, the active seat (the only seat another seat may trade with; naming any other is refused with 422 inactive_players_cannot_trade). */
             to?: components["schemas"]["NullableSeatList"];
             /** @description For a counter-offer, the offer it answers. */
             counter_to?: components["schemas"]["NullableTradeId"];
@@ -1515,8 +1576,14 @@ export interface components {
         ConfirmTradeRequest: {
             with?: components["schemas"]["NullableSeat"];
         };
-        /** @description The new offer's id and the events. */
+        /** @description The new offer's id (`trade`, as in `MoveResult`) and the events. */
         TradeCreated: {
+            /** @description The new offer's id. */
+            trade: components["schemas"]["TradeId"];
+            /**
+             * @deprecated
+             * @description The same id under its former name; use `trade`.
+             */
             id: components["schemas"]["TradeId"];
             version: components["schemas"]["Version"];
             events: components["schemas"]["LogEntry"][];
@@ -1535,7 +1602,6 @@ export interface components {
             url: string;
             /**
              * @description `all` (default): every event, plus `your_turn` notes for a seat token; `your_turn` (seat tokens only; 400 with the admin token): only the notes.
-             * @default all
              * @enum {string}
              */
             events?: "all" | "your_turn";
@@ -1644,6 +1710,7 @@ export interface components {
              * @enum {string}
              */
             type: "build_settlement";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The intersection. */
             node: components["schemas"]["NodeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1656,6 +1723,7 @@ export interface components {
              * @enum {string}
              */
             type: "build_road";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The path. */
             edge: components["schemas"]["EdgeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1668,6 +1736,7 @@ export interface components {
              * @enum {string}
              */
             type: "build_city";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The intersection holding your settlement. */
             node: components["schemas"]["NodeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1680,6 +1749,7 @@ export interface components {
              * @enum {string}
              */
             type: "roll";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description Only in a `dice: manual` game: the two dice rolled at the table. Omit it (or send null) otherwise. */
             dice?: components["schemas"]["NullableDice"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1692,6 +1762,7 @@ export interface components {
              * @enum {string}
              */
             type: "discard";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The cards to discard; their total must be exactly what is owed (see `pending.discards`). */
             resources: components["schemas"]["ResourceCountsInput"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1704,6 +1775,7 @@ export interface components {
              * @enum {string}
              */
             type: "move_robber";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The hex the robber moves to (not the one it is on). */
             hex: components["schemas"]["HexId"];
             /** @description The opponent to rob: required when some opponent with a building on that hex holds a resource card; null or absent when nobody can be robbed. */
@@ -1718,6 +1790,7 @@ export interface components {
              * @enum {string}
              */
             type: "buy_development_card";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
             seat?: components["schemas"]["Seat"];
         };
@@ -1728,6 +1801,7 @@ export interface components {
              * @enum {string}
              */
             type: "play_knight";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The hex the robber moves to. */
             hex: components["schemas"]["HexId"];
             /** @description The opponent to rob, as for `move_robber`. */
@@ -1742,6 +1816,7 @@ export interface components {
              * @enum {string}
              */
             type: "play_road_building";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The paths of the free roads (absent: none can be placed). */
             edges?: components["schemas"]["RoadBuildingEdges"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1754,6 +1829,7 @@ export interface components {
              * @enum {string}
              */
             type: "play_year_of_plenty";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description Two cards in all, e.g. `{"ore": 2}` or `{"brick": 1, "wool": 1}` (fewer only when the bank holds fewer). */
             resources: components["schemas"]["ResourceCountsInput"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1766,6 +1842,7 @@ export interface components {
              * @enum {string}
              */
             type: "play_monopoly";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The resource named. */
             resource: components["schemas"]["ResourceInput"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1778,6 +1855,7 @@ export interface components {
              * @enum {string}
              */
             type: "maritime_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description Cards of one resource: one of your rates times the cards taken, e.g. `{"wool": 4}` or `{"wool": 8}`. */
             give: components["schemas"]["ResourceCountsInput"];
             /** @description Cards of another resource, e.g. `{"ore": 1}` or `{"ore": 2}`. */
@@ -1794,6 +1872,7 @@ export interface components {
              * @enum {string}
              */
             type: "end_turn";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
             seat?: components["schemas"]["Seat"];
         };
@@ -1804,11 +1883,12 @@ export interface components {
              * @enum {string}
              */
             type: "offer_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description What the offering seat gives. */
             give: components["schemas"]["ResourceCountsInput"];
             /** @description What it wants in return. */
             want: components["schemas"]["ResourceCountsInput"];
-            /** @description The seats addressed; absent, null or empty means every other seat. A counter-offer addresses the active seat. */
+            /** @description The seats addressed. Absent, null or empty: from the active seat, every other seat; from any other seat, the active seat (the only seat another seat may trade with; naming any other is refused with 422 inactive_players_cannot_trade). */
             to?: components["schemas"]["NullableSeatList"];
             /** @description For a counter-offer: the offer it answers. */
             counter_to?: components["schemas"]["NullableTradeId"];
@@ -1822,6 +1902,7 @@ export interface components {
              * @enum {string}
              */
             type: "accept_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The offer. */
             trade: components["schemas"]["TradeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1834,6 +1915,7 @@ export interface components {
              * @enum {string}
              */
             type: "decline_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The offer. */
             trade: components["schemas"]["TradeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
@@ -1846,6 +1928,7 @@ export interface components {
              * @enum {string}
              */
             type: "confirm_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The offer (or counter-offer). */
             trade: components["schemas"]["TradeId"];
             /** @description The accepting seat to trade with; omit it (or send null) for a counter-offer. */
@@ -1860,12 +1943,28 @@ export interface components {
              * @enum {string}
              */
             type: "withdraw_trade";
+            template?: components["schemas"]["TemplateEcho"];
             /** @description The offer. */
             trade: components["schemas"]["TradeId"];
             /** @description Optional: the acting seat, which must be the seat of the bearer token (403 seat_mismatch otherwise). */
             seat?: components["schemas"]["Seat"];
         };
-        /** @description A legal move as a ready-to-send body, or a template (`"template": true`) to complete first. */
+        /**
+         * @description A legal move. Every action without `"template": true` is a ready-to-send body: post it
+         *     to `POST .../moves` exactly as it is (members the move does not take, such as
+         *     `template`, are never on it; `template` would be accepted and ignored anyway).
+         *
+         *     A template carries everything needed to complete it, and is completed by this recipe:
+         *     the body is `type` plus the template's own move members (`to`, `counter_to`), plus the
+         *     choice, and nothing else (not `template`, `count`, `hand`):
+         *     - `roll` (manual-dice games): add `dice`, two dice 1..6 rolled at the table;
+         *     - `discard`: add `resources`, cards of `hand` adding up to `count`;
+         *     - `offer_trade`: add `give` (cards of `hand`, at least one) and `want` (at least one card,
+         *       of resources not given). Without `counter_to` it is a new offer: from the active seat
+         *       to `to` or, absent, every other seat; from another seat to the active seat (`to` is
+         *       then listed and must stay as it is: the only seat another seat may trade with). With
+         *       `counter_to` it is a counter-offer to that open offer, addressed to its maker.
+         */
         Action: components["schemas"]["BuildSettlementAction"] | components["schemas"]["BuildRoadAction"] | components["schemas"]["BuildCityAction"] | components["schemas"]["RollAction"] | components["schemas"]["DiscardAction"] | components["schemas"]["MoveRobberAction"] | components["schemas"]["BuyDevelopmentCardAction"] | components["schemas"]["PlayKnightAction"] | components["schemas"]["PlayRoadBuildingAction"] | components["schemas"]["PlayYearOfPlentyAction"] | components["schemas"]["PlayMonopolyAction"] | components["schemas"]["MaritimeTradeAction"] | components["schemas"]["EndTurnAction"] | components["schemas"]["OfferTradeAction"] | components["schemas"]["AcceptTradeAction"] | components["schemas"]["DeclineTradeAction"] | components["schemas"]["ConfirmTradeAction"] | components["schemas"]["WithdrawTradeAction"];
         /** @description Place a settlement on an empty intersection that obeys the distance rule. During initial placement it is free and needs no road; afterwards it costs 1 brick, 1 lumber, 1 wool and 1 grain and must touch one of your roads. */
         BuildSettlementAction: {
@@ -1904,10 +2003,10 @@ export interface components {
              * @enum {string}
              */
             type: "roll";
-            /** @description Present (true) in a `dice: manual` game: add `dice` before sending. */
+            /** @description Present (true) in a `dice: manual` game: send `{"type": "roll", "dice": [d1, d2]}`. Absent otherwise: send the action as it is. */
             template?: components["schemas"]["TemplateFlag"];
         };
-        /** @description After a 7, a seat holding more than 7 resource cards discards half of them, rounded down. */
+        /** @description After a 7, a seat holding more than 7 resource cards discards half of them, rounded down. Send `{"type": "discard", "resources": {...}}`: cards of `hand` adding up to `count`. */
         DiscardAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1919,7 +2018,7 @@ export interface components {
             /** @description How many cards you must discard. */
             count: components["schemas"]["DiscardCount"];
             /** @description Your resource cards to choose from. */
-            hand?: components["schemas"]["Hand"];
+            hand: components["schemas"]["Hand"];
         };
         /** @description After a 7 (and the discards), move the robber to another hex and rob one opponent with a building on it. */
         MoveRobberAction: {
@@ -2008,15 +2107,27 @@ export interface components {
              */
             type: "end_turn";
         };
-        /** @description Offer a domestic trade (the active player, after its roll) or a counter-offer to the active player (any other seat). The same as `POST /v1/games/{id}/trades`. */
+        /**
+         * @description Offer a domestic trade (the active player, after its roll) or an offer to the active
+         *     player (any other seat): the same as `POST /v1/games/{id}/trades`. Listed once as a new
+         *     offer, and once more for each open offer the seat may counter (with `counter_to`).
+         *     Send `{"type": "offer_trade", "give": {...}, "want": {...}}` plus the template's `to`
+         *     and `counter_to` when it has them.
+         */
         OfferTradeAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "offer_trade";
-            /** @description Always a template: choose `give` and `want` (and optionally `to`). */
+            /** @description Always a template: choose `give` (from `hand`) and `want`. */
             template: components["schemas"]["TemplateFlag"];
+            /** @description Your resource cards: what you may give. */
+            hand: components["schemas"]["Hand"];
+            /** @description For a seat other than the active one: the active seat, the only seat it may trade with (keep it). Absent for the active seat: add `to` to address only some seats. */
+            to?: components["schemas"]["SeatList"];
+            /** @description The open offer this counter-offer answers (keep it); absent for a new offer. */
+            counter_to?: components["schemas"]["TradeId"];
         };
         /** @description Accept an offer addressed to you. Nothing changes hands until the active player confirms. */
         AcceptTradeAction: {
@@ -2511,6 +2622,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["NotFoundProblem"];
             };
         };
+        /** @description This path does not serve that method: `Allow` lists the methods it does serve (any path here answers it for a method not listed under it). */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods this path serves, e.g. `GET, POST`. */
+                Allow?: string;
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["MethodNotAllowedProblem"];
+            };
+        };
         /** @description The game kept changing while this write was being applied; read the game again and retry. */
         Conflict: {
             headers: {
@@ -2827,6 +2950,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2879,6 +3003,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3105,6 +3230,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3167,6 +3293,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3234,6 +3361,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3298,6 +3426,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3358,6 +3487,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3408,6 +3538,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3458,6 +3589,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3522,6 +3654,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3578,6 +3711,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
@@ -3632,6 +3766,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3688,6 +3823,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3762,6 +3898,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3811,6 +3948,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3862,6 +4000,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             /** @description The seat (or the admin) or the game has as many webhooks as it may. */
             409: {
                 headers: {
@@ -3930,6 +4069,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3983,6 +4123,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4015,6 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     getReadiness: {
@@ -4044,6 +4186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
             503: components["responses"]["NotReady"];
         };
     };
@@ -4074,6 +4217,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     getOpenApi: {
@@ -4103,6 +4247,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     receiveGameEvent: {
