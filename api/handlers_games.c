@@ -360,22 +360,19 @@ struct actions_wait {
 	struct session session;
 };
 
-/* 1 when the caller has something to do in the session's game: its seat is waited for, or
- * the game is over (nothing will ever be due, so there is no point waiting). */
-static int actions_due(const struct session *session)
+/* 1 when the game waits for the caller's seat. */
+static int seat_due(const struct session *session)
 {
-	const struct game *state = &session->game.state;
-	if (state->phase == GAME_PHASE_FINISHED)
-		return 1;
-	return session->viewer >= 0 && (legal_waiting_for(state) >> session->viewer & 1u);
+	return session->viewer >= 0 && (legal_waiting_for(&session->game.state) >> session->viewer & 1u);
 }
 
 /* GET /actions, and with ?after=N&wait=S the wait for the caller's turn: answered at once
- * when the game is past version N and waits for the caller's seat (or is over); otherwise
- * parked like a long-poll of the log (counted in MAX_WAITING, woken through LISTEN/NOTIFY
- * by a move on any server) and checked again after each new event, answering the current
- * actions when the wait runs out. A spectator or the admin, never waited for, waits until
- * the game ends or the time runs out. */
+ * when the game is past version N and waits for the caller's seat, or is over (nothing
+ * will ever be due: waiting would only cost the client its wait); otherwise parked like a
+ * long-poll of the log (counted in MAX_WAITING, woken through LISTEN/NOTIFY by a move on
+ * any server) and checked again after each new event, answering the current actions when
+ * the wait runs out. A spectator or the admin, never waited for, waits until the game ends
+ * or the time runs out. */
 void handle_get_actions(struct http_request *request)
 {
 	struct actions_wait *parked = request->state;
@@ -406,7 +403,7 @@ void handle_get_actions(struct http_request *request)
 	}
 	for (;;) {
 		const struct game *state = &session->game.state;
-		if (!parked || ((long)state->version > after && actions_due(session)) ||
+		if (!parked || state->phase == GAME_PHASE_FINISHED || ((long)state->version > after && seat_due(session)) ||
 		    http_now() >= parked->deadline || notify_stopping())
 			break;
 		/* Woken by every event after the version read: each may make the seat act. */

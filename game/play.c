@@ -503,13 +503,10 @@ static enum store_status offer_pin_holds(const struct game_record *game, long pi
 	*holds = 0;
 	if (pinned < 1 || pinned > (long)game->state.version || !game_find_offer(&game->state, offer))
 		return STORE_OK;
-	struct game *then = malloc(sizeof *then);
-	if (!then)
-		abort();
-	enum store_status status = play_state_at(game->id, (int32_t)pinned, then);
+	struct game then;
+	enum store_status status = play_state_at(game->id, (int32_t)pinned, &then);
 	if (status == STORE_OK)
-		*holds = game_find_offer(then, offer) != NULL;
-	free(then);
+		*holds = game_find_offer(&then, offer) != NULL;
 	return status;
 }
 

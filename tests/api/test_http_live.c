@@ -23,6 +23,9 @@
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 
+/* Games of bots only play to their end by themselves (a finished game). */
+static const char *const fixture_settings[] = {"ALL_BOT_GAMES=1", "CREATE_RATE_IP=0", NULL};
+
 /* Seat 0 plays one turn on `base` (its own connection): after `delay_s` it rolls (the game
  * still waits for seat 0 alone), `gap_s` later it ends the turn (the game now waits for
  * seat 1). The times of both moves and the version after the turn are recorded. */
@@ -176,6 +179,26 @@ START_TEST(test_a_seat_already_due_past_after_is_answered_at_once)
 	snprintf(path, sizeof path, "%s/actions?after=%ld", game.path, version + 5);
 	http_call(&http_fixture.checked, "GET", path, game.tokens[1], NULL, NULL, &response);
 	ck_assert_msg(response.status == 200 && response.seconds < 1, "%s", http_describe(&response));
+	http_response_free(&response);
+}
+END_TEST
+
+START_TEST(test_a_finished_game_answers_at_once)
+{
+	char players[512], body[640];
+	http_players_json(3, 0x7, players, sizeof players);
+	snprintf(body, sizeof body, "{\"players\": %s}", players);
+	struct http_game game;
+	http_game_create_body(&http_fixture.direct, body, &game);
+	ck_assert_msg(http_game_wait_finished(&http_fixture.direct, &game, 90 * http_slowdown()),
+		      "the bots did not finish game %s", game.id);
+	long version = http_game_version(&http_fixture.direct, &game);
+	/* Nothing will ever be due: the caller holding the final version is not kept waiting. */
+	struct http_response response;
+	wait_for_actions(&http_fixture.checked, &game, -1, version, 30, &response);
+	ck_assert_msg(response.seconds < 2, "answered after %.2f s", response.seconds);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")), version);
+	ck_assert_int_eq(json_array_size(json_object_get(response.json, "waiting_for")), 0);
 	http_response_free(&response);
 }
 END_TEST
@@ -727,12 +750,13 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_live");
 	TCase *wait = tcase_create("waiting for the seat's turn");
-	http_fixture_add(wait, HTTP_FIXTURE_VALIDATE_REQUESTS | HTTP_FIXTURE_SECOND_SERVER, NULL);
+	http_fixture_add(wait, HTTP_FIXTURE_VALIDATE_REQUESTS | HTTP_FIXTURE_SECOND_SERVER, fixture_settings);
 	tcase_set_timeout(wait, 120);
 	tcase_add_test(wait, test_a_waiting_seat_is_answered_within_a_second_of_becoming_due);
 	tcase_add_test(wait, test_a_wait_on_one_server_is_answered_for_a_move_made_on_the_other);
 	tcase_add_test(wait, test_moves_that_leave_the_seat_idle_do_not_answer_the_wait);
 	tcase_add_test(wait, test_a_seat_already_due_past_after_is_answered_at_once);
+	tcase_add_test(wait, test_a_finished_game_answers_at_once);
 	tcase_add_test(wait, test_malformed_after_and_wait_are_400_naming_the_parameter);
 	tcase_add_test(wait, test_the_stream_tells_the_seat_its_turn_after_the_events);
 	tcase_add_test(wait, test_a_live_stream_tells_each_seat_when_it_becomes_due);
