@@ -207,7 +207,7 @@ export interface paths {
          *
          *     **Waiting for your turn**: with `?after=N&wait=S` the request answers at once when
          *     the game is past version `N` and waits for the caller's seat (`waiting_for` holds
-         *     it) or is over; otherwise it is held, checked again after every new event (a move
+         *     it), or when the game is over; otherwise it is held, checked again after every new event (a move
          *     made through any server), and answered as soon as that is so, or after `S` seconds
          *     with the current actions (look at `version` and ask again with it as `after`). A
          *     seat that keeps `after` at the `version` of its last answer is told each time it
