@@ -2,12 +2,15 @@
  * test_render.c - the renderer (render/) without a server: it refuses anything but a
  * spectator's view, draws the same bytes for the same scene, frames the island on the
  * projection, names the SVG's elements, reads its options; the last move it highlights;
- * the picture cache of the server (api/picture_cache.c) keeps to its budget; and `catan
+ * the picture cache of the server (api/picture_cache.c) keeps to its budget and its drawing
+ * slots (api/render_slots.c) to their count, queue and wait; and `catan
  * render` draws a log file like `catan replay` reads it (through the program named by
  * $CATAN).
  */
 #include <cairo.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include "api/picture_cache.h"
+#include "api/render_slots.h"
 #include "bench/games.h"
 #include "codec/log.h"
 #include "engine/apply.h"
@@ -321,6 +325,71 @@ static int run_catan(const char *arguments, char *output, size_t size)
 	return WEXITSTATUS(status);
 }
 
+static double monotonic_seconds(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+struct slot_waiter {
+	enum render_slot result;
+	double waited;
+};
+
+static void *wait_for_slot(void *argument)
+{
+	struct slot_waiter *waiter = argument;
+	double start = monotonic_seconds();
+	waiter->result = render_slots_acquire();
+	waiter->waited = monotonic_seconds() - start;
+	if (waiter->result == RENDER_SLOT_TAKEN)
+		render_slots_release();
+	return NULL;
+}
+
+START_TEST(test_drawing_slots_keep_to_their_count_queue_and_wait)
+{
+	render_slots_configure(2, 1, 300);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_in_use(), 2);
+	/* both taken: a waiter gives up after the wait */
+	struct slot_waiter first = {0};
+	pthread_t thread;
+	pthread_create(&thread, NULL, wait_for_slot, &first);
+	double start = monotonic_seconds();
+	while (render_slots_waiting() < 1 && monotonic_seconds() - start < 5)
+		usleep(1000);
+	ck_assert_int_eq(render_slots_waiting(), 1);
+	/* the queue is full: no wait at all */
+	double before = monotonic_seconds();
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TOO_MANY_WAITING);
+	ck_assert(monotonic_seconds() - before < 0.1);
+	pthread_join(thread, NULL);
+	ck_assert_int_eq(first.result, RENDER_SLOT_TIMED_OUT);
+	ck_assert_msg(first.waited >= 0.29 && first.waited < 3, "waited %.3f s", first.waited);
+	ck_assert_int_eq(render_slots_waiting(), 0);
+	/* a slot given back while one waits goes to the waiter */
+	struct slot_waiter second = {0};
+	pthread_create(&thread, NULL, wait_for_slot, &second);
+	while (render_slots_waiting() < 1 && monotonic_seconds() - start < 10)
+		usleep(1000);
+	render_slots_release();
+	pthread_join(thread, NULL);
+	ck_assert_int_eq(second.result, RENDER_SLOT_TAKEN);
+	ck_assert(second.waited < 0.29);
+	ck_assert_int_eq(render_slots_in_use(), 1);
+	render_slots_release();
+	ck_assert_int_eq(render_slots_in_use(), 0);
+	/* no wait at all: a busy slot answers at once */
+	render_slots_configure(1, 4, 0);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TIMED_OUT);
+	render_slots_release();
+}
+END_TEST
+
 START_TEST(test_catan_render_draws_a_log_file_at_a_version)
 {
 	struct games_record game;
@@ -389,6 +458,7 @@ Suite *test_suite(void)
 	tcase_add_test(pictures, test_options_read_label_subsets_and_themes_and_refuse_anything_else);
 	tcase_add_test(pictures, test_the_last_move_skips_what_follows_from_it);
 	tcase_add_test(pictures, test_the_picture_cache_keeps_to_its_budget_dropping_the_least_recently_used);
+	tcase_add_test(pictures, test_drawing_slots_keep_to_their_count_queue_and_wait);
 	tcase_add_test(pictures, test_catan_render_draws_a_log_file_at_a_version);
 	suite_add_tcase(suite, pictures);
 	return suite;
