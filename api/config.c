@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int read_int(const char *name, int fallback, int low, int high, int *out)
 {
@@ -35,6 +36,13 @@ static int read_rate(const char *name, double fallback, double *out)
 		return 0;
 	*out = value;
 	return 1;
+}
+
+/* The CPUs this process may run on, at least 1. */
+static int cpu_count(void)
+{
+	long count = sysconf(_SC_NPROCESSORS_ONLN);
+	return count < 1 ? 1 : count > 256 ? 256 : (int)count;
 }
 
 int config_from_env(struct config *config)
@@ -70,5 +78,7 @@ int config_from_env(struct config *config)
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
-	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers);
+	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
+	       read_int("RENDER_CONCURRENCY", cpu_count(), 1, 256, &config->render_concurrency) &&
+	       read_int("RENDER_WAIT_MS", 2000, 0, 60000, &config->render_wait_ms);
 }

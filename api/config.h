@@ -26,6 +26,10 @@
  *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
+ *   RENDER_CONCURRENCY      the number of CPUs (board pictures drawn at once; see
+ *                           api/render_slots.h)
+ *   RENDER_WAIT_MS          2000 (how long a picture request waits for a drawing slot
+ *                           before answering 503 render_busy)
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -53,6 +57,8 @@ struct config {
 	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */
 	int workers;
 	int webhook_workers;
+	int render_concurrency;
+	int render_wait_ms;
 	const char *cors_origins; /* NULL: any origin (api/cors.h) */
 };
 

@@ -15,6 +15,10 @@
  * of a named version never changes (Cache-Control: immutable); the current one is
  * revalidated (no-cache + ETag). The database is read first (state, the last events) and
  * released before drawing: rendering holds no transaction and no lock.
+ *
+ * Cost: size is bounded (320..2048) and a picture is drawn only in one of the server's
+ * RENDER_CONCURRENCY drawing slots (api/render_slots.h), waited for at most RENDER_WAIT_MS;
+ * when none comes free the answer is 503 render_busy with Retry-After: 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,7 @@
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/picture_cache.h"
+#include "api/render_slots.h"
 #include "api/service.h"
 #include "codec/log.h"
 #include "engine/legal.h"
@@ -146,9 +151,13 @@ static int recent_events(int64_t game_id, int32_t version, struct event *out)
 	return count;
 }
 
-/* Draw the picture of `state` (the game at that version). 1 with *bytes (caller frees). */
-static int draw(const struct game_record *game, const struct game *state, const struct render_options *options,
-		unsigned char **bytes, size_t *length)
+enum drawn { DRAWN, DRAW_FAILED, DRAW_BUSY };
+
+/* Draw the picture of `state` (the game at that version) in one of the server's drawing
+ * slots (api/render_slots.h): DRAWN with *bytes (caller frees), or DRAW_BUSY with a 503
+ * queued when no slot came free in time, or DRAW_FAILED (nothing queued). */
+static enum drawn draw(struct http_request *request, const struct game_record *game, const struct game *state,
+		       const struct render_options *options, unsigned char **bytes, size_t *length)
 {
 	struct event recent[RECENT_EVENTS];
 	int recent_count = recent_events(game->id, (int32_t)state->version, recent);
@@ -158,7 +167,19 @@ static int draw(const struct game_record *game, const struct game *state, const 
 	struct render_scene scene = {.view = &view, .waiting_for = legal_waiting_for(state)};
 	play_names(game, scene.names);
 	render_last_move_of(recent, recent_count, &scene.last_move);
-	return render_board(&scene, options, bytes, length);
+	enum render_slot slot = render_slots_acquire();
+	if (slot != RENDER_SLOT_TAKEN) {
+		http_add_header(request, "Retry-After", "1");
+		http_respond_problem(request, PROBLEM_RENDER_BUSY,
+				     slot == RENDER_SLOT_TIMED_OUT
+				             ? "every drawing slot stayed busy: retry shortly (RENDER_CONCURRENCY)"
+				             : "too many pictures are waiting to be drawn: retry shortly",
+				     NULL, -1);
+		return DRAW_BUSY;
+	}
+	int drawn = render_board(&scene, options, bytes, length);
+	render_slots_release();
+	return drawn ? DRAWN : DRAW_FAILED;
 }
 
 static void respond_picture(struct http_request *request, enum render_format format)
@@ -204,7 +225,10 @@ static void respond_picture(struct http_request *request, enum render_format for
 			}
 			state = &past;
 		}
-		if (!draw(&session.game, state, &options, &bytes, &length)) {
+		enum drawn drawn = draw(request, &session.game, state, &options, &bytes, &length);
+		if (drawn == DRAW_BUSY)
+			return;
+		if (drawn == DRAW_FAILED) {
 			http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the picture could not be drawn", NULL, -1);
 			return;
 		}

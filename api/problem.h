@@ -43,7 +43,8 @@
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
-	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes")
+	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes") \
+	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn")
 
 enum problem {
 #define PROBLEM_ENUM(name, code, status, title) PROBLEM_##name,

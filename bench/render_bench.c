@@ -10,7 +10,9 @@
  * writes that game's event log up to the board drawn, the log `catan render` reads (`make
  * docs-board` draws docs/board.png from it).
  *
- *   render_bench [--rounds N] [--log FILE]
+ *   render_bench [--rounds N] [--log FILE] [--only svg|png]
+ *
+ * --only times one format (for a profiler); the line then names that format alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,12 +58,14 @@ static double time_format(const struct render_scene *scene, enum render_format f
 int main(int argc, char **argv)
 {
 	int rounds = 200;
-	const char *log_path = NULL;
+	const char *log_path = NULL, *only = NULL;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--rounds") == 0)
 			rounds = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
 		else if (strcmp(argv[i], "--log") == 0)
 			log_path = argv[i + 1];
+		else if (strcmp(argv[i], "--only") == 0)
+			only = argv[i + 1];
 	}
 	/* Four heuristic bots on the beginner board, as a server's bot seats play. */
 	struct game_options game_options;
@@ -126,10 +130,16 @@ int main(int argc, char **argv)
 	for (int s = 0; s < GAME_MAX_SEATS; s++)
 		scene.names[s] = names[s];
 	render_last_move_of(recent, recent_count, &scene.last_move);
-	size_t svg_bytes, png_bytes;
-	double svg = time_format(&scene, RENDER_FORMAT_SVG, rounds, &svg_bytes);
-	double png = time_format(&scene, RENDER_FORMAT_PNG, rounds / 4 > 0 ? rounds / 4 : 1, &png_bytes);
-	printf("bench render: svg %.2f ms, png %.2f ms\n", svg, png);
+	size_t svg_bytes = 0, png_bytes = 0;
+	double svg = 0, png = 0;
+	if (!only || strcmp(only, "svg") == 0)
+		svg = time_format(&scene, RENDER_FORMAT_SVG, rounds, &svg_bytes);
+	if (!only || strcmp(only, "png") == 0)
+		png = time_format(&scene, RENDER_FORMAT_PNG, rounds / 4 > 0 ? rounds / 4 : 1, &png_bytes);
+	if (!only)
+		printf("bench render: svg %.2f ms, png %.2f ms\n", svg, png);
+	else
+		printf("bench render: %s %.2f ms\n", only, svg_bytes ? svg : png);
 	fprintf(stderr, "(version %u, 1024 px: svg %zu bytes, png %zu bytes)\n", game.version, svg_bytes, png_bytes);
 	free(log);
 	free(scratch);

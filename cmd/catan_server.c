@@ -20,6 +20,7 @@
 #include "api/http.h"
 #include "api/notify.h"
 #include "api/ratelimit.h"
+#include "api/render_slots.h"
 #include "api/service.h"
 #include "api/webhooks.h"
 #include "api/worker.h"
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
 					  config.create_per_hour / 3600.0, config.create_per_hour ? 20 : 0};
 	ratelimit_configure(&limits);
 	service_init(&config);
+	/* at most half the HTTP threads wait for a slot to draw a picture: the rest serve the rest */
+	render_slots_configure(config.render_concurrency, config.threads / 2, config.render_wait_ms);
 	notify_start(config.database_url);
 	worker_start(config.workers);
 	webhooks_start(config.webhook_workers, config.webhook_allow_private);

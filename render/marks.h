@@ -5,9 +5,9 @@
  * cairo's SVG surface writes anonymous paths and glyph uses; it has no way to name an
  * element. The drawing code (render.c) stays one path for SVG and PNG; when it draws an SVG
  * it brackets each element it wants named (a hex, a harbor, a piece, a label) with two
- * marker fills, 1x1 rectangles of two reserved colours whose position encodes the index of
- * the name. marks_rewrite() then turns each begin marker into <g id=".." class=".."> and
- * each end marker into </g>, and the markers never reach the reader.
+ * markers, half-transparent paints in reserved colours (a begin marker's colour encodes the
+ * index of the name). marks_rewrite() then turns each begin marker into <g id=".."
+ * class=".."> and each end marker into </g>, and the markers never reach the reader.
  */
 #ifndef CATAN_RENDER_MARKS_H
 #define CATAN_RENDER_MARKS_H
@@ -23,8 +23,8 @@ struct marks {
 	char attributes[MARKS_MAX][MARKS_TEXT_SIZE]; /* id="..." class="..." */
 };
 
-/* Open a group named `id` with `classes`: draws the begin marker on `cr` and records the
- * name. Groups nest; past MARKS_MAX nothing is recorded (no marker drawn either). Returns
+/* Open a group named `id` with `classes`: draws the begin marker on `cr` (leaving its path
+ * alone) and records the name. Groups nest; past MARKS_MAX nothing is recorded (no marker drawn either). Returns
  * 1 when a marker was drawn, so the caller knows to close it. */
 int marks_begin(struct marks *marks, cairo_t *cr, const char *id, const char *classes);
 

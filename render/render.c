@@ -4,7 +4,7 @@
  * One drawing path: render_board() makes either an SVG surface writing into a memory
  * buffer or an ARGB image surface, and draw_picture() draws on whichever it was given.
  * The only difference is the SVG's element names (render/marks.h), whose markers are drawn
- * only on the SVG surface. PNG bytes come from cairo_surface_write_to_png_stream(); text is
+ * only on the SVG surface. PNG bytes come from libpng at fast settings (png_writer.c); text is
  * cairo's toy font API with "DejaVu Sans" found through fontconfig.
  *
  * What is drawn: the sea, the island (island.c) on the board projection of
@@ -29,6 +29,7 @@
 
 #include "render/canvas.h"
 #include "render/marks.h"
+#include "render/png_writer.h"
 
 /* ---- the frame ---- */
 
@@ -160,6 +161,21 @@ static cairo_status_t buffer_write(void *closure, const unsigned char *data, uns
 	return CAIRO_STATUS_SUCCESS;
 }
 
+/* The same font options on both surfaces, those the SVG surface asks for anyway: no hinting,
+ * unhinted metrics, grey antialiasing. Left to each surface, the PNG's text would depend on
+ * which format the process happened to draw first (cairo resolves a toy font face through
+ * fontconfig once, with the options of its first use, and keeps that for the process), so
+ * the same picture would not be the same bytes from one server to the next. */
+static void set_font_options(cairo_t *cr)
+{
+	cairo_font_options_t *font_options = cairo_font_options_create();
+	cairo_font_options_set_hint_style(font_options, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(font_options, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_antialias(font_options, CAIRO_ANTIALIAS_GRAY);
+	cairo_set_font_options(cr, font_options);
+	cairo_font_options_destroy(font_options);
+}
+
 int render_board(const struct render_scene *scene, const struct render_options *options, unsigned char **out,
 		 size_t *length)
 {
@@ -192,11 +208,12 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	}
 	canvas.marks = marks;
 	canvas.cr = cairo_create(surface);
+	set_font_options(canvas.cr);
 	draw_picture(&canvas);
 	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(canvas.cr);
 	if (options->format == RENDER_FORMAT_PNG && ok)
-		ok = cairo_surface_write_to_png_stream(surface, buffer_write, &buffer) == CAIRO_STATUS_SUCCESS;
+		ok = png_writer_encode(surface, &buffer.bytes, &buffer.length);
 	cairo_surface_finish(surface);
 	ok = ok && cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
 	cairo_surface_destroy(surface);

@@ -1,12 +1,13 @@
-# The board pictures (render/*.c): a spectator's view drawn with cairo as SVG or PNG. A
+# The board pictures (render/*.c): a spectator's view drawn with cairo as SVG or PNG (PNG
+# bytes written by libpng). A
 # static library over the engine; the server, the CLI, the benchmark and the tests link it
 # with $(RENDER_LIBS).
 
 RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/obj/%.o)
 RENDER_LIB := $(B)/librender.a
-RENDER_CFLAGS := $(shell pkg-config --cflags cairo fontconfig 2>/dev/null)
-RENDER_LIBS := $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig)
+RENDER_CFLAGS := $(shell pkg-config --cflags cairo fontconfig libpng 2>/dev/null)
+RENDER_LIBS := $(shell pkg-config --libs cairo fontconfig libpng 2>/dev/null || echo -lcairo -lfontconfig -lpng16)
 EXTRA_CFLAGS_render := $(RENDER_CFLAGS)
 
 $(RENDER_LIB): $(RENDER_OBJ)

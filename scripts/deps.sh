@@ -5,9 +5,10 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 haproxy \
-clang libclang-rt-14-dev libcairo2-dev fonts-dejavu-core libxml2-utils chromium"
+clang libclang-rt-14-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium"
 
-# cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig;
+# cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
+# libpng writes them as PNG;
 # xmllint (libxml2-utils) parses them in the HTTP tests.
 
 # clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/.

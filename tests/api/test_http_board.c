@@ -12,9 +12,11 @@
  * as XML by xmllint: well-formed, 19 hexes, one group per piece and per harbor, labels
  * exactly when asked. The picture is the same bytes for a spectator, every seat and the
  * admin. Bad parameters answer 400 naming the parameter, versions beyond the log 404, and
- * If-None-Match 304.
+ * If-None-Match 304. A burst of large pictures on a server with one drawing slot answers
+ * 503 render_busy (Retry-After) for what it cannot draw, while /healthz keeps answering.
  */
 #include <cairo.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,6 +574,110 @@ START_TEST(test_bad_parameters_are_400_naming_them_and_unknown_versions_and_game
 }
 END_TEST
 
+/* ---- the cost of drawing is bounded ---- */
+
+#define BURST_CLIENTS 16
+#define BURST_ROUNDS 5
+
+struct burster {
+	const char *base;
+	const char *game_path;
+	int first_size;
+	pthread_barrier_t *barrier;
+	/* results, checked by the test's own thread (Check's assertions belong to it) */
+	int ok, busy, other;
+	int busy_without_retry_after;
+	char other_description[256];
+};
+
+static void *burst(void *argument)
+{
+	struct burster *burster = argument;
+	pthread_barrier_wait(burster->barrier);
+	for (int round = 0; round < BURST_ROUNDS; round++) {
+		/* a new connection each time: the server's threads each take some (a kept-alive
+		 * connection stays with the thread that accepted it) */
+		struct http_client client;
+		http_client_init(&client, burster->base, 0);
+		/* a size nobody asked for yet: never in the picture cache */
+		char path[160];
+		snprintf(path, sizeof path, "%s/board.png?size=%d", burster->game_path, burster->first_size - round);
+		struct http_response response;
+		http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+		char value[64];
+		json_t *code = response.json ? json_object_get(response.json, "code") : NULL;
+		if (response.status == 200 && http_response_header(&response, "Content-Type", value, sizeof value) &&
+		    strcmp(value, "image/png") == 0) {
+			burster->ok++;
+		} else if (response.status == 503 && json_is_string(code) &&
+		           strcmp(json_string_value(code), "render_busy") == 0) {
+			burster->busy++;
+			if (!http_response_header(&response, "Retry-After", value, sizeof value))
+				burster->busy_without_retry_after++;
+		} else {
+			burster->other++;
+			snprintf(burster->other_description, sizeof burster->other_description, "%s", http_describe(&response));
+		}
+		http_response_free(&response);
+		http_client_cleanup(&client);
+	}
+	return NULL;
+}
+
+START_TEST(test_a_burst_of_large_pictures_gets_503_render_busy_while_healthz_answers)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	/* One drawing slot and four HTTP threads: at most two requests wait for the slot (half
+	 * the threads), each up to the default 2 s; the fourth thread stays free. */
+	static const char *const settings[] = {"RENDER_CONCURRENCY=1", "THREADS=4", NULL};
+	struct http_server small;
+	http_server_start(&small, settings);
+	pthread_barrier_t barrier;
+	pthread_barrier_init(&barrier, NULL, BURST_CLIENTS + 1);
+	struct burster bursters[BURST_CLIENTS];
+	pthread_t threads[BURST_CLIENTS];
+	for (int i = 0; i < BURST_CLIENTS; i++) {
+		bursters[i] = (struct burster){.base = small.url, .game_path = game.path, .barrier = &barrier,
+		                               .first_size = RENDER_SIZE_MAX - i * BURST_ROUNDS};
+		pthread_create(&threads[i], NULL, burst, &bursters[i]);
+	}
+	struct http_client health;
+	http_client_init(&health, small.url, 0);
+	pthread_barrier_wait(&barrier);
+	/* while the burst is drawn: the server answers what needs no picture, promptly */
+	double slowest = 0;
+	for (int i = 0; i < 5; i++) {
+		usleep(40000);
+		struct http_response response;
+		http_call(&health, "GET", "/healthz", NULL, NULL, NULL, &response);
+		ck_assert_msg(response.status == 200, "/healthz during the burst: %s", http_describe(&response));
+		slowest = response.seconds > slowest ? response.seconds : slowest;
+		http_response_free(&response);
+	}
+	int ok = 0, busy = 0;
+	for (int i = 0; i < BURST_CLIENTS; i++) {
+		pthread_join(threads[i], NULL);
+		ck_assert_msg(bursters[i].other == 0, "neither a picture nor render_busy: %s", bursters[i].other_description);
+		ck_assert_int_eq(bursters[i].busy_without_retry_after, 0);
+		ok += bursters[i].ok;
+		busy += bursters[i].busy;
+	}
+	pthread_barrier_destroy(&barrier);
+	ck_assert_msg(ok >= 1 && busy >= 1, "%d pictures, %d render_busy", ok, busy);
+	ck_assert_msg(slowest < 1.0, "/healthz took %.3f s during the burst", slowest);
+	/* the burst over, the slot is free again */
+	char path[160];
+	snprintf(path, sizeof path, "%s/board.png?size=%d", game.path, RENDER_SIZE_MAX);
+	struct http_response response;
+	http_call(&health, "GET", path, NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "after the burst: %s", http_describe(&response));
+	http_response_free(&response);
+	http_client_cleanup(&health);
+	ck_assert_int_eq(http_server_stop(&small, 10), 0);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_board");
@@ -585,6 +691,7 @@ Suite *test_suite(void)
 	tcase_add_test(pictures, test_pictures_are_byte_identical_for_a_spectator_every_seat_and_the_admin);
 	tcase_add_test(pictures, test_if_none_match_answers_304_until_a_move_and_accept_picks_the_picture);
 	tcase_add_test(pictures, test_bad_parameters_are_400_naming_them_and_unknown_versions_and_games_404);
+	tcase_add_test(pictures, test_a_burst_of_large_pictures_gets_503_render_busy_while_healthz_answers);
 	suite_add_tcase(suite, pictures);
 	return suite;
 }

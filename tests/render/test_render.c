@@ -2,12 +2,15 @@
  * test_render.c - the renderer (render/) without a server: it refuses anything but a
  * spectator's view, draws the same bytes for the same scene, frames the island on the
  * projection, names the SVG's elements, reads its options; the last move it highlights;
- * the picture cache of the server (api/picture_cache.c) keeps to its budget; and `catan
+ * the picture cache of the server (api/picture_cache.c) keeps to its budget and its drawing
+ * slots (api/render_slots.c) to their count, queue and wait; and `catan
  * render` draws a log file like `catan replay` reads it (through the program named by
  * $CATAN).
  */
 #include <cairo.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include "api/picture_cache.h"
+#include "api/render_slots.h"
 #include "bench/games.h"
 #include "codec/log.h"
 #include "engine/apply.h"
@@ -125,9 +129,83 @@ START_TEST(test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_m
 	ck_assert_uint_eq(count_text(svg, length, "class=\"label label-hex\""), 19);
 	/* every group closed, no marker colour left */
 	ck_assert_uint_eq(count_text(svg, length, "<g>") + count_text(svg, length, "<g "), count_text(svg, length, "</g>"));
-	ck_assert_uint_eq(count_text(svg, length, "0.392157%,0.784314%,1.176471%"), 0);
+	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.392157%,"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "1.176471%,0.784314%,0.392157%"), 0);
+	ck_assert_uint_eq(count_text(svg, length, "fill-opacity:0.5"), 0);
+	ck_assert_uint_eq(count_text(svg, length, "<rect "), 1); /* the background alone */
 	free(svg);
+	games_record_free(&played.record);
+}
+END_TEST
+
+struct png_reading {
+	const unsigned char *bytes;
+	size_t length, at;
+};
+
+static cairo_status_t png_read(void *closure, unsigned char *data, unsigned int length)
+{
+	struct png_reading *reading = closure;
+	if (reading->at + length > reading->length)
+		return CAIRO_STATUS_READ_ERROR;
+	memcpy(data, reading->bytes + reading->at, length);
+	reading->at += length;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+START_TEST(test_png_is_opaque_rgb_of_the_asked_size_and_cairo_reads_back_its_pixels)
+{
+	struct played played;
+	play_to(&played, 11, 500);
+	for (int size = RENDER_SIZE_MIN; size <= RENDER_SIZE_MAX; size += 864) {
+		struct render_options options = {RENDER_FORMAT_PNG, RENDER_THEME_DARK, size, 0};
+		unsigned char *png;
+		size_t length;
+		ck_assert(render_board(&played.scene, &options, &png, &length));
+		/* IHDR: width, height, 8 bits, colour type 2 (RGB, no alpha) */
+		ck_assert(length > 33 && memcmp(png + 12, "IHDR", 4) == 0);
+		uint32_t width = (uint32_t)png[16] << 24 | (uint32_t)png[17] << 16 | (uint32_t)png[18] << 8 | png[19];
+		uint32_t height = (uint32_t)png[20] << 24 | (uint32_t)png[21] << 16 | (uint32_t)png[22] << 8 | png[23];
+		ck_assert_uint_eq(width, (uint32_t)size);
+		ck_assert_uint_eq(height, (uint32_t)RENDER_HEIGHT(size));
+		ck_assert_int_eq(png[24], 8);
+		ck_assert_int_eq(png[25], 2);
+		struct png_reading reading = {png, length, 0};
+		cairo_surface_t *image = cairo_image_surface_create_from_png_stream(png_read, &reading);
+		ck_assert_int_eq(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
+		ck_assert_int_eq(cairo_image_surface_get_width(image), size);
+		/* the panel's corner is the dark theme's panel colour, the sea's is the sea's */
+		const unsigned char *data = cairo_image_surface_get_data(image);
+		int stride = cairo_image_surface_get_stride(image);
+		uint32_t panel = *(const uint32_t *)(const void *)(data + (size_t)(RENDER_HEIGHT(size) - 1) * (size_t)stride +
+		                                                   (size_t)(size - 1) * 4);
+		uint32_t sea = *(const uint32_t *)(const void *)(data + 4);
+		ck_assert_uint_eq(panel & 0xFFFFFF, 0x15191F);
+		ck_assert_uint_eq(sea & 0xFFFFFF, 0x1F4B6E);
+		cairo_surface_destroy(image);
+		free(png);
+	}
+	games_record_free(&played.record);
+}
+END_TEST
+
+START_TEST(test_png_is_the_same_bytes_whether_or_not_an_svg_was_drawn_first)
+{
+	/* cairo resolves a font once per process, with the options of its first use: a PNG drawn
+	 * in a fresh process and one drawn after an SVG must still be the same bytes */
+	struct played played;
+	play_to(&played, 13, 400);
+	unsigned char *first, *svg, *second;
+	size_t first_length, svg_length, second_length;
+	render_shutdown(); /* as a fresh process: no font resolved yet */
+	draw(&played.scene, RENDER_FORMAT_PNG, 0, &first, &first_length);
+	render_shutdown();
+	draw(&played.scene, RENDER_FORMAT_SVG, 0, &svg, &svg_length);
+	draw(&played.scene, RENDER_FORMAT_PNG, 0, &second, &second_length);
+	ck_assert(first_length == second_length && memcmp(first, second, first_length) == 0);
+	free(first);
+	free(svg);
+	free(second);
 	games_record_free(&played.record);
 }
 END_TEST
@@ -247,6 +325,71 @@ static int run_catan(const char *arguments, char *output, size_t size)
 	return WEXITSTATUS(status);
 }
 
+static double monotonic_seconds(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+struct slot_waiter {
+	enum render_slot result;
+	double waited;
+};
+
+static void *wait_for_slot(void *argument)
+{
+	struct slot_waiter *waiter = argument;
+	double start = monotonic_seconds();
+	waiter->result = render_slots_acquire();
+	waiter->waited = monotonic_seconds() - start;
+	if (waiter->result == RENDER_SLOT_TAKEN)
+		render_slots_release();
+	return NULL;
+}
+
+START_TEST(test_drawing_slots_keep_to_their_count_queue_and_wait)
+{
+	render_slots_configure(2, 1, 300);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_in_use(), 2);
+	/* both taken: a waiter gives up after the wait */
+	struct slot_waiter first = {0};
+	pthread_t thread;
+	pthread_create(&thread, NULL, wait_for_slot, &first);
+	double start = monotonic_seconds();
+	while (render_slots_waiting() < 1 && monotonic_seconds() - start < 5)
+		usleep(1000);
+	ck_assert_int_eq(render_slots_waiting(), 1);
+	/* the queue is full: no wait at all */
+	double before = monotonic_seconds();
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TOO_MANY_WAITING);
+	ck_assert(monotonic_seconds() - before < 0.1);
+	pthread_join(thread, NULL);
+	ck_assert_int_eq(first.result, RENDER_SLOT_TIMED_OUT);
+	ck_assert_msg(first.waited >= 0.29 && first.waited < 3, "waited %.3f s", first.waited);
+	ck_assert_int_eq(render_slots_waiting(), 0);
+	/* a slot given back while one waits goes to the waiter */
+	struct slot_waiter second = {0};
+	pthread_create(&thread, NULL, wait_for_slot, &second);
+	while (render_slots_waiting() < 1 && monotonic_seconds() - start < 10)
+		usleep(1000);
+	render_slots_release();
+	pthread_join(thread, NULL);
+	ck_assert_int_eq(second.result, RENDER_SLOT_TAKEN);
+	ck_assert(second.waited < 0.29);
+	ck_assert_int_eq(render_slots_in_use(), 1);
+	render_slots_release();
+	ck_assert_int_eq(render_slots_in_use(), 0);
+	/* no wait at all: a busy slot answers at once */
+	render_slots_configure(1, 4, 0);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TAKEN);
+	ck_assert_int_eq(render_slots_acquire(), RENDER_SLOT_TIMED_OUT);
+	render_slots_release();
+}
+END_TEST
+
 START_TEST(test_catan_render_draws_a_log_file_at_a_version)
 {
 	struct games_record game;
@@ -309,10 +452,13 @@ Suite *test_suite(void)
 	tcase_set_timeout(pictures, 120);
 	tcase_add_test(pictures, test_a_seat_view_is_refused_and_a_spectator_view_drawn_the_same_every_time);
 	tcase_add_test(pictures, test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_marker);
+	tcase_add_test(pictures, test_png_is_opaque_rgb_of_the_asked_size_and_cairo_reads_back_its_pixels);
+	tcase_add_test(pictures, test_png_is_the_same_bytes_whether_or_not_an_svg_was_drawn_first);
 	tcase_add_test(pictures, test_the_island_fills_the_left_square_centred_on_the_projection);
 	tcase_add_test(pictures, test_options_read_label_subsets_and_themes_and_refuse_anything_else);
 	tcase_add_test(pictures, test_the_last_move_skips_what_follows_from_it);
 	tcase_add_test(pictures, test_the_picture_cache_keeps_to_its_budget_dropping_the_least_recently_used);
+	tcase_add_test(pictures, test_drawing_slots_keep_to_their_count_queue_and_wait);
 	tcase_add_test(pictures, test_catan_render_draws_a_log_file_at_a_version);
 	suite_add_tcase(suite, pictures);
 	return suite;
