@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "api/access_log.h"
+#include "api/handlers.h"
 #include "api/headers.h"
 #include "api/metrics.h"
 #include "api/notify.h"
@@ -73,6 +74,12 @@ const struct config *service_config(void)
 
 void service_store_error(struct http_request *request, enum store_status status)
 {
+	if (status == STORE_NOT_STARTED) {
+		http_respond_problem(request, PROBLEM_GAME_NOT_STARTED,
+				     "the game waits for players to join its open seats: it starts when every seat is taken",
+				     NULL, -1);
+		return;
+	}
 	metrics_add(METRICS_DATABASE_ERRORS, 1);
 	if (status == STORE_UNAVAILABLE) {
 		http_add_header(request, "Retry-After", "1");
@@ -155,6 +162,11 @@ static int open_game(struct http_request *request, struct session *session, int 
 		}
 	}
 	enum store_status status = play_load(id, fresh, &session->game);
+	if (status == STORE_NOT_STARTED && request->route && request->route->handler == handle_get_game) {
+		/* A waiting game's view: its seats, open or taken (api/handlers_lobby.c). */
+		handlers_respond_waiting(request, id);
+		return 0;
+	}
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "no game has this id", NULL, -1);
 		return 0;

@@ -180,6 +180,27 @@ static const struct {
 	[STATEMENT_DELIVERY_HISTORY] = {"delivery_history",
 		"SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"
 		" FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer"},
+	/* Waiting games (0003_players.sql; store_lobby.c). */
+	[STATEMENT_CREATE_WAITING] = {"create_waiting",
+		"SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"
+		" $6::boolean[], $7::bytea, $8::boolean[], $9::boolean, $10::bytea, $11::smallint[],"
+		" $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint)"},
+	[STATEMENT_JOIN] = {"join",
+		"SELECT outcome, seat, version FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea)"},
+	[STATEMENT_CHANGE_SEAT] = {"change_seat",
+		"SELECT outcome, seat, version FROM catan_change_seat($1::bigint, $2::bytea, $3::integer,"
+		" $4::integer, $5::text)"},
+	[STATEMENT_WAITING_GAME] = {"waiting_game",
+		"SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
+		" FROM games g JOIN seats s ON s.game_id = g.id"
+		" WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat"},
+	[STATEMENT_LOBBY] = {"lobby",
+		"WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"
+		"  AND ($2::bigint = 0 OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"
+		"  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"
+		" SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
+		" FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"
+		" ORDER BY p.created_at DESC, p.id DESC, s.seat"},
 };
 
 static int64_t monotonic_ms(void)

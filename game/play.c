@@ -274,6 +274,13 @@ enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH
 	return status;
 }
 
+void play_started(int64_t game_id, int32_t version)
+{
+	/* The start's timer may be a bot's move due at once: wake the workers. */
+	if (hooks.appended)
+		hooks.appended(game_id, version, (int)version, 1);
+}
+
 /* ---- Timers ---- */
 
 uint8_t play_bot_seats(const struct game_record *game)

@@ -166,6 +166,10 @@ struct play_new_game {
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
 enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status);
 
+/* A waiting game was started by a join or a seat change (game/lobby.h): tell the hooks
+ * as for an append of `version` events. */
+void play_started(int64_t game_id, int32_t version);
+
 /* ---- The server's own moves ---- */
 
 /* The seats of the game that bots play, as a mask. */
