@@ -26,8 +26,7 @@ void handle_get_lobby(struct http_request *request);
 void handle_join_game(struct http_request *request);
 void handle_remove_seat(struct http_request *request);
 void handle_seat_bot(struct http_request *request);
-/* Answer GET /v1/games/{id} for a waiting game (200 with its seats, or a problem). */
-void handlers_respond_waiting(struct http_request *request, int64_t game_id);
+void handle_get_seats(struct http_request *request);
 /* The create body's `public` (a boolean, only with open seats) into *out; 0 with a 400 queued. */
 int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out);
 /* Create a waiting game from the create handler's parsed request and answer it: 201 with

@@ -27,6 +27,7 @@
 #include "api/service.h"
 #include "codec/text.h"
 #include "game/auth.h"
+#include "game/game_repo.h"
 #include "game/lobby.h"
 
 #define NAME_MAX_CHARACTERS 40
@@ -40,9 +41,11 @@ static json_t *seats_json(const struct store_waiting_game *game, int *open_count
 	*open_count = 0;
 	for (int s = 0; s < game->seats; s++) {
 		*open_count += game->open[s];
-		json_array_append_new(seats, json_pack("{s:i, s:o, s:b, s:b}", "seat", s, "name",
-						       game->names[s] ? json_string(game->names[s]) : json_null(), "bot",
-						       game->bots[s], "open", game->open[s]));
+		char name[PLAY_NAME_SIZE];
+		snprintf(name, sizeof name, "Seat %d", s + 1);
+		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name",
+						       game->names[s] ? game->names[s] : name, "bot", game->bots[s], "open",
+						       game->open[s]));
 	}
 	return seats;
 }
@@ -61,23 +64,42 @@ static json_t *waiting_json(const struct store_waiting_game *game)
 			 "options", options ? options : json_object());
 }
 
-void handlers_respond_waiting(struct http_request *request, int64_t game_id)
+static int path_game(struct http_request *request, int64_t *id);
+
+/* The seats of a started game (loaded by service_open()). New reference. */
+static json_t *started_json(const struct session *session)
+{
+	const struct game_record *game = &session->game;
+	static const char *const statuses[] = {"setup", "playing", "finished"};
+	json_t *seats = json_array();
+	for (int s = 0; s < game->state.options.seats; s++)
+		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name", game->names[s], "bot",
+						       game->bots[s], "open", 0));
+	return json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", game->id_text, "status",
+			 statuses[game_repo_status_of(&game->state)], "version", (int)game->state.version, "open_seats", 0,
+			 "seats", seats);
+}
+
+/* The path's game as its seats: a waiting game's (open or taken), or a started one's. */
+static void respond_seats(struct http_request *request, int64_t game_id)
 {
 	struct store_waiting_game game;
 	enum store_status status = lobby_waiting(game_id, &game);
-	if (status == STORE_NOT_FOUND) {
-		/* It started (or vanished) between the two reads: the caller asks again. */
-		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game changed while it was read: ask again", NULL,
-				     -1);
+	if (status == STORE_OK) {
+		json_t *view = waiting_json(&game);
+		store_waiting_game_free(&game);
+		/* Seats change at version 0: the tag is the content's. */
+		http_respond_json_hashed(request, 200, view, "seats-");
 		return;
 	}
-	if (status != STORE_OK) {
+	if (status != STORE_NOT_FOUND) {
 		service_store_error(request, status);
 		return;
 	}
-	json_t *view = waiting_json(&game);
-	store_waiting_game_free(&game);
-	http_respond_json(request, 200, view, 0);
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	http_respond_json(request, 200, started_json(&session), (long)session.game.state.version);
 }
 
 int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out)
@@ -163,26 +185,20 @@ void handlers_create_waiting(struct http_request *request, const struct play_new
 	char id_text[STORE_ID_TEXT_SIZE];
 	store_format_id(id, id_text);
 	snprintf(request->game, sizeof request->game, "%s", id_text);
-	struct store_waiting_game view;
-	status = lobby_waiting(id, &view);
-	if (status != STORE_OK) {
-		/* Stored, but the last seat cannot have been taken yet: only the database failed. */
-		service_store_error(request, status);
-		return;
-	}
 	json_t *seat_list = json_array();
 	for (int s = 0; s < seats; s++) {
+		char name[PLAY_NAME_SIZE];
+		snprintf(name, sizeof name, "Seat %d", s + 1);
 		json_t *token = open[s] || game->bots[s] ? json_null() : json_string(tokens[s]);
-		json_array_append_new(seat_list, json_pack("{s:i, s:o, s:b, s:b, s:o}", "seat", s, "name",
-							   open[s] ? json_null() : json_string(game->names[s]), "bot",
-							   !open[s] && game->bots[s], "open", open[s], "token", token));
+		json_array_append_new(seat_list, json_pack("{s:i, s:s, s:b, s:b, s:o}", "seat", s, "name",
+							   open[s] ? name : game->names[s], "bot", !open[s] && game->bots[s],
+							   "open", open[s], "token", token));
 	}
 	char url[1024];
 	invite_url(request, id_text, invite, url, sizeof url);
-	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:o}", "id", id_text, "version", 0,
-				     "status", "waiting", "admin_token", admin_token, "invite", "code", invite, "url",
-				     url, "seats", seat_list, "game", waiting_json(&view));
-	store_waiting_game_free(&view);
+	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:b, s:{s:s, s:s}, s:o}", "id", id_text, "version", 0,
+				     "status", "waiting", "admin_token", admin_token, "public", public_game, "invite",
+				     "code", invite, "url", url, "seats", seat_list);
 	char location[64];
 	snprintf(location, sizeof location, "/v1/games/%s", id_text);
 	http_add_header(request, "Location", location);
@@ -348,12 +364,19 @@ static void change_seat(struct http_request *request, int action)
 		return;
 	request->seat = -2;
 	if (result.version == 0) {
-		handlers_respond_waiting(request, id);
+		respond_seats(request, id);
 		return;
 	}
 	json_t *response = json_pack("{s:s, s:s, s:i}", "id", request->game, "status", "started", "version",
 				     (int)result.version);
 	http_respond_json(request, 200, response, result.version);
+}
+
+void handle_get_seats(struct http_request *request)
+{
+	int64_t id;
+	if (path_game(request, &id))
+		respond_seats(request, id);
 }
 
 void handle_remove_seat(struct http_request *request)

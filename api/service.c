@@ -18,7 +18,6 @@
 #include <strings.h>
 
 #include "api/access_log.h"
-#include "api/handlers.h"
 #include "api/headers.h"
 #include "api/metrics.h"
 #include "api/notify.h"
@@ -162,11 +161,6 @@ static int open_game(struct http_request *request, struct session *session, int 
 		}
 	}
 	enum store_status status = play_load(id, fresh, &session->game);
-	if (status == STORE_NOT_STARTED && request->route && request->route->handler == handle_get_game) {
-		/* A waiting game's view: its seats, open or taken (api/handlers_lobby.c). */
-		handlers_respond_waiting(request, id);
-		return 0;
-	}
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "no game has this id", NULL, -1);
 		return 0;
