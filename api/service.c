@@ -76,7 +76,7 @@ void service_store_error(struct http_request *request, enum store_status status)
 	if (status == STORE_NOT_STARTED) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_STARTED,
 				     "the game waits for players to join its open seats: it starts when every seat is taken",
-				     NULL, -1);
+				     NULL, 0);
 		return;
 	}
 	metrics_add(METRICS_DATABASE_ERRORS, 1);
