@@ -59,8 +59,8 @@ static json_t *waiting_json(const struct store_waiting_game *game)
 	int open_count;
 	json_t *seats = seats_json(game, &open_count);
 	json_t *options = json_loads(game->options ? game->options : "{}", 0, NULL);
-	return json_pack("{s:s, s:s, s:i, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "version", 0,
-			 "public", game->public_game, "created_at", created, "open_seats", open_count, "seats", seats,
+	/* No "version": the seats change while the game has none (its tag is the content's). */
+	return json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "public", game->public_game, "created_at", created, "open_seats", open_count, "seats", seats,
 			 "options", options ? options : json_object());
 }
 

@@ -32,7 +32,7 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/v1/games/:game/webhooks/:webhook/deliveries", handle_get_webhook_deliveries, ROUTE_SEAT_OR_ADMIN, 0},
 	{HTTP_GET, "/v1/games", handle_get_lobby, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/games/:game/join", handle_join_game, ROUTE_NO_GAME, 0},
-	{HTTP_GET, "/v1/games/:game/seats", handle_get_seats, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/v1/games/:game/seats", handle_get_seats, ROUTE_ANYONE, 0},
 	{HTTP_DELETE, "/v1/games/:game/seats/:seat", handle_remove_seat, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/games/:game/seats/:seat/bot", handle_seat_bot, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/healthz", handle_healthz, ROUTE_NO_GAME, 0},
