@@ -27,6 +27,16 @@ void handle_join_game(struct http_request *request);
 void handle_remove_seat(struct http_request *request);
 void handle_seat_bot(struct http_request *request);
 void handle_get_seats(struct http_request *request);
+
+/* api/handlers_players.c: players across games. */
+void handle_create_player(struct http_request *request);
+void handle_get_my_games(struct http_request *request);
+/* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an
+ * existing player's id, not already given to another seat, on a seat that is neither
+ * a bot's nor open; the seat is named after the player unless `named`. 0 with a 400
+ * naming players[seat].player queued. */
+int handlers_seat_player(struct http_request *request, const json_t *value, int seat, int64_t *players, int named,
+			 char *name, int excluded);
 /* The create body's `public` (a boolean, only with open seats) into *out; 0 with a 400 queued. */
 int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out);
 /* Create a waiting game from the create handler's parsed request and answer it: 201 with

@@ -75,6 +75,7 @@ struct new_seats {
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	int bots[GAME_MAX_SEATS];
 	int open[GAME_MAX_SEATS]; /* {"open": true}: a seat to join (api/handlers_lobby.c) */
+	int64_t players[GAME_MAX_SEATS]; /* {"player": "<id>"}: the seat's player, 0 none */
 	int open_count;
 };
 
@@ -121,11 +122,12 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		const char *key;
 		json_t *value;
 		json_object_foreach(player, key, value) {
-			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0 && strcmp(key, "open") != 0) {
+			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0 && strcmp(key, "open") != 0 &&
+			    strcmp(key, "player") != 0) {
 				char quoted[64];
 				snprintf(field, sizeof field, "players[%d].%s", s, text_quote(quoted, sizeof quoted, key, 16));
-				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot, or open", field,
-						     -1);
+				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD,
+						     "a player has only name, bot and player, or open", field, -1);
 				return 0;
 			}
 		}
@@ -159,6 +161,9 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		}
 		out->open[s] = open && json_is_true(open);
 		out->open_count += out->open[s];
+		if (!handlers_seat_player(request, json_object_get(player, "player"), s, out->players, name != NULL, out->names[s],
+					  out->bots[s] || out->open[s]))
+			return 0;
 	}
 	return 1;
 }
@@ -262,7 +267,7 @@ void handle_create_game(struct http_request *request)
 	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
 	int ok = auth_new_token("at_", admin_token);
 	auth_hash(admin_token, strlen(admin_token), admin_hash);
-	struct play_new_game new_game = {&options, seed, {NULL}, seats.bots, token_hashes, admin_hash};
+	struct play_new_game new_game = {&options, seed, {NULL}, seats.bots, token_hashes, admin_hash, seats.players};
 	for (int s = 0; s < seats.count && ok; s++) {
 		new_game.names[s] = seats.names[s];
 		ok = auth_new_token("st_", tokens[s]);

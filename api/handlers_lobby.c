@@ -284,7 +284,32 @@ void handle_join_game(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	if (!parse_name(request, json_object_get(body, "name"), "name", name, sizeof name)) {
+	/* With a player's token, the seat is bound to the player (and named after it by default). */
+	struct store_player player = {0};
+	const char *bearer_token;
+	size_t bearer_length;
+	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &bearer_token, &bearer_length);
+	if (bearer != 0) {
+		uint8_t player_hash[AUTH_HASH_SIZE];
+		if (bearer > 0)
+			auth_hash(bearer_token, bearer_length, player_hash);
+		enum store_status found = bearer > 0 ? lobby_player_by_token(player_hash, &player) : STORE_NOT_FOUND;
+		if (found == STORE_NOT_FOUND) {
+			http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN,
+					     "join with a player token (Authorization: Bearer pt_...) or with none", NULL, -1);
+			json_decref(body);
+			return;
+		}
+		if (found != STORE_OK) {
+			service_store_error(request, found);
+			json_decref(body);
+			return;
+		}
+	}
+	json_t *name_value = json_object_get(body, "name");
+	if (player.id && !name_value) {
+		snprintf(name, sizeof name, "%s", player.name);
+	} else if (!parse_name(request, name_value, "name", name, sizeof name)) {
 		json_decref(body);
 		return;
 	}
@@ -298,7 +323,7 @@ void handle_join_game(struct http_request *request)
 	}
 	auth_hash(token, strlen(token), token_hash);
 	struct store_seat_result result;
-	enum store_status status = lobby_join(id, invite_hash, name, token_hash, &result);
+	enum store_status status = lobby_join(id, invite_hash, name, token_hash, player.id, &result);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;

@@ -35,6 +35,8 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/v1/games/:game/seats", handle_get_seats, ROUTE_ANYONE, 0},
 	{HTTP_DELETE, "/v1/games/:game/seats/:seat", handle_remove_seat, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/games/:game/seats/:seat/bot", handle_seat_bot, ROUTE_NO_GAME, 0},
+	{HTTP_POST, "/v1/players", handle_create_player, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/v1/players/me/games", handle_get_my_games, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/healthz", handle_healthz, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/readyz", handle_readyz, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/metrics", handle_metrics, ROUTE_NO_GAME, 0},

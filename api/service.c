@@ -96,6 +96,11 @@ static int authenticate(struct http_request *request, struct session *session, c
 	auth_hash(token, length, hash);
 	int seat;
 	enum store_status status = play_find_token(session->game.id, hash, &seat);
+	if (status == STORE_NOT_FOUND && length > 3 && memcmp(token, "pt_", 3) == 0) {
+		/* A player's token acts for the player's own seats, and for nothing else. */
+		http_respond_problem(request, PROBLEM_PLAYER_NOT_SEATED, "this player holds no seat in this game", NULL, -1);
+		return 0;
+	}
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "this token does not belong to this game", NULL, -1);
 		return 0;

@@ -174,6 +174,7 @@ struct store_new_game {
 	int event_count;
 	const struct store_snapshot *snapshot; /* NULL, or the state after the events */
 	const struct store_timer_set *timer;   /* NULL: no timer */
+	int64_t players[STORE_MAX_SEATS];      /* the player a seat is bound to, 0 for none */
 };
 
 /* Create a game with a new random id (*id), its seats and its first events, in one
@@ -413,10 +414,11 @@ struct store_seat_result {
 };
 
 /* Take the first open seat of a waiting game (the game's row locked: concurrent joins run
- * one after the other), named `name`, with the seat token hash `token_hash`; starts the game
+ * one after the other), named `name`, with the seat token hash `token_hash`, bound to
+ * `player` (0: none); starts the game
  * when it was the last. Wakes listeners when the game started. */
 enum store_status store_join(struct store *store, int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE],
-			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE],
+			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t player,
 			     struct store_seat_result *out);
 
 enum store_seat_action { STORE_SEAT_REMOVE = 1, STORE_SEAT_MAKE_BOT = 2 };
@@ -450,5 +452,36 @@ enum store_status store_waiting_game(struct store *store, int64_t game_id, struc
  * frees each with store_waiting_game_free(). */
 enum store_status store_lobby(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
 			      struct store_waiting_game *out, int *count);
+
+/* ---- Players (0003_players.sql) ------------------------------------------------------------
+ * An identity across games: a name and a token (stored as its hash). A seat bound to a
+ * player answers to the player's token as to its own (store_find_token()). */
+
+struct store_player {
+	int64_t id;
+	char name[161];
+};
+
+/* A new player with a random id (*id). */
+enum store_status store_player_create(struct store *store, const char *name, const uint8_t token_hash[STORE_HASH_SIZE],
+				      int64_t *id);
+
+/* The player whose token has this hash, or STORE_NOT_FOUND. */
+enum store_status store_player_by_token(struct store *store, const uint8_t token_hash[STORE_HASH_SIZE],
+					struct store_player *out);
+
+/* Player `id`, or STORE_NOT_FOUND. */
+enum store_status store_player_get(struct store *store, int64_t id, struct store_player *out);
+
+/* A game seat of a player. */
+struct store_player_seat {
+	int64_t game_id;
+	int seat;
+	int status; /* games.status */
+};
+
+/* The player's seats, at most `max` into out[], ordered by game id. *count set. */
+enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
+				     int *count);
 
 #endif

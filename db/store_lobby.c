@@ -7,6 +7,9 @@
  * game run one after the other; whichever fills the last seat appends the start events in
  * its own transaction. The C side never reads a seat and writes it later.
  *
+ * Players (an identity across games) are here too: their rows are read and written by the
+ * same few statements, and a join binds the seat it takes to the joining player.
+ *
  * A join or a change that started the game wakes the game's listeners (there are none
  * before the start, since the game routes refuse a waiting game; the wake-up is for
  * symmetry with every other append, and the notify is a hint anyway).
@@ -43,7 +46,7 @@ static enum store_status seat_result(struct store *store, int64_t game_id, PGres
 }
 
 enum store_status store_join(struct store *store, int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE],
-			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE],
+			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t player,
 			     struct store_seat_result *out)
 {
 	store->message[0] = '\0';
@@ -57,6 +60,9 @@ enum store_status store_join(struct store *store, int64_t game_id, const uint8_t
 	param_bytes(&params, invite_hash, STORE_HASH_SIZE);
 	param_text(&params, name);
 	param_bytes(&params, token_hash, STORE_HASH_SIZE);
+	char player_text[24];
+	snprintf(player_text, sizeof player_text, "%lld", (long long)player);
+	param_text(&params, player ? player_text : NULL);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_JOIN, &params, 0, &result);
 	if (status != STORE_OK)
@@ -160,6 +166,93 @@ enum store_status store_lobby(struct store *store, int64_t after_created_us, int
 				store_waiting_game_free(&out[i]);
 			*count = 0;
 			return store__corrupt(store, 0, "a lobby row that does not match its seats");
+		}
+		(*count)++;
+	}
+	PQclear(result);
+	return STORE_OK;
+}
+
+/* ---- Players ---- */
+
+enum store_status store_player_create(struct store *store, const char *name, const uint8_t token_hash[STORE_HASH_SIZE],
+				      int64_t *id)
+{
+	store->message[0] = '\0';
+	enum store_status status = STORE_CONFLICT;
+	for (int attempt = 0; attempt < 8 && status == STORE_CONFLICT; attempt++) {
+		if (!store__random_id(id)) {
+			store__say(store, "the system random generator failed");
+			return STORE_UNAVAILABLE;
+		}
+		struct params params = {0};
+		param_int(&params, *id);
+		param_text(&params, name);
+		param_bytes(&params, token_hash, STORE_HASH_SIZE);
+		PGresult *result;
+		/* A taken id (players_pkey) is a conflict: draw another. */
+		status = store__run(store, STATEMENT_PLAYER_CREATE, &params, 0, &result);
+		if (status == STORE_OK)
+			PQclear(result);
+	}
+	return status;
+}
+
+static enum store_status player_row(struct store *store, PGresult *result, struct store_player *out)
+{
+	if (PQntuples(result) == 0) {
+		PQclear(result);
+		store__say(store, "no such player");
+		return STORE_NOT_FOUND;
+	}
+	if (!get_int64(result, 0, 0, &out->id) || PQgetisnull(result, 0, 1)) {
+		PQclear(result);
+		return store__corrupt(store, 0, "a players row with malformed columns");
+	}
+	snprintf(out->name, sizeof out->name, "%.*s", PQgetlength(result, 0, 1), PQgetvalue(result, 0, 1));
+	PQclear(result);
+	return STORE_OK;
+}
+
+enum store_status store_player_by_token(struct store *store, const uint8_t token_hash[STORE_HASH_SIZE],
+					struct store_player *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_bytes(&params, token_hash, STORE_HASH_SIZE);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_BY_TOKEN, &params, 1, &result);
+	return status == STORE_OK ? player_row(store, result, out) : status;
+}
+
+enum store_status store_player_get(struct store *store, int64_t id, struct store_player *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_int(&params, id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_GET, &params, 1, &result);
+	return status == STORE_OK ? player_row(store, result, out) : status;
+}
+
+enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
+				     int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, player);
+	param_int(&params, max);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_GAMES, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	for (int row = 0; row < PQntuples(result) && row < max; row++) {
+		struct store_player_seat *seat = &out[row];
+		if (!get_int64(result, row, 0, &seat->game_id) || !get_int16(result, row, 1, &seat->seat) ||
+		    !get_int16(result, row, 2, &seat->status)) {
+			PQclear(result);
+			*count = 0;
+			return store__corrupt(store, 0, "a player's seat with malformed columns");
 		}
 		(*count)++;
 	}

@@ -112,6 +112,18 @@ static void params_timer(struct params *params, const struct store_timer_set *ti
 	}
 }
 
+/* The seats' players as a bigint[] literal (NULL for a seat without one). */
+static void players_array(struct buffer *out, const struct store_new_game *game)
+{
+	buffer_string(out, "{");
+	for (int seat = 0; seat < game->seats; seat++) {
+		char text[32];
+		snprintf(text, sizeof text, "%s%lld", seat ? "," : "", (long long)game->players[seat]);
+		buffer_string(out, game->players[seat] ? text : seat ? ",NULL" : "NULL");
+	}
+	buffer_string(out, "}");
+}
+
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id)
 {
 	store->message[0] = '\0';
@@ -141,6 +153,8 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 	}
 	buffer_string(&names, "}");
 	buffer_string(&bots, "}");
+	struct buffer players = {0};
+	players_array(&players, game);
 
 	enum store_status status = STORE_CONFLICT;
 	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
@@ -161,6 +175,7 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 		params_events(&params, &arrays);
 		params_snapshot(&params, game->snapshot);
 		params_timer(&params, game->timer);
+		param_text(&params, players.data);
 		PGresult *result;
 		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
 		status = write_and_wake(store, STATEMENT_CREATE_GAME, &params, *id, game->event_count, &result);
@@ -168,6 +183,7 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 	}
 	free(names.data);
 	free(bots.data);
+	free(players.data);
 	event_arrays_free(&arrays);
 	return status;
 }
@@ -206,6 +222,8 @@ enum store_status store_create_waiting_game(struct store *store, const struct st
 	buffer_string(&names, "}");
 	buffer_string(&bots, "}");
 	buffer_string(&open, "}");
+	struct buffer players = {0};
+	players_array(&players, game);
 
 	enum store_status status = STORE_CONFLICT;
 	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
@@ -228,6 +246,7 @@ enum store_status store_create_waiting_game(struct store *store, const struct st
 		params_events(&params, &arrays);
 		param_int(&params, waiting->start_status);
 		param_int(&params, waiting->start_seat);
+		param_text(&params, players.data);
 		PGresult *result;
 		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
 		status = store__run(store, STATEMENT_CREATE_WAITING, &params, 0, &result);
@@ -236,6 +255,7 @@ enum store_status store_create_waiting_game(struct store *store, const struct st
 	free(names.data);
 	free(bots.data);
 	free(open.data);
+	free(players.data);
 	event_arrays_free(&arrays);
 	return status;
 }

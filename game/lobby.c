@@ -43,6 +43,7 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 		row.names[s] = game->names[s];
 		row.bots[s] = game->bots[s];
 		memcpy(row.token_hashes[s], game->token_hashes[s], STORE_HASH_SIZE);
+		row.players[s] = game->players ? game->players[s] : 0;
 		waiting.open[s] = new_game->open[s];
 	}
 	waiting.public_game = new_game->public_game;
@@ -63,9 +64,9 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 }
 
 enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
-			     const uint8_t token_hash[STORE_HASH_SIZE], struct store_seat_result *out)
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out)
 {
-	enum store_status status = store_join(play_store(), game_id, invite_hash, name, token_hash, out);
+	enum store_status status = store_join(play_store(), game_id, invite_hash, name, token_hash, player, out);
 	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
 		play_started(game_id, out->version);
 	return status;
@@ -93,4 +94,19 @@ enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int lim
 		return STORE_INVALID;
 	}
 	return store_lobby(play_store(), after_created_us, after_id, limit, out, count);
+}
+
+enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id)
+{
+	return store_player_create(play_store(), name, token_hash, id);
+}
+
+enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE], struct store_player *out)
+{
+	return store_player_by_token(play_store(), token_hash, out);
+}
+
+enum store_status lobby_player_get(int64_t id, struct store_player *out)
+{
+	return store_player_get(play_store(), id, out);
 }

@@ -36,9 +36,21 @@ struct lobby_new_game {
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
 enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum store_status *status);
 
-/* Take the first open seat (store_join()); tells play's hooks when the game started. */
+/* Take the first open seat (store_join()), bound to `player` (0: none); tells play's hooks
+ * when the game started. */
 enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
-			     const uint8_t token_hash[STORE_HASH_SIZE], struct store_seat_result *out);
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out);
+
+/* ---- Players (an identity across games) ---- */
+
+/* A new player named `name` whose token has hash `token_hash`: *id. */
+enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id);
+
+/* The player of a token (STORE_NOT_FOUND when none). */
+enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE], struct store_player *out);
+
+/* Player `id` (STORE_NOT_FOUND when none). */
+enum store_status lobby_player_get(int64_t id, struct store_player *out);
 
 /* The admin's change of a seat before the start (store_change_seat()). */
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,

@@ -632,6 +632,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 		row.names[s] = new_game->names[s];
 		row.bots[s] = new_game->bots[s];
 		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
+		row.players[s] = new_game->players ? new_game->players[s] : 0;
 		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
 		out->bots[s] = (uint8_t)new_game->bots[s];
 	}

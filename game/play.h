@@ -160,6 +160,7 @@ struct play_new_game {
 	const int *bots;                    /* per seat */
 	const uint8_t (*token_hashes)[STORE_HASH_SIZE];
 	const uint8_t *admin_token_hash;
+	const int64_t *players;             /* per seat: the player it is bound to, 0 none; NULL: none */
 };
 
 /* Create and store a game: ERROR_OK with *out loaded, or the rules' refusal of the options

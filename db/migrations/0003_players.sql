@@ -17,11 +17,26 @@
 --
 -- The lobby (public waiting games, newest first) reads the partial index games_lobby.
 --
+-- Players: an identity across games (POST /v1/players): a name and a token, kept as its
+-- SHA-256 like every token. A seat bound to a player (seats.player_id) answers to the
+-- player's token as to its own seat token (catan find_token in db/store.c); the binding is
+-- written by the statement that creates the game or takes the seat.
+--
 -- Waiting games are never loaded by the game service (catan_load sees status 3 and the
 -- service answers game_not_started), so no process caches their names or seat tokens:
 -- a removed player's token is dead at once on every server.
 
+CREATE TABLE players (
+	id bigint PRIMARY KEY CHECK (id > 0),
+	created_at timestamptz NOT NULL DEFAULT now(),
+	name text NOT NULL,
+	token_hash bytea NOT NULL CHECK (octet_length(token_hash) = 32),
+	CONSTRAINT players_token_hash_key UNIQUE (token_hash)
+);
+
 ALTER TABLE seats ADD COLUMN open boolean NOT NULL DEFAULT false;
+ALTER TABLE seats ADD COLUMN player_id bigint REFERENCES players (id);
+CREATE INDEX seats_player ON seats (player_id, game_id) WHERE player_id IS NOT NULL;
 
 ALTER TABLE games
 	ADD COLUMN public boolean NOT NULL DEFAULT false,
@@ -35,6 +50,31 @@ ALTER TABLE games
 
 CREATE INDEX games_lobby ON games (created_at DESC, id DESC) WHERE status = 3 AND public;
 
+-- Bind seat i-1 of p_game to player p_players[i] where it is not NULL (the seats exist).
+-- Returns how many seats were bound; 23503 (foreign key) for an unknown player.
+CREATE FUNCTION catan_bind_players(p_game bigint, p_players bigint[])
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+	wanted integer;
+	bound integer;
+BEGIN
+	SELECT count(*) INTO wanted FROM unnest(p_players) AS p WHERE p IS NOT NULL;
+	IF wanted = 0 THEN
+		RETURN 0;
+	END IF;
+	UPDATE seats s SET player_id = b.player
+	FROM (SELECT i - 1 AS seat, p_players[i] AS player FROM generate_series(1, cardinality(p_players)) AS i) b
+	WHERE s.game_id = p_game AND s.seat = b.seat AND b.player IS NOT NULL;
+	GET DIAGNOSTICS bound = ROW_COUNT;
+	IF bound <> wanted THEN
+		RAISE EXCEPTION 'catan_bind_players: % of % seats of game % bound', bound, wanted, p_game
+			USING ERRCODE = '22023';
+	END IF;
+	RETURN bound;
+END
+$$;
+
 -- Create a waiting game: like catan_create_game(), but the events are kept for the start.
 -- Seat i is open when p_open[i+1] (no name, no token, not a bot).
 CREATE FUNCTION catan_create_waiting_game(
@@ -42,7 +82,7 @@ CREATE FUNCTION catan_create_waiting_game(
 	p_names text[], p_bots boolean[], p_token_hashes bytea, p_open boolean[],
 	p_public boolean, p_invite_hash bytea,
 	p_types smallint[], p_actors smallint[], p_origins smallint[], p_payloads text[],
-	p_start_status smallint, p_start_seat smallint)
+	p_start_status smallint, p_start_seat smallint, p_players bigint[])
 RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -63,6 +103,7 @@ BEGIN
 		     ELSE substring(p_token_hashes FROM 32 * (i - 1) + 1 FOR 32) END,
 		p_open[i]
 	FROM generate_series(1, n) AS i;
+	PERFORM catan_bind_players(p_game, p_players);
 	RETURN 0;
 END
 $$;
@@ -108,8 +149,9 @@ $$;
 -- token, 3 the game has started, 4 it has finished, 5 no open seat (or not that seat).
 -- `seat` is the seat taken or changed, `version` the game's version after (0: still waiting).
 
--- Take the first open seat of p_game with name p_name and seat token hash p_token_hash.
-CREATE FUNCTION catan_join(p_game bigint, p_invite_hash bytea, p_name text, p_token_hash bytea,
+-- Take the first open seat of p_game with name p_name and seat token hash p_token_hash,
+-- bound to player p_player (NULL: none).
+CREATE FUNCTION catan_join(p_game bigint, p_invite_hash bytea, p_name text, p_token_hash bytea, p_player bigint,
 	OUT outcome integer, OUT seat integer, OUT version integer)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -141,7 +183,7 @@ BEGIN
 		seat := -1;
 		RETURN;
 	END IF;
-	UPDATE seats s SET open = false, name = p_name, token_hash = p_token_hash, bot = false
+	UPDATE seats s SET open = false, name = p_name, token_hash = p_token_hash, bot = false, player_id = p_player
 	WHERE s.game_id = p_game AND s.seat = catan_join.seat;
 	version := catan_start_if_full(p_game);
 	outcome := 0;
@@ -179,7 +221,7 @@ BEGIN
 		RETURN;
 	END IF;
 	IF p_action = 1 THEN
-		UPDATE seats s SET open = true, name = NULL, token_hash = NULL, bot = false
+		UPDATE seats s SET open = true, name = NULL, token_hash = NULL, bot = false, player_id = NULL
 		WHERE s.game_id = p_game AND s.seat = p_seat AND NOT s.open AND NOT s.bot;
 	ELSE
 		UPDATE seats s SET open = false, name = p_name, token_hash = NULL, bot = true
