@@ -252,6 +252,10 @@ static int seat_outcome(struct http_request *request, const struct store_seat_re
 	case STORE_SEAT_FINISHED:
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, "the game is over", NULL, -1);
 		return 0;
+	case STORE_SEAT_ALREADY_SEATED:
+		http_respond_problem(request, PROBLEM_ALREADY_SEATED, "this player holds a seat of this game already", NULL,
+				     -1);
+		return 0;
 	default:
 		if (join)
 			http_respond_problem(request, PROBLEM_GAME_FULL, "every seat of the game is taken", NULL, -1);

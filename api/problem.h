@@ -39,6 +39,7 @@
 	X(GAME_FINISHED, "game_finished", 409, "The game is over") \
 	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken") \
 	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs") \
+	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already") \
 	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's") \
 	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game") \
 	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match") \

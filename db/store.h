@@ -404,7 +404,8 @@ enum store_seat_outcome {
 	STORE_SEAT_WRONG_SECRET = 2, /* the invite (join) or the admin token (change) */
 	STORE_SEAT_STARTED = 3,
 	STORE_SEAT_FINISHED = 4,
-	STORE_SEAT_NONE_OPEN = 5     /* join: no open seat; change: the seat is not as required */
+	STORE_SEAT_NONE_OPEN = 5,    /* join: no open seat; change: the seat is not as required */
+	STORE_SEAT_ALREADY_SEATED = 6 /* join: the player holds a seat of this game already */
 };
 
 struct store_seat_result {

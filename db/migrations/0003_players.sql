@@ -146,7 +146,8 @@ END
 $$;
 
 -- What a join or a seat change found: 0 done, 1 no such game, 2 wrong invite or admin
--- token, 3 the game has started, 4 it has finished, 5 no open seat (or not that seat).
+-- token, 3 the game has started, 4 it has finished, 5 no open seat (or not that seat), 6 the
+-- joining player already holds a seat of the game.
 -- `seat` is the seat taken or changed, `version` the game's version after (0: still waiting).
 
 -- Take the first open seat of p_game with name p_name and seat token hash p_token_hash,
@@ -176,6 +177,13 @@ BEGIN
 	IF g_status <> 3 THEN
 		outcome := 3;
 		RETURN;
+	END IF;
+	IF p_player IS NOT NULL THEN
+		PERFORM FROM seats s WHERE s.game_id = p_game AND s.player_id = p_player;
+		IF FOUND THEN
+			outcome := 6;
+			RETURN;
+		END IF;
 	END IF;
 	SELECT s.seat INTO seat FROM seats s WHERE s.game_id = p_game AND s.open ORDER BY s.seat LIMIT 1;
 	IF NOT FOUND THEN

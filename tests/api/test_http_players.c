@@ -160,6 +160,26 @@ START_TEST(test_joining_with_a_player_token_binds_the_seat_to_the_player)
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(games, 0), "id")), id);
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(games, 0), "seat")), 2);
 	http_response_free(&response);
+
+	/* One seat per player and game: a second join is refused, the seat stays open. */
+	http_call(client, "POST", "/v1/games", NULL, "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}",
+		  NULL, &response);
+	ck_assert_int_eq(response.status, 201);
+	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(body, sizeof body, "{\"invite\": \"%s\"}",
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	http_response_free(&response);
+	snprintf(path, sizeof path, "/v1/games/%s/join", id);
+	http_call(client, "POST", path, dora.token, body, NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	http_response_free(&response);
+	http_call(client, "POST", path, dora.token, body, NULL, &response);
+	http_assert_problem(&response, 409, "already_seated");
+	http_response_free(&response);
+	snprintf(path, sizeof path, "/v1/games/%s/seats", id);
+	json_t *seats = http_get_ok(client, path, NULL);
+	ck_assert_int_eq(json_integer_value(json_object_get(seats, "open_seats")), 1);
+	json_decref(seats);
 }
 END_TEST
 
