@@ -263,6 +263,30 @@ START_TEST(test_a_wrong_invite_is_403_and_a_started_game_409)
 }
 END_TEST
 
+START_TEST(test_joining_a_finished_game_is_409_game_finished)
+{
+	struct http_client *client = &http_fixture.direct;
+	struct waiting game;
+	create_waiting(client,
+		       "{\"players\": [{\"open\": true}, {\"name\": \"R1\", \"bot\": true}, {\"name\": \"R2\", \"bot\": true}]}",
+		       &game);
+	int started = 0;
+	ck_assert_int_eq(join_ok(client, &game, "Ann", &started), 0);
+	ck_assert_int_eq(started, 1);
+	struct http_player player;
+	http_player_init(&player, client, &game.game, http_random64(), 0);
+	player.humans = 0x1;
+	http_player_finish(&player, 5000);
+	ck_assert(http_game_wait_finished(client, &game.game, 60));
+	long version = http_game_version(client, &game.game);
+	struct http_response response;
+	join(client, &game, game.invite, "Late", &response);
+	http_assert_problem(&response, 409, "game_finished");
+	http_response_free(&response);
+	ck_assert_int_eq(http_game_version(client, &game.game), version);
+}
+END_TEST
+
 /* ---- The admin before the start ---- */
 
 START_TEST(test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_start)
@@ -468,6 +492,7 @@ Suite *test_suite(void)
 	tcase_add_test(lobby, test_a_game_with_open_seats_waits_and_starts_when_the_last_seat_is_taken);
 	tcase_add_test(lobby, test_concurrent_joins_of_the_last_seat_one_wins_the_rest_409);
 	tcase_add_test(lobby, test_a_wrong_invite_is_403_and_a_started_game_409);
+	tcase_add_test(lobby, test_joining_a_finished_game_is_409_game_finished);
 	tcase_add_test(lobby, test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_start);
 	tcase_add_test(lobby, test_the_lobby_lists_public_waiting_games_newest_first_in_pages_without_secrets);
 	tcase_add_test(lobby, test_bad_input_is_400_naming_the_field_and_changes_nothing);
