@@ -6,7 +6,11 @@
 #ifndef CATAN_API_HANDLERS_H
 #define CATAN_API_HANDLERS_H
 
+#include <jansson.h>
+#include <stdint.h>
+
 #include "api/http.h"
+#include "game/auth.h"
 
 struct session; /* api/service.h */
 
@@ -16,6 +20,31 @@ struct session; /* api/service.h */
 /* handlers_games.c */
 void handle_create_game(struct http_request *request);
 void handle_get_game(struct http_request *request);
+
+/* api/handlers_lobby.c: waiting games, joining, the admin's seat changes, the lobby. */
+void handle_get_lobby(struct http_request *request);
+void handle_join_game(struct http_request *request);
+void handle_remove_seat(struct http_request *request);
+void handle_seat_bot(struct http_request *request);
+void handle_get_seats(struct http_request *request);
+
+/* api/handlers_players.c: players across games. */
+void handle_create_player(struct http_request *request);
+void handle_get_my_games(struct http_request *request);
+/* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an
+ * existing player's id, not already given to another seat, on a seat that is neither
+ * a bot's nor open; the seat is named after the player unless `named`. 0 with a 400
+ * naming players[seat].player queued. */
+int handlers_seat_player(struct http_request *request, const json_t *value, int seat, int64_t *players, int named,
+			 char *name, int excluded);
+/* The create body's `public` (a boolean, only with open seats) into *out; 0 with a 400 queued. */
+int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out);
+/* Create a waiting game from the create handler's parsed request and answer it: 201 with
+ * the invite and the tokens of the seats taken, or a problem. tokens[s] are the seat
+ * tokens (unused for open and bot seats), borrowed. */
+struct play_new_game; /* game/play.h */
+void handlers_create_waiting(struct http_request *request, const struct play_new_game *game, const int *open,
+			     int public_game, const char (*tokens)[AUTH_TOKEN_LENGTH + 1], const char *admin_token);
 void handle_get_board(struct http_request *request);
 void handle_get_players(struct http_request *request);
 void handle_get_actions(struct http_request *request);

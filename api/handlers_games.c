@@ -74,6 +74,9 @@ struct new_seats {
 	int count;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	int bots[GAME_MAX_SEATS];
+	int open[GAME_MAX_SEATS]; /* {"open": true}: a seat to join (api/handlers_lobby.c) */
+	int64_t players[GAME_MAX_SEATS]; /* {"player": "<id>"}: the seat's player, 0 none */
+	int open_count;
 };
 
 /* `seats` or `players` of the create body; 0 with a problem queued. */
@@ -119,10 +122,12 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		const char *key;
 		json_t *value;
 		json_object_foreach(player, key, value) {
-			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
+			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0 && strcmp(key, "open") != 0 &&
+			    strcmp(key, "player") != 0) {
 				char quoted[64];
 				snprintf(field, sizeof field, "players[%d].%s", s, text_quote(quoted, sizeof quoted, key, 16));
-				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot", field, -1);
+				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD,
+						     "a player has only name, bot and player, or open", field, -1);
 				return 0;
 			}
 		}
@@ -147,6 +152,18 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 			return 0;
 		}
 		out->bots[s] = bot && json_is_true(bot);
+		json_t *open = json_object_get(player, "open");
+		if (open && (!json_is_boolean(open) || (json_is_true(open) && (name || bot)))) {
+			snprintf(field, sizeof field, "players[%d].open", s);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "open is true or false; an open seat has no name and is not a bot", field, -1);
+			return 0;
+		}
+		out->open[s] = open && json_is_true(open);
+		out->open_count += out->open[s];
+		if (!handlers_seat_player(request, json_object_get(player, "player"), s, out->players, name != NULL, out->names[s],
+					  out->bots[s] || out->open[s]))
+			return 0;
 	}
 	return 1;
 }
@@ -197,8 +214,9 @@ void handle_create_game(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"seats", "players", "options", NULL};
-	if (!service_known_members(request, body, members, "a game is created with seats or players, and options")) {
+	static const char *const members[] = {"seats", "players", "options", "public", NULL};
+	if (!service_known_members(request, body, members,
+				   "a game is created with seats or players, options, and public")) {
 		json_decref(body);
 		return;
 	}
@@ -211,6 +229,11 @@ void handle_create_game(struct http_request *request)
 	int humans = 0;
 	for (int s = 0; s < seats.count; s++)
 		humans += !seats.bots[s];
+	int public_game = 0;
+	if (!handlers_lobby_public(request, body, seats.open_count, &public_game)) {
+		json_decref(body);
+		return;
+	}
 	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
 		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
 				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
@@ -244,7 +267,7 @@ void handle_create_game(struct http_request *request)
 	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
 	int ok = auth_new_token("at_", admin_token);
 	auth_hash(admin_token, strlen(admin_token), admin_hash);
-	struct play_new_game new_game = {&options, seed, {NULL}, seats.bots, token_hashes, admin_hash};
+	struct play_new_game new_game = {&options, seed, {NULL}, seats.bots, token_hashes, admin_hash, seats.players};
 	for (int s = 0; s < seats.count && ok; s++) {
 		new_game.names[s] = seats.names[s];
 		ok = auth_new_token("st_", tokens[s]);
@@ -252,6 +275,11 @@ void handle_create_game(struct http_request *request)
 	}
 	if (!ok) {
 		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	if (seats.open_count > 0) {
+		/* A game that waits for players to join (api/handlers_lobby.c). */
+		handlers_create_waiting(request, &new_game, seats.open, public_game, tokens, admin_token);
 		return;
 	}
 	struct session session;

@@ -34,6 +34,14 @@
 	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
 	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
 	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may") \
+	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join") \
+	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open") \
+	X(GAME_FINISHED, "game_finished", 409, "The game is over") \
+	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken") \
+	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs") \
+	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already") \
+	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's") \
+	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game") \
 	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match") \
 	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large") \
 	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \

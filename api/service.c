@@ -73,6 +73,12 @@ const struct config *service_config(void)
 
 void service_store_error(struct http_request *request, enum store_status status)
 {
+	if (status == STORE_NOT_STARTED) {
+		http_respond_problem(request, PROBLEM_GAME_NOT_STARTED,
+				     "the game waits for players to join its open seats: it starts when every seat is taken",
+				     NULL, 0);
+		return;
+	}
 	metrics_add(METRICS_DATABASE_ERRORS, 1);
 	if (status == STORE_UNAVAILABLE) {
 		http_add_header(request, "Retry-After", "1");
@@ -90,6 +96,11 @@ static int authenticate(struct http_request *request, struct session *session, c
 	auth_hash(token, length, hash);
 	int seat;
 	enum store_status status = play_find_token(session->game.id, hash, &seat);
+	if (status == STORE_NOT_FOUND && length > 3 && memcmp(token, "pt_", 3) == 0) {
+		/* A player's token acts for the player's own seats, and for nothing else. */
+		http_respond_problem(request, PROBLEM_PLAYER_NOT_SEATED, "this player holds no seat in this game", NULL, -1);
+		return 0;
+	}
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "this token does not belong to this game", NULL, -1);
 		return 0;

@@ -85,7 +85,9 @@ static const struct {
 		"SELECT catan_create_game($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text,"
 		" $6::text[], $7::boolean[], $8::bytea, $9::smallint[], $10::smallint[], $11::smallint[],"
 		" $12::text[], $13::integer, $14::bytea),"
-		" catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint)"},
+		" catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint),"
+		/* After catan_create_game() in the list: the seats exist (it fails loudly if not). */
+		" catan_bind_players($1::bigint, $17::bigint[])"},
 	[STATEMENT_LOAD] = {"load",
 		"WITH s AS (SELECT seq, state FROM snapshots"
 		"  WHERE game_id = $1::bigint AND format_version = $2::integer"
@@ -119,6 +121,9 @@ static const struct {
 		"SELECT seat FROM seats WHERE game_id = $1::bigint AND token_hash = $2::bytea"
 		" UNION ALL"
 		" SELECT (-2)::smallint FROM games WHERE id = $1::bigint AND admin_token_hash = $2::bytea"
+		" UNION ALL" /* a player's token acts for the player's seat (0003_players.sql) */
+		" SELECT s.seat FROM players p JOIN seats s ON s.player_id = p.id"
+		"  WHERE p.token_hash = $2::bytea AND s.game_id = $1::bigint"
 		" LIMIT 1"},
 	[STATEMENT_GAME_INFO] = {"game_info",
 		"SELECT g.seed, g.status, g.seats, g.created_at, g.updated_at, g.options::text,"
@@ -180,6 +185,35 @@ static const struct {
 	[STATEMENT_DELIVERY_HISTORY] = {"delivery_history",
 		"SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"
 		" FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer"},
+	/* Waiting games (0003_players.sql; store_lobby.c). */
+	[STATEMENT_CREATE_WAITING] = {"create_waiting",
+		"SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"
+		" $6::boolean[], $7::bytea, $8::boolean[], $9::boolean, $10::bytea, $11::smallint[],"
+		" $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint, $17::bigint[])"},
+	[STATEMENT_JOIN] = {"join",
+		"SELECT outcome, seat, version FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint)"},
+	[STATEMENT_CHANGE_SEAT] = {"change_seat",
+		"SELECT outcome, seat, version FROM catan_change_seat($1::bigint, $2::bytea, $3::integer,"
+		" $4::integer, $5::text)"},
+	[STATEMENT_WAITING_GAME] = {"waiting_game",
+		"SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
+		" FROM games g JOIN seats s ON s.game_id = g.id"
+		" WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat"},
+	[STATEMENT_LOBBY] = {"lobby",
+		"WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"
+		"  AND ($2::bigint = 0 OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"
+		"  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"
+		" SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
+		" FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"
+		" ORDER BY p.created_at DESC, p.id DESC, s.seat"},
+	[STATEMENT_PLAYER_CREATE] = {"player_create",
+		"INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)"},
+	[STATEMENT_PLAYER_BY_TOKEN] = {"player_by_token",
+		"SELECT id, name FROM players WHERE token_hash = $1::bytea"},
+	[STATEMENT_PLAYER_GET] = {"player_get", "SELECT id, name FROM players WHERE id = $1::bigint"},
+	[STATEMENT_PLAYER_GAMES] = {"player_games",
+		"SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"
+		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
 };
 
 static int64_t monotonic_ms(void)
@@ -409,7 +443,7 @@ static enum store_status classify(struct store *store, const PGresult *result)
 			return STORE_CONFLICT;
 		if (constraint && strcmp(constraint, "idempotency_keys_pkey") == 0)
 			return STORE_IDEMPOTENCY_CONFLICT;
-		if (constraint && strcmp(constraint, "games_pkey") == 0)
+		if (constraint && (strcmp(constraint, "games_pkey") == 0 || strcmp(constraint, "players_pkey") == 0))
 			return STORE_CONFLICT;
 		return STORE_INVALID; /* a duplicate token hash: the caller's values */
 	}

@@ -112,6 +112,18 @@ static void params_timer(struct params *params, const struct store_timer_set *ti
 	}
 }
 
+/* The seats' players as a bigint[] literal (NULL for a seat without one). */
+static void players_array(struct buffer *out, const struct store_new_game *game)
+{
+	buffer_string(out, "{");
+	for (int seat = 0; seat < game->seats; seat++) {
+		char text[32];
+		snprintf(text, sizeof text, "%s%lld", seat ? "," : "", (long long)game->players[seat]);
+		buffer_string(out, game->players[seat] ? text : seat ? ",NULL" : "NULL");
+	}
+	buffer_string(out, "}");
+}
+
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id)
 {
 	store->message[0] = '\0';
@@ -141,6 +153,8 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 	}
 	buffer_string(&names, "}");
 	buffer_string(&bots, "}");
+	struct buffer players = {0};
+	players_array(&players, game);
 
 	enum store_status status = STORE_CONFLICT;
 	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
@@ -161,6 +175,7 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 		params_events(&params, &arrays);
 		params_snapshot(&params, game->snapshot);
 		params_timer(&params, game->timer);
+		param_text(&params, players.data);
 		PGresult *result;
 		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
 		status = write_and_wake(store, STATEMENT_CREATE_GAME, &params, *id, game->event_count, &result);
@@ -168,6 +183,79 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 	}
 	free(names.data);
 	free(bots.data);
+	free(players.data);
+	event_arrays_free(&arrays);
+	return status;
+}
+
+enum store_status store_create_waiting_game(struct store *store, const struct store_new_game *game,
+					    const struct store_waiting *waiting, int64_t *id)
+{
+	store->message[0] = '\0';
+	if (game->seats < 1 || game->seats > STORE_MAX_SEATS || game->event_count < 1 || !game->events ||
+	    !game->options) {
+		store__say(store, "store_create_waiting_game: %d seats, %d events", game->seats, game->event_count);
+		return STORE_INVALID;
+	}
+	struct event_arrays arrays;
+	if (!event_arrays_build(&arrays, game->events, game->event_count)) {
+		event_arrays_free(&arrays);
+		store__say(store, "store_create_waiting_game: an event without payload");
+		return STORE_INVALID;
+	}
+	struct buffer names = {0}, bots = {0}, open = {0};
+	uint8_t tokens[STORE_MAX_SEATS * STORE_HASH_SIZE];
+	buffer_string(&names, "{");
+	buffer_string(&bots, "{");
+	buffer_string(&open, "{");
+	for (int seat = 0; seat < game->seats; seat++) {
+		if (seat) {
+			buffer_string(&names, ",");
+			buffer_string(&bots, ",");
+			buffer_string(&open, ",");
+		}
+		buffer_array_text(&names, waiting->open[seat] ? NULL : game->names[seat]);
+		buffer_string(&bots, game->bots[seat] ? "t" : "f");
+		buffer_string(&open, waiting->open[seat] ? "t" : "f");
+		memcpy(tokens + seat * STORE_HASH_SIZE, game->token_hashes[seat], STORE_HASH_SIZE);
+	}
+	buffer_string(&names, "}");
+	buffer_string(&bots, "}");
+	buffer_string(&open, "}");
+	struct buffer players = {0};
+	players_array(&players, game);
+
+	enum store_status status = STORE_CONFLICT;
+	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
+		if (!store__random_id(id)) {
+			store__say(store, "the system random generator failed");
+			status = STORE_UNAVAILABLE;
+			break;
+		}
+		struct params params = {0};
+		param_int(&params, *id);
+		param_int(&params, game->seed);
+		param_bytes(&params, game->admin_token_hash, STORE_HASH_SIZE);
+		param_text(&params, game->options);
+		param_text(&params, names.data);
+		param_text(&params, bots.data);
+		param_bytes(&params, tokens, (size_t)game->seats * STORE_HASH_SIZE);
+		param_text(&params, open.data);
+		param_text(&params, waiting->public_game ? "t" : "f");
+		param_bytes(&params, waiting->invite_hash, STORE_HASH_SIZE);
+		params_events(&params, &arrays);
+		param_int(&params, waiting->start_status);
+		param_int(&params, waiting->start_seat);
+		param_text(&params, players.data);
+		PGresult *result;
+		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
+		status = store__run(store, STATEMENT_CREATE_WAITING, &params, 0, &result);
+		PQclear(result);
+	}
+	free(names.data);
+	free(bots.data);
+	free(open.data);
+	free(players.data);
 	event_arrays_free(&arrays);
 	return status;
 }

@@ -118,6 +118,23 @@ enum store_status game_repo_create(struct game_repo *repo, const struct store_ne
 	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
 }
 
+enum store_status game_repo_create_waiting(struct game_repo *repo, const struct store_new_game *game,
+					   struct store_waiting *waiting, const struct event_list *events,
+					   const struct game *after, int64_t *id)
+{
+	repo->message[0] = '\0';
+	char *texts[EVENT_LIST_MAX];
+	struct store_event rows[EVENT_LIST_MAX];
+	dump_events(events, after->options.seats, STORE_NO_ACTOR, STORE_ORIGIN_PLAYER, texts, rows);
+	struct store_new_game create = *game;
+	create.events = rows;
+	create.event_count = events->count;
+	waiting->start_status = game_repo_status_of(after);
+	enum store_status status = store_create_waiting_game(repo->store, &create, waiting, id);
+	free_texts(texts, events->count);
+	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
+}
+
 enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
 				   const struct event_list *events, const struct game *after, int actor,
 				   int origin, const struct store_idempotency *idempotency,
@@ -185,6 +202,12 @@ enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game
 	enum store_status status = store_load(repo->store, id, GAME_FORMAT_VERSION, game, sizeof *game, &loaded);
 	if (status != STORE_OK)
 		return store_failed(repo, status);
+	if (loaded.status == STORE_STATUS_WAITING) {
+		/* Open seats: the game has no events until its last seat is taken (game/lobby.h). */
+		store_log_free(&loaded.log);
+		snprintf(repo->message, sizeof repo->message, "the game waits for players");
+		return STORE_NOT_STARTED;
+	}
 	if (loaded.snapshot_seq > 0 && !snapshot_plausible(game, loaded.snapshot_seq)) {
 		store_log_free(&loaded.log);
 		memset(game, 0, sizeof *game);

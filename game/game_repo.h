@@ -49,6 +49,12 @@ enum game_repo_status game_repo_status_of(const struct game *game);
 enum store_status game_repo_create(struct game_repo *repo, const struct store_new_game *game,
 				   const struct event_list *events, const struct game *after, int64_t *id);
 
+/* Create a waiting game (open seats, db/store.h): as game_repo_create(), with the events
+ * kept for the start; sets waiting->start_status from `after`. */
+enum store_status game_repo_create_waiting(struct game_repo *repo, const struct store_new_game *game,
+					   struct store_waiting *waiting, const struct event_list *events,
+					   const struct game *after, int64_t *id);
+
 /* Load game `id` into *game (overwritten), and its secret seed into *seed (may be NULL). */
 enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game *game, int64_t *seed);
 

@@ -274,6 +274,13 @@ enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH
 	return status;
 }
 
+void play_started(int64_t game_id, int32_t version)
+{
+	/* The start's timer may be a bot's move due at once: wake the workers. */
+	if (hooks.appended)
+		hooks.appended(game_id, version, (int)version, 1);
+}
+
 /* ---- Timers ---- */
 
 uint8_t play_bot_seats(const struct game_record *game)
@@ -625,6 +632,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 		row.names[s] = new_game->names[s];
 		row.bots[s] = new_game->bots[s];
 		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
+		row.players[s] = new_game->players ? new_game->players[s] : 0;
 		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
 		out->bots[s] = (uint8_t)new_game->bots[s];
 	}

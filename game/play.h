@@ -160,11 +160,16 @@ struct play_new_game {
 	const int *bots;                    /* per seat */
 	const uint8_t (*token_hashes)[STORE_HASH_SIZE];
 	const uint8_t *admin_token_hash;
+	const int64_t *players;             /* per seat: the player it is bound to, 0 none; NULL: none */
 };
 
 /* Create and store a game: ERROR_OK with *out loaded, or the rules' refusal of the options
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
 enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status);
+
+/* A waiting game was started by a join or a seat change (game/lobby.h): tell the hooks
+ * as for an append of `version` events. */
+void play_started(int64_t game_id, int32_t version);
 
 /* ---- The server's own moves ---- */
 

@@ -194,9 +194,10 @@ def main():
             for status, response in op.get("responses", {}).items():
                 schema = spec.resolve(spec.resolve(response).get("content", {}).get("application/problem+json", {}).get("schema", {}))
                 for part in schema.get("allOf", []):
-                    code = spec.resolve(part).get("properties", {}).get("code", {})
-                    if status.isdigit() and "const" in code:
-                        by_status.setdefault(int(status), set()).add(code["const"])
+                    code = spec.resolve(spec.resolve(part).get("properties", {}).get("code", {}))
+                    if status.isdigit():
+                        listed = set(code.get("enum", [])) | ({code["const"]} if "const" in code else set())
+                        by_status.setdefault(int(status), set()).update(listed)
         for _, code, status in re.findall(r'X\((\w+), "(\w+)", (\d+),', read(root, "api/problem.h")):
             if code not in by_status.get(int(status), set()):
                 print("check_contract: warning: api/problem.h answers %s %s, which the spec does not list" % (status, code))

@@ -119,7 +119,13 @@ START_TEST(test_preflights_answer_every_route_with_its_methods)
 		const char *path;
 		const char *methods;
 	} routes[] = {
-		{NULL, "/v1/games", "POST"},
+		{NULL, "/v1/games", "GET, HEAD, POST"},
+		{"/join", NULL, "POST"},
+		{"/seats", NULL, "GET, HEAD"},
+		{"/seats/1", NULL, "DELETE"},
+		{"/seats/1/bot", NULL, "POST"},
+		{NULL, "/v1/players", "POST"},
+		{NULL, "/v1/players/me/games", "GET, HEAD"},
 		{"", NULL, "GET, HEAD"},
 		{"/board", NULL, "GET, HEAD"},
 		{"/actions", NULL, "GET, HEAD"},

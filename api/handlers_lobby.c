@@ -1,0 +1,486 @@
+/*
+ * handlers_lobby.c - games that wait for players: creating one with open seats, its view
+ * while it waits, joining it with the invite, the admin's seat changes before the start,
+ * and the public lobby (GET /v1/games?status=waiting).
+ *
+ * The invite is a secret shown once to the creator, like the tokens: "iv_" and 43
+ * base64url characters (256 bits), kept only as its SHA-256. Its link is
+ * <base>/#game=<id>&invite=<code>: the code rides in the fragment, which browsers never
+ * send to a server, with <base> PUBLIC_URL or else the request's own Host.
+ *
+ * Everything that decides who gets which seat happens in one SQL statement that locks the
+ * game's row (db/store_lobby.c): this file only validates, hashes and renders. The rules
+ * for a name are create's (1..40 characters, no control or bidi-control character).
+ *
+ * Answers: 404 game_not_found (no such game, or no longer waiting for a view), 403
+ * wrong_invite, 409 game_started / game_finished / game_full / seat_not_changeable, 400
+ * naming the field; nothing is changed by a refused request.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/config.h"
+#include "api/handlers.h"
+#include "api/metrics.h"
+#include "api/service.h"
+#include "codec/text.h"
+#include "game/auth.h"
+#include "game/game_repo.h"
+#include "game/lobby.h"
+
+#define NAME_MAX_CHARACTERS 40
+#define LOBBY_PAGE_DEFAULT 20
+#define CURSOR_LENGTH 33 /* "c" and two times 16 hex digits */
+
+/* The seats of a waiting game as anyone may see them. New reference. */
+static json_t *seats_json(const struct store_waiting_game *game, int *open_count)
+{
+	json_t *seats = json_array();
+	*open_count = 0;
+	for (int s = 0; s < game->seats; s++) {
+		*open_count += game->open[s];
+		char name[PLAY_NAME_SIZE];
+		snprintf(name, sizeof name, "Seat %d", s + 1);
+		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name",
+						       game->names[s] ? game->names[s] : name, "bot", game->bots[s], "open",
+						       game->open[s]));
+	}
+	return seats;
+}
+
+/* The view of a waiting game (no secret in it). New reference. */
+static json_t *waiting_json(const struct store_waiting_game *game)
+{
+	char id[STORE_ID_TEXT_SIZE], created[40];
+	store_format_id(game->id, id);
+	play_format_time(game->created_at_us, created, sizeof created);
+	int open_count;
+	json_t *seats = seats_json(game, &open_count);
+	json_t *options = json_loads(game->options ? game->options : "{}", 0, NULL);
+	/* No "version": the seats change while the game has none (its tag is the content's). */
+	return json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "public", game->public_game, "created_at", created, "open_seats", open_count, "seats", seats,
+			 "options", options ? options : json_object());
+}
+
+static int path_game(struct http_request *request, int64_t *id);
+
+/* The seats of a started game (loaded by service_open()). New reference. */
+static json_t *started_json(const struct session *session)
+{
+	const struct game_record *game = &session->game;
+	static const char *const statuses[] = {"setup", "playing", "finished"};
+	json_t *seats = json_array();
+	for (int s = 0; s < game->state.options.seats; s++)
+		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name", game->names[s], "bot",
+						       game->bots[s], "open", 0));
+	return json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", game->id_text, "status",
+			 statuses[game_repo_status_of(&game->state)], "version", (int)game->state.version, "open_seats", 0,
+			 "seats", seats);
+}
+
+/* The path's game as its seats: a waiting game's (open or taken), or a started one's. */
+static void respond_seats(struct http_request *request, int64_t game_id)
+{
+	struct store_waiting_game game;
+	enum store_status status = lobby_waiting(game_id, &game);
+	if (status == STORE_OK) {
+		json_t *view = waiting_json(&game);
+		store_waiting_game_free(&game);
+		/* Seats change at version 0: the tag is the content's. */
+		http_respond_json_hashed(request, 200, view, "seats-");
+		return;
+	}
+	if (status != STORE_NOT_FOUND) {
+		service_store_error(request, status);
+		return;
+	}
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	http_respond_json(request, 200, started_json(&session), (long)session.game.state.version);
+}
+
+int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out)
+{
+	json_t *value = json_object_get(body, "public");
+	*out = 0;
+	if (!value)
+		return 1;
+	if (!json_is_boolean(value)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "public is true or false", "public", -1);
+		return 0;
+	}
+	if (json_is_true(value) && open_count == 0) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "only a game with open seats ({\"open\": true} in players) is listed in the lobby",
+				     "public", -1);
+		return 0;
+	}
+	*out = json_is_true(value);
+	return 1;
+}
+
+/* 1 when `host` is a plausible Host header (name or address and port, nothing else). */
+static int plausible_host(const char *host)
+{
+	size_t length = host ? strlen(host) : 0;
+	if (length == 0 || length > 255)
+		return 0;
+	for (const char *c = host; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr(".-:[]_", *c)))
+			return 0;
+	return 1;
+}
+
+/* The invite's link: PUBLIC_URL, or http://<Host>, then /#game=<id>&invite=<code>. */
+static void invite_url(struct http_request *request, const char *id, const char *code, char *out, size_t size)
+{
+	const struct config *config = service_config();
+	char base[512];
+	const char *host = http_header(request, "Host");
+	if (config && config->public_url && *config->public_url) {
+		snprintf(base, sizeof base, "%s", config->public_url);
+	} else if (plausible_host(host)) {
+		snprintf(base, sizeof base, "http://%s", host);
+	} else {
+		const char *address = config && config->listen_address ? config->listen_address : "127.0.0.1";
+		snprintf(base, sizeof base, "http://%s:%d", strcmp(address, "0.0.0.0") == 0 ? "localhost" : address,
+			 config ? config->port : 8080);
+	}
+	size_t length = strlen(base);
+	while (length > 0 && base[length - 1] == '/')
+		base[--length] = '\0';
+	snprintf(out, size, "%s/#game=%s&invite=%s", base, id, code);
+}
+
+void handlers_create_waiting(struct http_request *request, const struct play_new_game *game, const int *open,
+			     int public_game, const char (*tokens)[AUTH_TOKEN_LENGTH + 1], const char *admin_token)
+{
+	char invite[AUTH_TOKEN_LENGTH + 1];
+	uint8_t invite_hash[AUTH_HASH_SIZE];
+	if (!auth_new_token("iv_", invite)) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	auth_hash(invite, strlen(invite), invite_hash);
+	struct lobby_new_game waiting = {game, {0}, public_game, invite_hash};
+	int seats = game->options->game.seats;
+	for (int s = 0; s < seats; s++)
+		waiting.open[s] = open[s];
+	int64_t id;
+	enum store_status status;
+	enum error refused = lobby_create(&waiting, &id, &status);
+	if (refused != ERROR_OK) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, error_message(refused), "options", -1);
+		return;
+	}
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	metrics_add(METRICS_GAMES_CREATED, 1);
+	char id_text[STORE_ID_TEXT_SIZE];
+	store_format_id(id, id_text);
+	snprintf(request->game, sizeof request->game, "%s", id_text);
+	json_t *seat_list = json_array();
+	for (int s = 0; s < seats; s++) {
+		char name[PLAY_NAME_SIZE];
+		snprintf(name, sizeof name, "Seat %d", s + 1);
+		json_t *token = open[s] || game->bots[s] ? json_null() : json_string(tokens[s]);
+		json_array_append_new(seat_list, json_pack("{s:i, s:s, s:b, s:b, s:o}", "seat", s, "name",
+							   open[s] ? name : game->names[s], "bot", !open[s] && game->bots[s],
+							   "open", open[s], "token", token));
+	}
+	char url[1024];
+	invite_url(request, id_text, invite, url, sizeof url);
+	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:b, s:{s:s, s:s}, s:o}", "id", id_text, "version", 0,
+				     "status", "waiting", "admin_token", admin_token, "public", public_game, "invite",
+				     "code", invite, "url", url, "seats", seat_list);
+	char location[64];
+	snprintf(location, sizeof location, "/v1/games/%s", id_text);
+	http_add_header(request, "Location", location);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 201, response, 0);
+}
+
+/* The game id of the path: 1 and *id, or 0 with 404 queued. */
+static int path_game(struct http_request *request, int64_t *id)
+{
+	if (!request->params[0] || !store_parse_id(request->params[0], id)) {
+		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "game ids are 16 lowercase hex digits", NULL, -1);
+		return 0;
+	}
+	snprintf(request->game, sizeof request->game, "%s", request->params[0]);
+	return 1;
+}
+
+/* A name member: 1 with out filled, 0 with a 400 naming `field` queued. */
+static int parse_name(struct http_request *request, const json_t *value, const char *field, char *out, size_t size)
+{
+	int length = json_is_string(value) ? text_name_length(json_string_value(value)) : -1;
+	if (length < 1 || length > NAME_MAX_CHARACTERS) {
+		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
+				     "a name is 1..40 characters without control or bidi-control characters", field, -1);
+		return 0;
+	}
+	snprintf(out, size, "%s", json_string_value(value));
+	return 1;
+}
+
+/* The answer to a seat outcome other than done; 1 when it was done (nothing queued). */
+static int seat_outcome(struct http_request *request, const struct store_seat_result *result, int join)
+{
+	switch (result->outcome) {
+	case STORE_SEAT_DONE:
+		return 1;
+	case STORE_SEAT_NO_GAME:
+		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "no game has this id", NULL, -1);
+		return 0;
+	case STORE_SEAT_WRONG_SECRET:
+		if (join)
+			http_respond_problem(request, PROBLEM_WRONG_INVITE, "this invite is not this game's", "invite", -1);
+		else
+			http_respond_problem(request, PROBLEM_ADMIN_TOKEN_REQUIRED,
+					     "changing a seat needs the game's admin token", NULL, -1);
+		return 0;
+	case STORE_SEAT_STARTED:
+		http_respond_problem(request, PROBLEM_GAME_STARTED, "the game has started: its seats are taken", NULL, -1);
+		return 0;
+	case STORE_SEAT_FINISHED:
+		http_respond_problem(request, PROBLEM_GAME_FINISHED, "the game is over", NULL, -1);
+		return 0;
+	case STORE_SEAT_ALREADY_SEATED:
+		http_respond_problem(request, PROBLEM_ALREADY_SEATED, "this player holds a seat of this game already", NULL,
+				     -1);
+		return 0;
+	default:
+		if (join)
+			http_respond_problem(request, PROBLEM_GAME_FULL, "every seat of the game is taken", NULL, -1);
+		else
+			http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
+					     "DELETE takes a seat a player holds (not a bot, not open); .../bot an open seat",
+					     "seat", -1);
+		return 0;
+	}
+}
+
+void handle_join_game(struct http_request *request)
+{
+	int64_t id;
+	if (!path_game(request, &id))
+		return;
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	static const char *const members[] = {"invite", "name", NULL};
+	char name[PLAY_NAME_SIZE];
+	json_t *invite = json_object_get(body, "invite");
+	if (!service_known_members(request, body, members, "a join has the invite and a name")) {
+		json_decref(body);
+		return;
+	}
+	if (!json_is_string(invite) || json_string_length(invite) < 1 || json_string_length(invite) > 128) {
+		http_respond_problem(request, invite ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
+				     "invite is the code of the game's invite (a string)", "invite", -1);
+		json_decref(body);
+		return;
+	}
+	/* With a player's token, the seat is bound to the player (and named after it by default). */
+	struct store_player player = {0};
+	const char *bearer_token;
+	size_t bearer_length;
+	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &bearer_token, &bearer_length);
+	if (bearer != 0) {
+		uint8_t player_hash[AUTH_HASH_SIZE];
+		if (bearer > 0)
+			auth_hash(bearer_token, bearer_length, player_hash);
+		enum store_status found = bearer > 0 ? lobby_player_by_token(player_hash, &player) : STORE_NOT_FOUND;
+		if (found == STORE_NOT_FOUND) {
+			http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN,
+					     "join with a player token (Authorization: Bearer pt_...) or with none", NULL, -1);
+			json_decref(body);
+			return;
+		}
+		if (found != STORE_OK) {
+			service_store_error(request, found);
+			json_decref(body);
+			return;
+		}
+	}
+	json_t *name_value = json_object_get(body, "name");
+	if (player.id && !name_value) {
+		snprintf(name, sizeof name, "%s", player.name);
+	} else if (!parse_name(request, name_value, "name", name, sizeof name)) {
+		json_decref(body);
+		return;
+	}
+	uint8_t invite_hash[AUTH_HASH_SIZE], token_hash[AUTH_HASH_SIZE];
+	auth_hash(json_string_value(invite), json_string_length(invite), invite_hash);
+	json_decref(body);
+	char token[AUTH_TOKEN_LENGTH + 1];
+	if (!auth_new_token("st_", token)) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	auth_hash(token, strlen(token), token_hash);
+	struct store_seat_result result;
+	enum store_status status = lobby_join(id, invite_hash, name, token_hash, player.id, &result);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	if (!seat_outcome(request, &result, 1))
+		return;
+	request->seat = result.seat;
+	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:i, s:s}", "id", request->game, "seat", result.seat, "name",
+				     name, "token", token, "version", (int)result.version, "status",
+				     result.version > 0 ? "started" : "waiting");
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 200, response, result.version);
+}
+
+/* The admin's change of the path's seat; `action` a store_seat_action. */
+static void change_seat(struct http_request *request, int action)
+{
+	int64_t id;
+	if (!path_game(request, &id))
+		return;
+	const char *seat_text = request->params[1];
+	char *end = NULL;
+	long seat = seat_text ? strtol(seat_text, &end, 10) : -1;
+	if (!seat_text || !*seat_text || *end || seat < 0 || seat >= GAME_MAX_SEATS) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "seat is a seat number, 0..3", "seat", -1);
+		return;
+	}
+	char name[PLAY_NAME_SIZE];
+	snprintf(name, sizeof name, "Bot %ld", seat + 1);
+	if (action == STORE_SEAT_MAKE_BOT) {
+		json_t *body = service_body(request, 1);
+		if (!body)
+			return;
+		static const char *const members[] = {"name", NULL};
+		if (!service_known_members(request, body, members, "a bot seat may be given a name")) {
+			json_decref(body);
+			return;
+		}
+		json_t *value = json_object_get(body, "name");
+		if (value && !parse_name(request, value, "name", name, sizeof name)) {
+			json_decref(body);
+			return;
+		}
+		json_decref(body);
+	}
+	const char *token;
+	size_t length;
+	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &token, &length);
+	if (bearer <= 0) {
+		http_respond_problem(request, bearer < 0 ? PROBLEM_UNKNOWN_TOKEN : PROBLEM_MISSING_TOKEN,
+				     "send Authorization: Bearer <the game's admin token>", NULL, -1);
+		return;
+	}
+	uint8_t hash[AUTH_HASH_SIZE];
+	auth_hash(token, length, hash);
+	struct store_seat_result result;
+	enum store_status status = lobby_change_seat(id, hash, (int)seat, action, name, &result);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	if (!seat_outcome(request, &result, 0))
+		return;
+	request->seat = -2;
+	if (result.version == 0) {
+		respond_seats(request, id);
+		return;
+	}
+	json_t *response = json_pack("{s:s, s:s, s:i}", "id", request->game, "status", "started", "version",
+				     (int)result.version);
+	http_respond_json(request, 200, response, result.version);
+}
+
+void handle_get_seats(struct http_request *request)
+{
+	int64_t id;
+	if (path_game(request, &id))
+		respond_seats(request, id);
+}
+
+void handle_remove_seat(struct http_request *request)
+{
+	change_seat(request, STORE_SEAT_REMOVE);
+}
+
+void handle_seat_bot(struct http_request *request)
+{
+	change_seat(request, STORE_SEAT_MAKE_BOT);
+}
+
+/* ?cursor=: "c" + created_at (µs) + id, each 16 hex digits. 1 when valid. */
+static int parse_cursor(const char *text, int64_t *created_us, int64_t *id)
+{
+	if (strlen(text) != CURSOR_LENGTH || text[0] != 'c')
+		return 0;
+	for (int i = 1; i < CURSOR_LENGTH; i++)
+		if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
+			return 0;
+	char part[17];
+	memcpy(part, text + 1, 16);
+	part[16] = '\0';
+	*created_us = (int64_t)strtoull(part, NULL, 16);
+	return store_parse_id(text + 17, id) && *created_us >= 0;
+}
+
+void handle_get_lobby(struct http_request *request)
+{
+	const char *state = http_query(request, "status");
+	if (!state || strcmp(state, "waiting") != 0) {
+		http_respond_problem(request, state ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
+				     "the lobby lists waiting games: ?status=waiting", "status", -1);
+		return;
+	}
+	int limit = LOBBY_PAGE_DEFAULT;
+	const char *limit_text = http_query(request, "limit");
+	if (limit_text) {
+		char *end = NULL;
+		long value = strtol(limit_text, &end, 10);
+		if (!*limit_text || *end || value < 1 || value > LOBBY_PAGE_MAX) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "limit is 1..100", "limit", -1);
+			return;
+		}
+		limit = (int)value;
+	}
+	int64_t after_created = 0, after_id = 0;
+	const char *cursor = http_query(request, "cursor");
+	if (cursor && !parse_cursor(cursor, &after_created, &after_id)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "cursor is the next_cursor of a previous page",
+				     "cursor", -1);
+		return;
+	}
+	struct store_waiting_game *games = calloc((size_t)limit, sizeof *games);
+	if (!games)
+		abort();
+	int count = 0;
+	enum store_status status = lobby_list(after_created, after_id, limit, games, &count);
+	if (status != STORE_OK) {
+		free(games);
+		service_store_error(request, status);
+		return;
+	}
+	json_t *list = json_array();
+	for (int i = 0; i < count; i++)
+		json_array_append_new(list, waiting_json(&games[i]));
+	json_t *next = json_null();
+	if (count == limit) {
+		char text[CURSOR_LENGTH + 1], id[STORE_ID_TEXT_SIZE];
+		store_format_id(games[count - 1].id, id);
+		snprintf(text, sizeof text, "c%016" PRIx64 "%s", (uint64_t)games[count - 1].created_at_us, id);
+		next = json_string(text);
+	}
+	for (int i = 0; i < count; i++)
+		store_waiting_game_free(&games[i]);
+	free(games);
+	http_respond_json(request, 200, json_pack("{s:o, s:o}", "games", list, "next_cursor", next), -1);
+}

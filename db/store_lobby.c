@@ -1,0 +1,261 @@
+/*
+ * store_lobby.c - games that wait for players (db/migrations/0003_players.sql): joining,
+ * the admin's seat changes before the start, a waiting game's row, the public lobby.
+ *
+ * Every write here is one statement calling one SQL function that locks the game's row
+ * first (SELECT ... FOR UPDATE), so two joins, or a join and a seat change, of the same
+ * game run one after the other; whichever fills the last seat appends the start events in
+ * its own transaction. The C side never reads a seat and writes it later.
+ *
+ * Players (an identity across games) are here too: their rows are read and written by the
+ * same few statements, and a join binds the seat it takes to the joining player.
+ *
+ * A join or a change that started the game wakes the game's listeners (there are none
+ * before the start, since the game routes refuse a waiting game; the wake-up is for
+ * symmetry with every other append, and the notify is a hint anyway).
+ */
+#include "db/store_internal.h"
+
+static enum store_status seat_result(struct store *store, int64_t game_id, PGresult *result,
+				     struct store_seat_result *out)
+{
+	int32_t outcome, seat, version;
+	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, &outcome) || !get_int32(result, 0, 1, &seat) ||
+	    !get_int32(result, 0, 2, &version)) {
+		PQclear(result);
+		return store__corrupt(store, game_id, "a seat change with malformed columns");
+	}
+	PQclear(result);
+	out->outcome = outcome;
+	out->seat = seat;
+	out->version = version;
+	if (version > 0) {
+		if (store->notifier) {
+			store__notifier_post(store->notifier, game_id, version);
+		} else {
+			struct params params = {0};
+			param_int(&params, game_id);
+			param_int(&params, version);
+			PGresult *notified;
+			/* Best effort: the start is committed whatever the wake-up does. */
+			if (store__run(store, STATEMENT_NOTIFY, &params, 0, &notified) == STORE_OK)
+				PQclear(notified);
+		}
+	}
+	return STORE_OK;
+}
+
+enum store_status store_join(struct store *store, int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE],
+			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t player,
+			     struct store_seat_result *out)
+{
+	store->message[0] = '\0';
+	memset(out, 0, sizeof *out);
+	if (!name) {
+		store__say(store, "store_join: no name");
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_bytes(&params, invite_hash, STORE_HASH_SIZE);
+	param_text(&params, name);
+	param_bytes(&params, token_hash, STORE_HASH_SIZE);
+	char player_text[24];
+	snprintf(player_text, sizeof player_text, "%lld", (long long)player);
+	param_text(&params, player ? player_text : NULL);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_JOIN, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	return seat_result(store, game_id, result, out);
+}
+
+enum store_status store_change_seat(struct store *store, int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE],
+				    int seat, int action, const char *name, struct store_seat_result *out)
+{
+	store->message[0] = '\0';
+	memset(out, 0, sizeof *out);
+	if ((action != STORE_SEAT_REMOVE && action != STORE_SEAT_MAKE_BOT) || (action == STORE_SEAT_MAKE_BOT && !name)) {
+		store__say(store, "store_change_seat: action %d", action);
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_bytes(&params, admin_hash, STORE_HASH_SIZE);
+	param_int(&params, seat);
+	param_int(&params, action);
+	param_text(&params, name);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_CHANGE_SEAT, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	return seat_result(store, game_id, result, out);
+}
+
+void store_waiting_game_free(struct store_waiting_game *game)
+{
+	free(game->options);
+	for (int seat = 0; seat < STORE_MAX_SEATS; seat++)
+		free(game->names[seat]);
+	memset(game, 0, sizeof *game);
+}
+
+/* Rows first.. of one game (columns id, created_at, status, public, seats, options, seat,
+ * bot, name, open) into *out; *next is the first row after them. 0 when malformed. */
+static int read_game(const PGresult *result, int first, struct store_waiting_game *out, int *next)
+{
+	memset(out, 0, sizeof *out);
+	if (!get_int64(result, first, 0, &out->id) || !get_timestamp(result, first, 1, &out->created_at_us) ||
+	    !get_int16(result, first, 2, &out->status) || !get_bool(result, first, 3, &out->public_game) ||
+	    !get_int16(result, first, 4, &out->seats) || PQgetisnull(result, first, 5) || out->seats < 1 ||
+	    out->seats > STORE_MAX_SEATS || first + out->seats > PQntuples(result))
+		return 0;
+	out->options = store_strndup(PQgetvalue(result, first, 5), (size_t)PQgetlength(result, first, 5));
+	for (int i = 0; i < out->seats; i++) {
+		int row = first + i, seat;
+		int64_t id;
+		if (!get_int64(result, row, 0, &id) || id != out->id || !get_int16(result, row, 6, &seat) || seat != i ||
+		    !get_bool(result, row, 7, &out->bots[i]) || !get_bool(result, row, 9, &out->open[i])) {
+			store_waiting_game_free(out);
+			return 0;
+		}
+		if (!PQgetisnull(result, row, 8))
+			out->names[i] = store_strndup(PQgetvalue(result, row, 8), (size_t)PQgetlength(result, row, 8));
+	}
+	*next = first + out->seats;
+	return 1;
+}
+
+enum store_status store_waiting_game(struct store *store, int64_t game_id, struct store_waiting_game *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_int(&params, game_id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_WAITING_GAME, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) == 0) {
+		PQclear(result);
+		store__say(store, "no waiting game");
+		return STORE_NOT_FOUND;
+	}
+	int next;
+	int ok = read_game(result, 0, out, &next);
+	PQclear(result);
+	return ok ? STORE_OK : store__corrupt(store, game_id, "a waiting game that does not match its seats");
+}
+
+enum store_status store_lobby(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
+			      struct store_waiting_game *out, int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, after_created_us);
+	param_int(&params, after_id);
+	param_int(&params, limit);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_LOBBY, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int row = 0;
+	while (row < PQntuples(result) && *count < limit) {
+		if (!read_game(result, row, &out[*count], &row)) {
+			PQclear(result);
+			for (int i = 0; i < *count; i++)
+				store_waiting_game_free(&out[i]);
+			*count = 0;
+			return store__corrupt(store, 0, "a lobby row that does not match its seats");
+		}
+		(*count)++;
+	}
+	PQclear(result);
+	return STORE_OK;
+}
+
+/* ---- Players ---- */
+
+enum store_status store_player_create(struct store *store, const char *name, const uint8_t token_hash[STORE_HASH_SIZE],
+				      int64_t *id)
+{
+	store->message[0] = '\0';
+	enum store_status status = STORE_CONFLICT;
+	for (int attempt = 0; attempt < 8 && status == STORE_CONFLICT; attempt++) {
+		if (!store__random_id(id)) {
+			store__say(store, "the system random generator failed");
+			return STORE_UNAVAILABLE;
+		}
+		struct params params = {0};
+		param_int(&params, *id);
+		param_text(&params, name);
+		param_bytes(&params, token_hash, STORE_HASH_SIZE);
+		PGresult *result;
+		/* A taken id (players_pkey) is a conflict: draw another. */
+		status = store__run(store, STATEMENT_PLAYER_CREATE, &params, 0, &result);
+		if (status == STORE_OK)
+			PQclear(result);
+	}
+	return status;
+}
+
+static enum store_status player_row(struct store *store, PGresult *result, struct store_player *out)
+{
+	if (PQntuples(result) == 0) {
+		PQclear(result);
+		store__say(store, "no such player");
+		return STORE_NOT_FOUND;
+	}
+	if (!get_int64(result, 0, 0, &out->id) || PQgetisnull(result, 0, 1)) {
+		PQclear(result);
+		return store__corrupt(store, 0, "a players row with malformed columns");
+	}
+	snprintf(out->name, sizeof out->name, "%.*s", PQgetlength(result, 0, 1), PQgetvalue(result, 0, 1));
+	PQclear(result);
+	return STORE_OK;
+}
+
+enum store_status store_player_by_token(struct store *store, const uint8_t token_hash[STORE_HASH_SIZE],
+					struct store_player *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_bytes(&params, token_hash, STORE_HASH_SIZE);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_BY_TOKEN, &params, 1, &result);
+	return status == STORE_OK ? player_row(store, result, out) : status;
+}
+
+enum store_status store_player_get(struct store *store, int64_t id, struct store_player *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_int(&params, id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_GET, &params, 1, &result);
+	return status == STORE_OK ? player_row(store, result, out) : status;
+}
+
+enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
+				     int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, player);
+	param_int(&params, max);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_GAMES, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	for (int row = 0; row < PQntuples(result) && row < max; row++) {
+		struct store_player_seat *seat = &out[row];
+		if (!get_int64(result, row, 0, &seat->game_id) || !get_int16(result, row, 1, &seat->seat) ||
+		    !get_int16(result, row, 2, &seat->status)) {
+			PQclear(result);
+			*count = 0;
+			return store__corrupt(store, 0, "a player's seat with malformed columns");
+		}
+		(*count)++;
+	}
+	PQclear(result);
+	return STORE_OK;
+}

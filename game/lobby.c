@@ -1,0 +1,112 @@
+/*
+ * lobby.c - waiting games (see lobby.h).
+ *
+ * Creating one is play_create()'s path up to the append: rules_start() on the options
+ * and seed gives the start's events and the state after them; instead of appending them,
+ * the store keeps them with the games row, with the status the game will have and the
+ * seat it will wait for, so that the SQL that fills the last seat can start the game and
+ * set its first timer (a bot's move when that seat is a bot then, a deadline when the
+ * game has turn_timeout_s) without calling back into C.
+ *
+ * Everything else is one store call on this thread's connection (play_store()): the race
+ * between joins is settled by the row lock inside the store's statement.
+ */
+#include "game/lobby.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/options.h"
+#include "engine/autoplay.h"
+#include "engine/rules.h"
+#include "game/game_repo.h"
+
+enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum store_status *status)
+{
+	*status = STORE_OK;
+	const struct play_new_game *game = new_game->game;
+	struct event_list events;
+	struct game after;
+	enum error refused = rules_start(&game->options->game, (uint64_t)game->seed, &events, &after);
+	if (refused != ERROR_OK)
+		return refused;
+	int seats = game->options->game.seats;
+	struct store_new_game row;
+	memset(&row, 0, sizeof row);
+	row.seed = game->seed;
+	row.seats = seats;
+	memcpy(row.admin_token_hash, game->admin_token_hash, STORE_HASH_SIZE);
+	struct store_waiting waiting;
+	memset(&waiting, 0, sizeof waiting);
+	for (int s = 0; s < seats; s++) {
+		row.names[s] = game->names[s];
+		row.bots[s] = game->bots[s];
+		memcpy(row.token_hashes[s], game->token_hashes[s], STORE_HASH_SIZE);
+		row.players[s] = game->players ? game->players[s] : 0;
+		waiting.open[s] = new_game->open[s];
+	}
+	waiting.public_game = new_game->public_game;
+	memcpy(waiting.invite_hash, new_game->invite_hash, STORE_HASH_SIZE);
+	/* Every seat counted as a bot: the seat the started game waits for, whoever sits there. */
+	waiting.start_seat = autoplay_bot_to_move(&after, (uint8_t)((1u << seats) - 1));
+	json_t *stored_options = codec_options_to_json(game->options);
+	char *options_text = json_dumps(stored_options, JSON_COMPACT);
+	json_decref(stored_options);
+	if (!options_text)
+		abort();
+	row.options = options_text;
+	struct game_repo repo;
+	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	*status = game_repo_create_waiting(&repo, &row, &waiting, &events, &after, id);
+	free(options_text);
+	return ERROR_OK;
+}
+
+enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out)
+{
+	enum store_status status = store_join(play_store(), game_id, invite_hash, name, token_hash, player, out);
+	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
+		play_started(game_id, out->version);
+	return status;
+}
+
+enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
+				    int action, const char *name, struct store_seat_result *out)
+{
+	enum store_status status = store_change_seat(play_store(), game_id, admin_hash, seat, action, name, out);
+	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
+		play_started(game_id, out->version);
+	return status;
+}
+
+enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out)
+{
+	return store_waiting_game(play_store(), game_id, out);
+}
+
+enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int limit, struct store_waiting_game *out,
+			     int *count)
+{
+	if (limit < 1 || limit > LOBBY_PAGE_MAX) {
+		*count = 0;
+		return STORE_INVALID;
+	}
+	return store_lobby(play_store(), after_created_us, after_id, limit, out, count);
+}
+
+enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id)
+{
+	return store_player_create(play_store(), name, token_hash, id);
+}
+
+enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE], struct store_player *out)
+{
+	return store_player_by_token(play_store(), token_hash, out);
+}
+
+enum store_status lobby_player_get(int64_t id, struct store_player *out)
+{
+	return store_player_get(play_store(), id, out);
+}

@@ -1,0 +1,66 @@
+/*
+ * lobby.h - games that wait for players: open seats, invitations, joining, the admin's
+ * seat changes before the start, and the public lobby. Free of HTTP, like game/play.h.
+ *
+ * A game created with open seats is stored as waiting (db/migrations/0003_players.sql):
+ * its seats and options, and the events its start appends, decided now by the same
+ * rules_start() as a game created full (from the options and the secret seed, which never
+ * depend on who sits where). It has no events and version 0 until its last open seat is
+ * taken: the statement that takes it (a join, or the admin making it a bot) appends them
+ * in its own transaction and sets the timer, so the game starts exactly as if it had been
+ * created full at that moment. Until then play_load() answers STORE_NOT_STARTED and every
+ * game route refuses it; lobby_waiting() is what may be read of it.
+ *
+ * Ownership: everything passed in is borrowed for the call; results go to the caller's
+ * structs (store_waiting_game_free() for those that hold strings).
+ */
+#ifndef CATAN_GAME_LOBBY_H
+#define CATAN_GAME_LOBBY_H
+
+#include <stdint.h>
+
+#include "db/store.h"
+#include "engine/error.h"
+#include "game/play.h"
+
+#define LOBBY_PAGE_MAX 100
+
+struct lobby_new_game {
+	const struct play_new_game *game; /* as for play_create(); open seats' names ignored */
+	int open[GAME_MAX_SEATS];
+	int public_game;
+	const uint8_t *invite_hash; /* STORE_HASH_SIZE bytes */
+};
+
+/* Create a waiting game: ERROR_OK with *id set, or the rules' refusal of the options
+ * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
+enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum store_status *status);
+
+/* Take the first open seat (store_join()), bound to `player` (0: none); tells play's hooks
+ * when the game started. */
+enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out);
+
+/* ---- Players (an identity across games) ---- */
+
+/* A new player named `name` whose token has hash `token_hash`: *id. */
+enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id);
+
+/* The player of a token (STORE_NOT_FOUND when none). */
+enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE], struct store_player *out);
+
+/* Player `id` (STORE_NOT_FOUND when none). */
+enum store_status lobby_player_get(int64_t id, struct store_player *out);
+
+/* The admin's change of a seat before the start (store_change_seat()). */
+enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
+				    int action, const char *name, struct store_seat_result *out);
+
+/* A waiting game (STORE_NOT_FOUND when none, or started). */
+enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out);
+
+/* A page of the public lobby (store_lobby()); limit 1..LOBBY_PAGE_MAX. */
+enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int limit, struct store_waiting_game *out,
+			     int *count);
+
+#endif
