@@ -294,8 +294,13 @@ void handle_get_game(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
+	int past = handlers_history_at(request, &session);
+	if (past < 0)
+		return;
 	json_t *view = game_json(&session);
-	if (!put_deadline(request, &session, view))
+	if (past)
+		json_object_set_new(view, "deadline", json_null());
+	else if (!put_deadline(request, &session, view))
 		return;
 	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
@@ -315,7 +320,7 @@ void handle_get_board(struct http_request *request)
 void handle_get_players(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
+	if (!service_open(request, &session) || handlers_history_at(request, &session) < 0)
 		return;
 	json_t *view = game_json(&session);
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",

@@ -363,8 +363,9 @@ static int64_t now_us(void)
 static json_t *log_entry(const struct event *event, int viewer, int seats, int32_t version, int64_t created_us,
 			 int origin)
 {
-	struct event seen;
-	view_event(event, viewer == PLAY_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
+	struct event seen = *event;
+	if (viewer != PLAY_UNREDACTED)
+		view_event(event, viewer == PLAY_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
 	json_t *entry = codec_event_to_json(&seen, seats);
 	char when[48];
 	play_format_time(created_us, when, sizeof when);

@@ -43,6 +43,7 @@
 #include "engine/game.h"
 
 #define PLAY_ADMIN (-2)   /* the viewer who holds the admin token: sees as a spectator */
+#define PLAY_UNREDACTED (-3) /* not a caller: the log as stored (a finished game's export) */
 #define PLAY_NAME_SIZE 161 /* 40 characters of UTF-8 and the NUL */
 #define PLAY_RETRIES 8
 /* How long a bot chain's next move waits when the worker making the chain dies. */
