@@ -31,6 +31,14 @@ json_t *handlers_actions_json(const struct session *session);
 int handlers_history_at(struct http_request *request, struct session *session);
 void handle_export_game(struct http_request *request);
 
+/* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
+ * creation's admission (CREATE_KEY, the per-address quota): 0 with a problem queued. */
+void handle_import_game(struct http_request *request);
+int handlers_may_create(struct http_request *request);
+/* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
+ * or NULL with a problem queued. */
+json_t *handlers_game_view(struct http_request *request, const struct session *session);
+
 /* handlers_board.c: the board as a picture; /board with an image Accept type */
 void handle_get_board_svg(struct http_request *request);
 void handle_get_board_png(struct http_request *request);

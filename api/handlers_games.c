@@ -419,3 +419,14 @@ void handle_get_actions(struct http_request *request)
 	}
 	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
 }
+
+int handlers_may_create(struct http_request *request)
+{
+	return may_create(request, has_create_key(request));
+}
+
+json_t *handlers_game_view(struct http_request *request, const struct session *session)
+{
+	json_t *view = game_json(session);
+	return put_deadline(request, session, view) ? view : NULL;
+}

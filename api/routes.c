@@ -11,6 +11,7 @@
 
 static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games", handle_create_game, ROUTE_NO_GAME, 0},
+	{HTTP_POST, HTTP_IMPORT_PATH, handle_import_game, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/v1/games/:game", handle_get_game, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/board", handle_get_board_negotiated, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/board.svg", handle_get_board_svg, ROUTE_ANYONE, 0},

@@ -167,6 +167,21 @@ struct play_new_game {
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
 enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status);
 
+/* An imported game (POST /v1/games/import): the game of `new_game` (its options, seed,
+ * seats and tokens) whose log is events[0 .. count), already judged by import_verify()
+ * (game/import.h), which cut it into groups[0 .. group_count) (the first is the creation);
+ * origins[g] is each group's STORE_ORIGIN_*. Written as the creation (the first group),
+ * then one append per group with its seat as the actor, so the stored log has the same
+ * events, actors and origins as the game exported; the game's timer (bot or deadline) is
+ * set with the last append only, so no worker moves in the middle. *out is the game loaded.
+ * Not one transaction: a store failure half-way leaves a game with the first groups (its
+ * id is lost to the caller, who gets the failure). */
+struct event;
+struct import_group;
+enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
+			      const struct import_group *groups, int group_count, const int *origins,
+			      struct game_record *out);
+
 /* ---- The server's own moves ---- */
 
 /* The seats of the game that bots play, as a mask. */
