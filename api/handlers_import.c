@@ -97,9 +97,24 @@ static int read_players(struct http_request *request, const json_t *players, int
 	}
 	for (int s = 0; s < seats; s++) {
 		json_t *player = json_array_get(players, (size_t)s);
+		char field[80];
+		if (!json_is_object(player)) {
+			snprintf(field, sizeof field, "players[%d]", s);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "each player is an object {name, bot}", field, -1);
+			return 0;
+		}
+		const char *key;
+		json_t *value;
+		json_object_foreach((json_t *)player, key, value) {
+			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
+				char quoted[64];
+				snprintf(field, sizeof field, "players[%d].%s", s, text_quote(quoted, sizeof quoted, key, 16));
+				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot", field, -1);
+				return 0;
+			}
+		}
 		json_t *name = json_object_get(player, "name");
 		json_t *bot = json_object_get(player, "bot");
-		char field[32];
 		if (name) {
 			int length = json_is_string(name) ? text_name_length(json_string_value(name)) : -1;
 			if (length < 1 || length > IMPORT_NAME_MAX_CHARACTERS) {
