@@ -39,6 +39,10 @@ int handlers_may_create(struct http_request *request);
  * or NULL with a problem queued. */
 json_t *handlers_game_view(struct http_request *request, const struct session *session);
 
+/* handlers_messages.c: table talk */
+void handle_post_message(struct http_request *request);
+void handle_get_messages(struct http_request *request);
+
 /* handlers_board.c: the board as a picture; /board with an image Accept type */
 void handle_get_board_svg(struct http_request *request);
 void handle_get_board_png(struct http_request *request);
