@@ -103,6 +103,9 @@ static int command_of(const struct event *events, int count, int i, const struct
 	case EVENT_ROAD_BUILDING_PLAYED:
 		command_init(out, COMMAND_PLAY_ROAD_BUILDING);
 		for (int k = i + 1; k < count && out->edge_count < 2; k++) {
+			/* Longest Road may change between the two roads. */
+			if (events[k].type == EVENT_LONGEST_ROAD_CHANGED)
+				continue;
 			if (events[k].type != EVENT_ROAD_BUILT || events[k].seat != e->seat || !events[k].free)
 				break;
 			out->edges[out->edge_count++] = events[k].edge;
