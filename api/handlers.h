@@ -53,6 +53,25 @@ void handle_get_actions(struct http_request *request);
  * reference. */
 json_t *handlers_actions_json(const struct session *session);
 
+/* handlers_history.c: history views and the export. handlers_history_at() reads the
+ * request's ?version=N: 0 when there is none (the session is left as it is), 1 when the
+ * session's state is now the game at version N (and the answer's Cache-Control is set:
+ * immutable), -1 with a problem queued (400 naming version, 404 version_not_found). */
+int handlers_history_at(struct http_request *request, struct session *session);
+void handle_export_game(struct http_request *request);
+
+/* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
+ * creation's admission (CREATE_KEY, the per-address quota): 0 with a problem queued. */
+void handle_import_game(struct http_request *request);
+int handlers_may_create(struct http_request *request);
+/* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
+ * or NULL with a problem queued. */
+json_t *handlers_game_view(struct http_request *request, const struct session *session);
+
+/* handlers_messages.c: table talk */
+void handle_post_message(struct http_request *request);
+void handle_get_messages(struct http_request *request);
+
 /* handlers_board.c: the board as a picture; /board with an image Accept type */
 void handle_get_board_svg(struct http_request *request);
 void handle_get_board_png(struct http_request *request);

@@ -322,8 +322,13 @@ void handle_get_game(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
+	int past = handlers_history_at(request, &session);
+	if (past < 0)
+		return;
 	json_t *view = game_json(&session);
-	if (!put_deadline(request, &session, view))
+	if (past)
+		json_object_set_new(view, "deadline", json_null());
+	else if (!put_deadline(request, &session, view))
 		return;
 	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
@@ -343,7 +348,7 @@ void handle_get_board(struct http_request *request)
 void handle_get_players(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
+	if (!service_open(request, &session) || handlers_history_at(request, &session) < 0)
 		return;
 	json_t *view = game_json(&session);
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",
@@ -441,4 +446,15 @@ void handle_get_actions(struct http_request *request)
 			return;
 	}
 	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
+}
+
+int handlers_may_create(struct http_request *request)
+{
+	return may_create(request, has_create_key(request));
+}
+
+json_t *handlers_game_view(struct http_request *request, const struct session *session)
+{
+	json_t *view = game_json(session);
+	return put_deadline(request, session, view) ? view : NULL;
 }

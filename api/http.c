@@ -474,11 +474,20 @@ static void request_free(struct http_request *request)
 	free(request);
 }
 
+/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
+ * game's log (the route is matched only once the body is read, so by its path). */
+static size_t body_limit(const struct http_request *request)
+{
+	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
+		       ? HTTP_IMPORT_BODY_LIMIT
+		       : HTTP_BODY_LIMIT;
+}
+
 static void append_body(struct http_request *request, const char *data, size_t size)
 {
 	if (request->body_too_large)
 		return;
-	if (request->body_length + size > HTTP_BODY_LIMIT) {
+	if (request->body_length + size > body_limit(request)) {
 		request->body_too_large = 1;
 		free(request->body);
 		request->body = NULL;
@@ -503,7 +512,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 		*context = request;
 		connections_headers_read(connection);
 		const char *length = http_header(request, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (length && strtoull(length, NULL, 10) > HTTP_BODY_LIMIT) {
+		if (length && strtoull(length, NULL, 10) > body_limit(request)) {
 			request->body_too_large = 1;
 			dispatch(request);
 		}

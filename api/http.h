@@ -22,6 +22,10 @@
 #include "api/ratelimit.h"
 
 #define HTTP_BODY_LIMIT 16384
+/* The body limit of POST /v1/games/import (an exported game: a long game's log with trades
+ * is a few hundred kilobytes). */
+#define HTTP_IMPORT_BODY_LIMIT (4 * 1024 * 1024)
+#define HTTP_IMPORT_PATH "/v1/games/import"
 #define HTTP_MAX_PARAMS 3
 #define HTTP_MAX_EXTRA_HEADERS 8
 

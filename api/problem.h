@@ -46,6 +46,7 @@
 	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large") \
 	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \
 	X(IDEMPOTENCY_KEY_REUSED, "idempotency_key_reused", 422, "The Idempotency-Key was used for another request") \
+	X(IMPORT_REFUSED, "import_refused", 422, "The rules refuse this log") \
 	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
 	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \

@@ -11,6 +11,7 @@
 
 static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games", handle_create_game, ROUTE_NO_GAME, 0},
+	{HTTP_POST, HTTP_IMPORT_PATH, handle_import_game, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/v1/games/:game", handle_get_game, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/board", handle_get_board_negotiated, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/board.svg", handle_get_board_svg, ROUTE_ANYONE, 0},
@@ -20,6 +21,9 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/v1/games/:game/moves", handle_get_moves, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/stream", handle_get_stream, ROUTE_ANYONE, 1},
 	{HTTP_GET, "/v1/games/:game/players", handle_get_players, ROUTE_ANYONE, 0},
+	{HTTP_GET, "/v1/games/:game/export", handle_export_game, ROUTE_ANYONE, 0},
+	{HTTP_POST, "/v1/games/:game/messages", handle_post_message, ROUTE_SEAT, 0},
+	{HTTP_GET, "/v1/games/:game/messages", handle_get_messages, ROUTE_ANYONE, 0},
 	{HTTP_POST, "/v1/games/:game/trades", handle_post_trade, ROUTE_SEAT, 0},
 	{HTTP_GET, "/v1/games/:game/trades", handle_get_trades, ROUTE_ANYONE, 0},
 	{HTTP_POST, "/v1/games/:game/trades/:trade/accept", handle_accept_trade, ROUTE_SEAT, 0},

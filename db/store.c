@@ -214,6 +214,13 @@ static const struct {
 	[STATEMENT_PLAYER_GAMES] = {"player_games",
 		"SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"
 		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
+	/* Table talk (0004_messages.sql; store_messages.c). */
+	[STATEMENT_MESSAGE_POST] = {"message_post",
+		"SELECT status, seq, after_version, created_at, retry_after_s"
+		" FROM catan_post_message($1::bigint, $2::smallint, $3::text, $4::integer)"},
+	[STATEMENT_MESSAGE_READ] = {"message_read",
+		"SELECT seq, after_version, seat, created_at, text FROM messages"
+		" WHERE game_id = $1::bigint AND seq > $2::integer ORDER BY seq LIMIT $3::integer"},
 };
 
 static int64_t monotonic_ms(void)

@@ -23,11 +23,13 @@
 #include <time.h>
 
 #include "codec/log.h"
+#include "engine/apply.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "engine/view.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
+#include "game/import.h"
 
 #define CACHE_SLOTS 4096
 #define TOKEN_CACHE 8
@@ -370,8 +372,9 @@ static int64_t now_us(void)
 static json_t *log_entry(const struct event *event, int viewer, int seats, int32_t version, int64_t created_us,
 			 int origin)
 {
-	struct event seen;
-	view_event(event, viewer == PLAY_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
+	struct event seen = *event;
+	if (viewer != PLAY_UNREDACTED)
+		view_event(event, viewer == PLAY_ADMIN ? VIEW_SPECTATOR : viewer, &seen);
 	json_t *entry = codec_event_to_json(&seen, seats);
 	char when[48];
 	play_format_time(created_us, when, sizeof when);
@@ -654,4 +657,66 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	if (hooks.created)
 		hooks.created(out->id, events.count, bot_due_now(row.timer));
 	return ERROR_OK;
+}
+
+enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
+			      const struct import_group *groups, int group_count, const int *origins,
+			      struct game_record *out)
+{
+	memset(out, 0, sizeof *out);
+	int seats = new_game->options->game.seats;
+	out->seed = new_game->seed;
+	out->options = *new_game->options;
+	struct store_new_game row;
+	memset(&row, 0, sizeof row);
+	row.seed = new_game->seed;
+	row.seats = seats;
+	memcpy(row.admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
+	for (int s = 0; s < seats; s++) {
+		row.names[s] = new_game->names[s];
+		row.bots[s] = new_game->bots[s];
+		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
+		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
+		out->bots[s] = (uint8_t)new_game->bots[s];
+	}
+	struct event_list *list = malloc(sizeof *list);
+	struct game *after = malloc(sizeof *after);
+	if (!list || !after)
+		abort();
+	list->count = groups[0].count;
+	memcpy(list->events, &events[groups[0].first], sizeof list->events[0] * (size_t)list->count);
+	memset(&out->state, 0, sizeof out->state);
+	apply_events(&out->state, list);
+	json_t *stored_options = codec_options_to_json(new_game->options);
+	char *options_text = json_dumps(stored_options, JSON_COMPACT);
+	json_decref(stored_options);
+	if (!options_text)
+		abort();
+	row.options = options_text;
+	struct store_timer_set timer;
+	row.timer = group_count == 1 ? next_timer(out, &out->state, &timer) : NULL;
+	struct game_repo repo;
+	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	enum store_status status = game_repo_create(&repo, &row, list, &out->state, &out->id);
+	free(options_text);
+	const struct store_timer_set *last_timer = row.timer;
+	for (int g = 1; g < group_count && status == STORE_OK; g++) {
+		list->count = groups[g].count;
+		memcpy(list->events, &events[groups[g].first], sizeof list->events[0] * (size_t)list->count);
+		*after = out->state;
+		apply_events(after, list);
+		last_timer = g == group_count - 1 ? next_timer(out, after, &timer) : NULL;
+		status = game_repo_append(&repo, out->id, &out->state, list, after, groups[g].seat, origins[g], NULL,
+					  last_timer);
+		if (status == STORE_OK)
+			out->state = *after;
+	}
+	free(list);
+	free(after);
+	if (status != STORE_OK)
+		return status;
+	store_format_id(out->id, out->id_text);
+	if (hooks.created)
+		hooks.created(out->id, (int)out->state.version, bot_due_now(last_timer));
+	return STORE_OK;
 }

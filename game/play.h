@@ -43,6 +43,7 @@
 #include "engine/game.h"
 
 #define PLAY_ADMIN (-2)   /* the viewer who holds the admin token: sees as a spectator */
+#define PLAY_UNREDACTED (-3) /* not a caller: the log as stored (a finished game's export) */
 #define PLAY_NAME_SIZE 161 /* 40 characters of UTF-8 and the NUL */
 #define PLAY_RETRIES 8
 /* How long a bot chain's next move waits when the worker making the chain dies. */
@@ -170,6 +171,20 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 /* A waiting game was started by a join or a seat change (game/lobby.h): tell the hooks
  * as for an append of `version` events. */
 void play_started(int64_t game_id, int32_t version);
+/* An imported game (POST /v1/games/import): the game of `new_game` (its options, seed,
+ * seats and tokens) whose log is events[0 .. count), already judged by import_verify()
+ * (game/import.h), which cut it into groups[0 .. group_count) (the first is the creation);
+ * origins[g] is each group's STORE_ORIGIN_*. Written as the creation (the first group),
+ * then one append per group with its seat as the actor, so the stored log has the same
+ * events, actors and origins as the game exported; the game's timer (bot or deadline) is
+ * set with the last append only, so no worker moves in the middle. *out is the game loaded.
+ * Not one transaction: a store failure half-way leaves a game with the first groups (its
+ * id is lost to the caller, who gets the failure). */
+struct event;
+struct import_group;
+enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
+			      const struct import_group *groups, int group_count, const int *origins,
+			      struct game_record *out);
 
 /* ---- The server's own moves ---- */
 

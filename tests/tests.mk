@@ -36,6 +36,14 @@ $(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $
 
 ALL_TARGETS += $(API_UNIT_TESTS)
 
+# The import judge (game/import.c: engine and codec only) on the random games of bench/games.c.
+IMPORT_JUDGE_TEST := $(B)/tests/api/test_import_judge
+$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(IMPORT_JUDGE_TEST)
+
 # The webhook destination rules (api/destination.c), on addresses alone: no network.
 DESTINATION_TEST := $(B)/tests/api/test_destination
 $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destination.o $(B)/obj/tests/check_main.o
@@ -44,8 +52,8 @@ $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destinat
 
 ALL_TARGETS += $(DESTINATION_TEST)
 
-test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(CATAN)
-	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CATAN)
+	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
 .PHONY: test-api-unit
 
 

@@ -35,6 +35,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new game of an exported log
+         * @description The body is an export (`GET /v1/games/{id}/export`; at least `events`, the log as
+         *     `catan replay` reads it). The log is replayed into a new game, answered as game
+         *     creation answers (new id, admin token, one token per seat; `players` of the body give
+         *     names and bots). Only a log the rules could have written is taken: each group of
+         *     events is traced back to the command that made it (derived from the group's first
+         *     event) and the rules decide that command again on the state so far. With `seed`,
+         *     the decision must produce exactly the logged events (dice, cards drawn, thefts,
+         *     production, awards, the board and the first player of `game_created`); without it,
+         *     every move that needs no chance must produce exactly the logged events (so every
+         *     built piece is legal), a move decided by chance (a roll with random dice, buying a
+         *     card, a theft) must be legal and each of its events valid where it stands, and the
+         *     new game draws from a new random seed. A redacted log (a hidden card or stolen
+         *     resource: null) is refused. A refusal is `422 import_refused` naming `events[i]`, the
+         *     first event that does not follow, and creates nothing. Of `options` only
+         *     `turn_timeout_s` and `on_timeout` are read (the game's own options are the log's).
+         *     Admission is creation's (creation key, per-address quota); the body may be up to 4 MiB.
+         */
+        post: operations["importGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}": {
         parameters: {
             query?: never;
@@ -54,6 +89,10 @@ export interface paths {
          *     special cards, open trade offers, every seat's public figures) plus, with a seat
          *     token, that seat's own hand and development cards under `you`. A spectator's (or the
          *     admin's) view has no `you` member. Nothing private to another seat ever appears.
+         *
+         *     With `version=N`, the game as the caller could see it right after version N (history:
+         *     a seat sees its own hand of that moment, never another's), with `deadline` null; it
+         *     never changes and is cached for a year.
          */
         get: operations["getGame"];
         put?: never;
@@ -363,11 +402,82 @@ export interface paths {
          * The seats with their public figures
          * @description One entry per seat: name, whether the server plays it, public victory points, card
          *     counts, played knights, longest road length and pieces left. The same as `players` in
-         *     the game view.
+         *     the game view. With `version=N`, the seats as they stood right after version N (see
+         *     `GET /v1/games/{id}`).
          */
         get: operations["listPlayers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The game's log as a file
+         * @description Options, board, seats and the event log in the form `catan replay` reads (an object
+         *     with an `events` array), as the caller may see it: while the game goes on, hidden
+         *     cards and stolen resources of other seats are null and `seed` is null (such an export
+         *     cannot be replayed past them, nor imported). Once the game is finished nothing is
+         *     secret: everyone gets the full stored log (every hand, every draw) and the seed, so
+         *     anyone can replay a finished game and check it, or import it
+         *     (`POST /v1/games/import`).
+         */
+        get: operations["exportGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The table talk
+         * @description The game's messages after `after` (a `seq`), oldest first, at most `limit`; anyone
+         *     may read them, spectators too. Ask again with `last_seq` as `after` for the next page
+         *     or for new messages.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Say something at the table
+         * @description Public table talk by a seat (a spectator's or the admin's token: `403`): every seat
+         *     and every spectator reads it. `text` is 1..500 characters of UTF-8, without control
+         *     characters (line feeds allowed) or bidi controls (`400` naming `text`). A seat may
+         *     post 10 messages a minute (`429 rate_limited` with `Retry-After` past that).
+         *     Messages are kept beside the event log, never in it: posting one never changes the
+         *     game's version, so a move's `If-Match` and the game's `ETag` are unaffected. Each
+         *     message has the game's next `seq` and the version it followed (`after_version`).
+         */
+        post: operations["postMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,7 +906,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down") | "import_refused" | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -1393,6 +1503,70 @@ export interface components {
         PlayerList: {
             version?: components["schemas"]["Version"];
             players: components["schemas"]["Player"][];
+        };
+        /**
+         * @description A game as a file, in the form `catan replay` reads (it reads `events` and ignores the
+         *     other members). `events` is the whole log as the caller may see it: while the game
+         *     goes on, other seats' hidden cards and stolen resources are null; once `finished`,
+         *     the stored log unredacted, and `seed` is the game's seed.
+         */
+        GameExport: {
+            /** @constant */
+            format: "catan-log-1";
+            game: components["schemas"]["GameId"];
+            version: components["schemas"]["Version"];
+            finished: boolean;
+            /** @description The game's seed once it is finished (in decimal, as a string, since a random seed may be beyond 2^53); null before. */
+            seed: string | null;
+            /** @description The options the game was created with (as `POST /v1/games` takes them, without the seed). */
+            options: Record<string, never>;
+            players: {
+                name: string;
+                bot: boolean;
+            }[];
+            board: components["schemas"]["Board"];
+            events: components["schemas"]["LogEntry"][];
+        };
+        PostMessageRequest: {
+            /** @description 1..500 characters of UTF-8; no control characters but line feeds, no bidi controls. */
+            text: string;
+        };
+        /** @description One message of the table talk. */
+        TableMessage: {
+            /** @description Its place among the game's messages (1, 2, 3 ...). */
+            seq: number;
+            seat: components["schemas"]["Seat"];
+            /** @description The seat's name. */
+            name: string;
+            text: string;
+            /** @description The game's version when it was posted (it follows that move). */
+            after_version: number;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        TableMessageList: {
+            messages: components["schemas"]["TableMessage"][];
+            /** @description The last message's `seq` (or `after` when there is none), the next `after`. */
+            last_seq: number;
+            /** @description The game's version now (messages never change it). */
+            version: components["schemas"]["Version"];
+        };
+        /** @description An export of `GET /v1/games/{id}/export` (only `events` is required; `format`, `game`, `version`, `finished` and `board` are ignored). */
+        ImportGameRequest: {
+            format?: string;
+            game?: string;
+            version?: number;
+            finished?: boolean;
+            /** @description The game's seed (a decimal string, or an integer), or null. */
+            seed?: string | number | null;
+            /** @description Only `turn_timeout_s` and `on_timeout` are read. */
+            options?: Record<string, never> | null;
+            players?: {
+                name?: string;
+                bot?: boolean;
+            }[] | null;
+            board?: Record<string, never>;
+            /** @description The log, oldest first; entries as the log gives them (version, created_at and origin are read only for the origin) or bare events. */
+            events: Record<string, never>[];
         };
         /**
          * @description The island. Hexes are pointy-top, in axial coordinates (q, r), r growing southward.
@@ -2753,6 +2927,11 @@ export interface components {
          */
         PictureVersion: number;
         /**
+         * @description The game as it stood right after this version (history); absent: now. Beyond the log: `404 version_not_found`; not an integer of 1..2147483647: `400` naming `version`.
+         * @example 57
+         */
+        HistoryVersion: number;
+        /**
          * @description Small id labels, any subset, comma-separated: `nodes` (every intersection), `edges` (every path), `hexes` (every hex), so a chat user can say "settle 23". Anything else: 400 naming `labels`.
          * @example nodes,edges
          */
@@ -2837,6 +3016,16 @@ export interface components {
          * @example "picture-57-p1024l0"
          */
         PictureETag: string;
+        /**
+         * @description A tag of the answer's content (`"messages-<16 hex digits>"`), not the game's version, which messages never change; `If-None-Match` with it answers `304` while no new message came.
+         * @example "messages-9c1f0e4d2b7a6358"
+         */
+        MessagesETag: string;
+        /**
+         * @description `private, max-age=31536000, immutable` (a seat's view) or `public, max-age=31536000, immutable` for a named `version` (it never changes); without `version`, a seat's view is `private, no-store`.
+         * @example public, max-age=31536000, immutable
+         */
+        HistoryCacheControl: string;
         /**
          * @description `public, max-age=31536000, immutable` for a named `version` (it never changes); `no-cache` for the current picture (revalidate with its `ETag`). JSON answers carry the usual cache headers.
          * @example public, max-age=31536000, immutable
@@ -2958,9 +3147,77 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getGame: {
+    importGame: {
         parameters: {
             query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportGameRequest"];
+            };
+        };
+        responses: {
+            /** @description The game was imported. The tokens in this response are shown only once. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The rules refuse the log (`import_refused`, `field` naming `events[i]`, `detail` the reason); nothing was created. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 422;
+                        /** @constant */
+                        code?: "import_refused";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The game as it stood right after this version (history); absent: now. Beyond the log: `404 version_not_found`; not an integer of 1..2147483647: `400` naming `version`.
+                 * @example 57
+                 */
+                version?: components["parameters"]["HistoryVersion"];
+            };
             header?: {
                 /**
                  * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
@@ -2989,6 +3246,7 @@ export interface operations {
             /** @description The game view. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["HistoryCacheControl"];
                     ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3001,6 +3259,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
@@ -3495,7 +3754,13 @@ export interface operations {
     };
     listPlayers: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The game as it stood right after this version (history); absent: now. Beyond the log: `404 version_not_found`; not an integer of 1..2147483647: `400` naming `version`.
+                 * @example 57
+                 */
+                version?: components["parameters"]["HistoryVersion"];
+            };
             header?: {
                 /**
                  * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
@@ -3524,6 +3789,7 @@ export interface operations {
             /** @description The seats. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["HistoryCacheControl"];
                     ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3536,9 +3802,176 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameExport"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a greater `seq` (default 0: from the first). */
+                after?: number;
+                /** @description At most this many messages (default 100). */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["MessagesETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableMessageList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Anyone for wool? 2 brick for 1"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was posted. */
+            201: {
+                headers: {
+                    ETag: components["headers"]["MessagesETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

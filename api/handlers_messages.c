@@ -1,0 +1,103 @@
+/*
+ * handlers_messages.c - table talk: POST /v1/games/{id}/messages {text} by a seat, and
+ * GET /v1/games/{id}/messages?after=S&limit=N for anyone (spectators too).
+ *
+ * Messages are kept beside the log (game/messages.h): posting one leaves the game's version
+ * as it is, so a move's If-Match, the game's ETag and long-polls of moves never notice it,
+ * and the answers here carry no game ETag but a tag of their content ("messages-<hash>",
+ * so If-None-Match answers 304 while nothing new was said). A seat may post MESSAGES_PER_MINUTE messages a
+ * minute: past that, 429 rate_limited with Retry-After (the seconds until the oldest message
+ * of the last minute leaves the window), counted in the database so it holds across servers.
+ * Text: 1..500 characters of valid UTF-8, no control characters but line feeds, no bidi
+ * controls (400 naming `text`).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "api/handlers.h"
+#include "api/metrics.h"
+#include "api/service.h"
+#include "game/messages.h"
+
+#define MESSAGES_PAGE_DEFAULT 100
+
+void handle_post_message(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	static const char *const members[] = {"text", NULL};
+	if (!service_known_members(request, body, members, "a message is {text}")) {
+		json_decref(body);
+		return;
+	}
+	json_t *text = json_object_get(body, "text");
+	if (!text) {
+		json_decref(body);
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "a message needs its text", "text", -1);
+		return;
+	}
+	if (!json_is_string(text) || strlen(json_string_value(text)) != json_string_length(text) ||
+	    messages_text_length(json_string_value(text)) < 0) {
+		json_decref(body);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "text is 1..500 characters of UTF-8, without control characters (line feeds "
+				     "allowed) or bidi controls",
+				     "text", -1);
+		return;
+	}
+	struct store_message posted;
+	int retry_after;
+	enum store_status status = messages_post(session.game.id, session.viewer, json_string_value(text), &posted,
+						 &retry_after);
+	if (status != STORE_OK) {
+		json_decref(body);
+		service_store_error(request, status);
+		return;
+	}
+	if (retry_after > 0) {
+		json_decref(body);
+		char seconds[16], detail[128];
+		snprintf(seconds, sizeof seconds, "%d", retry_after);
+		snprintf(detail, sizeof detail, "a seat may post %d messages a minute: retry in %d s", MESSAGES_PER_MINUTE,
+			 retry_after);
+		http_add_header(request, "Retry-After", seconds);
+		metrics_add(METRICS_RATE_LIMITED, 1);
+		http_respond_problem(request, PROBLEM_RATE_LIMITED, detail, NULL, -1);
+		return;
+	}
+	json_t *answer = messages_json(&session.game, &posted, json_string_value(text));
+	json_decref(body);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json_hashed(request, 201, answer, "messages-");
+}
+
+void handle_get_messages(struct http_request *request)
+{
+	struct session session;
+	long after = http_query_integer(request, "after", 0, 0, INT32_MAX);
+	if (after < 0)
+		return;
+	long limit = http_query_integer(request, "limit", MESSAGES_PAGE_DEFAULT, 1, MESSAGES_PAGE_MAX);
+	if (limit < 0 || !service_open(request, &session))
+		return;
+	struct store_messages messages;
+	enum store_status status = messages_read(session.game.id, (int32_t)after, (int)limit, &messages);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	json_t *list = json_array();
+	long last = after;
+	for (int i = 0; i < messages.count; i++) {
+		json_array_append_new(list, messages_json(&session.game, &messages.rows[i], NULL));
+		last = messages.rows[i].seq;
+	}
+	store_messages_free(&messages);
+	json_t *body = json_pack("{s:o, s:i, s:i}", "messages", list, "last_seq", (int)last, "version",
+				 (int)session.game.state.version);
+	http_respond_json_hashed(request, 200, body, "messages-");
+}

@@ -1,0 +1,53 @@
+/*
+ * messages.h - table talk, free of HTTP: what a message may say, posting it within the
+ * seat's rate, reading a game's messages, and a message as JSON.
+ *
+ * Messages live beside the log (db/store_messages.h), never in it: posting one never
+ * changes the game's version, so it never makes a move's If-Match fail, never wakes a
+ * long-poll of moves and never appears in the event log or the export. Each message has
+ * its game's next `seq` (1, 2, 3 ...) and the game version it followed (`after_version`),
+ * which places it between the moves. Uses the thread's store (play_store()).
+ *
+ * Not built yet: messages on GET .../stream and to webhooks. The design meant for them:
+ * the stream sends the log and the messages merged in the order (version, seq), a message
+ * right after the event of its after_version; an event keeps `id: <version>` (so today's
+ * clients and Last-Event-ID resumes are unchanged) and a message gets `id: <version>.<seq>`
+ * (its after_version and seq). Resuming from "V" sends events after V and messages with
+ * after_version >= V; from "V.S", events after V and messages with after_version > V, or
+ * = V and seq > S. That is exact only if no message can commit with an after_version below
+ * the last event already sent: catan_post_message() then has to read the version under a
+ * lock that appends also take (today appends take none, so it is not yet exact), and a
+ * post has to NOTIFY like an append (catan_notify) so parked streams wake.
+ */
+#ifndef CATAN_GAME_MESSAGES_H
+#define CATAN_GAME_MESSAGES_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "db/store_messages.h"
+#include "game/play.h"
+
+#define MESSAGES_MAX_CHARACTERS 500
+#define MESSAGES_PER_MINUTE 10 /* per seat, over the last 60 seconds */
+#define MESSAGES_PAGE_MAX 500
+
+/* The number of characters of `text` when it may be posted: valid UTF-8, 1..500
+ * characters, no control characters but line feeds, no bidi or invisible format controls
+ * (codec/text.h text_name_length() on each line); else -1. */
+int messages_text_length(const char *text);
+
+/* Post a checked text by `seat`: STORE_OK with *posted (posted->text NULL: the caller has
+ * the text), or STORE_OK with *retry_after_s > 0 when the seat is over its rate (nothing
+ * written); STORE_NOT_FOUND when the game is gone. */
+enum store_status messages_post(int64_t game_id, int seat, const char *text, struct store_message *posted,
+				int *retry_after_s);
+
+/* The game's messages after seq `after`, at most `limit` (free with store_messages_free). */
+enum store_status messages_read(int64_t game_id, int32_t after, int limit, struct store_messages *out);
+
+/* {"seq", "seat", "name", "text", "after_version", "created_at"}; `text` given (NULL: the
+ * message's own). New reference. */
+json_t *messages_json(const struct game_record *game, const struct store_message *message, const char *text);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * test_http_import.c - POST /v1/games/import: a finished game's export imported again is
+ * the same game, event for event (same stored events, actors and origins), with and without
+ * its seed; tampered logs (a settlement moved onto an occupied node, dice changed while the
+ * seed is there, a hand changed, a redacted card) are refused with 422 import_refused
+ * naming the event, and no game is created; malformed bodies answer 400 naming the member.
+ */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/api/http_fixture.h"
+#include "tests/api/http_support.h"
+#include "tests/check_main.h"
+
+#define MAX_MOVES 5000
+
+/* How many games the database holds (to prove a refusal created none). */
+static long game_count(void)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
+	ck_assert_int_eq(PQstatus(connection), CONNECTION_OK);
+	PGresult *result = PQexec(connection, "SELECT count(*) FROM games");
+	ck_assert_int_eq(PQresultStatus(result), PGRES_TUPLES_OK);
+	long count = atol(PQgetvalue(result, 0, 0));
+	PQclear(result);
+	PQfinish(connection);
+	return count;
+}
+
+/* A 3-seat game on the beginner board with a draft start, played to its end (with domestic
+ * trades when `trades`), and its export as a spectator (new reference). */
+static json_t *finished_export(struct http_game *game, uint64_t seed, int trades)
+{
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", game);
+	struct http_player player;
+	http_player_init(&player, &http_fixture.direct, game, seed, trades);
+	http_player_finish(&player, MAX_MOVES);
+	char path[160];
+	snprintf(path, sizeof path, "%s/export", game->path);
+	return http_get_ok(&http_fixture.direct, path, NULL);
+}
+
+/* The stored rows without their times. New reference. */
+static json_t *rows_without_time(const char *game_id)
+{
+	json_t *rows = http_truth_rows(game_id, 0);
+	size_t index;
+	json_t *row;
+	json_array_foreach(rows, index, row)
+		json_object_del(row, "at");
+	return rows;
+}
+
+static void post_import(const json_t *body, struct http_response *response)
+{
+	http_call_json(&http_fixture.direct, "POST", "/v1/games/import", NULL, body, NULL, response);
+}
+
+static void assert_imported_equal(const struct http_game *game, const json_t *export)
+{
+	struct http_response response;
+	post_import(export, &response);
+	ck_assert_msg(response.status == 201, "import: %s", http_describe(&response));
+	const char *id = json_string_value(json_object_get(response.json, "id"));
+	ck_assert_ptr_nonnull(id);
+	ck_assert_str_ne(id, game->id);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")),
+			 json_integer_value(json_object_get(export, "version")));
+	ck_assert(json_is_string(json_object_get(response.json, "admin_token")));
+	json_t *seats = json_object_get(response.json, "seats");
+	ck_assert_int_eq(json_array_size(seats), 3);
+	ck_assert(json_is_string(json_object_get(json_array_get(seats, 0), "token")));
+	json_t *original = rows_without_time(game->id), *copy = rows_without_time(id);
+	ck_assert_msg(json_equal(original, copy), "the imported game's stored rows are the original's");
+	json_decref(original);
+	json_decref(copy);
+	http_response_free(&response);
+}
+
+START_TEST(test_export_then_import_reproduces_the_game_event_for_event)
+{
+	struct http_game game;
+	json_t *export = finished_export(&game, 8101, 1);
+	ck_assert(json_is_string(json_object_get(export, "seed")));
+	assert_imported_equal(&game, export);
+	json_decref(export);
+}
+END_TEST
+
+START_TEST(test_import_without_the_seed_checks_the_moves_and_reproduces_the_events)
+{
+	struct http_game game;
+	json_t *export = finished_export(&game, 8102, 0);
+	json_object_set_new(export, "seed", json_null());
+	assert_imported_equal(&game, export);
+	json_decref(export);
+}
+END_TEST
+
+/* The index of the n-th (0-based) event of `type` in the export, -1 when there is none. */
+static long find_event(const json_t *export, const char *type, int n)
+{
+	size_t index;
+	json_t *event;
+	json_array_foreach(json_object_get(export, "events"), index, event)
+		if (strcmp(json_string_value(json_object_get(event, "type")), type) == 0 && n-- == 0)
+			return (long)index;
+	return -1;
+}
+
+static json_t *event_at(json_t *export, long index)
+{
+	return json_array_get(json_object_get(export, "events"), (size_t)index);
+}
+
+/* POST the export: 422 import_refused naming events[index], and no game created. */
+static void assert_refused_at(const json_t *export, long index)
+{
+	long before = game_count();
+	struct http_response response;
+	post_import(export, &response);
+	http_assert_problem(&response, 422, "import_refused");
+	char field[32];
+	snprintf(field, sizeof field, "events[%ld]", index);
+	ck_assert_msg(strcmp(json_string_value(json_object_get(response.json, "field")), field) == 0, "%s",
+		      http_describe(&response));
+	http_response_free(&response);
+	ck_assert_int_eq(game_count(), before);
+}
+
+START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created)
+{
+	struct http_game game;
+	json_t *export = finished_export(&game, 8103, 0);
+
+	/* The second settlement moved onto the first one's node: refused with and without the seed. */
+	long first = find_event(export, "settlement_built", 0), second = find_event(export, "settlement_built", 1);
+	ck_assert_int_ge(second, 0);
+	json_t *moved = json_deep_copy(export);
+	json_object_set(event_at(moved, second), "node", json_object_get(event_at(moved, first), "node"));
+	assert_refused_at(moved, second);
+	json_object_set_new(moved, "seed", json_null());
+	assert_refused_at(moved, second);
+	json_decref(moved);
+
+	/* Dice changed while the seed is there. */
+	long roll = find_event(export, "dice_rolled", 0);
+	ck_assert_int_ge(roll, 0);
+	json_t *dice = json_deep_copy(export);
+	json_t *rolled = event_at(dice, roll);
+	long d1 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 0));
+	long d2 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 1));
+	long other = d1 == 6 ? 5 : d1 + 1;
+	json_object_set_new(rolled, "dice", json_pack("[i, i]", (int)other, (int)d2));
+	json_object_set_new(rolled, "total", json_integer(other + d2));
+	assert_refused_at(dice, roll);
+	json_decref(dice);
+
+	/* A hand changed: one more card produced for seat 0. */
+	long produced = find_event(export, "resources_produced", 0);
+	ck_assert_int_ge(produced, 0);
+	json_t *hand = json_deep_copy(export);
+	json_t *gains = json_array_get(json_object_get(event_at(hand, produced), "gains"), 0);
+	json_object_set_new(gains, "brick", json_integer(json_integer_value(json_object_get(gains, "brick")) + 1));
+	assert_refused_at(hand, produced);
+	json_object_set_new(hand, "seed", json_null());
+	assert_refused_at(hand, produced);
+	json_decref(hand);
+
+	/* A redacted card (as a game going on exports another seat's draw). */
+	long bought = find_event(export, "development_card_bought", 0);
+	long stolen = find_event(export, "resource_stolen", 0);
+	ck_assert_msg(bought >= 0 || stolen >= 0, "the game has a hidden draw");
+	json_t *redacted = json_deep_copy(export);
+	long at = bought >= 0 ? bought : stolen;
+	json_object_set_new(event_at(redacted, at), bought >= 0 ? "card" : "resource", json_null());
+	assert_refused_at(redacted, at);
+	json_decref(redacted);
+
+	/* And an event that never begins a move, where a move should be. */
+	json_t *orphan = json_deep_copy(export);
+	json_array_insert(json_object_get(orphan, "events"), 5, json_object_get(orphan, "events") ?
+				  json_array_get(json_object_get(orphan, "events"), (size_t)produced) : NULL);
+	assert_refused_at(orphan, 5);
+	json_decref(orphan);
+	json_decref(export);
+}
+END_TEST
+
+START_TEST(test_malformed_imports_answer_400_naming_the_member)
+{
+	static const struct {
+		const char *body;
+		const char *field;
+	} cases[] = {
+		{"{}", "events"},
+		{"{\"events\": []}", "events"},
+		{"{\"events\": 3}", "events"},
+		{"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0}], \"seed\": \"12x\"}", "seed"},
+		{"{\"events\": [], \"extra\": 1}", "extra"},
+	};
+	long before = game_count();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct http_response response;
+		http_call(&http_fixture.checked, "POST", "/v1/games/import", NULL, cases[i].body, NULL, &response);
+		ck_assert_msg(response.status == 400, "%s: %s", cases[i].body, http_describe(&response));
+		ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), cases[i].field);
+		http_response_free(&response);
+	}
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", "/v1/games/import", NULL,
+		  "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0}]}", NULL, &response);
+	http_assert_problem(&response, 422, "import_refused");
+	http_response_free(&response);
+	ck_assert_int_eq(game_count(), before);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+	Suite *suite = suite_create("http_import");
+	TCase *import = tcase_create("import");
+	http_fixture_add(import, HTTP_FIXTURE_PRISM, NULL);
+	tcase_set_timeout(import, 240);
+	tcase_add_test(import, test_export_then_import_reproduces_the_game_event_for_event);
+	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
+	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
+	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
+	suite_add_tcase(suite, import);
+	return suite;
+}
