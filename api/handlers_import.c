@@ -255,7 +255,7 @@ void handle_import_game(struct http_request *request)
 	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
 	int ok = auth_new_token("at_", admin_token);
 	auth_hash(admin_token, strlen(admin_token), admin_hash);
-	struct play_new_game new_game = {&options, seed, {NULL}, bots, token_hashes, admin_hash};
+	struct play_new_game new_game = {&options, seed, {NULL}, bots, token_hashes, admin_hash, NULL};
 	for (int s = 0; s < seats && ok; s++) {
 		new_game.names[s] = names[s];
 		ok = auth_new_token("st_", tokens[s]);

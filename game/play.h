@@ -171,6 +171,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 /* A waiting game was started by a join or a seat change (game/lobby.h): tell the hooks
  * as for an append of `version` events. */
 void play_started(int64_t game_id, int32_t version);
+
 /* An imported game (POST /v1/games/import): the game of `new_game` (its options, seed,
  * seats and tokens) whose log is events[0 .. count), already judged by import_verify()
  * (game/import.h), which cut it into groups[0 .. group_count) (the first is the creation);

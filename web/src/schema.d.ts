@@ -11,7 +11,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The lobby - public games waiting for players
+         * @description The games created with `"public": true` that still have an open seat, newest first.
+         *     Nothing secret is listed (no token, no invite: a player joins a listed game with the
+         *     invite its creator shared). Pages of `limit` games (1..100, default 20);
+         *     `next_cursor` is an opaque string to send as `cursor` for the next page (null when
+         *     this page is not full). A game leaves the list when it starts.
+         */
+        get: operations["listWaitingGames"];
         put?: never;
         /**
          * Create a game
@@ -768,6 +776,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the first open seat of a waiting game
+         * @description With the game's invite (given to its creator, who shares it, for instance as the
+         *     invite's `url`) and a name, takes the lowest-numbered open seat and answers its seat
+         *     token, shown only here. Two joins at the same instant never get the same seat: one
+         *     takes the last seat and the other is answered `409 game_started`. When the last open
+         *     seat is taken the game starts at once (`status: started`, `version` > 0): its first
+         *     player is drawn then, as for a game created full, and moves are accepted from then on.
+         *     A wrong invite answers `403 wrong_invite`; a started game `409 game_started`, a
+         *     finished one `409 game_finished`, a waiting game with no open seat `409 game_full`.
+         *     The name follows the rules of `players[].name` at creation. With `Authorization:
+         *     Bearer <player token>` the seat is bound to that player (its token acts for the seat)
+         *     and `name` defaults to the player's name.
+         */
+        post: operations["joinGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The game's seats, open or taken
+         * @description Who sits where, for anyone (no token, no secret): while the game waits for players
+         *     (`status: waiting`, `version` 0) its open seats (`open: true`, named "Seat N" until
+         *     taken), then, once started, every seat's name and whether a bot plays it. While a game
+         *     waits, every other resource of the game answers `409 game_not_started`.
+         */
+        get: operations["getSeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a player from a waiting game (admin)
+         * @description With the game's admin token, before the start: the player who holds this seat (one
+         *     named at creation or one who joined; not a bot, not an open seat) loses it. The seat
+         *     is open again and its token no longer works. Answers the seats. A started game answers
+         *     `409 game_started`, a seat that is open or a bot's `409 seat_not_changeable`.
+         */
+        delete: operations["removeSeatPlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an open seat to a bot (admin)
+         * @description With the game's admin token, before the start: the open seat is played by the server
+         *     from now on, named `name` (default "Bot N"). When it was the last open seat the game
+         *     starts at once, and the answer is `{id, status: started, version}`; otherwise it is
+         *     the seats. A seat that is not open answers `409 seat_not_changeable`.
+         */
+        post: operations["makeSeatBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a player
+         * @description A player is a name and a token (`pt_` + 43 base64url characters, shown only here; the
+         *     server keeps its hash). Bind seats to it by creating games with `{"player": "<id>"}`
+         *     in `players`, or by joining with `Authorization: Bearer <player token>`. The player's
+         *     token then acts for those seats as their seat tokens do, on every game route, and
+         *     lists the player's games (`GET /v1/players/me/games`).
+         */
+        post: operations["createPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's games, and where it is the player's turn
+         * @description Every game where the player holds a seat (at most 500), each with its status, whose
+         *     move the game waits for (`waiting_for`), whether that is the player
+         *     (`waiting_for_me`), the deadline of the current wait (null without
+         *     `turn_timeout_s`), and the last change (its time and the game's version; the
+         *     creation's time while the game waits for players). `waiting_for_me=true` keeps the
+         *     games that wait for the player, `false` the others. `sort=last_change` (default:
+         *     latest first) or `sort=deadline` (soonest first, games without one last). Pages of
+         *     `limit` games (1..100, default 20) and `next_cursor` to send as `cursor` (null on the
+         *     last page); the cursor is a position in the sorted list, so a game that changes while
+         *     the pages are read may move between pages.
+         */
+        get: operations["listMyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -906,7 +1094,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down") | "import_refused" | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -925,10 +1113,12 @@ export interface components {
          * @description 403 codes: `seat_token_required` (the admin token cannot make moves), `seat_mismatch`
          *     (the body's `seat` is not the token's seat), `admin_token_required` (an operation of
          *     the admin, or of the seat that owns the webhook), `create_key_required` (creating a
-         *     game on a server with a creation key, or a game of bots only, without the key).
+         *     game on a server with a creation key, or a game of bots only, without the key),
+         *     `wrong_invite` (joining with an invite that is not the game's), `player_not_seated` (a
+         *     player's token in a game where the player holds no seat).
          * @enum {string}
          */
-        ForbiddenCode: "seat_token_required" | "seat_mismatch" | "admin_token_required" | "create_key_required";
+        ForbiddenCode: "seat_token_required" | "seat_mismatch" | "admin_token_required" | "create_key_required" | "wrong_invite" | "player_not_seated";
         /**
          * @description 404 codes: no such game, open trade offer, webhook, path, or (board pictures) version of the game.
          * @enum {string}
@@ -985,12 +1175,23 @@ export interface components {
             /** @constant */
             code?: "method_not_allowed";
         };
-        /** @description A 409 problem, with the game's current `version`. */
+        /** @description A 409 problem, with the game's current `version`: `version_conflict`, or `game_not_started` (the game waits for players to join its open seats: version 0). */
         ConflictProblem: components["schemas"]["Problem"] & {
             /** @constant */
             status?: 409;
+            /** @enum {string} */
+            code?: "version_conflict" | "game_not_started";
+        };
+        /**
+         * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat).
+         * @enum {string}
+         */
+        LobbyConflictCode: "game_started" | "game_finished" | "game_full" | "seat_not_changeable" | "already_seated";
+        /** @description A 409 problem of joining or of a seat change. */
+        LobbyConflictProblem: components["schemas"]["Problem"] & {
             /** @constant */
-            code?: "version_conflict";
+            status?: 409;
+            code?: components["schemas"]["LobbyConflictCode"];
         };
         /** @description A 412 problem, with the game's current `version`. */
         PreconditionFailedProblem: components["schemas"]["Problem"] & {
@@ -1038,7 +1239,7 @@ export interface components {
             /** @constant */
             status?: 503;
             /** @enum {unknown} */
-            code?: "database_unavailable" | "shutting_down" | "too_many_waiting";
+            code?: "database_unavailable" | "shutting_down" | "too_many_waiting" | "render_busy";
         };
         /**
          * @description A game id, 16 lower-case hex digits.
@@ -1270,24 +1471,41 @@ export interface components {
              */
             seats?: 3 | 4;
             /** @description One entry per seat, in seat order (3 or 4; instead of `seats`). */
-            players?: components["schemas"]["PlayerInput"][];
+            players?: (components["schemas"]["PlayerInput"] | components["schemas"]["OpenSeatInput"])[];
             options?: components["schemas"]["GameOptionsInput"];
+            /** @description With open seats only: list the game in the lobby (`GET /v1/games?status=waiting`) while it waits. Default false. */
+            public?: boolean;
         };
-        /** @description A seat to create. */
+        /** @description A seat left open: the game waits (`status: waiting`) until someone joins it with the invite (`POST /v1/games/{id}/join`) or the admin gives it to a bot, then starts by itself. */
+        OpenSeatInput: {
+            /** @constant */
+            open: true;
+        };
+        /** @description A seat to create: a `name`, or a `player` (the seat is bound to that player and named after it unless `name` is given). */
         PlayerInput: {
+            /** @description The id of a player (`POST /v1/players`) to bind the seat to: the player's token then acts for it. Not with `bot`. */
+            player?: string;
             /** @description The name shown to everyone. */
-            name: string;
+            name?: string;
             /** @description True to have the server play this seat (it gets no token). Default false. */
             bot?: boolean;
-        };
-        /** @description A new game, with its secrets. Shown once. */
+        } | unknown | unknown;
+        /** @description A new game, with its secrets. Shown once. A game created with open seats waits for players: `status: waiting`, `version` 0, an `invite`, and no `game` view until it starts. */
         CreatedGame: {
+            /**
+             * @description `waiting` for a game with open seats (absent otherwise: the game view says its status).
+             * @enum {string}
+             */
+            status?: "waiting";
+            /** @description Whether the waiting game is listed in the lobby. */
+            public?: boolean;
+            invite?: components["schemas"]["Invite"];
             id: components["schemas"]["GameId"];
             version: components["schemas"]["Version"];
             admin_token: components["schemas"]["AdminToken"];
             /** @description One entry per seat, in seat order. */
             seats: components["schemas"]["SeatCredentials"][];
-            game: components["schemas"]["GameView"];
+            game?: components["schemas"]["GameView"];
         };
         /** @description A seat and its token. */
         SeatCredentials: {
@@ -1296,8 +1514,102 @@ export interface components {
             name: string;
             /** @description True when the server plays this seat. */
             bot: boolean;
-            /** @description The seat's secret token; null for a bot seat. */
+            /** @description True for an open seat (no token until someone joins it). */
+            open?: boolean;
+            /** @description The seat's secret token; null for a bot seat and an open seat. */
             token: components["schemas"]["SeatToken"] | null;
+        };
+        /** @description The invite of a game with open seats: a secret like a token (shown once, kept hashed), and a link carrying it in the fragment (`<PUBLIC_URL or the request's host>/#game=<id>&invite=<code>`). */
+        Invite: {
+            code: string;
+            url: string;
+        };
+        /** @description `name` may be left out when joining with a player's token. */
+        JoinRequest: {
+            /** @description The game's invite code. */
+            invite: string;
+            /** @description The name shown to everyone (the rules of `players[].name`). */
+            name?: string;
+        };
+        /** @description The seat taken and its token (shown once). */
+        JoinedSeat: {
+            id: components["schemas"]["GameId"];
+            seat: components["schemas"]["Seat"];
+            name: string;
+            token: components["schemas"]["SeatToken"];
+            version: components["schemas"]["Version"];
+            /**
+             * @description `started` when this join took the last open seat (the game is then at `version`), else `waiting`.
+             * @enum {string}
+             */
+            status: "waiting" | "started";
+        };
+        SeatBotRequest: {
+            name?: string;
+        };
+        SeatState: {
+            seat: components["schemas"]["Seat"];
+            /** @description The seat's name ("Seat N" while open). */
+            name: string;
+            bot: boolean;
+            open: boolean;
+        };
+        /** @description A game's seats, for anyone. `created_at`, `public` and `options` are given while the game waits, `version` once it has started. */
+        GameSeats: {
+            id: components["schemas"]["GameId"];
+            /** @enum {string} */
+            status: "waiting" | "setup" | "playing" | "finished";
+            version?: components["schemas"]["Version"];
+            public?: boolean;
+            /** Format: date-time */
+            created_at?: string;
+            open_seats: number;
+            seats: components["schemas"]["SeatState"][];
+            options?: components["schemas"]["ViewOptions"];
+        };
+        /** @description The game started with this change. */
+        GameStarted: {
+            id: components["schemas"]["GameId"];
+            /** @enum {string} */
+            status: "started";
+            version: components["schemas"]["Version"];
+        };
+        Lobby: {
+            games: components["schemas"]["GameSeats"][];
+            /** @description The `cursor` of the next page; null when this page is the last. */
+            next_cursor: string | null;
+        };
+        CreatePlayerRequest: {
+            name: string;
+        };
+        CreatedPlayer: {
+            id: string;
+            name: string;
+            /** @description The player's secret token, shown once. */
+            token: string;
+        };
+        MyGame: {
+            id: components["schemas"]["GameId"];
+            seat: components["schemas"]["Seat"];
+            /** @enum {string} */
+            status: "waiting" | "setup" | "playing" | "finished";
+            version: components["schemas"]["Version"];
+            /** @description The seats the game waits for. */
+            waiting_for: components["schemas"]["Seat"][];
+            waiting_for_me: boolean;
+            /** @description When the current wait times out (RFC 3339 UTC), or null. */
+            deadline: string | null;
+            last_change: {
+                /** Format: date-time */
+                at: string;
+                version: components["schemas"]["Version"];
+            };
+        };
+        MyGames: {
+            player: string;
+            name: string;
+            games: components["schemas"]["MyGame"][];
+            next_cursor: string | null;
         };
         /** @description The game as one caller may see it. */
         GameView: {
@@ -2818,6 +3130,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["ConflictProblem"];
             };
         };
+        /** @description The game is past what the request needs: it has started (`game_started`) or finished (`game_finished`), every seat is taken (`game_full`), or the seat is not open / not a player's (`seat_not_changeable`). */
+        LobbyConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["LobbyConflictProblem"];
+            };
+        };
         /** @description `If-Match` names another version than the current one (in `version`). Nothing was applied. */
         PreconditionFailed: {
             headers: {
@@ -2893,6 +3215,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
             };
         };
+        /**
+         * @description The database is unreachable (or the server is shutting down), or `render_busy`: the
+         *     picture is not cached and every one of the server's drawing slots (`RENDER_CONCURRENCY`,
+         *     default the number of CPUs) stayed busy for `RENDER_WAIT_MS` (default 2 s), or too
+         *     many picture requests are waiting already. Retry after `Retry-After` seconds.
+         */
+        PictureUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+            };
+        };
         /** @description Not ready to serve games (the database is unreachable, or the server is shutting down). */
         NotReady: {
             headers: {
@@ -2911,6 +3249,8 @@ export interface components {
          * @example 2b4f0c1d9e8a7f61
          */
         GameId: components["schemas"]["GameId"];
+        /** @description A seat number, 0..3. */
+        SeatNumber: number;
         /**
          * @description The trade offer's id (see `trades` in the game view).
          * @example 3
@@ -3045,6 +3385,11 @@ export interface components {
          */
         EntityTag: string;
         /**
+         * @description A started game's version (`"57"`), or while the game waits for players a tag of the seats' content (`"seats-<16 hex digits>"`: the seats change while the game has no version yet).
+         * @example "seats-d5eec575aeaee17c"
+         */
+        SeatsETag: string;
+        /**
          * @description The requests this caller may make in a burst (IETF draft httpapi-ratelimit-headers):
          *     the token's limit for a request with a token, else the client address's. Absent when
          *     the server does not limit that kind of request.
@@ -3096,6 +3441,50 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listWaitingGames: {
+        parameters: {
+            query: {
+                /** @description Only `waiting` is served. */
+                status: "waiting";
+                /** @description At most this many games. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the lobby. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lobby"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createGame: {
         parameters: {
             query?: never;
@@ -3261,8 +3650,10 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3342,10 +3733,12 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["PictureUnavailable"];
         };
     };
     getBoardSvg: {
@@ -3415,10 +3808,12 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["PictureUnavailable"];
         };
     };
     getBoardPng: {
@@ -3488,11 +3883,13 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["PictureUnavailable"];
         };
     };
     getActions: {
@@ -3551,8 +3948,10 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3619,8 +4018,10 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3745,8 +4146,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3912,8 +4315,10 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4021,8 +4426,10 @@ export interface operations {
             };
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4382,6 +4789,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4434,7 +4842,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description The seat (or the admin) or the game has as many webhooks as it may. */
+            /** @description The seat (or the admin) or the game has as many webhooks as it may (`too_many_webhooks`), or the game waits for players (`game_not_started`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -4447,8 +4855,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @constant */
                         status?: 409;
-                        /** @constant */
-                        code?: "too_many_webhooks";
+                        /** @enum {string} */
+                        code?: "too_many_webhooks" | "game_not_started";
                     };
                 };
             };
@@ -4503,6 +4911,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4556,6 +4965,309 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    joinGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat taken, with its token (shown once). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedSeat"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["LobbyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSeats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seats. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["SeatsETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSeats"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeSeatPlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seats after the change. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["SeatsETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSeats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["LobbyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    makeSeatBot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeatBotRequest"];
+            };
+        };
+        responses: {
+            /** @description The seats after the change, or the started game's version. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["SeatsETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSeats"] | components["schemas"]["GameStarted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["LobbyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePlayerRequest"];
+            };
+        };
+        responses: {
+            /** @description The player, with its token (shown once). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPlayer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyGames: {
+        parameters: {
+            query?: {
+                waiting_for_me?: "true" | "false";
+                sort?: "last_change" | "deadline";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the player's games. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyGames"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
