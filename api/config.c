@@ -70,5 +70,6 @@ int config_from_env(struct config *config)
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
-	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers);
+	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
+	       read_int("CHANNEL_MAX_FAILURES", 10, 1, 1000, &config->channel_max_failures);
 }

@@ -26,6 +26,8 @@
  *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
+ *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many
+ *                           failed attempts in a row (api/channels.h)
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -53,6 +55,7 @@ struct config {
 	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */
 	int workers;
 	int webhook_workers;
+	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
 	const char *cors_origins; /* NULL: any origin (api/cors.h) */
 };
 
