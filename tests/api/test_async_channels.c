@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
@@ -207,6 +208,28 @@ static void assert_messages(const struct hook *hook, const char *format, const s
 	webhook_deliveries_free(all, count);
 }
 
+/* Every body a chat receiver got, validated against the spec's schema `name`
+ * (DiscordMessage or SlackMessage) by tests/api/validate_json.js. */
+static void assert_bodies_keep_to_the_spec(const struct hook *hook, const char *name)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char path[256], command[600];
+	snprintf(path, sizeof path, "%s/catan-chat-bodies-%ld.txt", tmp, (long)getpid());
+	FILE *file = fopen(path, "w");
+	ck_assert(file != NULL);
+	int n;
+	struct webhook_delivery *all = webhook_receiver_deliveries(hook->receiver, &n);
+	for (int i = 0; i < n; i++)
+		fprintf(file, "%s\t%s\n", name, all[i].text);
+	webhook_deliveries_free(all, n);
+	fclose(file);
+	snprintf(command, sizeof command, "node tests/api/validate_json.js openapi/openapi.json < %s >&2", path);
+	int status = system(command);
+	ck_assert_msg(status == 0, "%d %s bodies in %s break the spec (validate_json.js said so above)", n, name,
+	              path);
+	unlink(path);
+}
+
 START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures)
 {
 	struct http_game game;
@@ -234,6 +257,8 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	int throttled_discord, throttled_slack;
 	assert_messages(&discord, "discord", &game, versions, MOVES, &gap_discord, &throttled_discord);
 	assert_messages(&slack, "slack", &game, versions, MOVES, &gap_slack, &throttled_slack);
+	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
+	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
 	ck_assert_msg(throttled_discord >= 2 && throttled_slack >= 2, "rate limited %d and %d times",
 	              throttled_discord, throttled_slack);
 	ck_assert_msg(gap_discord >= 1.5, "discord's retry_after 1.5 s honoured: the shortest gap was %.3f s",
