@@ -128,7 +128,7 @@ static const char *mention_of(const json_t *mentions, int seat)
 
 /* The headline: who, what, and the game; the mentions first so the ping shows them. */
 static void add_headline(struct text *text, int format, const json_t *mentions, const struct game *game,
-			 const struct channels_turn *turn)
+                         const struct channels_turn *turn)
 {
 	if (game->phase == GAME_PHASE_FINISHED) {
 		if (game->winner >= 0) {
@@ -209,7 +209,7 @@ static void clip(struct text *text, size_t max)
 }
 
 char *channels_message(int format, const char *mentions_json, const struct game *after,
-		       const struct channels_turn *turn)
+                       const struct channels_turn *turn)
 {
 	json_t *mentions = mentions_json ? json_loads(mentions_json, 0, NULL) : NULL;
 	struct text headline = {xmalloc(64), 0, 64}, moves = {xmalloc(256), 0, 256};
@@ -226,18 +226,18 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 	if (format == STORE_FORMAT_DISCORD) {
 		clip(&headline, CHANNELS_DISCORD_CONTENT_MAX);
 		clip(&moves, 4000);
-		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:{s:[s, s]}}", "content", headline.data, "embeds",
-				 "title", title, "description", moves.data, "url", turn->game_url, "image", "url",
-				 turn->board_url, "allowed_mentions", "parse", "users", "roles");
+		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:{s:[s, s]}}", "content", headline.data,
+		                 "embeds", "title", title, "description", moves.data, "url", turn->game_url, "image",
+		                 "url", turn->board_url, "allowed_mentions", "parse", "users", "roles");
 	} else {
 		clip(&headline, 2900);
 		clip(&moves, 2900);
 		char *section = xasprintf("%s\n*Last moves*\n%s\n<%s|Open the game>", headline.data, moves.data,
-					  turn->game_url);
+		                          turn->game_url);
 		body = json_pack("{s:s, s:[{s:s, s:{s:s, s:s}}, {s:s, s:s, s:s, s:{s:s, s:s}}]}", "text", headline.data,
-				 "blocks", "type", "section", "text", "type", "mrkdwn", "text", section, "type", "image",
-				 "image_url", turn->board_url, "alt_text", "The board now", "title", "type", "plain_text",
-				 "text", title);
+		                 "blocks", "type", "section", "text", "type", "mrkdwn", "text", section, "type",
+		                 "image", "image_url", turn->board_url, "alt_text", "The board now", "title", "type",
+		                 "plain_text", "text", title);
 		free(section);
 	}
 	free(headline.data);
@@ -291,7 +291,8 @@ int channels_mentions_valid(const json_t *mentions, int seats, char *why, size_t
 	}
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)mentions, key, value) {
+	json_object_foreach((json_t *)mentions, key, value)
+	{
 		if (!(key[0] >= '0' && key[0] < '0' + seats && key[1] == '\0')) {
 			snprintf(why, why_size, "mentions keys are seats \"0\"..\"%d\"", seats - 1);
 			return 0;
@@ -304,8 +305,9 @@ int channels_mentions_valid(const json_t *mentions, int seats, char *why, size_t
 				printable = 0;
 		if (!printable || length == 0 || length > CHANNELS_MENTION_MAX) {
 			snprintf(why, why_size,
-				 "mentions values are texts of 1 to %d bytes without control characters (e.g. \"<@123>\")",
-				 CHANNELS_MENTION_MAX);
+			         "mentions values are texts of 1 to %d bytes without control characters (e.g. "
+			         "\"<@123>\")",
+			         CHANNELS_MENTION_MAX);
 			return 0;
 		}
 	}

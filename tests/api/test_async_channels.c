@@ -52,8 +52,7 @@ static void hook_register(const struct http_game *game, const char *extra, struc
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	ck_assert_msg(!strstr(response.body, "<@"), "the answer shows no mention: %s", response.body);
 	snprintf(hook->id, sizeof hook->id, "%s", json_string_value(json_object_get(response.json, "id")));
-	webhook_receiver_set_secret(hook->receiver,
-	                            json_string_value(json_object_get(response.json, "secret")));
+	webhook_receiver_set_secret(hook->receiver, json_string_value(json_object_get(response.json, "secret")));
 	http_response_free(&response);
 }
 
@@ -68,9 +67,9 @@ static json_t *listed(const struct http_game *game, const char *id, char **text)
 	json_t *found = NULL;
 	size_t i;
 	json_t *webhook;
-	json_array_foreach(json_object_get(body, "webhooks"), i, webhook)
-		if (strcmp(json_string_value(json_object_get(webhook, "id")), id) == 0)
-			found = json_incref(webhook);
+	json_array_foreach(json_object_get(body, "webhooks"), i,
+	                   webhook) if (strcmp(json_string_value(json_object_get(webhook, "id")), id) == 0) found =
+	        json_incref(webhook);
 	json_decref(body);
 	ck_assert_msg(found != NULL, "webhook %s is listed", id);
 	return found;
@@ -150,10 +149,11 @@ static long check_shape(const char *format, const struct webhook_delivery *d, co
 		json_t *blocks = json_object_get(body, "blocks");
 		ck_assert_msg(json_is_array(blocks) && json_array_size(blocks) == 2, "two blocks: %s", d->text);
 		json_t *section = json_array_get(blocks, 0), *picture = json_array_get(blocks, 1);
-		ck_assert_msg(strcmp(json_string_value(json_object_get(section, "type")), "section") == 0 &&
-		                      strcmp(json_string_value(json_object_get(json_object_get(section, "text"), "type")),
-		                             "mrkdwn") == 0,
-		              "a mrkdwn section: %s", d->text);
+		ck_assert_msg(
+		        strcmp(json_string_value(json_object_get(section, "type")), "section") == 0 &&
+		                strcmp(json_string_value(json_object_get(json_object_get(section, "text"), "type")),
+		                       "mrkdwn") == 0,
+		        "a mrkdwn section: %s", d->text);
 		const char *words = json_string_value(json_object_get(json_object_get(section, "text"), "text"));
 		ck_assert_msg(words && strstr(words, game_link), "the section links the game: %s", d->text);
 		ck_assert_msg(strcmp(json_string_value(json_object_get(picture, "type")), "image") == 0 &&
@@ -225,8 +225,7 @@ static void assert_bodies_keep_to_the_spec(const struct hook *hook, const char *
 	fclose(file);
 	snprintf(command, sizeof command, "node tests/api/validate_json.js openapi/openapi.json < %s >&2", path);
 	int status = system(command);
-	ck_assert_msg(status == 0, "%d %s bodies in %s break the spec (validate_json.js said so above)", n, name,
-	              path);
+	ck_assert_msg(status == 0, "%d %s bodies in %s break the spec (validate_json.js said so above)", n, name, path);
 	unlink(path);
 }
 
@@ -238,8 +237,9 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	hook_register(&game, ", \"format\": \"discord\", \"mentions\": " MENTIONS, &discord);
 	hook_register(&game, ", \"format\": \"slack\", \"mentions\": " MENTIONS, &slack);
 	/* Discord says when in its JSON body, Slack in the header; every third request. */
-	webhook_receiver_throttle(discord.receiver, 3, NULL, "{\"message\": \"You are being rate limited.\", "
-	                                                       "\"retry_after\": 1.5, \"global\": false}");
+	webhook_receiver_throttle(discord.receiver, 3, NULL,
+	                          "{\"message\": \"You are being rate limited.\", "
+	                          "\"retry_after\": 1.5, \"global\": false}");
 	webhook_receiver_throttle(slack.receiver, 3, "1", "");
 	/* Slack fails for a while first. */
 	webhook_receiver_answer(slack.receiver, 503, 0);
@@ -259,8 +259,8 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	assert_messages(&slack, "slack", &game, versions, MOVES, &gap_slack, &throttled_slack);
 	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
 	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
-	ck_assert_msg(throttled_discord >= 2 && throttled_slack >= 2, "rate limited %d and %d times",
-	              throttled_discord, throttled_slack);
+	ck_assert_msg(throttled_discord >= 2 && throttled_slack >= 2, "rate limited %d and %d times", throttled_discord,
+	              throttled_slack);
 	ck_assert_msg(gap_discord >= 1.5, "discord's retry_after 1.5 s honoured: the shortest gap was %.3f s",
 	              gap_discord);
 	ck_assert_msg(gap_slack >= 1.0, "Retry-After: 1 honoured: the shortest gap was %.3f s", gap_slack);
@@ -384,8 +384,14 @@ START_TEST(test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_regist
 	char long_mention[80];
 	memset(long_mention, 'x', 65);
 	long_mention[65] = '\0';
-	const char *mentions[] = {"[\"<@1>\"]", "\"<@1>\"", "{\"3\": \"<@1>\"}", "{\"-1\": \"<@1>\"}",
-	                          "{\"seat0\": \"<@1>\"}", "{\"0\": 123}", "{\"0\": \"\"}", "{\"0\": \"<@1>\\n@everyone\"}",
+	const char *mentions[] = {"[\"<@1>\"]",
+	                          "\"<@1>\"",
+	                          "{\"3\": \"<@1>\"}",
+	                          "{\"-1\": \"<@1>\"}",
+	                          "{\"seat0\": \"<@1>\"}",
+	                          "{\"0\": 123}",
+	                          "{\"0\": \"\"}",
+	                          "{\"0\": \"<@1>\\n@everyone\"}",
 	                          NULL};
 	for (int i = 0; mentions[i]; i++) {
 		snprintf(body, sizeof body, "{%s, \"format\": \"discord\", \"mentions\": %s}", url, mentions[i]);
@@ -433,8 +439,8 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 		http_pause(0.2);
 	}
 	const char *reason = json_string_value(json_object_get(webhook, "disabled_reason"));
-	ck_assert_msg(reason && strstr(reason, DEAD_BOUND_TEXT " failed attempts") && strstr(reason, "answered 404"), "reason: %s",
-	              reason ? reason : "(none)");
+	ck_assert_msg(reason && strstr(reason, DEAD_BOUND_TEXT " failed attempts") && strstr(reason, "answered 404"),
+	              "reason: %s", reason ? reason : "(none)");
 	ck_assert(json_is_string(json_object_get(webhook, "disabled_at")));
 	ck_assert_int_eq(json_integer_value(json_object_get(webhook, "pending")), 0);
 	json_decref(webhook);
@@ -446,8 +452,8 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 	ck_assert_int_eq(json_array_size(entries), DEAD_BOUND + 1);
 	json_t *newest = json_array_get(entries, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(newest, "kind")), "disabled");
-	ck_assert_msg(strstr(json_string_value(json_object_get(newest, "error")), "disabled after " DEAD_BOUND_TEXT), "why: %s",
-	              json_string_value(json_object_get(newest, "error")));
+	ck_assert_msg(strstr(json_string_value(json_object_get(newest, "error")), "disabled after " DEAD_BOUND_TEXT),
+	              "why: %s", json_string_value(json_object_get(newest, "error")));
 	json_decref(log);
 	/* Nothing more reaches it, and nothing piles up for it. */
 	webhook_receiver_answer(dead.receiver, 200, 0);
@@ -466,12 +472,12 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_channels");
 	TCase *channels = tcase_create("channels");
-	static const char *const settings[] = {
-	                                       "CHANNEL_MAX_FAILURES=" DEAD_BOUND_TEXT, NULL};
+	static const char *const settings[] = {"CHANNEL_MAX_FAILURES=" DEAD_BOUND_TEXT, NULL};
 	http_fixture_add(channels, HTTP_FIXTURE_PRISM, settings);
 	tcase_set_timeout(channels, 240);
 	tcase_add_test(channels, test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_register_nothing);
-	tcase_add_test(channels, test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
+	tcase_add_test(channels,
+	               test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
 	tcase_add_test(channels, test_mentions_appear_in_chat_messages_and_nowhere_else);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
 	suite_add_tcase(suite, channels);

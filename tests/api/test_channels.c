@@ -25,12 +25,12 @@ static struct game started(void)
 static struct channels_turn about(const struct event *recent, int recent_count)
 {
 	struct channels_turn turn = {"0123456789abcdef",
-				     {"Alice", "<!channel> & co", NULL, NULL},
-				     "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
-				     "https://catan.example.org/#game=0123456789abcdef",
-				     40,
-				     recent,
-				     recent_count};
+	                             {"Alice", "<!channel> & co", NULL, NULL},
+	                             "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
+	                             "https://catan.example.org/#game=0123456789abcdef",
+	                             40,
+	                             recent,
+	                             recent_count};
 	return turn;
 }
 
@@ -94,12 +94,13 @@ START_TEST(test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_pic
 	ck_assert_msg(body != NULL, "JSON: %s", text);
 	const char *fallback = json_string_value(json_object_get(body, "text"));
 	ck_assert_msg(fallback && strncmp(fallback, "<@U024BE7LH> *&lt;!channel&gt; &amp; co*", 40) == 0,
-		      "mention as is, name escaped: %s", text);
+	              "mention as is, name escaped: %s", text);
 	ck_assert_msg(!strstr(text, "<!channel>"), "a name cannot ping the channel: %s", text);
 	json_t *blocks = json_object_get(body, "blocks");
-	const char *section = json_string_value(json_object_get(json_object_get(json_array_get(blocks, 0), "text"), "text"));
+	const char *section =
+	        json_string_value(json_object_get(json_object_get(json_array_get(blocks, 0), "text"), "text"));
 	ck_assert_msg(section && strstr(section, "Alice ended the turn.") && strstr(section, turn.game_url),
-		      "last moves and link: %s", text);
+	              "last moves and link: %s", text);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(blocks, 1), "image_url")), turn.board_url);
 	json_decref(body);
 	free(text);
@@ -123,7 +124,8 @@ START_TEST(test_rate_limit_answers_are_read_from_the_header_or_discords_body)
 {
 	ck_assert_int_eq(channels_retry_after_ms("3", NULL, 0), 3000);
 	ck_assert_int_eq(channels_retry_after_ms(" 1.5 ", NULL, 0), 1500);
-	const char *discord = "{\"message\": \"You are being rate limited.\", \"retry_after\": 0.25, \"global\": false}";
+	const char *discord =
+	        "{\"message\": \"You are being rate limited.\", \"retry_after\": 0.25, \"global\": false}";
 	ck_assert_int_eq(channels_retry_after_ms(NULL, discord, strlen(discord)), 250);
 	ck_assert_int_eq(channels_retry_after_ms("2", discord, strlen(discord)), 2000);
 	ck_assert_int_eq(channels_retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", NULL, 0), -1);
@@ -142,9 +144,15 @@ START_TEST(test_mentions_are_seats_of_the_game_with_short_printable_texts)
 		ck_assert_msg(channels_mentions_valid(value, 3, why, sizeof why), "%s: %s", good[i], why);
 		json_decref(value);
 	}
-	const char *bad[] = {"[]", "\"<@1>\"", "{\"3\": \"<@1>\"}", "{\"00\": \"x\"}", "{\"0\": 1}", "{\"0\": \"\"}",
-			     "{\"0\": \"a\\tb\"}",
-			     "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}", NULL};
+	const char *bad[] = {"[]",
+	                     "\"<@1>\"",
+	                     "{\"3\": \"<@1>\"}",
+	                     "{\"00\": \"x\"}",
+	                     "{\"0\": 1}",
+	                     "{\"0\": \"\"}",
+	                     "{\"0\": \"a\\tb\"}",
+	                     "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}",
+	                     NULL};
 	for (int i = 0; bad[i]; i++) {
 		json_t *value = json_loads(bad[i], JSON_DECODE_ANY, NULL);
 		ck_assert_msg(value != NULL, "%s", bad[i]);
