@@ -15,6 +15,13 @@
  * acknowledged event, so a crash re-sends at most the event in flight. A 2xx answer is an
  * acknowledgement; anything else (or no answer within the timeout) is a failure, retried
  * after webhooks_backoff_ms(attempts).
+ *
+ * Chat formats (discord, slack; api/channels.h) use the same rows, claims and log: a row
+ * becomes at most one unsigned chat message (when the append changed whom the game waits
+ * for, or ended it), logged as kind "channel". A 429 answer's Retry-After (or Discord's
+ * JSON retry_after) is the row's next due time instead of the backoff; every other failure
+ * counts in webhooks.failures, and the CHANNEL_MAX_FAILURES-th in a row disables the
+ * webhook (its pending rows dropped, a "disabled" entry in its log saying why).
  */
 #include "api/webhooks.h"
 
