@@ -435,7 +435,7 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 	const struct config *config = service_config();
 	int max_failures = config && config->channel_max_failures > 0 ? config->channel_max_failures : 10;
 	char reason[200];
-	snprintf(reason, sizeof reason, "disabled after %d failed attempts in a row (the last: %s)", max_failures,
+	snprintf(reason, sizeof reason, "disabled after %d failed attempts in a row (the last: %.120s)", max_failures,
 		 acknowledged ? "" : error);
 	/* A rate-limit answer is the service alive and asking for patience: it neither counts
 	 * towards disabling the webhook nor resets the count. */
