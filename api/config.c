@@ -80,5 +80,6 @@ int config_from_env(struct config *config)
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
 	       read_int("RENDER_CONCURRENCY", cpu_count(), 1, 256, &config->render_concurrency) &&
-	       read_int("RENDER_WAIT_MS", 2000, 0, 60000, &config->render_wait_ms);
+	       read_int("RENDER_WAIT_MS", 2000, 0, 60000, &config->render_wait_ms) &&
+	       read_int("CHANNEL_MAX_FAILURES", 10, 1, 1000, &config->channel_max_failures);
 }

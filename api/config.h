@@ -30,6 +30,8 @@
  *                           api/render_slots.h)
  *   RENDER_WAIT_MS          2000 (how long a picture request waits for a drawing slot
  *                           before answering 503 render_busy)
+ *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many
+ *                           failed attempts in a row (api/channels.h)
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -59,6 +61,7 @@ struct config {
 	int webhook_workers;
 	int render_concurrency;
 	int render_wait_ms;
+	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
 	const char *cors_origins; /* NULL: any origin (api/cors.h) */
 };
 

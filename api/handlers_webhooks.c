@@ -5,12 +5,19 @@
  * registers receivers of that seat's view of the events plus "your_turn" notes. A seat
  * sees and removes only its own registrations; the admin sees and removes all. The
  * signing secret is shown once, in the answer to the registration.
+ *
+ * format: "standard" (the default: signed deliveries of events and your_turn notes),
+ * "discord" or "slack" (chat messages at turn changes and at the end: api/channels.h).
+ * A chat webhook may carry mentions (seat -> mention text); they are stored but never
+ * shown again, not even to the registrant: no answer of this file holds them. A chat
+ * webhook that kept failing is listed with "disabled": true and the reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game/auth.h"
+#include "api/channels.h"
 #include "api/config.h"
 #include "api/destination.h"
 #include "api/handlers.h"
@@ -33,10 +40,19 @@ static json_t *webhook_json(const struct store_webhook *webhook)
 	char id[24], created[40];
 	webhooks_format_id(webhook->id, id);
 	play_format_time(webhook->created_at_us, created, sizeof created);
-	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:i}", "id", id, "url", webhook->url, "events",
-			 webhook->your_turn_only ? "your_turn" : "all", "seat",
-			 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created, "pending",
-			 (int)webhook->pending);
+	json_t *json = json_pack("{s:s, s:s, s:s, s:o, s:s, s:i, s:s, s:b}", "id", id, "url", webhook->url, "events",
+				 webhook->your_turn_only ? "your_turn" : "all", "seat",
+				 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created,
+				 "pending", (int)webhook->pending, "format", store_format_name(webhook->format),
+				 "disabled", webhook->disabled_at_us != 0);
+	if (webhook->disabled_at_us) {
+		char at[40];
+		play_format_time(webhook->disabled_at_us, at, sizeof at);
+		json_object_set_new(json, "disabled_at", json_string(at));
+		json_object_set_new(json, "disabled_reason",
+				    json_string(webhook->disabled_reason ? webhook->disabled_reason : ""));
+	}
+	return json;
 }
 
 static int valid_url(const char *url)
@@ -94,8 +110,8 @@ void handle_post_webhook(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"url", "events", NULL};
-	if (!service_known_members(request, body, members, "a webhook has url and events")) {
+	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
+	if (!service_known_members(request, body, members, "a webhook has url, events, format and mentions")) {
 		json_decref(body);
 		return;
 	}
@@ -134,15 +150,50 @@ void handle_post_webhook(struct http_request *request)
 			return;
 		}
 	}
+	int format = STORE_FORMAT_STANDARD;
+	json_t *format_json = json_object_get(body, "format");
+	if (format_json && !json_is_null(format_json)) {
+		format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
+		if (format < 0) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
+			json_decref(body);
+			return;
+		}
+	}
+	char *mentions_text = NULL;
+	json_t *mentions = json_object_get(body, "mentions");
+	if (mentions && !json_is_null(mentions)) {
+		char why_mentions[160];
+		if (format == STORE_FORMAT_STANDARD) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "mentions are for \"discord\" and \"slack\" webhooks only", "mentions", -1);
+			json_decref(body);
+			return;
+		}
+		if (!channels_mentions_valid(mentions, session.game.state.options.seats, why_mentions,
+					     sizeof why_mentions)) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, why_mentions, "mentions", -1);
+			json_decref(body);
+			return;
+		}
+		mentions_text = json_dumps(mentions, JSON_COMPACT);
+		if (!mentions_text)
+			abort();
+	}
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	if (!auth_random(secret, sizeof secret)) {
+		free(mentions_text);
 		json_decref(body);
 		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
 		return;
 	}
-	struct store_webhook webhook = {0, owner_of(&session), your_turn_only, 0, 0, (char *)json_string_value(url)};
-	enum store_status status = store_webhook_create(play_store(), session.game.id, webhook.seat, your_turn_only,
-							secret, webhook.url, &webhook.id, &webhook.created_at_us);
+	struct store_webhook webhook = {0, owner_of(&session), your_turn_only, 0, 0, (char *)json_string_value(url),
+					format, 0, 0, NULL};
+	enum store_status status =
+		store_webhook_create(play_store(), session.game.id, webhook.seat, your_turn_only, secret, webhook.url,
+				     format, mentions_text, &webhook.id, &webhook.created_at_us);
+	free(mentions_text);
 	if (status != STORE_OK) {
 		json_decref(body);
 		if (status == STORE_NOT_FOUND)

@@ -15,6 +15,13 @@
  * acknowledged event, so a crash re-sends at most the event in flight. A 2xx answer is an
  * acknowledgement; anything else (or no answer within the timeout) is a failure, retried
  * after webhooks_backoff_ms(attempts).
+ *
+ * Chat formats (discord, slack; api/channels.h) use the same rows, claims and log: a row
+ * becomes at most one unsigned chat message (when the append changed whom the game waits
+ * for, or ended it), logged as kind "channel". A 429 answer's Retry-After (or Discord's
+ * JSON retry_after) is the row's next due time instead of the backoff; every other failure
+ * counts in webhooks.failures, and the CHANNEL_MAX_FAILURES-th in a row disables the
+ * webhook (its pending rows dropped, a "disabled" entry in its log saying why).
  */
 #include "api/webhooks.h"
 
@@ -32,6 +39,7 @@
 
 #include "api/access_log.h"
 #include "api/backoff.h"
+#include "api/channels.h"
 #include "api/destination.h"
 #include "api/metrics.h"
 #include "game/play.h"
@@ -147,6 +155,70 @@ static const char *coarse_reason(CURLcode code, int refused)
 	}
 }
 
+/* What came back besides the status: the Retry-After header and the start of the body
+ * (read for a chat service's rate-limit answer). */
+struct answer {
+	char retry_after[32];
+	char body[2048];
+	size_t body_size;
+};
+
+static size_t keep_body(char *data, size_t size, size_t count, void *user)
+{
+	struct answer *answer = user;
+	size_t bytes = size * count;
+	size_t room = sizeof answer->body - 1 - answer->body_size;
+	size_t take = bytes < room ? bytes : room;
+	memcpy(answer->body + answer->body_size, data, take);
+	answer->body_size += take;
+	answer->body[answer->body_size] = '\0';
+	return bytes;
+}
+
+/* POST `body` with `headers` to url; the receiver's HTTP status, or 0 with *error set when
+ * none came. With `answer`, what came back is kept there. */
+static long perform(CURL *curl, const char *url, struct curl_slist *headers, const char *body, char *error,
+		    size_t error_size, int *duration_ms, struct answer *answer)
+{
+	curl_easy_reset(curl);
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)TOTAL_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (answer) {
+		memset(answer, 0, sizeof *answer);
+		curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body);
+		curl_easy_setopt(curl, CURLOPT_WRITEDATA, answer);
+	} else {
+		curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_body);
+	}
+	int refused = 0;
+	curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_checked);
+	curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &refused);
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	CURLcode code = curl_easy_perform(curl);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
+	long status = 0;
+	error[0] = '\0';
+	if (code == CURLE_OK)
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+	else
+		snprintf(error, error_size, "%s", coarse_reason(code, refused));
+	if (code == CURLE_OK && (status < 200 || status > 299))
+		snprintf(error, error_size, "the receiver answered %ld", status);
+	struct curl_header *header;
+	if (answer && code == CURLE_OK &&
+	    curl_easy_header(curl, "Retry-After", 0, CURLH_HEADER, -1, &header) == CURLHE_OK)
+		snprintf(answer->retry_after, sizeof answer->retry_after, "%s", header->value);
+	return status;
+}
+
 /* POST a signed body; the receiver's HTTP status, or 0 with *error set when none came. */
 static long post(CURL *curl, const struct store_delivery *delivery, const char *message_id, const char *body,
 		 char *error, size_t error_size, int *duration_ms)
@@ -164,32 +236,7 @@ static long post(CURL *curl, const struct store_delivery *delivery, const char *
 	headers = curl_slist_append(headers, header_id);
 	headers = curl_slist_append(headers, header_time);
 	headers = curl_slist_append(headers, header_signature);
-	curl_easy_reset(curl);
-	curl_easy_setopt(curl, CURLOPT_URL, delivery->url);
-	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)TOTAL_TIMEOUT_MS);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_body);
-	int refused = 0;
-	curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_checked);
-	curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &refused);
-	struct timespec start, end;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	CURLcode code = curl_easy_perform(curl);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
-	long status = 0;
-	error[0] = '\0';
-	if (code == CURLE_OK)
-		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-	else
-		snprintf(error, error_size, "%s", coarse_reason(code, refused));
-	if (code == CURLE_OK && (status < 200 || status > 299))
-		snprintf(error, error_size, "the receiver answered %ld", status);
+	long status = perform(curl, delivery->url, headers, body, error, error_size, duration_ms, NULL);
 	curl_slist_free_all(headers);
 	return status;
 }
@@ -214,24 +261,50 @@ static char *event_body(const struct game_record *record, const struct store_del
 	return text;
 }
 
-/* The absolute address of the PNG of the game at `version`, for a chat service or a mail
- * to show without a token: PUBLIC_URL (without a trailing slash), or http://LISTEN:PORT
+/* The server's public base URL, without a trailing slash: PUBLIC_URL, or http://LISTEN:PORT
  * like the server's start banner when it is unset. */
-static void board_url(const struct game_record *record, int32_t version, char *out, size_t size)
+static void public_base(char *out, size_t size)
 {
 	const struct config *config = service_config();
-	char base[512];
 	if (config && config->public_url && *config->public_url) {
-		snprintf(base, sizeof base, "%s", config->public_url);
-		size_t length = strlen(base);
-		while (length > 0 && base[length - 1] == '/')
-			base[--length] = '\0';
+		snprintf(out, size, "%s", config->public_url);
+		size_t length = strlen(out);
+		while (length > 0 && out[length - 1] == '/')
+			out[--length] = '\0';
 	} else {
 		const char *host = config && config->listen_address ? config->listen_address : "127.0.0.1";
-		snprintf(base, sizeof base, "http://%s:%d", strcmp(host, "0.0.0.0") == 0 ? "localhost" : host,
+		snprintf(out, size, "http://%s:%d", strcmp(host, "0.0.0.0") == 0 ? "localhost" : host,
 			 config ? config->port : 8080);
 	}
+}
+
+/* The absolute address of the PNG of the game at `version`, for a chat service or a mail
+ * to show without a token. */
+static void board_url(const struct game_record *record, int32_t version, char *out, size_t size)
+{
+	char base[512];
+	public_base(base, sizeof base);
 	snprintf(out, size, "%s/v1/games/%s/board.png?version=%d", base, record->id_text, (int)version);
+}
+
+/* The last RECENT_EVENTS events up to `version` as `viewer` sees them, oldest first, into
+ * recent; their number. */
+static int recent_events(int64_t game_id, int32_t version, int viewer, struct event recent[RECENT_EVENTS])
+{
+	int count = 0;
+	struct store_log tail;
+	int32_t after = version > RECENT_EVENTS ? version - RECENT_EVENTS : 0;
+	if (play_read_log(game_id, after, version - after, &tail) == STORE_OK) {
+		for (int i = 0; i < tail.count && count < RECENT_EVENTS; i++) {
+			struct event event;
+			struct codec_error error;
+			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
+						&error))
+				view_event(&event, viewer, &recent[count++]);
+		}
+		store_log_free(&tail);
+	}
+	return count;
 }
 
 /* The your_turn note when, after these events, the game waits for the webhook's seat and
@@ -266,19 +339,7 @@ static char *your_turn_body(const struct game_record *record, const struct store
 		return NULL;
 	/* The last moves before the note, whichever appends made them. */
 	struct event recent[RECENT_EVENTS];
-	int recent_count = 0;
-	struct store_log tail;
-	int32_t after = delivery->last_seq > RECENT_EVENTS ? delivery->last_seq - RECENT_EVENTS : 0;
-	if (play_read_log(record->id, after, delivery->last_seq - after, &tail) == STORE_OK) {
-		for (int i = 0; i < tail.count; i++) {
-			struct event event;
-			struct codec_error error;
-			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
-						&error))
-				view_event(&event, seat, &recent[recent_count++]);
-		}
-		store_log_free(&tail);
-	}
+	int recent_count = recent_events(record->id, delivery->last_seq, seat, recent);
 	const char *names[GAME_MAX_SEATS];
 	play_names(record, names);
 	char *sentences = summary_your_turn(at, seat, names, recent, recent_count);
@@ -320,8 +381,85 @@ static void retry_later(const struct store_delivery *delivery, int32_t next_seq)
 	store_delivery_update(play_store(), delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
 }
 
+/* A chat webhook's outbox row: one message when the append changed whom the game waits
+ * for (or ended it), else nothing. A failure counts towards disabling the webhook; a
+ * rate-limit answer's Retry-After sets the earliest next attempt. */
+static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
+{
+	struct game_record record;
+	struct game before, after;
+	if (play_load(delivery->game_id, 1, &record) != STORE_OK ||
+	    play_state_at(delivery->game_id, delivery->first_seq - 1, &before) != STORE_OK ||
+	    play_state_at(delivery->game_id, delivery->last_seq, &after) != STORE_OK) {
+		retry_later(delivery, delivery->next_seq);
+		return;
+	}
+	int only_seat = delivery->your_turn_only ? delivery->seat : -1;
+	if (!channels_worth_a_message(&before, &after, only_seat)) {
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		return;
+	}
+	struct event recent[RECENT_EVENTS];
+	char base[512], board[700], game_url[700];
+	struct channels_turn turn = {record.id_text, {NULL}, board, game_url, delivery->last_seq, recent, 0};
+	turn.recent_count = recent_events(record.id, delivery->last_seq, VIEW_SPECTATOR, recent);
+	play_names(&record, turn.names);
+	board_url(&record, delivery->last_seq, board, sizeof board);
+	public_base(base, sizeof base);
+	snprintf(game_url, sizeof game_url, "%s/#game=%s", base, record.id_text);
+	char *body = channels_message(delivery->format, delivery->mentions, &after, &turn);
+
+	struct curl_slist *headers = NULL;
+	headers = curl_slist_append(headers, "Content-Type: application/json");
+	headers = curl_slist_append(headers, "User-Agent: catan-server webhooks");
+	char error[192];
+	int duration_ms;
+	struct answer answer;
+	long status = perform(curl, delivery->url, headers, body, error, sizeof error, &duration_ms, &answer);
+	curl_slist_free_all(headers);
+	free(body);
+	int acknowledged = status >= 200 && status <= 299;
+	int64_t retry_ms = -1;
+	if (status == 429) {
+		retry_ms = channels_retry_after_ms(answer.retry_after[0] ? answer.retry_after : NULL, answer.body,
+						   answer.body_size);
+		if (retry_ms >= 0) {
+			size_t used = strlen(error);
+			snprintf(error + used, sizeof error - used, " (rate limited: retry after %lld ms)",
+				 (long long)retry_ms);
+		}
+	}
+	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
+			   delivery->attempts, (int)status, duration_ms, "channel", acknowledged ? NULL : error);
+	metrics_add(acknowledged ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
+	const struct config *config = service_config();
+	int max_failures = config && config->channel_max_failures > 0 ? config->channel_max_failures : 10;
+	char reason[200];
+	snprintf(reason, sizeof reason, "disabled after %d failed attempts in a row (the last: %.120s)", max_failures,
+		 acknowledged ? "" : error);
+	/* A rate-limit answer is the service alive and asking for patience: it neither counts
+	 * towards disabling the webhook nor resets the count. */
+	int disabled = 0;
+	if (status != 429)
+		store_channel_result(play_store(), delivery->webhook_id, acknowledged, max_failures, reason, &disabled);
+	if (acknowledged) {
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+	} else if (disabled) {
+		store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
+				   delivery->attempts, 0, 0, "disabled", reason);
+	} else {
+		int64_t backoff = webhooks_backoff_ms(delivery->attempts);
+		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+				      retry_ms >= 0 ? retry_ms : backoff);
+	}
+}
+
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
+	if (delivery->format != STORE_FORMAT_STANDARD) {
+		deliver_chat(curl, delivery);
+		return;
+	}
 	struct game_record record;
 	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
 		retry_later(delivery, delivery->next_seq);

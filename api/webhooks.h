@@ -9,6 +9,7 @@
  * logged; a failed one is retried with exponential backoff (1 s, 2 s, 4 s ... up to an
  * hour). The same event always carries the same webhook-id, so a receiver can drop the
  * duplicates that at-least-once delivery implies. Moves never wait for deliveries.
+ * Webhooks of format discord or slack get chat messages instead (api/channels.h).
  */
 #ifndef CATAN_API_WEBHOOKS_H
 #define CATAN_API_WEBHOOKS_H

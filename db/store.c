@@ -60,7 +60,8 @@ static const struct {
 		"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"
 		"  RETURNING seq),"
 		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
-		"  SELECT w.id, $1::bigint, e.seq, e.seq, e.seq FROM webhooks w, e WHERE w.game_id = $1::bigint)"
+		"  SELECT w.id, $1::bigint, e.seq, e.seq, e.seq FROM webhooks w, e"
+		"  WHERE w.game_id = $1::bigint AND w.disabled_at IS NULL)"
 		" SELECT count(*)::integer FROM e"},
 	[STATEMENT_APPEND_EVENTS] = {"append_events",
 		"WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"
@@ -72,7 +73,7 @@ static const struct {
 		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
 		"  SELECT w.id, $1::bigint, r.first, r.last, r.first"
 		"  FROM webhooks w, (SELECT min(seq) AS first, max(seq) AS last FROM e) r"
-		"  WHERE w.game_id = $1::bigint AND r.first IS NOT NULL)"
+		"  WHERE w.game_id = $1::bigint AND w.disabled_at IS NULL AND r.first IS NOT NULL)"
 		" SELECT count(*)::integer FROM e"},
 	/* With a snapshot, a status or an idempotency record: the function does it all. */
 	[STATEMENT_APPEND] = {"append",
@@ -155,12 +156,14 @@ static const struct {
 		" WHERE t.game_id = d.game_id"
 		" RETURNING t.game_id, t.version, t.kind, t.attempts"},
 	[STATEMENT_WEBHOOK_CREATE] = {"webhook_create",
-		"INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url)"
-		" SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text FROM games WHERE id = $2::bigint"
+		"INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions)"
+		" SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb"
+		" FROM games WHERE id = $2::bigint"
 		" RETURNING created_at"},
 	[STATEMENT_WEBHOOK_LIST] = {"webhook_list",
 		"SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"
-		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id)"
+		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"
+		"  w.format, w.failures, w.disabled_at, w.disabled_reason"
 		" FROM webhooks w WHERE w.game_id = $1::bigint ORDER BY w.created_at, w.id"},
 	[STATEMENT_WEBHOOK_DELETE] = {"webhook_delete",
 		"DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint"},
@@ -173,7 +176,7 @@ static const struct {
 		"  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"
 		" WHERE o.id = d.id AND w.id = o.webhook_id"
 		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.secret,"
-		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts"},
+		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text"},
 	[STATEMENT_DELIVERY_UPDATE] = {"delivery_update",
 		"UPDATE webhook_outbox SET next_seq = $2::integer,"
 		"  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint"},
@@ -221,6 +224,17 @@ static const struct {
 	[STATEMENT_MESSAGE_READ] = {"message_read",
 		"SELECT seq, after_version, seat, created_at, text FROM messages"
 		" WHERE game_id = $1::bigint AND seq > $2::integer ORDER BY seq LIMIT $3::integer"},
+	/* Channel webhooks (0005_channels.sql): a failed attempt counts, and the bound-th in a
+	 * row disables the webhook and drops what it still had to deliver. */
+	[STATEMENT_CHANNEL_FAILED] = {"channel_failed",
+		"WITH u AS (UPDATE webhooks SET failures = failures + 1,"
+		"   disabled_at = CASE WHEN failures + 1 >= $2::integer THEN now() END,"
+		"   disabled_reason = CASE WHEN failures + 1 >= $2::integer THEN $3::text END"
+		"  WHERE id = $1::bigint AND disabled_at IS NULL RETURNING id, disabled_at IS NOT NULL AS off),"
+		" d AS (DELETE FROM webhook_outbox WHERE webhook_id IN (SELECT id FROM u WHERE off) RETURNING 1)"
+		" SELECT coalesce((SELECT off FROM u), false)"},
+	[STATEMENT_CHANNEL_SUCCEEDED] = {"channel_succeeded",
+		"UPDATE webhooks SET failures = 0 WHERE id = $1::bigint AND failures <> 0"},
 };
 
 static int64_t monotonic_ms(void)

@@ -314,6 +314,14 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 #define STORE_WEBHOOK_SECRET_SIZE 32
 #define STORE_WEBHOOK_ADMIN (-1) /* a webhook registered with the admin token */
 
+/* What a webhook's deliveries look like (0005_channels.sql): signed Standard Webhooks
+ * deliveries, or chat messages for a Discord or Slack incoming webhook. */
+enum store_webhook_format { STORE_FORMAT_STANDARD, STORE_FORMAT_DISCORD, STORE_FORMAT_SLACK, STORE_FORMAT_COUNT };
+
+/* "standard", "discord", "slack"; and back (-1 when unknown). */
+const char *store_format_name(int format);
+int store_format_parse(const char *name);
+
 struct store_webhook {
 	int64_t id;
 	int seat; /* or STORE_WEBHOOK_ADMIN */
@@ -321,12 +329,18 @@ struct store_webhook {
 	int64_t created_at_us;
 	long pending; /* outbox rows not yet delivered */
 	char *url;
+	int format;              /* enum store_webhook_format */
+	int failures;            /* failed attempts in a row (chat formats) */
+	int64_t disabled_at_us;  /* 0: enabled */
+	char *disabled_reason;   /* NULL unless disabled; owned */
 };
 
-/* Register a webhook; *id and *created_at_us are set. STORE_NOT_FOUND: no such game. */
+/* Register a webhook; *id and *created_at_us are set. mentions_json: NULL, or a JSON
+ * object from seat to mention text (chat formats; never read back by store_webhook_list).
+ * STORE_NOT_FOUND: no such game. */
 enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
-				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int64_t *id,
-				       int64_t *created_at_us);
+				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
+				       const char *mentions_json, int64_t *id, int64_t *created_at_us);
 
 /* The game's webhooks, oldest first; free with store_webhooks_free(). */
 enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count);
@@ -347,6 +361,8 @@ struct store_delivery {
 	char *url;
 	int32_t first_seq, last_seq, next_seq;
 	int attempts; /* claims so far, this one included */
+	int format;      /* enum store_webhook_format */
+	char *mentions;  /* the mentions JSON object as text, or NULL; owned */
 };
 
 /* Claim up to `max` due deliveries (lease as for timers). Free with store_deliveries_free(). */
@@ -484,5 +500,10 @@ struct store_player_seat {
 /* The player's seats, at most `max` into out[], ordered by game id. *count set. */
 enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
 				     int *count);
+/* After a chat webhook's attempt: success resets its failure count; a failure counts one
+ * more, and the max_failures-th in a row disables it with `reason` and drops its pending
+ * deliveries (*disabled = 1 then). */
+enum store_status store_channel_result(struct store *store, int64_t webhook_id, int succeeded, int max_failures,
+				       const char *reason, int *disabled);
 
 #endif

@@ -33,9 +33,24 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 	return status;
 }
 
+static const char *const format_names[STORE_FORMAT_COUNT] = {"standard", "discord", "slack"};
+
+const char *store_format_name(int format)
+{
+	return format >= 0 && format < STORE_FORMAT_COUNT ? format_names[format] : "standard";
+}
+
+int store_format_parse(const char *name)
+{
+	for (int i = 0; name && i < STORE_FORMAT_COUNT; i++)
+		if (strcmp(name, format_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
-				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int64_t *id,
-				       int64_t *created_at_us)
+				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
+				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
 {
 	if (!store__random_id(id)) {
 		store__say(store, "the system random generator failed");
@@ -51,6 +66,8 @@ enum store_status store_webhook_create(struct store *store, int64_t game_id, int
 	param_text(&params, your_turn_only ? "t" : "f");
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
 	param_text(&params, url);
+	param_text(&params, store_format_name(format));
+	param_text(&params, mentions_json);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_WEBHOOK_CREATE, &params, 0, &result);
 	if (status != STORE_OK)
@@ -67,8 +84,10 @@ enum store_status store_webhook_create(struct store *store, int64_t game_id, int
 
 void store_webhooks_free(struct store_webhook *webhooks, int count)
 {
-	for (int i = 0; i < count; i++)
+	for (int i = 0; i < count; i++) {
 		free(webhooks[i].url);
+		free(webhooks[i].disabled_reason);
+	}
 	free(webhooks);
 }
 
@@ -88,6 +107,7 @@ enum store_status store_webhook_list(struct store *store, int64_t game_id, struc
 		struct store_webhook *webhook = &list[row];
 		int64_t pending;
 		webhook->url = NULL;
+		webhook->disabled_reason = NULL;
 		if (!get_int64(result, row, 0, &webhook->id) || !get_int16(result, row, 1, &webhook->seat) ||
 		    !get_bool(result, row, 2, &webhook->your_turn_only) ||
 		    !get_timestamp(result, row, 3, &webhook->created_at_us) || PQgetisnull(result, row, 4) ||
@@ -98,6 +118,17 @@ enum store_status store_webhook_list(struct store *store, int64_t game_id, struc
 		}
 		webhook->pending = (long)pending;
 		webhook->url = store_strndup(PQgetvalue(result, row, 4), (size_t)PQgetlength(result, row, 4));
+		webhook->format = store_format_parse(PQgetvalue(result, row, 6));
+		webhook->disabled_at_us = 0;
+		if (webhook->format < 0 || !get_int32(result, row, 7, &webhook->failures) ||
+		    (!PQgetisnull(result, row, 8) && !get_timestamp(result, row, 8, &webhook->disabled_at_us))) {
+			store_webhooks_free(list, row + 1);
+			PQclear(result);
+			return store__corrupt(store, game_id, "a webhook row with malformed channel columns");
+		}
+		if (!PQgetisnull(result, row, 9))
+			webhook->disabled_reason =
+				store_strndup(PQgetvalue(result, row, 9), (size_t)PQgetlength(result, row, 9));
 	}
 	PQclear(result);
 	*out = list;
@@ -124,8 +155,10 @@ enum store_status store_webhook_delete(struct store *store, int64_t game_id, int
 
 void store_deliveries_free(struct store_delivery *deliveries, int count)
 {
-	for (int i = 0; i < count; i++)
+	for (int i = 0; i < count; i++) {
 		free(deliveries[i].url);
+		free(deliveries[i].mentions);
+	}
 	free(deliveries);
 }
 
@@ -146,7 +179,9 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 	for (int row = 0; row < rows; row++) {
 		struct store_delivery *d = &list[row];
 		d->url = NULL;
-		if (!get_int64(result, row, 0, &d->outbox_id) || !get_int64(result, row, 1, &d->webhook_id) ||
+		d->mentions = NULL;
+		d->format = store_format_parse(PQgetvalue(result, row, 11));
+		if (d->format < 0 || !get_int64(result, row, 0, &d->outbox_id) || !get_int64(result, row, 1, &d->webhook_id) ||
 		    !get_int64(result, row, 2, &d->game_id) || !get_int16(result, row, 3, &d->seat) ||
 		    !get_bool(result, row, 4, &d->your_turn_only) ||
 		    PQgetlength(result, row, 5) != STORE_WEBHOOK_SECRET_SIZE || PQgetisnull(result, row, 6) ||
@@ -158,6 +193,8 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		}
 		memcpy(d->secret, PQgetvalue(result, row, 5), STORE_WEBHOOK_SECRET_SIZE);
 		d->url = store_strndup(PQgetvalue(result, row, 6), (size_t)PQgetlength(result, row, 6));
+		if (!PQgetisnull(result, row, 12))
+			d->mentions = store_strndup(PQgetvalue(result, row, 12), (size_t)PQgetlength(result, row, 12));
 	}
 	PQclear(result);
 	*out = list;
@@ -232,5 +269,26 @@ enum store_status store_delivery_history(struct store *store, int64_t webhook_id
 	PQclear(result);
 	*out = list;
 	*count = rows;
+	return STORE_OK;
+}
+
+enum store_status store_channel_result(struct store *store, int64_t webhook_id, int succeeded, int max_failures,
+				       const char *reason, int *disabled)
+{
+	*disabled = 0;
+	struct params params = {0};
+	param_int(&params, webhook_id);
+	if (!succeeded) {
+		param_int(&params, max_failures);
+		param_text(&params, reason);
+	}
+	PGresult *result;
+	enum store_status status = store__run(
+		store, succeeded ? STATEMENT_CHANNEL_SUCCEEDED : STATEMENT_CHANNEL_FAILED, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (!succeeded && PQntuples(result) == 1)
+		get_bool(result, 0, 0, disabled);
+	PQclear(result);
 	return STORE_OK;
 }

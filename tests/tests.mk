@@ -52,8 +52,17 @@ $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destinat
 
 ALL_TARGETS += $(DESTINATION_TEST)
 
-test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CATAN)
-	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+# The chat messages of channel webhooks (api/channels.c), on engine states alone.
+CHANNELS_TEST := $(B)/tests/api/test_channels
+$(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
+		$(B)/obj/api/xalloc.o $(TEST_SUPPORT_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lm $(CHECK_LIBS)
+
+ALL_TARGETS += $(CHANNELS_TEST)
+
+test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(CATAN)
+	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
 .PHONY: test-api-unit
 
 

@@ -58,6 +58,9 @@ struct webhook_receiver {
 	int delay_ms;
 	int stopping;
 	int holding;
+	int throttle_every, throttle_seen; /* every n-th request answered 429 (0: never) */
+	char throttle_header[32];         /* its Retry-After ("" : none) */
+	char throttle_body[256];          /* its body */
 	struct raw_request *requests;
 	int count, capacity;
 };
@@ -94,12 +97,23 @@ static int record(struct webhook_receiver *receiver, struct pending_request *pen
 	return index;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *connection, unsigned int status)
+static enum MHD_Result answer_with(struct MHD_Connection *connection, unsigned int status, const char *retry_after,
+                                    const char *body)
 {
-	struct MHD_Response *response = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *response =
+		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
+	if (retry_after && *retry_after)
+		MHD_add_response_header(response, "Retry-After", retry_after);
+	if (*body)
+		MHD_add_response_header(response, "Content-Type", "application/json");
 	enum MHD_Result result = MHD_queue_response(connection, status, response);
 	MHD_destroy_response(response);
 	return result;
+}
+
+static enum MHD_Result answer(struct MHD_Connection *connection, unsigned int status)
+{
+	return answer_with(connection, status, NULL, "");
 }
 
 static void wait_ms(struct webhook_receiver *receiver, int milliseconds)
@@ -169,6 +183,14 @@ static enum MHD_Result on_request(void *context, struct MHD_Connection *connecti
 	pthread_mutex_lock(&receiver->lock);
 	long status = receiver->status;
 	int delay_ms = receiver->delay_ms;
+	if (receiver->throttle_every > 0 && ++receiver->throttle_seen % receiver->throttle_every == 0) {
+		char retry_after[32], body[256];
+		snprintf(retry_after, sizeof retry_after, "%s", receiver->throttle_header);
+		snprintf(body, sizeof body, "%s", receiver->throttle_body);
+		receiver->requests[index].answered = 429;
+		pthread_mutex_unlock(&receiver->lock);
+		return answer_with(connection, 429, retry_after, body);
+	}
 	if (status == WEBHOOK_RECEIVER_HANG) {
 		receiver->holding++;
 		while (!receiver->stopping)
@@ -244,6 +266,17 @@ void webhook_receiver_set_secret(struct webhook_receiver *receiver, const char *
 {
 	pthread_mutex_lock(&receiver->lock);
 	snprintf(receiver->secret, sizeof receiver->secret, "%s", secret);
+	pthread_mutex_unlock(&receiver->lock);
+}
+
+void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after,
+                               const char *body)
+{
+	pthread_mutex_lock(&receiver->lock);
+	receiver->throttle_every = every;
+	receiver->throttle_seen = 0;
+	snprintf(receiver->throttle_header, sizeof receiver->throttle_header, "%s", retry_after ? retry_after : "");
+	snprintf(receiver->throttle_body, sizeof receiver->throttle_body, "%s", body ? body : "");
 	pthread_mutex_unlock(&receiver->lock);
 }
 

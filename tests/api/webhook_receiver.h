@@ -56,6 +56,12 @@ void webhook_receiver_set_secret(struct webhook_receiver *receiver, const char *
  * (WEBHOOK_RECEIVER_HANG). */
 void webhook_receiver_answer(struct webhook_receiver *receiver, long status, int delay_ms);
 
+/* Speak like a rate-limited chat service: from now on every `every`-th request (0: none)
+ * is answered 429 with the header Retry-After: retry_after (NULL: no header) and the JSON
+ * `body` (NULL: empty; e.g. Discord's {"retry_after": 1.5}), whatever the answer set. */
+void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after,
+                               const char *body);
+
 /* Number of requests received so far, and how many are being held unanswered now. */
 int webhook_receiver_count(struct webhook_receiver *receiver);
 int webhook_receiver_holding(struct webhook_receiver *receiver);

@@ -700,6 +700,23 @@ export interface paths {
          *     (the address DNS gave, so a re-pointed name is refused too). A failed delivery logs a
          *     coarse reason only. Each seat (and the admin) may have 5 webhooks, a game 20 (`409
          *     too_many_webhooks` past that).
+         *
+         *     Chat channels: `format: "discord"` or `"slack"` registers a Discord or Slack incoming
+         *     webhook URL instead. It gets no signed events but one short message, written for
+         *     people, whenever whom the game waits for changes (a new seat, or a new phase) and one
+         *     when the game ends: whose turn (with the seat's `mentions` text, e.g. `<@123>`), what
+         *     the game waits for, the last moves in words, a link to the game in the web client
+         *     (`<PUBLIC_URL>/#game=<id>`, no token) and the PNG of the board at that version.
+         *     Discord gets `{"content", "embeds": [{"title", "description", "url", "image": {"url"}}],
+         *     "allowed_mentions"}` (content at most 2000 characters), Slack `{"text", "blocks": [a
+         *     mrkdwn section, an image block]}`; no signature headers. Messages use only public
+         *     information, whoever registered. With a seat token and `events: "your_turn"`, only the
+         *     turns that wait for that seat (and the end). Same outbox, retries and delivery log as
+         *     above; a `429` answer's `Retry-After` (or Discord's JSON `retry_after`), in seconds, is
+         *     the earliest time of the next attempt; after `CHANNEL_MAX_FAILURES` (default 10) failed
+         *     attempts in a row the webhook is disabled (listed with `disabled: true` and the reason,
+         *     also logged as a `disabled` delivery) and gets nothing more. `mentions` are private:
+         *     stored for the messages only, never shown in any answer, view, log or export.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1063,6 +1080,32 @@ export interface webhooks {
          *     for `seat`, with a `summary` a chat bot can post as it is.
          */
         post: operations["receiveGameEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    chatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A message to a Discord or Slack channel
+         * @description What the server POSTs to a webhook registered with `format: "discord"` or `"slack"`:
+         *     the body that service's incoming webhooks take, unsigned. One message when whom the
+         *     game waits for changes (a new seat, or a new phase) and one at the game's end; public
+         *     information only. A `429` answer is retried no earlier than its `Retry-After` (or
+         *     Discord's JSON `retry_after`), in seconds; other failures as for `gameEvent`, and after
+         *     `CHANNEL_MAX_FAILURES` failed attempts in a row (429s not counted) the webhook is
+         *     disabled.
+         */
+        post: operations["receiveChatMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2091,6 +2134,15 @@ export interface components {
              * @enum {string}
              */
             events?: "all" | "your_turn";
+            /**
+             * @description `standard` (default): signed deliveries of events and `your_turn` notes; `discord` or `slack`: chat messages at turn changes and at the end (see createWebhook).
+             * @enum {string}
+             */
+            format?: "standard" | "discord" | "slack";
+            /** @description Chat formats only (400 with `standard`): the text a message names each seat with, e.g. `<@123>` (Discord) or `<@U123>` (Slack); keys are seats of the game, values 1 to 64 bytes without control characters. Private: never shown again. */
+            mentions?: {
+                [key: string]: string;
+            };
         };
         /** @description A registered receiver (without its secret). */
         Webhook: {
@@ -2107,6 +2159,17 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Appends whose events (or note) are not delivered yet. */
             pending: number;
+            /**
+             * @description What its deliveries look like.
+             * @enum {string}
+             */
+            format: "standard" | "discord" | "slack";
+            /** @description True when a chat webhook failed `CHANNEL_MAX_FAILURES` attempts in a row: it gets nothing more (register it again once the URL works). */
+            disabled: boolean;
+            /** @description When it was disabled (only when disabled). */
+            disabled_at?: components["schemas"]["Timestamp"];
+            /** @description Why it was disabled, with the last failure's coarse reason (only when disabled). */
+            disabled_reason?: string;
         };
         /** @description A new receiver, with its signing secret (shown once). */
         CreatedWebhook: components["schemas"]["Webhook"] & {
@@ -2126,15 +2189,15 @@ export interface components {
             /** @description When the attempt ended. */
             at: components["schemas"]["Timestamp"];
             /**
-             * @description What was sent: an `event` or a `your_turn` note.
+             * @description What was sent: an `event` or a `your_turn` note (standard webhooks), a `channel` message (chat formats), or `disabled`: not an attempt but the moment a chat webhook was disabled, with the reason in `error`.
              * @enum {string}
              */
-            kind: "event" | "your_turn";
+            kind: "event" | "your_turn" | "channel" | "disabled";
             /** @description The event's version, or the game version a note was written at. */
             version: components["schemas"]["EventVersion"];
             /** @description The attempt's number (1 for the first) for the append the delivery belongs to. */
             attempt: number;
-            /** @description The receiver's HTTP status; null when none came (no connection, or no answer in time). */
+            /** @description The receiver's HTTP status; null when none came (no connection, or no answer in time, or a `disabled` entry). */
             status: number | null;
             /** @description How long the attempt took. */
             duration_ms: number;
@@ -2176,6 +2239,45 @@ export interface components {
              * @description The absolute address of the PNG of the board at `version` (`<PUBLIC_URL>/v1/games/{id}/board.png?version=N`; PUBLIC_URL is a server setting), public and immutable, so a chat service or a mail can show it without a token. The summary ends with it too ("Board: <url>").
              */
             board_url: string;
+        };
+        /** @description A chat message for a `discord` or `slack` webhook (see the `chatMessage` webhook). */
+        ChatMessage: components["schemas"]["DiscordMessage"] | components["schemas"]["SlackMessage"];
+        /** @description What Discord's incoming webhooks take: the headline (mentions first) in `content`, the last moves, the game link and the board picture in one embed. */
+        DiscordMessage: {
+            content: string;
+            embeds: {
+                title: string;
+                description: string;
+                /**
+                 * Format: uri
+                 * @description `<PUBLIC_URL>/#game=<id>`: the game in the web client (no token).
+                 */
+                url: string;
+                image: {
+                    /**
+                     * Format: uri
+                     * @description The PNG of the board at that version (as `board_url`).
+                     */
+                    url: string;
+                };
+            }[];
+            /** @description Only user and role mentions ping (never @everyone or @here). */
+            allowed_mentions: {
+                parse: ("users" | "roles")[];
+            };
+        };
+        /** @description What Slack's incoming webhooks take: `text` (the notification), a mrkdwn section (headline, last moves, link) and an image block with the board picture. Names are escaped; mentions are not. */
+        SlackMessage: {
+            text: string;
+            blocks: {
+                /** @enum {string} */
+                type: "section" | "image";
+                text?: Record<string, never>;
+                /** Format: uri */
+                image_url?: string;
+                alt_text?: string;
+                title?: Record<string, never>;
+            }[];
         };
         /** @description Liveness. */
         Health: {
@@ -5425,6 +5527,28 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx acknowledges the delivery. Other answers are retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveChatMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMessage"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the message. Other answers are retried. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
