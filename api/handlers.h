@@ -31,6 +31,13 @@ void handle_get_seats(struct http_request *request);
 /* api/handlers_players.c: players across games. */
 void handle_create_player(struct http_request *request);
 void handle_get_my_games(struct http_request *request);
+
+/* A player's name (`value`, a member named `field`): 1 with it copied into out (which
+ * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
+ * (missing_field when value is NULL). The one rule for every name a client gives:
+ * 1..40 characters without control or bidi-control characters. */
+int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
+
 /* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an
  * existing player's id, not already given to another seat, on a seat that is neither
  * a bot's nor open; the seat is named after the player unless `named`. 0 with a 400

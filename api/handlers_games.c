@@ -70,6 +70,18 @@ static int put_deadline(struct http_request *request, const struct session *sess
 	return 1;
 }
 
+int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
+{
+	int length = json_is_string(value) ? text_name_length(json_string_value(value)) : -1;
+	if (length < 1 || length > NAME_MAX_CHARACTERS) {
+		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
+				     "a name is 1..40 characters without control or bidi-control characters", field, -1);
+		return 0;
+	}
+	snprintf(out, PLAY_NAME_SIZE, "%s", json_string_value(value));
+	return 1;
+}
+
 struct new_seats {
 	int count;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
@@ -134,15 +146,9 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		json_t *name = json_object_get(player, "name");
 		json_t *bot = json_object_get(player, "bot");
 		if (name) {
-			int length = json_is_string(name) ? text_name_length(json_string_value(name)) : -1;
-			if (length < 1 || length > NAME_MAX_CHARACTERS) {
-				snprintf(field, sizeof field, "players[%d].name", s);
-				http_respond_problem(request, PROBLEM_INVALID_FIELD,
-						     "a name is 1..40 characters without control or bidi-control characters",
-						     field, -1);
+			snprintf(field, sizeof field, "players[%d].name", s);
+			if (!handlers_read_name(request, name, field, out->names[s]))
 				return 0;
-			}
-			snprintf(out->names[s], PLAY_NAME_SIZE, "%s", json_string_value(name));
 		} else {
 			snprintf(out->names[s], PLAY_NAME_SIZE, "Seat %d", s + 1);
 		}

@@ -32,7 +32,6 @@
 #include "game/auth.h"
 #include "game/import.h"
 
-#define IMPORT_NAME_MAX_CHARACTERS 40
 
 static const char *const envelope[] = {"version", "created_at", "origin"};
 
@@ -116,15 +115,9 @@ static int read_players(struct http_request *request, const json_t *players, int
 		json_t *name = json_object_get(player, "name");
 		json_t *bot = json_object_get(player, "bot");
 		if (name) {
-			int length = json_is_string(name) ? text_name_length(json_string_value(name)) : -1;
-			if (length < 1 || length > IMPORT_NAME_MAX_CHARACTERS) {
-				snprintf(field, sizeof field, "players[%d].name", s);
-				http_respond_problem(request, PROBLEM_INVALID_FIELD,
-						     "a name is 1..40 characters without control or bidi-control characters",
-						     field, -1);
+			snprintf(field, sizeof field, "players[%d].name", s);
+			if (!handlers_read_name(request, name, field, names[s]))
 				return 0;
-			}
-			snprintf(names[s], PLAY_NAME_SIZE, "%s", json_string_value(name));
 		}
 		if (bot && !json_is_boolean(bot)) {
 			snprintf(field, sizeof field, "players[%d].bot", s);

@@ -30,7 +30,6 @@
 #include "game/game_repo.h"
 #include "game/lobby.h"
 
-#define NAME_MAX_CHARACTERS 40
 #define LOBBY_PAGE_DEFAULT 20
 #define CURSOR_LENGTH 33 /* "c" and two times 16 hex digits */
 
@@ -217,19 +216,6 @@ static int path_game(struct http_request *request, int64_t *id)
 	return 1;
 }
 
-/* A name member: 1 with out filled, 0 with a 400 naming `field` queued. */
-static int parse_name(struct http_request *request, const json_t *value, const char *field, char *out, size_t size)
-{
-	int length = json_is_string(value) ? text_name_length(json_string_value(value)) : -1;
-	if (length < 1 || length > NAME_MAX_CHARACTERS) {
-		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "a name is 1..40 characters without control or bidi-control characters", field, -1);
-		return 0;
-	}
-	snprintf(out, size, "%s", json_string_value(value));
-	return 1;
-}
-
 /* The answer to a seat outcome other than done; 1 when it was done (nothing queued). */
 static int seat_outcome(struct http_request *request, const struct store_seat_result *result, int join)
 {
@@ -313,7 +299,7 @@ void handle_join_game(struct http_request *request)
 	json_t *name_value = json_object_get(body, "name");
 	if (player.id && !name_value) {
 		snprintf(name, sizeof name, "%s", player.name);
-	} else if (!parse_name(request, name_value, "name", name, sizeof name)) {
+	} else if (!handlers_read_name(request, name_value, "name", name)) {
 		json_decref(body);
 		return;
 	}
@@ -367,7 +353,7 @@ static void change_seat(struct http_request *request, int action)
 			return;
 		}
 		json_t *value = json_object_get(body, "name");
-		if (value && !parse_name(request, value, "name", name, sizeof name)) {
+		if (value && !handlers_read_name(request, value, "name", name)) {
 			json_decref(body);
 			return;
 		}

@@ -31,7 +31,6 @@
 #include "game/game_repo.h"
 #include "game/lobby.h"
 
-#define NAME_MAX_CHARACTERS 40
 #define MY_GAMES_MAX 500
 #define MY_GAMES_PAGE_DEFAULT 20
 #define MY_GAMES_PAGE_MAX 100
@@ -46,17 +45,11 @@ void handle_create_player(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	json_t *name = json_object_get(body, "name");
-	int length = json_is_string(name) ? text_name_length(json_string_value(name)) : -1;
-	if (length < 1 || length > NAME_MAX_CHARACTERS) {
-		http_respond_problem(request, name ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "a name is 1..40 characters without control or bidi-control characters", "name", -1);
-		json_decref(body);
-		return;
-	}
 	char text[PLAY_NAME_SIZE];
-	snprintf(text, sizeof text, "%s", json_string_value(name));
+	int named = handlers_read_name(request, json_object_get(body, "name"), "name", text);
 	json_decref(body);
+	if (!named)
+		return;
 	char token[AUTH_TOKEN_LENGTH + 1];
 	uint8_t hash[AUTH_HASH_SIZE];
 	if (!auth_new_token("pt_", token)) {

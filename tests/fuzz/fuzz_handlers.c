@@ -139,3 +139,58 @@ void handle_web_file(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_create_player(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_export_game(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_lobby(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_messages(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_my_games(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_seats(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_import_game(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_join_game(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_post_message(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_remove_seat(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_seat_bot(struct http_request *request)
+{
+	(void)request;
+}
