@@ -152,7 +152,7 @@ static int create_game(struct worker *w, CURL *curl, struct game_handle *game, u
 	char url[256], body[160];
 	snprintf(url, sizeof url, "%s/v1/games", w->base);
 	snprintf(body, sizeof body, "{\"seats\":%d,\"options\":{\"layout\":\"random\",\"seed\":%llu}}", w->players,
-		 next_random(random) >> 2);
+		 next_random(random) >> 11); /* seeds are below 2^53 (JSON numbers JavaScript keeps exact) */
 	json_t *response;
 	double ms;
 	long status = request(curl, "POST", url, NULL, body, &response, &ms);
