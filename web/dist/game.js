@@ -6,7 +6,7 @@
 // both of one version, and draw them; a move is a POST whose refusal is shown as the
 // server's problem, and the screen is then read again. Nothing is drawn before the server
 // accepted it. A spectator link (no token) shows the same without a hand or actions.
-import { getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
+import { ApiProblem, getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
 import { drawBoard, geometry, noTargets } from "./board.js";
 import { describeEvent } from "./log.js";
 import { GameStream } from "./stream.js";
@@ -31,6 +31,7 @@ export class GameScreen {
     mode = { kind: "none" };
     loading = false;
     again = false;
+    retry = 0; /* the timer of a delayed refresh, 0 when none */
     sending = false;
     stream = null;
     root;
@@ -63,6 +64,7 @@ export class GameScreen {
     stop() {
         this.stream?.close();
         window.clearTimeout(this.ticker);
+        window.clearTimeout(this.retry);
     }
     connection(up, ended = false) {
         const badge = document.getElementById("connection");
@@ -105,15 +107,22 @@ export class GameScreen {
             return;
         }
         this.loading = true;
+        // When the game outruns five reads in a row, or a read is refused for now (429, 503, no
+        // network), read again a little later: no later event may come to trigger it.
+        let retryMs = null;
         try {
-            for (let tries = 0; tries < 5; tries++) {
+            for (let tries = 1;; tries++) {
                 this.again = false;
                 const [view, actions] = await Promise.all([
                     getGame(this.id, this.token),
                     this.token ? getActions(this.id, this.token) : Promise.resolve(null),
                 ]);
-                if (actions && actions.version !== view.version)
-                    continue;
+                if (actions && actions.version !== view.version) {
+                    if (tries < 5)
+                        continue;
+                    retryMs = 250;
+                    break;
+                }
                 const firstView = this.view === null;
                 this.view = view;
                 this.actions = actions;
@@ -122,14 +131,25 @@ export class GameScreen {
                 this.render();
                 if (!this.again)
                     break;
+                if (tries >= 5) {
+                    retryMs = 250;
+                    break;
+                }
             }
         }
         catch (e) {
             showMessage(describeProblem(e));
+            if (e instanceof ApiProblem && (e.status === 0 || e.status === 429 || e.status === 503))
+                retryMs = 1000 * Math.max(1, e.retryAfter ?? 1);
         }
         finally {
             this.loading = false;
         }
+        if (retryMs !== null && this.retry === 0)
+            this.retry = window.setTimeout(() => {
+                this.retry = 0;
+                void this.refresh();
+            }, retryMs);
     }
     relabelLog() {
         const list = document.getElementById("log-list");

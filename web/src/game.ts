@@ -6,7 +6,7 @@
 // both of one version, and draw them; a move is a POST whose refusal is shown as the
 // server's problem, and the screen is then read again. Nothing is drawn before the server
 // accepted it. A spectator link (no token) shows the same without a hand or actions.
-import { getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
+import { ApiProblem, getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
 import type { Action, Actions, Board, GameView, LogEntry, Move, Resource, Trade } from "./api.js";
 import { drawBoard, geometry, noTargets } from "./board.js";
 import type { Geometry, TargetKind, Targets } from "./board.js";
@@ -39,6 +39,7 @@ export class GameScreen {
   private mode: Mode = { kind: "none" };
   private loading = false;
   private again = false;
+  private retry = 0; /* the timer of a delayed refresh, 0 when none */
   private sending = false;
   private stream: GameStream | null = null;
   private readonly root: HTMLElement;
@@ -81,6 +82,7 @@ export class GameScreen {
   stop(): void {
     this.stream?.close();
     window.clearTimeout(this.ticker);
+    window.clearTimeout(this.retry);
   }
 
   private connection(up: boolean, ended = false): void {
@@ -124,26 +126,44 @@ export class GameScreen {
       return;
     }
     this.loading = true;
+    // When the game outruns five reads in a row, or a read is refused for now (429, 503, no
+    // network), read again a little later: no later event may come to trigger it.
+    let retryMs: number | null = null;
     try {
-      for (let tries = 0; tries < 5; tries++) {
+      for (let tries = 1; ; tries++) {
         this.again = false;
         const [view, actions] = await Promise.all([
           getGame(this.id, this.token),
           this.token ? getActions(this.id, this.token) : Promise.resolve(null),
         ]);
-        if (actions && actions.version !== view.version) continue;
+        if (actions && actions.version !== view.version) {
+          if (tries < 5) continue;
+          retryMs = 250;
+          break;
+        }
         const firstView = this.view === null;
         this.view = view;
         this.actions = actions;
         if (firstView) this.relabelLog();
         this.render();
         if (!this.again) break;
+        if (tries >= 5) {
+          retryMs = 250;
+          break;
+        }
       }
     } catch (e) {
       showMessage(describeProblem(e));
+      if (e instanceof ApiProblem && (e.status === 0 || e.status === 429 || e.status === 503))
+        retryMs = 1000 * Math.max(1, e.retryAfter ?? 1);
     } finally {
       this.loading = false;
     }
+    if (retryMs !== null && this.retry === 0)
+      this.retry = window.setTimeout(() => {
+        this.retry = 0;
+        void this.refresh();
+      }, retryMs);
   }
 
   private relabelLog(): void {
