@@ -16,9 +16,10 @@ ALTER TABLE events ALTER COLUMN xact SET DEFAULT pg_current_xact_id();
 ALTER TABLE messages ADD COLUMN xact xid8 NOT NULL DEFAULT '0';
 ALTER TABLE messages ALTER COLUMN xact SET DEFAULT pg_current_xact_id();
 
--- The feed reads, for each game of the player, the rows after the cursor's xact.
-CREATE INDEX events_game_xact ON events (game_id, xact);
-CREATE INDEX messages_game_xact ON messages (game_id, xact);
+-- The feed reads, for each game of the player, the first rows after the cursor in this
+-- order (a LATERAL ... ORDER BY xact, seq LIMIT page), then merges the games' rows.
+CREATE INDEX events_game_xact ON events (game_id, xact, seq);
+CREATE INDEX messages_game_xact ON messages (game_id, xact, seq);
 
 -- A posted message wakes the game's streams and its players' feeds, like an append:
 -- '<game id as 16 hex digits>:m<seq>' on catan_events (db/listener.c). Sent from the
