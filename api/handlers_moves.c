@@ -292,8 +292,8 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)
 			continue;
-		if (stream->finished) {
-			/* Caught up with a finished game: nothing more will come. */
+		if (stream->finished && !held) {
+			/* Caught up with a finished game (every row below xmin): nothing more will come. */
 			free(stream->pending);
 			stream->pending = xasprintf("event: end\ndata: {\"type\":\"end\",\"version\":%ld}\n\n",
 						    (long)stream->final_version);
