@@ -88,6 +88,15 @@ void handle_get_board_negotiated(struct http_request *request);
 void handle_post_move(struct http_request *request);
 void handle_get_moves(struct http_request *request);
 void handle_get_stream(struct http_request *request);
+/* The note that the game waits for the session's seat, {type: "your_turn", version, seat,
+ * actions: <the Actions body>}, when the game stands at `version` and waits for that
+ * seat; else NULL (see handlers_moves.c). Brings session->game.state up to date. New
+ * reference. */
+json_t *handlers_your_turn_json(struct session *session, int32_t version);
+
+/* handlers_feed.c: the player's feed, by long-poll and as a stream */
+void handle_get_feed(struct http_request *request);
+void handle_get_feed_stream(struct http_request *request);
 
 /* handlers_trades.c */
 void handle_post_trade(struct http_request *request);

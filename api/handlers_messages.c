@@ -17,6 +17,7 @@
 #include "api/handlers.h"
 #include "api/metrics.h"
 #include "api/service.h"
+#include "api/notify.h"
 #include "game/messages.h"
 
 #define MESSAGES_PAGE_DEFAULT 100
@@ -69,6 +70,8 @@ void handle_post_message(struct http_request *request)
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, detail, NULL, -1);
 		return;
 	}
+	/* This process's streams and feeds wake now; others by the post's own NOTIFY. */
+	notify_message(session.game.id);
 	json_t *answer = messages_json(&session.game, &posted, json_string_value(text));
 	json_decref(body);
 	http_add_header(request, "Cache-Control", "no-store");

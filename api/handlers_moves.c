@@ -13,6 +13,15 @@
  * answer carries a `your_turn` member, each {type, version, seat, actions: <the Actions
  * body of GET /actions>}. Spectators and the admin never get one.
  *
+ * Table talk on the stream: the game's messages (game/messages.h) come as `event: message`
+ * ({"type": "message", "version": V, "message": <the Message of GET .../messages>}, V the
+ * last event version sent before it), merged with the events in the order of the feed
+ * (db/store_feed.h: the order of the transactions that wrote them, read only below the
+ * database's xmin, so nothing can commit behind what was sent). An event keeps `id: <V>`;
+ * a message has `id: <V>.<seq>`. A resume from "V" goes on after event V's place in that
+ * order, from "V.S" after message S's: nothing missed, nothing repeated. A your_turn
+ * carries the id of the item before it. The long-poll of GET .../moves carries events only.
+ *
  * A stream ends with the game: once it has sent the event that finished the game (or was
  * opened on a finished game) and has caught up with the log, it sends a last event,
  * `event: end` with `data: {"type": "end", "version": N}` (N the game's final version),
@@ -31,6 +40,8 @@
 #include "api/notify.h"
 #include "api/service.h"
 #include "api/xalloc.h"
+#include "db/store_feed.h"
+#include "game/messages.h"
 #include "engine/legal.h"
 #include "engine/view.h"
 
@@ -38,6 +49,7 @@
 #define LOG_LIMIT_MAX 1000
 #define STREAM_HEARTBEAT_S 15
 #define STREAM_BATCH 100
+#define STREAM_HELD_S 0.02
 
 /* The note that the game waits for the session's seat, {type: "your_turn", version, seat,
  * actions: <the Actions body>}, when the game stands at `version` (the last event the
@@ -45,7 +57,7 @@
  * seat, or when the game has moved past `version` (the note comes with the later events)
  * or cannot be read now (the caller re-reads anyway). Brings session->game.state up to
  * date. New reference. */
-static json_t *your_turn_json(struct session *session, int32_t version)
+json_t *handlers_your_turn_json(struct session *session, int32_t version)
 {
 	if (session->viewer < 0)
 		return NULL;
@@ -132,7 +144,7 @@ void handle_get_moves(struct http_request *request)
 		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
 		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", play_log_json(&session.game, session.viewer, &log));
 		store_log_free(&log);
-		json_t *your_turn = your_turn_json(&session, last);
+		json_t *your_turn = handlers_your_turn_json(&session, last);
 		if (your_turn)
 			json_object_set_new(body, "your_turn", your_turn);
 		http_respond_json(request, 200, body, (long)version);
@@ -155,6 +167,9 @@ struct stream {
 	int ended;             /* the end event is formatted: close when it is sent */
 	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
 	int32_t your_turn_checked; /* the last version whose your_turn was sent or found not due, -1 none */
+	struct store_feed_position position; /* of the last item sent (db/store_feed.h) */
+	int32_t event_floor;      /* a resume from a version the log has no place for: events after it */
+	char last_id[40];         /* the id of the last item sent */
 };
 
 static void stream_free(void *cls)
@@ -166,49 +181,73 @@ static void stream_free(void *cls)
 	free(stream);
 }
 
-/* Read newer events into the pending buffer; 0 on a database error. */
-static int stream_fill(struct stream *stream)
+/* Append one SSE item to the buffer. */
+static void buffer_item(char **buffer, size_t *length, size_t *capacity, const char *id, const char *type,
+			const char *data)
 {
-	struct store_log log;
-	enum store_status status =
-		play_read_log(stream->session.game.id, stream->sent, STREAM_BATCH, &log);
+	size_t need = strlen(data) + strlen(type) + strlen(id) + 32;
+	if (*length + need > *capacity) {
+		*capacity = (*length + need) * 2;
+		*buffer = xrealloc(*buffer, *capacity);
+	}
+	*length += (size_t)snprintf(*buffer + *length, *capacity - *length, "%s%s%sevent: %s\ndata: %s\n\n",
+				    *id ? "id: " : "", id, *id ? "\n" : "", type, data);
+}
+
+/* Read newer events and messages into the pending buffer; 0 on a database error. Sets
+ * *held when rows follow that are not yet below xmin (read again shortly). */
+static int stream_fill(struct stream *stream, int *held)
+{
+	*held = 0;
+	struct store_feed feed;
+	enum store_status status = store_feed_read_game(play_store(), stream->session.game.id, &stream->position,
+							stream->event_floor, 0, STREAM_BATCH, &feed);
 	if (status != STORE_OK)
 		return 0;
-	json_t *entries = play_log_json(&stream->session.game, stream->session.viewer, &log);
-	size_t index;
-	json_t *entry;
 	size_t capacity = 256;
 	char *buffer = xmalloc(capacity);
 	size_t length = 0;
-	json_array_foreach(entries, index, entry) {
+	int settled = 0;
+	while (settled < feed.count && feed.items[settled].settled)
+		settled++;
+	*held = settled < feed.count;
+	for (int i = 0; i < settled; i++) {
+		const struct store_feed_item *item = &feed.items[i];
+		json_t *entry;
+		if (item->at.kind == STORE_FEED_EVENT) {
+			struct store_log log = {1, (struct store_event_row *)&item->event};
+			json_t *entries = play_log_json(&stream->session.game, stream->session.viewer, &log);
+			entry = json_incref(json_array_get(entries, 0));
+			json_decref(entries);
+			stream->sent = item->at.seq;
+			if (stream->sent > stream->final_version)
+				stream->final_version = stream->sent;
+			snprintf(stream->last_id, sizeof stream->last_id, "%ld", (long)item->at.seq);
+		} else {
+			entry = json_pack("{s:s, s:i, s:o}", "type", "message", "version", (int)stream->sent, "message",
+					  messages_json(&stream->session.game, &item->message, NULL));
+			snprintf(stream->last_id, sizeof stream->last_id, "%ld.%ld", (long)stream->sent,
+				 (long)item->at.seq);
+		}
+		stream->position = item->at;
+		if (!entry)
+			continue; /* an unparsable event: told to the operator by play_log_json() */
 		char *data = json_dumps(entry, JSON_COMPACT);
 		if (!data)
 			abort();
-		json_int_t version = json_integer_value(json_object_get(entry, "version"));
 		const char *type = json_string_value(json_object_get(entry, "type"));
 		if (type && strcmp(type, "game_won") == 0)
 			stream->finished = 1;
-		size_t need = strlen(data) + 96;
-		if (length + need > capacity) {
-			capacity = (length + need) * 2;
-			buffer = xrealloc(buffer, capacity);
-		}
-		length += (size_t)snprintf(buffer + length, capacity - length, "id: %lld\nevent: %s\ndata: %s\n\n",
-					   (long long)version, type ? type : "event", data);
+		buffer_item(&buffer, &length, &capacity, stream->last_id, type ? type : "event", data);
 		free(data);
+		json_decref(entry);
 	}
-	int caught_up = log.count < STREAM_BATCH;
-	if (log.count) {
-		stream->sent = log.rows[log.count - 1].seq;
-		if (stream->sent > stream->final_version)
-			stream->final_version = stream->sent;
-	}
-	json_decref(entries);
-	store_log_free(&log);
+	int caught_up = feed.count < STREAM_BATCH && !*held;
+	store_feed_free(&feed);
 	/* Caught up, and the game waits for the seat: tell it once per version. */
 	json_t *your_turn = NULL;
 	if (caught_up && stream->session.viewer >= 0 && stream->your_turn_checked != stream->sent) {
-		your_turn = your_turn_json(&stream->session, stream->sent);
+		your_turn = handlers_your_turn_json(&stream->session, stream->sent);
 		/* Decided unless the state could not be brought to that version (read again then). */
 		if ((int32_t)stream->session.game.state.version >= stream->sent)
 			stream->your_turn_checked = stream->sent;
@@ -218,13 +257,9 @@ static int stream_fill(struct stream *stream)
 		json_decref(your_turn);
 		if (!data)
 			abort();
-		size_t need = strlen(data) + 64;
-		if (length + need > capacity) {
-			capacity = length + need;
-			buffer = xrealloc(buffer, capacity);
-		}
-		length += (size_t)snprintf(buffer + length, capacity - length, "id: %ld\nevent: your_turn\ndata: %s\n\n",
-					   (long)stream->sent, data);
+		char id[40];
+		snprintf(id, sizeof id, "%s", stream->last_id[0] ? stream->last_id : "0");
+		buffer_item(&buffer, &length, &capacity, id, "your_turn", data);
 		free(data);
 	}
 	free(stream->pending);
@@ -251,12 +286,14 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 			return MHD_CONTENT_READER_END_OF_STREAM;
 		if (stream->ended)
 			return MHD_CONTENT_READER_END_OF_STREAM;
-		if (!stream_fill(stream))
+		uint64_t seen = notify_seen();
+		int held;
+		if (!stream_fill(stream, &held))
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)
 			continue;
-		if (stream->finished) {
-			/* Caught up with a finished game: nothing more will come. */
+		if (stream->finished && !held) {
+			/* Caught up with a finished game (every row below xmin): nothing more will come. */
 			free(stream->pending);
 			stream->pending = xasprintf("event: end\ndata: {\"type\":\"end\",\"version\":%ld}\n\n",
 						    (long)stream->final_version);
@@ -273,8 +310,11 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 			memcpy(out, ping, count);
 			return (ssize_t)count;
 		}
-		if (notify_park(&stream->waiter, stream->request, stream->session.game.id, stream->sent,
-				stream->heartbeat_due))
+		/* Rows not yet below xmin: look again in a moment (their commit is under way). */
+		double until = held && now + STREAM_HELD_S < stream->heartbeat_due ? now + STREAM_HELD_S
+										   : stream->heartbeat_due;
+		if (notify_park_messages(&stream->waiter, stream->request, stream->session.game.id, stream->sent, seen,
+					 until))
 			return 0;
 	}
 }
@@ -284,11 +324,18 @@ void handle_get_stream(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
-	long after = 0;
+	long after = 0, message = 0;
 	const char *last_event_id = http_header(request, "Last-Event-ID");
 	if (last_event_id) {
-		if (!headers_integer(last_event_id, 0, INT32_MAX, &after)) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID must be a version number",
+		const char *dot = strchr(last_event_id, '.');
+		char version_text[16] = "";
+		if (dot && (size_t)(dot - last_event_id) < sizeof version_text)
+			memcpy(version_text, last_event_id, (size_t)(dot - last_event_id));
+		if (dot ? !headers_integer(version_text, 0, INT32_MAX, &after) ||
+				  !headers_integer(dot + 1, 1, INT32_MAX, &message)
+			: !headers_integer(last_event_id, 0, INT32_MAX, &after)) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "Last-Event-ID is a version number, or <version>.<message seq>",
 					     "Last-Event-ID", -1);
 			return;
 		}
@@ -297,11 +344,40 @@ void handle_get_stream(struct http_request *request)
 		if (after < 0)
 			return;
 	}
+	/* Where the stream goes on: after the place of message `message`, or of event `after`;
+	 * a version the log has not reached (or 0) goes on after that version from the start. */
+	struct store_feed_position position = {0, 0, 0, 0};
+	int32_t event_floor = 0;
+	enum store_status status = STORE_NOT_FOUND;
+	if (message > 0)
+		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
+						&position);
+	else if (after > 0)
+		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_EVENT, (int32_t)after,
+						&position);
+	if (status == STORE_NOT_FOUND && message > 0) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID names no message of this game",
+				     "Last-Event-ID", -1);
+		return;
+	}
+	if (status == STORE_NOT_FOUND) {
+		memset(&position, 0, sizeof position);
+		event_floor = (int32_t)after;
+	} else if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
 	if (!http_wait_admit(request))
 		return;
 	struct stream *stream = xcalloc(1, sizeof *stream);
 	stream->request = request;
 	memcpy(&stream->session, &session, sizeof session);
+	stream->position = position;
+	stream->event_floor = event_floor;
+	if (message > 0)
+		snprintf(stream->last_id, sizeof stream->last_id, "%ld.%ld", after, message);
+	else if (after > 0)
+		snprintf(stream->last_id, sizeof stream->last_id, "%ld", after);
 	stream->sent = (int32_t)after;
 	stream->your_turn_checked = -1;
 	stream->final_version = (int32_t)session.game.state.version;

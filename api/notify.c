@@ -18,6 +18,10 @@
 #define WAITER_BUCKETS 1024
 #define VERSION_SLOTS 16384
 #define TICK_MS 250
+/* While a waiter waits only a moment (a feed whose next rows are not yet below xmin),
+ * deadlines are checked this often. */
+#define HURRY_TICK_MS 20
+#define HURRY_WITHIN_S 0.2
 
 struct version_slot {
 	int64_t game_id;
@@ -26,9 +30,15 @@ struct version_slot {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct notify_waiter *buckets[WAITER_BUCKETS];
+static struct notify_waiter *feeds; /* waiters of many games */
 static struct version_slot versions[VERSION_SLOTS];
+/* The count of notifications heard, and per slot the count at its last notification (a
+ * slot shared by two games only wakes a waiter once too often, never too late). */
+static uint64_t notes;
+static uint64_t note_slots[VERSION_SLOTS];
 static int stopping;
 static atomic_int thread_running;
+static double hurry_until; /* until then a waiter's deadline is near: tick fast (registry_lock) */
 static pthread_t listener_thread;
 static struct listener *listener;
 
@@ -55,11 +65,40 @@ static void wake(struct notify_waiter **link)
 	http_resume(waiter->request);
 }
 
+/* version LISTENER_MESSAGE: a message, waking the waiters that want messages. */
 static void wake_game(int64_t game_id, int32_t version)
 {
 	struct notify_waiter **link = &buckets[bucket_of(game_id)];
 	while (*link) {
-		if ((*link)->game_id == game_id && (*link)->after < version)
+		const struct notify_waiter *waiter = *link;
+		if (waiter->game_id == game_id &&
+		    (version == LISTENER_MESSAGE ? waiter->messages : waiter->after < version))
+			wake(link);
+		else
+			link = &(*link)->next;
+	}
+}
+
+static int has_game(const struct notify_waiter *waiter, int64_t game_id)
+{
+	int low = 0, high = waiter->game_count;
+	while (low < high) {
+		int middle = low + (high - low) / 2;
+		if (waiter->games[middle] < game_id)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return low < waiter->game_count && waiter->games[low] == game_id;
+}
+
+/* A notification of game_id: count it, wake the feeds that hold the game. */
+static void note_game(int64_t game_id)
+{
+	note_slots[slot_of(game_id)] = ++notes;
+	struct notify_waiter **link = &feeds;
+	while (*link) {
+		if (has_game(*link, game_id))
 			wake(link);
 		else
 			link = &(*link)->next;
@@ -74,22 +113,42 @@ void notify_version(int64_t game_id, int32_t version)
 		slot->game_id = game_id;
 		slot->version = version;
 	}
+	note_game(game_id);
 	wake_game(game_id, version);
 	pthread_mutex_unlock(&registry_lock);
+}
+
+void notify_message(int64_t game_id)
+{
+	pthread_mutex_lock(&registry_lock);
+	note_game(game_id);
+	wake_game(game_id, LISTENER_MESSAGE);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+uint64_t notify_seen(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	uint64_t result = notes;
+	pthread_mutex_unlock(&registry_lock);
+	return result;
 }
 
 static void on_append(void *context, int64_t game_id, int32_t version)
 {
 	(void)context;
-	notify_version(game_id, version);
+	if (version == LISTENER_MESSAGE)
+		notify_message(game_id);
+	else
+		notify_version(game_id, version);
 }
 
 /* Wake waiters past their deadline, or all of them. */
 static void wake_expired(double now, int all)
 {
 	pthread_mutex_lock(&registry_lock);
-	for (size_t b = 0; b < WAITER_BUCKETS; b++) {
-		struct notify_waiter **link = &buckets[b];
+	for (size_t b = 0; b <= WAITER_BUCKETS; b++) {
+		struct notify_waiter **link = b < WAITER_BUCKETS ? &buckets[b] : &feeds;
 		while (*link) {
 			if (all || (*link)->deadline <= now)
 				wake(link);
@@ -100,23 +159,72 @@ static void wake_expired(double now, int all)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-int notify_park(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
-		double deadline)
+static int park_game(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
+		     int messages, uint64_t seen, double deadline)
 {
 	pthread_mutex_lock(&registry_lock);
 	const struct version_slot *slot = &versions[slot_of(game_id)];
-	if (stopping || (slot->game_id == game_id && slot->version > after)) {
+	if (stopping || (slot->game_id == game_id && slot->version > after) ||
+	    (messages && note_slots[slot_of(game_id)] > seen)) {
 		pthread_mutex_unlock(&registry_lock);
 		return 0;
 	}
+	waiter->messages = messages;
+	waiter->seen = seen;
+	waiter->games = NULL;
+	waiter->game_count = 0;
 	waiter->request = request;
 	waiter->game_id = game_id;
 	waiter->after = after;
 	waiter->deadline = deadline;
 	waiter->parked = 1;
+	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
+		hurry_until = deadline;
 	size_t bucket = bucket_of(game_id);
 	waiter->next = buckets[bucket];
 	buckets[bucket] = waiter;
+	metrics_gauge_add(METRICS_WAITERS, 1);
+	http_suspend(request);
+	pthread_mutex_unlock(&registry_lock);
+	return 1;
+}
+
+int notify_park(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
+		double deadline)
+{
+	return park_game(waiter, request, game_id, after, 0, 0, deadline);
+}
+
+int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id,
+			 int32_t after, uint64_t seen, double deadline)
+{
+	return park_game(waiter, request, game_id, after, 1, seen, deadline);
+}
+
+int notify_park_games(struct notify_waiter *waiter, struct http_request *request, const int64_t *games, int count,
+		      uint64_t seen, double deadline)
+{
+	pthread_mutex_lock(&registry_lock);
+	int noted = stopping;
+	for (int i = 0; i < count && !noted; i++)
+		noted = note_slots[slot_of(games[i])] > seen;
+	if (noted) {
+		pthread_mutex_unlock(&registry_lock);
+		return 0;
+	}
+	waiter->request = request;
+	waiter->game_id = 0;
+	waiter->after = 0;
+	waiter->messages = 0;
+	waiter->seen = seen;
+	waiter->games = games;
+	waiter->game_count = count;
+	waiter->deadline = deadline;
+	waiter->parked = 1;
+	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
+		hurry_until = deadline;
+	waiter->next = feeds;
+	feeds = waiter;
 	metrics_gauge_add(METRICS_WAITERS, 1);
 	http_suspend(request);
 	pthread_mutex_unlock(&registry_lock);
@@ -128,7 +236,10 @@ static void *listen_loop(void *unused)
 	(void)unused;
 	while (atomic_load(&thread_running)) {
 		int reconnected = 0;
-		listener_wait(listener, TICK_MS, on_append, NULL, &reconnected);
+		pthread_mutex_lock(&registry_lock);
+		int fast = http_now() < hurry_until;
+		pthread_mutex_unlock(&registry_lock);
+		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
 		if (reconnected)
 			wake_expired(0, 1);
 		wake_expired(http_now(), 0);

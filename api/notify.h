@@ -7,6 +7,11 @@
  * only means "read again": handlers always re-read the log by version, so a late or lost
  * notification costs latency, never an event. After the listener reconnects, every parked
  * request is woken to re-read.
+ *
+ * Three kinds of waiters: a game's (a version after which to wake), a game's that also
+ * wakes on table talk (its stream), and a player's feed, which waits on many games at
+ * once. Feeds are few next to games' waiters and are kept in one list, scanned per
+ * notification (their game lists are sorted: a binary search each).
  */
 #ifndef CATAN_API_NOTIFY_H
 #define CATAN_API_NOTIFY_H
@@ -23,6 +28,10 @@ struct notify_waiter {
 	int32_t after;
 	double deadline;
 	int parked;
+	int messages;          /* woken by the game's messages too */
+	uint64_t seen;         /* the notify_seen() before the waiter's last read */
+	const int64_t *games;  /* a feed's games (borrowed while parked), else NULL */
+	int game_count;
 };
 
 /* Start the listener thread on `conninfo`. */
@@ -37,6 +46,26 @@ void notify_stop(void);
  * or the server is stopping: the handler re-reads now. */
 int notify_park(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
 		double deadline);
+
+/* Like notify_park(), also woken by a message posted to the game (notify_message()):
+ * `seen` is notify_seen() taken before the handler's last read; a notification of the
+ * game since then returns 0 (read again). */
+int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id,
+			 int32_t after, uint64_t seen, double deadline);
+
+/* Park a feed (a player's games): woken by any append or message of games[0 .. count)
+ * (borrowed until woken), or at `deadline`. Returns 0 without parking when one of them
+ * was notified since `seen` (notify_seen() before the last read), or when stopping. */
+int notify_park_games(struct notify_waiter *waiter, struct http_request *request, const int64_t *games, int count,
+		      uint64_t seen, double deadline);
+
+/* How many notifications this process has heard so far: taken before a read, so a
+ * notification between the read and the parking is not slept through. */
+uint64_t notify_seen(void);
+
+/* Tell this process that a message was posted to `game_id` (after its own post, or
+ * heard from the database). */
+void notify_message(int64_t game_id);
 
 /* Tell this process that `game_id` reached `version` (after its own append, so its own
  * waiters wake without waiting for the database's notification). */

@@ -41,6 +41,8 @@ static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games/:game/seats/:seat/bot", handle_seat_bot, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/players", handle_create_player, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/v1/players/me/games", handle_get_my_games, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/v1/players/me/feed", handle_get_feed, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/v1/players/me/stream", handle_get_feed_stream, ROUTE_NO_GAME, 1},
 	{HTTP_GET, "/healthz", handle_healthz, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/readyz", handle_readyz, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/metrics", handle_metrics, ROUTE_NO_GAME, 0},

@@ -56,7 +56,7 @@ static int connect_and_listen(struct listener *listener)
 	return ok;
 }
 
-/* "<16 hex>:<version>" */
+/* "<16 hex>:<version>", or "<16 hex>:m<seq>" for a message (version LISTENER_MESSAGE) */
 static int parse_payload(const char *payload, int64_t *game_id, int32_t *version)
 {
 	const char *colon = strchr(payload, ':');
@@ -67,11 +67,15 @@ static int parse_payload(const char *payload, int64_t *game_id, int32_t *version
 	id_text[16] = '\0';
 	if (!store_parse_id(id_text, game_id))
 		return 0;
+	int message = colon[1] == 'm';
+	const char *digits = colon + 1 + message;
+	if (*digits < '0' || *digits > '9')
+		return 0;
 	char *end;
-	long value = strtol(colon + 1, &end, 10);
+	long value = strtol(digits, &end, 10);
 	if (*end || value < 0 || value > INT32_MAX)
 		return 0;
-	*version = (int32_t)value;
+	*version = message ? LISTENER_MESSAGE : (int32_t)value;
 	return 1;
 }
 

@@ -1,6 +1,7 @@
 /*
  * listener.h - the wake-up side of the event store: LISTEN on the "catan_events" channel
- * that every append notifies with "<game id as 16 hex digits>:<new version>".
+ * that every append notifies with "<game id as 16 hex digits>:<new version>", and every
+ * message posted with "<game id>:m<seq>".
  *
  * A notification is only a wake-up: it may be late, and it is lost while the connection is
  * down. Waiters therefore always re-read the log by version; after a reconnect the caller
@@ -21,6 +22,9 @@ struct listener;
 struct listener *listener_open(const char *conninfo);
 void listener_close(struct listener *listener);
 
+/* A message posted to the game's table talk ('<id>:m<seq>', 0008_feed.sql) is passed with
+ * version LISTENER_MESSAGE. */
+#define LISTENER_MESSAGE (-1)
 typedef void (*listener_callback)(void *context, int64_t game_id, int32_t version);
 
 /* Wait up to timeout_ms for notifications and call `on_append` for each. *reconnected is

@@ -235,6 +235,46 @@ static const struct {
 		" SELECT coalesce((SELECT off FROM u), false)"},
 	[STATEMENT_CHANNEL_SUCCEEDED] = {"channel_succeeded",
 		"UPDATE webhooks SET failures = 0 WHERE id = $1::bigint AND failures <> 0"},
+	/* The feed (0008_feed.sql; store_feed.c): events and messages of games `g` after the
+	 * position ($2 xact, $3 game, $4 kind, $5 seq), in order, each with whether its
+	 * transaction is below xmin. Per game, the first $6 rows in the order of the
+	 * (game_id, xact, seq) indexes: a page reads at most games x limit rows, however far
+	 * behind its cursor is. In one game, (xact, game, kind, seq) > the position is
+	 * (xact, seq) > (position's xact, a bound on seq), which the index scans in order. */
+#define FEED_SQL(GAMES, EVENT_FLOOR, MESSAGE_FLOOR)                                                        \
+	"WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),"                  \
+	" c AS MATERIALIZED (SELECT $2::bigint::text::xid8 AS xact),"                                      \
+	" g AS MATERIALIZED (" GAMES ")"                                                                     \
+	" SELECT x.xact::text::bigint, x.game_id, x.kind, x.seq, x.player_seat, x.xact < h.xmin, x.type,"  \
+	"  x.actor, x.origin, x.created_at, x.body, x.seat, x.after_version"                               \
+	" FROM (SELECT e.xact, e.game_id, 0 AS kind, e.seq, g.seat AS player_seat, e.type, e.actor,"      \
+	"   e.origin, e.created_at, e.payload::text AS body, NULL::smallint AS seat,"                       \
+	"   NULL::integer AS after_version"                                                                  \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM events e"                                   \
+	"   WHERE e.game_id = g.game_id AND (e.xact, e.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
+	"    WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer ELSE 2147483647 END)" EVENT_FLOOR \
+	"   ORDER BY e.xact, e.seq LIMIT $6::integer) e"                                                     \
+	"  UNION ALL"                                                                                        \
+	"  SELECT m.xact, m.game_id, 1, m.seq, g.seat, NULL, NULL, NULL, m.created_at, m.text, m.seat,"     \
+	"   m.after_version"                                                                                 \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM messages m"                                 \
+	"   WHERE m.game_id = g.game_id AND (m.xact, m.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
+	"    WHEN g.game_id = $3::bigint THEN CASE WHEN $4::integer = 0 THEN 0 ELSE $5::integer END"          \
+	"    ELSE 2147483647 END)" MESSAGE_FLOOR                                                            \
+	"   ORDER BY m.xact, m.seq LIMIT $6::integer) m) x CROSS JOIN h"                                      \
+	" ORDER BY x.xact, x.game_id, x.kind, x.seq LIMIT $6::integer"
+	[STATEMENT_FEED_PLAYER] = {"feed_player",
+		FEED_SQL("SELECT s.game_id, s.seat FROM seats s WHERE s.player_id = $1::bigint", "", "")},
+	[STATEMENT_FEED_GAME] = {"feed_game",
+		FEED_SQL("SELECT $1::bigint AS game_id, (-1)::smallint AS seat", " AND e.seq > $7::integer",
+			 " AND m.seq > $8::integer")},
+#undef FEED_SQL
+	[STATEMENT_FEED_POSITION] = {"feed_position",
+		"SELECT xact::text::bigint FROM events WHERE game_id = $1::bigint AND seq = $3::integer AND $2::integer = 0"
+		" UNION ALL"
+		" SELECT xact::text::bigint FROM messages WHERE game_id = $1::bigint AND seq = $3::integer"
+		"  AND $2::integer = 1"},
+	[STATEMENT_FEED_XMIN] = {"feed_xmin", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"},
 };
 
 static int64_t monotonic_ms(void)

@@ -8,16 +8,18 @@
  * its game's next `seq` (1, 2, 3 ...) and the game version it followed (`after_version`),
  * which places it between the moves. Uses the thread's store (play_store()).
  *
- * Not built yet: messages on GET .../stream and to webhooks. The design meant for them:
- * the stream sends the log and the messages merged in the order (version, seq), a message
- * right after the event of its after_version; an event keeps `id: <version>` (so today's
- * clients and Last-Event-ID resumes are unchanged) and a message gets `id: <version>.<seq>`
- * (its after_version and seq). Resuming from "V" sends events after V and messages with
- * after_version >= V; from "V.S", events after V and messages with after_version > V, or
- * = V and seq > S. That is exact only if no message can commit with an after_version below
- * the last event already sent: catan_post_message() then has to read the version under a
- * lock that appends also take (today appends take none, so it is not yet exact), and a
- * post has to NOTIFY like an append (catan_notify) so parked streams wake.
+ * On GET .../stream (api/handlers_moves.c) and in the player's feed (api/handlers_feed.c)
+ * messages are merged with the events in the order of the transactions that wrote them
+ * (db/store_feed.h, db/migrations/0008_feed.sql), read only below the database's xmin,
+ * rather than in the order (after_version, seq) first designed here: that order was exact
+ * only if a post read the version under a lock that appends also take, and appends take
+ * none, so a message could commit with an after_version below an event already sent. On
+ * the stream an event keeps `id: <version>` and a message has `id: <V>.<seq>`, V the last
+ * version the stream sent before it; a resume from either goes on after that item's place,
+ * exactly. after_version stays what the post saw (it usually equals the version of the
+ * event just before the message). A post NOTIFYs ('<game>:m<seq>', from
+ * catan_post_message()), so parked streams and feeds wake on any server. Webhooks still
+ * carry no messages, and GET .../moves carries events only.
  */
 #ifndef CATAN_GAME_MESSAGES_H
 #define CATAN_GAME_MESSAGES_H

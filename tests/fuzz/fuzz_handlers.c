@@ -165,6 +165,16 @@ void handle_get_my_games(struct http_request *request)
 	(void)request;
 }
 
+void handle_get_feed(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_feed_stream(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_get_seats(struct http_request *request)
 {
 	(void)request;

@@ -1,0 +1,175 @@
+/*
+ * store_feed.c - reading events and messages of many games in one order
+ * (db/migrations/0008_feed.sql).
+ *
+ * One statement per read: for each game (the player's seats, or one game), the events and
+ * the messages after the position, by the (game_id, xact) indexes, merged and ordered by
+ * (xact, game_id, kind, seq), each marked settled when its xact is below
+ * pg_snapshot_xmin(pg_current_snapshot()) taken by the same statement. The caller delivers
+ * the settled prefix only. xid8 travels as bigint (a 64-bit transaction id fits below
+ * 2^63 for any database that lives less than a few million years).
+ *
+ * Columns of both reads: xact, game_id, kind, seq, seat (the player's), settled, type,
+ * actor, origin, created_at, payload or text, message seat, after_version.
+ */
+#include "db/store_feed.h"
+
+#include "db/store_internal.h"
+
+enum feed_column {
+	FEED_XACT,
+	FEED_GAME,
+	FEED_KIND,
+	FEED_SEQ,
+	FEED_SEAT,
+	FEED_SETTLED,
+	FEED_TYPE,
+	FEED_ACTOR,
+	FEED_ORIGIN,
+	FEED_CREATED_AT,
+	FEED_TEXT,
+	FEED_MESSAGE_SEAT,
+	FEED_AFTER_VERSION
+};
+
+
+static enum store_status copy_feed(struct store *store, PGresult *result, struct store_feed *out)
+{
+	int count = PQntuples(result);
+	out->items = store_alloc(sizeof *out->items * (size_t)(count ? count : 1));
+	out->count = 0;
+	for (int i = 0; i < count; i++) {
+		struct store_feed_item *item = &out->items[i];
+		memset(item, 0, sizeof *item);
+		int32_t kind = -1;
+		int settled = 0;
+		if (!get_int64(result, i, FEED_XACT, &item->at.xact) || !get_int64(result, i, FEED_GAME, &item->at.game_id) ||
+		    !get_int32(result, i, FEED_KIND, &kind) || !get_int32(result, i, FEED_SEQ, &item->at.seq) ||
+		    !get_int16(result, i, FEED_SEAT, &item->seat) || !get_bool(result, i, FEED_SETTLED, &settled) ||
+		    !get_timestamp(result, i, FEED_CREATED_AT, &item->event.created_at_us) ||
+		    PQgetisnull(result, i, FEED_TEXT) || (kind != STORE_FEED_EVENT && kind != STORE_FEED_MESSAGE)) {
+			store_feed_free(out);
+			return store__corrupt(store, item->at.game_id, "a feed row with missing or malformed columns");
+		}
+		item->at.kind = kind;
+		item->settled = settled;
+		size_t size = (size_t)PQgetlength(result, i, FEED_TEXT);
+		char *text = store_strndup(PQgetvalue(result, i, FEED_TEXT), size);
+		out->count++;
+		if (kind == STORE_FEED_EVENT) {
+			item->event.seq = item->at.seq;
+			item->event.payload = text;
+			item->event.payload_size = size;
+			if (!get_int16(result, i, FEED_TYPE, &item->event.type) ||
+			    !get_int16(result, i, FEED_ACTOR, &item->event.actor) ||
+			    !get_int16(result, i, FEED_ORIGIN, &item->event.origin)) {
+				store_feed_free(out);
+				return store__corrupt(store, item->at.game_id, "a feed event row");
+			}
+		} else {
+			item->message.seq = item->at.seq;
+			item->message.created_at_us = item->event.created_at_us;
+			item->message.text = text;
+			if (!get_int16(result, i, FEED_MESSAGE_SEAT, &item->message.seat) ||
+			    !get_int32(result, i, FEED_AFTER_VERSION, &item->message.after_version)) {
+				store_feed_free(out);
+				return store__corrupt(store, item->at.game_id, "a feed message row");
+			}
+		}
+	}
+	return STORE_OK;
+}
+
+static void position_params(struct params *params, const struct store_feed_position *after)
+{
+	param_int(params, after->xact);
+	param_int(params, after->game_id);
+	param_int(params, after->kind);
+	param_int(params, after->seq);
+}
+
+static enum store_status read_feed(struct store *store, enum statement statement, struct params *params,
+				   struct store_feed *out)
+{
+	out->count = 0;
+	out->items = NULL;
+	PGresult *result;
+	enum store_status status = store__run(store, statement, params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	status = copy_feed(store, result, out);
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_feed_read_player(struct store *store, int64_t player_id, const struct store_feed_position *after,
+					 int limit, struct store_feed *out)
+{
+	struct params params = {0};
+	param_int(&params, player_id);
+	position_params(&params, after);
+	param_int(&params, limit);
+	return read_feed(store, STATEMENT_FEED_PLAYER, &params, out);
+}
+
+enum store_status store_feed_read_game(struct store *store, int64_t game_id, const struct store_feed_position *after,
+				       int32_t event_floor, int32_t message_floor, int limit, struct store_feed *out)
+{
+	struct params params = {0};
+	param_int(&params, game_id);
+	position_params(&params, after);
+	param_int(&params, limit);
+	param_int(&params, event_floor);
+	param_int(&params, message_floor);
+	return read_feed(store, STATEMENT_FEED_GAME, &params, out);
+}
+
+enum store_status store_feed_position_of(struct store *store, int64_t game_id, int kind, int32_t seq,
+					 struct store_feed_position *out)
+{
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, kind);
+	param_int(&params, seq);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_FEED_POSITION, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) == 0) {
+		status = STORE_NOT_FOUND;
+	} else if (!get_int64(result, 0, 0, &out->xact)) {
+		status = store__corrupt(store, game_id, "a row without its transaction");
+	} else {
+		out->game_id = game_id;
+		out->kind = kind;
+		out->seq = seq;
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_feed_xmin(struct store *store, int64_t *xmin)
+{
+	struct params params = {0};
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_FEED_XMIN, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) != 1 || !get_int64(result, 0, 0, xmin))
+		status = store__corrupt(store, 0, "no xmin");
+	PQclear(result);
+	return status;
+}
+
+void store_feed_free(struct store_feed *feed)
+{
+	for (int i = 0; i < feed->count; i++) {
+		if (feed->items[i].at.kind == STORE_FEED_EVENT)
+			free((char *)feed->items[i].event.payload);
+		else
+			free(feed->items[i].message.text);
+	}
+	free(feed->items);
+	feed->items = NULL;
+	feed->count = 0;
+}
