@@ -368,8 +368,23 @@ export interface paths {
          *     stream resumed from there (`Last-Event-ID`) sends it again while it is still due, so a
          *     reconnect never loses it. Spectators never get it.
          *
-         *     **Browsers**: an `EventSource` cannot send `Authorization`, so this route (only this
-         *     one) also takes the token as `?token=` (the `queryToken` scheme).
+         *     **Table talk**: the game's messages come on the stream too, merged with the events in
+         *     the order they were committed:
+         *
+         *     ```
+         *     id: <version>.<message seq>
+         *     event: message
+         *     data: {"type":"message","version":<the last version sent>,"message":<TableMessage>}
+         *
+         *     ```
+         *
+         *     A resume from `Last-Event-ID` (a version, or `<version>.<seq>` after a message) goes on
+         *     exactly after that item: nothing missed, nothing repeated. A `your_turn` carries the
+         *     id of the item before it. (`GET .../moves` carries events only.)
+         *
+         *     **Browsers**: an `EventSource` cannot send `Authorization`, so this route (and the
+         *     player's stream, `GET /v1/players/me/stream`) also takes the token as `?token=` (the
+         *     `queryToken` scheme).
          *
          *     The stream ends with the game: after the event that finishes it (`game_won`) the
          *     server sends one last event, without an `id:`,
@@ -965,6 +980,70 @@ export interface paths {
          *     the pages are read may move between pages.
          */
         get: operations["listMyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One feed: everything of all the player's games, by long-poll
+         * @description For all the player's games: each event as the player's seat sees it (redacted exactly
+         *     as that seat's `GET .../moves`), each table-talk message, and `your_turn` notes (the
+         *     seat stream's `your_turn`) when, after a game's last event in the page, the game waits
+         *     for the player. Every item names its game and the player's seat.
+         *
+         *     Send the answer's `cursor` as `after` next time: nothing is missed or repeated, across
+         *     games and servers. Without `after` the feed starts now (no backlog) and first gives a
+         *     `your_turn` for every game that waits for the player, so a bot starting up knows where
+         *     to act. `wait` (0..60 s) parks the request until something is in the feed. Items are in
+         *     the order their transactions committed (in each game, the log's order); a transaction
+         *     held open in the database delays the feed, it never loses an item. At most `limit`
+         *     events and messages (1..500, default 100) a page.
+         */
+        get: operations["getMyFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's feed as Server-Sent Events
+         * @description The feed of `GET /v1/players/me/feed` pushed as it grows. Each item is sent as
+         *
+         *     ```
+         *     id: <the feed cursor after the item>
+         *     event: <event | message | your_turn>
+         *     data: <the FeedItem as one line of JSON>
+         *
+         *     ```
+         *
+         *     with a `: ping` comment every 15 seconds while nothing happens. It starts after
+         *     `Last-Event-ID` (an EventSource sends it when it reconnects: the resume is exact) or
+         *     `?after=<cursor>`; with neither, it starts now with a `your_turn` for every game that
+         *     waits for the player. An EventSource cannot send `Authorization`: the token may come
+         *     as `?token=` (the `queryToken` scheme).
+         */
+        get: operations["streamMyFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2073,7 +2152,61 @@ export interface components {
             version: components["schemas"]["Version"];
         };
         /** @description The `data:` of one Server-Sent Event of `GET .../stream`, selected by `type` (which is also the SSE `event:` name): a log entry (`id:` its version), a `your_turn` note for the seat that must act (`id:` the version it is due at), or the `end` of the stream (no `id:`). Every member has a distinct `type`, so a client narrows on it; a discriminator is not declared because the log entries are a discriminated union of their own. */
-        StreamEvent: components["schemas"]["LogEntry"] | components["schemas"]["YourTurn"] | components["schemas"]["StreamEnd"];
+        StreamEvent: components["schemas"]["LogEntry"] | components["schemas"]["YourTurn"] | components["schemas"]["StreamEnd"] | components["schemas"]["StreamMessage"];
+        /** @description A table-talk message on the game's stream (`event: message`, `id: <version>.<seq>`). */
+        StreamMessage: {
+            /** @constant */
+            type: "message";
+            /** @description The version of the last event the stream sent before it. */
+            version: number;
+            message: components["schemas"]["TableMessage"];
+        };
+        /** @description A page of the player's feed: send `cursor` as `after` next time. */
+        FeedPage: {
+            player: string;
+            cursor: components["schemas"]["FeedCursor"];
+            /** @description The items after `after`, in order (at most `limit` rows, plus `your_turn` notes). */
+            items: components["schemas"]["FeedItem"][];
+        };
+        /**
+         * @description A position in the feed, opaque: pass it back as it is.
+         * @example 73412.2b4f0c1d9e8a7f61.0.57
+         */
+        FeedCursor: string;
+        /** @description One item of the player's feed, selected by `kind` (also the SSE `event:` name of the player's stream): a log entry of one of the player's games as the player's seat there sees it, a table-talk message, or a `your_turn` note. Each names its game and the player's seat in it. */
+        FeedItem: components["schemas"]["FeedEvent"] | components["schemas"]["FeedMessage"] | components["schemas"]["FeedYourTurn"];
+        FeedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "event";
+            game: components["schemas"]["GameIdText"];
+            seat: components["schemas"]["Seat"];
+            event: components["schemas"]["LogEntry"];
+        };
+        FeedMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "message";
+            game: components["schemas"]["GameIdText"];
+            seat: components["schemas"]["Seat"];
+            message: components["schemas"]["TableMessage"];
+        };
+        FeedYourTurn: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "your_turn";
+            game: components["schemas"]["GameIdText"];
+            seat: components["schemas"]["Seat"];
+            your_turn: components["schemas"]["YourTurn"];
+        };
+        /** @description A game id. */
+        GameIdText: string;
         /** @description The event's position in the log (1-based); the game's version right after it. */
         EventVersion: number;
         /**
@@ -3434,7 +3567,7 @@ export interface components {
          */
         Wait: number;
         /**
-         * @description The last version received (sent by an EventSource when it reconnects); takes precedence over `after`.
+         * @description The last id received (sent by an EventSource when it reconnects): a version, or `<version>.<message seq>` after a table-talk message; takes precedence over `after`.
          * @example 57
          */
         LastEventId: string;
@@ -4210,7 +4343,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The last version received (sent by an EventSource when it reconnects); takes precedence over `after`.
+                 * @description The last id received (sent by an EventSource when it reconnects): a version, or `<version>.<message seq>` after a table-talk message; takes precedence over `after`.
                  * @example 57
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
@@ -5366,6 +5499,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MyGames"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMyFeed: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of a previous answer (or the `id:` of a player's stream event). */
+                after?: components["schemas"]["FeedCursor"];
+                wait?: number;
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the feed (empty after `wait` when nothing happened). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamMyFeed: {
+        parameters: {
+            query?: {
+                after?: components["schemas"]["FeedCursor"];
+            };
+            header?: {
+                /** @description The last `id:` received; takes precedence over `after`. */
+                "Last-Event-ID"?: components["schemas"]["FeedCursor"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of feed items; it does not end by itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["FeedItem"];
                 };
             };
             400: components["responses"]["BadRequest"];
