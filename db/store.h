@@ -313,6 +313,7 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 
 #define STORE_WEBHOOK_SECRET_SIZE 32
 #define STORE_WEBHOOK_ADMIN (-1) /* a webhook registered with the admin token */
+#define STORE_WEBHOOK_UNSEATED (-2) /* a delivery of a player's webhook in a game the player left */
 
 /* What a webhook's deliveries look like (0005_channels.sql): signed Standard Webhooks
  * deliveries, or chat messages for a Discord or Slack incoming webhook. */
@@ -350,12 +351,25 @@ void store_webhooks_free(struct store_webhook *webhooks, int count);
  * it is not there. */
 enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id);
 
+/* A player's webhooks (db/migrations/0006_player_webhooks.sql): registered on the player,
+ * delivering for every game the player sits in what the player's seat of that game may
+ * see. As the game's webhooks above (their seat is STORE_WEBHOOK_ADMIN in a list: a player
+ * webhook has no seat of its own); STORE_NOT_FOUND: no such player, or no such webhook of
+ * the player. */
+enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
+					      int format, const char *mentions_json, int64_t *id,
+					      int64_t *created_at_us);
+enum store_status store_player_webhook_list(struct store *store, int64_t player_id, struct store_webhook **out,
+					    int *count);
+enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id);
+
 /* A claimed outbox row: the events first..last of game_id still to deliver from next_seq. */
 struct store_delivery {
 	int64_t outbox_id;
 	int64_t webhook_id;
 	int64_t game_id;
-	int seat; /* or STORE_WEBHOOK_ADMIN */
+	int seat; /* or STORE_WEBHOOK_ADMIN, or STORE_WEBHOOK_UNSEATED (deliver nothing) */
 	int your_turn_only;
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	char *url;

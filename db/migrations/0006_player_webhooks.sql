@@ -1,0 +1,81 @@
+-- 0006_player_webhooks: webhooks registered on a player (issue 14), not on one game.
+--
+-- A player webhook (player_id set, game_id NULL) receives, for every game the player sits
+-- in, what the player's seat of that game may see: the events redacted for the seat and
+-- its your_turn notes (or, in a chat format, the turn changes), exactly as a webhook that
+-- seat had registered on the game. Exactly one of game_id and player_id is set.
+--
+-- The outbox row of a player webhook keeps the game (webhook_outbox.game_id), so the
+-- delivery worker knows which game's events to read; the seat is resolved at delivery from
+-- seats(game_id, player_id) (the claim in db/store.c), never stored twice.
+--
+-- catan_enqueue_deliveries() (and the events-only append statements of db/store.c, which
+-- inline the same select) enqueue for the game's own webhooks and for the enabled webhooks
+-- of every player seated in the game, read at append time: a player who joins a game later
+-- receives its events from then on. One statement, on two indexes (webhooks_game and
+-- webhooks_player below, seats_player of 0003 is not needed: seats are read by game).
+ALTER TABLE webhooks
+	ALTER COLUMN game_id DROP NOT NULL,
+	ADD COLUMN player_id bigint REFERENCES players (id),
+	ADD CONSTRAINT webhooks_one_owner CHECK ((game_id IS NULL) <> (player_id IS NULL));
+CREATE INDEX webhooks_player ON webhooks (player_id) WHERE player_id IS NOT NULL;
+
+-- The enabled webhooks an append to p_game enqueues for: the game's own, then those of the
+-- players seated in it (a player holds at most one seat of a game, so none comes twice).
+-- STABLE and one SELECT, so PostgreSQL inlines it into the statements that call it.
+CREATE FUNCTION catan_receivers(p_game bigint)
+RETURNS TABLE (webhook_id bigint)
+LANGUAGE sql STABLE AS $$
+	SELECT w.id FROM webhooks w WHERE w.game_id = p_game AND w.disabled_at IS NULL
+	UNION ALL
+	SELECT w.id FROM seats s JOIN webhooks w ON w.player_id = s.player_id
+	WHERE s.game_id = p_game AND s.player_id IS NOT NULL AND w.disabled_at IS NULL
+$$;
+
+CREATE OR REPLACE FUNCTION catan_enqueue_deliveries(p_game bigint, p_first integer, p_last integer)
+RETURNS integer
+LANGUAGE sql AS $$
+	WITH o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)
+		SELECT r.webhook_id, p_game, p_first, p_last, p_first FROM catan_receivers(p_game) r
+		RETURNING 1)
+	SELECT count(*)::integer FROM o
+$$;
+
+-- A game's first events, appended at its creation or at its start (a waiting game filled),
+-- reach the webhooks of players seated in it: the creation statement of db/store.c calls
+-- catan_enqueue_deliveries() after binding the players, and the start of a waiting game
+-- (0003's catan_start_if_full, unchanged but for that call) does here.
+CREATE OR REPLACE FUNCTION catan_start_if_full(p_game bigint)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+	g games%ROWTYPE;
+	v integer;
+	timeout_ms bigint;
+	any_bot boolean;
+	first_bot boolean;
+BEGIN
+	PERFORM FROM seats WHERE game_id = p_game AND open;
+	IF FOUND THEN
+		RETURN 0;
+	END IF;
+	SELECT * INTO g FROM games WHERE id = p_game;
+	UPDATE games SET status = g.start_status, updated_at = now() WHERE id = p_game;
+	v := catan_append(p_game, 0, g.start_types, g.start_actors, g.start_origins, g.start_payloads,
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	PERFORM catan_enqueue_deliveries(p_game, 1, v);
+	timeout_ms := coalesce((g.options->>'turn_timeout_s')::bigint, 0) * 1000;
+	SELECT bool_or(bot), bool_or(bot AND seat = g.start_seat) INTO any_bot, first_bot
+	FROM seats WHERE game_id = p_game;
+	IF any_bot OR timeout_ms > 0 THEN
+		IF first_bot THEN
+			PERFORM catan_set_timer(p_game, v, 2::smallint, 0);
+		ELSIF timeout_ms > 0 THEN
+			PERFORM catan_set_timer(p_game, v, 1::smallint, timeout_ms);
+		END IF;
+	END IF;
+	UPDATE games SET start_types = NULL, start_actors = NULL, start_origins = NULL, start_payloads = NULL
+	WHERE id = p_game;
+	RETURN v;
+END
+$$;
