@@ -326,7 +326,14 @@ void handle_create_game(struct http_request *request)
 void handle_get_game(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
+	int waiting;
+	if (!service_open_or_waiting(request, &session, &waiting))
+		return;
+	/* A game that waits for players: its seats, as GET .../seats shows them; when it
+	 * started in between, the started game. */
+	if (waiting && handlers_respond_waiting(request, session.game.id))
+		return;
+	if (waiting && !service_open(request, &session))
 		return;
 	int past = handlers_history_at(request, &session);
 	if (past < 0)

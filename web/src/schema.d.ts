@@ -101,6 +101,11 @@ export interface paths {
          *     With `version=N`, the game as the caller could see it right after version N (history:
          *     a seat sees its own hand of that moment, never another's), with `deadline` null; it
          *     never changes and is cached for a year.
+         *
+         *     A game that waits for players (open seats) has no board or state yet: it answers
+         *     `status: "waiting"` with its seats exactly as `GET .../seats` shows them (`id`,
+         *     `status`, `public`, `created_at`, `open_seats`, `seats`, `options`; `WaitingGame`),
+         *     whatever the token, and its moves and actions stay `409 game_not_started`.
          */
         get: operations["getGame"];
         put?: never;
@@ -973,6 +978,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's webhooks
+         * @description The webhooks registered with this player token (never another player's), without secrets or mentions.
+         */
+        get: operations["listPlayerWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook for all of the player's games
+         * @description With a player token: registers a receiver that hears every game the player sits in,
+         *     now or later (a game created with the player, or joined, counts from the moment its
+         *     seat is the player's: whose games they are is read at each append). For each game it
+         *     gets exactly what a webhook registered by the player's seat of that game would get:
+         *     every event as that seat sees it (its own stolen and bought cards, nobody else's),
+         *     the seat's `your_turn` notes, or, with `format: "discord"` or `"slack"`, the chat
+         *     messages at turn changes (see createWebhook). Every delivery names its game
+         *     (`game_id`); events of one game arrive in order, at least once, with the retries,
+         *     backoff, `Retry-After`, disabling and delivery log of game webhooks. The body is a
+         *     game webhook's: `url`, `events` (`all` or `your_turn`), `format`, `mentions` (keys are
+         *     seat numbers, as in a game webhook: the seat a message names, in whichever game).
+         *     At most 10 per player (`409 too_many_webhooks`). The `secret` is shown only here.
+         */
+        post: operations["createPlayerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{wid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One of the player's webhooks
+         * @description Another player's webhook, like an unknown id, answers 404 webhook_not_found.
+         */
+        get: operations["getPlayerWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the player's webhooks
+         * @description Its pending deliveries and its delivery log go with it. Another player's webhook answers 404 webhook_not_found and stays.
+         */
+        delete: operations["deletePlayerWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{wid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The player webhook's delivery log
+         * @description As listWebhookDeliveries, for one of the player's webhooks (attempts of all its games, newest first).
+         */
+        get: operations["listPlayerWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1610,6 +1706,11 @@ export interface components {
             seats: components["schemas"]["SeatState"][];
             options?: components["schemas"]["ViewOptions"];
         };
+        /** @description A game that waits for players, as `GET /v1/games/{id}` answers it: its seats as `GET .../seats` shows them, and nothing of a board or a state, which do not exist yet. */
+        WaitingGame: components["schemas"]["GameSeats"] & {
+            /** @constant */
+            status: "waiting";
+        };
         /** @description The game started with this change. */
         GameStarted: {
             id: components["schemas"]["GameId"];
@@ -2180,6 +2281,42 @@ export interface components {
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
         };
+        /** @description A receiver registered by a player (without its secret): it hears every game the player sits in, each as the player's seat of that game. */
+        PlayerWebhook: {
+            id: components["schemas"]["WebhookId"];
+            /** @description Where deliveries go. */
+            url: string;
+            /**
+             * @description Which deliveries it receives.
+             * @enum {string}
+             */
+            events: "all" | "your_turn";
+            /** @description The player's id. */
+            player: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Appends (of all the player's games) whose events or note are not delivered yet. */
+            pending: number;
+            /**
+             * @description What its deliveries look like.
+             * @enum {string}
+             */
+            format: "standard" | "discord" | "slack";
+            /** @description True when a chat webhook failed `CHANNEL_MAX_FAILURES` attempts in a row. */
+            disabled: boolean;
+            /** @description When it was disabled (only when disabled). */
+            disabled_at?: components["schemas"]["Timestamp"];
+            /** @description Why it was disabled (only when disabled). */
+            disabled_reason?: string;
+        };
+        /** @description A new player webhook, with its signing secret (shown once). */
+        CreatedPlayerWebhook: components["schemas"]["PlayerWebhook"] & {
+            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. */
+            secret: string;
+        };
+        /** @description The player's webhooks. */
+        PlayerWebhookList: {
+            webhooks: components["schemas"]["PlayerWebhook"][];
+        };
         /** @description A webhook's delivery log, newest first. */
         WebhookAttemptList: {
             deliveries: components["schemas"]["WebhookAttempt"][];
@@ -2228,7 +2365,7 @@ export interface components {
             game_id: components["schemas"]["GameId"];
             /** @description The game's version the note was written at. */
             version: components["schemas"]["Version"];
-            /** @description The seat the webhook was registered by. */
+            /** @description The seat the webhook was registered by (for a player's webhook, the player's seat of the game `game_id`). */
             seat: components["schemas"]["Seat"];
             /** @description A few human-readable sentences (whose turn, what is expected of the seat, the last moves), ready to post in a chat. */
             summary: string;
@@ -3738,7 +3875,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["HistoryCacheControl"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["SeatsETag"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -3746,7 +3883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["WaitingGame"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -5370,6 +5507,241 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerWebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. Keep the secret: it is not shown again. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPlayerWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The player has as many webhooks as it may (`too_many_webhooks`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "too_many_webhooks";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerWebhook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many attempts, newest first (1..500). */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
