@@ -49,6 +49,15 @@ enum game_repo_status game_repo_status_of(const struct game *game);
 enum store_status game_repo_create(struct game_repo *repo, const struct store_new_game *game,
 				   const struct event_list *events, const struct game *after, int64_t *id);
 
+/* Create an imported game with its whole log in one transaction (the games row, its
+ * seats, every event, a snapshot of `after`, the timer): events[0 .. count), each with
+ * its actors[i] (a seat or STORE_NO_ACTOR) and origins[i]; `after` is the state they
+ * make. A failure writes nothing. Borrows everything. */
+struct event;
+enum store_status game_repo_import(struct game_repo *repo, const struct store_new_game *game,
+				   const struct event *events, int count, const int *actors, const int *origins,
+				   const struct game *after, int64_t *id);
+
 /* Create a waiting game (open seats, db/store.h): as game_repo_create(), with the events
  * kept for the start; sets waiting->start_status from `after`. */
 enum store_status game_repo_create_waiting(struct game_repo *repo, const struct store_new_game *game,

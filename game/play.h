@@ -175,12 +175,12 @@ void play_started(int64_t game_id, int32_t version);
 /* An imported game (POST /v1/games/import): the game of `new_game` (its options, seed,
  * seats and tokens) whose log is events[0 .. count), already judged by import_verify()
  * (game/import.h), which cut it into groups[0 .. group_count) (the first is the creation);
- * origins[g] is each group's STORE_ORIGIN_*. Written as the creation (the first group),
- * then one append per group with its seat as the actor, so the stored log has the same
- * events, actors and origins as the game exported; the game's timer (bot or deadline) is
- * set with the last append only, so no worker moves in the middle. *out is the game loaded.
- * Not one transaction: a store failure half-way leaves a game with the first groups (its
- * id is lost to the caller, who gets the failure). */
+ * origins[g] is each group's STORE_ORIGIN_*. Each event is stored with its group's seat as
+ * the actor (none for the creation) and its origin, so the stored log has the same events,
+ * actors and origins as the game exported. The whole game is written in one transaction
+ * (game_repo_import: the games row, the seats, every event, a snapshot of the end and the
+ * timer), so a failure leaves nothing behind and no worker sees the game before its last
+ * event. *out is the game loaded. */
 struct event;
 struct import_group;
 enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
