@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "api/http.h"
+#include "db/store.h"
 #include "game/auth.h"
 
 struct session; /* api/service.h */
@@ -101,6 +102,8 @@ void handlers_webhook_created(struct http_request *request, json_t *answer, cons
 			      const char *location);
 /* Answer the delivery log of webhook `id` (the caller checked it is the caller's; ?limit). */
 void handlers_webhook_deliveries(struct http_request *request, int64_t id);
+/* Answer a webhook's removal by its store status: 204, 404 webhook_not_found or the failure. */
+void handlers_webhook_deleted(struct http_request *request, enum store_status status);
 
 /* api/handlers_player_webhooks.c: a player's webhooks (/v1/players/me/webhooks). */
 void handle_post_player_webhook(struct http_request *request);

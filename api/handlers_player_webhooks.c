@@ -156,30 +156,26 @@ void handle_get_player_webhook(struct http_request *request)
 		http_respond_json(request, 200, webhook, -1);
 }
 
+/* As find_own(), for a route that needs only the id: 1, or 0 with a problem queued. */
+static int own_id(struct http_request *request, struct store_player *player, int64_t *id)
+{
+	json_t *webhook = find_own(request, player, id);
+	json_decref(webhook);
+	return webhook != NULL;
+}
+
 void handle_delete_player_webhook(struct http_request *request)
 {
 	struct store_player player;
 	int64_t id;
-	json_t *webhook = find_own(request, &player, &id);
-	if (!webhook)
-		return;
-	json_decref(webhook);
-	enum store_status status = store_player_webhook_delete(play_store(), player.id, id);
-	if (status == STORE_NOT_FOUND)
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
-	else if (status != STORE_OK)
-		service_store_error(request, status);
-	else
-		http_respond_empty(request, 204);
+	if (own_id(request, &player, &id))
+		handlers_webhook_deleted(request, store_player_webhook_delete(play_store(), player.id, id));
 }
 
 void handle_get_player_webhook_deliveries(struct http_request *request)
 {
 	struct store_player player;
 	int64_t id;
-	json_t *webhook = find_own(request, &player, &id);
-	if (!webhook)
-		return;
-	json_decref(webhook);
-	handlers_webhook_deliveries(request, id);
+	if (own_id(request, &player, &id))
+		handlers_webhook_deliveries(request, id);
 }

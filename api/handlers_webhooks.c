@@ -268,7 +268,11 @@ void handle_delete_webhook(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
-	enum store_status status = store_webhook_delete(play_store(), session.game.id, id);
+	handlers_webhook_deleted(request, store_webhook_delete(play_store(), session.game.id, id));
+}
+
+void handlers_webhook_deleted(struct http_request *request, enum store_status status)
+{
 	if (status == STORE_NOT_FOUND)
 		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
 	else if (status != STORE_OK)

@@ -211,11 +211,16 @@ static const struct {
 		"SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"
 		" $6::boolean[], $7::bytea, $8::boolean[], $9::boolean, $10::bytea, $11::smallint[],"
 		" $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint, $17::bigint[])"},
+	/* A join or seat change that started the game (version > 0) enqueues its first events
+	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */
 	[STATEMENT_JOIN] = {"join",
-		"SELECT outcome, seat, version FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint)"},
+		"SELECT j.outcome, j.seat, j.version,"
+		"  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"
+		" FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j"},
 	[STATEMENT_CHANGE_SEAT] = {"change_seat",
-		"SELECT outcome, seat, version FROM catan_change_seat($1::bigint, $2::bytea, $3::integer,"
-		" $4::integer, $5::text)"},
+		"SELECT c.outcome, c.seat, c.version,"
+		"  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"
+		" FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c"},
 	[STATEMENT_WAITING_GAME] = {"waiting_game",
 		"SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
 		" FROM games g JOIN seats s ON s.game_id = g.id"

@@ -41,41 +41,7 @@ LANGUAGE sql AS $$
 	SELECT count(*)::integer FROM o
 $$;
 
--- A game's first events, appended at its creation or at its start (a waiting game filled),
--- reach the webhooks of players seated in it: the creation statement of db/store.c calls
--- catan_enqueue_deliveries() after binding the players, and the start of a waiting game
--- (0003's catan_start_if_full, unchanged but for that call) does here.
-CREATE OR REPLACE FUNCTION catan_start_if_full(p_game bigint)
-RETURNS integer
-LANGUAGE plpgsql AS $$
-DECLARE
-	g games%ROWTYPE;
-	v integer;
-	timeout_ms bigint;
-	any_bot boolean;
-	first_bot boolean;
-BEGIN
-	PERFORM FROM seats WHERE game_id = p_game AND open;
-	IF FOUND THEN
-		RETURN 0;
-	END IF;
-	SELECT * INTO g FROM games WHERE id = p_game;
-	UPDATE games SET status = g.start_status, updated_at = now() WHERE id = p_game;
-	v := catan_append(p_game, 0, g.start_types, g.start_actors, g.start_origins, g.start_payloads,
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-	PERFORM catan_enqueue_deliveries(p_game, 1, v);
-	timeout_ms := coalesce((g.options->>'turn_timeout_s')::bigint, 0) * 1000;
-	SELECT bool_or(bot), bool_or(bot AND seat = g.start_seat) INTO any_bot, first_bot
-	FROM seats WHERE game_id = p_game;
-	IF any_bot OR timeout_ms > 0 THEN
-		IF first_bot THEN
-			PERFORM catan_set_timer(p_game, v, 2::smallint, 0);
-		ELSIF timeout_ms > 0 THEN
-			PERFORM catan_set_timer(p_game, v, 1::smallint, timeout_ms);
-		END IF;
-	END IF;
-	UPDATE games SET start_types = NULL, start_actors = NULL, start_origins = NULL, start_payloads = NULL
-	WHERE id = p_game;
-	RETURN v;
-END
-$$;
+-- A game's first events, appended at its creation or at its start (the join or seat change
+-- that filled a waiting game), reach the webhooks of the players seated in it: the
+-- statements of db/store.c that create a game or call catan_join()/catan_change_seat() call
+-- catan_enqueue_deliveries() for them, in the same statement.
