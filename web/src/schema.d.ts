@@ -2897,7 +2897,7 @@ export interface components {
             trade: components["schemas"]["TradeId"];
         };
         /** @description One event of the log, selected by `type`, with its place in the log (`version`), when it was recorded (`created_at`) and what caused it (`origin`). Redacted for the caller: what only some seats may see is null for the others. */
-        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"];
+        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["SeatBackEvent"];
         /** @description The game was created: its options, the board layout and the first player. Always version 1. */
         GameCreatedEvent: {
             /**
@@ -3251,6 +3251,32 @@ export interface components {
              * @enum {string}
              */
             type: "turn_ended";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description Holidays: the seat handed itself to the server's bot (POST .../seats/{seat}/away); the bot moves for it at once whenever the game waits for it. The rules ignore it: only the version moves. */
+        SeatAwayEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_away";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The seat took itself back from the bot (DELETE .../seats/{seat}/away); the game waits for it again. The rules ignore it: only the version moves. */
+        SeatBackEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_back";
             seat: components["schemas"]["Seat"];
             version: components["schemas"]["EventVersion"];
             /** @description When it was recorded. */
