@@ -116,6 +116,10 @@ void handle_get_player_webhook_deliveries(struct http_request *request);
 struct store_player; /* db/store.h */
 int handlers_authenticate_player(struct http_request *request, struct store_player *out);
 
+/* api/handlers_holidays.c: a seat handed to the bot and taken back. */
+void handle_seat_away(struct http_request *request);
+void handle_seat_back(struct http_request *request);
+
 /* handlers_messages.c: table talk */
 void handle_post_message(struct http_request *request);
 void handle_get_messages(struct http_request *request);

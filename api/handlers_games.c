@@ -41,8 +41,10 @@ static json_t *game_json(const struct session *session)
 	size_t index;
 	json_t *player;
 	json_array_foreach(players, index, player)
-		if (index < GAME_MAX_SEATS)
+		if (index < GAME_MAX_SEATS) {
 			json_object_set_new(player, "bot", json_boolean(game->bots[index]));
+			json_object_set_new(player, "away", json_boolean(game->away[index]));
+		}
 	json_t *options = json_object_get(body, "options");
 	if (options) {
 		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));

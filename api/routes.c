@@ -39,6 +39,8 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/v1/games/:game/seats", handle_get_seats, ROUTE_ANYONE, 0},
 	{HTTP_DELETE, "/v1/games/:game/seats/:seat", handle_remove_seat, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/games/:game/seats/:seat/bot", handle_seat_bot, ROUTE_NO_GAME, 0},
+	{HTTP_POST, "/v1/games/:game/seats/:seat/away", handle_seat_away, ROUTE_SEAT, 0},
+	{HTTP_DELETE, "/v1/games/:game/seats/:seat/away", handle_seat_back, ROUTE_SEAT, 0},
 	{HTTP_POST, "/v1/players", handle_create_player, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/v1/players/me/games", handle_get_my_games, ROUTE_NO_GAME, 0},
 	{HTTP_POST, "/v1/players/me/webhooks", handle_post_player_webhook, ROUTE_NO_GAME, 0},

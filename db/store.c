@@ -130,7 +130,7 @@ static const struct {
 		" LIMIT 1"},
 	[STATEMENT_GAME_INFO] = {"game_info",
 		"SELECT g.seed, g.status, g.seats, g.created_at, g.updated_at, g.options::text,"
-		"  s.seat, s.bot, s.name"
+		"  s.seat, s.bot, s.name, s.away"
 		" FROM games g LEFT JOIN seats s ON s.game_id = g.id"
 		" WHERE g.id = $1::bigint ORDER BY s.seat"},
 	[STATEMENT_IDEMPOTENCY_GET] = {"idempotency_get",
@@ -206,6 +206,11 @@ static const struct {
 	[STATEMENT_DELIVERY_HISTORY] = {"delivery_history",
 		"SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"
 		" FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer"},
+	/* Holidays (0006_player_webhooks.sql; store_write.c): the seat's change, its event and
+	 * the timer in one statement. */
+	[STATEMENT_SEAT_AWAY] = {"seat_away",
+		"SELECT outcome, version FROM catan_seat_away($1::bigint, $2::integer, $3::boolean, $4::integer,"
+		" $5::smallint, $6::text, $7::smallint, $8::bigint)"},
 	/* Waiting games (0003_players.sql; store_lobby.c). */
 	[STATEMENT_CREATE_WAITING] = {"create_waiting",
 		"SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"

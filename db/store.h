@@ -177,6 +177,19 @@ struct store_new_game {
 	int64_t players[STORE_MAX_SEATS];      /* the player a seat is bound to, 0 for none */
 };
 
+/* Holidays (db/migrations/0006_player_webhooks.sql): seat `seat` of game `game_id` hands
+ * itself to the server's bot (away) or takes itself back, with `event` (seat_away or
+ * seat_back, its payload) appended at `version` and the game's timer set to `timer` (NULL:
+ * left alone), in one transaction; then listeners are woken. STORE_OK with *outcome:
+ * STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT (created as a bot: it has no
+ * player to come back), STORE_AWAY_UNCHANGED (already so); STORE_CONFLICT when a move took
+ * the version first (decide again). */
+enum store_away_outcome { STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT, STORE_AWAY_UNCHANGED };
+struct store_event;
+struct store_timer_set;
+enum store_status store_set_away(struct store *store, int64_t game_id, int seat, int away, int32_t version,
+				 const struct store_event *event, const struct store_timer_set *timer, int *outcome);
+
 /* Create a game with a new random id (*id), its seats and its first events, in one
  * transaction, then wake listeners. The game is then at version event_count. */
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id);
@@ -265,7 +278,8 @@ struct store_game_info {
 	int64_t updated_at_us; /* when the status or the snapshot last changed */
 	char *options;         /* JSON text */
 	char *names[STORE_MAX_SEATS]; /* NULL for none */
-	int bots[STORE_MAX_SEATS];
+	int bots[STORE_MAX_SEATS];    /* played by the server: a bot seat, or a seat away */
+	int away[STORE_MAX_SEATS];    /* on holiday: handed to the bot by its player (bots[] set too) */
 };
 
 /* The game's row and seats. The caller frees with store_game_info_free(). */

@@ -404,3 +404,31 @@ enum store_status store_idempotency_put(struct store *store, int64_t game_id,
 	PQclear(result);
 	return status;
 }
+
+enum store_status store_set_away(struct store *store, int64_t game_id, int seat, int away, int32_t version,
+				 const struct store_event *event, const struct store_timer_set *timer, int *outcome)
+{
+	store->message[0] = '\0';
+	*outcome = STORE_AWAY_NO_SEAT;
+	if (!event || !event->payload) {
+		store__say(store, "store_set_away: no event");
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_text(&params, away ? "t" : "f");
+	param_int(&params, version);
+	param_int(&params, event->type);
+	param_text(&params, event->payload);
+	params_timer(&params, timer);
+	PGresult *result;
+	enum store_status status = write_and_wake(store, STATEMENT_SEAT_AWAY, &params, game_id, version + 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int32_t after;
+	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, outcome) || !get_int32(result, 0, 1, &after))
+		status = store__corrupt(store, game_id, "an away answer with malformed columns");
+	PQclear(result);
+	return status;
+}

@@ -219,6 +219,8 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 		if (!apply_event_valid(game, &event))
 			return corrupt(repo, id, row->seq, "the event cannot apply to the game", event_type_name(event.type));
 		apply_event(game, &event);
+		if (event.type == EVENT_SEAT_AWAY || event.type == EVENT_SEAT_BACK)
+			repo->seats_changed = 1;
 	}
 	return STORE_OK;
 }
@@ -270,6 +272,7 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
 		return store_failed(repo, status);
 	if (log.count == limit) {
 		store_log_free(&log);
+		repo->seats_changed = 1;
 		struct game fresh;
 		status = game_repo_load(repo, id, &fresh, NULL);
 		if (status == STORE_OK)

@@ -30,6 +30,9 @@ enum game_repo_status { GAME_REPO_SETUP, GAME_REPO_PLAYING, GAME_REPO_FINISHED }
 struct game_repo {
 	struct store *store; /* borrowed */
 	int snapshot_every;  /* 0: never write snapshots */
+	/* Set by game_repo_catch_up() when what it read may have changed who plays a seat (a
+	 * seat_away or seat_back event, or a reload): the caller reads the seats again. */
+	int seats_changed;
 	char message[256];
 };
 

@@ -142,6 +142,9 @@ static void cache_put(const struct game_record *record)
 		memcpy(&entry->record, record, sizeof *record);
 	} else if (entry->record.state.version < record->state.version) {
 		memcpy(&entry->record.state, &record->state, sizeof record->state);
+		/* Who plays each seat moves with the log (seat_away, seat_back). */
+		memcpy(entry->record.bots, record->bots, sizeof record->bots);
+		memcpy(entry->record.away, record->away, sizeof record->away);
 	}
 	pthread_mutex_unlock(&entry->lock);
 }
@@ -193,6 +196,7 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	for (int s = 0; s < GAME_MAX_SEATS && s < info.seats; s++) {
 		snprintf(record->names[s], PLAY_NAME_SIZE, "%s", info.names[s] ? info.names[s] : "");
 		record->bots[s] = (uint8_t)info.bots[s];
+		record->away[s] = (uint8_t)info.away[s];
 	}
 	memset(&record->options, 0, sizeof record->options);
 	record->options.game = record->state.options;
@@ -232,6 +236,9 @@ enum store_status play_refresh(struct game_record *game)
 	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
 	uint32_t before = game->state.version;
 	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
+	/* A seat went away or came back: its bot flag is in the seats, read them again. */
+	if (status == STORE_OK && repo.seats_changed)
+		status = load_info(play_store(), game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
@@ -613,6 +620,66 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 	}
 	result->version = (long)game->state.version;
 	settle(game, move, PLAY_RACED, result);
+}
+
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
+			     enum store_status *status)
+{
+	*status = STORE_OK;
+	*version = (long)game->state.version;
+	if (seat < 0 || seat >= game->state.options.seats)
+		return PLAY_AWAY_NO_SEAT;
+	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
+		if (atomic_load(&stopping))
+			return PLAY_AWAY_STOPPING;
+		*status = play_refresh(game);
+		if (*status != STORE_OK)
+			return PLAY_AWAY_STORE_FAILED;
+		*version = (long)game->state.version;
+		if (!game_in_progress(&game->state))
+			return PLAY_AWAY_FINISHED;
+		struct event event;
+		event_init(&event, away ? EVENT_SEAT_AWAY : EVENT_SEAT_BACK);
+		event.seat = (int8_t)seat;
+		struct game after = game->state;
+		apply_event(&after, &event);
+		/* The timer as the seats will be: a bot's move at once when the game waits for
+		 * the seat now away; the deadline or nothing when it waits for one come back. */
+		struct game_record *changed = allocate(1, sizeof *changed);
+		*changed = *game;
+		changed->bots[seat] = (uint8_t)away;
+		changed->away[seat] = (uint8_t)away;
+		struct store_timer_set timer, none = {STORE_TIMER_NONE, 0};
+		const struct store_timer_set *next = next_timer(changed, &after, &timer);
+		free(changed);
+		if (!next)
+			next = &none; /* no bot and no deadline left: no timer either */
+		char *payload = codec_payload_dump(&event, game->state.options.seats);
+		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
+		int outcome;
+		*status = store_set_away(play_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
+					 &outcome);
+		free(payload);
+		if (*status == STORE_CONFLICT)
+			continue; /* a move took the version: decide again on the new one */
+		if (*status != STORE_OK)
+			return PLAY_AWAY_STORE_FAILED;
+		if (outcome == STORE_AWAY_BOT_SEAT)
+			return PLAY_AWAY_BOT_SEAT;
+		if (outcome == STORE_AWAY_UNCHANGED)
+			return PLAY_AWAY_UNCHANGED;
+		if (outcome != STORE_AWAY_DONE)
+			return PLAY_AWAY_NO_SEAT;
+		game->state = after;
+		game->bots[seat] = (uint8_t)away;
+		game->away[seat] = (uint8_t)away;
+		cache_put(game);
+		*version = (long)after.version;
+		if (hooks.appended)
+			hooks.appended(game->id, (int32_t)after.version, 1, bot_due_now(next));
+		return PLAY_AWAY_DONE;
+	}
+	return PLAY_AWAY_RACED;
 }
 
 /* The store's row of a new game (its seed, seats, tokens, players and options) and the

@@ -57,7 +57,8 @@ struct game_record {
 	int64_t seed;
 	struct codec_options options;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
-	uint8_t bots[GAME_MAX_SEATS];
+	uint8_t bots[GAME_MAX_SEATS]; /* played by the server (a bot seat, or a seat away) */
+	uint8_t away[GAME_MAX_SEATS]; /* on holiday: handed to the bot by its player */
 };
 
 /* What the caller hears of the service's work. Every hook may be NULL. */
@@ -186,6 +187,24 @@ struct import_group;
 enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
 			      const struct import_group *groups, int group_count, const int *origins,
 			      struct game_record *out);
+
+/* Holidays: seat `seat` of `game` hands itself to the server's bot (`away` 1: the bot moves
+ * for it at once whenever the game waits for it) or takes itself back (0: the game waits
+ * for the seat again). The seat's change, a seat_away or seat_back event (which the rules
+ * ignore) and the game's timer are one transaction (store_set_away); decided again on the
+ * new version when a move took it first. *version is the game's version after (or now). */
+enum play_away {
+	PLAY_AWAY_DONE,
+	PLAY_AWAY_NO_SEAT,      /* no such seat */
+	PLAY_AWAY_BOT_SEAT,     /* created as a bot: nobody to go away or come back */
+	PLAY_AWAY_UNCHANGED,    /* already away (or already back) */
+	PLAY_AWAY_FINISHED,     /* the game is over */
+	PLAY_AWAY_RACED,        /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_AWAY_STORE_FAILED, /* *status says why */
+	PLAY_AWAY_STOPPING
+};
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
+			     enum store_status *status);
 
 /* ---- The server's own moves ---- */
 

@@ -45,3 +45,47 @@ $$;
 -- that filled a waiting game), reach the webhooks of the players seated in it: the
 -- statements of db/store.c that create a game or call catan_join()/catan_change_seat() call
 -- catan_enqueue_deliveries() for them, in the same statement.
+
+-- Holidays (issue 14): a seat hands itself to the server's bot for a while and takes itself
+-- back. seats.away says the seat is away: its bot flag is then set too (so every reader of
+-- seats.bot, the bot timer included, sees a bot seat), and only an away seat may come back:
+-- a seat created as a bot (bot and not away) cannot. The change, the seat_away or seat_back
+-- event (the rules ignore it; the log records it) and the game's timer are one statement:
+-- catan_seat_away() below, called by db/store.c. The event is appended at p_version with
+-- catan_append(), so a move that took that version first makes it fail (23505 on
+-- events_pkey) and the caller decides again on the new version.
+ALTER TABLE seats ADD COLUMN away boolean NOT NULL DEFAULT false;
+
+-- outcome: 0 done (version: the game's new version), 1 no such seat, 2 a seat created as a
+-- bot, 3 nothing to change (already away, or not away).
+CREATE FUNCTION catan_seat_away(p_game bigint, p_seat integer, p_away boolean, p_version integer,
+	p_type smallint, p_payload text, p_timer_kind smallint, p_due_ms bigint,
+	OUT outcome integer, OUT version integer)
+LANGUAGE plpgsql AS $$
+DECLARE
+	s_bot boolean;
+	s_away boolean;
+BEGIN
+	version := p_version;
+	SELECT s.bot, s.away INTO s_bot, s_away FROM seats s
+	WHERE s.game_id = p_game AND s.seat = p_seat FOR UPDATE;
+	IF NOT FOUND THEN
+		outcome := 1;
+		RETURN;
+	END IF;
+	IF s_bot AND NOT s_away THEN
+		outcome := 2;
+		RETURN;
+	END IF;
+	IF s_away = p_away THEN
+		outcome := 3;
+		RETURN;
+	END IF;
+	UPDATE seats s SET bot = p_away, away = p_away WHERE s.game_id = p_game AND s.seat = p_seat;
+	version := catan_append(p_game, p_version, ARRAY[p_type], ARRAY[p_seat::smallint], ARRAY[0::smallint],
+		ARRAY[p_payload], NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	PERFORM catan_set_timer(p_game, version, p_timer_kind, p_due_ms);
+	PERFORM catan_enqueue_deliveries(p_game, version, version);
+	outcome := 0;
+END
+$$;

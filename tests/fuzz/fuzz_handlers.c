@@ -219,3 +219,13 @@ void handle_get_player_webhook_deliveries(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_seat_away(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_seat_back(struct http_request *request)
+{
+	(void)request;
+}

@@ -925,6 +925,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/away": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand your seat to the bot for a while (holidays)
+         * @description Holidays. With the seat's own token (or its player's; not the admin's: the seat is
+         *     the player's to lend, `403 seat_token_required`; another seat's token: `403
+         *     seat_mismatch`): the server's bot plays the seat from now on, at once whenever the game
+         *     waits for it, exactly as it plays a bot seat. The log records it as a `seat_away` event
+         *     (the rules ignore it: it only moves the version), written in one transaction with the
+         *     change and the game's timer, so replays, exports and imports carry it. Views show the
+         *     seat with `away: true` (and `bot: true`). No body (or `{}`). A seat created as a bot,
+         *     or one already away: `409 seat_not_changeable`; a finished game: `409 game_finished`.
+         */
+        post: operations["sendSeatAway"];
+        /**
+         * Take your seat back from the bot
+         * @description Back from holidays: the seat takes itself back from the bot (its token or its
+         *     player's, as for going away). The log records a `seat_back` event in the same
+         *     transaction as the change and the timer; the game waits for the seat again (or for
+         *     its deadline). A seat created as a bot cannot come back, and one that is not away
+         *     has nothing to take back: `409 seat_not_changeable`.
+         */
+        delete: operations["takeSeatBack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players": {
         parameters: {
             query?: never;
@@ -1706,6 +1749,14 @@ export interface components {
             seats: components["schemas"]["SeatState"][];
             options?: components["schemas"]["ViewOptions"];
         };
+        /** @description A seat after going away or coming back. */
+        SeatAway: {
+            seat: components["schemas"]["Seat"];
+            /** @description True when the bot now plays the seat. */
+            away: boolean;
+            /** @description The game's version after the seat_away or seat_back event. */
+            version: components["schemas"]["Version"];
+        };
         /** @description A game that waits for players, as `GET /v1/games/{id}` answers it: its seats as `GET .../seats` shows them, and nothing of a board or a state, which do not exist yet. */
         WaitingGame: components["schemas"]["GameSeats"] & {
             /** @constant */
@@ -1895,8 +1946,10 @@ export interface components {
             seat: components["schemas"]["Seat"];
             /** @description The seat's name. */
             name: string;
-            /** @description True when the server plays this seat. */
+            /** @description True when the server plays this seat (a bot seat, or a seat away). */
             bot: boolean;
+            /** @description True while the seat is on holiday: its player handed it to the server's bot (`POST /v1/games/{id}/seats/{seat}/away`) and may take it back. */
+            away?: boolean;
             /** @description Public points (buildings, Longest Road, Largest Army; the winner's include its revealed cards). */
             victory_points: components["schemas"]["Points"];
             /** @description Resource cards in hand (their kinds are private). */
@@ -5443,6 +5496,134 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["LobbyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendSeatAway: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new state and the game's version after its event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAway"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat was created as a bot or is already so (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    takeSeatBack: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new state and the game's version after its event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAway"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat was created as a bot or is already so (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
