@@ -89,10 +89,11 @@ struct handlers_webhook_request {
 	int your_turn_only;
 	int format;     /* enum store_webhook_format */
 	char *mentions; /* the mentions object as JSON text, or NULL */
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* the new signing secret, random */
 };
 /* Read a registration body (url, events, format, mentions; mentions keyed by seats below
- * `seats`; events "your_turn" only when `for_seat`): 1, or 0 with a 400 naming the field
- * queued (out->mentions then NULL). */
+ * `seats`; events "your_turn" only when `for_seat`) and draw its secret: 1, or 0 with a
+ * 400 naming the field (or a 500: no randomness) queued (out->mentions then NULL). */
 int handlers_read_webhook(struct http_request *request, const json_t *body, int seats, int for_seat,
 			  struct handlers_webhook_request *out);
 /* A webhook as listings show it (no secret, no mentions). New reference. */

@@ -82,17 +82,10 @@ void handle_post_player_webhook(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
-	if (!auth_random(secret, sizeof secret)) {
-		free(wanted.mentions);
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
-		return;
-	}
 	struct store_webhook webhook = {0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_player_webhook_create(play_store(), player.id, wanted.your_turn_only, secret, webhook.url,
+		store_player_webhook_create(play_store(), player.id, wanted.your_turn_only, wanted.secret, webhook.url,
 					    wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -105,7 +98,7 @@ void handle_post_player_webhook(struct http_request *request)
 	char id[24], location[96];
 	webhooks_format_id(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/players/me/webhooks/%s", id);
-	handlers_webhook_created(request, answer, secret, location);
+	handlers_webhook_created(request, answer, wanted.secret, location);
 }
 
 void handle_get_player_webhooks(struct http_request *request)

@@ -162,6 +162,12 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 		if (!out->mentions)
 			abort();
 	}
+	if (!auth_random(out->secret, sizeof out->secret)) {
+		free(out->mentions);
+		out->mentions = NULL;
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return 0;
+	}
 	return 1;
 }
 
@@ -191,17 +197,10 @@ void handle_post_webhook(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
-	if (!auth_random(secret, sizeof secret)) {
-		free(wanted.mentions);
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
-		return;
-	}
 	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_webhook_create(play_store(), session.game.id, webhook.seat, wanted.your_turn_only, secret,
+		store_webhook_create(play_store(), session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
 				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -217,7 +216,7 @@ void handle_post_webhook(struct http_request *request)
 	char id[24], location[96];
 	webhooks_format_id(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
-	handlers_webhook_created(request, answer, secret, location);
+	handlers_webhook_created(request, answer, wanted.secret, location);
 }
 
 void handle_get_webhooks(struct http_request *request)

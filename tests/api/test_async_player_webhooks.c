@@ -30,14 +30,7 @@ struct player {
 
 static void make_player(const char *name, struct player *out)
 {
-	char body[128];
-	snprintf(body, sizeof body, "{\"name\": \"%s\"}", name);
-	struct http_response response;
-	http_call(&http_fixture.checked, "POST", "/v1/players", NULL, body, NULL, &response);
-	ck_assert_msg(response.status == 201, "player: %s", http_describe(&response));
-	snprintf(out->id, sizeof out->id, "%s", json_string_value(json_object_get(response.json, "id")));
-	snprintf(out->token, sizeof out->token, "%s", json_string_value(json_object_get(response.json, "token")));
-	http_response_free(&response);
+	http_player_create(&http_fixture.checked, name, out->id, out->token);
 }
 
 /* Register a receiver of the player's (extra: more members of the body, e.g. ", \"format\":
