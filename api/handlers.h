@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "api/http.h"
+#include "db/store.h"
 #include "game/auth.h"
 
 struct session; /* api/service.h */
@@ -27,6 +28,10 @@ void handle_join_game(struct http_request *request);
 void handle_remove_seat(struct http_request *request);
 void handle_seat_bot(struct http_request *request);
 void handle_get_seats(struct http_request *request);
+/* Answer 200 with the waiting game `game_id` as GET .../seats shows it (status
+ * "waiting", seats, options; no board, no state): 1, or 0 with nothing queued when the
+ * game no longer waits (it started), or 1 with a problem queued on a store failure. */
+int handlers_respond_waiting(struct http_request *request, int64_t game_id);
 
 /* api/handlers_players.c: players across games. */
 void handle_create_player(struct http_request *request);
@@ -74,6 +79,47 @@ int handlers_may_create(struct http_request *request);
 /* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
  * or NULL with a problem queued. */
 json_t *handlers_game_view(struct http_request *request, const struct session *session);
+
+/* api/handlers_webhooks.c: registering webhooks of a game, and what player webhooks
+ * (api/handlers_player_webhooks.c) share with them. */
+struct store_webhook; /* db/store.h */
+/* A registration's body: url borrowed from the body, mentions owned (free()). */
+struct handlers_webhook_request {
+	const char *url;
+	int your_turn_only;
+	int format;     /* enum store_webhook_format */
+	char *mentions; /* the mentions object as JSON text, or NULL */
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* the new signing secret, random */
+};
+/* Read a registration body (url, events, format, mentions; mentions keyed by seats below
+ * `seats`; events "your_turn" only when `for_seat`) and draw its secret: 1, or 0 with a
+ * 400 naming the field (or a 500: no randomness) queued (out->mentions then NULL). */
+int handlers_read_webhook(struct http_request *request, const json_t *body, int seats, int for_seat,
+			  struct handlers_webhook_request *out);
+/* A webhook as listings show it (no secret, no mentions). New reference. */
+json_t *handlers_webhook_json(const struct store_webhook *webhook);
+/* Answer 201 with `answer` (stolen) plus the secret shown once, at `location`. */
+void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
+			      const char *location);
+/* Answer the delivery log of webhook `id` (the caller checked it is the caller's; ?limit). */
+void handlers_webhook_deliveries(struct http_request *request, int64_t id);
+/* Answer a webhook's removal by its store status: 204, 404 webhook_not_found or the failure. */
+void handlers_webhook_deleted(struct http_request *request, enum store_status status);
+
+/* api/handlers_player_webhooks.c: a player's webhooks (/v1/players/me/webhooks). */
+void handle_post_player_webhook(struct http_request *request);
+void handle_get_player_webhooks(struct http_request *request);
+void handle_get_player_webhook(struct http_request *request);
+void handle_delete_player_webhook(struct http_request *request);
+void handle_get_player_webhook_deliveries(struct http_request *request);
+/* The player of the request's bearer token (api/handlers_players.c): 1 and *out, or 0
+ * with a 401 queued. */
+struct store_player; /* db/store.h */
+int handlers_authenticate_player(struct http_request *request, struct store_player *out);
+
+/* api/handlers_holidays.c: a seat handed to the bot and taken back. */
+void handle_seat_away(struct http_request *request);
+void handle_seat_back(struct http_request *request);
 
 /* handlers_messages.c: table talk */
 void handle_post_message(struct http_request *request);

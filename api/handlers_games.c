@@ -41,8 +41,10 @@ static json_t *game_json(const struct session *session)
 	size_t index;
 	json_t *player;
 	json_array_foreach(players, index, player)
-		if (index < GAME_MAX_SEATS)
+		if (index < GAME_MAX_SEATS) {
 			json_object_set_new(player, "bot", json_boolean(game->bots[index]));
+			json_object_set_new(player, "away", json_boolean(game->away[index]));
+		}
 	json_t *options = json_object_get(body, "options");
 	if (options) {
 		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));
@@ -326,7 +328,14 @@ void handle_create_game(struct http_request *request)
 void handle_get_game(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
+	int waiting;
+	if (!service_open_or_waiting(request, &session, &waiting))
+		return;
+	/* A game that waits for players: its seats, as GET .../seats shows them; when it
+	 * started in between, the started game. */
+	if (waiting && handlers_respond_waiting(request, session.game.id))
+		return;
+	if (waiting && !service_open(request, &session))
 		return;
 	int past = handlers_history_at(request, &session);
 	if (past < 0)

@@ -11,7 +11,8 @@
  * event the codec refuses: 422 import_refused naming `events[i]`. The log is then judged by
  * import_verify() (game/import.h says exactly what is checked, with and without the seed);
  * a refusal is 422 import_refused naming `events[i]` and the reason, and nothing is
- * written. An accepted log is written as a new game (play_import()) and answered as game
+ * written. An accepted log is written as a new game in one transaction (play_import(): a
+ * store failure at any event leaves nothing behind) and answered as game
  * creation answers: 201 with the new id, the admin token and one token per seat (none for a
  * bot seat). Without a seed the new game gets a random one for its future draws.
  *

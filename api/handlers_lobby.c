@@ -79,8 +79,7 @@ static json_t *started_json(const struct session *session)
 			 "seats", seats);
 }
 
-/* The path's game as its seats: a waiting game's (open or taken), or a started one's. */
-static void respond_seats(struct http_request *request, int64_t game_id)
+int handlers_respond_waiting(struct http_request *request, int64_t game_id)
 {
 	struct store_waiting_game game;
 	enum store_status status = lobby_waiting(game_id, &game);
@@ -89,12 +88,20 @@ static void respond_seats(struct http_request *request, int64_t game_id)
 		store_waiting_game_free(&game);
 		/* Seats change at version 0: the tag is the content's. */
 		http_respond_json_hashed(request, 200, view, "seats-");
-		return;
+		return 1;
 	}
 	if (status != STORE_NOT_FOUND) {
 		service_store_error(request, status);
-		return;
+		return 1;
 	}
+	return 0;
+}
+
+/* The path's game as its seats: a waiting game's (open or taken), or a started one's. */
+static void respond_seats(struct http_request *request, int64_t game_id)
+{
+	if (handlers_respond_waiting(request, game_id))
+		return;
 	struct session session;
 	if (!service_open(request, &session))
 		return;

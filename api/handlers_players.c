@@ -111,7 +111,7 @@ int handlers_seat_player(struct http_request *request, const json_t *value, int 
 }
 
 /* The player of the request's bearer token: 1 and *out, or 0 with 401 queued. */
-static int authenticate_player(struct http_request *request, struct store_player *out)
+int handlers_authenticate_player(struct http_request *request, struct store_player *out)
 {
 	const char *token;
 	size_t length;
@@ -242,7 +242,7 @@ void handle_get_my_games(struct http_request *request)
 		}
 	}
 	struct store_player player;
-	if (!authenticate_player(request, &player))
+	if (!handlers_authenticate_player(request, &player))
 		return;
 	struct store_player_seat *seats = calloc(MY_GAMES_MAX, sizeof *seats);
 	struct my_game *games = calloc(MY_GAMES_MAX, sizeof *games);

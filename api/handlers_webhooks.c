@@ -35,7 +35,7 @@ static int owner_of(const struct session *session)
 	return session->viewer == PLAY_ADMIN ? STORE_WEBHOOK_ADMIN : session->viewer;
 }
 
-static json_t *webhook_json(const struct store_webhook *webhook)
+json_t *handlers_webhook_json(const struct store_webhook *webhook)
 {
 	char id[24], created[40];
 	webhooks_format_id(webhook->id, id);
@@ -102,6 +102,86 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 	return 1;
 }
 
+int handlers_read_webhook(struct http_request *request, const json_t *body, int seats, int for_seat,
+			  struct handlers_webhook_request *out)
+{
+	memset(out, 0, sizeof *out);
+	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
+	if (!service_known_members(request, body, members, "a webhook has url, events, format and mentions"))
+		return 0;
+	json_t *url = json_object_get(body, "url");
+	json_t *events = json_object_get(body, "events");
+	if (!url) {
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "url is required", "url", -1);
+		return 0;
+	}
+	if (!json_is_string(url) || !valid_url(json_string_value(url))) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "url must be an http:// or https:// URL of at most 2048 characters",
+				     "url", -1);
+		return 0;
+	}
+	char why[128];
+	if (!destination_url_allowed(json_string_value(url), service_config()->webhook_allow_private, why, sizeof why)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, why, "url", -1);
+		return 0;
+	}
+	out->url = json_string_value(url);
+	if (events && !json_is_null(events)) {
+		const char *which = json_is_string(events) ? json_string_value(events) : "";
+		if (strcmp(which, "your_turn") == 0 && for_seat) {
+			out->your_turn_only = 1;
+		} else if (strcmp(which, "all") != 0) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "events is \"all\", or \"your_turn\" for a seat's webhook", "events", -1);
+			return 0;
+		}
+	}
+	out->format = STORE_FORMAT_STANDARD;
+	json_t *format_json = json_object_get(body, "format");
+	if (format_json && !json_is_null(format_json)) {
+		out->format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
+		if (out->format < 0) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
+			return 0;
+		}
+	}
+	json_t *mentions = json_object_get(body, "mentions");
+	if (mentions && !json_is_null(mentions)) {
+		char why_mentions[160];
+		if (out->format == STORE_FORMAT_STANDARD) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "mentions are for \"discord\" and \"slack\" webhooks only", "mentions", -1);
+			return 0;
+		}
+		if (!channels_mentions_valid(mentions, seats, why_mentions, sizeof why_mentions)) {
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, why_mentions, "mentions", -1);
+			return 0;
+		}
+		out->mentions = json_dumps(mentions, JSON_COMPACT);
+		if (!out->mentions)
+			abort();
+	}
+	if (!auth_random(out->secret, sizeof out->secret)) {
+		free(out->mentions);
+		out->mentions = NULL;
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return 0;
+	}
+	return 1;
+}
+
+void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
+			      const char *location)
+{
+	char secret_text[WEBHOOKS_SECRET_TEXT_SIZE];
+	webhooks_secret_text(secret, secret_text);
+	json_object_set_new(answer, "secret", json_string(secret_text));
+	http_add_header(request, "Location", location);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 201, answer, -1);
+}
+
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
@@ -110,90 +190,19 @@ void handle_post_webhook(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
-	if (!service_known_members(request, body, members, "a webhook has url, events, format and mentions")) {
+	struct handlers_webhook_request wanted;
+	if (!handlers_read_webhook(request, body, session.game.state.options.seats, session.viewer >= 0, &wanted) ||
+	    !room_for_webhook(request, &session)) {
+		free(wanted.mentions);
 		json_decref(body);
 		return;
 	}
-	json_t *url = json_object_get(body, "url");
-	json_t *events = json_object_get(body, "events");
-	if (!url) {
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "url is required", "url", -1);
-		json_decref(body);
-		return;
-	}
-	if (!json_is_string(url) || !valid_url(json_string_value(url))) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "url must be an http:// or https:// URL of at most 2048 characters",
-				     "url", -1);
-		json_decref(body);
-		return;
-	}
-	char why[128];
-	if (!destination_url_allowed(json_string_value(url), service_config()->webhook_allow_private, why, sizeof why)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, why, "url", -1);
-		json_decref(body);
-		return;
-	}
-	if (!room_for_webhook(request, &session)) {
-		json_decref(body);
-		return;
-	}
-	int your_turn_only = 0;
-	if (events && !json_is_null(events)) {
-		const char *which = json_is_string(events) ? json_string_value(events) : "";
-		if (strcmp(which, "your_turn") == 0 && session.viewer >= 0) {
-			your_turn_only = 1;
-		} else if (strcmp(which, "all") != 0) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "events is \"all\", or \"your_turn\" for a seat's webhook", "events", -1);
-			json_decref(body);
-			return;
-		}
-	}
-	int format = STORE_FORMAT_STANDARD;
-	json_t *format_json = json_object_get(body, "format");
-	if (format_json && !json_is_null(format_json)) {
-		format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
-		if (format < 0) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
-			json_decref(body);
-			return;
-		}
-	}
-	char *mentions_text = NULL;
-	json_t *mentions = json_object_get(body, "mentions");
-	if (mentions && !json_is_null(mentions)) {
-		char why_mentions[160];
-		if (format == STORE_FORMAT_STANDARD) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "mentions are for \"discord\" and \"slack\" webhooks only", "mentions", -1);
-			json_decref(body);
-			return;
-		}
-		if (!channels_mentions_valid(mentions, session.game.state.options.seats, why_mentions,
-					     sizeof why_mentions)) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, why_mentions, "mentions", -1);
-			json_decref(body);
-			return;
-		}
-		mentions_text = json_dumps(mentions, JSON_COMPACT);
-		if (!mentions_text)
-			abort();
-	}
-	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
-	if (!auth_random(secret, sizeof secret)) {
-		free(mentions_text);
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
-		return;
-	}
-	struct store_webhook webhook = {0, owner_of(&session), your_turn_only, 0, 0, (char *)json_string_value(url),
-					format, 0, 0, NULL};
+	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
+					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_webhook_create(play_store(), session.game.id, webhook.seat, your_turn_only, secret, webhook.url,
-				     format, mentions_text, &webhook.id, &webhook.created_at_us);
-	free(mentions_text);
+		store_webhook_create(play_store(), session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
+				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);
 		if (status == STORE_NOT_FOUND)
@@ -202,17 +211,12 @@ void handle_post_webhook(struct http_request *request)
 			service_store_error(request, status);
 		return;
 	}
-	json_t *answer = webhook_json(&webhook);
+	json_t *answer = handlers_webhook_json(&webhook);
 	json_decref(body);
-	char secret_text[WEBHOOKS_SECRET_TEXT_SIZE];
-	webhooks_secret_text(secret, secret_text);
-	json_object_set_new(answer, "secret", json_string(secret_text));
 	char id[24], location[96];
 	webhooks_format_id(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
-	http_add_header(request, "Location", location);
-	http_add_header(request, "Cache-Control", "no-store");
-	http_respond_json(request, 201, answer, -1);
+	handlers_webhook_created(request, answer, wanted.secret, location);
 }
 
 void handle_get_webhooks(struct http_request *request)
@@ -230,7 +234,7 @@ void handle_get_webhooks(struct http_request *request)
 	json_t *list = json_array();
 	for (int i = 0; i < count; i++)
 		if (session.viewer == PLAY_ADMIN || webhooks[i].seat == session.viewer)
-			json_array_append_new(list, webhook_json(&webhooks[i]));
+			json_array_append_new(list, handlers_webhook_json(&webhooks[i]));
 	store_webhooks_free(webhooks, count);
 	http_respond_json(request, 200, json_pack("{s:o}", "webhooks", list), -1);
 }
@@ -263,7 +267,11 @@ void handle_delete_webhook(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
-	enum store_status status = store_webhook_delete(play_store(), session.game.id, id);
+	handlers_webhook_deleted(request, store_webhook_delete(play_store(), session.game.id, id));
+}
+
+void handlers_webhook_deleted(struct http_request *request, enum store_status status)
+{
 	if (status == STORE_NOT_FOUND)
 		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
 	else if (status != STORE_OK)
@@ -278,6 +286,11 @@ void handle_get_webhook_deliveries(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
+	handlers_webhook_deliveries(request, id);
+}
+
+void handlers_webhook_deliveries(struct http_request *request, int64_t id)
+{
 	long limit = http_query_integer(request, "limit", HISTORY_DEFAULT, 1, HISTORY_MAX);
 	if (limit < 0)
 		return;

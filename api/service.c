@@ -113,8 +113,13 @@ static int authenticate(struct http_request *request, struct session *session, c
 	return 1;
 }
 
-static int open_game(struct http_request *request, struct session *session, int fresh)
+/* Open the request's game; `waiting` (NULL: a waiting game is 409 game_not_started) is
+ * set to 1 instead, after the token, if any, was found to be the game's, when the game
+ * waits for players: then session->game is not loaded. */
+static int open_game(struct http_request *request, struct session *session, int fresh, int *waiting)
 {
+	if (waiting)
+		*waiting = 0;
 	enum route_access access = request->route ? request->route->access : ROUTE_ANYONE;
 	int64_t id;
 	session->viewer = VIEW_SPECTATOR;
@@ -166,6 +171,13 @@ static int open_game(struct http_request *request, struct session *session, int 
 		}
 	}
 	enum store_status status = play_load(id, fresh, &session->game);
+	if (status == STORE_NOT_STARTED && waiting) {
+		session->game.id = id;
+		if (bearer > 0 && !authenticate(request, session, token, length))
+			return 0;
+		*waiting = 1;
+		return 1;
+	}
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "no game has this id", NULL, -1);
 		return 0;
@@ -187,12 +199,17 @@ static int open_game(struct http_request *request, struct session *session, int 
 
 int service_open(struct http_request *request, struct session *session)
 {
-	return open_game(request, session, 1);
+	return open_game(request, session, 1, NULL);
+}
+
+int service_open_or_waiting(struct http_request *request, struct session *session, int *waiting)
+{
+	return open_game(request, session, 1, waiting);
 }
 
 int service_open_for_move(struct http_request *request, struct session *session)
 {
-	return open_game(request, session, 0);
+	return open_game(request, session, 0, NULL);
 }
 
 json_t *service_open_move_body(struct http_request *request, struct session *session)

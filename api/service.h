@@ -40,6 +40,11 @@ const struct config *service_config(void);
  * and 0 returned. */
 int service_open(struct http_request *request, struct session *session);
 
+/* Like service_open(), but a game that waits for players (open seats) is no failure:
+ * *waiting is set to 1 (after the token, if any, proved to be the game's) and only
+ * session->game.id is set. *waiting is 0 for a started game, loaded as service_open() does. */
+int service_open_or_waiting(struct http_request *request, struct session *session, int *waiting);
+
 /* Like service_open() for a move by a seat, without reading the log first: the decision
  * is made on the cached state and a stale cache is caught by the append (see game/play.c). */
 int service_open_for_move(struct http_request *request, struct session *session);

@@ -192,6 +192,12 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 	case EVENT_GAME_WON:
 		add(&text, "%s won with %d points.", who, e->points);
 		break;
+	case EVENT_SEAT_AWAY:
+		add(&text, "%s is away: a bot plays for them.", who);
+		break;
+	case EVENT_SEAT_BACK:
+		add(&text, "%s is back.", who);
+		break;
 	default:
 		add(&text, "Something happened.");
 		break;

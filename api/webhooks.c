@@ -16,6 +16,10 @@
  * acknowledgement; anything else (or no answer within the timeout) is a failure, retried
  * after webhooks_backoff_ms(attempts).
  *
+ * A player's webhook (0006_player_webhooks.sql) is delivered as a webhook of the player's
+ * seat in the row's game: the claim resolves that seat from seats(game_id, player_id), so
+ * everything below (redaction, your_turn notes, chat messages) is the seat webhook's.
+ *
  * Chat formats (discord, slack; api/channels.h) use the same rows, claims and log: a row
  * becomes at most one unsigned chat message (when the append changed whom the game waits
  * for, or ended it), logged as kind "channel". A 429 answer's Retry-After (or Discord's
@@ -456,6 +460,12 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
+	/* A player's webhook for a game the player no longer sits in (the claim found no
+	 * seat): nothing of the game is the player's to see. */
+	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		return;
+	}
 	if (delivery->format != STORE_FORMAT_STANDARD) {
 		deliver_chat(curl, delivery);
 		return;

@@ -60,6 +60,8 @@ static const char *const event_members[EVENT_TYPE_COUNT] = {
         [EVENT_LARGEST_ARMY_CHANGED] = "seat previous",
         [EVENT_TURN_ENDED] = "seat",
         [EVENT_GAME_WON] = "seat points victory_point_cards",
+        [EVENT_SEAT_AWAY] = "seat",
+        [EVENT_SEAT_BACK] = "seat",
 };
 
 static json_t *board_layout_new(const struct board_layout *board)
@@ -202,6 +204,8 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 	case EVENT_KNIGHT_PLAYED:
 	case EVENT_ROAD_BUILDING_PLAYED:
 	case EVENT_TURN_ENDED:
+	case EVENT_SEAT_AWAY:
+	case EVENT_SEAT_BACK:
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
 		break;
 	case EVENT_GAME_WON:

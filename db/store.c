@@ -51,7 +51,8 @@ static const struct {
 	const char *sql;
 } statements[STATEMENT_COUNT] = {
 	/* The common append (events only) as one plain INSERT (with the outbox rows of the
-	 * game's webhooks, usually none): it costs about what inserting the rows costs. Nothing
+	 * game's webhooks and of its seated players' webhooks, catan_receivers() of
+	 * 0006_player_webhooks.sql, usually none): it costs about what inserting the rows costs. Nothing
 	 * is inserted unless event $2 exists, so no gap can be made. One event (most appends)
 	 * with scalar parameters, more as arrays. The result is the number of events inserted. */
 	[STATEMENT_APPEND_EVENT] = {"append_event",
@@ -60,8 +61,7 @@ static const struct {
 		"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"
 		"  RETURNING seq),"
 		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
-		"  SELECT w.id, $1::bigint, e.seq, e.seq, e.seq FROM webhooks w, e"
-		"  WHERE w.game_id = $1::bigint AND w.disabled_at IS NULL)"
+		"  SELECT w.webhook_id, $1::bigint, e.seq, e.seq, e.seq FROM catan_receivers($1::bigint) w, e)"
 		" SELECT count(*)::integer FROM e"},
 	[STATEMENT_APPEND_EVENTS] = {"append_events",
 		"WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"
@@ -71,9 +71,9 @@ static const struct {
 		"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"
 		"  RETURNING seq),"
 		" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"
-		"  SELECT w.id, $1::bigint, r.first, r.last, r.first"
-		"  FROM webhooks w, (SELECT min(seq) AS first, max(seq) AS last FROM e) r"
-		"  WHERE w.game_id = $1::bigint AND w.disabled_at IS NULL AND r.first IS NOT NULL)"
+		"  SELECT w.webhook_id, $1::bigint, r.first, r.last, r.first"
+		"  FROM catan_receivers($1::bigint) w, (SELECT min(seq) AS first, max(seq) AS last FROM e) r"
+		"  WHERE r.first IS NOT NULL)"
 		" SELECT count(*)::integer FROM e"},
 	/* With a snapshot, a status or an idempotency record: the function does it all. */
 	[STATEMENT_APPEND] = {"append",
@@ -88,7 +88,9 @@ static const struct {
 		" $12::text[], $13::integer, $14::bytea),"
 		" catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint),"
 		/* After catan_create_game() in the list: the seats exist (it fails loudly if not). */
-		" catan_bind_players($1::bigint, $17::bigint[])"},
+		" catan_bind_players($1::bigint, $17::bigint[]),"
+		/* After the binding: the first events reach the seated players' webhooks. */
+		" catan_enqueue_deliveries($1::bigint, 1, cardinality($9::smallint[]))"},
 	[STATEMENT_LOAD] = {"load",
 		"WITH s AS (SELECT seq, state FROM snapshots"
 		"  WHERE game_id = $1::bigint AND format_version = $2::integer"
@@ -128,7 +130,7 @@ static const struct {
 		" LIMIT 1"},
 	[STATEMENT_GAME_INFO] = {"game_info",
 		"SELECT g.seed, g.status, g.seats, g.created_at, g.updated_at, g.options::text,"
-		"  s.seat, s.bot, s.name"
+		"  s.seat, s.bot, s.name, s.away"
 		" FROM games g LEFT JOIN seats s ON s.game_id = g.id"
 		" WHERE g.id = $1::bigint ORDER BY s.seat"},
 	[STATEMENT_IDEMPOTENCY_GET] = {"idempotency_get",
@@ -167,6 +169,19 @@ static const struct {
 		" FROM webhooks w WHERE w.game_id = $1::bigint ORDER BY w.created_at, w.id"},
 	[STATEMENT_WEBHOOK_DELETE] = {"webhook_delete",
 		"DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint"},
+	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */
+	[STATEMENT_PLAYER_WEBHOOK_CREATE] = {"player_webhook_create",
+		"INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions)"
+		" SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb"
+		" FROM players WHERE id = $2::bigint"
+		" RETURNING created_at"},
+	[STATEMENT_PLAYER_WEBHOOK_LIST] = {"player_webhook_list",
+		"SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"
+		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"
+		"  w.format, w.failures, w.disabled_at, w.disabled_reason"
+		" FROM webhooks w WHERE w.player_id = $1::bigint ORDER BY w.created_at, w.id"},
+	[STATEMENT_PLAYER_WEBHOOK_DELETE] = {"player_webhook_delete",
+		"DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint"},
 	[STATEMENT_CLAIM_DELIVERIES] = {"claim_deliveries",
 		"UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
 		"  attempts = o.attempts + 1"
@@ -175,7 +190,10 @@ static const struct {
 		"  AND NOT EXISTS (SELECT FROM webhook_outbox q WHERE q.webhook_id = p.webhook_id AND q.id < p.id)"
 		"  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"
 		" WHERE o.id = d.id AND w.id = o.webhook_id"
-		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.secret,"
+		/* A player's webhook acts as the player's seat of the row's game (none: -2). */
+		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, (SELECT s.seat FROM seats s"
+		"   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"
+		"   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"
 		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text"},
 	[STATEMENT_DELIVERY_UPDATE] = {"delivery_update",
 		"UPDATE webhook_outbox SET next_seq = $2::integer,"
@@ -188,16 +206,26 @@ static const struct {
 	[STATEMENT_DELIVERY_HISTORY] = {"delivery_history",
 		"SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"
 		" FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer"},
+	/* Holidays (0006_player_webhooks.sql; store_write.c): the seat's change, its event and
+	 * the timer in one statement. */
+	[STATEMENT_SEAT_AWAY] = {"seat_away",
+		"SELECT outcome, version FROM catan_seat_away($1::bigint, $2::integer, $3::boolean, $4::integer,"
+		" $5::smallint, $6::text, $7::smallint, $8::bigint)"},
 	/* Waiting games (0003_players.sql; store_lobby.c). */
 	[STATEMENT_CREATE_WAITING] = {"create_waiting",
 		"SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"
 		" $6::boolean[], $7::bytea, $8::boolean[], $9::boolean, $10::bytea, $11::smallint[],"
 		" $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint, $17::bigint[])"},
+	/* A join or seat change that started the game (version > 0) enqueues its first events
+	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */
 	[STATEMENT_JOIN] = {"join",
-		"SELECT outcome, seat, version FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint)"},
+		"SELECT j.outcome, j.seat, j.version,"
+		"  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"
+		" FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j"},
 	[STATEMENT_CHANGE_SEAT] = {"change_seat",
-		"SELECT outcome, seat, version FROM catan_change_seat($1::bigint, $2::bytea, $3::integer,"
-		" $4::integer, $5::text)"},
+		"SELECT c.outcome, c.seat, c.version,"
+		"  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"
+		" FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c"},
 	[STATEMENT_WAITING_GAME] = {"waiting_game",
 		"SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"
 		" FROM games g JOIN seats s ON s.game_id = g.id"

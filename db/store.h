@@ -177,6 +177,19 @@ struct store_new_game {
 	int64_t players[STORE_MAX_SEATS];      /* the player a seat is bound to, 0 for none */
 };
 
+/* Holidays (db/migrations/0006_player_webhooks.sql): seat `seat` of game `game_id` hands
+ * itself to the server's bot (away) or takes itself back, with `event` (seat_away or
+ * seat_back, its payload) appended at `version` and the game's timer set to `timer` (NULL:
+ * left alone), in one transaction; then listeners are woken. STORE_OK with *outcome:
+ * STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT (created as a bot: it has no
+ * player to come back), STORE_AWAY_UNCHANGED (already so); STORE_CONFLICT when a move took
+ * the version first (decide again). */
+enum store_away_outcome { STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT, STORE_AWAY_UNCHANGED };
+struct store_event;
+struct store_timer_set;
+enum store_status store_set_away(struct store *store, int64_t game_id, int seat, int away, int32_t version,
+				 const struct store_event *event, const struct store_timer_set *timer, int *outcome);
+
 /* Create a game with a new random id (*id), its seats and its first events, in one
  * transaction, then wake listeners. The game is then at version event_count. */
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id);
@@ -265,7 +278,8 @@ struct store_game_info {
 	int64_t updated_at_us; /* when the status or the snapshot last changed */
 	char *options;         /* JSON text */
 	char *names[STORE_MAX_SEATS]; /* NULL for none */
-	int bots[STORE_MAX_SEATS];
+	int bots[STORE_MAX_SEATS];    /* played by the server: a bot seat, or a seat away */
+	int away[STORE_MAX_SEATS];    /* on holiday: handed to the bot by its player (bots[] set too) */
 };
 
 /* The game's row and seats. The caller frees with store_game_info_free(). */
@@ -313,6 +327,7 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 
 #define STORE_WEBHOOK_SECRET_SIZE 32
 #define STORE_WEBHOOK_ADMIN (-1) /* a webhook registered with the admin token */
+#define STORE_WEBHOOK_UNSEATED (-2) /* a delivery of a player's webhook in a game the player left */
 
 /* What a webhook's deliveries look like (0005_channels.sql): signed Standard Webhooks
  * deliveries, or chat messages for a Discord or Slack incoming webhook. */
@@ -350,12 +365,25 @@ void store_webhooks_free(struct store_webhook *webhooks, int count);
  * it is not there. */
 enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id);
 
+/* A player's webhooks (db/migrations/0006_player_webhooks.sql): registered on the player,
+ * delivering for every game the player sits in what the player's seat of that game may
+ * see. As the game's webhooks above (their seat is STORE_WEBHOOK_ADMIN in a list: a player
+ * webhook has no seat of its own); STORE_NOT_FOUND: no such player, or no such webhook of
+ * the player. */
+enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
+					      int format, const char *mentions_json, int64_t *id,
+					      int64_t *created_at_us);
+enum store_status store_player_webhook_list(struct store *store, int64_t player_id, struct store_webhook **out,
+					    int *count);
+enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id);
+
 /* A claimed outbox row: the events first..last of game_id still to deliver from next_seq. */
 struct store_delivery {
 	int64_t outbox_id;
 	int64_t webhook_id;
 	int64_t game_id;
-	int seat; /* or STORE_WEBHOOK_ADMIN */
+	int seat; /* or STORE_WEBHOOK_ADMIN, or STORE_WEBHOOK_UNSEATED (deliver nothing) */
 	int your_turn_only;
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	char *url;

@@ -48,9 +48,13 @@ int store_format_parse(const char *name)
 	return -1;
 }
 
-enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
-				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
+/* Register a webhook of a game (STATEMENT_WEBHOOK_CREATE, with the seat) or of a player
+ * (STATEMENT_PLAYER_WEBHOOK_CREATE, no seat: with_seat 0); `owner` is the game's or the
+ * player's id. */
+static enum store_status create_webhook(struct store *store, enum statement statement, int64_t owner, int with_seat,
+					int seat, int your_turn_only, const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE],
+					const char *url, int format, const char *mentions_json, int64_t *id,
+					int64_t *created_at_us)
 {
 	if (!store__random_id(id)) {
 		store__say(store, "the system random generator failed");
@@ -58,10 +62,10 @@ enum store_status store_webhook_create(struct store *store, int64_t game_id, int
 	}
 	struct params params = {0};
 	param_int(&params, *id);
-	param_int(&params, game_id);
-	if (seat == STORE_WEBHOOK_ADMIN)
+	param_int(&params, owner);
+	if (with_seat && seat == STORE_WEBHOOK_ADMIN)
 		param_null(&params);
-	else
+	else if (with_seat)
 		param_int(&params, seat);
 	param_text(&params, your_turn_only ? "t" : "f");
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
@@ -69,17 +73,34 @@ enum store_status store_webhook_create(struct store *store, int64_t game_id, int
 	param_text(&params, store_format_name(format));
 	param_text(&params, mentions_json);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_WEBHOOK_CREATE, &params, 0, &result);
+	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) == 0) {
-		store__say(store, "no such game");
+		store__say(store, with_seat ? "no such game" : "no such player");
 		status = STORE_NOT_FOUND;
 	} else if (!get_timestamp(result, 0, 0, created_at_us)) {
-		status = store__corrupt(store, game_id, "a webhook without creation time");
+		status = store__corrupt(store, with_seat ? owner : 0, "a webhook without creation time");
 	}
 	PQclear(result);
 	return status;
+}
+
+enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
+				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
+				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
+{
+	return create_webhook(store, STATEMENT_WEBHOOK_CREATE, game_id, 1, seat, your_turn_only, secret, url, format,
+			      mentions_json, id, created_at_us);
+}
+
+enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
+					      int format, const char *mentions_json, int64_t *id,
+					      int64_t *created_at_us)
+{
+	return create_webhook(store, STATEMENT_PLAYER_WEBHOOK_CREATE, player_id, 0, STORE_WEBHOOK_ADMIN,
+			      your_turn_only, secret, url, format, mentions_json, id, created_at_us);
 }
 
 void store_webhooks_free(struct store_webhook *webhooks, int count)
@@ -91,14 +112,18 @@ void store_webhooks_free(struct store_webhook *webhooks, int count)
 	free(webhooks);
 }
 
-enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count)
+/* The webhooks of a game (STATEMENT_WEBHOOK_LIST) or of a player
+ * (STATEMENT_PLAYER_WEBHOOK_LIST), `owner` being its id. */
+static enum store_status list_webhooks(struct store *store, enum statement statement, int64_t owner,
+				       struct store_webhook **out, int *count)
 {
+	int64_t game_id = statement == STATEMENT_WEBHOOK_LIST ? owner : 0; /* for corruption reports */
 	*out = NULL;
 	*count = 0;
 	struct params params = {0};
-	param_int(&params, game_id);
+	param_int(&params, owner);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_WEBHOOK_LIST, &params, 1, &result);
+	enum store_status status = store__run(store, statement, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int rows = PQntuples(result);
@@ -136,13 +161,26 @@ enum store_status store_webhook_list(struct store *store, int64_t game_id, struc
 	return STORE_OK;
 }
 
-enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id)
+enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count)
+{
+	return list_webhooks(store, STATEMENT_WEBHOOK_LIST, game_id, out, count);
+}
+
+enum store_status store_player_webhook_list(struct store *store, int64_t player_id, struct store_webhook **out,
+					    int *count)
+{
+	return list_webhooks(store, STATEMENT_PLAYER_WEBHOOK_LIST, player_id, out, count);
+}
+
+/* Remove webhook `id` of a game (STATEMENT_WEBHOOK_DELETE) or of a player
+ * (STATEMENT_PLAYER_WEBHOOK_DELETE). */
+static enum store_status delete_webhook(struct store *store, enum statement statement, int64_t owner, int64_t id)
 {
 	struct params params = {0};
-	param_int(&params, game_id);
+	param_int(&params, owner);
 	param_int(&params, id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_WEBHOOK_DELETE, &params, 0, &result);
+	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	if (strcmp(PQcmdTuples(result), "0") == 0) {
@@ -151,6 +189,16 @@ enum store_status store_webhook_delete(struct store *store, int64_t game_id, int
 	}
 	PQclear(result);
 	return status;
+}
+
+enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id)
+{
+	return delete_webhook(store, STATEMENT_WEBHOOK_DELETE, game_id, id);
+}
+
+enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id)
+{
+	return delete_webhook(store, STATEMENT_PLAYER_WEBHOOK_DELETE, player_id, id);
 }
 
 void store_deliveries_free(struct store_delivery *deliveries, int count)

@@ -211,6 +211,13 @@ enum store_status store_game_info(struct store *store, int64_t game_id, struct s
 			return store__corrupt(store, game_id, "seats that are not numbered 0, 1, 2 ...");
 		}
 		out->bots[seat] = bot;
+		int away = 0;
+		if (!PQgetisnull(result, row, 9) && !get_bool(result, row, 9, &away)) {
+			PQclear(result);
+			store_game_info_free(out);
+			return store__corrupt(store, game_id, "a seat's away flag is not a boolean");
+		}
+		out->away[seat] = away;
 		if (!PQgetisnull(result, row, 8))
 			out->names[seat] = store_strndup(PQgetvalue(result, row, 8), (size_t)PQgetlength(result, row, 8));
 	}

@@ -124,67 +124,138 @@ static void players_array(struct buffer *out, const struct store_new_game *game)
 	buffer_string(out, "}");
 }
 
+/* A new game's rows as the creating statements take them: events, seat names, bots, open
+ * seats (all "f" without `open`), token hashes and players. */
+struct new_game_arrays {
+	struct event_arrays events;
+	struct buffer names, bots, open, players;
+	uint8_t tokens[STORE_MAX_SEATS * STORE_HASH_SIZE];
+};
+
+static void new_game_arrays_free(struct new_game_arrays *arrays)
+{
+	free(arrays->names.data);
+	free(arrays->bots.data);
+	free(arrays->open.data);
+	free(arrays->players.data);
+	event_arrays_free(&arrays->events);
+}
+
+/* Check `game` and build its arrays (`open`: per seat, or NULL for none); STORE_INVALID
+ * (said under the name `what`) when it cannot be a game. */
+static enum store_status new_game_arrays_build(struct store *store, const struct store_new_game *game,
+					       const int *open, const char *what, struct new_game_arrays *arrays)
+{
+	memset(arrays, 0, sizeof *arrays);
+	if (game->seats < 1 || game->seats > STORE_MAX_SEATS || game->event_count < 1 || !game->events ||
+	    !game->options) {
+		store__say(store, "%s: %d seats, %d events", what, game->seats, game->event_count);
+		return STORE_INVALID;
+	}
+	if (!event_arrays_build(&arrays->events, game->events, game->event_count)) {
+		new_game_arrays_free(arrays);
+		store__say(store, "%s: an event without payload", what);
+		return STORE_INVALID;
+	}
+	buffer_string(&arrays->names, "{");
+	buffer_string(&arrays->bots, "{");
+	buffer_string(&arrays->open, "{");
+	for (int seat = 0; seat < game->seats; seat++) {
+		int is_open = open && open[seat];
+		if (seat) {
+			buffer_string(&arrays->names, ",");
+			buffer_string(&arrays->bots, ",");
+			buffer_string(&arrays->open, ",");
+		}
+		buffer_array_text(&arrays->names, is_open ? NULL : game->names[seat]);
+		buffer_string(&arrays->bots, game->bots[seat] ? "t" : "f");
+		buffer_string(&arrays->open, is_open ? "t" : "f");
+		memcpy(arrays->tokens + seat * STORE_HASH_SIZE, game->token_hashes[seat], STORE_HASH_SIZE);
+	}
+	buffer_string(&arrays->names, "}");
+	buffer_string(&arrays->bots, "}");
+	buffer_string(&arrays->open, "}");
+	players_array(&arrays->players, game);
+	return STORE_OK;
+}
+
+/* One attempt at writing a new game under id `id`; STORE_CONFLICT when the id is taken. */
+typedef enum store_status (*create_attempt)(struct store *store, int64_t id, const struct store_new_game *game,
+					    const struct new_game_arrays *arrays, const struct store_waiting *waiting);
+
+/* Write a new game under a new random id (*id), drawing another while the id is taken
+ * (games_pkey is the only conflict possible: at most STORE_ID_ATTEMPTS draws). */
+static enum store_status create_with_new_id(struct store *store, create_attempt attempt,
+					    const struct store_new_game *game, const struct new_game_arrays *arrays,
+					    const struct store_waiting *waiting, int64_t *id)
+{
+	enum store_status status = STORE_CONFLICT;
+	for (int i = 0; i < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; i++) {
+		if (!store__random_id(id)) {
+			store__say(store, "the system random generator failed");
+			return STORE_UNAVAILABLE;
+		}
+		status = attempt(store, *id, game, arrays, waiting);
+	}
+	return status;
+}
+
+static enum store_status create_game_attempt(struct store *store, int64_t id, const struct store_new_game *game,
+					     const struct new_game_arrays *arrays, const struct store_waiting *waiting)
+{
+	(void)waiting;
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, game->seed);
+	param_int(&params, game->status);
+	param_bytes(&params, game->admin_token_hash, STORE_HASH_SIZE);
+	param_text(&params, game->options);
+	param_text(&params, arrays->names.data);
+	param_text(&params, arrays->bots.data);
+	param_bytes(&params, arrays->tokens, (size_t)game->seats * STORE_HASH_SIZE);
+	params_events(&params, &arrays->events);
+	params_snapshot(&params, game->snapshot);
+	params_timer(&params, game->timer);
+	param_text(&params, arrays->players.data);
+	PGresult *result;
+	enum store_status status = write_and_wake(store, STATEMENT_CREATE_GAME, &params, id, game->event_count, &result);
+	PQclear(result);
+	return status;
+}
+
 enum store_status store_create_game(struct store *store, const struct store_new_game *game, int64_t *id)
 {
 	store->message[0] = '\0';
-	if (game->seats < 1 || game->seats > STORE_MAX_SEATS || game->event_count < 1 || !game->events ||
-	    !game->options) {
-		store__say(store, "store_create_game: %d seats, %d events", game->seats, game->event_count);
-		return STORE_INVALID;
-	}
-	struct event_arrays arrays;
-	if (!event_arrays_build(&arrays, game->events, game->event_count)) {
-		event_arrays_free(&arrays);
-		store__say(store, "store_create_game: an event without payload");
-		return STORE_INVALID;
-	}
-	struct buffer names = {0}, bots = {0};
-	uint8_t tokens[STORE_MAX_SEATS * STORE_HASH_SIZE];
-	buffer_string(&names, "{");
-	buffer_string(&bots, "{");
-	for (int seat = 0; seat < game->seats; seat++) {
-		if (seat) {
-			buffer_string(&names, ",");
-			buffer_string(&bots, ",");
-		}
-		buffer_array_text(&names, game->names[seat]);
-		buffer_string(&bots, game->bots[seat] ? "t" : "f");
-		memcpy(tokens + seat * STORE_HASH_SIZE, game->token_hashes[seat], STORE_HASH_SIZE);
-	}
-	buffer_string(&names, "}");
-	buffer_string(&bots, "}");
-	struct buffer players = {0};
-	players_array(&players, game);
+	struct new_game_arrays arrays;
+	enum store_status status = new_game_arrays_build(store, game, NULL, "store_create_game", &arrays);
+	if (status != STORE_OK)
+		return status;
+	status = create_with_new_id(store, create_game_attempt, game, &arrays, NULL, id);
+	new_game_arrays_free(&arrays);
+	return status;
+}
 
-	enum store_status status = STORE_CONFLICT;
-	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
-		if (!store__random_id(id)) {
-			store__say(store, "the system random generator failed");
-			status = STORE_UNAVAILABLE;
-			break;
-		}
-		struct params params = {0};
-		param_int(&params, *id);
-		param_int(&params, game->seed);
-		param_int(&params, game->status);
-		param_bytes(&params, game->admin_token_hash, STORE_HASH_SIZE);
-		param_text(&params, game->options);
-		param_text(&params, names.data);
-		param_text(&params, bots.data);
-		param_bytes(&params, tokens, (size_t)game->seats * STORE_HASH_SIZE);
-		params_events(&params, &arrays);
-		params_snapshot(&params, game->snapshot);
-		params_timer(&params, game->timer);
-		param_text(&params, players.data);
-		PGresult *result;
-		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
-		status = write_and_wake(store, STATEMENT_CREATE_GAME, &params, *id, game->event_count, &result);
-		PQclear(result);
-	}
-	free(names.data);
-	free(bots.data);
-	free(players.data);
-	event_arrays_free(&arrays);
+static enum store_status create_waiting_attempt(struct store *store, int64_t id, const struct store_new_game *game,
+						const struct new_game_arrays *arrays, const struct store_waiting *waiting)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, game->seed);
+	param_bytes(&params, game->admin_token_hash, STORE_HASH_SIZE);
+	param_text(&params, game->options);
+	param_text(&params, arrays->names.data);
+	param_text(&params, arrays->bots.data);
+	param_bytes(&params, arrays->tokens, (size_t)game->seats * STORE_HASH_SIZE);
+	param_text(&params, arrays->open.data);
+	param_text(&params, waiting->public_game ? "t" : "f");
+	param_bytes(&params, waiting->invite_hash, STORE_HASH_SIZE);
+	params_events(&params, &arrays->events);
+	param_int(&params, waiting->start_status);
+	param_int(&params, waiting->start_seat);
+	param_text(&params, arrays->players.data);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_CREATE_WAITING, &params, 0, &result);
+	PQclear(result);
 	return status;
 }
 
@@ -192,71 +263,13 @@ enum store_status store_create_waiting_game(struct store *store, const struct st
 					    const struct store_waiting *waiting, int64_t *id)
 {
 	store->message[0] = '\0';
-	if (game->seats < 1 || game->seats > STORE_MAX_SEATS || game->event_count < 1 || !game->events ||
-	    !game->options) {
-		store__say(store, "store_create_waiting_game: %d seats, %d events", game->seats, game->event_count);
-		return STORE_INVALID;
-	}
-	struct event_arrays arrays;
-	if (!event_arrays_build(&arrays, game->events, game->event_count)) {
-		event_arrays_free(&arrays);
-		store__say(store, "store_create_waiting_game: an event without payload");
-		return STORE_INVALID;
-	}
-	struct buffer names = {0}, bots = {0}, open = {0};
-	uint8_t tokens[STORE_MAX_SEATS * STORE_HASH_SIZE];
-	buffer_string(&names, "{");
-	buffer_string(&bots, "{");
-	buffer_string(&open, "{");
-	for (int seat = 0; seat < game->seats; seat++) {
-		if (seat) {
-			buffer_string(&names, ",");
-			buffer_string(&bots, ",");
-			buffer_string(&open, ",");
-		}
-		buffer_array_text(&names, waiting->open[seat] ? NULL : game->names[seat]);
-		buffer_string(&bots, game->bots[seat] ? "t" : "f");
-		buffer_string(&open, waiting->open[seat] ? "t" : "f");
-		memcpy(tokens + seat * STORE_HASH_SIZE, game->token_hashes[seat], STORE_HASH_SIZE);
-	}
-	buffer_string(&names, "}");
-	buffer_string(&bots, "}");
-	buffer_string(&open, "}");
-	struct buffer players = {0};
-	players_array(&players, game);
-
-	enum store_status status = STORE_CONFLICT;
-	for (int attempt = 0; attempt < STORE_ID_ATTEMPTS && status == STORE_CONFLICT; attempt++) {
-		if (!store__random_id(id)) {
-			store__say(store, "the system random generator failed");
-			status = STORE_UNAVAILABLE;
-			break;
-		}
-		struct params params = {0};
-		param_int(&params, *id);
-		param_int(&params, game->seed);
-		param_bytes(&params, game->admin_token_hash, STORE_HASH_SIZE);
-		param_text(&params, game->options);
-		param_text(&params, names.data);
-		param_text(&params, bots.data);
-		param_bytes(&params, tokens, (size_t)game->seats * STORE_HASH_SIZE);
-		param_text(&params, open.data);
-		param_text(&params, waiting->public_game ? "t" : "f");
-		param_bytes(&params, waiting->invite_hash, STORE_HASH_SIZE);
-		params_events(&params, &arrays);
-		param_int(&params, waiting->start_status);
-		param_int(&params, waiting->start_seat);
-		param_text(&params, players.data);
-		PGresult *result;
-		/* A taken id (games_pkey) is the only conflict possible here: draw another. */
-		status = store__run(store, STATEMENT_CREATE_WAITING, &params, 0, &result);
-		PQclear(result);
-	}
-	free(names.data);
-	free(bots.data);
-	free(open.data);
-	free(players.data);
-	event_arrays_free(&arrays);
+	struct new_game_arrays arrays;
+	enum store_status status =
+		new_game_arrays_build(store, game, waiting->open, "store_create_waiting_game", &arrays);
+	if (status != STORE_OK)
+		return status;
+	status = create_with_new_id(store, create_waiting_attempt, game, &arrays, waiting, id);
+	new_game_arrays_free(&arrays);
 	return status;
 }
 
@@ -388,6 +401,34 @@ enum store_status store_idempotency_put(struct store *store, int64_t game_id,
 		store__say(store, "no such game");
 		status = STORE_NOT_FOUND;
 	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_set_away(struct store *store, int64_t game_id, int seat, int away, int32_t version,
+				 const struct store_event *event, const struct store_timer_set *timer, int *outcome)
+{
+	store->message[0] = '\0';
+	*outcome = STORE_AWAY_NO_SEAT;
+	if (!event || !event->payload) {
+		store__say(store, "store_set_away: no event");
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_text(&params, away ? "t" : "f");
+	param_int(&params, version);
+	param_int(&params, event->type);
+	param_text(&params, event->payload);
+	params_timer(&params, timer);
+	PGresult *result;
+	enum store_status status = write_and_wake(store, STATEMENT_SEAT_AWAY, &params, game_id, version + 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int32_t after;
+	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, outcome) || !get_int32(result, 0, 1, &after))
+		status = store__corrupt(store, game_id, "an away answer with malformed columns");
 	PQclear(result);
 	return status;
 }

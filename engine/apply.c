@@ -450,6 +450,9 @@ void apply_event(struct game *game, const struct event *event)
 		game->winner = event->seat;
 		game->phase = GAME_PHASE_FINISHED;
 		break;
+	case EVENT_SEAT_AWAY:
+	case EVENT_SEAT_BACK:
+		break; /* who plays a seat is not the rules' concern: only the version moves */
 	default:
 		break;
 	}

@@ -11,6 +11,7 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"knight_played", "road_building_played", "year_of_plenty_played", "monopoly_played",
 	"maritime_traded", "trade_offered", "trade_accepted", "trade_declined", "trade_withdrawn",
 	"trade_completed", "longest_road_changed", "largest_army_changed", "turn_ended", "game_won",
+	"seat_away", "seat_back",
 };
 
 void event_init(struct event *event, enum event_type type)

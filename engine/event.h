@@ -41,6 +41,11 @@ enum event_type {
 	EVENT_LARGEST_ARMY_CHANGED,   /* seat (new holder), other (old holder) */
 	EVENT_TURN_ENDED,             /* seat */
 	EVENT_GAME_WON,               /* seat, points, victory_point_cards (revealed) */
+	/* Holidays: the seat handed itself to the server's bot, and took itself back. The
+	 * rules ignore them (apply changes nothing but the version); the service keeps who is
+	 * away beside the log (seats.away) and reads these to bring its cache up to date. */
+	EVENT_SEAT_AWAY,              /* seat */
+	EVENT_SEAT_BACK,              /* seat */
 	EVENT_TYPE_COUNT
 };
 

@@ -118,6 +118,35 @@ enum store_status game_repo_create(struct game_repo *repo, const struct store_ne
 	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
 }
 
+enum store_status game_repo_import(struct game_repo *repo, const struct store_new_game *game,
+				   const struct event *events, int count, const int *actors, const int *origins,
+				   const struct game *after, int64_t *id)
+{
+	repo->message[0] = '\0';
+	char **texts = malloc(sizeof *texts * (size_t)(count > 0 ? count : 1));
+	struct store_event *rows = malloc(sizeof *rows * (size_t)(count > 0 ? count : 1));
+	if (!texts || !rows)
+		abort();
+	for (int i = 0; i < count; i++) {
+		struct event_list one;
+		one.count = 1;
+		one.events[0] = events[i];
+		dump_events(&one, after->options.seats, actors[i], origins[i], &texts[i], &rows[i]);
+	}
+	struct store_new_game create = *game;
+	create.status = game_repo_status_of(after);
+	create.events = rows;
+	create.event_count = count;
+	/* The state after the whole log beside it: the first load replays nothing. */
+	struct store_snapshot snapshot = {GAME_FORMAT_VERSION, after, sizeof *after};
+	create.snapshot = &snapshot;
+	enum store_status status = store_create_game(repo->store, &create, id);
+	free_texts(texts, count);
+	free(texts);
+	free(rows);
+	return status == STORE_OK ? STORE_OK : store_failed(repo, status);
+}
+
 enum store_status game_repo_create_waiting(struct game_repo *repo, const struct store_new_game *game,
 					   struct store_waiting *waiting, const struct event_list *events,
 					   const struct game *after, int64_t *id)
@@ -190,6 +219,8 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 		if (!apply_event_valid(game, &event))
 			return corrupt(repo, id, row->seq, "the event cannot apply to the game", event_type_name(event.type));
 		apply_event(game, &event);
+		if (event.type == EVENT_SEAT_AWAY || event.type == EVENT_SEAT_BACK)
+			repo->seats_changed = 1;
 	}
 	return STORE_OK;
 }
@@ -241,6 +272,7 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
 		return store_failed(repo, status);
 	if (log.count == limit) {
 		store_log_free(&log);
+		repo->seats_changed = 1;
 		struct game fresh;
 		status = game_repo_load(repo, id, &fresh, NULL);
 		if (status == STORE_OK)

@@ -30,6 +30,9 @@ enum game_repo_status { GAME_REPO_SETUP, GAME_REPO_PLAYING, GAME_REPO_FINISHED }
 struct game_repo {
 	struct store *store; /* borrowed */
 	int snapshot_every;  /* 0: never write snapshots */
+	/* Set by game_repo_catch_up() when what it read may have changed who plays a seat (a
+	 * seat_away or seat_back event, or a reload): the caller reads the seats again. */
+	int seats_changed;
 	char message[256];
 };
 
@@ -48,6 +51,15 @@ enum game_repo_status game_repo_status_of(const struct game *game);
  * the state they make. *id is the new game's id. Borrows everything. */
 enum store_status game_repo_create(struct game_repo *repo, const struct store_new_game *game,
 				   const struct event_list *events, const struct game *after, int64_t *id);
+
+/* Create an imported game with its whole log in one transaction (the games row, its
+ * seats, every event, a snapshot of `after`, the timer): events[0 .. count), each with
+ * its actors[i] (a seat or STORE_NO_ACTOR) and origins[i]; `after` is the state they
+ * make. A failure writes nothing. Borrows everything. */
+struct event;
+enum store_status game_repo_import(struct game_repo *repo, const struct store_new_game *game,
+				   const struct event *events, int count, const int *actors, const int *origins,
+				   const struct game *after, int64_t *id);
 
 /* Create a waiting game (open seats, db/store.h): as game_repo_create(), with the events
  * kept for the start; sets waiting->start_status from `after`. */

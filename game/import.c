@@ -231,6 +231,17 @@ int import_verify(const struct event *events, int count, int has_seed, uint64_t 
 	while (i < count) {
 		struct command command;
 		int seat;
+		if (events[i].type == EVENT_SEAT_AWAY || events[i].type == EVENT_SEAT_BACK) {
+			/* Holidays: no move of the rules, a group of its own that only has to apply. */
+			if (!apply_event_valid(state, &events[i])) {
+				ok = refuse(refusal, i, "this event cannot happen here%s", NULL);
+				goto done;
+			}
+			apply_event(state, &events[i]);
+			groups[(*group_count)++] = (struct import_group){i, 1, events[i].seat};
+			i++;
+			continue;
+		}
 		if (!command_of(events, count, i, state, &command, &seat)) {
 			ok = refuse(refusal, i, "this event does not begin a move here%s", NULL);
 			goto done;

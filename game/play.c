@@ -142,6 +142,9 @@ static void cache_put(const struct game_record *record)
 		memcpy(&entry->record, record, sizeof *record);
 	} else if (entry->record.state.version < record->state.version) {
 		memcpy(&entry->record.state, &record->state, sizeof record->state);
+		/* Who plays each seat moves with the log (seat_away, seat_back). */
+		memcpy(entry->record.bots, record->bots, sizeof record->bots);
+		memcpy(entry->record.away, record->away, sizeof record->away);
 	}
 	pthread_mutex_unlock(&entry->lock);
 }
@@ -193,6 +196,7 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	for (int s = 0; s < GAME_MAX_SEATS && s < info.seats; s++) {
 		snprintf(record->names[s], PLAY_NAME_SIZE, "%s", info.names[s] ? info.names[s] : "");
 		record->bots[s] = (uint8_t)info.bots[s];
+		record->away[s] = (uint8_t)info.away[s];
 	}
 	memset(&record->options, 0, sizeof record->options);
 	record->options.game = record->state.options;
@@ -232,6 +236,9 @@ enum store_status play_refresh(struct game_record *game)
 	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
 	uint32_t before = game->state.version;
 	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
+	/* A seat went away or came back: its bot flag is in the seats, read them again. */
+	if (status == STORE_OK && repo.seats_changed)
+		status = load_info(play_store(), game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
@@ -615,6 +622,95 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 	settle(game, move, PLAY_RACED, result);
 }
 
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
+			     enum store_status *status)
+{
+	*status = STORE_OK;
+	*version = (long)game->state.version;
+	if (seat < 0 || seat >= game->state.options.seats)
+		return PLAY_AWAY_NO_SEAT;
+	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
+		if (atomic_load(&stopping))
+			return PLAY_AWAY_STOPPING;
+		*status = play_refresh(game);
+		if (*status != STORE_OK)
+			return PLAY_AWAY_STORE_FAILED;
+		*version = (long)game->state.version;
+		if (!game_in_progress(&game->state))
+			return PLAY_AWAY_FINISHED;
+		struct event event;
+		event_init(&event, away ? EVENT_SEAT_AWAY : EVENT_SEAT_BACK);
+		event.seat = (int8_t)seat;
+		struct game after = game->state;
+		apply_event(&after, &event);
+		/* The timer as the seats will be: a bot's move at once when the game waits for
+		 * the seat now away; the deadline or nothing when it waits for one come back. */
+		struct game_record *changed = allocate(1, sizeof *changed);
+		*changed = *game;
+		changed->bots[seat] = (uint8_t)away;
+		changed->away[seat] = (uint8_t)away;
+		struct store_timer_set timer, none = {STORE_TIMER_NONE, 0};
+		const struct store_timer_set *next = next_timer(changed, &after, &timer);
+		free(changed);
+		if (!next)
+			next = &none; /* no bot and no deadline left: no timer either */
+		char *payload = codec_payload_dump(&event, game->state.options.seats);
+		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
+		int outcome;
+		*status = store_set_away(play_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
+					 &outcome);
+		free(payload);
+		if (*status == STORE_CONFLICT)
+			continue; /* a move took the version: decide again on the new one */
+		if (*status != STORE_OK)
+			return PLAY_AWAY_STORE_FAILED;
+		if (outcome == STORE_AWAY_BOT_SEAT)
+			return PLAY_AWAY_BOT_SEAT;
+		if (outcome == STORE_AWAY_UNCHANGED)
+			return PLAY_AWAY_UNCHANGED;
+		if (outcome != STORE_AWAY_DONE)
+			return PLAY_AWAY_NO_SEAT;
+		game->state = after;
+		game->bots[seat] = (uint8_t)away;
+		game->away[seat] = (uint8_t)away;
+		cache_put(game);
+		*version = (long)after.version;
+		if (hooks.appended)
+			hooks.appended(game->id, (int32_t)after.version, 1, bot_due_now(next));
+		return PLAY_AWAY_DONE;
+	}
+	return PLAY_AWAY_RACED;
+}
+
+/* The store's row of a new game (its seed, seats, tokens, players and options) and the
+ * record's copy of the same, for creation and import alike. *options_text is the stored
+ * options' JSON (row->options points at it; the caller frees it). */
+static void new_game_row(const struct play_new_game *new_game, struct game_record *out, struct store_new_game *row,
+			 char **options_text)
+{
+	int seats = new_game->options->game.seats;
+	out->seed = new_game->seed;
+	out->options = *new_game->options;
+	memset(row, 0, sizeof *row);
+	row->seed = new_game->seed;
+	row->seats = seats;
+	memcpy(row->admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
+	for (int s = 0; s < seats; s++) {
+		row->names[s] = new_game->names[s];
+		row->bots[s] = new_game->bots[s];
+		memcpy(row->token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
+		row->players[s] = new_game->players ? new_game->players[s] : 0;
+		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
+		out->bots[s] = (uint8_t)new_game->bots[s];
+	}
+	json_t *stored_options = codec_options_to_json(new_game->options);
+	*options_text = json_dumps(stored_options, JSON_COMPACT);
+	json_decref(stored_options);
+	if (!*options_text)
+		abort();
+	row->options = *options_text;
+}
+
 enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status)
 {
 	*status = STORE_OK;
@@ -623,28 +719,9 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	enum error refused = rules_start(&new_game->options->game, (uint64_t)new_game->seed, &events, &out->state);
 	if (refused != ERROR_OK)
 		return refused;
-	int seats = new_game->options->game.seats;
-	out->seed = new_game->seed;
-	out->options = *new_game->options;
 	struct store_new_game row;
-	memset(&row, 0, sizeof row);
-	row.seed = new_game->seed;
-	row.seats = seats;
-	memcpy(row.admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
-	for (int s = 0; s < seats; s++) {
-		row.names[s] = new_game->names[s];
-		row.bots[s] = new_game->bots[s];
-		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
-		row.players[s] = new_game->players ? new_game->players[s] : 0;
-		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
-		out->bots[s] = (uint8_t)new_game->bots[s];
-	}
-	json_t *stored_options = codec_options_to_json(new_game->options);
-	char *options_text = json_dumps(stored_options, JSON_COMPACT);
-	json_decref(stored_options);
-	if (!options_text)
-		abort();
-	row.options = options_text;
+	char *options_text;
+	new_game_row(new_game, out, &row, &options_text);
 	struct store_timer_set timer;
 	row.timer = next_timer(out, &out->state, &timer);
 	struct game_repo repo;
@@ -664,59 +741,36 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 			      struct game_record *out)
 {
 	memset(out, 0, sizeof *out);
-	int seats = new_game->options->game.seats;
-	out->seed = new_game->seed;
-	out->options = *new_game->options;
 	struct store_new_game row;
-	memset(&row, 0, sizeof row);
-	row.seed = new_game->seed;
-	row.seats = seats;
-	memcpy(row.admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
-	for (int s = 0; s < seats; s++) {
-		row.names[s] = new_game->names[s];
-		row.bots[s] = new_game->bots[s];
-		memcpy(row.token_hashes[s], new_game->token_hashes[s], STORE_HASH_SIZE);
-		snprintf(out->names[s], PLAY_NAME_SIZE, "%s", new_game->names[s]);
-		out->bots[s] = (uint8_t)new_game->bots[s];
-	}
-	struct event_list *list = malloc(sizeof *list);
-	struct game *after = malloc(sizeof *after);
-	if (!list || !after)
+	char *options_text;
+	new_game_row(new_game, out, &row, &options_text);
+	/* Each event with its group's actor and origin (the creation's: no actor), and the
+	 * state after them all. */
+	int count = groups[group_count - 1].first + groups[group_count - 1].count;
+	int *actors = malloc(sizeof *actors * (size_t)count), *event_origins = malloc(sizeof *event_origins * (size_t)count);
+	if (!actors || !event_origins)
 		abort();
-	list->count = groups[0].count;
-	memcpy(list->events, &events[groups[0].first], sizeof list->events[0] * (size_t)list->count);
 	memset(&out->state, 0, sizeof out->state);
-	apply_events(&out->state, list);
-	json_t *stored_options = codec_options_to_json(new_game->options);
-	char *options_text = json_dumps(stored_options, JSON_COMPACT);
-	json_decref(stored_options);
-	if (!options_text)
-		abort();
-	row.options = options_text;
+	for (int g = 0; g < group_count; g++) {
+		for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++) {
+			actors[i] = g == 0 ? STORE_NO_ACTOR : groups[g].seat;
+			event_origins[i] = g == 0 ? STORE_ORIGIN_PLAYER : origins[g];
+			apply_event(&out->state, &events[i]);
+		}
+	}
 	struct store_timer_set timer;
-	row.timer = group_count == 1 ? next_timer(out, &out->state, &timer) : NULL;
+	row.timer = next_timer(out, &out->state, &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
-	enum store_status status = game_repo_create(&repo, &row, list, &out->state, &out->id);
+	enum store_status status =
+		game_repo_import(&repo, &row, events, count, actors, event_origins, &out->state, &out->id);
 	free(options_text);
-	const struct store_timer_set *last_timer = row.timer;
-	for (int g = 1; g < group_count && status == STORE_OK; g++) {
-		list->count = groups[g].count;
-		memcpy(list->events, &events[groups[g].first], sizeof list->events[0] * (size_t)list->count);
-		*after = out->state;
-		apply_events(after, list);
-		last_timer = g == group_count - 1 ? next_timer(out, after, &timer) : NULL;
-		status = game_repo_append(&repo, out->id, &out->state, list, after, groups[g].seat, origins[g], NULL,
-					  last_timer);
-		if (status == STORE_OK)
-			out->state = *after;
-	}
-	free(list);
-	free(after);
+	free(actors);
+	free(event_origins);
 	if (status != STORE_OK)
 		return status;
 	store_format_id(out->id, out->id_text);
 	if (hooks.created)
-		hooks.created(out->id, (int)out->state.version, bot_due_now(last_timer));
+		hooks.created(out->id, (int)out->state.version, bot_due_now(row.timer));
 	return STORE_OK;
 }

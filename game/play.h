@@ -57,7 +57,8 @@ struct game_record {
 	int64_t seed;
 	struct codec_options options;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
-	uint8_t bots[GAME_MAX_SEATS];
+	uint8_t bots[GAME_MAX_SEATS]; /* played by the server (a bot seat, or a seat away) */
+	uint8_t away[GAME_MAX_SEATS]; /* on holiday: handed to the bot by its player */
 };
 
 /* What the caller hears of the service's work. Every hook may be NULL. */
@@ -175,17 +176,35 @@ void play_started(int64_t game_id, int32_t version);
 /* An imported game (POST /v1/games/import): the game of `new_game` (its options, seed,
  * seats and tokens) whose log is events[0 .. count), already judged by import_verify()
  * (game/import.h), which cut it into groups[0 .. group_count) (the first is the creation);
- * origins[g] is each group's STORE_ORIGIN_*. Written as the creation (the first group),
- * then one append per group with its seat as the actor, so the stored log has the same
- * events, actors and origins as the game exported; the game's timer (bot or deadline) is
- * set with the last append only, so no worker moves in the middle. *out is the game loaded.
- * Not one transaction: a store failure half-way leaves a game with the first groups (its
- * id is lost to the caller, who gets the failure). */
+ * origins[g] is each group's STORE_ORIGIN_*. Each event is stored with its group's seat as
+ * the actor (none for the creation) and its origin, so the stored log has the same events,
+ * actors and origins as the game exported. The whole game is written in one transaction
+ * (game_repo_import: the games row, the seats, every event, a snapshot of the end and the
+ * timer), so a failure leaves nothing behind and no worker sees the game before its last
+ * event. *out is the game loaded. */
 struct event;
 struct import_group;
 enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
 			      const struct import_group *groups, int group_count, const int *origins,
 			      struct game_record *out);
+
+/* Holidays: seat `seat` of `game` hands itself to the server's bot (`away` 1: the bot moves
+ * for it at once whenever the game waits for it) or takes itself back (0: the game waits
+ * for the seat again). The seat's change, a seat_away or seat_back event (which the rules
+ * ignore) and the game's timer are one transaction (store_set_away); decided again on the
+ * new version when a move took it first. *version is the game's version after (or now). */
+enum play_away {
+	PLAY_AWAY_DONE,
+	PLAY_AWAY_NO_SEAT,      /* no such seat */
+	PLAY_AWAY_BOT_SEAT,     /* created as a bot: nobody to go away or come back */
+	PLAY_AWAY_UNCHANGED,    /* already away (or already back) */
+	PLAY_AWAY_FINISHED,     /* the game is over */
+	PLAY_AWAY_RACED,        /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_AWAY_STORE_FAILED, /* *status says why */
+	PLAY_AWAY_STOPPING
+};
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
+			     enum store_status *status);
 
 /* ---- The server's own moves ---- */
 

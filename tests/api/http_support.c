@@ -800,3 +800,16 @@ json_t *http_truth_rows(const char *game_id, long after)
 {
 	return truth_read(game_id, after, 1);
 }
+
+void http_player_create(struct http_client *client, const char *name, char *id, char *token)
+{
+	json_t *body = json_pack("{s:s}", "name", name);
+	struct http_response response;
+	http_call_json(client, "POST", "/v1/players", NULL, body, NULL, &response);
+	json_decref(body);
+	ck_assert_msg(response.status == 201, "POST /v1/players: %s", http_describe(&response));
+	snprintf(id, 20, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(token, 64, "%s", json_string_value(json_object_get(response.json, "token")));
+	ck_assert_int_eq((int)strncmp(token, "pt_", 3), 0);
+	http_response_free(&response);
+}

@@ -182,6 +182,10 @@ void http_game_create_body(struct http_client *client, const char *body, struct 
  * into out ("[{"name": "Seat 1", "bot": false}, ...]"). */
 const char *http_players_json(int seats, uint8_t bots, char *out, size_t size);
 
+/* POST /v1/players {"name": name}: expects 201; the player's id and token (shown once)
+ * into id (at least 20 bytes) and token (at least 64 bytes). */
+void http_player_create(struct http_client *client, const char *name, char *id, char *token);
+
 /* "<game path><suffix>" into out. */
 const char *http_game_path(const struct http_game *game, const char *suffix, char *out, size_t size);
 

@@ -169,6 +169,8 @@ static int every_event_type(struct event *events)
 	e = &events[n++], event_init(e, EVENT_LARGEST_ARMY_CHANGED), e->seat = 3, e->other = -1;
 	e = &events[n++], event_init(e, EVENT_TURN_ENDED), e->seat = 3;
 	e = &events[n++], event_init(e, EVENT_GAME_WON), e->seat = 2, e->points = 11, e->victory_point_cards = 2;
+	e = &events[n++], event_init(e, EVENT_SEAT_AWAY), e->seat = 1;
+	e = &events[n++], event_init(e, EVENT_SEAT_BACK), e->seat = 3;
 	return n;
 }
 

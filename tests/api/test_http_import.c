@@ -189,6 +189,62 @@ START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_create
 }
 END_TEST
 
+/* Run one SQL command on the test database. */
+static void run_sql(const char *sql)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
+	ck_assert_int_eq(PQstatus(connection), CONNECTION_OK);
+	PGresult *result = PQexec(connection, sql);
+	ck_assert_msg(PQresultStatus(result) == PGRES_COMMAND_OK, "%s: %s", sql, PQerrorMessage(connection));
+	PQclear(result);
+	PQfinish(connection);
+}
+
+START_TEST(test_an_import_that_fails_at_its_last_event_leaves_nothing_behind)
+{
+	struct http_game game;
+	json_t *export = finished_export(&game, 8104, 0);
+	long last = (long)json_array_size(json_object_get(export, "events")) - 1;
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last), "type")), "game_won");
+
+	/* The rules refuse the last event (the winner's points changed): no game. */
+	json_t *won = json_deep_copy(export);
+	json_t *points = json_object_get(event_at(won, last), "points");
+	json_object_set_new(event_at(won, last), "points", json_integer(json_integer_value(points) + 1));
+	assert_refused_at(won, last);
+	json_decref(won);
+
+	/* The store fails at the last event (a trigger refuses to write it, once the rules
+	 * accepted the whole log): no games row, seat or event of the import remains. */
+	char sql[512];
+	snprintf(sql, sizeof sql,
+		 "CREATE FUNCTION test_refuse_last() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+		 " IF NEW.seq = %ld AND NEW.game_id <> x'%s'::bigint THEN"
+		 "  RAISE EXCEPTION 'the last event refused by the test'; END IF; RETURN NEW; END $$;"
+		 " CREATE TRIGGER test_refuse_last BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_refuse_last()",
+		 last + 1, game.id);
+	run_sql(sql);
+	long games = game_count();
+	struct http_response response;
+	post_import(export, &response);
+	ck_assert_msg(response.status >= 500, "an import whose last event cannot be stored: %s", http_describe(&response));
+	http_response_free(&response);
+	run_sql("DROP TRIGGER test_refuse_last ON events; DROP FUNCTION test_refuse_last()");
+	ck_assert_int_eq(game_count(), games);
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
+	PGresult *result = PQexec(connection, "SELECT (SELECT count(*) FROM seats s WHERE NOT EXISTS (SELECT FROM games g"
+					      " WHERE g.id = s.game_id)) + (SELECT count(*) FROM events e WHERE NOT EXISTS"
+					      " (SELECT FROM games g WHERE g.id = e.game_id))");
+	ck_assert_int_eq(PQresultStatus(result), PGRES_TUPLES_OK);
+	ck_assert_msg(atol(PQgetvalue(result, 0, 0)) == 0, "%s seats or events of no game remain", PQgetvalue(result, 0, 0));
+	PQclear(result);
+	PQfinish(connection);
+	/* And the same log imports once the store takes it. */
+	assert_imported_equal(&game, export);
+	json_decref(export);
+}
+END_TEST
+
 START_TEST(test_malformed_imports_answer_400_naming_the_member)
 {
 	static const struct {
@@ -228,6 +284,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
+	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);
 	suite_add_tcase(suite, import);
 	return suite;
 }

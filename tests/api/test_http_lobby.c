@@ -125,13 +125,28 @@ START_TEST(test_a_game_with_open_seats_waits_and_starts_when_the_last_seat_is_ta
 	ck_assert_int_eq(json_integer_value(json_object_get(seats, "open_seats")), 2);
 	json_decref(seats);
 
-	/* Before the start: every game route answers 409 game_not_started, changing nothing. */
+	/* Before the start: the game's view is its seats, as GET .../seats shows them, and
+	 * nothing of a board or state, for anyone; a token not of this game is refused. */
 	char *before = seats_text(client, &game);
 	struct http_response response;
-	http_post_move(client, &game.game, 0, "{\"type\": \"build_settlement\", \"node\": 12}", NULL, &response);
-	http_assert_problem(&response, 409, "game_not_started");
+	const char *viewers[] = {game.game.tokens[0], game.game.admin_token, NULL};
+	for (int v = 0; v < 3; v++) {
+		http_call(client, "GET", game.game.path, viewers[v], NULL, NULL, &response);
+		ck_assert_msg(response.status == 200, "GET a waiting game: %s", http_describe(&response));
+		char *text = json_dumps(response.json, JSON_COMPACT | JSON_SORT_KEYS);
+		ck_assert_msg(strcmp(text, before) == 0, "the waiting game's view is its seats:\n%s\n%s", text, before);
+		free(text);
+		ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
+		static const char *const absent[] = {"version", "board", "phase", "turn", "players", "bank", "you"};
+		for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+			ck_assert_msg(!json_object_get(response.json, absent[i]), "a waiting game has no %s", absent[i]);
+		http_response_free(&response);
+	}
+	http_call(client, "GET", game.game.path, "st_not-a-token-of-this-game-000000000000000000", NULL, NULL, &response);
+	http_assert_problem(&response, 401, "unknown_token");
 	http_response_free(&response);
-	http_call(client, "GET", game.game.path, game.game.tokens[0], NULL, NULL, &response);
+	/* Moves and actions answer 409 game_not_started, changing nothing. */
+	http_post_move(client, &game.game, 0, "{\"type\": \"build_settlement\", \"node\": 12}", NULL, &response);
 	http_assert_problem(&response, 409, "game_not_started");
 	http_response_free(&response);
 	http_call(client, "GET", http_game_path(&game.game, "/actions", path, sizeof path), game.game.tokens[0], NULL,

@@ -204,3 +204,38 @@ void handle_seat_bot(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_post_player_webhook(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_player_webhooks(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_player_webhook(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_delete_player_webhook(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_player_webhook_deliveries(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_seat_away(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_seat_back(struct http_request *request)
+{
+	(void)request;
+}

@@ -51,8 +51,14 @@ async function unwrap(call) {
 export function createGame(body) {
     return unwrap(client.POST("/v1/games", { body }));
 }
-export function getGame(id, token) {
-    return unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+/** The game view; a game that still waits for players (its seats only) is refused as the
+ *  other game routes refuse it, so the caller deals with one shape. */
+export async function getGame(id, token) {
+    const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+    if (view.status === "waiting") {
+        throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
+    }
+    return view;
 }
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */
 export async function getBoard(id) {

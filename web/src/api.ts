@@ -76,8 +76,14 @@ export function createGame(body: CreateGameRequest) {
   return unwrap(client.POST("/v1/games", { body }));
 }
 
-export function getGame(id: string, token: string | null) {
-  return unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+/** The game view; a game that still waits for players (its seats only) is refused as the
+ *  other game routes refuse it, so the caller deals with one shape. */
+export async function getGame(id: string, token: string | null): Promise<Schemas["Game"]> {
+  const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+  if (view.status === "waiting") {
+    throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
+  }
+  return view;
 }
 
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */

@@ -54,5 +54,9 @@ export function describeEvent(e: LogEntry, name: (seat: number | null | undefine
       return `${name(e.seat)} ended the turn.`;
     case "game_won":
       return `${name(e.seat)} won the game with ${e.points} points!`;
+    case "seat_away":
+      return `${name(e.seat)} is away: a bot plays for them.`;
+    case "seat_back":
+      return `${name(e.seat)} is back.`;
   }
 }

@@ -101,6 +101,11 @@ export interface paths {
          *     With `version=N`, the game as the caller could see it right after version N (history:
          *     a seat sees its own hand of that moment, never another's), with `deadline` null; it
          *     never changes and is cached for a year.
+         *
+         *     A game that waits for players (open seats) has no board or state yet: it answers
+         *     `status: "waiting"` with its seats exactly as `GET .../seats` shows them (`id`,
+         *     `status`, `public`, `created_at`, `open_seats`, `seats`, `options`; `WaitingGame`),
+         *     whatever the token, and its moves and actions stay `409 game_not_started`.
          */
         get: operations["getGame"];
         put?: never;
@@ -935,6 +940,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/away": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand your seat to the bot for a while (holidays)
+         * @description Holidays. With the seat's own token (or its player's; not the admin's: the seat is
+         *     the player's to lend, `403 seat_token_required`; another seat's token: `403
+         *     seat_mismatch`): the server's bot plays the seat from now on, at once whenever the game
+         *     waits for it, exactly as it plays a bot seat. The log records it as a `seat_away` event
+         *     (the rules ignore it: it only moves the version), written in one transaction with the
+         *     change and the game's timer, so replays, exports and imports carry it. Views show the
+         *     seat with `away: true` (and `bot: true`). No body (or `{}`). A seat created as a bot,
+         *     or one already away: `409 seat_not_changeable`; a finished game: `409 game_finished`.
+         */
+        post: operations["sendSeatAway"];
+        /**
+         * Take your seat back from the bot
+         * @description Back from holidays: the seat takes itself back from the bot (its token or its
+         *     player's, as for going away). The log records a `seat_back` event in the same
+         *     transaction as the change and the timer; the game waits for the seat again (or for
+         *     its deadline). A seat created as a bot cannot come back, and one that is not away
+         *     has nothing to take back: `409 seat_not_changeable`.
+         */
+        delete: operations["takeSeatBack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players": {
         parameters: {
             query?: never;
@@ -980,6 +1028,97 @@ export interface paths {
          *     the pages are read may move between pages.
          */
         get: operations["listMyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's webhooks
+         * @description The webhooks registered with this player token (never another player's), without secrets or mentions.
+         */
+        get: operations["listPlayerWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook for all of the player's games
+         * @description With a player token: registers a receiver that hears every game the player sits in,
+         *     now or later (a game created with the player, or joined, counts from the moment its
+         *     seat is the player's: whose games they are is read at each append). For each game it
+         *     gets exactly what a webhook registered by the player's seat of that game would get:
+         *     every event as that seat sees it (its own stolen and bought cards, nobody else's),
+         *     the seat's `your_turn` notes, or, with `format: "discord"` or `"slack"`, the chat
+         *     messages at turn changes (see createWebhook). Every delivery names its game
+         *     (`game_id`); events of one game arrive in order, at least once, with the retries,
+         *     backoff, `Retry-After`, disabling and delivery log of game webhooks. The body is a
+         *     game webhook's: `url`, `events` (`all` or `your_turn`), `format`, `mentions` (keys are
+         *     seat numbers, as in a game webhook: the seat a message names, in whichever game).
+         *     At most 10 per player (`409 too_many_webhooks`). The `secret` is shown only here.
+         */
+        post: operations["createPlayerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{wid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One of the player's webhooks
+         * @description Another player's webhook, like an unknown id, answers 404 webhook_not_found.
+         */
+        get: operations["getPlayerWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the player's webhooks
+         * @description Its pending deliveries and its delivery log go with it. Another player's webhook answers 404 webhook_not_found and stays.
+         */
+        delete: operations["deletePlayerWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{wid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The player webhook's delivery log
+         * @description As listWebhookDeliveries, for one of the player's webhooks (attempts of all its games, newest first).
+         */
+        get: operations["listPlayerWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1689,6 +1828,19 @@ export interface components {
             seats: components["schemas"]["SeatState"][];
             options?: components["schemas"]["ViewOptions"];
         };
+        /** @description A seat after going away or coming back. */
+        SeatAway: {
+            seat: components["schemas"]["Seat"];
+            /** @description True when the bot now plays the seat. */
+            away: boolean;
+            /** @description The game's version after the seat_away or seat_back event. */
+            version: components["schemas"]["Version"];
+        };
+        /** @description A game that waits for players, as `GET /v1/games/{id}` answers it: its seats as `GET .../seats` shows them, and nothing of a board or a state, which do not exist yet. */
+        WaitingGame: components["schemas"]["GameSeats"] & {
+            /** @constant */
+            status: "waiting";
+        };
         /** @description The game started with this change. */
         GameStarted: {
             id: components["schemas"]["GameId"];
@@ -1873,8 +2025,10 @@ export interface components {
             seat: components["schemas"]["Seat"];
             /** @description The seat's name. */
             name: string;
-            /** @description True when the server plays this seat. */
+            /** @description True when the server plays this seat (a bot seat, or a seat away). */
             bot: boolean;
+            /** @description True while the seat is on holiday: its player handed it to the server's bot (`POST /v1/games/{id}/seats/{seat}/away`) and may take it back. */
+            away?: boolean;
             /** @description Public points (buildings, Longest Road, Largest Army; the winner's include its revealed cards). */
             victory_points: components["schemas"]["Points"];
             /** @description Resource cards in hand (their kinds are private). */
@@ -2313,6 +2467,42 @@ export interface components {
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
         };
+        /** @description A receiver registered by a player (without its secret): it hears every game the player sits in, each as the player's seat of that game. */
+        PlayerWebhook: {
+            id: components["schemas"]["WebhookId"];
+            /** @description Where deliveries go. */
+            url: string;
+            /**
+             * @description Which deliveries it receives.
+             * @enum {string}
+             */
+            events: "all" | "your_turn";
+            /** @description The player's id. */
+            player: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Appends (of all the player's games) whose events or note are not delivered yet. */
+            pending: number;
+            /**
+             * @description What its deliveries look like.
+             * @enum {string}
+             */
+            format: "standard" | "discord" | "slack";
+            /** @description True when a chat webhook failed `CHANNEL_MAX_FAILURES` attempts in a row. */
+            disabled: boolean;
+            /** @description When it was disabled (only when disabled). */
+            disabled_at?: components["schemas"]["Timestamp"];
+            /** @description Why it was disabled (only when disabled). */
+            disabled_reason?: string;
+        };
+        /** @description A new player webhook, with its signing secret (shown once). */
+        CreatedPlayerWebhook: components["schemas"]["PlayerWebhook"] & {
+            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. */
+            secret: string;
+        };
+        /** @description The player's webhooks. */
+        PlayerWebhookList: {
+            webhooks: components["schemas"]["PlayerWebhook"][];
+        };
         /** @description A webhook's delivery log, newest first. */
         WebhookAttemptList: {
             deliveries: components["schemas"]["WebhookAttempt"][];
@@ -2361,7 +2551,7 @@ export interface components {
             game_id: components["schemas"]["GameId"];
             /** @description The game's version the note was written at. */
             version: components["schemas"]["Version"];
-            /** @description The seat the webhook was registered by. */
+            /** @description The seat the webhook was registered by (for a player's webhook, the player's seat of the game `game_id`). */
             seat: components["schemas"]["Seat"];
             /** @description A few human-readable sentences (whose turn, what is expected of the seat, the last moves), ready to post in a chat. */
             summary: string;
@@ -2893,7 +3083,7 @@ export interface components {
             trade: components["schemas"]["TradeId"];
         };
         /** @description One event of the log, selected by `type`, with its place in the log (`version`), when it was recorded (`created_at`) and what caused it (`origin`). Redacted for the caller: what only some seats may see is null for the others. */
-        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"];
+        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["SeatBackEvent"];
         /** @description The game was created: its options, the board layout and the first player. Always version 1. */
         GameCreatedEvent: {
             /**
@@ -3247,6 +3437,32 @@ export interface components {
              * @enum {string}
              */
             type: "turn_ended";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description Holidays: the seat handed itself to the server's bot (POST .../seats/{seat}/away); the bot moves for it at once whenever the game waits for it. The rules ignore it: only the version moves. */
+        SeatAwayEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_away";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The seat took itself back from the bot (DELETE .../seats/{seat}/away); the game waits for it again. The rules ignore it: only the version moves. */
+        SeatBackEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_back";
             seat: components["schemas"]["Seat"];
             version: components["schemas"]["EventVersion"];
             /** @description When it was recorded. */
@@ -3871,7 +4087,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["HistoryCacheControl"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["SeatsETag"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -3879,7 +4095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["WaitingGame"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -5420,6 +5636,134 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sendSeatAway: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new state and the game's version after its event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAway"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat was created as a bot or is already so (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    takeSeatBack: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new state and the game's version after its event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAway"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat was created as a bot or is already so (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createPlayer: {
         parameters: {
             query?: never;
@@ -5503,6 +5847,241 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerWebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. Keep the secret: it is not shown again. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPlayerWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The player has as many webhooks as it may (`too_many_webhooks`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "too_many_webhooks";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerWebhook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlayerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPlayerWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many attempts, newest first (1..500). */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -1,0 +1,103 @@
+/*
+ * handlers_holidays.c - a seat on holiday: POST /v1/games/{id}/seats/{seat}/away hands the
+ * seat to the server's bot, DELETE the same takes it back (issue 14).
+ *
+ * A person in eight correspondence games who leaves for a week should not stall eight
+ * tables nor lose their seats. The seat's own token (or its player's) decides, never the
+ * admin's: the seat is the player's to lend. While away the seat is played by the bot as a
+ * bot seat is (the bot timer, api/worker.c), at once whenever the game waits for it; back,
+ * the game waits for the seat again (or for its deadline). Both are events of the log
+ * (seat_away, seat_back: the rules ignore them), so every reader, replay, export and import
+ * sees when the seat was whose; the change, its event and the timer are one transaction
+ * (game/play.h play_set_away). Views show the seat with `away: true`.
+ *
+ * Answers: 200 {seat, away, version}; 400 naming `seat` for a seat that is not a number of
+ * the game, or a body with members; 403 seat_token_required (the admin token),
+ * seat_mismatch (another seat's token); 409 seat_not_changeable (a seat created as a bot,
+ * or already away / not away), game_finished, version_conflict (raced too often).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "api/handlers.h"
+#include "api/service.h"
+
+/* The :seat of the path: 1 and *seat, or 0 with a 400 naming `seat` queued. */
+static int read_seat(struct http_request *request, const struct session *session, int *seat)
+{
+	const char *text = request->params[1];
+	char *end = NULL;
+	long value = text ? strtol(text, &end, 10) : -1;
+	if (!text || !*text || *end || value < 0 || value >= session->game.state.options.seats) {
+		char detail[96];
+		snprintf(detail, sizeof detail, "seat is a seat number of the game, 0 to %d",
+			 session->game.state.options.seats - 1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "seat", -1);
+		return 0;
+	}
+	*seat = (int)value;
+	return 1;
+}
+
+static void set_away(struct http_request *request, int away)
+{
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	json_t *body = service_body(request, 1);
+	if (!body)
+		return;
+	static const char *const members[] = {NULL};
+	int known = service_known_members(request, body, members, "away takes no body (or {})");
+	json_decref(body);
+	int seat;
+	if (!known || !read_seat(request, &session, &seat))
+		return;
+	if (session.viewer != seat) {
+		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sends itself away", NULL,
+				     -1);
+		return;
+	}
+	long version;
+	enum store_status status;
+	switch (play_set_away(&session.game, seat, away, &version, &status)) {
+	case PLAY_AWAY_DONE:
+		http_respond_json(request, 200,
+				  json_pack("{s:i, s:b, s:i}", "seat", seat, "away", away, "version", (int)version), version);
+		return;
+	case PLAY_AWAY_NO_SEAT:
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
+		return;
+	case PLAY_AWAY_BOT_SEAT:
+		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
+				     "the seat was created as a bot: it has no player to go away or come back", NULL, -1);
+		return;
+	case PLAY_AWAY_UNCHANGED:
+		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
+				     away ? "the seat is away already" : "the seat is not away", NULL, -1);
+		return;
+	case PLAY_AWAY_FINISHED:
+		http_respond_problem(request, PROBLEM_GAME_FINISHED, NULL, NULL, -1);
+		return;
+	case PLAY_AWAY_RACED:
+		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept moving: try again", NULL, version);
+		return;
+	case PLAY_AWAY_STOPPING:
+		http_respond_problem(request, PROBLEM_SHUTTING_DOWN, NULL, NULL, -1);
+		return;
+	case PLAY_AWAY_STORE_FAILED:
+	default:
+		service_store_error(request, status);
+		return;
+	}
+}
+
+void handle_seat_away(struct http_request *request)
+{
+	set_away(request, 1);
+}
+
+void handle_seat_back(struct http_request *request)
+{
+	set_away(request, 0);
+}

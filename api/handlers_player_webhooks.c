@@ -1,0 +1,174 @@
+/*
+ * handlers_player_webhooks.c - a player's webhooks: /v1/players/me/webhooks (issue 14).
+ *
+ * A person in eight games wants one receiver, not eight registrations made again for every
+ * new game. A webhook registered with a player token belongs to the player, not to a game:
+ * every append to a game the player sits in (read from seats at append time, so a game
+ * joined later counts from then on) enqueues a delivery for it, in the same statement as
+ * the events (db/migrations/0006_player_webhooks.sql, catan_receivers), and the delivery
+ * worker sends it exactly as it would send a webhook registered by the player's seat of
+ * that game: the events redacted for that seat, its your_turn notes, or, in a chat format,
+ * the turn changes (api/webhooks.c; the claim resolves the seat). Every delivery names its
+ * game (game_id), since one receiver hears many games.
+ *
+ * The body is a game webhook's (api/handlers_webhooks.c reads it): url, events ("all" or
+ * "your_turn"), format, mentions. Mentions are keyed by seat number as for a game webhook
+ * (the seat a message names, in whichever game). The player sees, reads the delivery log
+ * of, and removes only its own webhooks: another player's id answers 404, as an unknown
+ * one does, so ids cannot be probed. At most PLAYER_WEBHOOKS_MAX per player.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/handlers.h"
+#include "api/service.h"
+#include "api/webhooks.h"
+#include "game/auth.h"
+#include "game/lobby.h"
+
+#define PLAYER_WEBHOOKS_MAX 10
+
+/* A player webhook as listings show it: a game webhook's fields, with the player's id in
+ * place of the seat. New reference. */
+static json_t *player_webhook_json(const struct store_webhook *webhook, int64_t player_id)
+{
+	json_t *json = handlers_webhook_json(webhook);
+	char id[STORE_ID_TEXT_SIZE];
+	store_format_id(player_id, id);
+	json_object_del(json, "seat");
+	json_object_set_new(json, "player", json_string(id));
+	return json;
+}
+
+/* The player's webhooks (free with store_webhooks_free): 1, or 0 with a problem queued. */
+static int list_own(struct http_request *request, const struct store_player *player, struct store_webhook **webhooks,
+		    int *count)
+{
+	enum store_status status = store_player_webhook_list(play_store(), player->id, webhooks, count);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	return 1;
+}
+
+void handle_post_player_webhook(struct http_request *request)
+{
+	struct store_player player;
+	if (!handlers_authenticate_player(request, &player))
+		return;
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	struct handlers_webhook_request wanted;
+	if (!handlers_read_webhook(request, body, GAME_MAX_SEATS, 1, &wanted)) {
+		json_decref(body);
+		return;
+	}
+	struct store_webhook *webhooks;
+	int count;
+	if (!list_own(request, &player, &webhooks, &count)) {
+		free(wanted.mentions);
+		json_decref(body);
+		return;
+	}
+	store_webhooks_free(webhooks, count);
+	if (count >= PLAYER_WEBHOOKS_MAX) {
+		char detail[96];
+		snprintf(detail, sizeof detail, "at most %d webhooks per player", PLAYER_WEBHOOKS_MAX);
+		http_respond_problem(request, PROBLEM_TOO_MANY_WEBHOOKS, detail, NULL, -1);
+		free(wanted.mentions);
+		json_decref(body);
+		return;
+	}
+	struct store_webhook webhook = {0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url,
+					wanted.format, 0, 0, NULL};
+	enum store_status status =
+		store_player_webhook_create(play_store(), player.id, wanted.your_turn_only, wanted.secret, webhook.url,
+					    wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+	free(wanted.mentions);
+	if (status != STORE_OK) {
+		json_decref(body);
+		service_store_error(request, status);
+		return;
+	}
+	json_t *answer = player_webhook_json(&webhook, player.id);
+	json_decref(body);
+	char id[24], location[96];
+	webhooks_format_id(webhook.id, id);
+	snprintf(location, sizeof location, "/v1/players/me/webhooks/%s", id);
+	handlers_webhook_created(request, answer, wanted.secret, location);
+}
+
+void handle_get_player_webhooks(struct http_request *request)
+{
+	struct store_player player;
+	struct store_webhook *webhooks;
+	int count;
+	if (!handlers_authenticate_player(request, &player) || !list_own(request, &player, &webhooks, &count))
+		return;
+	json_t *list = json_array();
+	for (int i = 0; i < count; i++)
+		json_array_append_new(list, player_webhook_json(&webhooks[i], player.id));
+	store_webhooks_free(webhooks, count);
+	http_respond_json(request, 200, json_pack("{s:o}", "webhooks", list), -1);
+}
+
+/* The player's webhook named by the route's first parameter, as JSON (new reference) with
+ * its id in *id; NULL with a problem queued (401, or 404 webhook_not_found). */
+static json_t *find_own(struct http_request *request, struct store_player *player, int64_t *id)
+{
+	if (!handlers_authenticate_player(request, player))
+		return NULL;
+	if (!request->params[0] || !webhooks_parse_id(request->params[0], id)) {
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
+				     -1);
+		return NULL;
+	}
+	struct store_webhook *webhooks;
+	int count;
+	if (!list_own(request, player, &webhooks, &count))
+		return NULL;
+	json_t *found = NULL;
+	for (int i = 0; i < count && !found; i++)
+		if (webhooks[i].id == *id)
+			found = player_webhook_json(&webhooks[i], player->id);
+	store_webhooks_free(webhooks, count);
+	if (!found)
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours", NULL, -1);
+	return found;
+}
+
+void handle_get_player_webhook(struct http_request *request)
+{
+	struct store_player player;
+	int64_t id;
+	json_t *webhook = find_own(request, &player, &id);
+	if (webhook)
+		http_respond_json(request, 200, webhook, -1);
+}
+
+/* As find_own(), for a route that needs only the id: 1, or 0 with a problem queued. */
+static int own_id(struct http_request *request, struct store_player *player, int64_t *id)
+{
+	json_t *webhook = find_own(request, player, id);
+	json_decref(webhook);
+	return webhook != NULL;
+}
+
+void handle_delete_player_webhook(struct http_request *request)
+{
+	struct store_player player;
+	int64_t id;
+	if (own_id(request, &player, &id))
+		handlers_webhook_deleted(request, store_player_webhook_delete(play_store(), player.id, id));
+}
+
+void handle_get_player_webhook_deliveries(struct http_request *request)
+{
+	struct store_player player;
+	int64_t id;
+	if (own_id(request, &player, &id))
+		handlers_webhook_deliveries(request, id);
+}
