@@ -133,7 +133,7 @@ $(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ
 
 ALL_TARGETS += $(ASYNC_TESTS)
 
-test-http: $(HTTP_TESTS) $(ASYNC_TESTS) $(SERVER) openapi-deps
+test-http: $(HTTP_TESTS) $(ASYNC_TESTS) $(SERVER) $(CATAN) openapi-deps
 	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(HTTP_TESTS) $(ASYNC_TESTS); do echo "== $$t"; \
 		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
 		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
