@@ -96,10 +96,10 @@ void handle_post_mail(struct http_request *request)
 			char masked[MAIL_ADDRESS_MAX + 8];
 			mail_mask(json_string_value(address), masked, sizeof masked);
 			http_add_header(request, "Cache-Control", "no-store");
-			http_respond_json(request, 202,
+			http_respond_json_hashed(request, 202,
 					  json_pack("{s:s, s:b, s:b, s:s}", "status", "confirmation_sent", "registered",
 						    1, "confirmed", 0, "address", masked),
-					  -1);
+					  "mail-");
 		} else if (status == STORE_NOT_FOUND) {
 			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
 		} else {
@@ -119,9 +119,9 @@ void handle_get_mail(struct http_request *request)
 	int available = service_config() && service_config()->smtp_url;
 	http_add_header(request, "Cache-Control", "no-store");
 	if (status == STORE_NOT_FOUND) {
-		http_respond_json(request, 200,
+		http_respond_json_hashed(request, 200,
 				  json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0, "confirmed", 0),
-				  -1);
+				  "mail-");
 		return;
 	}
 	if (status != STORE_OK) {
@@ -131,10 +131,10 @@ void handle_get_mail(struct http_request *request)
 	char masked[MAIL_ADDRESS_MAX + 8];
 	mail_mask(mail.address, masked, sizeof masked);
 	memset(mail.address, 0, sizeof mail.address);
-	http_respond_json(request, 200,
+	http_respond_json_hashed(request, 200,
 			  json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1, "confirmed",
 				    mail.confirmed, "address", masked),
-			  -1);
+			  "mail-");
 }
 
 void handle_delete_mail(struct http_request *request)
