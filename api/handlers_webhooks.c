@@ -154,7 +154,8 @@ void handle_post_webhook(struct http_request *request)
 	json_t *format_json = json_object_get(body, "format");
 	if (format_json && !json_is_null(format_json)) {
 		format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
-		if (format < 0) {
+		/* Mail has its own route (POST .../mail): its registrations are not webhooks to list. */
+		if (format < 0 || format == STORE_FORMAT_MAIL) {
 			http_respond_problem(request, PROBLEM_INVALID_FIELD,
 					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
 			json_decref(body);
