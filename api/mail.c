@@ -208,6 +208,30 @@ static int64_t turn_of(const struct game *game, int seat)
 	return (int64_t)game->turn_number << 16 | (int64_t)game->setup_step << 8 | legal_waiting_for(game);
 }
 
+/* The last mail's words: who won, and the last moves. Caller frees. */
+static char *game_over(const struct game_record *record, const struct game *game, const char *names[GAME_MAX_SEATS],
+		       const struct event *recent, int recent_count)
+{
+	struct mail_text text = mail_text_new();
+	mail_text_add(&text, "Catan game %s is over", record->id_text);
+	if (game->winner >= 0 && game->winner < GAME_MAX_SEATS) {
+		if (names[game->winner] && names[game->winner][0])
+			mail_text_add(&text, ": %s won", names[game->winner]);
+		else
+			mail_text_add(&text, ": Seat %d won", game->winner + 1);
+		mail_text_add(&text, " with %d points", game_total_points(game, game->winner));
+	}
+	mail_text_add(&text, ".");
+	char sentence[256];
+	if (recent_count > 0)
+		mail_text_add(&text, " Last moves:");
+	for (int i = 0; i < recent_count; i++) {
+		summary_event(&recent[i], names, sentence, sizeof sentence);
+		mail_text_add(&text, " %s", sentence);
+	}
+	return text.data;
+}
+
 static void deliver_turn(CURL *curl, const struct store_delivery *delivery, const struct store_mail *mail,
 			 const struct game_record *record)
 {
@@ -255,7 +279,8 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 	else
 		snprintf(subject, sizeof subject, "Your turn in Catan game %s: %s", record->id_text,
 			 channels_expectation(now->phase));
-	char *summary = summary_your_turn(now, seat, names, recent, recent_count);
+	char *summary = turn == TURN_FINISHED ? game_over(record, now, names, recent, recent_count)
+					      : summary_your_turn(now, seat, names, recent, recent_count);
 	char *text = xasprintf("%s\n\nThe board now: %s\nOpen the game (with the seat link you were given): %s\n\n"
 			       "To stop these mails: %s\n",
 			       summary, board, game_url, unsubscribe);
