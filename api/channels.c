@@ -97,7 +97,7 @@ int channels_worth_a_message(const struct game *before, const struct game *after
 	return only_seat < 0 || (legal_waiting_for(after) >> only_seat & 1u);
 }
 
-static const char *expectation(int phase)
+const char *channels_expectation(int phase)
 {
 	switch (phase) {
 	case GAME_PHASE_SETUP_SETTLEMENT:
@@ -163,7 +163,7 @@ static void add_headline(struct text *text, int format, const json_t *mentions, 
 	add(text, several ? ": your move" : ": your turn");
 	if (game->turn_number > 0)
 		add(text, " (turn %u)", game->turn_number);
-	add(text, " - %s.", expectation(game->phase));
+	add(text, " - %s.", channels_expectation(game->phase));
 }
 
 static void add_recent(struct text *text, int format, const struct channels_turn *turn)

@@ -42,6 +42,10 @@ struct channels_turn {
  * "your_turn" chat webhook), only when `after` waits for that seat or the game ended. */
 int channels_worth_a_message(const struct game *before, const struct game *after, int only_seat);
 
+/* What the game expects in `phase` ("roll the dice"), for a sentence "Ann: your turn - %s."
+ * (chat messages here, the subject of a turn mail in api/mail.c). Static text. */
+const char *channels_expectation(int phase);
+
 /* The body to POST for `format` (STORE_FORMAT_DISCORD or STORE_FORMAT_SLACK) about the game
  * at `after`, naming waited-for seats with their mention from mentions_json (NULL: none).
  * Caller frees. */

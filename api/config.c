@@ -4,6 +4,8 @@
  */
 #include "api/config.h"
 
+#include "api/mail.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +59,28 @@ int config_from_env(struct config *config)
 	config->cors_origins = getenv("CORS_ORIGINS");
 	if (config->cors_origins && !*config->cors_origins)
 		config->cors_origins = NULL;
+	config->smtp_url = getenv("SMTP_URL");
+	if (config->smtp_url && !*config->smtp_url)
+		config->smtp_url = NULL;
+	if (config->smtp_url && strncmp(config->smtp_url, "smtp://", 7) != 0 &&
+	    strncmp(config->smtp_url, "smtps://", 8) != 0) {
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"SMTP_URL\","
+				"\"range\":\"smtp://host[:port] or smtps://host[:port]\"}\n");
+		return 0;
+	}
+	config->smtp_user = getenv("SMTP_USER");
+	if (config->smtp_user && !*config->smtp_user)
+		config->smtp_user = NULL;
+	config->smtp_password = getenv("SMTP_PASSWORD");
+	config->mail_from = getenv("MAIL_FROM");
+	if (!config->mail_from || !*config->mail_from)
+		config->mail_from = "catan@localhost";
+	char why[200];
+	if (strcmp(config->mail_from, "catan@localhost") != 0 && !mail_address_valid(config->mail_from, why, sizeof why)) {
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"MAIL_FROM\","
+				"\"range\":\"one plain mail address\"}\n");
+		return 0;
+	}
 	config->create_key = getenv("CREATE_KEY");
 	if (config->create_key && !*config->create_key)
 		config->create_key = NULL;
@@ -81,5 +105,6 @@ int config_from_env(struct config *config)
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
 	       read_int("RENDER_CONCURRENCY", cpu_count(), 1, 256, &config->render_concurrency) &&
 	       read_int("RENDER_WAIT_MS", 2000, 0, 60000, &config->render_wait_ms) &&
-	       read_int("CHANNEL_MAX_FAILURES", 10, 1, 1000, &config->channel_max_failures);
+	       read_int("CHANNEL_MAX_FAILURES", 10, 1, 1000, &config->channel_max_failures) &&
+	       read_int("MAIL_MIN_INTERVAL_S", 900, 0, 7 * 86400, &config->mail_min_interval_s);
 }

@@ -32,6 +32,13 @@
  *                           before answering 503 render_busy)
  *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many
  *                           failed attempts in a row (api/channels.h)
+ *   SMTP_URL                unset: mail is off (registering an address answers 503
+ *                           mail_disabled); smtp://relay:25 or smtps://relay:465: the
+ *                           relay "your turn" mails go through (api/mail.h)
+ *   SMTP_USER, SMTP_PASSWORD  the relay's credentials, if it wants them (then STARTTLS is
+ *                           required on smtp://)
+ *   MAIL_FROM               catan@localhost: the sender of mails (one plain address)
+ *   MAIL_MIN_INTERVAL_S     900: at least this long between two mails to one registration
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -63,6 +70,11 @@ struct config {
 	int render_wait_ms;
 	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
 	const char *cors_origins; /* NULL: any origin (api/cors.h) */
+	const char *smtp_url;      /* NULL: mail is off */
+	const char *smtp_user;     /* NULL: no credentials */
+	const char *smtp_password;
+	const char *mail_from;
+	int mail_min_interval_s;
 };
 
 /* Read the environment into *config. Returns 0 with a message on stderr when a variable

@@ -158,6 +158,13 @@ void handle_get_webhooks(struct http_request *request);
 void handle_delete_webhook(struct http_request *request);
 void handle_get_webhook_deliveries(struct http_request *request);
 
+/* handlers_mail.c: a seat's mail address, and the links of the mails (api/mail.h) */
+void handle_post_mail(struct http_request *request);
+void handle_get_mail(struct http_request *request);
+void handle_delete_mail(struct http_request *request);
+void handle_mail_confirm(struct http_request *request);
+void handle_mail_unsubscribe_page(struct http_request *request);
+void handle_mail_unsubscribe(struct http_request *request);
 /* handlers_system.c */
 void handle_healthz(struct http_request *request);
 void handle_readyz(struct http_request *request);

@@ -140,7 +140,8 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 	json_t *format_json = json_object_get(body, "format");
 	if (format_json && !json_is_null(format_json)) {
 		out->format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
-		if (out->format < 0) {
+		/* Mail has its own route (POST .../mail): its registrations are not webhooks to list. */
+		if (out->format < 0 || out->format == STORE_FORMAT_MAIL) {
 			http_respond_problem(request, PROBLEM_INVALID_FIELD,
 					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
 			return 0;

@@ -30,6 +30,7 @@
 	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer") \
 	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook") \
 	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource") \
+	X(MAIL_LINK_INVALID, "mail_link_invalid", 404, "This mail link is not valid (any more)") \
 	X(VERSION_NOT_FOUND, "version_not_found", 404, "The game has no such version yet") \
 	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
 	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
@@ -53,7 +54,8 @@
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
 	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes") \
-	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn")
+	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn") \
+	X(MAIL_DISABLED, "mail_disabled", 503, "This server sends no mail (no SMTP_URL)")
 
 enum problem {
 #define PROBLEM_ENUM(name, code, status, title) PROBLEM_##name,

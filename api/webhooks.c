@@ -45,6 +45,7 @@
 #include "api/backoff.h"
 #include "api/channels.h"
 #include "api/destination.h"
+#include "api/mail.h"
 #include "api/metrics.h"
 #include "game/play.h"
 #include "api/service.h"
@@ -63,7 +64,6 @@
 #define CONNECT_TIMEOUT_MS 3000
 #define TOTAL_TIMEOUT_MS 5000
 #define DELIVERY_BACKOFF_MAX_MS (3600 * 1000)
-#define RECENT_EVENTS 6
 
 static atomic_int running;
 static int allow_private; /* WEBHOOK_ALLOW_PRIVATE: see api/destination.h */
@@ -267,7 +267,7 @@ static char *event_body(const struct game_record *record, const struct store_del
 
 /* The server's public base URL, without a trailing slash: PUBLIC_URL, or http://LISTEN:PORT
  * like the server's start banner when it is unset. */
-static void public_base(char *out, size_t size)
+void webhooks_public_base(char *out, size_t size)
 {
 	const struct config *config = service_config();
 	if (config && config->public_url && *config->public_url) {
@@ -284,22 +284,22 @@ static void public_base(char *out, size_t size)
 
 /* The absolute address of the PNG of the game at `version`, for a chat service or a mail
  * to show without a token. */
-static void board_url(const struct game_record *record, int32_t version, char *out, size_t size)
+void webhooks_board_url(const struct game_record *record, int32_t version, char *out, size_t size)
 {
 	char base[512];
-	public_base(base, sizeof base);
+	webhooks_public_base(base, sizeof base);
 	snprintf(out, size, "%s/v1/games/%s/board.png?version=%d", base, record->id_text, (int)version);
 }
 
-/* The last RECENT_EVENTS events up to `version` as `viewer` sees them, oldest first, into
+/* The last WEBHOOKS_RECENT_EVENTS events up to `version` as `viewer` sees them, oldest first, into
  * recent; their number. */
-static int recent_events(int64_t game_id, int32_t version, int viewer, struct event recent[RECENT_EVENTS])
+int webhooks_recent_events(int64_t game_id, int32_t version, int viewer, struct event *recent)
 {
 	int count = 0;
 	struct store_log tail;
-	int32_t after = version > RECENT_EVENTS ? version - RECENT_EVENTS : 0;
+	int32_t after = version > WEBHOOKS_RECENT_EVENTS ? version - WEBHOOKS_RECENT_EVENTS : 0;
 	if (play_read_log(game_id, after, version - after, &tail) == STORE_OK) {
-		for (int i = 0; i < tail.count && count < RECENT_EVENTS; i++) {
+		for (int i = 0; i < tail.count && count < WEBHOOKS_RECENT_EVENTS; i++) {
 			struct event event;
 			struct codec_error error;
 			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
@@ -342,13 +342,13 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	if (!(waiting >> seat & 1u) && !asked)
 		return NULL;
 	/* The last moves before the note, whichever appends made them. */
-	struct event recent[RECENT_EVENTS];
-	int recent_count = recent_events(record->id, delivery->last_seq, seat, recent);
+	struct event recent[WEBHOOKS_RECENT_EVENTS];
+	int recent_count = webhooks_recent_events(record->id, delivery->last_seq, seat, recent);
 	const char *names[GAME_MAX_SEATS];
 	play_names(record, names);
 	char *sentences = summary_your_turn(at, seat, names, recent, recent_count);
 	char url[700];
-	board_url(record, delivery->last_seq, url, sizeof url);
+	webhooks_board_url(record, delivery->last_seq, url, sizeof url);
 	char *summary = xasprintf("%s Board: %s", sentences, url);
 	free(sentences);
 	json_t *seats = json_array();
@@ -403,13 +403,13 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
 		return;
 	}
-	struct event recent[RECENT_EVENTS];
+	struct event recent[WEBHOOKS_RECENT_EVENTS];
 	char base[512], board[700], game_url[700];
 	struct channels_turn turn = {record.id_text, {NULL}, board, game_url, delivery->last_seq, recent, 0};
-	turn.recent_count = recent_events(record.id, delivery->last_seq, VIEW_SPECTATOR, recent);
+	turn.recent_count = webhooks_recent_events(record.id, delivery->last_seq, VIEW_SPECTATOR, recent);
 	play_names(&record, turn.names);
-	board_url(&record, delivery->last_seq, board, sizeof board);
-	public_base(base, sizeof base);
+	webhooks_board_url(&record, delivery->last_seq, board, sizeof board);
+	webhooks_public_base(base, sizeof base);
 	snprintf(game_url, sizeof game_url, "%s/#game=%s", base, record.id_text);
 	char *body = channels_message(delivery->format, delivery->mentions, &after, &turn);
 
@@ -464,6 +464,10 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 	 * seat): nothing of the game is the player's to see. */
 	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
 		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		return;
+	}
+	if (delivery->format == STORE_FORMAT_MAIL) {
+		mail_deliver(curl, delivery);
 		return;
 	}
 	if (delivery->format != STORE_FORMAT_STANDARD) {

@@ -34,6 +34,17 @@ void webhooks_secret_text(const uint8_t key[32], char out[WEBHOOKS_SECRET_TEXT_S
 void webhooks_format_id(int64_t id, char out[24]);
 int webhooks_parse_id(const char *text, int64_t *id);
 
+/* Shared with the mail transport (api/mail.c). The server's public base URL without a
+ * trailing slash (PUBLIC_URL, or http://LISTEN:PORT); the absolute URL of the game's PNG at
+ * `version`; the last WEBHOOKS_RECENT_EVENTS events up to `version` as `viewer` sees them,
+ * oldest first, into recent (their number). */
+#define WEBHOOKS_RECENT_EVENTS 6
+struct game_record;
+struct event;
+void webhooks_public_base(char *out, size_t size);
+void webhooks_board_url(const struct game_record *record, int32_t version, char *out, size_t size);
+int webhooks_recent_events(int64_t game_id, int32_t version, int viewer, struct event *recent);
+
 /* Backoff before attempt `attempt` + 1 after `attempt` failures, in milliseconds. */
 int64_t webhooks_backoff_ms(int attempt);
 

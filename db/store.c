@@ -166,9 +166,9 @@ static const struct {
 		"SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"
 		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"
 		"  w.format, w.failures, w.disabled_at, w.disabled_reason"
-		" FROM webhooks w WHERE w.game_id = $1::bigint ORDER BY w.created_at, w.id"},
+		" FROM webhooks w WHERE w.game_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id"},
 	[STATEMENT_WEBHOOK_DELETE] = {"webhook_delete",
-		"DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint"},
+		"DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint AND format <> 'mail'"},
 	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */
 	[STATEMENT_PLAYER_WEBHOOK_CREATE] = {"player_webhook_create",
 		"INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions)"
@@ -179,9 +179,9 @@ static const struct {
 		"SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"
 		"  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"
 		"  w.format, w.failures, w.disabled_at, w.disabled_reason"
-		" FROM webhooks w WHERE w.player_id = $1::bigint ORDER BY w.created_at, w.id"},
+		" FROM webhooks w WHERE w.player_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id"},
 	[STATEMENT_PLAYER_WEBHOOK_DELETE] = {"player_webhook_delete",
-		"DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint"},
+		"DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint AND format <> 'mail'"},
 	[STATEMENT_CLAIM_DELIVERIES] = {"claim_deliveries",
 		"UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"
 		"  attempts = o.attempts + 1"
@@ -303,6 +303,26 @@ static const struct {
 		" SELECT xact::text::bigint FROM messages WHERE game_id = $1::bigint AND seq = $3::integer"
 		"  AND $2::integer = 1"},
 	[STATEMENT_FEED_XMIN] = {"feed_xmin", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"},
+	/* Mail registrations (0007_mail.sql; store_mail.c). */
+	[STATEMENT_MAIL_REGISTER] = {"mail_register",
+		"SELECT catan_mail_register($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text, $6::integer)"},
+	[STATEMENT_MAIL_GET] = {"mail_get",
+		"SELECT id, game_id, seat, mail_address, secret, disabled_reason IS DISTINCT FROM 'unconfirmed',"
+		"  coalesce(mail_confirm_expires < now(), false),"
+		"  coalesce((extract(epoch FROM now() - mail_last_sent_at) * 1000)::bigint, -1),"
+		"  coalesce(mail_last_turn, -1)"
+		" FROM webhooks WHERE format = 'mail'"
+		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint))"},
+	[STATEMENT_MAIL_CONFIRM] = {"mail_confirm",
+		"UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, mail_confirm_expires = NULL"
+		" WHERE id = $1::bigint AND format = 'mail' AND disabled_reason = 'unconfirmed'"
+		"  AND mail_confirm_expires > now() RETURNING id"},
+	[STATEMENT_MAIL_DELETE] = {"mail_delete",
+		"DELETE FROM webhooks WHERE format = 'mail'"
+		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint)) RETURNING id"},
+	[STATEMENT_MAIL_SENT] = {"mail_sent",
+		"UPDATE webhooks SET mail_last_sent_at = now(), mail_last_turn = $2::bigint"
+		" WHERE id = $1::bigint AND format = 'mail'"},
 };
 
 static int64_t monotonic_ms(void)

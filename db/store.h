@@ -330,8 +330,15 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 #define STORE_WEBHOOK_UNSEATED (-2) /* a delivery of a player's webhook in a game the player left */
 
 /* What a webhook's deliveries look like (0005_channels.sql): signed Standard Webhooks
- * deliveries, or chat messages for a Discord or Slack incoming webhook. */
-enum store_webhook_format { STORE_FORMAT_STANDARD, STORE_FORMAT_DISCORD, STORE_FORMAT_SLACK, STORE_FORMAT_COUNT };
+ * deliveries, or chat messages for a Discord or Slack incoming webhook; or mails to a
+ * seat's address (0007_mail.sql, db/store_mail.h: never listed by store_webhook_list). */
+enum store_webhook_format {
+	STORE_FORMAT_STANDARD,
+	STORE_FORMAT_DISCORD,
+	STORE_FORMAT_SLACK,
+	STORE_FORMAT_MAIL,
+	STORE_FORMAT_COUNT
+};
 
 /* "standard", "discord", "slack"; and back (-1 when unknown). */
 const char *store_format_name(int format);

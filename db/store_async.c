@@ -33,7 +33,7 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 	return status;
 }
 
-static const char *const format_names[STORE_FORMAT_COUNT] = {"standard", "discord", "slack"};
+static const char *const format_names[STORE_FORMAT_COUNT] = {"standard", "discord", "slack", "mail"};
 
 const char *store_format_name(int format)
 {

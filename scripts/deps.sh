@@ -4,12 +4,15 @@
 set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
-libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 haproxy \
+libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
 clang libclang-rt-14-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium"
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
 # libpng writes them as PNG;
 # xmllint (libxml2-utils) parses them in the HTTP tests.
+
+# python3-aiosmtpd is the SMTP sink the mail tests run (tests/api/smtp_sink.py, with Debian's
+# /usr/bin/python3).
 
 # clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/.
 # chromium runs the web client's browser tests (web/tests/run.mjs, through playwright-core).

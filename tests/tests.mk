@@ -61,8 +61,17 @@ $(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B
 
 ALL_TARGETS += $(CHANNELS_TEST)
 
-test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(CATAN)
-	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
+# The parts of a mail (api/mail_message.c): addresses, link codes, the message; no relay.
+MAIL_TEST := $(B)/tests/api/test_mail
+$(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/obj/api/xalloc.o \
+		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(CHECK_LIBS)
+
+ALL_TARGETS += $(MAIL_TEST)
+
+test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST) $(CATAN)
+	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
 .PHONY: test-api-unit
 
 

@@ -376,7 +376,7 @@ START_TEST(test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_regist
 	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	const char *url = "\"url\": \"http://127.0.0.1:9/hook\"";
 	char body[512];
-	const char *formats[] = {"\"teams\"", "42", "\"Discord\"", "\"\"", "[\"slack\"]"};
+	const char *formats[] = {"\"teams\"", "42", "\"Discord\"", "\"\"", "[\"slack\"]", "\"mail\""};
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
 		snprintf(body, sizeof body, "{%s, \"format\": %s}", url, formats[i]);
 		expect_400(&game, game.admin_token, body, "format");

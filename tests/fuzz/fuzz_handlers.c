@@ -105,6 +105,36 @@ void handle_delete_webhook(struct http_request *request)
 	(void)request;
 }
 
+void handle_post_mail(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_get_mail(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_delete_mail(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_mail_confirm(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_mail_unsubscribe_page(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_mail_unsubscribe(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_get_webhook_deliveries(struct http_request *request)
 {
 	(void)request;

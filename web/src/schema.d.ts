@@ -813,6 +813,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Whether the seat gets mail
+         * @description With a seat token (or its player's token): whether this server sends mail at all
+         *     (`available`), whether the seat registered an address and whether it was confirmed.
+         *     The address is shown masked (`a***@example.org`), never in full.
+         */
+        get: operations["getMail"];
+        put?: never;
+        /**
+         * Get "your turn" mails at an address
+         * @description With a seat token (or the seat's player token): the seat's mails go to `address` from
+         *     now on, once confirmed. The answer is `202`: the server sends one mail, a confirmation
+         *     with a link (`<PUBLIC_URL>/v1/mail/confirm?code=...`, valid 24 hours), and nothing
+         *     else to the address until the link is opened. Registering again replaces the address
+         *     (the old one's links stop working). Then the address gets one mail when the game starts
+         *     waiting for the seat (a turn, a discard in someone else's turn; never for a change the
+         *     seat made itself), at most one per turn and never two within `MAIL_MIN_INTERVAL_S`
+         *     (default 900 s; a turn that comes sooner is mailed when the interval is over, if it is
+         *     still the seat's turn), and one when the game ends. A mail has the subject `Your turn
+         *     in Catan game <id>: <what the game waits for>`, a plain-text and an HTML part with the
+         *     summary and the last moves, the board picture as a link (`board.png?version=N` from
+         *     `PUBLIC_URL`) and a link to the game in the web client without the seat's token (the
+         *     token is the seat: it is not put into mails, which get forwarded). Every mail carries
+         *     `List-Unsubscribe` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+         *     Mails go through the webhook outbox: a relay that is down delays them (retried after
+         *     1 s, 2 s, 4 s ... at most an hour), moves never wait for them.
+         *
+         *     The address is private: it is never shown again (`GET` shows it masked), nor in any
+         *     view, event, export, webhook list or delivery, or log line. A server without
+         *     `SMTP_URL` sends no mail: `503 mail_disabled`.
+         */
+        post: operations["registerMail"];
+        /**
+         * Stop the seat's mails
+         * @description Removes the seat's address and its pending mails (`204` also when there was none).
+         */
+        delete: operations["deleteMail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The confirmation link of a mail registration
+         * @description The link of the confirmation mail: turns the seat's mails on and answers a short HTML
+         *     page. Opening it again answers the same page. An unknown, malformed, replaced or
+         *     expired (24 hours) code: `404 mail_link_invalid`.
+         */
+        get: operations["confirmMail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unsubscribe link, opened in a browser
+         * @description A short HTML page with one button that POSTs to the same address. A GET does not
+         *     unsubscribe: mail systems and scanners open links before anyone reads the mail
+         *     (RFC 8058).
+         */
+        get: operations["unsubscribeMailPage"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058)
+         * @description Removes the registration the code names, with no login: what a mail client sends for
+         *     `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (a form body
+         *     `List-Unsubscribe=One-Click`, which is not read), or the page's button. A registration
+         *     already gone answers the same page.
+         */
+        post: operations["unsubscribeMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/join": {
         parameters: {
             query?: never;
@@ -1333,6 +1439,30 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        MailRegistrationRequest: {
+            /**
+             * @description One plain mail address (`local@domain.example`): a dot-atom local part, a domain of at least two DNS labels; no display name, comment, quotes or spaces. Anything else: `400 invalid_field` naming `address`.
+             * @example ann@example.org
+             */
+            address: string;
+        };
+        MailRegistration: {
+            /**
+             * @description In the answer to a registration.
+             * @constant
+             */
+            status?: "confirmation_sent";
+            /** @description Whether this server sends mail (it has an `SMTP_URL`). */
+            available?: boolean;
+            registered: boolean;
+            /** @description The confirmation link was opened; only then are turn mails sent. */
+            confirmed: boolean;
+            /**
+             * @description The address masked: its first character, `***`, its domain.
+             * @example a***@example.org
+             */
+            address?: string;
+        };
         /** @description An error, as RFC 9457 problem details with a stable `code`. */
         Problem: {
             /**
@@ -1355,7 +1485,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -3489,6 +3619,32 @@ export interface components {
         };
     };
     responses: {
+        /** @description A short HTML page saying what the link did (for a person, in a browser). */
+        MailPage: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description The code is malformed, unknown, replaced by a newer registration, or expired (`mail_link_invalid`). */
+        MailLinkInvalid: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @constant */
+                    code?: "mail_link_invalid";
+                };
+            };
+        };
         /** @description The answer was recorded. */
         TradeAnswered: {
             headers: {
@@ -3695,6 +3851,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
+        MailCode: string;
         /**
          * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
          * @example 2b4f0c1d9e8a7f61
@@ -3835,6 +3993,11 @@ export interface components {
          * @example "57"
          */
         EntityTag: string;
+        /**
+         * @description A tag of the answer's content (`"mail-<16 hex digits>"`).
+         * @example "mail-4f1c9a2e7b30d856"
+         */
+        MailETag: string;
         /**
          * @description A started game's version (`"57"`), or while the game waits for players a tag of the seats' content (`"seats-<16 hex digits>"`: the seats change while the game has no version yet).
          * @example "seats-d5eec575aeaee17c"
@@ -5418,6 +5581,261 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's mail registration. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["MailETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRegistration"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The confirmation mail is on its way. */
+            202: {
+                headers: {
+                    ETag: components["headers"]["MailETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRegistration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description This server sends no mail (`mail_disabled`: no `SMTP_URL`), or the database is unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "mail_disabled" | "database_unavailable" | "shutting_down";
+                    };
+                };
+            };
+        };
+    };
+    deleteMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmMail: {
+        parameters: {
+            query: {
+                /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
+                code: components["parameters"]["MailCode"];
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MailPage"];
+            404: components["responses"]["MailLinkInvalid"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsubscribeMailPage: {
+        parameters: {
+            query: {
+                /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
+                code: components["parameters"]["MailCode"];
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MailPage"];
+            404: components["responses"]["MailLinkInvalid"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unsubscribeMail: {
+        parameters: {
+            query: {
+                /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
+                code: components["parameters"]["MailCode"];
+            };
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    "List-Unsubscribe"?: "One-Click";
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["MailPage"];
+            404: components["responses"]["MailLinkInvalid"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

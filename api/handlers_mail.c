@@ -1,0 +1,242 @@
+/*
+ * handlers_mail.c - a seat's mail address (api/mail.h sends the mails).
+ *
+ *   POST   /v1/games/{id}/mail {address}   register (or replace) the seat's address:
+ *                                          202, and a confirmation mail with a link
+ *   GET    /v1/games/{id}/mail             whether mail is on for the seat (address masked)
+ *   DELETE /v1/games/{id}/mail             remove it (204, also when there was none)
+ *   GET    /v1/mail/confirm?code=          the confirmation link: turns the mails on
+ *   GET    /v1/mail/unsubscribe?code=      a page with one button that POSTs ...
+ *   POST   /v1/mail/unsubscribe?code=      ... here: removes the registration (RFC 8058
+ *                                          one-click: mail clients POST it themselves)
+ *
+ * The game routes take the seat's token, or its player's token (a seat route: see
+ * service_open). The address is never answered back in full: the registrant's view shows
+ * it masked ("a***@example.org"), enough to recognize, too little to harvest.
+ *
+ * Why GET of the unsubscribe link does not unsubscribe: mail systems and virus scanners
+ * open the links of a mail before anyone reads it (RFC 8058, section 1), so a GET that
+ * unsubscribed would unsubscribe everybody; the page's button (or the mail client's
+ * one-click POST) does it. The confirmation link is a GET all the same, because confirming
+ * is what a click from the mailbox means, and a scanner that confirms proves only that
+ * the mailbox exists and accepts the mails, which its owner may stop with one click.
+ *
+ * Links answer small HTML pages (a person reads them in a browser); their errors are
+ * problems like every error of the API. With no SMTP_URL, registering answers 503
+ * mail_disabled, so a client can tell the player why nothing will come.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/handlers.h"
+#include "api/mail.h"
+#include "api/service.h"
+#include "api/xalloc.h"
+#include "db/store_mail.h"
+
+static void respond_page(struct http_request *request, int status, const char *title, const char *paragraph,
+			 const char *form_action)
+{
+	char form[900] = "";
+	if (form_action)
+		snprintf(form, sizeof form,
+			 "<form method=\"post\" action=\"%s\"><button type=\"submit\">Stop the mails</button></form>",
+			 form_action);
+	char *page = xasprintf("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title></head>"
+			       "<body><h1>%s</h1><p>%s</p>%s</body></html>\n",
+			       title, title, paragraph, form);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_add_header(request, "Referrer-Policy", "no-referrer");
+	http_respond_raw(request, status, "text/html; charset=utf-8", page, strlen(page));
+	free(page);
+}
+
+static int mail_enabled(struct http_request *request)
+{
+	const struct config *config = service_config();
+	if (config && config->smtp_url)
+		return 1;
+	http_respond_problem(request, PROBLEM_MAIL_DISABLED,
+			     "this server has no mail relay configured (SMTP_URL), so it sends no mail", NULL, -1);
+	return 0;
+}
+
+void handle_post_mail(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session) || !mail_enabled(request))
+		return;
+	json_t *body = service_body(request, 0);
+	if (!body)
+		return;
+	static const char *const members[] = {"address", NULL};
+	if (!service_known_members(request, body, members, "a mail registration has an address")) {
+		json_decref(body);
+		return;
+	}
+	json_t *address = json_object_get(body, "address");
+	char why[200];
+	if (!address) {
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "address is required", "address", -1);
+	} else if (!json_is_string(address) || !mail_address_valid(json_string_value(address), why, sizeof why)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     json_is_string(address) ? why : "address is a string: one plain mail address",
+				     "address", -1);
+	} else if (session.game.state.phase == GAME_PHASE_FINISHED) {
+		http_respond_problem(request, PROBLEM_GAME_FINISHED, "a finished game sends no more mail", NULL, -1);
+	} else {
+		uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
+		int64_t id;
+		enum store_status status = STORE_UNAVAILABLE;
+		if (auth_random(secret, sizeof secret))
+			status = store_mail_register(play_store(), session.game.id, session.viewer,
+						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &id);
+		if (status == STORE_OK) {
+			char masked[MAIL_ADDRESS_MAX + 8];
+			mail_mask(json_string_value(address), masked, sizeof masked);
+			http_add_header(request, "Cache-Control", "no-store");
+			http_respond_json_hashed(request, 202,
+					  json_pack("{s:s, s:b, s:b, s:s}", "status", "confirmation_sent", "registered",
+						    1, "confirmed", 0, "address", masked),
+					  "mail-");
+		} else if (status == STORE_NOT_FOUND) {
+			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
+		} else {
+			service_store_error(request, status);
+		}
+	}
+	json_decref(body);
+}
+
+void handle_get_mail(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	struct store_mail mail;
+	enum store_status status = store_mail_get(play_store(), 0, session.game.id, session.viewer, &mail);
+	int available = service_config() && service_config()->smtp_url;
+	http_add_header(request, "Cache-Control", "no-store");
+	if (status == STORE_NOT_FOUND) {
+		http_respond_json_hashed(request, 200,
+				  json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0, "confirmed", 0),
+				  "mail-");
+		return;
+	}
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	char masked[MAIL_ADDRESS_MAX + 8];
+	mail_mask(mail.address, masked, sizeof masked);
+	memset(mail.address, 0, sizeof mail.address);
+	http_respond_json_hashed(request, 200,
+			  json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1, "confirmed",
+				    mail.confirmed, "address", masked),
+			  "mail-");
+}
+
+void handle_delete_mail(struct http_request *request)
+{
+	struct session session;
+	if (!service_open(request, &session))
+		return;
+	int removed;
+	enum store_status status = store_mail_delete(play_store(), 0, session.game.id, session.viewer, &removed);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	http_respond_empty(request, 204);
+}
+
+/* The registration a link's ?code= names, checked: 1 with *mail set; 0 when the code is
+ * well formed but its registration is gone (*mail untouched); -1 with a problem queued. */
+static int link_registration(struct http_request *request, enum mail_purpose purpose, struct store_mail *mail)
+{
+	const char *code = http_query(request, "code");
+	int64_t id;
+	if (!code || !mail_code_id(code, &id)) {
+		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID, "the link's code is missing or malformed", "code",
+				     -1);
+		return -1;
+	}
+	enum store_status status = store_mail_get(play_store(), id, 0, 0, mail);
+	if (status == STORE_NOT_FOUND)
+		return 0;
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return -1;
+	}
+	memset(mail->address, 0, sizeof mail->address);
+	if (!mail_code_matches(mail->secret, id, purpose, code)) {
+		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID, "the link's code is not valid", "code", -1);
+		return -1;
+	}
+	return 1;
+}
+
+void handle_mail_confirm(struct http_request *request)
+{
+	struct store_mail mail;
+	int found = link_registration(request, MAIL_CONFIRM, &mail);
+	if (found < 0)
+		return;
+	if (found == 0) {
+		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID,
+				     "this registration was removed or replaced: register the address again", "code", -1);
+		return;
+	}
+	if (mail.confirmed) {
+		respond_page(request, 200, "Mail is on", "This address was confirmed already.", NULL);
+		return;
+	}
+	int confirmed = 0;
+	enum store_status status = store_mail_confirm(play_store(), mail.id, &confirmed);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	if (!confirmed) {
+		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID,
+				     "the confirmation link expired (24 hours): register the address again", "code", -1);
+		return;
+	}
+	respond_page(request, 200, "Mail is on",
+		     "You will get a mail when the game waits for your seat. Every mail has a link to stop them.", NULL);
+}
+
+void handle_mail_unsubscribe_page(struct http_request *request)
+{
+	struct store_mail mail;
+	int found = link_registration(request, MAIL_UNSUBSCRIBE, &mail);
+	if (found < 0)
+		return;
+	if (found == 0) {
+		respond_page(request, 200, "No more mail", "This address gets no mail from this game.", NULL);
+		return;
+	}
+	/* The form posts to this very address (path and code: nothing else). */
+	char action[128];
+	snprintf(action, sizeof action, "/v1/mail/unsubscribe?code=%s", http_query(request, "code"));
+	respond_page(request, 200, "Stop the mails?", "Press the button to stop the mails of this game to this address.",
+		     action);
+}
+
+void handle_mail_unsubscribe(struct http_request *request)
+{
+	struct store_mail mail;
+	int found = link_registration(request, MAIL_UNSUBSCRIBE, &mail);
+	if (found < 0)
+		return;
+	if (found > 0) {
+		int removed;
+		enum store_status status = store_mail_delete(play_store(), mail.id, 0, 0, &removed);
+		if (status != STORE_OK) {
+			service_store_error(request, status);
+			return;
+		}
+	}
+	respond_page(request, 200, "No more mail", "This address gets no more mail from this game.", NULL);
+}

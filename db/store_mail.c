@@ -1,0 +1,112 @@
+/*
+ * store_mail.c - mail registrations: rows of webhooks with format 'mail' (0007_mail.sql).
+ *
+ * Registering is one function call in the database (catan_mail_register), so the row that
+ * replaces a seat's earlier address and the outbox row of its confirmation mail are written
+ * together: a crash leaves either both or neither, and the confirmation mail then goes out
+ * through the outbox with the same retries as every delivery. The address column is read
+ * here only; every other statement of the store leaves mail rows out or reads no address.
+ */
+#include "db/store_mail.h"
+
+#include <string.h>
+
+#include "db/store_internal.h"
+
+enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
+				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s, int64_t *id)
+{
+	if (!store__random_id(id)) {
+		store__say(store, "the system random generator failed");
+		return STORE_UNAVAILABLE;
+	}
+	struct params params = {0};
+	param_int(&params, *id);
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
+	param_text(&params, address);
+	param_int(&params, expires_s);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) != 1 || PQgetisnull(result, 0, 0)) {
+		store__say(store, "no such game");
+		status = STORE_NOT_FOUND;
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_get(struct store *store, int64_t id, int64_t game_id, int seat, struct store_mail *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, id ? 0 : game_id);
+	param_int(&params, id ? -1 : seat);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_GET, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) != 1) {
+		store__say(store, "no such mail registration");
+		PQclear(result);
+		return STORE_NOT_FOUND;
+	}
+	int length = PQgetlength(result, 0, 3);
+	if (!get_int64(result, 0, 0, &out->id) || !get_int64(result, 0, 1, &out->game_id) ||
+	    !get_int16(result, 0, 2, &out->seat) || PQgetisnull(result, 0, 3) || length > STORE_MAIL_ADDRESS_MAX ||
+	    PQgetlength(result, 0, 4) != STORE_WEBHOOK_SECRET_SIZE || !get_bool(result, 0, 5, &out->confirmed) ||
+	    !get_bool(result, 0, 6, &out->confirm_expired) || !get_int64(result, 0, 7, &out->since_last_ms) ||
+	    !get_int64(result, 0, 8, &out->last_turn)) {
+		status = store__corrupt(store, game_id, "a mail registration with malformed columns");
+	} else {
+		memcpy(out->address, PQgetvalue(result, 0, 3), (size_t)length);
+		out->address[length] = '\0';
+		memcpy(out->secret, PQgetvalue(result, 0, 4), STORE_WEBHOOK_SECRET_SIZE);
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_confirm(struct store *store, int64_t id, int *confirmed)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_CONFIRM, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	*confirmed = PQntuples(result) == 1;
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_delete(struct store *store, int64_t id, int64_t game_id, int seat, int *removed)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, id ? 0 : game_id);
+	param_int(&params, id ? -1 : seat);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_DELETE, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	*removed = PQntuples(result) > 0;
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, turn_key);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_SENT, &params, 0, &result);
+	if (status == STORE_OK)
+		PQclear(result);
+	return status;
+}

@@ -1,0 +1,547 @@
+/*
+ * test_async_mail.c - "your turn" mails as a mailbox sees them, through a real relay: a
+ * local SMTP sink (tests/api/smtp_sink.py on Debian's python3-aiosmtpd, run by each test)
+ * that keeps every message it accepts as a file.
+ *
+ * Checked: a registration gets its confirmation mail and nothing else until the link is
+ * opened; then one mail per turn of the seat (none for its own moves), with From, To,
+ * Subject, Date, Message-ID, MIME-Version, List-Unsubscribe and List-Unsubscribe-Post
+ * present and well formed and the board picture linked (absolute); never two mails
+ * within MAIL_MIN_INTERVAL_S (a turn that comes sooner is mailed when the interval is over,
+ * and not at all when it is no longer the seat's turn by then); the one-click POST of the
+ * List-Unsubscribe link stops them. A relay that is down delays the mails while the server
+ * keeps answering; they go out when it is back. The address appears in no view, log of
+ * moves, export, webhook list, standard webhook delivery or access log line. A bad
+ * address is 400 naming `address`; a server without SMTP_URL answers 503 mail_disabled.
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/api/http_fixture.h"
+#include "tests/api/http_support.h"
+#include "tests/api/webhook_receiver.h"
+#include "tests/check_main.h"
+
+#define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
+#define ADDRESS "ann.example+catan@example.org"
+#define MASKED "a***@example.org"
+#define INTERVAL_S 2
+#define MAIL_TIMEOUT_S 40
+
+static int sink_port;
+static char smtp_setting[64];
+
+/* ---- The sink ---------------------------------------------------------------------- */
+
+struct sink {
+	pid_t pid;
+	char dir[256];
+};
+
+static int port_open(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in address = {0};
+	address.sin_family = AF_INET;
+	address.sin_port = htons((uint16_t)port);
+	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int ok = connect(fd, (struct sockaddr *)&address, sizeof address) == 0;
+	close(fd);
+	return ok;
+}
+
+static void sink_run(struct sink *sink)
+{
+	sink->pid = fork();
+	ck_assert(sink->pid >= 0);
+	if (sink->pid == 0) {
+		char port[16];
+		snprintf(port, sizeof port, "%d", sink_port);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		execl("/usr/bin/python3", "python3", "tests/api/smtp_sink.py", port, sink->dir, (char *)NULL);
+		_exit(127);
+	}
+	double deadline = http_clock() + 20 * http_slowdown();
+	while (!port_open(sink_port)) {
+		ck_assert_msg(http_clock() < deadline, "the SMTP sink did not start on port %d", sink_port);
+		http_pause(0.05);
+	}
+}
+
+static void sink_start(struct sink *sink)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(sink->dir, sizeof sink->dir, "%s/catan-mail-XXXXXX", tmp);
+	ck_assert(mkdtemp(sink->dir) != NULL);
+	sink_run(sink);
+}
+
+static void sink_stop(struct sink *sink)
+{
+	if (sink->pid > 0)
+		http_process_stop(sink->pid, 10);
+	sink->pid = 0;
+}
+
+/* The mails received so far (their .txt files). */
+static int mail_count(const struct sink *sink)
+{
+	DIR *dir = opendir(sink->dir);
+	ck_assert(dir != NULL);
+	int count = 0;
+	struct dirent *entry;
+	while ((entry = readdir(dir)))
+		count += strlen(entry->d_name) == 8 && strcmp(entry->d_name + 4, ".txt") == 0;
+	closedir(dir);
+	return count;
+}
+
+static void wait_mails(const struct sink *sink, int count)
+{
+	double deadline = http_clock() + MAIL_TIMEOUT_S * http_slowdown();
+	while (mail_count(sink) < count) {
+		ck_assert_msg(http_clock() < deadline, "%d of %d mails arrived in %d s", mail_count(sink), count,
+		              MAIL_TIMEOUT_S);
+		http_pause(0.05);
+	}
+}
+
+static char *read_all(const char *path)
+{
+	FILE *file = fopen(path, "rb");
+	ck_assert_msg(file != NULL, "%s: %s", path, strerror(errno));
+	fseek(file, 0, SEEK_END);
+	long size = ftell(file);
+	fseek(file, 0, SEEK_SET);
+	char *text = malloc((size_t)size + 1);
+	ck_assert(fread(text, 1, (size_t)size, file) == (size_t)size);
+	text[size] = '\0';
+	fclose(file);
+	return text;
+}
+
+/* Mail n (1-based): the raw message (.eml) and the envelope + text part (.txt). */
+static void mail_read(const struct sink *sink, int n, char **eml, char **txt)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/%04d.eml", sink->dir, n);
+	*eml = read_all(path);
+	snprintf(path, sizeof path, "%s/%04d.txt", sink->dir, n);
+	*txt = read_all(path);
+}
+
+/* The value of header `name` of a raw message (its head only), into out; NULL if absent. */
+static const char *header(const char *eml, const char *name, char *out, size_t size)
+{
+	const char *end = strstr(eml, "\r\n\r\n");
+	size_t length = strlen(name);
+	for (const char *line = eml; line && line < end; line = strstr(line, "\r\n"), line = line ? line + 2 : NULL) {
+		if (strncasecmp(line, name, length) == 0 && line[length] == ':') {
+			const char *value = line + length + 1;
+			while (*value == ' ')
+				value++;
+			const char *stop = strstr(value, "\r\n");
+			size_t n = (size_t)(stop - value) < size - 1 ? (size_t)(stop - value) : size - 1;
+			memcpy(out, value, n);
+			out[n] = '\0';
+			return out;
+		}
+	}
+	return NULL;
+}
+
+/* The received_at of mail n, Unix seconds. */
+static double received_at(const struct sink *sink, int n)
+{
+	char *eml, *txt;
+	mail_read(sink, n, &eml, &txt);
+	const char *at = strstr(txt, "received_at: ");
+	double value = at ? strtod(at + 13, NULL) : 0;
+	free(eml);
+	free(txt);
+	return value;
+}
+
+/* The code of a link "<path>?code=" in text, into out. */
+static void link_code(const char *text, const char *path, char *out, size_t size)
+{
+	char needle[64];
+	snprintf(needle, sizeof needle, "%s?code=", path);
+	const char *at = strstr(text, needle);
+	ck_assert_msg(at != NULL, "a %s link in: %s", path, text);
+	at += strlen(needle);
+	size_t n = 0;
+	while (at[n] && at[n] != '>' && at[n] != '\r' && at[n] != '\n' && at[n] != ' ' && n < size - 1)
+		n++;
+	memcpy(out, at, n);
+	out[n] = '\0';
+}
+
+/* ---- The game ---------------------------------------------------------------------- */
+
+/* A roll of 2, or the end of the turn, in turn order. Seat 1's turn begins after steps
+ * 1, 7, 13 ... (6k + 1), and seat 1 itself makes steps 6k + 2 and 6k + 3. */
+static void idle_move(const struct http_game *game, int step)
+{
+	int seat = (step / 2) % game->seats;
+	http_post_move_ok(&http_fixture.checked, game, seat,
+	                  step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
+}
+
+static void moves(const struct http_game *game, int from, int to)
+{
+	for (int step = from; step <= to; step++)
+		idle_move(game, step);
+}
+
+static json_t *mail_state(const struct http_game *game, int seat)
+{
+	char path[160];
+	return http_get_ok(&http_fixture.checked, http_game_path(game, "/mail", path, sizeof path), game->tokens[seat]);
+}
+
+static void register_address(const struct http_game *game, int seat, const char *address)
+{
+	char path[160], body[400];
+	snprintf(body, sizeof body, "{\"address\": \"%s\"}", address);
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(game, "/mail", path, sizeof path), game->tokens[seat],
+	          body, NULL, &response);
+	ck_assert_msg(response.status == 202, "register: %s", http_describe(&response));
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "address")), MASKED);
+	ck_assert_msg(!strstr(response.body, address), "the answer hides the address: %s", response.body);
+	http_response_free(&response);
+}
+
+/* Confirmation mail n: to the address, nothing but the link; open the link. */
+static void confirm(const struct sink *sink, int n)
+{
+	char *eml, *txt, value[300], code[128], path[200];
+	mail_read(sink, n, &eml, &txt);
+	ck_assert_msg(strstr(txt, "rcpt_to: " ADDRESS "\n") != NULL, "to the address: %s", txt);
+	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strstr(value, "Confirm"), "subject: %s", eml);
+	link_code(txt, "/v1/mail/confirm", code, sizeof code);
+	free(eml);
+	free(txt);
+	snprintf(path, sizeof path, "/v1/mail/confirm?code=%s", code);
+	struct http_response response;
+	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200 && strstr(response.body, "Mail is on"), "confirm: %s",
+	              http_describe(&response));
+	http_response_free(&response);
+	/* A wrong code of the same registration is refused. */
+	code[20] = code[20] == 'A' ? 'B' : 'A';
+	snprintf(path, sizeof path, "/v1/mail/confirm?code=%s", code);
+	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 404, "mail_link_invalid");
+	http_response_free(&response);
+}
+
+/* Turn mail n: every header well formed, about this game, the picture linked. Its
+ * unsubscribe code into code. */
+static void assert_turn_mail(const struct sink *sink, int n, const struct http_game *game, char *message_id,
+                             size_t id_size, char *code, size_t code_size)
+{
+	char *eml, *txt, value[400], expected[200];
+	mail_read(sink, n, &eml, &txt);
+	ck_assert_msg(strstr(txt, "rcpt_to: " ADDRESS "\n") && strstr(txt, "mail_from: catan@example.org\n"),
+	              "envelope: %s", txt);
+	ck_assert_msg(header(eml, "From", value, sizeof value) && strstr(value, "<catan@example.org>"), "From: %s",
+	              eml);
+	ck_assert_msg(header(eml, "To", value, sizeof value) && strcmp(value, "<" ADDRESS ">") == 0, "To: %s", eml);
+	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
+	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0 &&
+	                      strlen(value) > strlen(expected),
+	              "Subject: %s", value);
+	char day[8], month[8], zone[8];
+	int date, year, hour, minute, second;
+	ck_assert_msg(header(eml, "Date", value, sizeof value) &&
+	                      sscanf(value, "%3s, %d %3s %d %d:%d:%d %5s", day, &date, month, &year, &hour, &minute,
+	                             &second, zone) == 8 &&
+	                      strstr("MonTueWedThuFriSatSun", day) && strstr("JanFebMarAprMayJunJulAugSepOctNovDec", month) &&
+	                      year >= 2024 && strcmp(zone, "+0000") == 0,
+	              "Date (RFC 5322): %s", value);
+	ck_assert_msg(header(eml, "Message-ID", message_id, id_size) && message_id[0] == '<' &&
+	                      strstr(message_id, "@example.org>") && !strchr(message_id, ' '),
+	              "Message-ID: %s", eml);
+	ck_assert_msg(header(eml, "MIME-Version", value, sizeof value) && strcmp(value, "1.0") == 0, "MIME: %s", eml);
+	ck_assert_msg(header(eml, "Content-Type", value, sizeof value) && strstr(value, "multipart/alternative"),
+	              "multipart/alternative: %s", eml);
+	ck_assert_msg(strstr(eml, "Content-Type: text/plain") && strstr(eml, "Content-Type: text/html"),
+	              "a text and an HTML part: %s", eml);
+	ck_assert_msg(header(eml, "List-Unsubscribe", value, sizeof value) &&
+	                      strncmp(value, "<http://", 8) == 0 && strstr(value, "/v1/mail/unsubscribe?code=") &&
+	                      value[strlen(value) - 1] == '>',
+	              "List-Unsubscribe: %s", value);
+	link_code(value, "/v1/mail/unsubscribe", code, code_size);
+	ck_assert_msg(header(eml, "List-Unsubscribe-Post", value, sizeof value) &&
+	                      strcmp(value, "List-Unsubscribe=One-Click") == 0,
+	              "List-Unsubscribe-Post: %s", eml);
+	snprintf(expected, sizeof expected, "/v1/games/%s/board.png?version=", game->id);
+	ck_assert_msg(strstr(txt, expected) && strstr(txt, "The board now: http"), "the picture linked (%s): %s",
+	              expected, txt);
+	snprintf(expected, sizeof expected, "/#game=%s", game->id);
+	ck_assert_msg(strstr(txt, expected) != NULL, "the game linked: %s", txt);
+	for (int seat = 0; seat < game->seats; seat++)
+		ck_assert_msg(!strstr(eml, game->tokens[seat]) && !strstr(txt, game->tokens[seat]), "no token in a mail");
+	free(eml);
+	free(txt);
+}
+
+/* The address is nowhere a reader of the game, a webhook or the access log could see. */
+static void assert_address_private(const struct http_game *game, struct webhook_receiver *standard)
+{
+	char path[200];
+	const char *paths[] = {"", "/moves", "/export", "/players", "/actions", "/webhooks", NULL};
+	const char *tokens[] = {game->admin_token, game->tokens[0], game->tokens[1], NULL};
+	for (int p = 0; paths[p]; p++) {
+		for (int t = 0; tokens[t]; t++) {
+			struct http_response response;
+			http_call(&http_fixture.checked, "GET", http_game_path(game, paths[p], path, sizeof path), tokens[t],
+			          NULL, NULL, &response);
+			ck_assert_msg(!strstr(response.body, "ann.example") && !strstr(response.body, "@example.org"),
+			              "GET %s shows the address: %s", path, response.body);
+			http_response_free(&response);
+		}
+	}
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(standard, &count);
+	ck_assert_msg(count > 0, "the standard webhook got deliveries");
+	for (int i = 0; i < count; i++)
+		ck_assert_msg(!strstr(all[i].text, "ann.example"), "a standard delivery shows the address: %s", all[i].text);
+	webhook_deliveries_free(all, count);
+	char *log = read_all(http_fixture.server.log_path);
+	ck_assert_msg(strlen(log) > 0 && !strstr(log, "ann.example") && !strstr(log, MASKED),
+	              "the server's log shows the address");
+	free(log);
+}
+
+START_TEST(test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe)
+{
+	struct sink sink;
+	sink_start(&sink);
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	struct webhook_receiver *standard = webhook_receiver_start();
+	char path[200], body[300];
+	snprintf(body, sizeof body, "{\"url\": \"%s\"}", webhook_receiver_url(standard));
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/webhooks", path, sizeof path), game.tokens[1],
+	          body, NULL, &response);
+	ck_assert_msg(response.status == 201, "standard webhook: %s", http_describe(&response));
+	http_response_free(&response);
+
+	register_address(&game, 1, ADDRESS);
+	wait_mails(&sink, 1);
+	json_t *state = mail_state(&game, 1);
+	ck_assert(json_is_true(json_object_get(state, "registered")) && json_is_false(json_object_get(state, "confirmed")));
+	json_decref(state);
+	/* Unconfirmed: turns of seat 1 come and go, nothing more is sent. */
+	moves(&game, 0, 7);
+	http_pause(1.5);
+	ck_assert_int_eq(mail_count(&sink), 1);
+	confirm(&sink, 1);
+	state = mail_state(&game, 1);
+	ck_assert(json_is_true(json_object_get(state, "confirmed")));
+	ck_assert_str_eq(json_string_value(json_object_get(state, "address")), MASKED);
+	json_decref(state);
+
+	/* Seat 1's own moves mail nothing; the next turn of seat 1 one mail. */
+	moves(&game, 8, 13);
+	wait_mails(&sink, 2);
+	char first_id[200], second_id[200], code[128];
+	assert_turn_mail(&sink, 2, &game, first_id, sizeof first_id, code, sizeof code);
+
+	/* The next turn of seat 1 comes within the interval: mailed once the interval is over. */
+	moves(&game, 14, 19);
+	wait_mails(&sink, 3);
+	double gap = received_at(&sink, 3) - received_at(&sink, 2);
+	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap, INTERVAL_S);
+	assert_turn_mail(&sink, 3, &game, second_id, sizeof second_id, code, sizeof code);
+	ck_assert_msg(strcmp(first_id, second_id) != 0, "Message-IDs differ: %s", first_id);
+
+	/* A turn within the interval that is over before the interval is: no mail for it. */
+	moves(&game, 20, 27);
+	http_pause(INTERVAL_S + 1.5);
+	ck_assert_int_eq(mail_count(&sink), 3);
+	/* One per turn change: the next turn of seat 1 is mailed, once. */
+	moves(&game, 28, 31);
+	wait_mails(&sink, 4);
+	http_pause(1.0);
+	ck_assert_int_eq(mail_count(&sink), 4);
+	assert_turn_mail(&sink, 4, &game, second_id, sizeof second_id, code, sizeof code);
+
+	/* The unsubscribe page does not unsubscribe (scanners open links); its POST does. */
+	snprintf(path, sizeof path, "/v1/mail/unsubscribe?code=%s", code);
+	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200 && strstr(response.body, "<form method=\"post\""), "page: %s",
+	              http_describe(&response));
+	http_response_free(&response);
+	state = mail_state(&game, 1);
+	ck_assert(json_is_true(json_object_get(state, "registered")));
+	json_decref(state);
+	static const char *const form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+	http_call(&http_fixture.checked, "POST", path, NULL, "List-Unsubscribe=One-Click", form, &response);
+	ck_assert_msg(response.status == 200, "one-click: %s", http_describe(&response));
+	http_response_free(&response);
+	state = mail_state(&game, 1);
+	ck_assert(json_is_false(json_object_get(state, "registered")) && !json_object_get(state, "address"));
+	json_decref(state);
+	moves(&game, 32, 37);
+	http_pause(INTERVAL_S + 1.5);
+	ck_assert_int_eq(mail_count(&sink), 4);
+
+	assert_address_private(&game, standard);
+	webhook_receiver_stop(standard);
+	sink_stop(&sink);
+}
+END_TEST
+
+START_TEST(test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering)
+{
+	struct sink sink;
+	sink_start(&sink);
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	register_address(&game, 1, ADDRESS);
+	wait_mails(&sink, 1);
+	confirm(&sink, 1);
+	sink_stop(&sink);
+	/* Seat 1's turn while the relay is down: the server answers as ever. */
+	moves(&game, 0, 1);
+	double until = http_clock() + 3.0;
+	while (http_clock() < until) {
+		char path[160];
+		json_t *view = http_get_ok(&http_fixture.checked, http_game_path(&game, "", path, sizeof path),
+		                           game.tokens[1]);
+		json_decref(view);
+		http_pause(0.2);
+	}
+	ck_assert_int_eq(mail_count(&sink), 1);
+	sink_run(&sink);
+	wait_mails(&sink, 2);
+	char id[200], code[128];
+	assert_turn_mail(&sink, 2, &game, id, sizeof id, code, sizeof code);
+	char *log = read_all(http_fixture.server.log_path);
+	ck_assert_msg(!strstr(log, "ann.example"), "the server's log shows the address");
+	free(log);
+	sink_stop(&sink);
+}
+END_TEST
+
+static void expect_400(const struct http_game *game, const char *body, const char *code)
+{
+	char path[160];
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(game, "/mail", path, sizeof path), game->tokens[0], body,
+	          NULL, &response);
+	http_assert_problem(&response, 400, code);
+	const char *field = json_string_value(json_object_get(response.json, "field"));
+	ck_assert_msg(field && strcmp(field, "address") == 0, "%s: names address: %s", body, http_describe(&response));
+	http_response_free(&response);
+}
+
+START_TEST(test_a_bad_address_is_400_naming_address_and_registers_nothing)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	char long_address[300];
+	memset(long_address, 'a', 250);
+	strcpy(long_address + 250, "@example.org");
+	const char *bad[] = {"\"ann@example.org\\r\\nBcc: all@example.org\"",
+	                     "\"Ann <ann@example.org>\"",
+	                     "\"ann@example.org, bob@example.org\"",
+	                     "\"ann example@example.org\"",
+	                     "\"ann@localhost\"",
+	                     "\"ann@@example.org\"",
+	                     "\"@example.org\"",
+	                     "\"ann.@example.org\"",
+	                     "\"ann@-example.org\"",
+	                     "\"\\\"ann\\\"@example.org\"",
+	                     "\"ann@example.org\\n\"",
+	                     "\"\"",
+	                     "42",
+	                     "[\"ann@example.org\"]",
+	                     NULL};
+	char body[400];
+	for (int i = 0; bad[i]; i++) {
+		snprintf(body, sizeof body, "{\"address\": %s}", bad[i]);
+		expect_400(&game, body, "invalid_field");
+	}
+	snprintf(body, sizeof body, "{\"address\": \"%s\"}", long_address);
+	expect_400(&game, body, "invalid_field");
+	expect_400(&game, "{}", "missing_field");
+	json_t *state = mail_state(&game, 0);
+	ck_assert(json_is_false(json_object_get(state, "registered")));
+	json_decref(state);
+}
+END_TEST
+
+START_TEST(test_a_server_without_smtp_url_says_mail_is_disabled)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	struct http_server plain;
+	static const char *const settings[] = {"WEBHOOK_WORKERS=0", "WORKERS=0", NULL};
+	http_server_start(&plain, settings);
+	struct http_client client;
+	http_client_init(&client, plain.url, 0);
+	char path[160];
+	struct http_response response;
+	http_call(&client, "POST", http_game_path(&game, "/mail", path, sizeof path), game.tokens[0],
+	          "{\"address\": \"" ADDRESS "\"}", NULL, &response);
+	http_assert_problem(&response, 503, "mail_disabled");
+	http_response_free(&response);
+	json_t *state = http_get_ok(&client, path, game.tokens[0]);
+	ck_assert(json_is_false(json_object_get(state, "available")) &&
+	          json_is_false(json_object_get(state, "registered")));
+	json_decref(state);
+	http_client_cleanup(&client);
+	http_server_stop(&plain, 10);
+}
+END_TEST
+
+/* A free port of 127.0.0.1 for the sink (bound and released: the sink binds it again). */
+static int free_port(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in address = {0};
+	address.sin_family = AF_INET;
+	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0)
+		abort();
+	socklen_t size = sizeof address;
+	getsockname(fd, (struct sockaddr *)&address, &size);
+	close(fd);
+	return ntohs(address.sin_port);
+}
+
+Suite *test_suite(void)
+{
+	Suite *suite = suite_create("async_mail");
+	TCase *mail = tcase_create("mail");
+	sink_port = free_port();
+	snprintf(smtp_setting, sizeof smtp_setting, "SMTP_URL=smtp://127.0.0.1:%d", sink_port);
+	static const char *settings[] = {smtp_setting, "MAIL_FROM=catan@example.org", "MAIL_MIN_INTERVAL_S=2", NULL};
+	http_fixture_add(mail, HTTP_FIXTURE_PRISM, settings);
+	tcase_set_timeout(mail, 240);
+	tcase_add_test(mail, test_a_bad_address_is_400_naming_address_and_registers_nothing);
+	tcase_add_test(mail, test_a_server_without_smtp_url_says_mail_is_disabled);
+	tcase_add_test(
+	        mail,
+	        test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe);
+	tcase_add_test(mail, test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering);
+	suite_add_tcase(suite, mail);
+	return suite;
+}
