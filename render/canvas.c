@@ -66,7 +66,7 @@ int canvas_group_begin(struct canvas *canvas, const char *id, const char *classe
 void canvas_group_end(struct canvas *canvas, int opened)
 {
 	if (opened)
-		marks_end(canvas->cr);
+		marks_end(canvas->marks, canvas->cr);
 }
 
 void canvas_font(struct canvas *canvas, int bold, double pixels)

@@ -56,7 +56,8 @@ uint32_t canvas_ink_on(uint32_t rgb);
 struct geometry_point canvas_pixel(const struct canvas *canvas, struct geometry_point point);
 
 /* Name what is drawn until canvas_group_end() (an SVG group; nothing on a PNG). Returns
- * what canvas_group_end() must be given. */
+ * what canvas_group_end() must be given. Groups close lazily (render/marks.h): draw nothing
+ * between a canvas_group_end() and the next canvas_group_begin(). */
 int canvas_group_begin(struct canvas *canvas, const char *id, const char *classes);
 void canvas_group_end(struct canvas *canvas, int opened);
 

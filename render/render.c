@@ -203,6 +203,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 		if (!marks)
 			abort();
 		marks->count = 0;
+		marks->pending = 0;
 	} else {
 		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, canvas.layout.width, canvas.layout.height);
 	}
@@ -210,6 +211,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	canvas.cr = cairo_create(surface);
 	set_font_options(canvas.cr);
 	draw_picture(&canvas);
+	marks_finish(marks, canvas.cr);
 	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(canvas.cr);
 	if (options->format == RENDER_FORMAT_PNG && ok)
@@ -218,12 +220,8 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	ok = ok && cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
 	cairo_surface_destroy(surface);
 	if (ok && marks) {
-		size_t rewritten_length;
-		unsigned char *rewritten = marks_rewrite(marks, buffer.bytes, buffer.length, &rewritten_length);
-		free(buffer.bytes);
-		buffer.bytes = rewritten;
-		buffer.length = rewritten_length;
-		ok = rewritten != NULL;
+		buffer.length = marks_rewrite(marks, buffer.bytes, buffer.length);
+		ok = buffer.length > 0;
 	}
 	free(marks);
 	if (!ok) {

@@ -130,6 +130,7 @@ START_TEST(test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_m
 	/* every group closed, no marker colour left */
 	ck_assert_uint_eq(count_text(svg, length, "<g>") + count_text(svg, length, "<g "), count_text(svg, length, "</g>"));
 	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.392157%,"), 0);
+	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.784314%,"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "1.176471%,0.784314%,0.392157%"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "fill-opacity:0.5"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "<rect "), 1); /* the background alone */
