@@ -119,3 +119,39 @@ double canvas_text_at(struct canvas *canvas, double x, double baseline, const ch
 	show(canvas, x, baseline, text);
 	return extents.x_advance;
 }
+
+/* The runs of `text`: digits in the strong font, the rest in the normal one. Draws them from
+ * (x, baseline) when `draw`, and returns the advance. */
+static double runs(struct canvas *canvas, double x, double baseline, const char *text, int draw)
+{
+	char run[CANVAS_LINE_SIZE];
+	double start = x;
+	const char *at = text;
+	while (*at) {
+		int digits = *at >= '0' && *at <= '9';
+		size_t length = 0;
+		while (at[length] && (at[length] >= '0' && at[length] <= '9') == digits && length + 1 < sizeof run)
+			length++;
+		memcpy(run, at, length);
+		run[length] = '\0';
+		at += length;
+		canvas_font(canvas, digits, (digits ? CANVAS_STRONG : CANVAS_TEXT) * canvas->unit);
+		cairo_text_extents_t extents;
+		cairo_text_extents(canvas->cr, run, &extents);
+		if (draw)
+			show(canvas, x, baseline, run);
+		x += extents.x_advance;
+	}
+	canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
+	return x - start;
+}
+
+double canvas_line_at(struct canvas *canvas, double x, double baseline, const char *text)
+{
+	return runs(canvas, x, baseline, text, 1);
+}
+
+double canvas_line_advance(struct canvas *canvas, const char *text)
+{
+	return runs(canvas, 0, 0, text, 0);
+}

@@ -69,6 +69,14 @@ void canvas_font(struct canvas *canvas, int bold, double pixels);
 void canvas_text_centred(struct canvas *canvas, double x, double y, const char *text);
 double canvas_text_at(struct canvas *canvas, double x, double baseline, const char *text);
 
+/* A line of the panel from (x, baseline): its digits in the strong font, the rest in the
+ * normal one, which then stays selected. The digits are glyphs the number tokens draw
+ * already, so in an SVG the normal font carries no digit outlines of its own. Returns the
+ * advance; canvas_line_advance() measures without drawing. */
+#define CANVAS_LINE_SIZE 1024
+double canvas_line_at(struct canvas *canvas, double x, double baseline, const char *text);
+double canvas_line_advance(struct canvas *canvas, const char *text);
+
 /* The island (island.c) and the side panel (panel.c). */
 void island_draw(struct canvas *canvas);
 void panel_draw(struct canvas *canvas);
