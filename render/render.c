@@ -146,7 +146,7 @@ static cairo_status_t buffer_write(void *closure, const unsigned char *data, uns
 {
 	struct buffer *buffer = closure;
 	if (buffer->length + length + 1 > buffer->capacity) {
-		size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+		size_t capacity = buffer->capacity ? buffer->capacity : 262144; /* a 1024 px SVG or PNG: ~140 KB */
 		while (buffer->length + length + 1 > capacity)
 			capacity *= 2;
 		unsigned char *grown = realloc(buffer->bytes, capacity);
