@@ -71,22 +71,52 @@ void canvas_group_end(struct canvas *canvas, int opened)
 
 void canvas_font(struct canvas *canvas, int bold, double pixels)
 {
+	/* Selecting a font by name makes cairo look its scaled font up again at the next text,
+	 * a dear hash lookup: each font is looked up once and then set by its scaled font. */
+	struct canvas_font *fonts = canvas->fonts;
+	int i;
+	for (i = 0; i < canvas->font_count; i++)
+		if (fonts[i].bold == bold && fonts[i].pixels == pixels) {
+			cairo_set_scaled_font(canvas->cr, fonts[i].font);
+			return;
+		}
 	cairo_select_font_face(canvas->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
 	                       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(canvas->cr, pixels);
+	if (i == CANVAS_FONTS)
+		return;
+	fonts[i].bold = bold;
+	fonts[i].pixels = pixels;
+	fonts[i].font = cairo_scaled_font_reference(cairo_get_scaled_font(canvas->cr));
+	canvas->font_count++;
 }
 
-/* Show `text` with its origin at (x, y), leaving out the glyphs of spaces: they draw
- * nothing, yet an SVG would carry an element for each. */
-static void show(struct canvas *canvas, double x, double y, const char *text)
+void canvas_fonts_release(struct canvas *canvas)
+{
+	for (int i = 0; i < canvas->font_count; i++)
+		cairo_scaled_font_destroy(canvas->fonts[i].font);
+	canvas->font_count = 0;
+}
+
+/* `text` in the current font, converted to glyphs once: measured, then (when `draw`) shown
+ * with its origin at (x, y), or centred on (x, y) when `centred`, leaving out the glyphs
+ * of spaces: they draw nothing, yet an SVG would carry an element for each. Returns the
+ * advance. */
+static double text_run(struct canvas *canvas, double x, double y, const char *text, int centred, int draw)
 {
 	cairo_t *cr = canvas->cr;
 	cairo_scaled_font_t *font = cairo_get_scaled_font(cr);
 	cairo_glyph_t *glyphs = NULL;
 	int count = 0;
-	if (cairo_scaled_font_text_to_glyphs(font, x, y, text, -1, &glyphs, &count, NULL, NULL, NULL) !=
+	if (cairo_scaled_font_text_to_glyphs(font, 0, 0, text, -1, &glyphs, &count, NULL, NULL, NULL) !=
 	    CAIRO_STATUS_SUCCESS)
-		return;
+		return 0;
+	cairo_text_extents_t extents;
+	cairo_scaled_font_glyph_extents(font, glyphs, count, &extents);
+	if (centred) {
+		x -= extents.width / 2 + extents.x_bearing;
+		y -= extents.height / 2 + extents.y_bearing;
+	}
 	int kept = 0;
 	const char *at = text;
 	for (int i = 0; i < count; i++) {
@@ -96,28 +126,29 @@ static void show(struct canvas *canvas, double x, double y, const char *text)
 		int space = *at == ' ';
 		if (*at)
 			at++;
-		if (!space)
-			glyphs[kept++] = glyphs[i];
+		if (!space) {
+			glyphs[kept] = glyphs[i];
+			glyphs[kept].x += x;
+			glyphs[kept].y += y;
+			kept++;
+		}
 	}
-	cairo_show_glyphs(cr, glyphs, kept);
+	if (draw)
+		cairo_show_glyphs(cr, glyphs, kept);
 	cairo_glyph_free(glyphs);
+	return extents.x_advance;
 }
 
 /* Text centred on (x, y) in the current font. */
 void canvas_text_centred(struct canvas *canvas, double x, double y, const char *text)
 {
-	cairo_text_extents_t extents;
-	cairo_text_extents(canvas->cr, text, &extents);
-	show(canvas, x - extents.width / 2 - extents.x_bearing, y - extents.height / 2 - extents.y_bearing, text);
+	text_run(canvas, x, y, text, 1, 1);
 }
 
 /* Text starting at (x, baseline); returns its advance. */
 double canvas_text_at(struct canvas *canvas, double x, double baseline, const char *text)
 {
-	cairo_text_extents_t extents;
-	cairo_text_extents(canvas->cr, text, &extents);
-	show(canvas, x, baseline, text);
-	return extents.x_advance;
+	return text_run(canvas, x, baseline, text, 0, 1);
 }
 
 /* The runs of `text`: digits in the strong font, the rest in the normal one. Draws them from
@@ -136,11 +167,7 @@ static double runs(struct canvas *canvas, double x, double baseline, const char 
 		run[length] = '\0';
 		at += length;
 		canvas_font(canvas, digits, (digits ? CANVAS_STRONG : CANVAS_TEXT) * canvas->unit);
-		cairo_text_extents_t extents;
-		cairo_text_extents(canvas->cr, run, &extents);
-		if (draw)
-			show(canvas, x, baseline, run);
-		x += extents.x_advance;
+		x += text_run(canvas, x, baseline, run, 0, draw);
 	}
 	canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 	return x - start;

@@ -35,6 +35,8 @@ extern const uint32_t canvas_seat_colours[GAME_MAX_SEATS];
 /* A settlement's outline around its node, in projection units (the panel's swatches too). */
 extern const double canvas_settlement_shape[5][2];
 
+#define CANVAS_FONTS 6
+
 struct canvas {
 	cairo_t *cr;
 	const struct render_scene *scene;
@@ -45,6 +47,12 @@ struct canvas {
 	double unit;         /* pixels per projection unit */
 	double pt;           /* pixels per panel point: the panel is laid out for a 640 px height */
 	struct marks *marks; /* NULL on the PNG surface */
+	struct canvas_font {
+		int bold;
+		double pixels;
+		cairo_scaled_font_t *font; /* a reference, released by canvas_fonts_release() */
+	} fonts[CANVAS_FONTS];       /* the fonts canvas_font() selected so far */
+	int font_count;
 };
 
 void canvas_colour(cairo_t *cr, uint32_t rgb);
@@ -63,6 +71,9 @@ void canvas_group_end(struct canvas *canvas, int opened);
 
 /* Select DejaVu Sans, bold or not, `pixels` high. */
 void canvas_font(struct canvas *canvas, int bold, double pixels);
+
+/* Release the fonts canvas_font() keeps for the picture: once, when it is drawn. */
+void canvas_fonts_release(struct canvas *canvas);
 
 /* Text in the current font centred on (x, y); text from (x, baseline), returning its
  * advance. Spaces take room but draw no glyph. */

@@ -214,6 +214,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	marks_finish(marks, canvas.cr);
 	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(canvas.cr);
+	canvas_fonts_release(&canvas);
 	if (options->format == RENDER_FORMAT_PNG && ok)
 		ok = png_writer_encode(surface, &buffer.bytes, &buffer.length);
 	cairo_surface_finish(surface);
