@@ -98,6 +98,62 @@ void canvas_fonts_release(struct canvas *canvas)
 	canvas->font_count = 0;
 }
 
+/* Keep `count` glyphs of `font` in the current colour for canvas_batch_flush(). */
+static void batch_add(struct canvas *canvas, cairo_scaled_font_t *font, const cairo_glyph_t *glyphs, int count)
+{
+	double red, green, blue, alpha;
+	cairo_pattern_get_rgba(cairo_get_source(canvas->cr), &red, &green, &blue, &alpha);
+	struct canvas_batch *batch = NULL;
+	for (int i = 0; i < canvas->batch_count && !batch; i++) {
+		struct canvas_batch *b = &canvas->batches[i];
+		if (b->font == font && b->red == red && b->green == green && b->blue == blue)
+			batch = b;
+	}
+	if (!batch) {
+		if (canvas->batch_count == CANVAS_BATCHES) { /* more kinds of text than kept: draw now */
+			cairo_show_glyphs(canvas->cr, glyphs, count);
+			return;
+		}
+		batch = &canvas->batches[canvas->batch_count++];
+		*batch = (struct canvas_batch){font, red, green, blue, NULL, 0, 0};
+	}
+	if (batch->count + count > batch->capacity) {
+		int capacity = batch->capacity ? batch->capacity : 128;
+		while (batch->count + count > capacity)
+			capacity *= 2;
+		cairo_glyph_t *grown = realloc(batch->glyphs, sizeof *grown * (size_t)capacity);
+		if (!grown)
+			abort();
+		batch->glyphs = grown;
+		batch->capacity = capacity;
+	}
+	memcpy(batch->glyphs + batch->count, glyphs, sizeof *glyphs * (size_t)count);
+	batch->count += count;
+}
+
+void canvas_batch_begin(struct canvas *canvas)
+{
+	canvas->batching = 1;
+}
+
+void canvas_batch_flush(struct canvas *canvas)
+{
+	cairo_t *cr = canvas->cr;
+	canvas->batching = 0;
+	/* a group that ended is closed now, or it would take the batch in (render/marks.h) */
+	marks_finish(canvas->marks, cr);
+	cairo_save(cr);
+	for (int i = 0; i < canvas->batch_count; i++) {
+		struct canvas_batch *batch = &canvas->batches[i];
+		cairo_set_source_rgb(cr, batch->red, batch->green, batch->blue);
+		cairo_set_scaled_font(cr, batch->font);
+		cairo_show_glyphs(cr, batch->glyphs, batch->count);
+		free(batch->glyphs);
+	}
+	cairo_restore(cr);
+	canvas->batch_count = 0;
+}
+
 /* `text` in the current font, converted to glyphs once: measured, then (when `draw`) shown
  * with its origin at (x, y), or centred on (x, y) when `centred`, leaving out the glyphs
  * of spaces: they draw nothing, yet an SVG would carry an element for each. Returns the
@@ -133,7 +189,9 @@ static double text_run(struct canvas *canvas, double x, double y, const char *te
 			kept++;
 		}
 	}
-	if (draw)
+	if (draw && canvas->batching)
+		batch_add(canvas, font, glyphs, kept);
+	else if (draw)
 		cairo_show_glyphs(cr, glyphs, kept);
 	cairo_glyph_free(glyphs);
 	return extents.x_advance;

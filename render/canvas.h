@@ -36,6 +36,7 @@ extern const uint32_t canvas_seat_colours[GAME_MAX_SEATS];
 extern const double canvas_settlement_shape[5][2];
 
 #define CANVAS_FONTS 6
+#define CANVAS_BATCHES 8
 
 struct canvas {
 	cairo_t *cr;
@@ -53,6 +54,16 @@ struct canvas {
 		cairo_scaled_font_t *font; /* a reference, released by canvas_fonts_release() */
 	} fonts[CANVAS_FONTS];       /* the fonts canvas_font() selected so far */
 	int font_count;
+	/* While batching (canvas_batch_begin()), text is kept here by font and colour and drawn
+	 * by canvas_batch_flush(): one glyph run, so one SVG element, for each. */
+	int batching;
+	int batch_count;
+	struct canvas_batch {
+		cairo_scaled_font_t *font; /* borrowed from fonts[] */
+		double red, green, blue;
+		cairo_glyph_t *glyphs; /* owned, malloc'ed */
+		int count, capacity;
+	} batches[CANVAS_BATCHES];
 };
 
 void canvas_colour(cairo_t *cr, uint32_t rgb);
@@ -79,6 +90,12 @@ void canvas_fonts_release(struct canvas *canvas);
  * advance. Spaces take room but draw no glyph. */
 void canvas_text_centred(struct canvas *canvas, double x, double y, const char *text);
 double canvas_text_at(struct canvas *canvas, double x, double baseline, const char *text);
+
+/* Keep the text drawn from now on and draw it at canvas_batch_flush(), all of a font and
+ * colour at once, on top of what was drawn meanwhile: for text that nothing drawn later
+ * covers (the panel). */
+void canvas_batch_begin(struct canvas *canvas);
+void canvas_batch_flush(struct canvas *canvas);
 
 /* A line of the panel from (x, baseline): its digits in the strong font, the rest in the
  * normal one, which then stays selected. The digits are glyphs the number tokens draw

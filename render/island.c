@@ -4,7 +4,10 @@
  * house) and cities (a house with a tower, wider), the robber, number tokens with pips, and
  * the id labels asked for. Back to front in that order; every position is a point of the
  * board projection (engine/geometry.h) through canvas_pixel(), and each piece, hex,
- * harbor and label is one named group.
+ * harbor, token and label is one named group. The words and numbers on hexes, harbors and
+ * tokens are drawn after their layer's shapes, a glyph run per font and colour, outside
+ * the groups (island_draw()): in an SVG each run is an element and its own style, and
+ * fewer runs are a faster picture.
  */
 #include "render/canvas.h"
 
@@ -55,16 +58,6 @@ static void draw_hexes(struct canvas *canvas)
 		canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 		canvas_text_centred(canvas, mark.x, mark.y, terrain_marks[terrain]);
 		canvas_group_end(canvas, opened);
-		if (canvas->options->labels & RENDER_LABEL_HEXES) {
-			snprintf(id, sizeof id, "label-hex-%d", hex);
-			opened = canvas_group_begin(canvas, id, "label label-hex");
-			char text[16];
-			snprintf(text, sizeof text, "#%d", hex);
-			struct geometry_point at = canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
-			canvas_font(canvas, 1, 0.16 * canvas->unit);
-			canvas_text_centred(canvas, at.x, at.y, text);
-			canvas_group_end(canvas, opened);
-		}
 	}
 }
 
@@ -325,6 +318,20 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 static void draw_labels(struct canvas *canvas)
 {
 	char id[32];
+	if (canvas->options->labels & RENDER_LABEL_HEXES) {
+		canvas_font(canvas, 1, 0.16 * canvas->unit);
+		for (int hex = 0; hex < BOARD_HEXES; hex++) {
+			canvas_colour(canvas->cr, canvas_ink_on(canvas->theme->terrain[canvas->view->board.terrain[hex]]));
+			snprintf(id, sizeof id, "label-hex-%d", hex);
+			int opened = canvas_group_begin(canvas, id, "label label-hex");
+			char text[16];
+			snprintf(text, sizeof text, "#%d", hex);
+			struct geometry_point centre = geometry_hex_centre(hex);
+			struct geometry_point at = canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
+			canvas_text_centred(canvas, at.x, at.y, text);
+			canvas_group_end(canvas, opened);
+		}
+	}
 	if (canvas->options->labels & RENDER_LABEL_EDGES) {
 		canvas_font(canvas, 0, 0.11 * canvas->unit);
 		for (int edge = 0; edge < BOARD_EDGES; edge++) {
@@ -349,12 +356,21 @@ static void draw_labels(struct canvas *canvas)
 
 void island_draw(struct canvas *canvas)
 {
+	/* The text of hexes, harbors and tokens goes in batches (canvas_batch_begin()), a glyph
+	 * run for each font and colour rather than one for each hex, harbor and token: on top
+	 * of its layer, outside the layer's groups. Labels stay in their groups. */
+	canvas_batch_begin(canvas);
 	draw_hexes(canvas);
+	canvas_batch_flush(canvas);
+	canvas_batch_begin(canvas);
 	draw_harbors(canvas);
+	canvas_batch_flush(canvas);
 	draw_highlight(canvas);
 	draw_roads(canvas);
 	draw_buildings(canvas);
 	draw_robber(canvas);
+	canvas_batch_begin(canvas);
 	draw_tokens(canvas);
+	canvas_batch_flush(canvas);
 	draw_labels(canvas);
 }

@@ -74,6 +74,7 @@ void panel_draw(struct canvas *canvas)
 	double left = canvas->layout.height + 8 * pt, right = canvas->layout.width - 10 * pt;
 	double y = 30 * pt;
 	int opened = canvas_group_begin(canvas, "panel", "panel");
+	canvas_batch_begin(canvas); /* the panel's text on top of its swatches, a run per font and colour */
 	char line[1024], name[CANVAS_NAME_SIZE];
 
 	canvas_colour(cr, theme->text);
@@ -173,5 +174,6 @@ void panel_draw(struct canvas *canvas)
 	describe_last_move(scene, move, sizeof move);
 	snprintf(line, sizeof line, "Last move: %s", move);
 	canvas_line_at(canvas, left, y, line);
+	canvas_batch_flush(canvas);
 	canvas_group_end(canvas, opened);
 }
