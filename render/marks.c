@@ -116,23 +116,24 @@ static int marker_kind(const char *line, size_t length, int *index)
 
 size_t marks_rewrite(const struct marks *marks, unsigned char *svg, size_t length)
 {
-	/* Every replacement is shorter than the line it replaces, so writing trails reading. */
+	/* Every replacement is shorter than the line it replaces, so writing trails reading.
+	 * Lines that stay are copied a span at a time, up to the next line replaced. */
 	char *out = (char *)svg;
 	size_t written = 0;
 	const char *at = (const char *)svg, *end = (const char *)svg + length;
+	const char *span = at; /* the start of the lines kept but not yet copied */
 	while (at < end) {
 		const char *line_end = memchr(at, '\n', (size_t)(end - at));
 		line_end = line_end ? line_end + 1 : end;
 		size_t line_length = (size_t)(line_end - at);
-		int is_marker = line_length > sizeof marker_start && memcmp(at, marker_start, sizeof marker_start - 1) == 0 &&
-		                find(at, line_length, marker_opacity);
-		if (is_marker) {
+		char text[MARKS_TEXT_SIZE + 16];
+		int size = -1;
+		if (at[0] == '<' && line_length > sizeof marker_start &&
+		    memcmp(at, marker_start, sizeof marker_start - 1) == 0 && find(at, line_length, marker_opacity)) {
 			int index = 0;
 			int kind = marker_kind(at, line_length, &index);
 			if (kind < 0 || (kind != MARK_CLOSE && index >= marks->count))
 				return 0;
-			char text[MARKS_TEXT_SIZE + 16];
-			int size;
 			if (kind == MARK_CLOSE)
 				size = snprintf(text, sizeof text, "</g>\n");
 			else
@@ -140,19 +141,22 @@ size_t marks_rewrite(const struct marks *marks, unsigned char *svg, size_t lengt
 				                marks->attributes[index]);
 			if (size < 0 || (size_t)size > line_length)
 				return 0;
-			memcpy(out + written, text, (size_t)size);
-			written += (size_t)size;
-		} else if (line_length > 14 && memcmp(at, "<g id=\"surface", 14) == 0) {
+		} else if (at[0] == '<' && line_length > 17 && memcmp(at, "<g id=\"surface", 14) == 0) {
 			/* cairo numbers its surfaces across the process: the same picture drawn twice
 			 * would differ in this id alone, and a picture must be the same bytes every time */
-			memcpy(out + written, "<g id=\"picture\">\n", 17);
-			written += 17;
-		} else {
-			memmove(out + written, at, line_length);
-			written += line_length;
+			size = snprintf(text, sizeof text, "<g id=\"picture\">\n");
+		}
+		if (size >= 0) {
+			memmove(out + written, span, (size_t)(at - span));
+			written += (size_t)(at - span);
+			memcpy(out + written, text, (size_t)size);
+			written += (size_t)size;
+			span = line_end;
 		}
 		at = line_end;
 	}
+	memmove(out + written, span, (size_t)(end - span));
+	written += (size_t)(end - span);
 	out[written] = '\0';
 	return written;
 }
