@@ -4,10 +4,10 @@
  * house) and cities (a house with a tower, wider), the robber, number tokens with pips, and
  * the id labels asked for. Back to front in that order; every position is a point of the
  * board projection (engine/geometry.h) through canvas_pixel(), and each piece, hex,
- * harbor, token and label is one named group. The words and numbers on hexes, harbors and
- * tokens are drawn after their layer's shapes, a glyph run per font and colour, outside
- * the groups (island_draw()): in an SVG each run is an element and its own style, and
- * fewer runs are a faster picture.
+ * harbor and label is one named group, the number tokens one group of them all. The words
+ * on hexes and harbors are drawn after their layer's shapes, a glyph run per font and
+ * colour, outside the groups (island_draw()): in an SVG each run is an element and its own
+ * style, and fewer runs are a faster picture.
  */
 #include "render/canvas.h"
 
@@ -258,25 +258,34 @@ static void draw_robber(struct canvas *canvas)
 	canvas_group_end(canvas, opened);
 }
 
+/* The number tokens: one group and one path of discs (an SVG element for each token would
+ * cost its own style and drawing call), then the numbers and pips, a glyph run per font
+ * and colour. */
 static void draw_tokens(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
 	double u = canvas->unit;
+	int opened = canvas_group_begin(canvas, "tokens", "tokens");
+	cairo_new_path(cr); /* show_text leaves a current point an arc would join */
+	for (int hex = 0; hex < BOARD_HEXES; hex++) {
+		if (!canvas->view->board.number[hex])
+			continue;
+		struct geometry_point at = canvas_pixel(canvas, geometry_hex_centre(hex));
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, at.x, at.y, TOKEN_RADIUS * u, 0, 2 * CANVAS_PI);
+	}
+	canvas_colour(cr, canvas->theme->token);
+	cairo_fill_preserve(cr);
+	canvas_colour(cr, canvas->theme->outline);
+	cairo_set_line_width(cr, 0.025 * u);
+	cairo_stroke(cr);
+	canvas_batch_begin(canvas);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		int number = canvas->view->board.number[hex];
 		if (!number)
 			continue;
-		char id[32], text[16];
-		snprintf(id, sizeof id, "token-%d", hex);
-		int opened = canvas_group_begin(canvas, id, number == 6 || number == 8 ? "token token-red" : "token");
+		char text[16];
 		struct geometry_point at = canvas_pixel(canvas, geometry_hex_centre(hex));
-		cairo_new_path(cr); /* show_text leaves a current point an arc would join */
-		cairo_arc(cr, at.x, at.y, TOKEN_RADIUS * u, 0, 2 * CANVAS_PI);
-		canvas_colour(cr, canvas->theme->token);
-		cairo_fill_preserve(cr);
-		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.025 * u);
-		cairo_stroke(cr);
 		uint32_t ink = number == 6 || number == 8 ? canvas->theme->red : canvas->theme->token_text;
 		canvas_colour(cr, ink);
 		canvas_font(canvas, 1, CANVAS_STRONG * u);
@@ -288,8 +297,9 @@ static void draw_tokens(struct canvas *canvas)
 		int dots = 6 - (number > 7 ? number - 7 : 7 - number);
 		canvas_font(canvas, 0, CANVAS_TEXT * u);
 		canvas_text_centred(canvas, at.x, at.y + 0.16 * u, pips[dots]);
-		canvas_group_end(canvas, opened);
 	}
+	canvas_batch_flush(canvas);
+	canvas_group_end(canvas, opened);
 }
 
 /* A small id label: a disc (nodes) or a rounded box (edges) with the id. */
@@ -356,8 +366,8 @@ static void draw_labels(struct canvas *canvas)
 
 void island_draw(struct canvas *canvas)
 {
-	/* The text of hexes, harbors and tokens goes in batches (canvas_batch_begin()), a glyph
-	 * run for each font and colour rather than one for each hex, harbor and token: on top
+	/* The text of hexes and harbors goes in batches (canvas_batch_begin()), a glyph
+	 * run for each font and colour rather than one for each hex and harbor: on top
 	 * of its layer, outside the layer's groups. Labels stay in their groups. */
 	canvas_batch_begin(canvas);
 	draw_hexes(canvas);
@@ -369,8 +379,6 @@ void island_draw(struct canvas *canvas)
 	draw_roads(canvas);
 	draw_buildings(canvas);
 	draw_robber(canvas);
-	canvas_batch_begin(canvas);
 	draw_tokens(canvas);
-	canvas_batch_flush(canvas);
 	draw_labels(canvas);
 }
