@@ -69,6 +69,11 @@ void canvas_group_end(struct canvas *canvas, int opened)
 		marks_end(canvas->marks, canvas->cr);
 }
 
+void canvas_group_settle(struct canvas *canvas)
+{
+	marks_finish(canvas->marks, canvas->cr);
+}
+
 void canvas_font(struct canvas *canvas, int bold, double pixels)
 {
 	/* Selecting a font by name makes cairo look its scaled font up again at the next text,
@@ -140,8 +145,7 @@ void canvas_batch_flush(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
 	canvas->batching = 0;
-	/* a group that ended is closed now, or it would take the batch in (render/marks.h) */
-	marks_finish(canvas->marks, cr);
+	canvas_group_settle(canvas); /* or the group that ended last would take the batch in */
 	cairo_save(cr);
 	for (int i = 0; i < canvas->batch_count; i++) {
 		struct canvas_batch *batch = &canvas->batches[i];

@@ -80,6 +80,9 @@ struct geometry_point canvas_pixel(const struct canvas *canvas, struct geometry_
 int canvas_group_begin(struct canvas *canvas, const char *id, const char *classes);
 void canvas_group_end(struct canvas *canvas, int opened);
 
+/* Close the group that ended last now, before drawing something outside every group. */
+void canvas_group_settle(struct canvas *canvas);
+
 /* Select DejaVu Sans, bold or not, `pixels` high. */
 void canvas_font(struct canvas *canvas, int bold, double pixels);
 

@@ -69,6 +69,22 @@ static const char *harbor_word(int kind)
 static void draw_harbors(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
+	/* the lines joining harbors to their intersections: one path for all nine, outside the
+	 * harbors' groups (an element less for each); each ends under its own harbor's disc */
+	canvas_group_settle(canvas);
+	cairo_new_path(cr);
+	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
+		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
+		struct geometry_point a = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][0]));
+		struct geometry_point b = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][1]));
+		cairo_move_to(cr, a.x, a.y);
+		cairo_line_to(cr, anchor.x, anchor.y);
+		cairo_line_to(cr, b.x, b.y);
+	}
+	canvas_colour(cr, canvas->theme->harbor_line);
+	cairo_set_line_width(cr, 0.07 * canvas->unit);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_stroke(cr);
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
 		int kind = canvas->view->board.harbor[slot];
 		char id[32], classes[48];
@@ -76,16 +92,6 @@ static void draw_harbors(struct canvas *canvas)
 		snprintf(classes, sizeof classes, "harbor harbor-%s", kind == HARBOR_GENERIC ? "generic" : resource_name(kind));
 		int opened = canvas_group_begin(canvas, id, classes);
 		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
-		canvas_colour(cr, canvas->theme->harbor_line);
-		cairo_set_line_width(cr, 0.07 * canvas->unit);
-		cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-		/* one path from node to anchor to node: one element, not two */
-		struct geometry_point a = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][0]));
-		struct geometry_point b = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][1]));
-		cairo_move_to(cr, a.x, a.y);
-		cairo_line_to(cr, anchor.x, anchor.y);
-		cairo_line_to(cr, b.x, b.y);
-		cairo_stroke(cr);
 		uint32_t fill = kind == HARBOR_GENERIC ? 0xFFFFFF : canvas->theme->terrain[kind];
 		cairo_new_path(cr);
 		cairo_arc(cr, anchor.x, anchor.y, HARBOR_RADIUS * canvas->unit, 0, 2 * CANVAS_PI);
