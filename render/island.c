@@ -272,18 +272,24 @@ static void draw_tokens(struct canvas *canvas)
 	cairo_t *cr = canvas->cr;
 	double u = canvas->unit;
 	int opened = canvas_group_begin(canvas, "tokens", "tokens");
-	cairo_new_path(cr); /* show_text leaves a current point an arc would join */
+	/* Each disc is a dot: a zero-length line with round caps as wide as the disc (an
+	 * outline dot, then the token's colour over it), four numbers in an SVG where a circle
+	 * takes twenty-six. SVG strokes a zero-length subpath with round caps as a circle, and so
+	 * does cairo. */
+	cairo_new_path(cr);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (!canvas->view->board.number[hex])
 			continue;
 		struct geometry_point at = canvas_pixel(canvas, geometry_hex_centre(hex));
-		cairo_new_sub_path(cr);
-		cairo_arc(cr, at.x, at.y, TOKEN_RADIUS * u, 0, 2 * CANVAS_PI);
+		cairo_move_to(cr, at.x, at.y);
+		cairo_line_to(cr, at.x, at.y);
 	}
-	canvas_colour(cr, canvas->theme->token);
-	cairo_fill_preserve(cr);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
 	canvas_colour(cr, canvas->theme->outline);
-	cairo_set_line_width(cr, 0.025 * u);
+	cairo_set_line_width(cr, (2 * TOKEN_RADIUS + 0.025) * u);
+	cairo_stroke_preserve(cr);
+	canvas_colour(cr, canvas->theme->token);
+	cairo_set_line_width(cr, (2 * TOKEN_RADIUS - 0.025) * u);
 	cairo_stroke(cr);
 	canvas_batch_begin(canvas);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
