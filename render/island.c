@@ -93,12 +93,15 @@ static void draw_harbors(struct canvas *canvas)
 		int opened = canvas_group_begin(canvas, id, classes);
 		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
 		uint32_t fill = kind == HARBOR_GENERIC ? 0xFFFFFF : canvas->theme->terrain[kind];
+		/* a disc as a round-capped dot over an outline dot, like the tokens' */
 		cairo_new_path(cr);
-		cairo_arc(cr, anchor.x, anchor.y, HARBOR_RADIUS * canvas->unit, 0, 2 * CANVAS_PI);
-		canvas_colour(cr, fill);
-		cairo_fill_preserve(cr);
+		cairo_move_to(cr, anchor.x, anchor.y);
+		cairo_line_to(cr, anchor.x, anchor.y);
 		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.03 * canvas->unit);
+		cairo_set_line_width(cr, (2 * HARBOR_RADIUS + 0.03) * canvas->unit);
+		cairo_stroke_preserve(cr);
+		canvas_colour(cr, fill);
+		cairo_set_line_width(cr, (2 * HARBOR_RADIUS - 0.03) * canvas->unit);
 		cairo_stroke(cr);
 		canvas_colour(cr, canvas_ink_on(fill));
 		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
