@@ -47,6 +47,16 @@ void canvas_colour(cairo_t *cr, uint32_t rgb)
 	cairo_set_source_rgb(cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0, (rgb & 0xFF) / 255.0);
 }
 
+void canvas_circle(cairo_t *cr, double x, double y, double r)
+{
+	const double k = 0.55228474983079334 * r; /* 4/3 tan(pi/8): a quarter circle's handles */
+	cairo_move_to(cr, x + r, y);
+	cairo_curve_to(cr, x + r, y + k, x + k, y + r, x, y + r);
+	cairo_curve_to(cr, x - k, y + r, x - r, y + k, x - r, y);
+	cairo_curve_to(cr, x - r, y - k, x - k, y - r, x, y - r);
+	cairo_curve_to(cr, x + k, y - r, x + r, y - k, x + r, y);
+}
+
 uint32_t canvas_ink_on(uint32_t rgb)
 {
 	double luminance = 0.299 * ((rgb >> 16) & 0xFF) + 0.587 * ((rgb >> 8) & 0xFF) + 0.114 * (rgb & 0xFF);

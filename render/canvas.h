@@ -68,6 +68,10 @@ struct canvas {
 
 void canvas_colour(cairo_t *cr, uint32_t rgb);
 
+/* A circle as a new subpath: four cubic curves, whatever the cairo_t's tolerance (which
+ * cairo_arc() would follow, and the SVG surface is drawn with a coarse one). */
+void canvas_circle(cairo_t *cr, double x, double y, double radius);
+
 /* White or near-black, whichever reads on `rgb`. */
 uint32_t canvas_ink_on(uint32_t rgb);
 

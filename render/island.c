@@ -134,7 +134,7 @@ static void draw_highlight(struct canvas *canvas)
 	    last->node < BOARD_NODES) {
 		opened = canvas_group_begin(canvas, "highlight", "highlight");
 		struct geometry_point at = canvas_pixel(canvas, geometry_node_point(last->node));
-		cairo_arc(cr, at.x, at.y, 0.33 * canvas->unit, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.33 * canvas->unit);
 	} else if (last->type == EVENT_ROAD_BUILT && last->edge >= 0 && last->edge < BOARD_EDGES) {
 		opened = canvas_group_begin(canvas, "highlight", "highlight");
 		road_line(canvas, last->edge, 0.12);
@@ -149,7 +149,7 @@ static void draw_highlight(struct canvas *canvas)
 		struct geometry_point centre = geometry_hex_centre(last->hex);
 		struct geometry_point at =
 		        canvas_pixel(canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y - 0.05});
-		cairo_arc(cr, at.x, at.y, 0.3 * canvas->unit, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.3 * canvas->unit);
 	} else {
 		return;
 	}
@@ -253,10 +253,10 @@ static void draw_robber(struct canvas *canvas)
 	cairo_save(cr);
 	cairo_translate(cr, body.x, body.y);
 	cairo_scale(cr, 0.13 * u, 0.17 * u);
-	cairo_arc(cr, 0, 0, 1, 0, 2 * CANVAS_PI);
+	canvas_circle(cr, 0, 0, 1);
 	cairo_restore(cr);
 	cairo_new_sub_path(cr);
-	cairo_arc(cr, body.x, body.y - 0.2 * u, 0.085 * u, 0, 2 * CANVAS_PI);
+	canvas_circle(cr, body.x, body.y - 0.2 * u, 0.085 * u);
 	cairo_new_sub_path(cr);
 	cairo_rectangle(cr, body.x - 0.15 * u, body.y + 0.1 * u, 0.3 * u, 0.08 * u);
 	canvas_colour(cr, canvas->theme->robber);
@@ -326,7 +326,7 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 	snprintf(text, sizeof text, "%d", id_number);
 	cairo_new_path(cr);
 	if (disc) {
-		cairo_arc(cr, at.x, at.y, 0.12 * u, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.12 * u);
 	} else {
 		double w = 0.2 * u, h = 0.15 * u;
 		cairo_rectangle(cr, at.x - w / 2, at.y - h / 2, w, h);
