@@ -1,10 +1,19 @@
 /*
  * canvas.c - colours, text and naming shared by the island and the panel (canvas.h).
  *
- * Text goes through cairo's toy font API ("DejaVu Sans", found by fontconfig), converted
- * to glyphs once and shown without the glyphs of spaces, which draw nothing but would be
- * one element each in an SVG. Groups (canvas_group_begin) are the SVG's element names
- * (render/marks.h); on a PNG they draw nothing.
+ * Text goes through cairo's toy font API ("DejaVu Sans", found by fontconfig), each font
+ * looked up once per picture and then set by its scaled font, converted to glyphs once
+ * (measured and shown from the same glyphs) and shown without the glyphs of spaces, which
+ * draw nothing but would be one element each in an SVG. Text of a layer can be batched
+ * (canvas_batch_begin): one glyph run per font and colour, as an SVG writes each run with
+ * its own style. Groups (canvas_group_begin) are the SVG's element names (render/marks.h);
+ * on a PNG they draw nothing.
+ *
+ * What makes an SVG slow to write is cairo 1.16 printing each number through snprintf,
+ * and each drawing call passing three times through its paginated surface (recorded,
+ * measured, written): glyph outlines (one set per font and size), glyph uses, path points,
+ * styles and markers. The drawing code keeps all of these few: two fonts, runs rather than
+ * words, discs as round-capped dots, shared paths where no element needs its own.
  */
 #include "render/canvas.h"
 

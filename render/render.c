@@ -3,8 +3,9 @@
  *
  * One drawing path: render_board() makes either an SVG surface writing into a memory
  * buffer or an ARGB image surface, and draw_picture() draws on whichever it was given.
- * The only difference is the SVG's element names (render/marks.h), whose markers are drawn
- * only on the SVG surface. PNG bytes come from libpng at fast settings (png_writer.c); text is
+ * The only differences are the SVG's element names (render/marks.h), whose markers are
+ * drawn only on the SVG surface, and the SVG's coarser tolerance, which changes nothing in
+ * the document (SVG_TOLERANCE). PNG bytes come from libpng at fast settings (png_writer.c); text is
  * cairo's toy font API with "DejaVu Sans" found through fontconfig.
  *
  * What is drawn: the sea, the island (island.c) on the board projection of
