@@ -4,7 +4,10 @@
  * house) and cities (a house with a tower, wider), the robber, number tokens with pips, and
  * the id labels asked for. Back to front in that order; every position is a point of the
  * board projection (engine/geometry.h) through canvas_pixel(), and each piece, hex,
- * harbor and label is one named group.
+ * harbor and label is one named group, the number tokens one group of them all. The words
+ * on hexes and harbors are drawn after their layer's shapes, a glyph run per font and
+ * colour, outside the groups (island_draw()): in an SVG each run is an element and its own
+ * style, and fewer runs are a faster picture.
  */
 #include "render/canvas.h"
 
@@ -55,16 +58,6 @@ static void draw_hexes(struct canvas *canvas)
 		canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 		canvas_text_centred(canvas, mark.x, mark.y, terrain_marks[terrain]);
 		canvas_group_end(canvas, opened);
-		if (canvas->options->labels & RENDER_LABEL_HEXES) {
-			snprintf(id, sizeof id, "label-hex-%d", hex);
-			opened = canvas_group_begin(canvas, id, "label label-hex");
-			char text[16];
-			snprintf(text, sizeof text, "#%d", hex);
-			struct geometry_point at = canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
-			canvas_font(canvas, 1, 0.16 * canvas->unit);
-			canvas_text_centred(canvas, at.x, at.y, text);
-			canvas_group_end(canvas, opened);
-		}
 	}
 }
 
@@ -76,6 +69,22 @@ static const char *harbor_word(int kind)
 static void draw_harbors(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
+	/* the lines joining harbors to their intersections: one path for all nine, outside the
+	 * harbors' groups (an element less for each); each ends under its own harbor's disc */
+	canvas_group_settle(canvas);
+	cairo_new_path(cr);
+	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
+		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
+		struct geometry_point a = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][0]));
+		struct geometry_point b = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][1]));
+		cairo_move_to(cr, a.x, a.y);
+		cairo_line_to(cr, anchor.x, anchor.y);
+		cairo_line_to(cr, b.x, b.y);
+	}
+	canvas_colour(cr, canvas->theme->harbor_line);
+	cairo_set_line_width(cr, 0.07 * canvas->unit);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_stroke(cr);
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
 		int kind = canvas->view->board.harbor[slot];
 		char id[32], classes[48];
@@ -83,23 +92,16 @@ static void draw_harbors(struct canvas *canvas)
 		snprintf(classes, sizeof classes, "harbor harbor-%s", kind == HARBOR_GENERIC ? "generic" : resource_name(kind));
 		int opened = canvas_group_begin(canvas, id, classes);
 		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
-		canvas_colour(cr, canvas->theme->harbor_line);
-		cairo_set_line_width(cr, 0.07 * canvas->unit);
-		cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-		/* one path from node to anchor to node: one element, not two */
-		struct geometry_point a = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][0]));
-		struct geometry_point b = canvas_pixel(canvas, geometry_node_point(board_harbor_nodes[slot][1]));
-		cairo_move_to(cr, a.x, a.y);
-		cairo_line_to(cr, anchor.x, anchor.y);
-		cairo_line_to(cr, b.x, b.y);
-		cairo_stroke(cr);
 		uint32_t fill = kind == HARBOR_GENERIC ? 0xFFFFFF : canvas->theme->terrain[kind];
+		/* a disc as a round-capped dot over an outline dot, like the tokens' */
 		cairo_new_path(cr);
-		cairo_arc(cr, anchor.x, anchor.y, HARBOR_RADIUS * canvas->unit, 0, 2 * CANVAS_PI);
-		canvas_colour(cr, fill);
-		cairo_fill_preserve(cr);
+		cairo_move_to(cr, anchor.x, anchor.y);
+		cairo_line_to(cr, anchor.x, anchor.y);
 		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.03 * canvas->unit);
+		cairo_set_line_width(cr, (2 * HARBOR_RADIUS + 0.03) * canvas->unit);
+		cairo_stroke_preserve(cr);
+		canvas_colour(cr, fill);
+		cairo_set_line_width(cr, (2 * HARBOR_RADIUS - 0.03) * canvas->unit);
 		cairo_stroke(cr);
 		canvas_colour(cr, canvas_ink_on(fill));
 		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
@@ -132,7 +134,7 @@ static void draw_highlight(struct canvas *canvas)
 	    last->node < BOARD_NODES) {
 		opened = canvas_group_begin(canvas, "highlight", "highlight");
 		struct geometry_point at = canvas_pixel(canvas, geometry_node_point(last->node));
-		cairo_arc(cr, at.x, at.y, 0.33 * canvas->unit, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.33 * canvas->unit);
 	} else if (last->type == EVENT_ROAD_BUILT && last->edge >= 0 && last->edge < BOARD_EDGES) {
 		opened = canvas_group_begin(canvas, "highlight", "highlight");
 		road_line(canvas, last->edge, 0.12);
@@ -147,7 +149,7 @@ static void draw_highlight(struct canvas *canvas)
 		struct geometry_point centre = geometry_hex_centre(last->hex);
 		struct geometry_point at =
 		        canvas_pixel(canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y - 0.05});
-		cairo_arc(cr, at.x, at.y, 0.3 * canvas->unit, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.3 * canvas->unit);
 	} else {
 		return;
 	}
@@ -251,10 +253,10 @@ static void draw_robber(struct canvas *canvas)
 	cairo_save(cr);
 	cairo_translate(cr, body.x, body.y);
 	cairo_scale(cr, 0.13 * u, 0.17 * u);
-	cairo_arc(cr, 0, 0, 1, 0, 2 * CANVAS_PI);
+	canvas_circle(cr, 0, 0, 1);
 	cairo_restore(cr);
 	cairo_new_sub_path(cr);
-	cairo_arc(cr, body.x, body.y - 0.2 * u, 0.085 * u, 0, 2 * CANVAS_PI);
+	canvas_circle(cr, body.x, body.y - 0.2 * u, 0.085 * u);
 	cairo_new_sub_path(cr);
 	cairo_rectangle(cr, body.x - 0.15 * u, body.y + 0.1 * u, 0.3 * u, 0.08 * u);
 	canvas_colour(cr, canvas->theme->robber);
@@ -265,25 +267,40 @@ static void draw_robber(struct canvas *canvas)
 	canvas_group_end(canvas, opened);
 }
 
+/* The number tokens: one group and one path of discs (an SVG element for each token would
+ * cost its own style and drawing call), then the numbers and pips, a glyph run per font
+ * and colour. */
 static void draw_tokens(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
 	double u = canvas->unit;
+	int opened = canvas_group_begin(canvas, "tokens", "tokens");
+	/* Each disc is a dot: a zero-length line with round caps as wide as the disc (an
+	 * outline dot, then the token's colour over it), four numbers in an SVG where a circle
+	 * takes twenty-six. SVG strokes a zero-length subpath with round caps as a circle, and so
+	 * does cairo. */
+	cairo_new_path(cr);
+	for (int hex = 0; hex < BOARD_HEXES; hex++) {
+		if (!canvas->view->board.number[hex])
+			continue;
+		struct geometry_point at = canvas_pixel(canvas, geometry_hex_centre(hex));
+		cairo_move_to(cr, at.x, at.y);
+		cairo_line_to(cr, at.x, at.y);
+	}
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	canvas_colour(cr, canvas->theme->outline);
+	cairo_set_line_width(cr, (2 * TOKEN_RADIUS + 0.025) * u);
+	cairo_stroke_preserve(cr);
+	canvas_colour(cr, canvas->theme->token);
+	cairo_set_line_width(cr, (2 * TOKEN_RADIUS - 0.025) * u);
+	cairo_stroke(cr);
+	canvas_batch_begin(canvas);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		int number = canvas->view->board.number[hex];
 		if (!number)
 			continue;
-		char id[32], text[16];
-		snprintf(id, sizeof id, "token-%d", hex);
-		int opened = canvas_group_begin(canvas, id, number == 6 || number == 8 ? "token token-red" : "token");
+		char text[16];
 		struct geometry_point at = canvas_pixel(canvas, geometry_hex_centre(hex));
-		cairo_new_path(cr); /* show_text leaves a current point an arc would join */
-		cairo_arc(cr, at.x, at.y, TOKEN_RADIUS * u, 0, 2 * CANVAS_PI);
-		canvas_colour(cr, canvas->theme->token);
-		cairo_fill_preserve(cr);
-		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.025 * u);
-		cairo_stroke(cr);
 		uint32_t ink = number == 6 || number == 8 ? canvas->theme->red : canvas->theme->token_text;
 		canvas_colour(cr, ink);
 		canvas_font(canvas, 1, CANVAS_STRONG * u);
@@ -295,8 +312,9 @@ static void draw_tokens(struct canvas *canvas)
 		int dots = 6 - (number > 7 ? number - 7 : 7 - number);
 		canvas_font(canvas, 0, CANVAS_TEXT * u);
 		canvas_text_centred(canvas, at.x, at.y + 0.16 * u, pips[dots]);
-		canvas_group_end(canvas, opened);
 	}
+	canvas_batch_flush(canvas);
+	canvas_group_end(canvas, opened);
 }
 
 /* A small id label: a disc (nodes) or a rounded box (edges) with the id. */
@@ -308,7 +326,7 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 	snprintf(text, sizeof text, "%d", id_number);
 	cairo_new_path(cr);
 	if (disc) {
-		cairo_arc(cr, at.x, at.y, 0.12 * u, 0, 2 * CANVAS_PI);
+		canvas_circle(cr, at.x, at.y, 0.12 * u);
 	} else {
 		double w = 0.2 * u, h = 0.15 * u;
 		cairo_rectangle(cr, at.x - w / 2, at.y - h / 2, w, h);
@@ -325,6 +343,20 @@ static void draw_label(struct canvas *canvas, struct geometry_point at, int id_n
 static void draw_labels(struct canvas *canvas)
 {
 	char id[32];
+	if (canvas->options->labels & RENDER_LABEL_HEXES) {
+		canvas_font(canvas, 1, 0.16 * canvas->unit);
+		for (int hex = 0; hex < BOARD_HEXES; hex++) {
+			canvas_colour(canvas->cr, canvas_ink_on(canvas->theme->terrain[canvas->view->board.terrain[hex]]));
+			snprintf(id, sizeof id, "label-hex-%d", hex);
+			int opened = canvas_group_begin(canvas, id, "label label-hex");
+			char text[16];
+			snprintf(text, sizeof text, "#%d", hex);
+			struct geometry_point centre = geometry_hex_centre(hex);
+			struct geometry_point at = canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
+			canvas_text_centred(canvas, at.x, at.y, text);
+			canvas_group_end(canvas, opened);
+		}
+	}
 	if (canvas->options->labels & RENDER_LABEL_EDGES) {
 		canvas_font(canvas, 0, 0.11 * canvas->unit);
 		for (int edge = 0; edge < BOARD_EDGES; edge++) {
@@ -349,8 +381,15 @@ static void draw_labels(struct canvas *canvas)
 
 void island_draw(struct canvas *canvas)
 {
+	/* The text of hexes and harbors goes in batches (canvas_batch_begin()), a glyph
+	 * run for each font and colour rather than one for each hex and harbor: on top
+	 * of its layer, outside the layer's groups. Labels stay in their groups. */
+	canvas_batch_begin(canvas);
 	draw_hexes(canvas);
+	canvas_batch_flush(canvas);
+	canvas_batch_begin(canvas);
 	draw_harbors(canvas);
+	canvas_batch_flush(canvas);
 	draw_highlight(canvas);
 	draw_roads(canvas);
 	draw_buildings(canvas);

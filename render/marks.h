@@ -4,10 +4,16 @@
  *
  * cairo's SVG surface writes anonymous paths and glyph uses; it has no way to name an
  * element. The drawing code (render.c) stays one path for SVG and PNG; when it draws an SVG
- * it brackets each element it wants named (a hex, a harbor, a piece, a label) with two
- * markers, half-transparent paints in reserved colours (a begin marker's colour encodes the
- * index of the name). marks_rewrite() then turns each begin marker into <g id=".."
- * class=".."> and each end marker into </g>, and the markers never reach the reader.
+ * it marks where each element it wants named (a hex, a harbor, a piece, a label) begins with
+ * a marker, a half-transparent paint in a reserved colour that encodes the index of the
+ * name. marks_rewrite() then turns each marker into <g id=".." class=".."> (after a </g>
+ * when it also closes the group before it), and the markers never reach the reader.
+ *
+ * A group ends lazily: marks_end() draws nothing, and the group closes where the next one
+ * begins (one marker does both) or at marks_finish(). So what is drawn after marks_end()
+ * and before the next marks_begin() or marks_finish() still lands in the ended group: the
+ * drawing code draws nothing between groups. Each marker costs the SVG writer six printed
+ * numbers, the dearest thing it does, so one marker per group instead of two is worth it.
  */
 #ifndef CATAN_RENDER_MARKS_H
 #define CATAN_RENDER_MARKS_H
@@ -20,6 +26,7 @@
 
 struct marks {
 	int count;
+	int pending; /* groups ended whose close is not drawn yet: 0 or 1 */
 	char attributes[MARKS_MAX][MARKS_TEXT_SIZE]; /* id="..." class="..." */
 };
 
@@ -28,11 +35,16 @@ struct marks {
  * 1 when a marker was drawn, so the caller knows to close it. */
 int marks_begin(struct marks *marks, cairo_t *cr, const char *id, const char *classes);
 
-/* Close the innermost open group. */
-void marks_end(cairo_t *cr);
+/* End the innermost open group: it closes where the next group begins or at
+ * marks_finish(), whichever comes first (see above). */
+void marks_end(struct marks *marks, cairo_t *cr);
 
-/* The SVG `svg` (length bytes) with the markers replaced: a new NUL-terminated buffer the
- * caller frees with free(), *out_length its length; NULL when a marker cannot be read. */
-unsigned char *marks_rewrite(const struct marks *marks, const unsigned char *svg, size_t length, size_t *out_length);
+/* Close a group still open after marks_end(): once, after the last drawing. */
+void marks_finish(struct marks *marks, cairo_t *cr);
+
+/* Replace the markers of the SVG `svg` (length bytes, writable, with room for a NUL after
+ * them) in place: every replacement is shorter than its marker. Returns the new length, NUL
+ * terminated, or 0 when a marker cannot be read (the buffer is then garbage). */
+size_t marks_rewrite(const struct marks *marks, unsigned char *svg, size_t length);
 
 #endif

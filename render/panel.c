@@ -74,17 +74,15 @@ void panel_draw(struct canvas *canvas)
 	double left = canvas->layout.height + 8 * pt, right = canvas->layout.width - 10 * pt;
 	double y = 30 * pt;
 	int opened = canvas_group_begin(canvas, "panel", "panel");
+	canvas_batch_begin(canvas); /* the panel's text on top of its swatches, a run per font and colour */
 	char line[1024], name[CANVAS_NAME_SIZE];
 
 	canvas_colour(cr, theme->text);
-	canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
+	canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 	snprintf(line, sizeof line, "Catan");
 	canvas_text_at(canvas, left, y, line);
-	canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 	snprintf(line, sizeof line, "version %u  turn %u", view->version, view->turn_number);
-	cairo_text_extents_t extents;
-	cairo_text_extents(cr, line, &extents);
-	canvas_text_at(canvas, right - extents.x_advance, y, line);
+	canvas_line_at(canvas, right - canvas_line_advance(canvas, line), y, line);
 	y += 22 * pt;
 
 	for (int seat = 0; seat < view->options.seats; seat++) {
@@ -114,23 +112,18 @@ void panel_draw(struct canvas *canvas)
 
 		seat_name(scene, seat, name, sizeof name);
 		canvas_colour(cr, theme->text);
-		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
-		double x = left + 24 * pt;
-		x += canvas_text_at(canvas, x, top + 16 * pt, name);
-		if (to_move) {
-			canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
-			canvas_text_at(canvas, x + 6 * pt, top + 16 * pt, view->turn_seat == seat ? "\xe2\x97\x80 to move" : "\xe2\x97\x80 to answer");
-		}
-		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
-		snprintf(line, sizeof line, "%u VP", player->victory_points);
-		cairo_text_extents(cr, line, &extents);
-		canvas_text_at(canvas, right - extents.x_advance, top + 16 * pt, line);
-
 		canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
+		double x = left + 24 * pt;
+		x += canvas_line_at(canvas, x, top + 16 * pt, name);
+		if (to_move)
+			canvas_text_at(canvas, x + 6 * pt, top + 16 * pt, view->turn_seat == seat ? "\xe2\x97\x80 to move" : "\xe2\x97\x80 to answer");
+		snprintf(line, sizeof line, "%u VP", player->victory_points);
+		canvas_line_at(canvas, right - canvas_line_advance(canvas, line), top + 16 * pt, line);
+
 		canvas_colour(cr, theme->muted);
 		snprintf(line, sizeof line, "cards %u  dev. cards %u  knights %u  road %u", player->resource_count,
 		         player->development_card_count, player->knights_played, player->road_length);
-		canvas_text_at(canvas, left + 24 * pt, top + 34 * pt, line);
+		canvas_line_at(canvas, left + 24 * pt, top + 34 * pt, line);
 		line[0] = '\0';
 		if (view->longest_road == seat)
 			strcat(line, "Longest Road   ");
@@ -138,7 +131,6 @@ void panel_draw(struct canvas *canvas)
 			strcat(line, "Largest Army");
 		if (line[0]) {
 			canvas_colour(cr, theme->text);
-			canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
 			canvas_text_at(canvas, left + 24 * pt, top + 51 * pt, line);
 		}
 		y += 72 * pt;
@@ -150,11 +142,9 @@ void panel_draw(struct canvas *canvas)
 	const char *phase = game_phase_name(view->phase);
 	if (view->winner >= 0 && view->winner < view->options.seats) {
 		seat_name(scene, view->winner, name, sizeof name);
-		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
 		snprintf(line, sizeof line, "Winner: %s", name);
-		canvas_text_at(canvas, left, y, line);
+		canvas_line_at(canvas, left, y, line);
 		y += 24 * pt;
-		canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 	} else {
 		line[0] = '\0';
 		for (int seat = 0; seat < view->options.seats; seat++)
@@ -166,7 +156,7 @@ void panel_draw(struct canvas *canvas)
 		if (line[0]) {
 			size_t used = strlen(line);
 			snprintf(line + used, sizeof line - used, " (%s)", phase ? phase : "-");
-			canvas_text_at(canvas, left, y, line);
+			canvas_line_at(canvas, left, y, line);
 			y += 18 * pt;
 		}
 	}
@@ -178,11 +168,12 @@ void panel_draw(struct canvas *canvas)
 		         scene->last_move.dice[0] + scene->last_move.dice[1]);
 	else
 		snprintf(line, sizeof line, "Last dice: -");
-	canvas_text_at(canvas, left, y, line);
+	canvas_line_at(canvas, left, y, line);
 	y += 18 * pt;
 	char move[256];
 	describe_last_move(scene, move, sizeof move);
 	snprintf(line, sizeof line, "Last move: %s", move);
-	canvas_text_at(canvas, left, y, line);
+	canvas_line_at(canvas, left, y, line);
+	canvas_batch_flush(canvas);
 	canvas_group_end(canvas, opened);
 }

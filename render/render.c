@@ -3,8 +3,9 @@
  *
  * One drawing path: render_board() makes either an SVG surface writing into a memory
  * buffer or an ARGB image surface, and draw_picture() draws on whichever it was given.
- * The only difference is the SVG's element names (render/marks.h), whose markers are drawn
- * only on the SVG surface. PNG bytes come from libpng at fast settings (png_writer.c); text is
+ * The only differences are the SVG's element names (render/marks.h), whose markers are
+ * drawn only on the SVG surface, and the SVG's coarser tolerance, which changes nothing in
+ * the document (SVG_TOLERANCE). PNG bytes come from libpng at fast settings (png_writer.c); text is
  * cairo's toy font API with "DejaVu Sans" found through fontconfig.
  *
  * What is drawn: the sea, the island (island.c) on the board projection of
@@ -146,7 +147,7 @@ static cairo_status_t buffer_write(void *closure, const unsigned char *data, uns
 {
 	struct buffer *buffer = closure;
 	if (buffer->length + length + 1 > buffer->capacity) {
-		size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+		size_t capacity = buffer->capacity ? buffer->capacity : 262144; /* a 1024 px SVG or PNG: ~140 KB */
 		while (buffer->length + length + 1 > capacity)
 			capacity *= 2;
 		unsigned char *grown = realloc(buffer->bytes, capacity);
@@ -176,6 +177,14 @@ static void set_font_options(cairo_t *cr)
 	cairo_font_options_destroy(font_options);
 }
 
+/* On the SVG surface cairo flattens curves only for itself: to measure each stroke when it
+ * sorts out what SVG can say natively (everything here), and in cairo_arc(), which the
+ * drawing code does not use (canvas_circle()); the viewer draws the curves. So the SVG is
+ * drawn with a coarse tolerance, which makes measuring round caps and joins cheap (~3% of
+ * an SVG's time) and leaves the document the same bytes (compared at 0.1 and 1.0, labels
+ * or not, when this was written); the PNG keeps cairo's 0.1 pixel. */
+#define SVG_TOLERANCE 1.0
+
 int render_board(const struct render_scene *scene, const struct render_options *options, unsigned char **out,
 		 size_t *length)
 {
@@ -203,27 +212,28 @@ int render_board(const struct render_scene *scene, const struct render_options *
 		if (!marks)
 			abort();
 		marks->count = 0;
+		marks->pending = 0;
 	} else {
 		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, canvas.layout.width, canvas.layout.height);
 	}
 	canvas.marks = marks;
 	canvas.cr = cairo_create(surface);
 	set_font_options(canvas.cr);
+	if (options->format == RENDER_FORMAT_SVG)
+		cairo_set_tolerance(canvas.cr, SVG_TOLERANCE);
 	draw_picture(&canvas);
+	marks_finish(marks, canvas.cr);
 	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(canvas.cr);
+	canvas_fonts_release(&canvas);
 	if (options->format == RENDER_FORMAT_PNG && ok)
 		ok = png_writer_encode(surface, &buffer.bytes, &buffer.length);
 	cairo_surface_finish(surface);
 	ok = ok && cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
 	cairo_surface_destroy(surface);
 	if (ok && marks) {
-		size_t rewritten_length;
-		unsigned char *rewritten = marks_rewrite(marks, buffer.bytes, buffer.length, &rewritten_length);
-		free(buffer.bytes);
-		buffer.bytes = rewritten;
-		buffer.length = rewritten_length;
-		ok = rewritten != NULL;
+		buffer.length = marks_rewrite(marks, buffer.bytes, buffer.length);
+		ok = buffer.length > 0;
 	}
 	free(marks);
 	if (!ok) {

@@ -130,9 +130,34 @@ START_TEST(test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_m
 	/* every group closed, no marker colour left */
 	ck_assert_uint_eq(count_text(svg, length, "<g>") + count_text(svg, length, "<g "), count_text(svg, length, "</g>"));
 	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.392157%,"), 0);
+	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.784314%,"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "1.176471%,0.784314%,0.392157%"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "fill-opacity:0.5"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "<rect "), 1); /* the background alone */
+	free(svg);
+	games_record_free(&played.record);
+}
+END_TEST
+
+START_TEST(test_svg_text_is_two_glyph_sets_in_a_few_runs_and_the_tokens_one_group)
+{
+	/* what keeps an SVG cheap to write (bench-render): the default picture's text uses two
+	 * fonts (one set of glyph outlines each), is drawn in a run per font and colour of each
+	 * layer rather than one per word, and the number tokens are one group */
+	struct played played;
+	play_to(&played, 7, 500);
+	static const char *const names[4] = {"Alice", "bob_the_builder", "Zoë", "Q"};
+	for (int seat = 0; seat < 4; seat++)
+		played.scene.names[seat] = names[seat];
+	unsigned char *svg;
+	size_t length;
+	draw(&played.scene, RENDER_FORMAT_SVG, 0, &svg, &length);
+	ck_assert_uint_gt(count_text(svg, length, "id=\"glyph0-"), 20);
+	ck_assert_uint_gt(count_text(svg, length, "id=\"glyph1-"), 5);
+	ck_assert_uint_eq(count_text(svg, length, "id=\"glyph2-"), 0);
+	ck_assert_uint_le(count_text(svg, length, "<g style=\""), 16);
+	ck_assert_uint_eq(count_text(svg, length, "<g id=\"tokens\" class=\"tokens\">"), 1);
+	ck_assert_uint_eq(count_text(svg, length, "id=\"token-"), 0);
 	free(svg);
 	games_record_free(&played.record);
 }
@@ -452,6 +477,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(pictures, 120);
 	tcase_add_test(pictures, test_a_seat_view_is_refused_and_a_spectator_view_drawn_the_same_every_time);
 	tcase_add_test(pictures, test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_marker);
+	tcase_add_test(pictures, test_svg_text_is_two_glyph_sets_in_a_few_runs_and_the_tokens_one_group);
 	tcase_add_test(pictures, test_png_is_opaque_rgb_of_the_asked_size_and_cairo_reads_back_its_pixels);
 	tcase_add_test(pictures, test_png_is_the_same_bytes_whether_or_not_an_svg_was_drawn_first);
 	tcase_add_test(pictures, test_the_island_fills_the_left_square_centred_on_the_projection);

@@ -184,7 +184,9 @@ export interface paths {
          *     fit it and centred, so a client drawing its own board lines up with the picture.
          *     In the SVG every hex, harbor, piece and label is a group with an id and classes
          *     (`hex-7` `hex terrain-forest`, `harbor-3`, `road-19` `piece road seat-1`,
-         *     `settlement-12`, `city-40`, `robber`, `label-node-23` `label label-node` ...).
+         *     `settlement-12`, `city-40`, `robber`, `tokens`, `label-node-23` `label label-node`
+         *     ...); the words on hexes and harbors, and the lines joining harbors to their
+         *     intersections, are drawn outside those groups.
          *
          *     **Caching**: a picture is fixed by its game, version and options. A picture of a
          *     named `version` never changes (`Cache-Control: public, max-age=31536000,
