@@ -7,8 +7,10 @@
  *   {"type": "your_turn", "game_id": "...", "version": N, "seat": S, "summary": "...",
  *    "waiting_for": [...], "board_url": "<PUBLIC_URL>/v1/games/<id>/board.png?version=N"}
  *   (the summary ends with "Board: <board_url>", so a chat bot posting it shows the picture)
+ *   {"type": "message", "game_id": "...", "message": <the table-talk message as GET
+ *    .../messages shows it (game/messages.h messages_json)>}
  * Headers: webhook-id ("msg_<outbox row>_<seq>" for an event, "msg_<outbox row>_turn" for a
- * note: the same on every retry), webhook-timestamp (Unix seconds), webhook-signature
+ * note, "msg_<outbox row>_m<message seq>" for a message: the same on every retry), webhook-timestamp (Unix seconds), webhook-signature
  * ("v1,<base64 HMAC-SHA256 of id.timestamp.body>"), content-type application/json.
  *
  * An outbox row covers the events of one append. Progress (next_seq) is saved after each
@@ -19,6 +21,12 @@
  * A player's webhook (0006_player_webhooks.sql) is delivered as a webhook of the player's
  * seat in the row's game: the claim resolves that seat from seats(game_id, player_id), so
  * everything below (redaction, your_turn notes, chat messages) is the seat webhook's.
+ *
+ * A posted message is an outbox row of its own (message_seq set; 0009_message_deliveries.sql),
+ * written only for standard webhooks that are not your_turn_only, in the posting
+ * transaction: claimed oldest first like every row, it reaches the receiver after the events
+ * of the appends before it and before those of later ones. It is one signed delivery, logged
+ * as kind "message" with the message's seq, retried like an event.
  *
  * Chat formats (discord, slack; api/channels.h) use the same rows, claims and log: a row
  * becomes at most one unsigned chat message (when the append changed whom the game waits
@@ -54,6 +62,7 @@
 #include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "game/messages.h"
 
 /* One row per claim, leased for LEASE_MS and extended after each acknowledged event: a
  * worker that dies holds a row at most that long, and a row's worst case (one event timing
@@ -458,12 +467,58 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 	}
 }
 
+/* A table-talk message's row: one signed delivery, retried like an event. A row that
+ * cannot be delivered as a message (the webhook is not a standard one, or the message is
+ * gone) is dropped. */
+static void deliver_message(CURL *curl, const struct store_delivery *delivery)
+{
+	if (delivery->format != STORE_FORMAT_STANDARD || delivery->your_turn_only) {
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+		return;
+	}
+	struct game_record record;
+	struct store_messages messages;
+	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
+		retry_later(delivery, delivery->next_seq);
+		return;
+	}
+	if (messages_read(delivery->game_id, delivery->message_seq - 1, 1, &messages) != STORE_OK) {
+		retry_later(delivery, delivery->next_seq);
+		return;
+	}
+	if (messages.count != 1 || messages.rows[0].seq != delivery->message_seq) {
+		store_messages_free(&messages);
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+		return;
+	}
+	json_t *body = json_pack("{s:s, s:s, s:o}", "type", "message", "game_id", record.id_text, "message",
+				 messages_json(&record, &messages.rows[0], NULL));
+	store_messages_free(&messages);
+	char *text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	if (!text)
+		abort();
+	char message_id[64];
+	snprintf(message_id, sizeof message_id, "msg_%lld_m%d", (long long)delivery->outbox_id,
+		 (int)delivery->message_seq);
+	int acknowledged = send_one(curl, delivery, message_id, delivery->message_seq, "message", text);
+	free(text);
+	if (acknowledged)
+		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+	else
+		retry_later(delivery, delivery->next_seq);
+}
+
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
 	/* A player's webhook for a game the player no longer sits in (the claim found no
 	 * seat): nothing of the game is the player's to see. */
 	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
 		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		return;
+	}
+	if (delivery->message_seq > 0) {
+		deliver_message(curl, delivery);
 		return;
 	}
 	if (delivery->format == STORE_FORMAT_MAIL) {

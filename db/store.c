@@ -194,7 +194,8 @@ static const struct {
 		" RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, (SELECT s.seat FROM seats s"
 		"   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"
 		"   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"
-		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text"},
+		"  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"
+		"  coalesce(o.message_seq, 0)"},
 	[STATEMENT_DELIVERY_UPDATE] = {"delivery_update",
 		"UPDATE webhook_outbox SET next_seq = $2::integer,"
 		"  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint"},

@@ -398,6 +398,8 @@ struct store_delivery {
 	int attempts; /* claims so far, this one included */
 	int format;      /* enum store_webhook_format */
 	char *mentions;  /* the mentions JSON object as text, or NULL; owned */
+	int32_t message_seq; /* > 0: the row delivers this table-talk message, not events
+			      * (0009_message_deliveries.sql) */
 };
 
 /* Claim up to `max` due deliveries (lease as for timers). Free with store_deliveries_free(). */

@@ -234,7 +234,8 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		    !get_bool(result, row, 4, &d->your_turn_only) ||
 		    PQgetlength(result, row, 5) != STORE_WEBHOOK_SECRET_SIZE || PQgetisnull(result, row, 6) ||
 		    !get_int32(result, row, 7, &d->first_seq) || !get_int32(result, row, 8, &d->last_seq) ||
-		    !get_int32(result, row, 9, &d->next_seq) || !get_int32(result, row, 10, &d->attempts)) {
+		    !get_int32(result, row, 9, &d->next_seq) || !get_int32(result, row, 10, &d->attempts) ||
+		    !get_int32(result, row, 13, &d->message_seq)) {
 			store_deliveries_free(list, row);
 			PQclear(result);
 			return store__corrupt(store, 0, "an outbox row with malformed columns");

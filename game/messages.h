@@ -18,8 +18,10 @@
  * version the stream sent before it; a resume from either goes on after that item's place,
  * exactly. after_version stays what the post saw (it usually equals the version of the
  * event just before the message). A post NOTIFYs ('<game>:m<seq>', from
- * catan_post_message()), so parked streams and feeds wake on any server. Webhooks still
- * carry no messages, and GET .../moves carries events only.
+ * catan_post_message()), so parked streams and feeds wake on any server. The same post
+ * writes one webhook outbox row per standard (not your_turn_only) receiver of the game
+ * (0009_message_deliveries.sql), delivered in order with the events (api/webhooks.c); GET
+ * .../moves carries events only.
  */
 #ifndef CATAN_GAME_MESSAGES_H
 #define CATAN_GAME_MESSAGES_H
