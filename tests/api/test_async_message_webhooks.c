@@ -28,7 +28,8 @@
 struct hook {
 	struct webhook_receiver *receiver;
 	char id[32];
-	char path[160]; /* GET path of the registration */
+	char list[160]; /* where it was registered (its list) */
+	char path[160]; /* list/<id> */
 	const char *token;
 };
 
@@ -46,16 +47,25 @@ static void hook_register(const char *path, const char *token, const char *extra
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	snprintf(hook->id, sizeof hook->id, "%s", json_string_value(json_object_get(response.json, "id")));
 	webhook_receiver_set_secret(hook->receiver, json_string_value(json_object_get(response.json, "secret")));
+	snprintf(hook->list, sizeof hook->list, "%s", path);
 	snprintf(hook->path, sizeof hook->path, "%s/%s", path, hook->id);
 	http_response_free(&response);
 }
 
-/* The outbox rows still to deliver for the webhook ("pending"). */
+/* The outbox rows still to deliver for the webhook ("pending"), as its list shows it. */
 static long pending(const struct hook *hook)
 {
-	json_t *body = http_get_ok(&http_fixture.checked, hook->path, hook->token);
-	long count = (long)json_integer_value(json_object_get(body, "pending"));
+	json_t *body = http_get_ok(&http_fixture.checked, hook->list, hook->token);
+	long count = -1;
+	size_t i;
+	json_t *webhook;
+	json_array_foreach(json_object_get(body, "webhooks"), i, webhook)
+	{
+		if (strcmp(json_string_value(json_object_get(webhook, "id")), hook->id) == 0)
+			count = (long)json_integer_value(json_object_get(webhook, "pending"));
+	}
 	json_decref(body);
+	ck_assert_msg(count >= 0, "webhook %s is not listed at %s", hook->id, hook->list);
 	return count;
 }
 
@@ -237,9 +247,11 @@ START_TEST(test_messages_reach_seat_and_player_webhooks_signed_and_in_order_with
 
 	/* The messages as GET .../messages shows them are what the receivers must get. */
 	snprintf(path, sizeof path, "%s/messages?after=0", game.path);
-	json_t *listed = http_get_ok(&http_fixture.checked, path, NULL);
-	json_t *messages = json_incref(json_object_get(listed, "messages"));
-	json_decref(listed);
+	struct http_response response;
+	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "messages: %s", http_describe(&response));
+	json_t *messages = json_incref(json_object_get(response.json, "messages"));
+	http_response_free(&response);
 	ck_assert_int_eq((long)json_array_size(messages), (long)json_array_size(posted));
 
 	wait_delivered(&seat_hook);
