@@ -460,14 +460,15 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
+	/* Mail first: a player's confirmation mail is about no game (api/mail.c). */
+	if (delivery->format == STORE_FORMAT_MAIL) {
+		mail_deliver(curl, delivery);
+		return;
+	}
 	/* A player's webhook for a game the player no longer sits in (the claim found no
 	 * seat): nothing of the game is the player's to see. */
 	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
 		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
-		return;
-	}
-	if (delivery->format == STORE_FORMAT_MAIL) {
-		mail_deliver(curl, delivery);
 		return;
 	}
 	if (delivery->format != STORE_FORMAT_STANDARD) {
