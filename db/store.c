@@ -307,7 +307,7 @@ static const struct {
 	[STATEMENT_MAIL_REGISTER] = {"mail_register",
 		"SELECT catan_mail_register($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text, $6::integer)"},
 	[STATEMENT_MAIL_GET] = {"mail_get",
-		"SELECT id, coalesce(game_id, 0), coalesce(seat, -1), mail_address, secret,"
+		"SELECT id, coalesce(game_id, 0), coalesce(seat, (-1)::smallint), mail_address, secret,"
 		"  disabled_reason IS DISTINCT FROM 'unconfirmed',"
 		"  coalesce(mail_confirm_expires < now(), false),"
 		"  coalesce((extract(epoch FROM now() - mail_last_sent_at) * 1000)::bigint, -1),"
