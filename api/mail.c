@@ -40,7 +40,9 @@
  * interval and "one per turn" kept per game (mail_games, store_mail_game_state()). One
  * address per turn change: a game whose seat (the player's) has a confirmed registration of
  * its own is left to that registration, and the player's skips it. Its confirmation mail is
- * about no game (outbox row of game 0).
+ * about no game (outbox row of game 0). One limit: the outbox hands out a registration's
+ * rows oldest first, one at a time, so a turn held back by one game's interval holds back
+ * the player's mails of other games behind it too (by at most that interval).
  *
  * Failures: no answer from the relay, or a refusal, is logged (coarsely: never the
  * address, nor the relay's words, which may quote it) and retried with the webhooks'
