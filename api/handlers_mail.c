@@ -302,7 +302,9 @@ void handle_mail_unsubscribe_page(struct http_request *request)
 	/* The form posts to this very address (path and code: nothing else). */
 	char action[128];
 	snprintf(action, sizeof action, "/v1/mail/unsubscribe?code=%s", http_query(request, "code"));
-	respond_page(request, 200, "Stop the mails?", "Press the button to stop the mails of this game to this address.",
+	respond_page(request, 200, "Stop the mails?",
+		     mail.player_id ? "Press the button to stop the mails of all your games to this address."
+				    : "Press the button to stop the mails of this game to this address.",
 		     action);
 }
 
