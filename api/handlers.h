@@ -165,6 +165,10 @@ void handle_delete_mail(struct http_request *request);
 void handle_mail_confirm(struct http_request *request);
 void handle_mail_unsubscribe_page(struct http_request *request);
 void handle_mail_unsubscribe(struct http_request *request);
+/* ... and a player's, for all the player's seats */
+void handle_post_player_mail(struct http_request *request);
+void handle_get_player_mail(struct http_request *request);
+void handle_delete_player_mail(struct http_request *request);
 /* handlers_system.c */
 void handle_healthz(struct http_request *request);
 void handle_readyz(struct http_request *request);

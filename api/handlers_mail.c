@@ -5,6 +5,9 @@
  *                                          202, and a confirmation mail with a link
  *   GET    /v1/games/{id}/mail             whether mail is on for the seat (address masked)
  *   DELETE /v1/games/{id}/mail             remove it (204, also when there was none)
+ *   POST   /v1/players/me/mail {address}   the same for a player (player token): one
+ *   GET    /v1/players/me/mail             address for every game the player sits in,
+ *   DELETE /v1/players/me/mail             now and later (api/mail.c says how it mails)
  *   GET    /v1/mail/confirm?code=          the confirmation link: turns the mails on
  *   GET    /v1/mail/unsubscribe?code=      a page with one button that POSTs ...
  *   POST   /v1/mail/unsubscribe?code=      ... here: removes the registration (RFC 8058
@@ -62,28 +65,127 @@ static int mail_enabled(struct http_request *request)
 	return 0;
 }
 
+/* The request's body, checked to be {address}: 1 with *body (the caller frees it) and
+ * *address set, or 0 with a problem queued. */
+static int read_address(struct http_request *request, json_t **body, const char **address)
+{
+	*body = service_body(request, 0);
+	if (!*body)
+		return 0;
+	static const char *const members[] = {"address", NULL};
+	json_t *value = NULL;
+	char why[200];
+	if (!service_known_members(request, *body, members, "a mail registration has an address")) {
+		/* queued */
+	} else if (!(value = json_object_get(*body, "address"))) {
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "address is required", "address", -1);
+	} else if (!json_is_string(value) || !mail_address_valid(json_string_value(value), why, sizeof why)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     json_is_string(value) ? why : "address is a string: one plain mail address",
+				     "address", -1);
+	} else {
+		*address = json_string_value(value);
+		return 1;
+	}
+	json_decref(*body);
+	*body = NULL;
+	return 0;
+}
+
+/* 202 for a registration of `address` whose confirmation mail is queued. */
+static void respond_registered(struct http_request *request, const char *address)
+{
+	char masked[MAIL_ADDRESS_MAX + 8];
+	mail_mask(address, masked, sizeof masked);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json_hashed(request, 202,
+				 json_pack("{s:s, s:b, s:b, s:s}", "status", "confirmation_sent", "registered", 1,
+					   "confirmed", 0, "address", masked),
+				 "mail-");
+}
+
+/* 200 with the state of a registration (found 0: none); the address masked. */
+static void respond_state(struct http_request *request, int found, struct store_mail *mail)
+{
+	int available = service_config() && service_config()->smtp_url;
+	http_add_header(request, "Cache-Control", "no-store");
+	if (!found) {
+		http_respond_json_hashed(request, 200,
+					 json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0,
+						   "confirmed", 0),
+					 "mail-");
+		return;
+	}
+	char masked[MAIL_ADDRESS_MAX + 8];
+	mail_mask(mail->address, masked, sizeof masked);
+	memset(mail->address, 0, sizeof mail->address);
+	http_respond_json_hashed(request, 200,
+				 json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1,
+					   "confirmed", mail->confirmed, "address", masked),
+				 "mail-");
+}
+
+void handle_post_player_mail(struct http_request *request)
+{
+	struct store_player player;
+	if (!handlers_authenticate_player(request, &player) || !mail_enabled(request))
+		return;
+	json_t *body;
+	const char *address;
+	if (!read_address(request, &body, &address))
+		return;
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
+	int64_t id;
+	enum store_status status = STORE_UNAVAILABLE;
+	if (auth_random(secret, sizeof secret))
+		status = store_mail_register_player(play_store(), player.id, address, secret, MAIL_CONFIRM_EXPIRES_S,
+						    &id);
+	if (status == STORE_OK)
+		respond_registered(request, address);
+	else
+		service_store_error(request, status);
+	json_decref(body);
+}
+
+void handle_get_player_mail(struct http_request *request)
+{
+	struct store_player player;
+	if (!handlers_authenticate_player(request, &player))
+		return;
+	struct store_mail mail;
+	enum store_status status = store_mail_get_player(play_store(), player.id, &mail);
+	if (status != STORE_OK && status != STORE_NOT_FOUND) {
+		service_store_error(request, status);
+		return;
+	}
+	respond_state(request, status == STORE_OK, &mail);
+}
+
+void handle_delete_player_mail(struct http_request *request)
+{
+	struct store_player player;
+	if (!handlers_authenticate_player(request, &player))
+		return;
+	int removed;
+	enum store_status status = store_mail_delete_player(play_store(), player.id, &removed);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	http_respond_empty(request, 204);
+}
+
 void handle_post_mail(struct http_request *request)
 {
 	struct session session;
 	if (!service_open(request, &session) || !mail_enabled(request))
 		return;
-	json_t *body = service_body(request, 0);
-	if (!body)
+	json_t *body;
+	const char *address_text;
+	if (!read_address(request, &body, &address_text))
 		return;
-	static const char *const members[] = {"address", NULL};
-	if (!service_known_members(request, body, members, "a mail registration has an address")) {
-		json_decref(body);
-		return;
-	}
 	json_t *address = json_object_get(body, "address");
-	char why[200];
-	if (!address) {
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "address is required", "address", -1);
-	} else if (!json_is_string(address) || !mail_address_valid(json_string_value(address), why, sizeof why)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     json_is_string(address) ? why : "address is a string: one plain mail address",
-				     "address", -1);
-	} else if (session.game.state.phase == GAME_PHASE_FINISHED) {
+	if (session.game.state.phase == GAME_PHASE_FINISHED) {
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, "a finished game sends no more mail", NULL, -1);
 	} else {
 		uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
@@ -93,13 +195,7 @@ void handle_post_mail(struct http_request *request)
 			status = store_mail_register(play_store(), session.game.id, session.viewer,
 						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &id);
 		if (status == STORE_OK) {
-			char masked[MAIL_ADDRESS_MAX + 8];
-			mail_mask(json_string_value(address), masked, sizeof masked);
-			http_add_header(request, "Cache-Control", "no-store");
-			http_respond_json_hashed(request, 202,
-					  json_pack("{s:s, s:b, s:b, s:s}", "status", "confirmation_sent", "registered",
-						    1, "confirmed", 0, "address", masked),
-					  "mail-");
+			respond_registered(request, address_text);
 		} else if (status == STORE_NOT_FOUND) {
 			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
 		} else {
@@ -116,25 +212,11 @@ void handle_get_mail(struct http_request *request)
 		return;
 	struct store_mail mail;
 	enum store_status status = store_mail_get(play_store(), 0, session.game.id, session.viewer, &mail);
-	int available = service_config() && service_config()->smtp_url;
-	http_add_header(request, "Cache-Control", "no-store");
-	if (status == STORE_NOT_FOUND) {
-		http_respond_json_hashed(request, 200,
-				  json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0, "confirmed", 0),
-				  "mail-");
-		return;
-	}
-	if (status != STORE_OK) {
+	if (status != STORE_OK && status != STORE_NOT_FOUND) {
 		service_store_error(request, status);
 		return;
 	}
-	char masked[MAIL_ADDRESS_MAX + 8];
-	mail_mask(mail.address, masked, sizeof masked);
-	memset(mail.address, 0, sizeof mail.address);
-	http_respond_json_hashed(request, 200,
-			  json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1, "confirmed",
-				    mail.confirmed, "address", masked),
-			  "mail-");
+	respond_state(request, status == STORE_OK, &mail);
 }
 
 void handle_delete_mail(struct http_request *request)
@@ -220,7 +302,9 @@ void handle_mail_unsubscribe_page(struct http_request *request)
 	/* The form posts to this very address (path and code: nothing else). */
 	char action[128];
 	snprintf(action, sizeof action, "/v1/mail/unsubscribe?code=%s", http_query(request, "code"));
-	respond_page(request, 200, "Stop the mails?", "Press the button to stop the mails of this game to this address.",
+	respond_page(request, 200, "Stop the mails?",
+		     mail.player_id ? "Press the button to stop the mails of all your games to this address."
+				    : "Press the button to stop the mails of this game to this address.",
 		     action);
 }
 

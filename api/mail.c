@@ -34,6 +34,16 @@
  * stored, cannot be guessed, and die with the registration (removing it, or registering
  * another address, which makes a new secret).
  *
+ * A player's registration (POST /v1/players/me/mail) mails every game the player sits in:
+ * the delivery claim resolves the player's seat of the outbox row's game, and the mail is
+ * about that game and seat, exactly as a registration of that seat would be, with the
+ * interval and "one per turn" kept per game (mail_games, store_mail_game_state()). One
+ * address per turn change: a game whose seat (the player's) has a confirmed registration of
+ * its own is left to that registration, and the player's skips it. Its confirmation mail is
+ * about no game (outbox row of game 0). One limit: the outbox hands out a registration's
+ * rows oldest first, one at a time, so a turn held back by one game's interval holds back
+ * the player's mails of other games behind it too (by at most that interval).
+ *
  * Failures: no answer from the relay, or a refusal, is logged (coarsely: never the
  * address, nor the relay's words, which may quote it) and retried with the webhooks'
  * backoff (1 s doubling to an hour): moves never wait for mail, and mails go out when the
@@ -177,16 +187,22 @@ static void deliver_confirmation(CURL *curl, const struct store_delivery *delive
 	link_url("/v1/mail/confirm", code, confirm, sizeof confirm);
 	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
 	link_url("/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
-	char subject[128];
-	snprintf(subject, sizeof subject, "Confirm mail for Catan game %s", record->id_text);
-	char *text = xasprintf("Someone asked for \"your turn\" mails of seat %d of Catan game %s to go to this address.\n\n"
+	char subject[128], what[128];
+	if (record) {
+		snprintf(subject, sizeof subject, "Confirm mail for Catan game %s", record->id_text);
+		snprintf(what, sizeof what, "seat %d of Catan game %s", mail->seat + 1, record->id_text);
+	} else {
+		snprintf(subject, sizeof subject, "Confirm mail for your Catan games");
+		snprintf(what, sizeof what, "every Catan game of a player");
+	}
+	char *text = xasprintf("Someone asked for \"your turn\" mails of %s to go to this address.\n\n"
 			       "To confirm, open this link within 24 hours:\n%s\n\n"
 			       "If it was not you, ignore this mail: nothing more will be sent.\n",
-			       mail->seat + 1, record->id_text, confirm);
+			       what, confirm);
 	struct mail_text html = mail_text_new();
-	mail_text_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of seat %d of Catan game "
-		   "%s to go to this address.</p><p><a href=\"",
-	    mail->seat + 1, record->id_text);
+	mail_text_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
+		   "this address.</p><p><a href=\"",
+	    what);
 	mail_text_add_html(&html, confirm);
 	mail_text_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
 		   "sent.</p></body></html>\n");
@@ -300,7 +316,10 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 				       unsubscribe, delivery->outbox_id << 20 | (version & 0xfffff),
 				       (int64_t)time(NULL)};
 	if (send_logged(curl, delivery, mail, &content, "mail", version)) {
-		store_mail_sent(play_store(), mail->id, turn);
+		if (mail->player_id)
+			store_mail_game_sent(play_store(), mail->id, record->id, turn);
+		else
+			store_mail_sent(play_store(), mail->id, turn);
 		done(delivery);
 	}
 	free(summary);
@@ -320,8 +339,37 @@ void mail_deliver(CURL *curl, const struct store_delivery *delivery)
 	}
 	/* A server without SMTP_URL leaves the row to one that has it (or to itself after a
 	 * restart with it), as when the relay is down. */
+	if (status != STORE_OK || !config || !config->smtp_url) {
+		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+				      webhooks_backoff_ms(delivery->attempts));
+		return;
+	}
+	/* A player's: its confirmation is about no game; a game the player has left, or whose
+	 * seat has a registration of its own, gets nothing from it. */
+	if (mail.player_id && delivery->first_seq == 0) {
+		deliver_confirmation(curl, delivery, &mail, NULL);
+		return;
+	}
+	if (mail.player_id) {
+		int own = 0;
+		if (!mail.confirmed || delivery->seat < 0) {
+			done(delivery);
+			return;
+		}
+		mail.seat = delivery->seat;
+		if (store_mail_game_state(play_store(), mail.id, delivery->game_id, mail.seat, &mail.since_last_ms,
+					  &mail.last_turn, &own) != STORE_OK) {
+			store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+					      webhooks_backoff_ms(delivery->attempts));
+			return;
+		}
+		if (own) {
+			done(delivery);
+			return;
+		}
+	}
 	struct game_record record;
-	if (status != STORE_OK || !config || !config->smtp_url || play_load(delivery->game_id, 1, &record) != STORE_OK) {
+	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
 		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));
 		return;

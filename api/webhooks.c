@@ -511,6 +511,11 @@ static void deliver_message(CURL *curl, const struct store_delivery *delivery)
 
 static void deliver(CURL *curl, const struct store_delivery *delivery)
 {
+	/* Mail first: a player's confirmation mail is about no game (api/mail.c). */
+	if (delivery->format == STORE_FORMAT_MAIL) {
+		mail_deliver(curl, delivery);
+		return;
+	}
 	/* A player's webhook for a game the player no longer sits in (the claim found no
 	 * seat): nothing of the game is the player's to see. */
 	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
@@ -519,10 +524,6 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 	}
 	if (delivery->message_seq > 0) {
 		deliver_message(curl, delivery);
-		return;
-	}
-	if (delivery->format == STORE_FORMAT_MAIL) {
-		mail_deliver(curl, delivery);
 		return;
 	}
 	if (delivery->format != STORE_FORMAT_STANDARD) {

@@ -308,22 +308,37 @@ static const struct {
 	[STATEMENT_MAIL_REGISTER] = {"mail_register",
 		"SELECT catan_mail_register($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text, $6::integer)"},
 	[STATEMENT_MAIL_GET] = {"mail_get",
-		"SELECT id, game_id, seat, mail_address, secret, disabled_reason IS DISTINCT FROM 'unconfirmed',"
+		"SELECT id, coalesce(game_id, 0), coalesce(seat, (-1)::smallint), mail_address, secret,"
+		"  disabled_reason IS DISTINCT FROM 'unconfirmed',"
 		"  coalesce(mail_confirm_expires < now(), false),"
 		"  coalesce((extract(epoch FROM now() - mail_last_sent_at) * 1000)::bigint, -1),"
-		"  coalesce(mail_last_turn, -1)"
+		"  coalesce(mail_last_turn, -1), coalesce(player_id, 0)"
 		" FROM webhooks WHERE format = 'mail'"
-		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint))"},
+		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)"},
 	[STATEMENT_MAIL_CONFIRM] = {"mail_confirm",
 		"UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, mail_confirm_expires = NULL"
 		" WHERE id = $1::bigint AND format = 'mail' AND disabled_reason = 'unconfirmed'"
 		"  AND mail_confirm_expires > now() RETURNING id"},
 	[STATEMENT_MAIL_DELETE] = {"mail_delete",
 		"DELETE FROM webhooks WHERE format = 'mail'"
-		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint)) RETURNING id"},
+		"  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)"
+		" RETURNING id"},
 	[STATEMENT_MAIL_SENT] = {"mail_sent",
 		"UPDATE webhooks SET mail_last_sent_at = now(), mail_last_turn = $2::bigint"
 		" WHERE id = $1::bigint AND format = 'mail'"},
+	/* A player's mail registration (0010_player_mail.sql; store_mail.c). */
+	[STATEMENT_MAIL_REGISTER_PLAYER] = {"mail_register_player",
+		"SELECT catan_mail_register_player($1::bigint, $2::bigint, $3::bytea, $4::text, $5::integer)"},
+	[STATEMENT_MAIL_GAME_STATE] = {"mail_game_state",
+		"SELECT coalesce((extract(epoch FROM now() - g.last_sent_at) * 1000)::bigint, -1),"
+		"  coalesce(g.last_turn, -1),"
+		"  EXISTS (SELECT FROM webhooks s WHERE s.game_id = $2::bigint AND s.seat = $3::smallint"
+		"   AND s.format = 'mail' AND s.disabled_reason IS DISTINCT FROM 'unconfirmed')"
+		" FROM (SELECT) AS one LEFT JOIN mail_games g ON g.webhook_id = $1::bigint AND g.game_id = $2::bigint"},
+	[STATEMENT_MAIL_GAME_SENT] = {"mail_game_sent",
+		"INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"
+		" SELECT $1::bigint, $2::bigint, now(), $3::bigint WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"
+		" ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn"},
 };
 
 static int64_t monotonic_ms(void)

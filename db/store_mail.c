@@ -6,6 +6,11 @@
  * together: a crash leaves either both or neither, and the confirmation mail then goes out
  * through the outbox with the same retries as every delivery. The address column is read
  * here only; every other statement of the store leaves mail rows out or reads no address.
+ *
+ * A player's registration (0010_player_mail.sql) is the same kind of row with player_id in
+ * place of game and seat; get and delete find a row by id, by (game, seat) or by player,
+ * whichever is given (the others 0 / -1). What a seat row keeps on itself about the last
+ * mail, a player row keeps per game in mail_games.
  */
 #include "db/store_mail.h"
 
@@ -39,13 +44,16 @@ enum store_status store_mail_register(struct store *store, int64_t game_id, int 
 	return status;
 }
 
-enum store_status store_mail_get(struct store *store, int64_t id, int64_t game_id, int seat, struct store_mail *out)
+/* The registration with this id, of this seat, or of this player (the others 0 / -1). */
+static enum store_status mail_find(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
+				   struct store_mail *out)
 {
 	memset(out, 0, sizeof *out);
 	struct params params = {0};
 	param_int(&params, id);
-	param_int(&params, id ? 0 : game_id);
-	param_int(&params, id ? -1 : seat);
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_int(&params, player_id);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_MAIL_GET, &params, 1, &result);
 	if (status != STORE_OK)
@@ -60,7 +68,7 @@ enum store_status store_mail_get(struct store *store, int64_t id, int64_t game_i
 	    !get_int16(result, 0, 2, &out->seat) || PQgetisnull(result, 0, 3) || length > STORE_MAIL_ADDRESS_MAX ||
 	    PQgetlength(result, 0, 4) != STORE_WEBHOOK_SECRET_SIZE || !get_bool(result, 0, 5, &out->confirmed) ||
 	    !get_bool(result, 0, 6, &out->confirm_expired) || !get_int64(result, 0, 7, &out->since_last_ms) ||
-	    !get_int64(result, 0, 8, &out->last_turn)) {
+	    !get_int64(result, 0, 8, &out->last_turn) || !get_int64(result, 0, 9, &out->player_id)) {
 		status = store__corrupt(store, game_id, "a mail registration with malformed columns");
 	} else {
 		memcpy(out->address, PQgetvalue(result, 0, 3), (size_t)length);
@@ -69,6 +77,16 @@ enum store_status store_mail_get(struct store *store, int64_t id, int64_t game_i
 	}
 	PQclear(result);
 	return status;
+}
+
+enum store_status store_mail_get(struct store *store, int64_t id, int64_t game_id, int seat, struct store_mail *out)
+{
+	return mail_find(store, id, id ? 0 : game_id, id ? -1 : seat, 0, out);
+}
+
+enum store_status store_mail_get_player(struct store *store, int64_t player_id, struct store_mail *out)
+{
+	return mail_find(store, 0, 0, -1, player_id, out);
 }
 
 enum store_status store_mail_confirm(struct store *store, int64_t id, int *confirmed)
@@ -84,12 +102,14 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
 	return status;
 }
 
-enum store_status store_mail_delete(struct store *store, int64_t id, int64_t game_id, int seat, int *removed)
+static enum store_status mail_remove(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
+				     int *removed)
 {
 	struct params params = {0};
 	param_int(&params, id);
-	param_int(&params, id ? 0 : game_id);
-	param_int(&params, id ? -1 : seat);
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_int(&params, player_id);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_MAIL_DELETE, &params, 0, &result);
 	if (status != STORE_OK)
@@ -99,6 +119,16 @@ enum store_status store_mail_delete(struct store *store, int64_t id, int64_t gam
 	return status;
 }
 
+enum store_status store_mail_delete(struct store *store, int64_t id, int64_t game_id, int seat, int *removed)
+{
+	return mail_remove(store, id, id ? 0 : game_id, id ? -1 : seat, 0, removed);
+}
+
+enum store_status store_mail_delete_player(struct store *store, int64_t player_id, int *removed)
+{
+	return mail_remove(store, 0, 0, -1, player_id, removed);
+}
+
 enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key)
 {
 	struct params params = {0};
@@ -106,6 +136,63 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 	param_int(&params, turn_key);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_MAIL_SENT, &params, 0, &result);
+	if (status == STORE_OK)
+		PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
+					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					     int64_t *id)
+{
+	if (!store__random_id(id)) {
+		store__say(store, "the system random generator failed");
+		return STORE_UNAVAILABLE;
+	}
+	struct params params = {0};
+	param_int(&params, *id);
+	param_int(&params, player_id);
+	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
+	param_text(&params, address);
+	param_int(&params, expires_s);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER_PLAYER, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) != 1 || PQgetisnull(result, 0, 0)) {
+		store__say(store, "no such player");
+		status = STORE_NOT_FOUND;
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,
+					int64_t *since_last_ms, int64_t *last_turn, int *seat_has_own)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_STATE, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) != 1 || !get_int64(result, 0, 0, since_last_ms) || !get_int64(result, 0, 1, last_turn) ||
+	    !get_bool(result, 0, 2, seat_has_own))
+		status = store__corrupt(store, game_id, "a mail registration's game state with malformed columns");
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, game_id);
+	param_int(&params, turn_key);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_SENT, &params, 0, &result);
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;

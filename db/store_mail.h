@@ -1,6 +1,7 @@
 /*
- * store_mail.h - a seat's mail registration (db/migrations/0007_mail.sql): a webhooks row of
- * format "mail" holding the address, its confirmation state and when it was last mailed.
+ * store_mail.h - a seat's or a player's mail registration (db/migrations/0007_mail.sql,
+ * 0010_player_mail.sql): a webhooks row of format "mail" holding the address, its
+ * confirmation state and when it was last mailed (a player's: per game, in mail_games).
  *
  * The address is private: these functions are its only readers, for the mail transport
  * (api/mail.h) and the registrant's own masked view; store_webhook_list() never returns
@@ -17,14 +18,15 @@
 
 struct store_mail {
 	int64_t id; /* the webhooks row */
-	int64_t game_id;
-	int seat;
+	int64_t game_id;  /* 0 for a player's registration */
+	int seat;         /* -1 for a player's registration */
+	int64_t player_id; /* the player's registration: its player; else 0 */
 	char address[STORE_MAIL_ADDRESS_MAX + 1];
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* keys the confirm and unsubscribe codes */
 	int confirmed;
 	int confirm_expired;    /* unconfirmed and the confirmation link's time is up */
-	int64_t since_last_ms;  /* since the last turn mail; -1: none yet */
-	int64_t last_turn;      /* the turn key of the last turn mail; -1: none yet */
+	int64_t since_last_ms;  /* since the last turn mail; -1: none yet (a player's: -1) */
+	int64_t last_turn;      /* the turn key of the last turn mail; -1: none yet (a player's: -1) */
 };
 
 /* Register (or replace) the seat's address, unconfirmed, with its confirmation mail queued
@@ -46,5 +48,29 @@ enum store_status store_mail_delete(struct store *store, int64_t id, int64_t gam
 
 /* Record that a turn mail about `turn_key` went out now. */
 enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key);
+
+/* ---- A player's registration (0010_player_mail.sql): one per player, for all its seats. */
+
+/* Register (or replace) the player's address, unconfirmed, with its confirmation mail
+ * queued (an outbox row of game 0). *id set. STORE_NOT_FOUND: no such player. */
+enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
+					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					     int64_t *id);
+
+/* The player's registration into *out; STORE_NOT_FOUND when there is none. */
+enum store_status store_mail_get_player(struct store *store, int64_t player_id, struct store_mail *out);
+
+/* Remove the player's registration, its pending mails, log and per-game state: *removed 1,
+ * or 0 when there was none. */
+enum store_status store_mail_delete_player(struct store *store, int64_t player_id, int *removed);
+
+/* A player registration's state in one game, where the player holds `seat`: since its last
+ * turn mail there (-1: none), that mail's turn key (-1: none), and *seat_has_own 1 when the
+ * seat has a confirmed registration of its own (which then mails that game instead). */
+enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,
+					int64_t *since_last_ms, int64_t *last_turn, int *seat_has_own);
+
+/* Record that registration `id` mailed game `game_id` about `turn_key` now. */
+enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key);
 
 #endif

@@ -13,6 +13,11 @@
  * keeps answering; they go out when it is back. The address appears in no view, log of
  * moves, export, webhook list, standard webhook delivery or access log line. A bad
  * address is 400 naming `address`; a server without SMTP_URL answers 503 mail_disabled.
+ *
+ * A player's address (POST /v1/players/me/mail) mails every game the player sits in, each
+ * mail naming its game, the interval counted per game; one click stops them all; another
+ * player sees and removes only its own; a game whose seat has its own address is mailed
+ * once per turn, by that one.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -512,6 +517,193 @@ START_TEST(test_a_server_without_smtp_url_says_mail_is_disabled)
 }
 END_TEST
 
+/* ---- A player's address, for all the player's seats -------------------------------- */
+
+/* A game of three with `player_id` at seat 1, the fixed start and manual dice. */
+static void create_player_game(const char *player_id, struct http_game *game)
+{
+	char body[400];
+	snprintf(body, sizeof body,
+	         "{\"players\": [{\"name\": \"Bea\"}, {\"player\": \"%s\"}, {\"name\": \"Cal\"}], \"options\": "
+	         FIXED_START "}",
+	         player_id);
+	http_game_create_body(&http_fixture.checked, body, game);
+}
+
+/* The player's mail state (GET /v1/players/me/mail). New reference. */
+static json_t *player_mail_state(const char *token)
+{
+	struct http_response response;
+	http_call(&http_fixture.checked, "GET", "/v1/players/me/mail", token, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "player mail state: %s", http_describe(&response));
+	ck_assert_msg(!strstr(response.body, "ann.example"), "the state hides the address: %s", response.body);
+	json_t *state = json_incref(response.json);
+	http_response_free(&response);
+	return state;
+}
+
+/* Mail n's Subject names game `game` (and no other). */
+static void assert_about(const struct sink *sink, int n, const struct http_game *game)
+{
+	char *eml, *txt, value[400], expected[200];
+	mail_read(sink, n, &eml, &txt);
+	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
+	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0,
+	              "mail %d is about game %s: %s", n, game->id, value);
+	free(eml);
+	free(txt);
+}
+
+START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed)
+{
+	struct sink sink;
+	sink_start(&sink);
+	char ann_id[20], ann_token[64], quinn_id[20], quinn_token[64];
+	http_player_create(&http_fixture.checked, "Ann", ann_id, ann_token);
+	http_player_create(&http_fixture.checked, "Quinn", quinn_id, quinn_token);
+	struct http_game a, b;
+	create_player_game(ann_id, &a);
+	create_player_game(ann_id, &b);
+	struct http_response response;
+
+	/* A bad address is 400 naming address; a seat token is no player token. */
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"Ann <a@example.org>\"}",
+	          NULL, &response);
+	http_assert_problem(&response, 400, "invalid_field");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "address");
+	http_response_free(&response);
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{}", NULL, &response);
+	http_assert_problem(&response, 400, "missing_field");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "address");
+	http_response_free(&response);
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", a.tokens[1], "{\"address\": \"" ADDRESS "\"}",
+	          NULL, &response);
+	http_assert_problem(&response, 401, "unknown_token");
+	http_response_free(&response);
+	json_t *state = player_mail_state(ann_token);
+	ck_assert(json_is_false(json_object_get(state, "registered")) && json_is_true(json_object_get(state, "available")));
+	json_decref(state);
+
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
+	          NULL, &response);
+	ck_assert_msg(response.status == 202, "register: %s", http_describe(&response));
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "address")), MASKED);
+	ck_assert_msg(!strstr(response.body, "ann.example"), "the answer hides the address: %s", response.body);
+	http_response_free(&response);
+	wait_mails(&sink, 1);
+	/* Unconfirmed: the turns of Ann's seat mail nothing. */
+	moves(&a, 0, 1);
+	http_pause(1.5);
+	ck_assert_int_eq(mail_count(&sink), 1);
+	confirm(&sink, 1);
+	state = player_mail_state(ann_token);
+	ck_assert(json_is_true(json_object_get(state, "confirmed")));
+	ck_assert_str_eq(json_string_value(json_object_get(state, "address")), MASKED);
+	json_decref(state);
+
+	/* Another player neither sees nor removes it: /me is its own (none). */
+	state = player_mail_state(quinn_token);
+	ck_assert(json_is_false(json_object_get(state, "registered")) && !json_object_get(state, "address"));
+	json_decref(state);
+	http_call(&http_fixture.checked, "DELETE", "/v1/players/me/mail", quinn_token, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 204);
+	http_response_free(&response);
+	state = player_mail_state(ann_token);
+	ck_assert(json_is_true(json_object_get(state, "registered")));
+	json_decref(state);
+	/* Nor is it a webhook of Ann's. */
+	http_call(&http_fixture.checked, "GET", "/v1/players/me/webhooks", ann_token, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200 && json_array_size(json_object_get(response.json, "webhooks")) == 0 &&
+	                      !strstr(response.body, "ann.example") && !strstr(response.body, "mail"),
+	              "player webhooks: %s", http_describe(&response));
+	http_response_free(&response);
+
+	/* Ann's next turn in game a (seat 1, steps 6k + 2 on): one mail about a; then her
+	 * turn in game b: one mail about b, without waiting for a's interval. */
+	moves(&a, 2, 7);
+	wait_mails(&sink, 2);
+	char id_a[200], id_b[200], code[128];
+	assert_turn_mail(&sink, 2, &a, id_a, sizeof id_a, code, sizeof code);
+	assert_about(&sink, 2, &a);
+	moves(&b, 0, 1);
+	wait_mails(&sink, 3);
+	assert_turn_mail(&sink, 3, &b, id_b, sizeof id_b, code, sizeof code);
+	assert_about(&sink, 3, &b);
+	ck_assert_msg(strcmp(id_a, id_b) != 0, "Message-IDs differ: %s", id_a);
+	double gap = received_at(&sink, 3) - received_at(&sink, 2);
+	ck_assert_msg(gap < INTERVAL_S - 0.5, "game b's mail waited %.2f s for game a's interval", gap);
+
+	/* Ann's next turn in a comes within a's interval: mailed once it is over, once. */
+	moves(&a, 8, 13);
+	wait_mails(&sink, 4);
+	http_pause(1.0);
+	ck_assert_int_eq(mail_count(&sink), 4);
+	assert_turn_mail(&sink, 4, &a, id_a, sizeof id_a, code, sizeof code);
+	assert_about(&sink, 4, &a);
+	gap = received_at(&sink, 4) - received_at(&sink, 2);
+	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails about a %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap, INTERVAL_S);
+
+	/* One click stops the mails of both games. */
+	char path[200];
+	snprintf(path, sizeof path, "/v1/mail/unsubscribe?code=%s", code);
+	static const char *const form[] = {"Content-Type: application/x-www-form-urlencoded", NULL};
+	http_call(&http_fixture.checked, "POST", path, NULL, "List-Unsubscribe=One-Click", form, &response);
+	ck_assert_msg(response.status == 200, "one-click: %s", http_describe(&response));
+	http_response_free(&response);
+	state = player_mail_state(ann_token);
+	ck_assert(json_is_false(json_object_get(state, "registered")));
+	json_decref(state);
+	moves(&a, 14, 19);
+	moves(&b, 2, 7);
+	http_pause(INTERVAL_S + 1.5);
+	ck_assert_int_eq(mail_count(&sink), 4);
+
+	/* Registered again and removed by its owner: DELETE answers 204 and GET says none. */
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
+	          NULL, &response);
+	ck_assert_int_eq(response.status, 202);
+	http_response_free(&response);
+	http_call(&http_fixture.checked, "DELETE", "/v1/players/me/mail", ann_token, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 204);
+	http_response_free(&response);
+	state = player_mail_state(ann_token);
+	ck_assert(json_is_false(json_object_get(state, "registered")));
+	json_decref(state);
+	char *log = read_all(http_fixture.server.log_path);
+	ck_assert_msg(!strstr(log, "ann.example"), "the server's log shows the address");
+	free(log);
+	sink_stop(&sink);
+}
+END_TEST
+
+/* A seat registration takes its game from the player's: one mail per turn per address. */
+START_TEST(test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address)
+{
+	struct sink sink;
+	sink_start(&sink);
+	char ann_id[20], ann_token[64];
+	http_player_create(&http_fixture.checked, "Ann", ann_id, ann_token);
+	struct http_game a;
+	create_player_game(ann_id, &a);
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
+	          NULL, &response);
+	ck_assert_int_eq(response.status, 202);
+	http_response_free(&response);
+	wait_mails(&sink, 1);
+	confirm(&sink, 1);
+	register_address(&a, 1, ADDRESS);
+	wait_mails(&sink, 2);
+	confirm(&sink, 2);
+	moves(&a, 0, 1);
+	wait_mails(&sink, 3);
+	http_pause(INTERVAL_S + 1.5);
+	ck_assert_int_eq(mail_count(&sink), 3);
+	assert_about(&sink, 3, &a);
+	sink_stop(&sink);
+}
+END_TEST
+
 /* A free port of 127.0.0.1 for the sink (bound and released: the sink binds it again). */
 static int free_port(void)
 {
@@ -542,6 +734,8 @@ Suite *test_suite(void)
 	        mail,
 	        test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe);
 	tcase_add_test(mail, test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering);
+	tcase_add_test(mail, test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed);
+	tcase_add_test(mail, test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address);
 	suite_add_tcase(suite, mail);
 	return suite;
 }

@@ -801,8 +801,8 @@ export interface paths {
         /**
          * The webhook's delivery log
          * @description Every attempt to deliver to this webhook, newest first: when it ended, what was sent
-         *     (an event, by its version, or a `your_turn` note, by the game version it was written
-         *     at), the attempt number of the outbox row it belongs to, the receiver's HTTP status
+         *     (an event, by its version, a `your_turn` note, by the game version it was written
+         *     at, or a table-talk message, by its `seq`), the attempt number of the outbox row it belongs to, the receiver's HTTP status
          *     (null when none came: no connection, or no answer within 5 seconds) and why an
          *     attempt failed. With the admin token, or the seat token that registered the webhook.
          */
@@ -1144,6 +1144,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/me/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the player gets mail
+         * @description With a player token: whether this server sends mail (`available`), whether the player
+         *     registered an address for all its games and whether it was confirmed; the address
+         *     masked. Each player sees only its own.
+         */
+        get: operations["getPlayerMail"];
+        put?: never;
+        /**
+         * Get "your turn" mails of all of the player's games at an address
+         * @description With a player token: the mails of every game the player sits in, now or later, go to
+         *     `address` once confirmed, exactly as if the player's seat of each game had registered
+         *     it (see registerMail: the confirmation mail and link, one mail per turn, the subject
+         *     naming the game, `List-Unsubscribe`). One address per player: registering again
+         *     replaces it. `MAIL_MIN_INTERVAL_S` and "one mail per turn" count per game: a turn in
+         *     one game does not hold back the mail of another (beyond the spacing of that one).
+         *     A game whose seat (the player's) has a confirmed address of its own (registerMail) is
+         *     mailed by that registration only, so an address gets one mail per turn change. The
+         *     unsubscribe link of any of its mails, or `DELETE`, stops the mails of all the games.
+         *     The address is private as a seat's: masked in `GET`, in no list of webhooks
+         *     (`GET /v1/players/me/webhooks`), view, export or log. No `SMTP_URL`: `503 mail_disabled`.
+         */
+        post: operations["registerPlayerMail"];
+        /**
+         * Stop the player's mails
+         * @description Removes the player's address, its pending mails and its per-game state (`204` also when there was none). Seat addresses (registerMail) stay.
+         */
+        delete: operations["deletePlayerMail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players/me/webhooks": {
         parameters: {
             query?: never;
@@ -1403,7 +1443,11 @@ export interface webhooks {
          *     `version`). Delivery is at least once, including across a server crash; order events
          *     by `version`. `type: "event"` carries one log entry as the registering token may see it;
          *     `type: "your_turn"` says a move by someone else (or by the server) left the game waiting
-         *     for `seat`, with a `summary` a chat bot can post as it is.
+         *     for `seat`, with a `summary` a chat bot can post as it is. `type: "message"` carries
+         *     one table-talk message (as `GET .../messages` shows it) to every webhook not limited
+         *     to `your_turn`, in order with the events: after the events of the moves made before
+         *     it was posted and before those of later moves (deduplicate on `webhook-id`, or on
+         *     `message.seq`).
          */
         post: operations["receiveGameEvent"];
         delete?: never;
@@ -2644,11 +2688,11 @@ export interface components {
             /** @description When the attempt ended. */
             at: components["schemas"]["Timestamp"];
             /**
-             * @description What was sent: an `event` or a `your_turn` note (standard webhooks), a `channel` message (chat formats), or `disabled`: not an attempt but the moment a chat webhook was disabled, with the reason in `error`.
+             * @description What was sent: an `event`, a `your_turn` note or a table-talk `message` (standard webhooks), a `channel` message (chat formats), or `disabled`: not an attempt but the moment a chat webhook was disabled, with the reason in `error`.
              * @enum {string}
              */
-            kind: "event" | "your_turn" | "channel" | "disabled";
-            /** @description The event's version, or the game version a note was written at. */
+            kind: "event" | "your_turn" | "message" | "channel" | "disabled";
+            /** @description The event's version, the game version a note was written at, or (kind `message`) the message's `seq`. */
             version: components["schemas"]["EventVersion"];
             /** @description The attempt's number (1 for the first) for the append the delivery belongs to. */
             attempt: number;
@@ -2660,7 +2704,7 @@ export interface components {
             error?: string;
         };
         /** @description The body of a webhook delivery, selected by `type`. */
-        WebhookDelivery: components["schemas"]["EventDelivery"] | components["schemas"]["YourTurnDelivery"];
+        WebhookDelivery: components["schemas"]["EventDelivery"] | components["schemas"]["YourTurnDelivery"] | components["schemas"]["MessageDelivery"];
         /** @description A new event, as the registering token may see it (the same entry `GET .../moves` shows it). */
         EventDelivery: {
             /**
@@ -2694,6 +2738,16 @@ export interface components {
              * @description The absolute address of the PNG of the board at `version` (`<PUBLIC_URL>/v1/games/{id}/board.png?version=N`; PUBLIC_URL is a server setting), public and immutable, so a chat service or a mail can show it without a token. The summary ends with it too ("Board: <url>").
              */
             board_url: string;
+        };
+        /** @description A table-talk message, as `GET /v1/games/{id}/messages` shows it, delivered to every standard webhook of the game not limited to `your_turn` (and to the player webhooks of its seated players), in order with the events: after the events of versions up to `message.after_version`, before later ones. Chat formats and mail get no messages. */
+        MessageDelivery: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message";
+            game_id: components["schemas"]["GameId"];
+            message: components["schemas"]["TableMessage"];
         };
         /** @description A chat message for a `discord` or `slack` webhook (see the `chatMessage` webhook). */
         ChatMessage: components["schemas"]["DiscordMessage"] | components["schemas"]["SlackMessage"];
@@ -6273,6 +6327,143 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPlayerMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's mail registration. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["MailETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRegistration"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerPlayerMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The confirmation mail is on its way. */
+            202: {
+                headers: {
+                    ETag: components["headers"]["MailETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailRegistration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description This server sends no mail (`mail_disabled`: no `SMTP_URL`), or the database is unavailable. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 503;
+                        /** @enum {unknown} */
+                        code?: "mail_disabled" | "database_unavailable" | "shutting_down";
+                    };
+                };
+            };
+        };
+    };
+    deletePlayerMail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPlayerWebhooks: {
         parameters: {
             query?: never;
@@ -6717,7 +6908,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The delivery's unique id, the same on every retry of it: `msg_<outbox row>_<version>` for an event, `msg_<outbox row>_turn` for a note.
+                 * @description The delivery's unique id, the same on every retry of it: `msg_<outbox row>_<version>` for an event, `msg_<outbox row>_turn` for a note, `msg_<outbox row>_m<seq>` for a table-talk message.
                  * @example msg_1842_58
                  */
                 "webhook-id": string;
