@@ -112,8 +112,9 @@ void handle_get_player_webhooks(struct http_request *request);
 void handle_get_player_webhook(struct http_request *request);
 void handle_delete_player_webhook(struct http_request *request);
 void handle_get_player_webhook_deliveries(struct http_request *request);
-/* The player of the request's bearer token (api/handlers_players.c): 1 and *out, or 0
- * with a 401 queued. */
+/* The player of the request's bearer token, or of ?token= on a route that takes it (a
+ * stream, for EventSource; 400 naming `token` elsewhere) (api/handlers_players.c): 1 and
+ * *out, or 0 with a problem queued. */
 struct store_player; /* db/store.h */
 int handlers_authenticate_player(struct http_request *request, struct store_player *out);
 

@@ -107,46 +107,6 @@ static int cursor_parse(const char *text, struct store_feed_position *out)
 	return 1;
 }
 
-/* ---- Who asks ---- */
-
-/* The player of the bearer token (or, where `query_ok`, of ?token=, for EventSource):
- * 1 and *out, or 0 with a problem queued. */
-static int feed_authenticate(struct http_request *request, int query_ok, struct store_player *out)
-{
-	const char *token;
-	size_t length;
-	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &token, &length);
-	const char *query_token = http_query(request, "token");
-	if (query_token && !query_ok) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "?token= is accepted only by the streams: send Authorization: Bearer <token>", "token",
-				     -1);
-		return 0;
-	}
-	if (bearer == 0 && query_token) {
-		token = query_token;
-		length = strlen(query_token);
-		bearer = length > 0 && length <= 128 ? 1 : -1;
-	}
-	if (bearer == 0) {
-		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <player token>", NULL, -1);
-		return 0;
-	}
-	uint8_t hash[AUTH_HASH_SIZE];
-	if (bearer > 0)
-		auth_hash(token, length, hash);
-	enum store_status status = bearer > 0 ? lobby_player_by_token(hash, out) : STORE_NOT_FOUND;
-	if (status == STORE_NOT_FOUND) {
-		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "this is not a player token", NULL, -1);
-		return 0;
-	}
-	if (status != STORE_OK) {
-		service_store_error(request, status);
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- Reading and rendering ---- */
 
 /* What a long-poll and a stream keep between reads. */
@@ -298,8 +258,7 @@ static enum store_status feed_read(struct feed *feed, struct feed_page *page)
 
 /* Parse after (or Last-Event-ID), limit and the player; start now without a cursor. 0
  * with a problem queued. */
-static int feed_open(struct http_request *request, struct feed *feed, const char *after, const char *after_field,
-		     int query_token_ok)
+static int feed_open(struct http_request *request, struct feed *feed, const char *after, const char *after_field)
 {
 	feed->limit = FEED_LIMIT_DEFAULT;
 	const char *limit = http_query(request, "limit");
@@ -318,7 +277,7 @@ static int feed_open(struct http_request *request, struct feed *feed, const char
 		return 0;
 	}
 	struct store_player player;
-	if (!feed_authenticate(request, query_token_ok, &player))
+	if (!handlers_authenticate_player(request, &player))
 		return 0;
 	feed->player_id = player.id;
 	enum store_status status = load_games(feed);
@@ -350,7 +309,7 @@ void handle_get_feed(struct http_request *request)
 			return;
 		struct feed feed;
 		memset(&feed, 0, sizeof feed);
-		if (!feed_open(request, &feed, http_query(request, "after"), "after", 0))
+		if (!feed_open(request, &feed, http_query(request, "after"), "after"))
 			return;
 		if (wait > 0 && !http_wait_admit(request))
 			return;
@@ -491,7 +450,7 @@ void handle_get_feed_stream(struct http_request *request)
 		field = "after";
 	}
 	struct feed_stream *stream = xcalloc(1, sizeof *stream);
-	if (!feed_open(request, &stream->feed, after, field, 1) || !http_wait_admit(request)) {
+	if (!feed_open(request, &stream->feed, after, field) || !http_wait_admit(request)) {
 		free(stream);
 		return;
 	}
