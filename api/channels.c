@@ -33,53 +33,26 @@
 
 #define RETRY_AFTER_MAX_MS (3600 * 1000)
 
-struct text {
-	char *data;
-	size_t length, size;
-};
-
-__attribute__((format(printf, 2, 3))) static void add(struct text *text, const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	va_list again;
-	va_copy(again, args);
-	int need = vsnprintf(NULL, 0, format, args);
-	va_end(args);
-	if (need < 0) {
-		va_end(again);
-		return;
-	}
-	if (text->length + (size_t)need + 1 > text->size) {
-		text->size = (text->length + (size_t)need + 1) * 2;
-		text->data = xrealloc(text->data, text->size);
-	}
-	vsnprintf(text->data + text->length, text->size - text->length, format, again);
-	va_end(again);
-	text->length += (size_t)need;
-}
-
-/* A name as Slack's mrkdwn shows it literally (its three control characters escaped). */
-static void add_escaped(struct text *text, int format, const char *name)
+static void add_escaped(struct xtext *text, int format, const char *name)
 {
 	for (const char *c = name; *c; c++) {
 		if (format == STORE_FORMAT_SLACK && *c == '&')
-			add(text, "&amp;");
+			xtext_add(text, "&amp;");
 		else if (format == STORE_FORMAT_SLACK && *c == '<')
-			add(text, "&lt;");
+			xtext_add(text, "&lt;");
 		else if (format == STORE_FORMAT_SLACK && *c == '>')
-			add(text, "&gt;");
+			xtext_add(text, "&gt;");
 		else
-			add(text, "%c", *c);
+			xtext_add(text, "%c", *c);
 	}
 }
 
-static void add_name(struct text *text, int format, const struct channels_turn *turn, int seat)
+static void add_name(struct xtext *text, int format, const struct channels_turn *turn, int seat)
 {
 	if (seat >= 0 && seat < GAME_MAX_SEATS && turn->names[seat] && turn->names[seat][0])
 		add_escaped(text, format, turn->names[seat]);
 	else
-		add(text, "Seat %d", seat + 1);
+		xtext_add(text, "Seat %d", seat + 1);
 }
 
 /* The key a channel hears of: the seats waited for and the phase. */
@@ -127,20 +100,20 @@ static const char *mention_of(const json_t *mentions, int seat)
 }
 
 /* The headline: who, what, and the game; the mentions first so the ping shows them. */
-static void add_headline(struct text *text, int format, const json_t *mentions, const struct game *game,
+static void add_headline(struct xtext *text, int format, const json_t *mentions, const struct game *game,
                          const struct channels_turn *turn)
 {
 	if (game->phase == GAME_PHASE_FINISHED) {
 		if (game->winner >= 0) {
 			const char *mention = mention_of(mentions, game->winner);
 			if (mention)
-				add(text, "%s ", mention);
+				xtext_add(text, "%s ", mention);
 			add_name(text, format, turn, game->winner);
-			add(text, " won the game with %d points!", game_total_points(game, game->winner));
+			xtext_add(text, " won the game with %d points!", game_total_points(game, game->winner));
 		} else {
-			add(text, "The game is over.");
+			xtext_add(text, "The game is over.");
 		}
-		add(text, " Final board of game %s.", turn->game_id);
+		xtext_add(text, " Final board of game %s.", turn->game_id);
 		return;
 	}
 	uint8_t waiting = legal_waiting_for(game);
@@ -148,39 +121,39 @@ static void add_headline(struct text *text, int format, const json_t *mentions, 
 	for (int seat = 0; seat < game->options.seats; seat++) {
 		const char *mention = waiting >> seat & 1u ? mention_of(mentions, seat) : NULL;
 		if (mention)
-			add(text, "%s ", mention);
+			xtext_add(text, "%s ", mention);
 	}
 	int listed = 0, total = __builtin_popcount(waiting);
 	for (int seat = 0; seat < game->options.seats; seat++) {
 		if (!(waiting >> seat & 1u))
 			continue;
-		add(text, "%s", listed == 0 ? "" : listed == total - 1 ? " and " : ", ");
-		add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
+		xtext_add(text, "%s", listed == 0 ? "" : listed == total - 1 ? " and " : ", ");
+		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
 		add_name(text, format, turn, seat);
-		add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
+		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
 		listed++;
 	}
-	add(text, several ? ": your move" : ": your turn");
+	xtext_add(text, several ? ": your move" : ": your turn");
 	if (game->turn_number > 0)
-		add(text, " (turn %u)", game->turn_number);
-	add(text, " - %s.", channels_expectation(game->phase));
+		xtext_add(text, " (turn %u)", game->turn_number);
+	xtext_add(text, " - %s.", channels_expectation(game->phase));
 }
 
-static void add_recent(struct text *text, int format, const struct channels_turn *turn)
+static void add_recent(struct xtext *text, int format, const struct channels_turn *turn)
 {
 	char sentence[256];
 	for (int i = 0; i < turn->recent_count; i++) {
 		summary_event(&turn->recent[i], turn->names, sentence, sizeof sentence);
-		add(text, "%s", i ? "\n" : "");
-		add(text, "- ");
+		xtext_add(text, "%s", i ? "\n" : "");
+		xtext_add(text, "- ");
 		add_escaped(text, format, sentence);
 	}
 	if (turn->recent_count == 0)
-		add(text, "No moves yet.");
+		xtext_add(text, "No moves yet.");
 }
 
 /* At most `max` characters (UTF-8 code points) of text, cut with an ellipsis. */
-static void clip(struct text *text, size_t max)
+static void clip(struct xtext *text, size_t max)
 {
 	size_t points = 0, i = 0;
 	for (; i < text->length; i++) {
@@ -205,14 +178,14 @@ static void clip(struct text *text, size_t max)
 	}
 	text->length = keep;
 	text->data[keep] = '\0';
-	add(text, "...");
+	xtext_add(text, "...");
 }
 
 char *channels_message(int format, const char *mentions_json, const struct game *after,
                        const struct channels_turn *turn)
 {
 	json_t *mentions = mentions_json ? json_loads(mentions_json, 0, NULL) : NULL;
-	struct text headline = {xmalloc(64), 0, 64}, moves = {xmalloc(256), 0, 256};
+	struct xtext headline = {xmalloc(64), 0, 64}, moves = {xmalloc(256), 0, 256};
 	headline.data[0] = moves.data[0] = '\0';
 	add_headline(&headline, format, mentions, after, turn);
 	add_recent(&moves, format, turn);

@@ -199,12 +199,12 @@ static void deliver_confirmation(CURL *curl, const struct store_delivery *delive
 			       "To confirm, open this link within 24 hours:\n%s\n\n"
 			       "If it was not you, ignore this mail: nothing more will be sent.\n",
 			       what, confirm);
-	struct mail_text html = mail_text_new();
-	mail_text_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
+	struct xtext html = xtext_new();
+	xtext_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
 		   "this address.</p><p><a href=\"",
 	    what);
 	mail_text_add_html(&html, confirm);
-	mail_text_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
+	xtext_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
 		   "sent.</p></body></html>\n");
 	struct mail_content content = {service_config()->mail_from, mail->address, subject, text, html.data,
 				       unsubscribe, delivery->outbox_id, (int64_t)time(NULL)};
@@ -228,22 +228,22 @@ static int64_t turn_of(const struct game *game, int seat)
 static char *game_over(const struct game_record *record, const struct game *game, const char *names[GAME_MAX_SEATS],
 		       const struct event *recent, int recent_count)
 {
-	struct mail_text text = mail_text_new();
-	mail_text_add(&text, "Catan game %s is over", record->id_text);
+	struct xtext text = xtext_new();
+	xtext_add(&text, "Catan game %s is over", record->id_text);
 	if (game->winner >= 0 && game->winner < GAME_MAX_SEATS) {
 		if (names[game->winner] && names[game->winner][0])
-			mail_text_add(&text, ": %s won", names[game->winner]);
+			xtext_add(&text, ": %s won", names[game->winner]);
 		else
-			mail_text_add(&text, ": Seat %d won", game->winner + 1);
-		mail_text_add(&text, " with %d points", game_total_points(game, game->winner));
+			xtext_add(&text, ": Seat %d won", game->winner + 1);
+		xtext_add(&text, " with %d points", game_total_points(game, game->winner));
 	}
-	mail_text_add(&text, ".");
+	xtext_add(&text, ".");
 	char sentence[256];
 	if (recent_count > 0)
-		mail_text_add(&text, " Last moves:");
+		xtext_add(&text, " Last moves:");
 	for (int i = 0; i < recent_count; i++) {
 		summary_event(&recent[i], names, sentence, sizeof sentence);
-		mail_text_add(&text, " %s", sentence);
+		xtext_add(&text, " %s", sentence);
 	}
 	return text.data;
 }
@@ -300,18 +300,18 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 	char *text = xasprintf("%s\n\nThe board now: %s\nOpen the game (with the seat link you were given): %s\n\n"
 			       "To stop these mails: %s\n",
 			       summary, board, game_url, unsubscribe);
-	struct mail_text html = mail_text_new();
-	mail_text_add(&html, "<!DOCTYPE html><html><body><p>");
+	struct xtext html = xtext_new();
+	xtext_add(&html, "<!DOCTYPE html><html><body><p>");
 	mail_text_add_html(&html, summary);
-	mail_text_add(&html, "</p><p><a href=\"");
+	xtext_add(&html, "</p><p><a href=\"");
 	mail_text_add_html(&html, board);
-	mail_text_add(&html, "\"><img src=\"");
+	xtext_add(&html, "\"><img src=\"");
 	mail_text_add_html(&html, board);
-	mail_text_add(&html, "\" alt=\"The board now\" width=\"480\"></a></p><p><a href=\"");
+	xtext_add(&html, "\" alt=\"The board now\" width=\"480\"></a></p><p><a href=\"");
 	mail_text_add_html(&html, game_url);
-	mail_text_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
+	xtext_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
 	mail_text_add_html(&html, unsubscribe);
-	mail_text_add(&html, "\">Stop these mails</a></p></body></html>\n");
+	xtext_add(&html, "\">Stop these mails</a></p></body></html>\n");
 	struct mail_content content = {service_config()->mail_from, mail->address, subject, text, html.data,
 				       unsubscribe, delivery->outbox_id << 20 | (version & 0xfffff),
 				       (int64_t)time(NULL)};

@@ -18,6 +18,7 @@
 
 #include <curl/curl.h>
 
+#include "api/xalloc.h"
 #include "db/store.h"
 
 #define MAIL_ADDRESS_MAX 254
@@ -60,15 +61,8 @@ struct mail_content {
  * Caller frees. */
 char *mail_message(const struct mail_content *content);
 
-/* A growing text (mail_message.c): mail_text_new() starts it empty; the caller frees data. */
-struct mail_text {
-	char *data;
-	size_t length, size;
-};
-struct mail_text mail_text_new(void);
-__attribute__((format(printf, 2, 3))) void mail_text_add(struct mail_text *text, const char *format, ...);
 /* `text` as HTML character data or attribute value (&, <, >, " escaped; \n as <br>). */
-void mail_text_add_html(struct mail_text *text, const char *text_to_add);
+void mail_text_add_html(struct xtext *text, const char *text_to_add);
 
 /* The delivery thread's work for one claimed outbox row of a mail registration: its
  * confirmation mail (first_seq 0) or a turn mail (api/mail.c says when). */

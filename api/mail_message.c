@@ -144,52 +144,24 @@ int mail_code_matches(const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int64_t i
 
 /* ---- Messages --------------------------------------------------------------------------- */
 
-__attribute__((format(printf, 2, 3))) void mail_text_add(struct mail_text *text, const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	va_list again;
-	va_copy(again, args);
-	int need = vsnprintf(NULL, 0, format, args);
-	va_end(args);
-	if (need < 0) {
-		va_end(again);
-		return;
-	}
-	if (text->length + (size_t)need + 1 > text->size) {
-		text->size = (text->length + (size_t)need + 1) * 2;
-		text->data = xrealloc(text->data, text->size);
-	}
-	vsnprintf(text->data + text->length, text->size - text->length, format, again);
-	va_end(again);
-	text->length += (size_t)need;
-}
-
-struct mail_text mail_text_new(void)
-{
-	struct mail_text text = {xmalloc(256), 0, 256};
-	text.data[0] = '\0';
-	return text;
-}
-
 /* `body` as base64 lines of 76 characters (57 bytes each), CRLF after each. */
-static void add_base64(struct mail_text *text, const char *body)
+static void add_base64(struct xtext *text, const char *body)
 {
 	size_t length = strlen(body);
 	for (size_t at = 0; at < length; at += 57) {
 		size_t take = length - at < 57 ? length - at : 57;
 		unsigned char line[80];
 		EVP_EncodeBlock(line, (const unsigned char *)body + at, (int)take);
-		mail_text_add(text, "%s\r\n", line);
+		xtext_add(text, "%s\r\n", line);
 	}
 }
 
 /* Text with \n lines as CRLF lines (the wire form of a text part). */
 static char *crlf(const char *body)
 {
-	struct mail_text out = mail_text_new();
+	struct xtext out = xtext_new();
 	for (const char *c = body; *c; c++)
-		mail_text_add(&out, *c == '\n' ? "\r\n" : "%c", *c);
+		xtext_add(&out, *c == '\n' ? "\r\n" : "%c", *c);
 	return out.data;
 }
 
@@ -215,55 +187,55 @@ char *mail_message(const struct mail_content *content)
 	char date[64], boundary[64];
 	rfc5322_date(content->date_s, date, sizeof date);
 	snprintf(boundary, sizeof boundary, "=_catan_%016llx", (unsigned long long)random);
-	struct mail_text out = mail_text_new();
-	mail_text_add(&out, "From: Catan <%s>\r\n", content->from);
-	mail_text_add(&out, "To: <%s>\r\n", content->to);
-	mail_text_add(&out, "Subject: %s\r\n", content->subject);
-	mail_text_add(&out, "Date: %s\r\n", date);
-	mail_text_add(&out, "Message-ID: <catan.%lld.%016llx@%s>\r\n", (long long)content->unique, (unsigned long long)random,
+	struct xtext out = xtext_new();
+	xtext_add(&out, "From: Catan <%s>\r\n", content->from);
+	xtext_add(&out, "To: <%s>\r\n", content->to);
+	xtext_add(&out, "Subject: %s\r\n", content->subject);
+	xtext_add(&out, "Date: %s\r\n", date);
+	xtext_add(&out, "Message-ID: <catan.%lld.%016llx@%s>\r\n", (long long)content->unique, (unsigned long long)random,
 	    domain);
-	mail_text_add(&out, "MIME-Version: 1.0\r\n");
+	xtext_add(&out, "MIME-Version: 1.0\r\n");
 	if (content->unsubscribe_url) {
-		mail_text_add(&out, "List-Unsubscribe: <%s>\r\n", content->unsubscribe_url);
-		mail_text_add(&out, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
+		xtext_add(&out, "List-Unsubscribe: <%s>\r\n", content->unsubscribe_url);
+		xtext_add(&out, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
 	}
-	mail_text_add(&out, "Auto-Submitted: auto-generated\r\n");
-	mail_text_add(&out, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", boundary);
+	xtext_add(&out, "Auto-Submitted: auto-generated\r\n");
+	xtext_add(&out, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", boundary);
 	char *text = crlf(content->text), *html = crlf(content->html);
-	mail_text_add(&out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+	xtext_add(&out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
 	    boundary);
 	add_base64(&out, text);
-	mail_text_add(&out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+	xtext_add(&out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
 	    boundary);
 	add_base64(&out, html);
-	mail_text_add(&out, "--%s--\r\n", boundary);
+	xtext_add(&out, "--%s--\r\n", boundary);
 	free(text);
 	free(html);
 	return out.data;
 }
 
 /* Text as HTML character data or attribute value. */
-void mail_text_add_html(struct mail_text *out, const char *text)
+void mail_text_add_html(struct xtext *out, const char *text)
 {
 	for (const char *c = text; *c; c++) {
 		switch (*c) {
 		case '&':
-			mail_text_add(out, "&amp;");
+			xtext_add(out, "&amp;");
 			break;
 		case '<':
-			mail_text_add(out, "&lt;");
+			xtext_add(out, "&lt;");
 			break;
 		case '>':
-			mail_text_add(out, "&gt;");
+			xtext_add(out, "&gt;");
 			break;
 		case '"':
-			mail_text_add(out, "&quot;");
+			xtext_add(out, "&quot;");
 			break;
 		case '\n':
-			mail_text_add(out, "<br>\n");
+			xtext_add(out, "<br>\n");
 			break;
 		default:
-			mail_text_add(out, "%c", *c);
+			xtext_add(out, "%c", *c);
 		}
 	}
 }

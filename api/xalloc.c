@@ -66,3 +66,31 @@ char *xasprintf(const char *format, ...)
 	va_end(args);
 	return text;
 }
+
+void xtext_add(struct xtext *text, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	va_list again;
+	va_copy(again, args);
+	int need = vsnprintf(NULL, 0, format, args);
+	va_end(args);
+	if (need < 0) {
+		va_end(again);
+		return;
+	}
+	if (text->length + (size_t)need + 1 > text->size) {
+		text->size = (text->length + (size_t)need + 1) * 2;
+		text->data = xrealloc(text->data, text->size);
+	}
+	vsnprintf(text->data + text->length, text->size - text->length, format, again);
+	va_end(again);
+	text->length += (size_t)need;
+}
+
+struct xtext xtext_new(void)
+{
+	struct xtext text = {xmalloc(256), 0, 256};
+	text.data[0] = '\0';
+	return text;
+}

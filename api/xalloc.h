@@ -13,6 +13,15 @@ void *xrealloc(void *pointer, size_t size);
 char *xstrdup(const char *text);
 char *xstrndup(const char *text, size_t length);
 
+/* A growing text: xtext_new() starts it empty ("" in data); xtext_add() appends printf
+ * output, growing it as needed. The caller frees data. */
+struct xtext {
+	char *data;
+	size_t length, size;
+};
+struct xtext xtext_new(void);
+void xtext_add(struct xtext *text, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
 /* printf into a new string; caller frees. */
 char *xasprintf(const char *format, ...) __attribute__((format(printf, 1, 2)));
 

@@ -200,7 +200,7 @@ END_TEST
 
 START_TEST(test_html_text_is_escaped)
 {
-	struct mail_text out = mail_text_new();
+	struct xtext out = xtext_new();
 	mail_text_add_html(&out, "<script>\"a\" & b</script>\nnext");
 	ck_assert_str_eq(out.data, "&lt;script&gt;&quot;a&quot; &amp; b&lt;/script&gt;<br>\nnext");
 	free(out.data);
