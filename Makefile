@@ -36,12 +36,19 @@ CPPFLAGS := -D_DEFAULT_SOURCE -I.
 CFLAGS := $(WARNINGS) $(OPTFLAGS) -g $(SANFLAGS) -MMD -MP
 LDFLAGS := $(SANFLAGS)
 
-DEPS_STAMP := build/.deps-ok
+# The packages' flags, read by pkg-config only after scripts/deps.sh has installed them: a
+# fresh machine's first `make` must work, so no fragment calls pkg-config while the Makefile
+# is read. build/.deps.mk is made (deps.sh, then pkg-config) and included; make reads the
+# Makefile again once it exists. It is also the order-only prerequisite of every object.
+# SKIP_DEPS=1 (e.g. in docker/Dockerfile, which installs its own packages) skips deps.sh.
+DEPS_STAMP := build/.deps.mk
 
-# SKIP_DEPS=1 (e.g. in docker/Dockerfile, which installs its own packages) skips the check.
-$(DEPS_STAMP): scripts/deps.sh
+$(DEPS_STAMP): scripts/deps.sh scripts/pkg-flags.sh
 	@if [ "$(SKIP_DEPS)" != 1 ]; then scripts/deps.sh; fi
-	@mkdir -p $(dir $@) && touch $@
+	@mkdir -p $(dir $@)
+	@sh scripts/pkg-flags.sh > $@.tmp && mv $@.tmp $@
+
+include $(DEPS_STAMP)
 
 deps: $(DEPS_STAMP)
 .PHONY: deps
@@ -72,11 +79,18 @@ all: $(ALL_TARGETS)
 # AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
 # builds with clang and the sanitizers itself).
+# The programs of each pass run TEST_JOBS at a time (most wait on sockets and timers, not
+# on the CPU), each with a cluster of its own; -k runs them all before saying which failed.
+TEST_JOBS ?= 4
 test: all
 	scripts/check-layers.sh
 	$(MAKE) lint
-	$(MAKE) test-run
-	$(MAKE) B=build/asan SAN=1 test-run
+	@rm -f build/test-times.txt build/asan/test-times.txt
+	$(MAKE) -k -j$(TEST_JOBS) -O test-run || { $(MAKE) --no-print-directory test-times; exit 1; }
+	@$(MAKE) --no-print-directory test-times
+	$(MAKE) -k -j$(TEST_JOBS) -O B=build/asan SAN=1 test-run || \
+		{ $(MAKE) --no-print-directory B=build/asan SAN=1 test-times; exit 1; }
+	@$(MAKE) --no-print-directory B=build/asan SAN=1 test-times
 	$(MAKE) test-fuzz
 .PHONY: test
 

@@ -2,7 +2,7 @@
 #
 #   $(DB_LIB)      db/*.c and the generated $(B)/gen/migrations.c; link with $(DB_LIBS)
 
-PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+# PQ_CFLAGS: from build/.deps.mk (the Makefile, scripts/pkg-flags.sh).
 EXTRA_CFLAGS_db := $(PQ_CFLAGS)
 
 DB_SRC := $(wildcard db/*.c)

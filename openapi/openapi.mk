@@ -93,4 +93,4 @@ lint-client: $(CLIENT_DIR)/tsconfig.json
 $(CLIENT_JS): $(CLIENT_DIR)/tsconfig.json
 	cd $(CLIENT_DIR) && $(abspath $(OPENAPI_BIN))/tsc -p .
 
-test-http: $(CLIENT_JS)
+run/$(B)/tests/api/test_http_typed_client: $(CLIENT_JS)

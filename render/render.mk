@@ -6,8 +6,7 @@
 RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/obj/%.o)
 RENDER_LIB := $(B)/librender.a
-RENDER_CFLAGS := $(shell pkg-config --cflags cairo fontconfig libpng 2>/dev/null)
-RENDER_LIBS := $(shell pkg-config --libs cairo fontconfig libpng 2>/dev/null || echo -lcairo -lfontconfig -lpng16)
+# RENDER_CFLAGS and RENDER_LIBS: from build/.deps.mk (the Makefile, scripts/pkg-flags.sh).
 EXTRA_CFLAGS_render := $(RENDER_CFLAGS)
 
 $(RENDER_LIB): $(RENDER_OBJ)

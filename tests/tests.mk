@@ -1,8 +1,17 @@
 # Test programs: tests/<layer>/test_*.c, each one Check suite linked with tests/check_main.c.
 # Engine tests need nothing else; db and api tests run against a real PostgreSQL
 # (scripts/with-postgres.sh starts a throwaway cluster when none is configured).
+#
+# Running: every program is a target of its own, run/<program> (a static pattern rule per
+# kind below, through scripts/run-test.sh), so `make -j` runs them side by side; `make test`
+# does, with TEST_JOBS jobs and the output of each program kept together (-O). A program that
+# needs PostgreSQL gets a throwaway cluster of its own (run-test.sh --pg), so the ones that
+# stop and start their database disturb no other. Each run appends its seconds to
+# $(TEST_TIMES).
+TEST_TIMES := $(B)/test-times.txt
+RUN_TEST := scripts/run-test.sh
 
-CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+# CHECK_LIBS: from build/.deps.mk (the Makefile, scripts/pkg-flags.sh).
 TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/engine/support.o
 
 ENGINE_TEST_SRC := $(wildcard tests/engine/test_*.c)
@@ -17,9 +26,11 @@ ALL_TARGETS += $(ENGINE_TESTS)
 # The sanitizer pass plays 2000 property games (about 100 s of CPU under ASan): enough since
 # the property test also checks a scarce bank and sampled offers to missing seats every game,
 # which catch such breaks within the first games (see `make mutants`).
-test-engine: $(ENGINE_TESTS)
-	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $$t; done
-.PHONY: test-engine
+ENGINE_RUNS := $(ENGINE_TESTS:%=run/%)
+$(ENGINE_RUNS): run/%: %
+	@PROPERTY_GAMES=$${PROPERTY_GAMES:-$(if $(SAN),2000,10000)} $(RUN_TEST) $(TEST_TIMES) $<
+test-engine: $(ENGINE_RUNS)
+.PHONY: test-engine $(ENGINE_RUNS)
 
 # API unit tests: the JSON codec (codec/) and the problem bodies (api/problem.c), no
 # database. bench/games.c plays random complete games for them (and for `make
@@ -70,9 +81,11 @@ $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/ob
 
 ALL_TARGETS += $(MAIL_TEST)
 
-test-api-unit: $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST) $(CATAN)
-	@set -e; for t in $(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST); do echo "== $$t"; CATAN=$(CATAN) $$t; done
-.PHONY: test-api-unit
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+$(API_UNIT_RUNS): run/%: % $(CATAN)
+	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
+test-api-unit: $(API_UNIT_RUNS)
+.PHONY: test-api-unit $(API_UNIT_RUNS)
 
 
 # The renderer (render/) without a server, the server's picture cache (api/picture_cache.c)
@@ -86,9 +99,11 @@ $(RENDER_TESTS): $(B)/tests/render/%: $(B)/obj/tests/render/%.o $(B)/obj/api/pic
 
 ALL_TARGETS += $(RENDER_TESTS)
 
-test-render: $(RENDER_TESTS) $(CATAN)
-	@set -e; for t in $(RENDER_TESTS); do echo "== $$t"; CATAN=$(CATAN) $$t; done
-.PHONY: test-render
+RENDER_RUNS := $(RENDER_TESTS:%=run/%)
+$(RENDER_RUNS): run/%: % $(CATAN)
+	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
+test-render: $(RENDER_RUNS)
+.PHONY: test-render $(RENDER_RUNS)
 TEST_RUN_EXTRA += test-render
 
 # db tests: the event store (db/) and its glue to the engine (game/game_repo.c) against a
@@ -105,9 +120,11 @@ $(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAM
 
 ALL_TARGETS += $(DB_TESTS)
 
-test-db: $(DB_TESTS)
-	@scripts/with-postgres.sh sh -c 'set -e; for t in $(DB_TESTS); do echo "== $$t"; $$t; done'
-.PHONY: test-db
+DB_RUNS := $(DB_TESTS:%=run/%)
+$(DB_RUNS): run/%: %
+	@$(RUN_TEST) --pg $(TEST_TIMES) $<
+test-db: $(DB_RUNS)
+.PHONY: test-db $(DB_RUNS)
 TEST_RUN_EXTRA += test-db
 
 # HTTP tests: real catan-server processes (the one of this build directory, passed as
@@ -142,18 +159,16 @@ $(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ
 
 ALL_TARGETS += $(ASYNC_TESTS)
 
-test-http: $(HTTP_TESTS) $(ASYNC_TESTS) $(SERVER) $(CATAN) openapi-deps
-	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(HTTP_TESTS) $(ASYNC_TESTS); do echo "== $$t"; \
-		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
-		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
-.PHONY: test-http
+HTTP_RUNS := $(HTTP_TESTS:%=run/%)
+ASYNC_RUNS := $(ASYNC_TESTS:%=run/%)
+$(HTTP_RUNS) $(ASYNC_RUNS): run/%: % $(SERVER) $(CATAN) openapi-deps
+	@CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $(RUN_TEST) --pg $(TEST_TIMES) $<
+test-http: $(HTTP_RUNS) $(ASYNC_RUNS)
+.PHONY: test-http $(HTTP_RUNS) $(ASYNC_RUNS)
 TEST_RUN_EXTRA += test-http
 
 # Just the asynchronous-play programs (they are part of test-http).
-test-async: $(ASYNC_TESTS) $(SERVER) openapi-deps
-	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(ASYNC_TESTS); do echo "== $$t"; \
-		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
-		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
+test-async: $(ASYNC_RUNS)
 .PHONY: test-async
 
 
@@ -175,11 +190,11 @@ $(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_O
 
 ALL_TARGETS += $(FAULT_TESTS)
 
-test-faults: $(FAULT_TESTS) $(SERVER)
-	@scripts/with-postgres.sh sh -c 'failed=""; for t in $(FAULT_TESTS); do echo "== $$t"; \
-		CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $$t || failed="$$failed $$t"; done; \
-		[ -z "$$failed" ] || { echo "FAILED:$$failed"; exit 1; }'
-.PHONY: test-faults
+FAULT_RUNS := $(FAULT_TESTS:%=run/%)
+$(FAULT_RUNS): run/%: % $(SERVER)
+	@CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) $(RUN_TEST) --pg $(TEST_TIMES) $<
+test-faults: $(FAULT_RUNS)
+.PHONY: test-faults $(FAULT_RUNS)
 ifeq ($(SAN),)
 TEST_RUN_EXTRA += test-faults
 endif
@@ -194,5 +209,12 @@ mutants:
 # Every suite of this build directory (`make test` runs it twice: normal, then sanitizers).
 # Last in the file: make reads a rule's prerequisites where the rule stands, so every
 # TEST_RUN_EXTRA added above must come before it.
-test-run: test-engine test-api-unit $(TEST_RUN_EXTRA)
+# The longest programs are named first, so that `make -j` starts them first.
+test-run: $(filter test-faults test-web,$(TEST_RUN_EXTRA)) test-engine test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run
+
+# What a test run took: the slowest programs and every failure (from $(TEST_TIMES)).
+test-times:
+	@[ -f $(TEST_TIMES) ] && { echo "slowest test programs ($(TEST_TIMES)):"; sort -rn $(TEST_TIMES) | head -12; \
+		grep ' FAILED$$' $(TEST_TIMES) || true; } || true
+.PHONY: test-times
