@@ -18,8 +18,16 @@ fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/catan-pg.XXXXXX")
+# On exit, interrupts included (SIGINT or SIGTERM to the process group of `make test`): the
+# cluster stops and its directory goes. A signal during `pg.sh start` can leave a postmaster
+# that pg_ctl no longer waits for: the pid in postmaster.pid gets an immediate shutdown.
 cleanup() {
 	"$here/pg.sh" stop "$dir" >/dev/null 2>&1 || true
+	pid=$(head -n 1 "$dir/data/postmaster.pid" 2>/dev/null || true)
+	case $pid in
+	'' | *[!0-9]*) ;;
+	*) kill -QUIT "$pid" 2>/dev/null && sleep 1 ;;
+	esac
 	rm -rf "$dir"
 }
 trap cleanup EXIT
