@@ -146,6 +146,8 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 		service_store_error(request, status);
 		return 0;
 	}
+	request->token = token;
+	request->token_length = length;
 	return 1;
 }
 

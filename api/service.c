@@ -110,6 +110,8 @@ static int authenticate(struct http_request *request, struct session *session, c
 		return 0;
 	}
 	session->viewer = seat == STORE_SEAT_ADMIN ? PLAY_ADMIN : seat;
+	request->token = token;
+	request->token_length = length;
 	return 1;
 }
 
