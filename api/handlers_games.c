@@ -214,6 +214,26 @@ static int may_create(struct http_request *request, int keyed)
 	return 1;
 }
 
+/* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
+static int bots_only_allowed(struct http_request *request, int keyed, const int *bots, int seats)
+{
+	int humans = 0;
+	for (int s = 0; s < seats; s++)
+		humans += !bots[s];
+	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
+		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
+				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
+				     "players", -1);
+		return 0;
+	}
+	return 1;
+}
+
+int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats)
+{
+	return bots_only_allowed(request, has_create_key(request), bots, seats);
+}
+
 void handle_create_game(struct http_request *request)
 {
 	int keyed = has_create_key(request);
@@ -233,19 +253,12 @@ void handle_create_game(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	/* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
-	int humans = 0;
-	for (int s = 0; s < seats.count; s++)
-		humans += !seats.bots[s];
 	int public_game = 0;
 	if (!handlers_lobby_public(request, body, seats.open_count, &public_game)) {
 		json_decref(body);
 		return;
 	}
-	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
-		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
-				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
-				     "players", -1);
+	if (!bots_only_allowed(request, keyed, seats.bots, seats.count)) {
 		json_decref(body);
 		return;
 	}
