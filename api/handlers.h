@@ -40,7 +40,8 @@ void handle_get_my_games(struct http_request *request);
 /* A player's name (`value`, a member named `field`): 1 with it copied into out (which
  * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
  * (missing_field when value is NULL). The one rule for every name a client gives:
- * 1..40 characters without control or bidi-control characters. */
+ * codec/person_name.h (1..40 characters without control or bidi-control characters, at
+ * least one of which shows); the detail says which part failed. */
 int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
 
 /* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an

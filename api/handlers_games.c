@@ -9,6 +9,7 @@
 #include "game/auth.h"
 #include "api/config.h"
 #include "codec/options.h"
+#include "codec/person_name.h"
 #include "codec/shapes.h"
 #include "api/handlers.h"
 #include "api/metrics.h"
@@ -21,8 +22,6 @@
 #include "engine/legal.h"
 #include "engine/rules.h"
 #include "engine/view.h"
-
-#define NAME_MAX_CHARACTERS 40
 
 /* The view of API.md for the session's viewer (the admin sees what a spectator sees). */
 static json_t *game_json(const struct session *session)
@@ -74,10 +73,13 @@ static int put_deadline(struct http_request *request, const struct session *sess
 
 int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
 {
-	int length = json_is_string(value) ? text_name_length(json_string_value(value)) : -1;
-	if (length < 1 || length > NAME_MAX_CHARACTERS) {
+	int characters;
+	enum person_name_verdict verdict =
+		json_is_string(value) ? person_name_check(json_string_value(value), json_string_length(value), &characters)
+				      : PERSON_NAME_MALFORMED;
+	if (verdict != PERSON_NAME_OK) {
 		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "a name is 1..40 characters without control or bidi-control characters", field, -1);
+				     person_name_reason(verdict), field, -1);
 		return 0;
 	}
 	snprintf(out, PLAY_NAME_SIZE, "%s", json_string_value(value));

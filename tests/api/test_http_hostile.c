@@ -549,6 +549,75 @@ START_TEST(test_names_with_control_or_bidi_characters_are_refused)
 }
 END_TEST
 
+/* Names that show nothing, as JSON strings (issue 20, item 13). */
+static const char *const invisible_names[] = {
+	"\\u3164",                                   /* HANGUL FILLER */
+	"   ",                                        /* spaces only */
+	"\\u00ad",                                   /* a soft hyphen */
+	"\\udb40\\udc41\\udb40\\udc42\\udb40\\udc7f", /* tag characters */
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301", /* 40 combining marks */
+	"\\u2800",                                   /* braille pattern blank */
+};
+
+/* A 400 invalid_field naming `field` whose detail says the name shows nothing. */
+static void expect_invisible(const char *method, const char *path, const char *token, const char *body,
+			     const char *field)
+{
+	struct http_response response;
+	http_call(&http_fixture.direct, method, path, token, body, NULL, &response);
+	http_assert_problem(&response, 400, "invalid_field");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), field);
+	const char *detail = json_string_value(json_object_get(response.json, "detail"));
+	ck_assert_msg(detail && strstr(detail, "shows"), "%s %s: detail %s", method, path, detail);
+	http_response_free(&response);
+}
+
+START_TEST(test_names_that_show_nothing_are_refused_everywhere_a_name_is_given)
+{
+	/* A waiting game with open seats, for joining and for a bot's name. */
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", "/v1/games", NULL,
+		  "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}", NULL, &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	char id[32], admin[64], invite[64];
+	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(admin, sizeof admin, "%s", json_string_value(json_object_get(response.json, "admin_token")));
+	snprintf(invite, sizeof invite, "%s",
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	http_response_free(&response);
+	char join_path[96], bot_path[96], seats_path[96];
+	snprintf(join_path, sizeof join_path, "/v1/games/%s/join", id);
+	snprintf(bot_path, sizeof bot_path, "/v1/games/%s/seats/1/bot", id);
+	snprintf(seats_path, sizeof seats_path, "/v1/games/%s/seats", id);
+	json_t *seats_before = http_get_ok(&http_fixture.direct, seats_path, NULL);
+	for (size_t i = 0; i < sizeof invisible_names / sizeof invisible_names[0]; i++) {
+		char body[1024];
+		snprintf(body, sizeof body, "{\"players\": [{\"name\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+			 invisible_names[i]);
+		expect_invisible("POST", "/v1/games", NULL, body, "players[0].name");
+		snprintf(body, sizeof body, "{\"name\": \"%s\"}", invisible_names[i]);
+		expect_invisible("POST", "/v1/players", NULL, body, "name");
+		expect_invisible("POST", bot_path, admin, body, "name");
+		snprintf(body, sizeof body, "{\"invite\": \"%s\", \"name\": \"%s\"}", invite, invisible_names[i]);
+		expect_invisible("POST", join_path, NULL, body, "name");
+	}
+	/* Nobody joined and no bot sat down: the waiting game is as it was. */
+	json_t *seats_after = http_get_ok(&http_fixture.direct, seats_path, NULL);
+	ck_assert_msg(json_equal(seats_before, seats_after), "a refused name changed the seats");
+	json_decref(seats_before);
+	json_decref(seats_after);
+	/* A name that shows something, with invisible characters beside it, is a name. */
+	http_call(&http_fixture.direct, "POST", "/v1/players", NULL, "{\"name\": \" \\u3164Ann\\u00ad \"}", NULL,
+		  &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	http_response_free(&response);
+	assert_alive();
+}
+END_TEST
+
 START_TEST(test_every_answer_carries_security_headers_and_private_views_are_not_cached)
 {
 	struct http_game game;
@@ -763,6 +832,7 @@ Suite *test_suite(void)
 	tcase_add_test(hostile, test_a_client_that_leaves_gives_its_waiting_place_back_at_once);
 	tcase_add_test(hostile, test_game_creation_has_a_quota_per_address_and_an_optional_key);
 	tcase_add_test(hostile, test_names_with_control_or_bidi_characters_are_refused);
+	tcase_add_test(hostile, test_names_that_show_nothing_are_refused_everywhere_a_name_is_given);
 	tcase_add_test(hostile, test_every_answer_carries_security_headers_and_private_views_are_not_cached);
 	tcase_add_test(hostile, test_webhooks_cannot_reach_inner_addresses_or_carry_credentials);
 	tcase_add_test(hostile, test_without_its_database_the_server_idles_and_stops_promptly);
