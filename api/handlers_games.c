@@ -9,7 +9,6 @@
 #include "game/auth.h"
 #include "api/config.h"
 #include "codec/options.h"
-#include "codec/person_name.h"
 #include "codec/shapes.h"
 #include "api/handlers.h"
 #include "api/metrics.h"
@@ -73,18 +72,14 @@ static int put_deadline(struct http_request *request, const struct session *sess
 
 int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
 {
-	int characters;
-	enum person_name_verdict verdict =
-		json_is_string(value) ? person_name_check(json_string_value(value), json_string_length(value), &characters)
-				      : PERSON_NAME_MALFORMED;
-	if (verdict != PERSON_NAME_OK) {
-		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     person_name_reason(verdict), field, -1);
-		return 0;
-	}
-	snprintf(out, PLAY_NAME_SIZE, "%s", json_string_value(value));
-	return 1;
+	struct inputs_refusal refusal;
+	if (inputs_name(value, field, out, &refusal))
+		return 1;
+	service_refuse(request, &refusal);
+	return 0;
 }
+
+_Static_assert(INPUTS_NAME_SIZE == PLAY_NAME_SIZE, "a name of inputs.h fits a game's name");
 
 struct new_seats {
 	int count;
