@@ -18,7 +18,7 @@
 
 /* Fill *refusal; `field` NULL for none (copied when `borrowed` is 0, else kept as is). */
 static int refuse(struct inputs_refusal *refusal, enum problem problem, const char *field, int borrowed,
-		  const char *format, ...)
+                  const char *format, ...)
 {
 	refusal->problem = problem;
 	if (!field || borrowed) {
@@ -45,7 +45,8 @@ json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struc
 	json_error_t error;
 	json_t *body = json_loadb(bytes, length, JSON_REJECT_DUPLICATES, &error);
 	if (!body) {
-		refuse(refusal, PROBLEM_INVALID_JSON, "", 0, "line %d, column %d: %s", error.line, error.column, error.text);
+		refuse(refusal, PROBLEM_INVALID_JSON, "", 0, "line %d, column %d: %s", error.line, error.column,
+		       error.text);
 		return NULL;
 	}
 	if (!json_is_object(body)) {
@@ -57,11 +58,12 @@ json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struc
 }
 
 int inputs_known_members(const json_t *body, const char *const *members, const char *detail,
-			 struct inputs_refusal *refusal)
+                         struct inputs_refusal *refusal)
 {
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)body, key, value) {
+	json_object_foreach((json_t *)body, key, value)
+	{
 		int known = 0;
 		for (const char *const *member = members; *member && !known; member++)
 			known = strcmp(key, *member) == 0;
@@ -75,11 +77,12 @@ int inputs_name(const json_t *value, const char *field, char out[INPUTS_NAME_SIZ
 {
 	int characters;
 	enum person_name_verdict verdict =
-		json_is_string(value) ? person_name_check(json_string_value(value), json_string_length(value), &characters)
-				      : PERSON_NAME_MALFORMED;
+	        json_is_string(value)
+	                ? person_name_check(json_string_value(value), json_string_length(value), &characters)
+	                : PERSON_NAME_MALFORMED;
 	if (verdict != PERSON_NAME_OK)
 		return refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, field, 0, "%s",
-			      person_name_reason(verdict));
+		              person_name_reason(verdict));
 	snprintf(out, INPUTS_NAME_SIZE, "%s", json_string_value(value));
 	return 1;
 }
@@ -102,8 +105,8 @@ int inputs_message(const json_t *body, const char **text, struct inputs_refusal 
 	if (!json_is_string(value) || strlen(json_string_value(value)) != json_string_length(value) ||
 	    text_message_length(json_string_value(value), MESSAGES_MAX_CHARACTERS) < 0)
 		return refuse(refusal, PROBLEM_INVALID_FIELD, "text", 0,
-			      "text is 1..500 characters of UTF-8, without control characters (line feeds allowed) or "
-			      "bidi controls");
+		              "text is 1..500 characters of UTF-8, without control characters (line feeds allowed) or "
+		              "bidi controls");
 	*text = json_string_value(value);
 	return 1;
 }
@@ -117,7 +120,7 @@ int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat,
 	long value = seat_text ? strtol(seat_text, &end, 10) : -1;
 	if (!seat_text || !*seat_text || *end || value < 0 || value >= seats)
 		return refuse(refusal, PROBLEM_INVALID_FIELD, "seat", 0, "seat is a seat number of the game, 0 to %d",
-			      seats - 1);
+		              seats - 1);
 	*seat = (int)value;
 	return 1;
 }
@@ -130,7 +133,7 @@ int inputs_join(const json_t *body, const json_t **invite, const json_t **name, 
 	json_t *code = json_object_get(body, "invite");
 	if (!json_is_string(code) || json_string_length(code) < 1 || json_string_length(code) > 128)
 		return refuse(refusal, code ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "invite", 0,
-			      "invite is the code of the game's invite (a string)");
+		              "invite is the code of the game's invite (a string)");
 	*invite = code;
 	*name = json_object_get(body, "name");
 	return 1;
