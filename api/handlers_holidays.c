@@ -9,7 +9,10 @@
  * the game waits for the seat again (or for its deadline). Both are events of the log
  * (seat_away, seat_back: the rules ignore them), so every reader, replay, export and import
  * sees when the seat was whose; the change, its event and the timer are one transaction
- * (game/play.h play_set_away). Views show the seat with `away: true`.
+ * (game/play.h play_set_away). Views show the seat with `away: true`. When every human
+ * seat is away nobody is at the table: the bots then move one decision per turn clock, or
+ * the game pauses without one (game/play.h play_unattended()). The body and the :seat are
+ * read by api/inputs.c inputs_away().
  *
  * Answers: 200 {seat, away, version}; 400 naming `seat` for a seat that is not a number of
  * the game, or a body with members; 403 seat_token_required (the admin token),
