@@ -96,6 +96,8 @@ int config_from_env(struct config *config)
 	       read_int("REQUEST_TIMEOUT_S", 10, 1, 3600, &config->request_timeout_s) &&
 	       read_int("KEEPALIVE_TIMEOUT_S", 15, 1, 3600, &config->keepalive_timeout_s) &&
 	       read_int("MAX_WAITING", config->max_connections / 2, 0, 100000, &config->max_waiting) &&
+	       read_int("MAX_WAITING_PER_TOKEN", 8, 0, 100000, &config->max_waiting_per_token) &&
+	       read_int("MAX_WAITING_PER_IP", 64, 0, 100000, &config->max_waiting_per_ip) &&
 	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
 	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
 	       read_int("CREATE_RATE_IP", 60, 0, 1000000, &config->create_per_hour) &&

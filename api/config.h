@@ -13,6 +13,8 @@
  *                           clients are cut off; see api/connections.h)
  *   KEEPALIVE_TIMEOUT_S     15 (idle between requests on a kept-alive connection)
  *   MAX_WAITING             MAX_CONNECTIONS / 2 (long-polls and streams at once; more: 503)
+ *   MAX_WAITING_PER_TOKEN   8 (of them with one token; more: 429 waiting_quota); 0: no limit
+ *   MAX_WAITING_PER_IP      64 (of them from one client address; more: 429); 0: no limit
  *   RATE_LIMIT_IP           200 requests/s per client IP (burst 2x); 0 disables
  *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
  *   CREATE_RATE_IP          60 games created per hour per client IP (burst 20); 0 disables
@@ -58,6 +60,8 @@ struct config {
 	int request_timeout_s;
 	int keepalive_timeout_s;
 	int max_waiting;
+	int max_waiting_per_token; /* waiting requests one token may hold (0: no limit) */
+	int max_waiting_per_ip;    /* waiting requests one client address may hold (0: no limit) */
 	double rate_limit_ip;
 	double rate_limit_token;
 	int create_per_hour;      /* games one client IP may create per hour (0: no limit) */

@@ -9,12 +9,20 @@
  * A record is freed by the "closed" notification, which libmicrohttpd sends before it
  * closes the descriptor; so a shutdown made under the lock always hits the connection the
  * record names, never a newer one that reused its descriptor number.
+ *
+ * Waiting places: one count for the whole process and one per client (a token, by its
+ * SHA-256, and an address, by its text) in a small hash table whose entries live while a
+ * place is held: the table holds at most two entries per waiting request, so it is
+ * bounded by MAX_WAITING. A place (struct connections_wait) points at its two entries and
+ * is all that release needs. One lock (wait_lock, never held with `lock`) guards them.
  */
 #include "api/connections.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +30,7 @@
 #include "api/http.h"
 #include "api/metrics.h"
 #include "api/xalloc.h"
+#include "game/auth.h"
 
 #define REAPER_TICK_MS 250
 
@@ -42,9 +51,8 @@ struct guarded {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct guarded *head, *tail;
-static struct connections_config settings = {1024, 64, 512, 10, 15};
+static struct connections_config settings = {1024, 64, 512, 8, 64, 10, 15};
 static long open_count, shut_count;
-static atomic_long waiting;
 static atomic_int reaper_running;
 static pthread_t reaper;
 
@@ -169,19 +177,120 @@ void connections_answered(struct MHD_Connection *connection)
 	set_phase(connection, PHASE_AWAITING, settings.keepalive_timeout_s);
 }
 
-int connections_wait_admit(void)
+/* ---- Waiting places ---- */
+
+#define CLIENT_BUCKETS 256
+#define CLIENT_KEY_MAX 64
+
+/* The places one client holds: key is 'T' and a token's hash, or 'A' and an address. */
+struct client_places {
+	struct client_places *next;
+	int count;
+	size_t length;
+	unsigned char key[CLIENT_KEY_MAX];
+};
+
+struct connections_wait {
+	struct client_places *token;   /* NULL: no token */
+	struct client_places *address;
+};
+
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static long waiting;
+static struct client_places *clients[CLIENT_BUCKETS];
+
+static size_t client_bucket(const unsigned char *key, size_t length)
 {
-	long now = atomic_fetch_add(&waiting, 1);
-	if (now < settings.max_waiting)
-		return 1;
-	atomic_fetch_sub(&waiting, 1);
-	metrics_add(METRICS_WAITING_REFUSED, 1);
-	return 0;
+	uint64_t hash = UINT64_C(0xcbf29ce484222325);
+	for (size_t i = 0; i < length; i++)
+		hash = (hash ^ key[i]) * UINT64_C(0x100000001b3);
+	return (size_t)(hash % CLIENT_BUCKETS);
 }
 
-void connections_wait_release(void)
+/* The entry of `key` (wait_lock held), or NULL when the client holds no place. */
+static struct client_places *client_find(const unsigned char *key, size_t length)
 {
-	atomic_fetch_sub(&waiting, 1);
+	for (struct client_places *at = clients[client_bucket(key, length)]; at; at = at->next)
+		if (at->length == length && memcmp(at->key, key, length) == 0)
+			return at;
+	return NULL;
+}
+
+/* Count one more place for `key` (wait_lock held), adding its entry when new. */
+static struct client_places *client_take(const unsigned char *key, size_t length, struct client_places *found)
+{
+	if (!found) {
+		found = xcalloc(1, sizeof *found);
+		memcpy(found->key, key, length);
+		found->length = length;
+		size_t bucket = client_bucket(key, length);
+		found->next = clients[bucket];
+		clients[bucket] = found;
+	}
+	found->count++;
+	return found;
+}
+
+/* One place fewer for `entry` (wait_lock held); the entry goes with its last place. */
+static void client_give(struct client_places *entry)
+{
+	if (!entry || --entry->count > 0)
+		return;
+	struct client_places **link = &clients[client_bucket(entry->key, entry->length)];
+	while (*link != entry)
+		link = &(*link)->next;
+	*link = entry->next;
+	free(entry);
+}
+
+struct connections_wait *connections_wait_admit(const char *address, const char *token, size_t token_length,
+						enum connections_wait_refusal *refusal)
+{
+	unsigned char token_key[1 + AUTH_HASH_SIZE], address_key[CLIENT_KEY_MAX];
+	size_t address_length = strlen(address);
+	if (address_length > CLIENT_KEY_MAX - 1)
+		address_length = CLIENT_KEY_MAX - 1;
+	address_key[0] = 'A';
+	memcpy(address_key + 1, address, address_length);
+	address_length++;
+	if (token) {
+		token_key[0] = 'T';
+		auth_hash(token, token_length, token_key + 1);
+	}
+	pthread_mutex_lock(&wait_lock);
+	struct client_places *by_token = token ? client_find(token_key, sizeof token_key) : NULL;
+	struct client_places *by_address = client_find(address_key, address_length);
+	*refusal = CONNECTIONS_WAIT_ADMITTED;
+	/* A client at its own limit hears so (429) before it hears that the server is full. */
+	if (settings.max_waiting_per_token > 0 && by_token && by_token->count >= settings.max_waiting_per_token)
+		*refusal = CONNECTIONS_WAIT_TOKEN_FULL;
+	else if (settings.max_waiting_per_ip > 0 && by_address && by_address->count >= settings.max_waiting_per_ip)
+		*refusal = CONNECTIONS_WAIT_IP_FULL;
+	else if (waiting >= settings.max_waiting)
+		*refusal = CONNECTIONS_WAIT_FULL;
+	struct connections_wait *place = NULL;
+	if (*refusal == CONNECTIONS_WAIT_ADMITTED) {
+		place = xcalloc(1, sizeof *place);
+		waiting++;
+		place->token = token ? client_take(token_key, sizeof token_key, by_token) : NULL;
+		place->address = client_take(address_key, address_length, by_address);
+	}
+	pthread_mutex_unlock(&wait_lock);
+	if (!place)
+		metrics_add(METRICS_WAITING_REFUSED, 1);
+	return place;
+}
+
+void connections_wait_release(struct connections_wait *place)
+{
+	if (!place)
+		return;
+	pthread_mutex_lock(&wait_lock);
+	waiting--;
+	client_give(place->token);
+	client_give(place->address);
+	pthread_mutex_unlock(&wait_lock);
+	free(place);
 }
 
 static void *reap(void *unused)

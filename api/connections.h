@@ -21,7 +21,12 @@
  *   the rest is full, the oldest connection that has not yet delivered a request is shed,
  *   so a fresh client (a health check, a move) always gets in while slow ones wait.
  * - Waiting requests (long-polls and event streams) may hold at most MAX_WAITING
- *   connections; past that they are refused with 503 and Retry-After.
+ *   connections; past that they are refused with 503 and Retry-After. Within that, one
+ *   token may hold at most MAX_WAITING_PER_TOKEN of them and one client address at most
+ *   MAX_WAITING_PER_IP (429 and Retry-After past either), so no single client can fill
+ *   the places everybody else waits in. A place is given back when its request ends,
+ *   which for a parked request whose client has gone is at once (api/notify.c watches the
+ *   sockets of parked requests).
  */
 #ifndef CATAN_API_CONNECTIONS_H
 #define CATAN_API_CONNECTIONS_H
@@ -32,6 +37,8 @@ struct connections_config {
 	int max_connections;      /* libmicrohttpd's hard limit */
 	int reserve;              /* kept free for new connections by shedding slow ones */
 	int max_waiting;          /* long-polls and streams at once */
+	int max_waiting_per_token; /* of them for one token (0: no limit) */
+	int max_waiting_per_ip;   /* of them for one client address (0: no limit) */
 	int request_timeout_s;    /* to deliver a request's headers, then its body */
 	int keepalive_timeout_s;  /* between an answer and the next request's headers */
 };
@@ -52,10 +59,27 @@ void connections_headers_read(struct MHD_Connection *connection);
 void connections_body_read(struct MHD_Connection *connection);
 void connections_answered(struct MHD_Connection *connection);
 
-/* Take one of the MAX_WAITING places for a long-poll or a stream: 1, or 0 when all are
- * taken. Each place taken is given back with connections_wait_release(). */
-int connections_wait_admit(void);
-void connections_wait_release(void);
+/* Why a place was not given. */
+enum connections_wait_refusal {
+	CONNECTIONS_WAIT_ADMITTED,
+	CONNECTIONS_WAIT_FULL,       /* every one of the MAX_WAITING places is taken */
+	CONNECTIONS_WAIT_TOKEN_FULL, /* the token holds MAX_WAITING_PER_TOKEN places */
+	CONNECTIONS_WAIT_IP_FULL     /* the address holds MAX_WAITING_PER_IP places */
+};
+
+/* One place taken; opaque. */
+struct connections_wait;
+
+/* Take one of the MAX_WAITING places for a long-poll or a stream of the client at
+ * `address` (its text, NUL-terminated) with `token` (`token_length` bytes; NULL: a
+ * caller without a token, counted by its address only). Returns the place, which the
+ * caller gives back with connections_wait_release(), or NULL with *refusal saying which
+ * limit was reached. Borrows its arguments. */
+struct connections_wait *connections_wait_admit(const char *address, const char *token, size_t token_length,
+						enum connections_wait_refusal *refusal);
+
+/* Give a place back (NULL: nothing). The place is freed. */
+void connections_wait_release(struct connections_wait *place);
 
 /* Counted in /metrics: catan_connections, catan_connections_shed_total,
  * catan_connections_timed_out_total, catan_waiting_refused_total. */

@@ -40,7 +40,8 @@ void handle_get_my_games(struct http_request *request);
 /* A player's name (`value`, a member named `field`): 1 with it copied into out (which
  * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
  * (missing_field when value is NULL). The one rule for every name a client gives:
- * 1..40 characters without control or bidi-control characters. */
+ * codec/person_name.h (1..40 characters without control or bidi-control characters, at
+ * least one of which shows); the detail says which part failed. */
 int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
 
 /* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an
@@ -76,6 +77,11 @@ void handle_export_game(struct http_request *request);
  * creation's admission (CREATE_KEY, the per-address quota): 0 with a problem queued. */
 void handle_import_game(struct http_request *request);
 int handlers_may_create(struct http_request *request);
+/* The gate of games without a human seat (handlers_games.c), for creation and import
+ * alike: 1 when some seat of bots[0 .. seats) is not a bot, or the request carries the
+ * creation key, or ALL_BOT_GAMES=1; else 0 with 403 create_key_required naming
+ * `players` queued. */
+int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats);
 /* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
  * or NULL with a problem queued. */
 json_t *handlers_game_view(struct http_request *request, const struct session *session);

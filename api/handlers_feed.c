@@ -410,6 +410,8 @@ static ssize_t feed_stream_read(void *cls, uint64_t position, char *out, size_t 
 	(void)position;
 	struct feed_stream *stream = cls;
 	for (;;) {
+		if (http_departed(stream->request))
+			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client has gone */
 		if (stream->pending_offset < stream->pending_length) {
 			size_t count = stream->pending_length - stream->pending_offset;
 			if (count > max)

@@ -22,8 +22,6 @@
 #include "engine/rules.h"
 #include "engine/view.h"
 
-#define NAME_MAX_CHARACTERS 40
-
 /* The view of API.md for the session's viewer (the admin sees what a spectator sees). */
 static json_t *game_json(const struct session *session)
 {
@@ -74,15 +72,14 @@ static int put_deadline(struct http_request *request, const struct session *sess
 
 int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
 {
-	int length = json_is_string(value) ? text_name_length(json_string_value(value)) : -1;
-	if (length < 1 || length > NAME_MAX_CHARACTERS) {
-		http_respond_problem(request, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "a name is 1..40 characters without control or bidi-control characters", field, -1);
-		return 0;
-	}
-	snprintf(out, PLAY_NAME_SIZE, "%s", json_string_value(value));
-	return 1;
+	struct inputs_refusal refusal;
+	if (inputs_name(value, field, out, &refusal))
+		return 1;
+	service_refuse(request, &refusal);
+	return 0;
 }
+
+_Static_assert(INPUTS_NAME_SIZE == PLAY_NAME_SIZE, "a name of inputs.h fits a game's name");
 
 struct new_seats {
 	int count;
@@ -214,6 +211,26 @@ static int may_create(struct http_request *request, int keyed)
 	return 1;
 }
 
+/* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
+static int bots_only_allowed(struct http_request *request, int keyed, const int *bots, int seats)
+{
+	int humans = 0;
+	for (int s = 0; s < seats; s++)
+		humans += !bots[s];
+	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
+		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
+				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
+				     "players", -1);
+		return 0;
+	}
+	return 1;
+}
+
+int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats)
+{
+	return bots_only_allowed(request, has_create_key(request), bots, seats);
+}
+
 void handle_create_game(struct http_request *request)
 {
 	int keyed = has_create_key(request);
@@ -233,19 +250,12 @@ void handle_create_game(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	/* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
-	int humans = 0;
-	for (int s = 0; s < seats.count; s++)
-		humans += !seats.bots[s];
 	int public_game = 0;
 	if (!handlers_lobby_public(request, body, seats.open_count, &public_game)) {
 		json_decref(body);
 		return;
 	}
-	if (humans == 0 && !keyed && !service_config()->all_bot_games) {
-		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
-				     "a game of bots only needs the creation key (or ALL_BOT_GAMES=1 on the server)",
-				     "players", -1);
+	if (!bots_only_allowed(request, keyed, seats.bots, seats.count)) {
 		json_decref(body);
 		return;
 	}

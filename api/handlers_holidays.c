@@ -9,35 +9,18 @@
  * the game waits for the seat again (or for its deadline). Both are events of the log
  * (seat_away, seat_back: the rules ignore them), so every reader, replay, export and import
  * sees when the seat was whose; the change, its event and the timer are one transaction
- * (game/play.h play_set_away). Views show the seat with `away: true`.
+ * (game/play.h play_set_away). Views show the seat with `away: true`. When every human
+ * seat is away nobody is at the table: the bots then move one decision per turn clock, or
+ * the game pauses without one (game/play.h play_unattended()). The body and the :seat are
+ * read by api/inputs.c inputs_away().
  *
  * Answers: 200 {seat, away, version}; 400 naming `seat` for a seat that is not a number of
  * the game, or a body with members; 403 seat_token_required (the admin token),
  * seat_mismatch (another seat's token); 409 seat_not_changeable (a seat created as a bot,
  * or already away / not away), game_finished, version_conflict (raced too often).
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "api/handlers.h"
 #include "api/service.h"
-
-/* The :seat of the path: 1 and *seat, or 0 with a 400 naming `seat` queued. */
-static int read_seat(struct http_request *request, const struct session *session, int *seat)
-{
-	const char *text = request->params[1];
-	char *end = NULL;
-	long value = text ? strtol(text, &end, 10) : -1;
-	if (!text || !*text || *end || value < 0 || value >= session->game.state.options.seats) {
-		char detail[96];
-		snprintf(detail, sizeof detail, "seat is a seat number of the game, 0 to %d",
-			 session->game.state.options.seats - 1);
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "seat", -1);
-		return 0;
-	}
-	*seat = (int)value;
-	return 1;
-}
 
 static void set_away(struct http_request *request, int away)
 {
@@ -47,11 +30,13 @@ static void set_away(struct http_request *request, int away)
 	json_t *body = service_body(request, 1);
 	if (!body)
 		return;
-	static const char *const members[] = {NULL};
-	int known = service_known_members(request, body, members, "away takes no body (or {})");
-	json_decref(body);
 	int seat;
-	if (!known || !read_seat(request, &session, &seat))
+	struct inputs_refusal refusal;
+	int parsed = inputs_away(body, request->params[1], session.game.state.options.seats, &seat, &refusal);
+	if (!parsed)
+		service_refuse(request, &refusal);
+	json_decref(body);
+	if (!parsed)
 		return;
 	if (session.viewer != seat) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sends itself away", NULL,

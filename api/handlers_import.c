@@ -16,7 +16,8 @@
  * creation answers: 201 with the new id, the admin token and one token per seat (none for a
  * bot seat). Without a seed the new game gets a random one for its future draws.
  *
- * Admission is creation's (CREATE_KEY, the per-address quota), and the body may be up to
+ * Admission is creation's (CREATE_KEY, the per-address quota, and a game whose every seat
+ * is a bot only with the creation key or ALL_BOT_GAMES=1), and the body may be up to
  * HTTP_IMPORT_BODY_LIMIT (api/http.h).
  */
 #include <stdio.h>
@@ -220,7 +221,8 @@ void handle_import_game(struct http_request *request)
 	options.game = events[0].setup.options;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	int bots[GAME_MAX_SEATS];
-	if (!read_players(request, json_object_get(body, "players"), seats, names, bots))
+	if (!read_players(request, json_object_get(body, "players"), seats, names, bots) ||
+	    !handlers_bots_only_allowed(request, bots, seats))
 		goto done;
 
 	groups = xcalloc((size_t)count, sizeof *groups);

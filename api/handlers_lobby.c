@@ -268,16 +268,11 @@ void handle_join_game(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"invite", "name", NULL};
 	char name[PLAY_NAME_SIZE];
-	json_t *invite = json_object_get(body, "invite");
-	if (!service_known_members(request, body, members, "a join has the invite and a name")) {
-		json_decref(body);
-		return;
-	}
-	if (!json_is_string(invite) || json_string_length(invite) < 1 || json_string_length(invite) > 128) {
-		http_respond_problem(request, invite ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "invite is the code of the game's invite (a string)", "invite", -1);
+	const json_t *invite, *name_value;
+	struct inputs_refusal refusal;
+	if (!inputs_join(body, &invite, &name_value, &refusal)) {
+		service_refuse(request, &refusal);
 		json_decref(body);
 		return;
 	}
@@ -303,7 +298,6 @@ void handle_join_game(struct http_request *request)
 			return;
 		}
 	}
-	json_t *name_value = json_object_get(body, "name");
 	if (player.id && !name_value) {
 		snprintf(name, sizeof name, "%s", player.name);
 	} else if (!handlers_read_name(request, name_value, "name", name)) {

@@ -30,29 +30,16 @@ void handle_post_message(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"text", NULL};
-	if (!service_known_members(request, body, members, "a message is {text}")) {
+	const char *text;
+	struct inputs_refusal refusal;
+	if (!inputs_message(body, &text, &refusal)) {
+		service_refuse(request, &refusal);
 		json_decref(body);
-		return;
-	}
-	json_t *text = json_object_get(body, "text");
-	if (!text) {
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "a message needs its text", "text", -1);
-		return;
-	}
-	if (!json_is_string(text) || strlen(json_string_value(text)) != json_string_length(text) ||
-	    messages_text_length(json_string_value(text)) < 0) {
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "text is 1..500 characters of UTF-8, without control characters (line feeds "
-				     "allowed) or bidi controls",
-				     "text", -1);
 		return;
 	}
 	struct store_message posted;
 	int retry_after;
-	enum store_status status = messages_post(session.game.id, session.viewer, json_string_value(text), &posted,
+	enum store_status status = messages_post(session.game.id, session.viewer, text, &posted,
 						 &retry_after);
 	if (status != STORE_OK) {
 		json_decref(body);
@@ -72,7 +59,7 @@ void handle_post_message(struct http_request *request)
 	}
 	/* This process's streams and feeds wake now; others by the post's own NOTIFY. */
 	notify_message(session.game.id);
-	json_t *answer = messages_json(&session.game, &posted, json_string_value(text));
+	json_t *answer = messages_json(&session.game, &posted, text);
 	json_decref(body);
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json_hashed(request, 201, answer, "messages-");

@@ -115,7 +115,11 @@ void handle_get_moves(struct http_request *request)
 	if (after < 0 || limit < 0 || wait < 0)
 		return;
 	struct poll_state *state = request->state;
+	struct session session;
+	if (!service_open(request, &session))
+		return;
 	if (!state) {
+		/* Admitted once its token is known (the places are counted per token too). */
 		if (wait > 0 && !http_wait_admit(request))
 			return;
 		state = xcalloc(1, sizeof *state);
@@ -123,9 +127,6 @@ void handle_get_moves(struct http_request *request)
 		request->state = state;
 		request->free_state = free;
 	}
-	struct session session;
-	if (!service_open(request, &session))
-		return;
 	for (;;) {
 		struct store_log log;
 		enum store_status status =
@@ -274,6 +275,8 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 	(void)position;
 	struct stream *stream = cls;
 	for (;;) {
+		if (http_departed(stream->request))
+			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client has gone */
 		if (stream->pending_offset < stream->pending_length) {
 			size_t count = stream->pending_length - stream->pending_offset;
 			if (count > max)

@@ -41,13 +41,11 @@ void handle_create_player(struct http_request *request)
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
-	static const char *const members[] = {"name", NULL};
-	if (!service_known_members(request, body, members, "a player has a name")) {
-		json_decref(body);
-		return;
-	}
 	char text[PLAY_NAME_SIZE];
-	int named = handlers_read_name(request, json_object_get(body, "name"), "name", text);
+	struct inputs_refusal refusal;
+	int named = inputs_player(body, text, &refusal);
+	if (!named)
+		service_refuse(request, &refusal);
 	json_decref(body);
 	if (!named)
 		return;
@@ -146,6 +144,8 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 		service_store_error(request, status);
 		return 0;
 	}
+	request->token = token;
+	request->token_length = length;
 	return 1;
 }
 

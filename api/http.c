@@ -19,9 +19,11 @@
  * Rate limits: the quota the request was counted against (request->quota) goes out as
  * RateLimit-Limit, -Remaining and -Reset on every answer, 429s included.
  */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include "api/http.h"
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <arpa/inet.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -343,14 +345,46 @@ int http_wait_admit(struct http_request *request)
 {
 	if (request->waiting)
 		return 1;
-	if (!connections_wait_admit()) {
-		http_add_header(request, "Retry-After", "5");
+	enum connections_wait_refusal refusal;
+	request->waiting = connections_wait_admit(request->client_ip, request->token, request->token_length, &refusal);
+	if (request->waiting)
+		return 1;
+	http_add_header(request, "Retry-After", "5");
+	if (refusal == CONNECTIONS_WAIT_TOKEN_FULL)
+		http_respond_problem(request, PROBLEM_WAITING_QUOTA,
+				     "this token holds as many long-polls and streams as it may (MAX_WAITING_PER_TOKEN): "
+				     "close one, or retry later",
+				     NULL, -1);
+	else if (refusal == CONNECTIONS_WAIT_IP_FULL)
+		http_respond_problem(request, PROBLEM_WAITING_QUOTA,
+				     "this address holds as many long-polls and streams as it may (MAX_WAITING_PER_IP): "
+				     "close one, or retry later",
+				     NULL, -1);
+	else
 		http_respond_problem(request, PROBLEM_TOO_MANY_WAITING,
 				     "too many long-polls and streams are open on this server: retry later", NULL, -1);
+	return 0;
+}
+
+int http_probe_departed(struct http_request *request)
+{
+	if (atomic_load(&request->departed))
+		return 1;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (!info || info->connect_fd == MHD_INVALID_SOCKET)
 		return 0;
-	}
-	request->waiting = 1;
+	/* POLLRDHUP: the client's FIN, even when bytes it sent before are still unread. */
+	struct pollfd socket_state = {info->connect_fd, POLLRDHUP, 0};
+	if (poll(&socket_state, 1, 0) != 1 || !(socket_state.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+		return 0;
+	atomic_store(&request->departed, 1);
 	return 1;
+}
+
+int http_departed(struct http_request *request)
+{
+	return atomic_load(&request->departed);
 }
 
 void http_suspend(struct http_request *request)
@@ -525,6 +559,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 	}
 	if (request->status)
 		return MHD_YES; /* answered already (an early 413) */
+	if (atomic_load(&request->departed))
+		return MHD_NO; /* resumed because its client has gone: libmicrohttpd closes it */
 	if (!request->route)
 		connections_body_read(connection);
 	request->suspended = 0;
@@ -540,8 +576,8 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
 	if (!request)
 		return;
 	double seconds = http_now() - request->started;
-	if (request->waiting)
-		connections_wait_release();
+	connections_wait_release(request->waiting);
+	request->waiting = NULL;
 	connections_answered(connection);
 	metrics_observe_request(request->route, request->method, request->status, seconds);
 	access_log_write(request, seconds, code != MHD_REQUEST_TERMINATED_COMPLETED_OK);
@@ -575,8 +611,13 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	int reserve = config->max_connections / 16 > 8 ? config->max_connections / 16 : 8;
 	if (reserve > config->max_connections / 2)
 		reserve = config->max_connections / 2;
-	struct connections_config guard = {config->max_connections, reserve, config->max_waiting,
-					   config->request_timeout_s, config->keepalive_timeout_s};
+	struct connections_config guard = {.max_connections = config->max_connections,
+					   .reserve = reserve,
+					   .max_waiting = config->max_waiting,
+					   .max_waiting_per_token = config->max_waiting_per_token,
+					   .max_waiting_per_ip = config->max_waiting_per_ip,
+					   .request_timeout_s = config->request_timeout_s,
+					   .keepalive_timeout_s = config->keepalive_timeout_s};
 	connections_start(&guard);
 	struct MHD_Daemon *daemon = MHD_start_daemon(
 		flags, (uint16_t)config->port, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, address,

@@ -33,6 +33,7 @@ enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DE
 
 
 struct route;
+struct connections_wait;
 
 struct http_request {
 	struct MHD_Connection *connection;
@@ -59,7 +60,15 @@ struct http_request {
 	const char *problem_code;
 	char *extra_headers[HTTP_MAX_EXTRA_HEADERS][2];
 	int extra_header_count;
-	int waiting; /* holds one of the connection guard's places for waiting requests */
+	struct connections_wait *waiting; /* one of the connection guard's places for waiting requests, or NULL */
+	/* The bearer token the request was authenticated with (borrowed from its headers or
+	 * query, set by the authentication of service.h and handlers.h), NULL without one:
+	 * the key of its waiting places per token. */
+	const char *token;
+	size_t token_length;
+	/* Set (by the notifier, while the request is parked) when its client has gone: the
+	 * request then ends at once, answering nothing (http_departed()). */
+	_Atomic int departed;
 	/* The rate limit the request was counted against (the token's, else the address's),
 	 * told in RateLimit-* headers; limit 0: none. */
 	struct ratelimit_quota quota;
@@ -115,10 +124,21 @@ void http_respond_refusal(struct http_request *request, enum error error, long v
  * reference. */
 json_t *http_refusal_body(struct http_request *request, enum error error, long version, int *status);
 
-/* Before a request waits for changes (a long-poll or a stream): 1 when it may, else 0 with
- * a 503 too_many_waiting problem (Retry-After) queued. The place is given back when the
- * request ends. */
+/* Before a request waits for changes (a long-poll or a stream), after its token (if any)
+ * was authenticated: 1 when it may, else 0 with a problem queued: 429 waiting_quota when
+ * its token or its address holds as many waiting places as it may (MAX_WAITING_PER_TOKEN,
+ * MAX_WAITING_PER_IP), 503 too_many_waiting when the server's MAX_WAITING are all taken,
+ * both with Retry-After. The place is given back when the request ends. */
 int http_wait_admit(struct http_request *request);
+
+/* For the notifier, on a parked (suspended) request: 1 when its client has closed its
+ * side of the connection (or the connection failed), and the request is then marked
+ * departed; 0 while the client is there. A check without blocking (poll(2), no wait). */
+int http_probe_departed(struct http_request *request);
+
+/* 1 when the request was marked departed: its handler (or its stream's reader) ends it
+ * without an answer. */
+int http_departed(struct http_request *request);
 
 /* Suspend the connection (MHD_suspend_connection): the handler returns without a
  * response and runs again after http_resume(). */
@@ -136,6 +156,8 @@ struct http_config {
 	int request_timeout_s;    /* to deliver a request's headers, then its body */
 	int keepalive_timeout_s;  /* idle between requests */
 	int max_waiting;          /* long-polls and streams at once */
+	int max_waiting_per_token; /* of them for one token (0: no limit) */
+	int max_waiting_per_ip;   /* of them for one client address (0: no limit) */
 };
 
 /* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */

@@ -42,6 +42,7 @@ static const char *const counter_names[METRICS_COUNTER_COUNT][2] = {
 	{"catan_connections_shed_total", "Connections owing their request closed to keep capacity free for new ones"},
 	{"catan_connections_timed_out_total", "Connections closed for not delivering a request in time"},
 	{"catan_waiting_refused_total", "Long-polls and streams refused because too many were open"},
+	{"catan_waiters_departed_total", "Parked long-polls and streams ended because their client had gone"},
 	{"catan_background_retries_total", "Database calls of background threads that failed and were retried later"},
 };
 

@@ -5,6 +5,13 @@
  * rare next to requests). Latest versions: a fixed table of the newest version heard per
  * game; notify_park() consults it to close the race between a handler's last read and its
  * parking (an append notified in between would otherwise be missed until the deadline).
+ *
+ * Departed clients: libmicrohttpd does not watch the socket of a suspended connection, so
+ * a client that closes a parked long-poll or stream would keep its waiting place (and its
+ * socket) until the wait ran out. The listener thread looks at the sockets of every parked
+ * request every PROBE_MS (http_probe_departed(): a poll(2) that does not block, under the
+ * registry lock, so the request is still parked and its socket still open), and wakes the
+ * ones whose client has gone; they end without an answer and give their places back.
  */
 #include "api/notify.h"
 
@@ -22,6 +29,9 @@
  * deadlines are checked this often. */
 #define HURRY_TICK_MS 20
 #define HURRY_WITHIN_S 0.2
+/* How often the sockets of parked requests are looked at (a departed client's place is
+ * free again within about this long). */
+#define PROBE_MS 250
 
 struct version_slot {
 	int64_t game_id;
@@ -159,6 +169,27 @@ static void wake_expired(double now, int all)
 	pthread_mutex_unlock(&registry_lock);
 }
 
+/* Wake the parked requests whose client has gone. */
+static void wake_departed(void)
+{
+	long departed = 0;
+	pthread_mutex_lock(&registry_lock);
+	for (size_t b = 0; b <= WAITER_BUCKETS; b++) {
+		struct notify_waiter **link = b < WAITER_BUCKETS ? &buckets[b] : &feeds;
+		while (*link) {
+			if (http_probe_departed((*link)->request)) {
+				wake(link);
+				departed++;
+			} else {
+				link = &(*link)->next;
+			}
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	if (departed)
+		metrics_add(METRICS_WAITERS_DEPARTED, departed);
+}
+
 static int park_game(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
 		     int messages, uint64_t seen, double deadline)
 {
@@ -234,6 +265,7 @@ int notify_park_games(struct notify_waiter *waiter, struct http_request *request
 static void *listen_loop(void *unused)
 {
 	(void)unused;
+	double probe_due = 0;
 	while (atomic_load(&thread_running)) {
 		int reconnected = 0;
 		pthread_mutex_lock(&registry_lock);
@@ -242,7 +274,12 @@ static void *listen_loop(void *unused)
 		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
 		if (reconnected)
 			wake_expired(0, 1);
-		wake_expired(http_now(), 0);
+		double now = http_now();
+		wake_expired(now, 0);
+		if (now >= probe_due) {
+			probe_due = now + PROBE_MS / 1000.0;
+			wake_departed();
+		}
 	}
 	return NULL;
 }

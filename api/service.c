@@ -110,6 +110,8 @@ static int authenticate(struct http_request *request, struct session *session, c
 		return 0;
 	}
 	session->viewer = seat == STORE_SEAT_ADMIN ? PLAY_ADMIN : seat;
+	request->token = token;
+	request->token_length = length;
 	return 1;
 }
 
@@ -227,50 +229,38 @@ int service_refresh(struct http_request *request, struct session *session)
 	return 1;
 }
 
+void service_refuse(struct http_request *request, const struct inputs_refusal *refusal)
+{
+	http_respond_problem(request, refusal->problem, refusal->detail, refusal->field, -1);
+}
+
 json_t *service_body(struct http_request *request, int empty_ok)
 {
+	struct inputs_refusal refusal;
+	json_t *body;
 	if (!request->body || request->body_length == 0) {
-		if (empty_ok)
-			return json_object();
-		http_respond_problem(request, PROBLEM_INVALID_JSON, "a JSON object body is required", "", -1);
-		return NULL;
+		if (!(body = inputs_json_object(NULL, 0, empty_ok, &refusal)))
+			service_refuse(request, &refusal);
+		return body;
 	}
 	const char *type = http_header(request, MHD_HTTP_HEADER_CONTENT_TYPE);
 	if (!type || strncasecmp(type, "application/json", 16) != 0 || (type[16] && type[16] != ';' && type[16] != ' ')) {
 		http_respond_problem(request, PROBLEM_UNSUPPORTED_MEDIA_TYPE, "send Content-Type: application/json", NULL, -1);
 		return NULL;
 	}
-	json_error_t error;
-	json_t *body = json_loadb(request->body, request->body_length, JSON_REJECT_DUPLICATES, &error);
-	if (!body) {
-		char detail[256];
-		snprintf(detail, sizeof detail, "line %d, column %d: %s", error.line, error.column, error.text);
-		http_respond_problem(request, PROBLEM_INVALID_JSON, detail, "", -1);
-		return NULL;
-	}
-	if (!json_is_object(body)) {
-		json_decref(body);
-		http_respond_problem(request, PROBLEM_INVALID_JSON, "the body must be a JSON object", "", -1);
-		return NULL;
-	}
+	if (!(body = inputs_json_object(request->body, request->body_length, empty_ok, &refusal)))
+		service_refuse(request, &refusal);
 	return body;
 }
 
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail)
 {
-	const char *key;
-	json_t *value;
-	json_object_foreach((json_t *)body, key, value) {
-		int known = 0;
-		for (const char *const *member = members; *member && !known; member++)
-			known = strcmp(key, *member) == 0;
-		if (!known) {
-			http_respond_problem(request, PROBLEM_UNKNOWN_FIELD, detail, key, -1);
-			return 0;
-		}
-	}
-	return 1;
+	struct inputs_refusal refusal;
+	if (inputs_known_members(body, members, detail, &refusal))
+		return 1;
+	service_refuse(request, &refusal);
+	return 0;
 }
 
 void service_codec_error(struct http_request *request, const struct codec_error *error)

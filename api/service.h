@@ -16,6 +16,7 @@
 
 #include "api/config.h"
 #include "api/http.h"
+#include "api/inputs.h"
 #include "codec/error.h"
 #include "codec/options.h"
 #include "db/store.h"
@@ -63,13 +64,17 @@ void service_move(struct http_request *request, struct session *session, const s
 		  int success_status, const char *offer_member);
 
 /* Parse the request body as a JSON object (415/413/400 answered and NULL returned when it
- * is not one). A missing body gives an empty object when `empty_ok`. New reference. */
+ * is not one; the JSON part is inputs_json_object()). A missing body gives an empty
+ * object when `empty_ok`. New reference. */
 json_t *service_body(struct http_request *request, int empty_ok);
 
 /* 1 when every member of `body` is one of `members` (NULL-terminated); else 0 with a 400
  * unknown_field naming the member, `detail` saying what the body holds. */
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail);
+
+/* Answer a refused input (api/inputs.h): its problem, detail and member. */
+void service_refuse(struct http_request *request, const struct inputs_refusal *refusal);
 
 /* Answer a codec error. */
 void service_codec_error(struct http_request *request, const struct codec_error *error);

@@ -7,7 +7,9 @@
  *   bot      every bot seat with something to do moves (engine/autoplay.h), one append
  *            each, until the game waits for a human; while the chain goes on, the timer
  *            each append leaves is a lease (PLAY_BOT_LEASE_MS), not "due now", so other
- *            workers do not race the chain.
+ *            workers do not race the chain. An unattended game (every human seat away on
+ *            holiday, game/play.h play_unattended()) makes one move per timer, and its
+ *            append sets the next one a turn clock later (or none: the game pauses).
  *   deadline the decisions pending at that version get their default move: unanswered
  *            offers declined, discards chosen at random, the robber moved at random, the
  *            dice rolled, the turn ended, or (on_timeout "bot") the bot plays the timed-out
@@ -114,18 +116,24 @@ static int apply(struct game_record *record, int seat, const struct command *com
 
 static void play_bots(struct game_record *record, struct command *scratch)
 {
-	uint8_t bots = play_bot_seats(record);
 	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
+		/* Read each time: a move may have found the seats changed (a holiday began). */
+		uint8_t bots = play_bot_seats(record);
 		int seat = autoplay_bot_to_move(&record->state, bots);
 		if (seat < 0)
+			return;
+		/* Nobody at the table: one move per timer (the first of the claim), whose next
+		 * one the append paces by the turn clock (play_unattended()). */
+		int paced = play_unattended(record);
+		if (paced && moves > 0)
 			return;
 		struct rng rng = choice_rng(record);
 		struct command command;
 		/* The chain's last move leaves the next one due at once, not leased: letting go of
 		 * a long game must not pause it for PLAY_BOT_LEASE_MS. */
-		int keep_lease = moves < CHAIN_LIMIT - 1;
+		int keep_lease = !paced && moves < CHAIN_LIMIT - 1;
 		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
-		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease))
+		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease) || paced)
 			return;
 	}
 }

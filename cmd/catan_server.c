@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 		.request_timeout_s = config.request_timeout_s,
 		.keepalive_timeout_s = config.keepalive_timeout_s,
 		.max_waiting = config.max_waiting,
+		.max_waiting_per_token = config.max_waiting_per_token,
+		.max_waiting_per_ip = config.max_waiting_per_ip,
 	};
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Bytes of the character at `at` (1..4), with its code point in *code_point; 0 when the
@@ -166,4 +167,36 @@ int text_name_length(const char *text)
 		count++;
 	}
 	return count;
+}
+
+int text_message_length(const char *text, int max_characters)
+{
+	size_t bytes = strlen(text);
+	if (!text_utf8_valid(text, bytes))
+		return -1;
+	char *copy = malloc(bytes + 1);
+	if (!copy)
+		abort();
+	memcpy(copy, text, bytes + 1);
+	int total = 0;
+	char *line = copy;
+	for (;;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		int length = *line ? text_name_length(line) : 0;
+		if (length < 0) {
+			total = -1;
+			break;
+		}
+		total += length;
+		if (!end)
+			break;
+		total++; /* the line feed */
+		line = end + 1;
+	}
+	free(copy);
+	if (total < 1 || total > max_characters || strspn(text, "\n ") == bytes)
+		return -1;
+	return total;
 }

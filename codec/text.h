@@ -41,4 +41,10 @@ void text_make_valid(char *buffer);
  * or paragraph separators; else -1. */
 int text_name_length(const char *text);
 
+/* The number of characters of `text` (NUL-terminated) when it may be posted as table
+ * talk: valid UTF-8, 1..max_characters characters, not only spaces and line feeds, each
+ * line as text_name_length() wants it (so line feeds are the only control allowed); else
+ * -1. (game/messages.h: messages_text_length() is this with its limit.) */
+int text_message_length(const char *text, int max_characters);
+
 #endif

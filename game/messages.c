@@ -17,34 +17,7 @@
 
 int messages_text_length(const char *text)
 {
-	size_t bytes = strlen(text);
-	if (!text_utf8_valid(text, bytes))
-		return -1;
-	char *copy = malloc(bytes + 1);
-	if (!copy)
-		abort();
-	memcpy(copy, text, bytes + 1);
-	int total = 0;
-	char *line = copy;
-	for (;;) {
-		char *end = strchr(line, '\n');
-		if (end)
-			*end = '\0';
-		int length = *line ? text_name_length(line) : 0;
-		if (length < 0) {
-			total = -1;
-			break;
-		}
-		total += length;
-		if (!end)
-			break;
-		total++; /* the line feed */
-		line = end + 1;
-	}
-	free(copy);
-	if (total < 1 || total > MESSAGES_MAX_CHARACTERS || strspn(text, "\n ") == bytes)
-		return -1;
-	return total;
+	return text_message_length(text, MESSAGES_MAX_CHARACTERS);
 }
 
 enum store_status messages_post(int64_t game_id, int seat, const char *text, struct store_message *posted,

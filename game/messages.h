@@ -37,8 +37,9 @@
 #define MESSAGES_PAGE_MAX 500
 
 /* The number of characters of `text` when it may be posted: valid UTF-8, 1..500
- * characters, no control characters but line feeds, no bidi or invisible format controls
- * (codec/text.h text_name_length() on each line); else -1. */
+ * characters, no control characters but line feeds, no bidi or invisible format controls;
+ * else -1. The rule is codec/text.h text_message_length() with MESSAGES_MAX_CHARACTERS
+ * (api/inputs.c calls that, so the fuzz targets need no store). */
 int messages_text_length(const char *text);
 
 /* Post a checked text by `seat`: STORE_OK with *posted (posted->text NULL: the caller has

@@ -301,9 +301,21 @@ uint8_t play_bot_seats(const struct game_record *game)
 	return bots;
 }
 
-/* What the game waits for from the server itself at `state`: a bot's move (due at once),
- * a deadline (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot
- * seat, no deadline), so its appends carry no timer at all. Fills *out. */
+int play_unattended(const struct game_record *game)
+{
+	int away = 0;
+	for (int s = 0; s < game->state.options.seats; s++) {
+		if (!game->bots[s])
+			return 0;
+		away |= game->away[s];
+	}
+	return away;
+}
+
+/* What the game waits for from the server itself at `state`: a bot's move (due at once;
+ * in an unattended game one turn clock later, or never without one), a deadline
+ * (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot seat, no
+ * deadline), so its appends carry no timer at all. Fills *out. */
 static const struct store_timer_set *next_timer(const struct game_record *game, const struct game *state,
 						struct store_timer_set *out)
 {
@@ -314,7 +326,13 @@ static const struct store_timer_set *next_timer(const struct game_record *game, 
 	out->due_ms = 0;
 	if (!game_in_progress(state))
 		return out;
-	if (autoplay_bot_to_move(state, bots) >= 0) {
+	if (autoplay_bot_to_move(state, bots) >= 0 && play_unattended(game)) {
+		/* Nobody at the table: at the turn clock's pace, or paused without one. */
+		if (game->options.turn_timeout_s > 0) {
+			out->kind = STORE_TIMER_BOT;
+			out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
+		}
+	} else if (autoplay_bot_to_move(state, bots) >= 0) {
 		out->kind = STORE_TIMER_BOT;
 	} else if (game->options.turn_timeout_s > 0) {
 		out->kind = STORE_TIMER_DEADLINE;
@@ -584,7 +602,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		}
 		struct store_timer_set timer;
 		const struct store_timer_set *next = next_timer(game, &after, &timer);
-		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT)
+		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && !play_unattended(game))
 			timer.due_ms = PLAY_BOT_LEASE_MS;
 		struct game_repo repo;
 		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);

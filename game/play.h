@@ -211,6 +211,14 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 /* The seats of the game that bots play, as a mask. */
 uint8_t play_bot_seats(const struct game_record *game);
 
+/* 1 when nobody is at the table: every seat is played by the server's bot and at least
+ * one of them is a person's seat away on holiday (a game created with bots only is not
+ * unattended: it was admitted as such). An unattended game is no free CPU: its bots move
+ * one decision per turn clock (turn_timeout_s), as a present human's deadline would let
+ * the game go on, and without a turn clock the game pauses (no timer at all) until a
+ * seat comes back (seat_back sets the bot's timer at once again). */
+int play_unattended(const struct game_record *game);
+
 /* When the game's current wait times out and the server makes the default move
  * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus
  * turn_timeout_s (the deadline timer is set in the same transaction as that event), while

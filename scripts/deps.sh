@@ -5,11 +5,14 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
-clang libclang-rt-14-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium"
+clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium"
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
 # libpng writes them as PNG;
 # xmllint (libxml2-utils) parses them in the HTTP tests.
+
+# libicu-dev (ICU 72, Unicode 15.0 on Debian 12) judges whether a name shows anything
+# (codec/person_name.c: NFC, Default_Ignorable_Code_Point, general categories).
 
 # python3-aiosmtpd is the SMTP sink the mail tests run (tests/api/smtp_sink.py, with Debian's
 # /usr/bin/python3).

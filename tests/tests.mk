@@ -147,6 +147,10 @@ $(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ)
 
 ALL_TARGETS += $(HTTP_TESTS)
 
+# The probe of every route (test_http_probe) reads the route table itself: api/routes.c,
+# with the do-nothing handlers of tests/fuzz/fuzz_handlers.c behind its rows.
+$(B)/tests/api/test_http_probe: $(B)/obj/api/routes.o $(B)/obj/api/xalloc.o $(B)/obj/tests/fuzz/fuzz_handlers.o
+
 # Asynchronous play (webhooks, deadlines, bot seats): the same support, plus a webhook
 # receiver (tests/api/webhook_receiver.c, libmicrohttpd and OpenSSL's HMAC).
 ASYNC_TEST_SRC := $(wildcard tests/api/test_async_*.c)

@@ -6,10 +6,14 @@
  * and imports event for event. Only the seat decides (its token or its player's): another
  * seat's token, the admin's and a foreign player's are 403; a bad seat or body is 400
  * naming the field, and a change that is no change is 409; none of them changes anything.
+ * With every human seat away nobody is at the table, and the game runs on no free CPU
+ * (issue 20, item 9): without a turn clock it pauses (no timer) until a seat comes back,
+ * with one its bots make one decision per turn clock (the timer's row says when).
  *
  * One server behind Prism checking every response against the contract; bad requests go
  * straight to the server.
  */
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +115,44 @@ static int count_entries(const json_t *log, const char *type, int seat, const ch
 	return count;
 }
 
+/* The game's timer (game_timers): 1 with its version, kind (1 deadline, 2 bot) and the
+ * seconds until it is due; 0 when the game has none. */
+static int timer_of(const struct http_game *game, long *version, int *kind, double *due_in_s)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
+	ck_assert_int_eq(PQstatus(connection), CONNECTION_OK);
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "SELECT version, kind, extract(epoch FROM due_at - now()) FROM game_timers WHERE game_id = %lld",
+		 (long long)strtoull(game->id, NULL, 16));
+	PGresult *result = PQexec(connection, sql);
+	ck_assert_msg(PQresultStatus(result) == PGRES_TUPLES_OK, "%s", PQerrorMessage(connection));
+	int found = PQntuples(result) == 1;
+	if (found) {
+		*version = atol(PQgetvalue(result, 0, 0));
+		*kind = atoi(PQgetvalue(result, 0, 1));
+		*due_in_s = atof(PQgetvalue(result, 0, 2));
+	}
+	PQclear(result);
+	PQfinish(connection);
+	return found;
+}
+
+/* Make the game's timer due now, as if its time had come. */
+static void timer_due_now(const struct http_game *game)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
+	ck_assert_int_eq(PQstatus(connection), CONNECTION_OK);
+	char sql[160];
+	snprintf(sql, sizeof sql, "UPDATE game_timers SET due_at = now() WHERE game_id = %lld",
+		 (long long)strtoull(game->id, NULL, 16));
+	PGresult *result = PQexec(connection, sql);
+	ck_assert_msg(PQresultStatus(result) == PGRES_COMMAND_OK && atoi(PQcmdTuples(result)) == 1, "%s",
+		      PQerrorMessage(connection));
+	PQclear(result);
+	PQfinish(connection);
+}
+
 START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_again)
 {
 	struct player ann;
@@ -157,14 +199,31 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	ck_assert_int_eq(count_entries(log, "turn_ended", 2, "bot"), 1);
 	json_decref(log);
 
-	/* Away again: three bots finish the game. Its export replays and imports with the
-	 * holidays in it, event for event. */
+	/* Away again: every seat is away and nobody is at the table, so the game pauses (no
+	 * turn clock: no timer at all) instead of letting three bots play on free CPU. */
 	away_ok(&game, 0, 1, game.tokens[0]);
-	ck_assert_msg(http_game_wait_finished(&http_fixture.checked, &game, 120), "the bots finish the game");
+	long paused;
+	waiting_for(&game, &paused);
+	long timer_version;
+	int kind;
+	double due_in;
+	ck_assert_msg(!timer_of(&game, &timer_version, &kind, &due_in), "an unattended game without a turn clock "
+								   "has a timer (kind %d, due in %.1f s)",
+		      kind, due_in);
+	http_pause(1.0);
+	ck_assert_uint_eq(waiting_for(&game, &later), 1u << 0);
+	ck_assert_int_eq(later, paused);
+	/* Seat 1 comes back and plays beside the bots of seats 0 and 2 to the end. Its export
+	 * replays and imports with the holidays in it, event for event. */
+	away_ok(&game, 1, 0, game.tokens[1]);
+	struct http_player seat_one;
+	http_player_init(&seat_one, &http_fixture.checked, &game, 9209, 0);
+	seat_one.humans = 1u << 1;
+	http_player_finish(&seat_one, 5000);
 	char path[128];
 	json_t *export = http_get_ok(&http_fixture.checked, http_game_path(&game, "/export", path, sizeof path), NULL);
 	ck_assert_int_eq(count_entries(json_object_get(export, "events"), "seat_away", -1, NULL), 4);
-	ck_assert_int_eq(count_entries(json_object_get(export, "events"), "seat_back", -1, NULL), 1);
+	ck_assert_int_eq(count_entries(json_object_get(export, "events"), "seat_back", -1, NULL), 2);
 	char file[256];
 	snprintf(file, sizeof file, "%s/catan-holidays-%ld.json",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
@@ -191,6 +250,75 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	json_decref(imported);
 	http_response_free(&response);
 	json_decref(export);
+}
+END_TEST
+
+START_TEST(test_with_every_human_away_the_bots_move_at_the_pace_of_the_turn_clock)
+{
+	/* Issue 20, item 9: sending the only human away made a game of bots only, playing as
+	 * fast as the workers go. With a turn clock its bots now make one decision per clock. */
+	struct http_game game;
+	char players[256], body[512];
+	http_players_json(3, 0x6, players, sizeof players);
+	snprintf(body, sizeof body,
+		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, "
+		 "\"turn_timeout_s\": 3600}}",
+		 players);
+	http_game_create_body(&http_fixture.checked, body, &game);
+	wait_for_seats(&game, 1u << 0, 5);
+	away_ok(&game, 0, 1, game.tokens[0]);
+	long away_version;
+	waiting_for(&game, &away_version);
+	/* The bot's move for seat 0 is due one turn clock later, not at once. */
+	long timer_version;
+	int kind;
+	double due_in;
+	ck_assert(timer_of(&game, &timer_version, &kind, &due_in));
+	ck_assert_int_eq(kind, 2);
+	ck_assert_int_eq(timer_version, away_version);
+	ck_assert_msg(due_in > 3500 && due_in <= 3600, "the bot's move is due in %.1f s", due_in);
+	http_pause(1.0);
+	long now;
+	waiting_for(&game, &now);
+	ck_assert_int_eq(now, away_version);
+	/* When the clock comes, exactly one decision is made, and the next is a clock away. */
+	for (int decision = 0; decision < 3; decision++) {
+		long before;
+		waiting_for(&game, &before);
+		timer_due_now(&game);
+		double deadline = http_clock() + 10 * http_slowdown();
+		while (waiting_for(&game, &now), now == before) {
+			ck_assert_msg(http_clock() < deadline, "the due bot move was not made");
+			http_pause(0.05);
+		}
+		http_pause(0.5);
+		long settled;
+		waiting_for(&game, &settled);
+		ck_assert_int_eq(settled, now);
+		ck_assert(timer_of(&game, &timer_version, &kind, &due_in));
+		ck_assert_int_eq(kind, 2);
+		ck_assert_int_eq(timer_version, settled);
+		ck_assert_msg(due_in > 3500 && due_in <= 3600, "the next bot move is due in %.1f s", due_in);
+		/* One decision: the entries since are of one actor, made by the bot. */
+		json_t *log = http_game_log(&http_fixture.checked, &game, NULL, before);
+		ck_assert_int_ge(json_array_size(log), 1);
+		json_int_t actor = json_integer_value(json_object_get(json_array_get(log, 0), "seat"));
+		size_t index;
+		json_t *entry;
+		json_array_foreach(log, index, entry)
+		{
+			ck_assert_str_eq(json_string_value(json_object_get(entry, "origin")), "bot");
+			ck_assert_msg(!json_is_integer(json_object_get(entry, "seat")) ||
+					      json_integer_value(json_object_get(entry, "seat")) == actor,
+				      "two seats moved in one paced step");
+		}
+		json_decref(log);
+	}
+	/* Back: the game waits for a human again, with its ordinary deadline or bot timers. */
+	away_ok(&game, 0, 0, game.tokens[0]);
+	wait_for_seats(&game, 1u << 0, 30);
+	ck_assert(timer_of(&game, &timer_version, &kind, &due_in));
+	ck_assert_msg(kind == 1 && due_in > 3500, "back: timer kind %d due in %.1f s", kind, due_in);
 }
 END_TEST
 
@@ -243,6 +371,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(holidays, 240);
 	tcase_add_test(holidays, test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_again);
 	tcase_add_test(holidays, test_only_the_seat_decides_and_bad_input_changes_nothing);
+	tcase_add_test(holidays, test_with_every_human_away_the_bots_move_at_the_pace_of_the_turn_clock);
 	suite_add_tcase(suite, holidays);
 	return suite;
 }

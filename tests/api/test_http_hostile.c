@@ -269,9 +269,8 @@ START_TEST(test_long_polls_cannot_take_every_connection)
 	http_assert_problem(&response, 503, "too_many_waiting");
 	http_response_free(&response);
 	assert_alive_at(&client);
-	/* When the parked ones have their answer, their places are free again. (A parked
-	 * request whose client left keeps its place until its wait ends: the socket of a
-	 * suspended connection is not watched.) */
+	/* When the parked ones are gone, their places are free again (their clients left:
+	 * test_a_client_that_leaves_gives_its_waiting_place_back_at_once says how soon). */
 	for (int i = 0; i < 4; i++)
 		close(parked[i]);
 	double deadline = http_clock() + 10 * http_slowdown();
@@ -286,6 +285,185 @@ START_TEST(test_long_polls_cannot_take_every_connection)
 		http_pause(0.3);
 	}
 	ck_assert_int_eq(status, 200);
+	http_client_cleanup(&client);
+	http_server_stop(&small, 30);
+}
+END_TEST
+
+/* Park a long-poll or stream `path` on a raw socket from `source` (127.0.0.x) with `token`
+ * (NULL: none): the socket, or a failed test. Its answer is not read. */
+static int park_raw(const char *source, int port, const char *path, const char *token)
+{
+	int fd = open_from(source, port);
+	ck_assert_int_ge(fd, 0);
+	char request[512];
+	snprintf(request, sizeof request, "GET %s HTTP/1.1\r\nHost: x\r\n%s%s%s\r\n", path,
+		 token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "");
+	ck_assert_int_gt(send(fd, request, strlen(request), MSG_NOSIGNAL), 0);
+	return fd;
+}
+
+/* The value of counter `name` in /metrics, -1 when it has none. */
+static long metric(struct http_client *client, const char *name)
+{
+	struct http_response response;
+	http_call(client, "GET", "/metrics", NULL, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	char line[128];
+	snprintf(line, sizeof line, "\n%s ", name);
+	const char *at = strstr(response.body, line);
+	long value = at ? atol(at + strlen(line)) : -1;
+	http_response_free(&response);
+	return value;
+}
+
+/* Wait until /metrics counts `wanted` waiters (parked requests), at most 5 s. */
+static void await_waiters(struct http_client *client, long wanted)
+{
+	double deadline = http_clock() + 5 * http_slowdown();
+	long now = -1;
+	while (http_clock() < deadline && (now = metric(client, "catan_long_poll_waiters")) < wanted)
+		http_pause(0.05);
+	ck_assert_msg(now >= wanted, "%ld waiters parked, %ld wanted", now, wanted);
+}
+
+#define PER_TOKEN 3
+#define PER_ADDRESS 5
+
+START_TEST(test_one_token_or_one_address_cannot_take_every_waiting_place)
+{
+	/* Issue 20, item 6: one player token's parked feeds filled MAX_WAITING, and every
+	 * other client's long-poll and stream was refused 503. */
+	static const char *const settings[] = {"MAX_WAITING=100", "MAX_WAITING_PER_TOKEN=3", "MAX_WAITING_PER_IP=5",
+					       NULL};
+	struct http_server small;
+	http_server_start(&small, settings);
+	struct http_proxy prism;
+	http_proxy_start(&prism, small.url, 1);
+	struct http_client client, checked;
+	http_client_init(&client, small.url, 0);
+	http_client_init(&checked, prism.url, 1);
+	char player_id[64], player_token[128];
+	http_player_create(&client, "Ann", player_id, player_token);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	long version = http_game_version(&client, &game);
+	/* One token: PER_TOKEN feeds park (from two addresses), the next is refused with 429. */
+	int parked[PER_TOKEN + PER_ADDRESS];
+	int count = 0;
+	for (int i = 0; i < PER_TOKEN; i++)
+		parked[count++] = park_raw(i % 2 ? "127.0.0.3" : "127.0.0.2", small.port, "/v1/players/me/feed?wait=30",
+					   player_token);
+	await_waiters(&client, PER_TOKEN);
+	struct http_response response;
+	http_call(&checked, "GET", "/v1/players/me/feed?wait=30", player_token, NULL, NULL, &response);
+	http_assert_problem(&response, 429, "waiting_quota");
+	char retry[16];
+	ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
+	ck_assert_msg(response.seconds < 5, "the refusal took %.2f s", response.seconds);
+	http_response_free(&response);
+	/* The token's stream is refused too; nobody else is: another token's long-poll and a
+	 * spectator's stream from the same addresses are admitted. */
+	http_call(&client, "GET", "/v1/players/me/stream", player_token, NULL, NULL, &response);
+	http_assert_problem(&response, 429, "waiting_quota");
+	http_response_free(&response);
+	char path[192];
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=1", game.path, version);
+	http_call(&checked, "GET", path, game.tokens[0], NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "another token's long-poll: %s", http_describe(&response));
+	http_response_free(&response);
+	snprintf(path, sizeof path, "%s/actions?after=%ld&wait=1", game.path, version);
+	http_call(&checked, "GET", path, game.tokens[1], NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "another token's wait for its turn: %s", http_describe(&response));
+	http_response_free(&response);
+
+	/* One address: PER_ADDRESS spectators' long-polls from 127.0.0.4 (no token) hold its
+	 * places, the next from there is refused with 429, one from elsewhere is admitted. */
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=30", game.path, version);
+	for (int i = 0; i < PER_ADDRESS; i++)
+		parked[count++] = park_raw("127.0.0.4", small.port, path, NULL);
+	await_waiters(&client, PER_TOKEN + PER_ADDRESS);
+	int refused = park_raw("127.0.0.4", small.port, path, NULL);
+	char answer[2048] = "";
+	struct timeval timeout = {5, 0};
+	setsockopt(refused, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+	ssize_t got = recv(refused, answer, sizeof answer - 1, 0);
+	ck_assert_msg(got > 0, "no answer to the address's long-poll past its limit");
+	answer[got] = '\0';
+	ck_assert_msg(strncmp(answer, "HTTP/1.1 429", 12) == 0 && strstr(answer, "waiting_quota") &&
+			      strstr(answer, "Retry-After"),
+		      "past the address's limit: %.300s", answer);
+	close(refused);
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=1", game.path, version);
+	http_call(&checked, "GET", path, NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "a spectator from another address: %s", http_describe(&response));
+	http_response_free(&response);
+	/* What was refused changed nothing: the game is where it was. */
+	ck_assert_int_eq(http_game_version(&client, &game), version);
+	for (int i = 0; i < count; i++)
+		close(parked[i]);
+	assert_alive_at(&client);
+	http_client_cleanup(&checked);
+	http_client_cleanup(&client);
+	http_proxy_stop(&prism);
+	http_server_stop(&small, 30);
+}
+END_TEST
+
+START_TEST(test_a_client_that_leaves_gives_its_waiting_place_back_at_once)
+{
+	/* Issue 20, item 6: a closed socket kept its place until its wait ended. */
+	static const char *const settings[] = {"MAX_WAITING=3", NULL};
+	struct http_server small;
+	http_server_start(&small, settings);
+	struct http_client client;
+	http_client_init(&client, small.url, 0);
+	char player_id[64], player_token[128];
+	http_player_create(&client, "Ann", player_id, player_token);
+	struct http_game game;
+	http_game_create(&client, 3, NULL, &game);
+	long version = http_game_version(&client, &game);
+	/* Every place taken, for a minute: a long-poll, a game's stream and a player's feed. */
+	char path[192];
+	int parked[3];
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=60", game.path, version);
+	parked[0] = park_raw("127.0.0.1", small.port, path, game.tokens[0]);
+	http_game_path(&game, "/stream", path, sizeof path);
+	parked[1] = park_raw("127.0.0.1", small.port, path, NULL);
+	parked[2] = park_raw("127.0.0.1", small.port, "/v1/players/me/feed?wait=60", player_token);
+	await_waiters(&client, 3);
+	snprintf(path, sizeof path, "%s/moves?after=%ld&wait=1", game.path, version);
+	struct http_response response;
+	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 503, "too_many_waiting");
+	http_response_free(&response);
+	long departed = metric(&client, "catan_waiters_departed_total");
+	/* The clients leave: within about a second their places are free again. */
+	double left = http_clock();
+	for (int i = 0; i < 3; i++)
+		close(parked[i]);
+	double admitted = -1;
+	while (http_clock() - left < 10 * http_slowdown()) {
+		double asked = http_clock();
+		http_call(&client, "GET", path, NULL, NULL, NULL, &response);
+		long status = response.status;
+		http_response_free(&response);
+		if (status == 200) {
+			admitted = asked - left;
+			break;
+		}
+		ck_assert_int_eq(status, 503);
+		http_pause(0.05);
+	}
+	ck_assert_msg(admitted >= 0, "the places of departed clients were not given back");
+	ck_assert_msg(admitted < 1.0 * http_slowdown(), "a departed client's place came back after %.2f s", admitted);
+	fprintf(stderr, "test_http_hostile: departed clients' places free after %.3f s\n", admitted);
+	/* All three, each counted once. */
+	double deadline = http_clock() + 3 * http_slowdown();
+	while (http_clock() < deadline && metric(&client, "catan_waiters_departed_total") - departed < 3)
+		http_pause(0.05);
+	ck_assert_int_eq(metric(&client, "catan_waiters_departed_total") - departed, 3);
+	assert_alive_at(&client);
 	http_client_cleanup(&client);
 	http_server_stop(&small, 30);
 }
@@ -368,6 +546,75 @@ START_TEST(test_names_with_control_or_bidi_characters_are_refused)
 	};
 	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++)
 		expect_problem("POST", "/v1/games", NULL, bodies[i], 400, "invalid_field");
+}
+END_TEST
+
+/* Names that show nothing, as JSON strings (issue 20, item 13). */
+static const char *const invisible_names[] = {
+	"\\u3164",                                   /* HANGUL FILLER */
+	"   ",                                        /* spaces only */
+	"\\u00ad",                                   /* a soft hyphen */
+	"\\udb40\\udc41\\udb40\\udc42\\udb40\\udc7f", /* tag characters */
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
+	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301", /* 40 combining marks */
+	"\\u2800",                                   /* braille pattern blank */
+};
+
+/* A 400 invalid_field naming `field` whose detail says the name shows nothing. */
+static void expect_invisible(const char *method, const char *path, const char *token, const char *body,
+			     const char *field)
+{
+	struct http_response response;
+	http_call(&http_fixture.direct, method, path, token, body, NULL, &response);
+	http_assert_problem(&response, 400, "invalid_field");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), field);
+	const char *detail = json_string_value(json_object_get(response.json, "detail"));
+	ck_assert_msg(detail && strstr(detail, "shows"), "%s %s: detail %s", method, path, detail);
+	http_response_free(&response);
+}
+
+START_TEST(test_names_that_show_nothing_are_refused_everywhere_a_name_is_given)
+{
+	/* A waiting game with open seats, for joining and for a bot's name. */
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", "/v1/games", NULL,
+		  "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}", NULL, &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	char id[32], admin[64], invite[64];
+	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(admin, sizeof admin, "%s", json_string_value(json_object_get(response.json, "admin_token")));
+	snprintf(invite, sizeof invite, "%s",
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	http_response_free(&response);
+	char join_path[96], bot_path[96], seats_path[96];
+	snprintf(join_path, sizeof join_path, "/v1/games/%s/join", id);
+	snprintf(bot_path, sizeof bot_path, "/v1/games/%s/seats/1/bot", id);
+	snprintf(seats_path, sizeof seats_path, "/v1/games/%s/seats", id);
+	json_t *seats_before = http_get_ok(&http_fixture.direct, seats_path, NULL);
+	for (size_t i = 0; i < sizeof invisible_names / sizeof invisible_names[0]; i++) {
+		char body[1024];
+		snprintf(body, sizeof body, "{\"players\": [{\"name\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+			 invisible_names[i]);
+		expect_invisible("POST", "/v1/games", NULL, body, "players[0].name");
+		snprintf(body, sizeof body, "{\"name\": \"%s\"}", invisible_names[i]);
+		expect_invisible("POST", "/v1/players", NULL, body, "name");
+		expect_invisible("POST", bot_path, admin, body, "name");
+		snprintf(body, sizeof body, "{\"invite\": \"%s\", \"name\": \"%s\"}", invite, invisible_names[i]);
+		expect_invisible("POST", join_path, NULL, body, "name");
+	}
+	/* Nobody joined and no bot sat down: the waiting game is as it was. */
+	json_t *seats_after = http_get_ok(&http_fixture.direct, seats_path, NULL);
+	ck_assert_msg(json_equal(seats_before, seats_after), "a refused name changed the seats");
+	json_decref(seats_before);
+	json_decref(seats_after);
+	/* A name that shows something, with invisible characters beside it, is a name. */
+	http_call(&http_fixture.direct, "POST", "/v1/players", NULL, "{\"name\": \" \\u3164Ann\\u00ad \"}", NULL,
+		  &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	http_response_free(&response);
+	assert_alive();
 }
 END_TEST
 
@@ -581,8 +828,11 @@ Suite *test_suite(void)
 	tcase_add_test(hostile, test_numbers_in_queries_are_digits_only);
 	tcase_add_test(hostile, test_trickling_clients_cannot_take_the_server_off_the_air);
 	tcase_add_test(hostile, test_long_polls_cannot_take_every_connection);
+	tcase_add_test(hostile, test_one_token_or_one_address_cannot_take_every_waiting_place);
+	tcase_add_test(hostile, test_a_client_that_leaves_gives_its_waiting_place_back_at_once);
 	tcase_add_test(hostile, test_game_creation_has_a_quota_per_address_and_an_optional_key);
 	tcase_add_test(hostile, test_names_with_control_or_bidi_characters_are_refused);
+	tcase_add_test(hostile, test_names_that_show_nothing_are_refused_everywhere_a_name_is_given);
 	tcase_add_test(hostile, test_every_answer_carries_security_headers_and_private_views_are_not_cached);
 	tcase_add_test(hostile, test_webhooks_cannot_reach_inner_addresses_or_carry_credentials);
 	tcase_add_test(hostile, test_without_its_database_the_server_idles_and_stops_promptly);

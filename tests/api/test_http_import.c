@@ -274,6 +274,55 @@ START_TEST(test_malformed_imports_answer_400_naming_the_member)
 }
 END_TEST
 
+START_TEST(test_an_import_whose_every_seat_is_a_bot_is_gated_like_a_creation)
+{
+	/* Issue 20, item 9: POST /v1/games refuses a game of bots only (ALL_BOT_GAMES=0), an
+	 * import of one was created and played. */
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\"}", &game);
+	char path[160];
+	snprintf(path, sizeof path, "%s/export", game.path);
+	json_t *export = http_get_ok(&http_fixture.direct, path, NULL);
+	json_t *players = json_pack("[{s:s, s:b}, {s:s, s:b}, {s:s, s:b}]", "name", "Robo", "bot", 1, "name", "Robi",
+				    "bot", 1, "name", "Roba", "bot", 1);
+	json_object_set_new(export, "players", players);
+	struct http_server server;
+	struct http_proxy prism;
+	struct http_client client;
+	struct http_response response;
+	long before = game_count();
+	static const char *const no_key[] = {"ALL_BOT_GAMES=0", NULL};
+	http_server_start(&server, no_key);
+	http_proxy_start(&prism, server.url, 1);
+	http_client_init(&client, prism.url, 1);
+	http_call_json(&client, "POST", "/v1/games/import", NULL, export, NULL, &response);
+	http_assert_problem(&response, 403, "create_key_required");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "players");
+	http_response_free(&response);
+	ck_assert_int_eq(game_count(), before);
+	/* One human seat: the same log is imported. */
+	json_object_set_new(json_array_get(json_object_get(export, "players"), 1), "bot", json_false());
+	http_call_json(&client, "POST", "/v1/games/import", NULL, export, NULL, &response);
+	ck_assert_msg(response.status == 201, "with a human seat: %s", http_describe(&response));
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_proxy_stop(&prism);
+	http_server_stop(&server, 30);
+
+	/* With the creation key a game of bots only is imported (as it is created). */
+	json_object_set_new(json_array_get(json_object_get(export, "players"), 1), "bot", json_true());
+	static const char *const keyed[] = {"ALL_BOT_GAMES=0", "CREATE_KEY=0123456789abcdef-key", NULL};
+	http_server_start(&server, keyed);
+	http_client_init(&client, server.url, 0);
+	http_call_json(&client, "POST", "/v1/games/import", "0123456789abcdef-key", export, NULL, &response);
+	ck_assert_msg(response.status == 201, "bots only with the key: %s", http_describe(&response));
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_server_stop(&server, 30);
+	json_decref(export);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_import");
@@ -285,6 +334,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
 	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);
+	tcase_add_test(import, test_an_import_whose_every_seat_is_a_bot_is_gated_like_a_creation);
 	suite_add_tcase(suite, import);
 	return suite;
 }

@@ -21,13 +21,15 @@ FUZZ_TEST_SECONDS ?= 5
 FUZZ_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # clang warns about a few things gcc does not; those are reported, not fixed here.
 FUZZ_CFLAGS := $(WARNINGS) -Wno-unused-but-set-variable -O1 -g $(FUZZ_SANITIZERS) -MMD -MP
-FUZZ_LIBS := -ljansson -lcrypto -lcurl
+FUZZ_LIBS := -ljansson -lcrypto -lcurl -licuuc
 
 FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine
+# Request bodies parsed as the handlers parse them (api/inputs.c).
+FUZZ_TARGETS += names messages away join
 FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 # What the targets run: the engine, the codec, and the parts of api/ that need no socket.
-FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c \
+FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c api/inputs.c \
 	game/auth.c api/destination.c api/headers.c api/xalloc.c tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 

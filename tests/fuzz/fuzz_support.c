@@ -125,6 +125,20 @@ void fuzz_expect_codec_error(const struct codec_error *error)
 			    error->message, error->field);
 }
 
+void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal)
+{
+	int status = problem_status(refusal->problem);
+	if (refusal->problem < 0 || refusal->problem >= PROBLEM_COUNT || status < 400 || status > 499 ||
+	    !refusal->detail[0]) {
+		fprintf(stderr, "fuzz: a refusal is not a client error with a detail (problem %d)\n", (int)refusal->problem);
+		abort();
+	}
+	/* A parse error's detail quotes the body near the error, which may be cut inside a
+	 * character: the problem writer (fuzz_expect_problem) must repair it, as it does. */
+	fuzz_expect_problem(instance, problem_code(refusal->problem), status, problem_title(refusal->problem),
+			    refusal->detail, refusal->field);
+}
+
 void fuzz_bytes_init(struct fuzz_bytes *bytes, const uint8_t *data, size_t size)
 {
 	bytes->data = data;

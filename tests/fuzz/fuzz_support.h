@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/inputs.h"
 #include "codec/error.h"
 #include "engine/game.h"
 
@@ -30,6 +31,11 @@ void fuzz_expect_problem(const char *instance, const char *code, int status, con
 /* Abort unless a codec refusal is well formed (a known code, UTF-8 field and message) and
  * answers as a problem body, mapped to a problem by problem_of_codec_error() as the server does. */
 void fuzz_expect_codec_error(const struct codec_error *error);
+
+/* Abort unless a refused input (api/inputs.h) is well formed: a 4xx problem with a
+ * detail, answering as a problem body at `instance` as service_refuse() answers it (the
+ * detail, which may quote the body, kept when it is UTF-8 and repaired when not). */
+void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal);
 
 /* The fuzzer's input read front to back; reads past the end give zeros. */
 struct fuzz_bytes {

@@ -14,6 +14,12 @@
  *                  Idempotency-Key, Authorization, X-Request-Id, webhook url
  *   engine         choice sequences for fuzz_engine.c from a fixed generator: every
  *                  option combination, long enough to reach the late game
+ *   names          names as fuzz_names.c reads them (a mode byte: even, the name's bytes;
+ *                  odd, a body of POST /v1/players or of creation's players), the ones of
+ *                  the name table of tests/api/test_codec_person_name.c among them
+ *   messages       table-talk bodies and texts (mode byte as fuzz_messages.c)
+ *   away           holiday requests: seats byte, the path's seat, newline, the body
+ *   join           join bodies
  *
  * Deterministic: the same files every run.
  */
@@ -314,6 +320,111 @@ static void engine_corpus(void)
 	}
 }
 
+/* Inputs of the request-body targets: a mode byte (or none, -1) and the text. */
+struct body_seed {
+	int mode;
+	const char *text;
+};
+
+static void body_corpus(const char *target, const struct body_seed *seeds, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		size_t length = strlen(seeds[i].text);
+		char *data = malloc(length + 1);
+		size_t at = 0;
+		if (seeds[i].mode >= 0)
+			data[at++] = (char)seeds[i].mode;
+		memcpy(data + at, seeds[i].text, length);
+		char name[32];
+		snprintf(name, sizeof name, "input-%02zu", i);
+		write_file(target, name, data, length + at);
+		free(data);
+	}
+}
+
+static void names_corpus(void)
+{
+	static const struct body_seed seeds[] = {
+		{0, "Ann"},
+		{0, "Ann Lee"},
+		{0, "Ren\xc3\xa9"},
+		{0, "Rene\xcc\x81"},
+		{0, "\xe5\xbc\xa0\xe4\xbc\x9f"},
+		{0, "\xf0\x9f\x8e\xb2"},
+		{0, "\xe2\x9d\xa4\xef\xb8\x8f"},
+		{0, "   "},
+		{0, "\xe3\x85\xa4"},
+		{0, "\xc2\xad"},
+		{0, "\xf3\xa0\x81\x81\xf3\xa0\x81\xbf"},
+		{0, "\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81"},
+		{0, "\xe2\xa0\x80"},
+		{0, "\xee\x80\x80"},
+		{0, "Ann\xe2\x80\xae"},
+		{0, "abcdefghijabcdefghijabcdefghijabcdefghijk"},
+		{1, "{\"name\": \"Ann\"}"},
+		{1, "{\"name\": \"\\u3164\"}"},
+		{1, "{\"name\": \"\\u0000x\"}"},
+		{1, "{\"name\": 3}"},
+		{1, "{\"nom\": \"Ann\"}"},
+		{1, "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"  \"}, {\"name\": \"Cy\", \"bot\": true}]}"},
+		{1, "{\"players\": [{\"name\": \"\\udb40\\udc41\"}, {\"open\": true}, {\"name\": \"a\\u0301\"}]}"},
+	};
+	body_corpus("names", seeds, sizeof seeds / sizeof seeds[0]);
+}
+
+static void messages_corpus(void)
+{
+	static const struct body_seed seeds[] = {
+		{0, "{\"text\": \"gg\"}"},
+		{0, "{\"text\": \"Anyone for 2 wool?\\nI give ore.\"}"},
+		{0, "{\"text\": \" \\n \"}"},
+		{0, "{\"text\": \"\\u202e\"}"},
+		{0, "{\"text\": \"a\\u0000b\"}"},
+		{0, "{\"text\": 1}"},
+		{0, "{}"},
+		{0, "{\"text\": \"hi\", \"to\": 2}"},
+		{0, "[\"text\"]"},
+		{0, "{\"text\": \"hi\", \"text\": \"ho\"}"},
+		{1, "gg, well played \xf0\x9f\x8e\xb2"},
+		{1, "line one\nline two"},
+		{1, "\t"},
+	};
+	body_corpus("messages", seeds, sizeof seeds / sizeof seeds[0]);
+}
+
+static void away_corpus(void)
+{
+	static const struct body_seed seeds[] = {
+		{0, "1\n"},
+		{1, "3\n{}"},
+		{0, "3\n"},
+		{0, "x\n"},
+		{0, "-1\n"},
+		{0, "+1\n"},
+		{0, " 2\n"},
+		{0, "1\n{\"days\": 7}"},
+		{0, "1\n[]"},
+		{0, "99999999999999999999\n"},
+		{0, "\n{}"},
+	};
+	body_corpus("away", seeds, sizeof seeds / sizeof seeds[0]);
+}
+
+static void join_corpus(void)
+{
+	static const struct body_seed seeds[] = {
+		{-1, "{\"invite\": \"iv_abc\", \"name\": \"Bob\"}"},
+		{-1, "{\"invite\": \"iv_abc\"}"},
+		{-1, "{\"name\": \"Bob\"}"},
+		{-1, "{\"invite\": \"\", \"name\": \"Bob\"}"},
+		{-1, "{\"invite\": 7, \"name\": \"Bob\"}"},
+		{-1, "{\"invite\": \"iv_abc\", \"name\": \"\\u3164\"}"},
+		{-1, "{\"invite\": \"iv_abc\", \"name\": \"Bob\", \"seat\": 1}"},
+		{-1, "{\"invite\": \"iv_abc\", \"name\": null}"},
+	};
+	body_corpus("join", seeds, sizeof seeds / sizeof seeds[0]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -328,5 +439,9 @@ int main(int argc, char **argv)
 	replay_corpus();
 	http_corpus();
 	engine_corpus();
+	names_corpus();
+	messages_corpus();
+	away_corpus();
+	join_corpus();
 	return 0;
 }

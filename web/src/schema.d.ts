@@ -266,8 +266,10 @@ export interface paths {
          *     with the current actions (look at `version` and ask again with it as `after`). A
          *     seat that keeps `after` at the `version` of its last answer is told each time it
          *     must act, within a second, with one request. Held requests count in the server's
-         *     limit of waiting requests (`503 too_many_waiting`). Without `wait` the answer is
-         *     immediate.
+         *     limit of waiting requests (`503 too_many_waiting`) and in the caller's: a token may
+         *     hold `MAX_WAITING_PER_TOKEN` (default 8) and a client address `MAX_WAITING_PER_IP`
+         *     (default 64) long-polls and streams at once (`429 waiting_quota`). Without `wait`
+         *     the answer is immediate.
          */
         get: operations["getActions"];
         put?: never;
@@ -302,6 +304,12 @@ export interface paths {
          *     entry's, ask again from there. For a seat token, an answer that reaches the current
          *     version while the game waits for that seat also carries `your_turn`: the seat's
          *     actions, so it needs no `GET .../actions` to play.
+         *
+         *     Held requests and streams are limited per server (`MAX_WAITING`: `503
+         *     too_many_waiting`), per token (`MAX_WAITING_PER_TOKEN`, default 8) and per client
+         *     address (`MAX_WAITING_PER_IP`, default 64): past either of the last two, `429
+         *     waiting_quota` with `Retry-After`. A held request or stream whose client closes its
+         *     connection gives its place back within about a second.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1075,6 +1083,11 @@ export interface paths {
          *     change and the game's timer, so replays, exports and imports carry it. Views show the
          *     seat with `away: true` (and `bot: true`). No body (or `{}`). A seat created as a bot,
          *     or one already away: `409 seat_not_changeable`; a finished game: `409 game_finished`.
+         *
+         *     When every human seat of the game is away, nobody is at the table: the bots then
+         *     make one decision per turn clock (`turn_timeout_s`), and a game without a turn clock
+         *     pauses until a seat comes back (`DELETE` the same path), when the bots move at once
+         *     again.
          */
         post: operations["sendSeatAway"];
         /**
@@ -1292,7 +1305,9 @@ export interface paths {
          *     Send the answer's `cursor` as `after` next time: nothing is missed or repeated, across
          *     games and servers. Without `after` the feed starts now (no backlog) and first gives a
          *     `your_turn` for every game that waits for the player, so a bot starting up knows where
-         *     to act. `wait` (0..60 s) parks the request until something is in the feed. Items are in
+         *     to act. `wait` (0..60 s) parks the request until something is in the feed (counted in
+         *     the waiting limits of `GET .../moves`: `429 waiting_quota` past the token's or the
+         *     address's, `503 too_many_waiting` past the server's). Items are in
          *     the order their transactions committed (in each game, the log's order); a transaction
          *     held open in the database delays the feed, it never loses an item. At most `limit`
          *     events and messages (1..500, default 100) a page.
@@ -1531,7 +1546,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "waiting_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "too_many_waiting" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -1662,7 +1677,7 @@ export interface components {
             /** @constant */
             status?: 429;
             /** @enum {unknown} */
-            code?: "rate_limited" | "create_quota";
+            code?: "rate_limited" | "create_quota" | "waiting_quota";
         };
         /** @description A 500 problem. */
         InternalErrorProblem: components["schemas"]["Problem"] & {
@@ -1922,7 +1937,14 @@ export interface components {
         PlayerInput: {
             /** @description The id of a player (`POST /v1/players`) to bind the seat to: the player's token then acts for it. Not with `bot`. */
             player?: string;
-            /** @description The name shown to everyone. */
+            /**
+             * @description The name shown to everyone: 1..40 characters without control or bidi-control
+             *     characters, at least one of which shows (not only white space, default-ignorable
+             *     code points such as U+3164 HANGUL FILLER or a soft hyphen, combining marks, format,
+             *     private-use or unassigned code points, or U+2800; judged on the NFC form with
+             *     Unicode 15.0 data). Every name a client gives (players, joining, a bot's) follows
+             *     this rule; otherwise `400 invalid_field` naming the member.
+             */
             name?: string;
             /** @description True to have the server play this seat (it gets no token). Default false. */
             bot?: boolean;
