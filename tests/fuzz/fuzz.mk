@@ -21,7 +21,7 @@ FUZZ_TEST_SECONDS ?= 5
 FUZZ_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # clang warns about a few things gcc does not; those are reported, not fixed here.
 FUZZ_CFLAGS := $(WARNINGS) -Wno-unused-but-set-variable -O1 -g $(FUZZ_SANITIZERS) -MMD -MP
-FUZZ_LIBS := -ljansson -lcrypto -lcurl -licuuc
+FUZZ_LIBS := -ljansson -lcrypto -lcurl $(ICU_LIBS)
 
 FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine
 # Request bodies parsed as the handlers parse them (api/inputs.c).
