@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
+#include "api/quotas.h"
 #include "api/routes.h"
 #include "api/service.h"
 #include "codec/text.h"
@@ -36,7 +37,20 @@
 #define MY_GAMES_PAGE_DEFAULT 20
 #define MY_GAMES_PAGE_MAX 100
 
+static void create_player(struct http_request *request);
+
+/* POST /v1/players: within PLAYER_RATE_IP players an hour per client (api/quotas.h),
+ * asked before and paid only when the player was made. */
 void handle_create_player(struct http_request *request)
+{
+	if (!quotas_admit(request, QUOTAS_PLAYER, quotas_client(request), 1))
+		return;
+	create_player(request);
+	if (request->status == 201)
+		quotas_charge(request, QUOTAS_PLAYER, quotas_client(request), 1);
+}
+
+static void create_player(struct http_request *request)
 {
 	json_t *body = service_body(request, 0);
 	if (!body)

@@ -41,6 +41,7 @@
 #include "db/store_internal.h"
 
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <time.h>
 
@@ -339,6 +340,10 @@ static const struct {
 		"INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"
 		" SELECT $1::bigint, $2::bigint, now(), $3::bigint WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"
 		" ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn"},
+	/* Budgets counted in the database (0011_quotas.sql; store_quota.c). */
+	[STATEMENT_QUOTA] = {"quota",
+		"SELECT q.allowed, q.retry_after_s, floor(q.remaining)::bigint FROM catan_quota($1::text, $2::bytea,"
+		" $3::double precision, $4::double precision, $5::double precision, $6::integer) q"},
 };
 
 static int64_t monotonic_ms(void)
@@ -419,6 +424,14 @@ int store_parse_id(const char *text, int64_t *id)
 
 /* ---- Connection ---------------------------------------------------------------------------- */
 
+/* WEBHOOK_RECEIVERS_MAX, told to every connection opened after it is set; -1: not set. */
+static atomic_int webhook_receivers_max = -1;
+
+void store_set_webhook_receivers_max(int max)
+{
+	atomic_store(&webhook_receivers_max, max < 0 ? -1 : max);
+}
+
 static void disconnect(struct store *store)
 {
 	if (store->conn) {
@@ -449,6 +462,21 @@ static enum store_status connect_store(struct store *store)
 		if (!ok)
 			store__say(store, "cannot prepare %s (is the schema migrated?): %s", statements[i].name,
 			    PQresultErrorMessage(result));
+		PQclear(result);
+		if (!ok)
+			goto failed;
+	}
+	int receivers = atomic_load(&webhook_receivers_max);
+	if (receivers >= 0) {
+		/* Read by catan_receivers() (0011_quotas.sql) on this connection. */
+		char value[16];
+		snprintf(value, sizeof value, "%d", receivers);
+		const char *values_set[] = {value};
+		PGresult *result = PQexecParams(store->conn, "SELECT set_config('catan.webhook_receivers_max', $1, false)",
+						1, NULL, values_set, NULL, NULL, 0);
+		int ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+		if (!ok)
+			store__say(store, "cannot set catan.webhook_receivers_max: %s", PQresultErrorMessage(result));
 		PQclear(result);
 		if (!ok)
 			goto failed;

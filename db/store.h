@@ -72,6 +72,12 @@ int store_parse_id(const char *text, int64_t *id);
 
 struct store;
 
+/* The most receivers (webhooks, chat channels, mail registrations) one event of a game is
+ * enqueued for: told to every connection opened from now on (catan_receivers() of
+ * db/migrations/0011_quotas.sql reads it; 0: no bound; never called: 20). Call at start,
+ * before the first store is opened. */
+void store_set_webhook_receivers_max(int max);
+
 /* A connection string for the server of `conninfo` (a keyword string or URI) with the
  * database `dbname` instead: for tools and tests that create and drop databases. NULL when
  * `conninfo` does not parse (*error, if not NULL, then holds libpq's reason, freed with

@@ -38,8 +38,9 @@ struct http_server {
 };
 
 /* Start catan-server on a free port of 127.0.0.1 with DATABASE_URL from the environment.
- * The defaults for tests are RATE_LIMIT_IP=0, RATE_LIMIT_TOKEN=0 (no limits) and
- * THREADS=8; `settings` (NULL-terminated "NAME=value" strings, or NULL) override them or
+ * The defaults for tests are RATE_LIMIT_IP=0, RATE_LIMIT_TOKEN=0 (no limits), the
+ * database's budgets off (CREATE_RATE_IP=0, PLAYER_RATE_IP=0, IMPORT_BYTES_IP=0,
+ * AWAY_RATE_SEAT=0) and THREADS=8; `settings` (NULL-terminated "NAME=value" strings, or NULL) override them or
  * add others (DATABASE_URL too). Waits for its "serving on" line. */
 void http_server_start(struct http_server *server, const char *const *settings);
 
