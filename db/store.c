@@ -247,6 +247,19 @@ static const struct {
 	[STATEMENT_PLAYER_GAMES] = {"player_games",
 		"SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"
 		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
+	/* The same with what "my games" sorts by, in one statement: the last event's time (one
+	 * index probe per game) and the current deadline: the deadline timer set by the last
+	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)
+	 * falls turn_timeout_s after that event. */
+	[STATEMENT_PLAYER_GAME_SUMMARIES] = {"player_game_summaries",
+		"SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"
+		"  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"
+		"   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"
+		" FROM seats s JOIN games g ON g.id = s.game_id"
+		" LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"
+		"  ORDER BY x.seq DESC LIMIT 1) e ON true"
+		" LEFT JOIN game_timers t ON t.game_id = s.game_id"
+		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
 	/* Table talk (0004_messages.sql; store_messages.c). */
 	[STATEMENT_MESSAGE_POST] = {"message_post",
 		"SELECT status, seq, after_version, created_at, retry_after_s"
@@ -344,6 +357,7 @@ static const struct {
 	[STATEMENT_QUOTA] = {"quota",
 		"SELECT q.allowed, q.retry_after_s, floor(q.remaining)::bigint FROM catan_quota($1::text, $2::bytea,"
 		" $3::double precision, $4::double precision, $5::double precision, $6::integer) q"},
+	[STATEMENT_RECEIVERS] = {"receivers", "SELECT count(*)::integer FROM catan_receivers($1::bigint)"},
 };
 
 static int64_t monotonic_ms(void)

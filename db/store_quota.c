@@ -1,6 +1,7 @@
 /*
  * store_quota.c - one statement, catan_quota() of db/migrations/0011_quotas.sql: a peek, a
- * conditional take or a charge of a leaky bucket, under the row's lock for the last two.
+ * conditional take or a charge of a leaky bucket, under the row's lock for the last two;
+ * and the count of one event's receivers (catan_receivers() of the same migration).
  */
 #include "db/store_quota.h"
 
@@ -48,6 +49,23 @@ enum store_status store_quota(struct store *store, const char *kind, const uint8
 	} else {
 		answer->retry_after_s = retry;
 	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_receivers_count(struct store *store, int64_t game_id, int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, game_id);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_RECEIVERS, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int32_t value = 0;
+	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, &value))
+		status = store__corrupt(store, game_id, "the receivers were not counted");
+	*count = value;
 	PQclear(result);
 	return status;
 }

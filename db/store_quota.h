@@ -32,4 +32,9 @@ struct store_quota_answer {
 enum store_status store_quota(struct store *store, const char *kind, const uint8_t key[STORE_HASH_SIZE], double amount,
                               double rate, double burst, enum store_quota_mode mode, struct store_quota_answer *answer);
 
+/* How many receivers one event of game `game_id` is enqueued for now (its own webhooks,
+ * chat channels and mail registrations and those of its seated players, enabled ones),
+ * at most the bound of store_set_webhook_receivers_max() (db/store.h). */
+enum store_status store_receivers_count(struct store *store, int64_t game_id, int *count);
+
 #endif

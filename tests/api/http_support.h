@@ -290,6 +290,17 @@ json_t *http_truth_events(const char *game_id, long after);
  * reference. */
 json_t *http_truth_rows(const char *game_id, long after);
 
+/* Run `sql` on the test database (DATABASE_URL) and return the first column of its first
+ * row as an integer (0 without a row or for NULL); a failing statement fails the test. To
+ * prove what a refused request wrote (nothing), or to make a state HTTP cannot make. */
+long long http_sql_number(const char *sql);
+
+/* A client address of this test program's own, for a server started with
+ * TRUSTED_PROXIES=127.0.0.1 and requests carrying "X-Forwarded-For: <it>": a fresh key
+ * for the budgets counted in the database, which every suite on the one test database
+ * would otherwise share as 127.0.0.1. Into out (at least 16 bytes); a new one per call. */
+const char *http_unique_address(char *out, size_t size);
+
 /* ---- Misc ------------------------------------------------------------------------------ */
 
 double http_clock(void);
