@@ -44,6 +44,8 @@ void access_log_write(const struct http_request *request, double seconds, int ab
 				 "request", "request_id", request->request_id, "method", request->method_name, "path",
 				 text_json(request->path ? request->path : ""), "status", request->status, "duration_ms",
 				 seconds * 1000.0, "ip", request->client_ip, "bytes", (json_int_t)request->response_bytes);
+	if (request->client_via[0])
+		json_object_set_new(line, "via", json_string(request->client_via));
 	if (request->route)
 		json_object_set_new(line, "route", json_string(request->route->pattern));
 	if (request->game[0])

@@ -81,6 +81,9 @@ int config_from_env(struct config *config)
 				"\"range\":\"one plain mail address\"}\n");
 		return 0;
 	}
+	config->trusted_proxies = getenv("TRUSTED_PROXIES");
+	if (config->trusted_proxies && !*config->trusted_proxies)
+		config->trusted_proxies = NULL;
 	config->create_key = getenv("CREATE_KEY");
 	if (config->create_key && !*config->create_key)
 		config->create_key = NULL;
@@ -101,6 +104,13 @@ int config_from_env(struct config *config)
 	       read_rate("RATE_LIMIT_IP", 200, &config->rate_limit_ip) &&
 	       read_rate("RATE_LIMIT_TOKEN", 50, &config->rate_limit_token) &&
 	       read_int("CREATE_RATE_IP", 60, 0, 1000000, &config->create_per_hour) &&
+	       read_int("PLAYER_RATE_IP", 30, 0, 1000000, &config->players_per_hour) &&
+	       read_int("IMPORT_BYTES_IP", 16 * 1024 * 1024, 0, 1024 * 1024 * 1024, &config->import_bytes_per_hour) &&
+	       read_int("IMPORT_MAX_EVENTS", 10000, 1, 1000000, &config->import_max_events) &&
+	       read_int("IMPORT_CONCURRENCY", 2, 0, 256, &config->import_concurrency) &&
+	       read_int("AWAY_RATE_SEAT", 24, 0, 100000, &config->away_per_day) &&
+	       read_int("MESSAGE_RATE_SEAT", 10, 0, 10000, &config->messages_per_minute) &&
+	       read_int("WEBHOOK_RECEIVERS_MAX", 20, 0, 10000, &config->webhook_receivers_max) &&
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&

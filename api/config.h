@@ -17,7 +17,22 @@
  *   MAX_WAITING_PER_IP      64 (of them from one client address; more: 429); 0: no limit
  *   RATE_LIMIT_IP           200 requests/s per client IP (burst 2x); 0 disables
  *   RATE_LIMIT_TOKEN        50 requests/s per token (burst 2x); 0 disables
- *   CREATE_RATE_IP          60 games created per hour per client IP (burst 20); 0 disables
+ *   CREATE_RATE_IP          60 games created (or imported) per hour per client (burst 20;
+ *                           counted in the database: api/quotas.c); 0 disables
+ *   PLAYER_RATE_IP          30 players made per hour per client (burst 10); 0 disables
+ *   IMPORT_BYTES_IP         16777216 bytes of imports per hour per client; 0 disables
+ *   IMPORT_MAX_EVENTS       10000 events at most in one import
+ *   IMPORT_CONCURRENCY      2 imports judged at once by this process (more: 503
+ *                           import_busy); 0: no bound
+ *   AWAY_RATE_SEAT          24 holiday toggles (away or back) per seat per day (burst the
+ *                           same; also the most seat_away and seat_back events per seat in
+ *                           one import); 0 disables
+ *   MESSAGE_RATE_SEAT       10 table-talk messages per seat per minute (0 disables)
+ *   WEBHOOK_RECEIVERS_MAX   20 receivers at most for one event of a game (webhooks, chat
+ *                           channels and mail of the game and its players; 0: no bound)
+ *   TRUSTED_PROXIES         unset: the client is the socket's peer; set (addresses and CIDR
+ *                           ranges, comma-separated): a request from one of them is the
+ *                           client's that X-Forwarded-For names (api/client.h)
  *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
  *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
@@ -64,7 +79,15 @@ struct config {
 	int max_waiting_per_ip;    /* waiting requests one client address may hold (0: no limit) */
 	double rate_limit_ip;
 	double rate_limit_token;
-	int create_per_hour;      /* games one client IP may create per hour (0: no limit) */
+	int create_per_hour;      /* games one client may create per hour (0: no limit) */
+	int players_per_hour;     /* players one client may make per hour (0: no limit) */
+	int import_bytes_per_hour; /* bytes one client may import per hour (0: no limit) */
+	int import_max_events;    /* events at most in one import */
+	int import_concurrency;   /* imports judged at once in this process (0: no bound) */
+	int away_per_day;         /* holiday toggles per seat per day (0: no limit) */
+	int messages_per_minute;  /* table-talk messages per seat per minute (0: no limit) */
+	int webhook_receivers_max; /* receivers of one event of a game (0: no bound) */
+	const char *trusted_proxies; /* NULL: nobody's X-Forwarded-For is believed */
 	const char *create_key;   /* when set, creating a game needs it as a bearer token */
 	int all_bot_games;        /* 1: anyone may create a game without a human seat */
 	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */

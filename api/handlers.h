@@ -74,7 +74,9 @@ int handlers_history_at(struct http_request *request, struct session *session);
 void handle_export_game(struct http_request *request);
 
 /* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
- * creation's admission (CREATE_KEY, the per-address quota): 0 with a problem queued. */
+ * creation's admission (CREATE_KEY, the per-client quota CREATE_RATE_IP): 0 with a problem
+ * queued; handlers_created() pays that quota when the answer queued is a 201 (a game was
+ * made) and the caller had no creation key. */
 void handle_import_game(struct http_request *request);
 int handlers_may_create(struct http_request *request);
 /* The gate of games without a human seat (handlers_games.c), for creation and import
@@ -82,6 +84,10 @@ int handlers_may_create(struct http_request *request);
  * creation key, or ALL_BOT_GAMES=1; else 0 with 403 create_key_required naming
  * `players` queued. */
 int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats);
+void handlers_created(struct http_request *request);
+/* 1 when the request carries the server's creation key (CREATE_KEY) as its bearer token:
+ * an operator's request, to which no per-client quota applies. */
+int handlers_has_create_key(struct http_request *request);
 /* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
  * or NULL with a problem queued. */
 json_t *handlers_game_view(struct http_request *request, const struct session *session);

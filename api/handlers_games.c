@@ -13,7 +13,7 @@
 #include "api/handlers.h"
 #include "api/metrics.h"
 #include "api/notify.h"
-#include "api/ratelimit.h"
+#include "api/quotas.h"
 #include "api/service.h"
 #include "api/xalloc.h"
 #include "codec/text.h"
@@ -188,7 +188,8 @@ static int has_create_key(struct http_request *request)
 }
 
 /* Who may create a game, and how many: with CREATE_KEY set only its holders; without it
- * anyone, within CREATE_RATE_IP games an hour per address. 0 with a problem queued. */
+ * anyone, within CREATE_RATE_IP games an hour per client (api/quotas.h: asked here,
+ * paid by handlers_created() once the game exists). 0 with a problem queued. */
 static int may_create(struct http_request *request, int keyed)
 {
 	if (service_config()->create_key && !keyed) {
@@ -197,18 +198,7 @@ static int may_create(struct http_request *request, int keyed)
 				     -1);
 		return 0;
 	}
-	int retry_after;
-	if (!keyed && !ratelimit_allow(RATELIMIT_CREATE, request->client_ip, strlen(request->client_ip), http_now(),
-				       &retry_after)) {
-		char seconds[16];
-		snprintf(seconds, sizeof seconds, "%d", retry_after);
-		http_add_header(request, "Retry-After", seconds);
-		metrics_add(METRICS_RATE_LIMITED, 1);
-		http_respond_problem(request, PROBLEM_CREATE_QUOTA, "this address has created too many games: retry later",
-				     NULL, -1);
-		return 0;
-	}
-	return 1;
+	return keyed || quotas_admit(request, QUOTAS_CREATE, quotas_client(request), 1);
 }
 
 /* A game with no human seat costs CPU and serves nobody waiting: an operator's choice. */
@@ -230,12 +220,26 @@ int handlers_bots_only_allowed(struct http_request *request, const int *bots, in
 {
 	return bots_only_allowed(request, has_create_key(request), bots, seats);
 }
+void handlers_created(struct http_request *request)
+{
+	if (request->status == 201 && !has_create_key(request))
+		quotas_charge(request, QUOTAS_CREATE, quotas_client(request), 1);
+}
+
+static void create_game(struct http_request *request, int keyed);
 
 void handle_create_game(struct http_request *request)
 {
 	int keyed = has_create_key(request);
 	if (!may_create(request, keyed))
 		return;
+	create_game(request, keyed);
+	/* Only a game made is paid for: a refused body costs the client nothing. */
+	handlers_created(request);
+}
+
+static void create_game(struct http_request *request, int keyed)
+{
 	json_t *body = service_body(request, 0);
 	if (!body)
 		return;
@@ -471,6 +475,11 @@ void handle_get_actions(struct http_request *request)
 			return;
 	}
 	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
+}
+
+int handlers_has_create_key(struct http_request *request)
+{
+	return has_create_key(request);
 }
 
 int handlers_may_create(struct http_request *request)

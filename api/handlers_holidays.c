@@ -14,12 +14,18 @@
  * the game pauses without one (game/play.h play_unattended()). The body and the :seat are
  * read by api/inputs.c inputs_away().
  *
+ * A seat may go away or come back AWAY_RATE_SEAT times a day (api/quotas.h, counted in the
+ * database per game and seat, paid only for a change made): every toggle is an event that
+ * every receiver of the game gets, so it is a writer of permanent rows and a sender of
+ * outbound messages that no rule bounds. Past it: 429 away_quota with Retry-After.
+ *
  * Answers: 200 {seat, away, version}; 400 naming `seat` for a seat that is not a number of
  * the game, or a body with members; 403 seat_token_required (the admin token),
  * seat_mismatch (another seat's token); 409 seat_not_changeable (a seat created as a bot,
  * or already away / not away), game_finished, version_conflict (raced too often).
  */
 #include "api/handlers.h"
+#include "api/quotas.h"
 #include "api/service.h"
 
 static void set_away(struct http_request *request, int away)
@@ -43,10 +49,17 @@ static void set_away(struct http_request *request, int away)
 				     -1);
 		return;
 	}
+	/* The seat's holiday toggles of a day (AWAY_RATE_SEAT), paid only for a toggle made:
+	 * each is an event fanned out to every receiver of the game. */
+	char key[48];
+	quotas_seat_key(session.game.id, seat, key, sizeof key);
+	if (!quotas_admit(request, QUOTAS_AWAY, key, 1))
+		return;
 	long version;
 	enum store_status status;
 	switch (play_set_away(&session.game, seat, away, &version, &status)) {
 	case PLAY_AWAY_DONE:
+		quotas_charge(request, QUOTAS_AWAY, key, 1);
 		http_respond_json(request, 200,
 				  json_pack("{s:i, s:b, s:i}", "seat", seat, "away", away, "version", (int)version), version);
 		return;

@@ -281,6 +281,10 @@ void handle_join_game(struct http_request *request)
 	const char *bearer_token;
 	size_t bearer_length;
 	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &bearer_token, &bearer_length);
+	if (bearer > 0 && !service_token_admit(request, bearer_token, bearer_length)) {
+		json_decref(body);
+		return;
+	}
 	if (bearer != 0) {
 		uint8_t player_hash[AUTH_HASH_SIZE];
 		if (bearer > 0)
@@ -368,6 +372,8 @@ static void change_seat(struct http_request *request, int action)
 				     "send Authorization: Bearer <the game's admin token>", NULL, -1);
 		return;
 	}
+	if (!service_token_admit(request, token, length))
+		return;
 	uint8_t hash[AUTH_HASH_SIZE];
 	auth_hash(token, length, hash);
 	struct store_seat_result result;

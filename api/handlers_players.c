@@ -10,13 +10,16 @@
  * nothing else: in a game where the player holds no seat it answers 403
  * player_not_seated.
  *
- * "My games" is read, not kept: the player's seats come from one indexed query
- * (seats_player), and each game's summary from the game service's cache (game/play.c: a
- * cached state brought up to date by reading only the events after it, never a replay),
- * plus the game's last event row for the last change and the deadline. That is two small
- * queries per game; a player is served at most MY_GAMES_MAX games, which bounds a
- * request. A summary column written by every append would make it one query (left for the
- * feed, which needs the same per-player index of changes).
+ * "My games" is read, not kept: the player's seats and what they are sorted by (the last
+ * event's time, the current deadline) come from one query (store_player_game_summaries),
+ * so the list is sorted and paged before any game is read; then only the games of the
+ * page are read from the game service's cache (game/play.c: a cached state brought up to
+ * date by reading only the events after it, never a replay), one small query each for
+ * whom the game waits for. A page of `limit` games costs 1 + limit queries, whatever the
+ * number of games. With waiting_for_me the games before the page are read too, until the
+ * page is full (whom a game waits for is in its state only): at most MY_GAMES_MAX, which
+ * bounds a request. A column of whom each game waits for, written by every append, would
+ * bound that one too.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
+#include "api/quotas.h"
 #include "api/routes.h"
 #include "api/service.h"
 #include "codec/text.h"
@@ -36,7 +40,20 @@
 #define MY_GAMES_PAGE_DEFAULT 20
 #define MY_GAMES_PAGE_MAX 100
 
+static void create_player(struct http_request *request);
+
+/* POST /v1/players: within PLAYER_RATE_IP players an hour per client (api/quotas.h),
+ * asked before and paid only when the player was made. */
 void handle_create_player(struct http_request *request)
+{
+	if (!quotas_admit(request, QUOTAS_PLAYER, quotas_client(request), 1))
+		return;
+	create_player(request);
+	if (request->status == 201)
+		quotas_charge(request, QUOTAS_PLAYER, quotas_client(request), 1);
+}
+
+static void create_player(struct http_request *request)
 {
 	json_t *body = service_body(request, 0);
 	if (!body)
@@ -132,6 +149,9 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <player token>", NULL, -1);
 		return 0;
 	}
+	/* A player's token is limited as a seat's is (it acts for all the player's seats). */
+	if (bearer > 0 && !service_token_admit(request, token, length))
+		return 0;
 	uint8_t hash[AUTH_HASH_SIZE];
 	if (bearer > 0)
 		auth_hash(token, length, hash);
@@ -153,52 +173,42 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 struct my_game {
 	int64_t id;
 	int seat;
-	const char *status;
+	const char *status; /* NULL until complete() read the game (a waiting game needs no read) */
 	int32_t version;
 	uint8_t waiting_for;
 	int64_t deadline_us;    /* 0: none */
 	int64_t last_change_us; /* the last event's time (the creation's while waiting) */
 };
 
-/* Summarise one seat of the player; 0 with a problem queued. */
-static int summarise(struct http_request *request, const struct store_player_seat *seat, struct my_game *out)
+/* What the one query of the player's games tells: enough to sort and page, no read. */
+static void summarise(const struct store_player_game *row, struct my_game *out)
 {
 	memset(out, 0, sizeof *out);
-	out->id = seat->game_id;
-	out->seat = seat->seat;
-	if (seat->status == STORE_STATUS_WAITING) {
-		struct store_waiting_game waiting;
-		enum store_status status = lobby_waiting(seat->game_id, &waiting);
-		if (status == STORE_OK) {
-			out->status = "waiting";
-			out->last_change_us = waiting.created_at_us;
-			store_waiting_game_free(&waiting);
-			return 1;
-		}
-		if (status != STORE_NOT_FOUND) {
-			service_store_error(request, status);
-			return 0;
-		}
-		/* It started since: read it as a started game. */
-	}
+	out->id = row->seat.game_id;
+	out->seat = row->seat.seat;
+	out->deadline_us = row->deadline_us;
+	out->last_change_us = row->last_event_at_us ? row->last_event_at_us : row->created_at_us;
+	if (row->seat.status == STORE_STATUS_WAITING)
+		out->status = "waiting";
+}
+
+/* The rest of a started game (its status, version and whom it waits for) from the game
+ * service's cache, brought up to date by the events after it: one query. 0 with a
+ * problem queued. */
+static int complete(struct http_request *request, struct my_game *game)
+{
+	if (game->status)
+		return 1;
 	struct game_record record;
-	enum store_status status = play_load(seat->game_id, 1, &record);
-	if (status == STORE_OK)
-		status = play_deadline(&record, &out->deadline_us);
-	struct store_log log = {0};
-	if (status == STORE_OK && record.state.version > 0)
-		status = play_read_log(record.id, (int32_t)record.state.version - 1, 1, &log);
+	enum store_status status = play_load(game->id, 1, &record);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
 	}
-	if (log.count == 1)
-		out->last_change_us = log.rows[0].created_at_us;
-	store_log_free(&log);
 	static const char *const statuses[] = {"setup", "playing", "finished"};
-	out->status = statuses[game_repo_status_of(&record.state)];
-	out->version = (int32_t)record.state.version;
-	out->waiting_for = legal_waiting_for(&record.state);
+	game->status = statuses[game_repo_status_of(&record.state)];
+	game->version = (int32_t)record.state.version;
+	game->waiting_for = legal_waiting_for(&record.state);
 	return 1;
 }
 
@@ -258,29 +268,46 @@ void handle_get_my_games(struct http_request *request)
 	struct store_player player;
 	if (!handlers_authenticate_player(request, &player))
 		return;
-	struct store_player_seat *seats = calloc(MY_GAMES_MAX, sizeof *seats);
+	struct store_player_game *rows = calloc(MY_GAMES_MAX, sizeof *rows);
 	struct my_game *games = calloc(MY_GAMES_MAX, sizeof *games);
-	if (!seats || !games)
+	if (!rows || !games)
 		abort();
-	int count = 0, kept = 0;
-	enum store_status status = store_player_games(play_store(), player.id, MY_GAMES_MAX, seats, &count);
+	int count = 0;
+	enum store_status status = store_player_game_summaries(play_store(), player.id, MY_GAMES_MAX, rows, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		goto done;
 	}
-	for (int i = 0; i < count; i++) {
-		if (!summarise(request, &seats[i], &games[kept]))
-			goto done;
-		int mine = games[kept].waiting_for >> games[kept].seat & 1u;
-		if (filter && (strcmp(filter, "true") == 0) != mine)
-			continue;
-		kept++;
-	}
+	for (int i = 0; i < count; i++)
+		summarise(&rows[i], &games[i]);
 	sorting = sort && strcmp(sort, "deadline") == 0 ? SORT_DEADLINE : SORT_LAST_CHANGE;
-	qsort(games, (size_t)kept, sizeof *games, compare);
+	qsort(games, (size_t)count, sizeof *games, compare);
+	/* Only the games of the page are read; with waiting_for_me also those before them, until
+	 * the page is full (whom a game waits for is known only from its state). */
 	json_t *list = json_array();
-	for (int i = (int)offset; i < kept && i < offset + limit; i++) {
-		const struct my_game *game = &games[i];
+	long position = 0, end = offset + limit;
+	int more = 0;
+	for (int i = 0; i < count; i++) {
+		struct my_game *game = &games[i];
+		if (filter) {
+			if (!complete(request, game)) {
+				json_decref(list);
+				goto done;
+			}
+			int mine = game->waiting_for >> game->seat & 1u;
+			if ((strcmp(filter, "true") == 0) != mine)
+				continue;
+		}
+		if (position++ < offset)
+			continue;
+		if (position > end) {
+			more = 1;
+			break;
+		}
+		if (!complete(request, game)) {
+			json_decref(list);
+			goto done;
+		}
 		char id[STORE_ID_TEXT_SIZE], deadline[40], changed[40];
 		store_format_id(game->id, id);
 		play_format_time(game->last_change_us, changed, sizeof changed);
@@ -298,7 +325,7 @@ void handle_get_my_games(struct http_request *request)
 					changed, "version", (int)game->version));
 	}
 	json_t *next = json_null();
-	if (offset + limit < kept) {
+	if (more) {
 		char text[24];
 		snprintf(text, sizeof text, "o%ld", offset + limit);
 		next = json_string(text);
@@ -311,6 +338,6 @@ void handle_get_my_games(struct http_request *request)
 				    "next_cursor", next),
 			  -1);
 done:
-	free(seats);
+	free(rows);
 	free(games);
 }

@@ -23,6 +23,7 @@
 #include "api/handlers.h"
 #include "api/service.h"
 #include "api/webhooks.h"
+#include "db/store_quota.h"
 
 #define URL_MAX 2048
 #define WEBHOOKS_PER_OWNER 5
@@ -96,6 +97,21 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 		char detail[128];
 		snprintf(detail, sizeof detail, "at most %d webhooks per seat (and for the admin) and %d per game",
 			 WEBHOOKS_PER_OWNER, WEBHOOKS_PER_GAME);
+		http_respond_problem(request, PROBLEM_TOO_MANY_WEBHOOKS, detail, NULL, -1);
+		return 0;
+	}
+	/* One event reaches at most WEBHOOK_RECEIVERS_MAX receivers, the game's and its
+	 * players' together (db/migrations/0011_quotas.sql): one more would receive nothing. */
+	int receivers, most = service_config()->webhook_receivers_max;
+	enum store_status status = most > 0 ? store_receivers_count(play_store(), session->game.id, &receivers) : STORE_OK;
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	if (most > 0 && receivers >= most) {
+		char detail[160];
+		snprintf(detail, sizeof detail,
+			 "an event of this game already reaches %d receivers, with its players' (WEBHOOK_RECEIVERS_MAX)", most);
 		http_respond_problem(request, PROBLEM_TOO_MANY_WEBHOOKS, detail, NULL, -1);
 		return 0;
 	}

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "api/access_log.h"
+#include "api/client.h"
 #include "api/connections.h"
 #include "api/cors.h"
 #include "api/headers.h"
@@ -88,20 +89,38 @@ static void set_request_id(struct http_request *request)
 	snprintf(request->request_id, sizeof request->request_id, "%016llx", (unsigned long long)(z ^ (z >> 31)));
 }
 
+/* Every X-Forwarded-For header of the request, in order, joined with ",". */
+struct forwarded_list {
+	char *text; /* owned; NULL when there is none */
+	size_t length;
+};
+
+static enum MHD_Result collect_forwarded(void *context, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	(void)kind;
+	struct forwarded_list *list = context;
+	if (!key || !value || strcasecmp(key, "X-Forwarded-For") != 0)
+		return MHD_YES;
+	size_t size = strlen(value);
+	list->text = xrealloc(list->text, list->length + size + 2);
+	if (list->length)
+		list->text[list->length++] = ',';
+	memcpy(list->text + list->length, value, size + 1);
+	list->length += size;
+	return MHD_YES;
+}
+
+/* The client as the service sees it (api/client.h): the socket's peer, or whom a trusted
+ * proxy forwarded the request for. */
 static void set_client_ip(struct http_request *request)
 {
 	const union MHD_ConnectionInfo *info =
 		MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	strcpy(request->client_ip, "unknown");
-	if (!info || !info->client_addr)
-		return;
-	const struct sockaddr *address = info->client_addr;
-	if (address->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, request->client_ip,
-			  sizeof request->client_ip);
-	else if (address->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, request->client_ip,
-			  sizeof request->client_ip);
+	struct forwarded_list forwarded = {NULL, 0};
+	MHD_get_connection_values(request->connection, MHD_HEADER_KIND, collect_forwarded, &forwarded);
+	client_identify(info ? info->client_addr : NULL, forwarded.text, request->client_ip, request->client_key,
+			request->client_via);
+	free(forwarded.text);
 }
 
 const char *http_header(struct http_request *request, const char *name)
@@ -446,7 +465,7 @@ static void dispatch(struct http_request *request)
 	}
 	/* The API is rate limited per client address; probes and metrics are not. */
 	if (strncmp(request->path, "/v1/", 4) == 0 &&
-	    !ratelimit_take(RATELIMIT_IP, request->client_ip, strlen(request->client_ip), http_now(), &request->quota)) {
+	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), http_now(), &request->quota)) {
 		char seconds[16];
 		snprintf(seconds, sizeof seconds, "%d", request->quota.retry_after_s);
 		http_add_header(request, "Retry-After", seconds);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/client.h"
 #include "api/problem.h"
 #include "api/ratelimit.h"
 
@@ -43,7 +44,11 @@ struct http_request {
 	char *body; /* owned; NUL-terminated; NULL when there is none */
 	size_t body_length;
 	int body_too_large;
-	char client_ip[48];
+	/* Who sent it (api/client.h): the address, the key every per-client limit counts by,
+	 * and the proxy's address when a trusted proxy forwarded it ("" otherwise). */
+	char client_ip[CLIENT_ADDRESS_SIZE];
+	char client_key[CLIENT_KEY_SIZE];
+	char client_via[CLIENT_ADDRESS_SIZE];
 	char request_id[48];
 	double started; /* monotonic seconds */
 	const struct route *route;

@@ -51,11 +51,15 @@
 	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
 	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address") \
 	X(WAITING_QUOTA, "waiting_quota", 429, "This client holds as many waiting requests as it may") \
+	X(PLAYER_QUOTA, "player_quota", 429, "Too many players made from this address") \
+	X(IMPORT_QUOTA, "import_quota", 429, "Too many bytes imported from this address") \
+	X(AWAY_QUOTA, "away_quota", 429, "This seat went away and came back too often") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
 	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes") \
 	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn") \
+	X(IMPORT_BUSY, "import_busy", 503, "Too many imports are being judged") \
 	X(MAIL_DISABLED, "mail_disabled", 503, "This server sends no mail (no SMTP_URL)")
 
 enum problem {

@@ -55,9 +55,8 @@ int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, dou
 		   struct ratelimit_quota *quota)
 {
 	pthread_once(&locks_once, init_locks);
-	double rate = kind == RATELIMIT_IP ? limits.ip_rate : kind == RATELIMIT_TOKEN ? limits.token_rate : limits.create_rate;
-	double burst =
-		kind == RATELIMIT_IP ? limits.ip_burst : kind == RATELIMIT_TOKEN ? limits.token_burst : limits.create_burst;
+	double rate = kind == RATELIMIT_IP ? limits.ip_rate : limits.token_rate;
+	double burst = kind == RATELIMIT_IP ? limits.ip_burst : limits.token_burst;
 	quota->limit = quota->remaining = quota->reset_s = quota->retry_after_s = 0;
 	if (rate <= 0)
 		return 1;
@@ -97,14 +96,5 @@ int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, dou
 	quota->remaining = (int)floor(found->tokens);
 	quota->reset_s = (int)ceil((burst - found->tokens) / rate);
 	pthread_mutex_unlock(lock);
-	return allowed;
-}
-
-int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s)
-{
-	struct ratelimit_quota quota;
-	int allowed = ratelimit_take(kind, key, length, now, &quota);
-	if (!allowed)
-		*retry_after_s = quota.retry_after_s;
 	return allowed;
 }

@@ -1,5 +1,6 @@
 /*
- * ratelimit.h - token-bucket rate limits per client IP and per token, in this process.
+ * ratelimit.h - token-bucket rate limits per client and per token, in this process (the
+ * budgets that hold across servers are api/quotas.h's; the client is api/client.h's).
  *
  * Each key gets a bucket of `burst` requests refilled at `rate` per second. Buckets live
  * in a fixed table (least recently used buckets are recycled), so memory is bounded
@@ -13,12 +14,11 @@
 struct ratelimit_config {
 	double ip_rate, ip_burst;
 	double token_rate, token_burst;
-	double create_rate, create_burst; /* games created per client IP */
 };
 
 void ratelimit_configure(const struct ratelimit_config *config);
 
-enum ratelimit_kind { RATELIMIT_IP, RATELIMIT_TOKEN, RATELIMIT_CREATE };
+enum ratelimit_kind { RATELIMIT_IP, RATELIMIT_TOKEN };
 
 /* What a bucket holds after a request was counted against it, as the RateLimit-* headers
  * (IETF draft httpapi-ratelimit-headers) tell it: `limit` requests at most in a burst (0:
@@ -36,8 +36,5 @@ struct ratelimit_quota {
  * limit. *quota is filled either way. */
 int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now,
 		   struct ratelimit_quota *quota);
-
-/* ratelimit_take() for callers that only need *retry_after_s (set when refused). */
-int ratelimit_allow(enum ratelimit_kind kind, const void *key, size_t length, double now, int *retry_after_s);
 
 #endif

@@ -89,6 +89,24 @@ void service_store_error(struct http_request *request, enum store_status status)
 	}
 }
 
+int service_token_admit(struct http_request *request, const char *token, size_t length)
+{
+	/* The token's quota replaces the address's in the answer's RateLimit-* headers. */
+	struct ratelimit_quota quota;
+	int allowed = ratelimit_take(RATELIMIT_TOKEN, token, length, http_now(), &quota);
+	if (quota.limit > 0)
+		request->quota = quota;
+	if (!allowed) {
+		char seconds[16];
+		snprintf(seconds, sizeof seconds, "%d", quota.retry_after_s);
+		http_add_header(request, "Retry-After", seconds);
+		metrics_add(METRICS_RATE_LIMITED, 1);
+		http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests with this token", NULL, -1);
+		return 0;
+	}
+	return 1;
+}
+
 /* The caller's seat from its bearer token: 1 and *viewer set, or a problem queued. */
 static int authenticate(struct http_request *request, struct session *session, const char *token, size_t length)
 {
@@ -157,21 +175,8 @@ static int open_game(struct http_request *request, struct session *session, int 
 		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <token>", NULL, -1);
 		return 0;
 	}
-	if (bearer > 0) {
-		/* The token's quota replaces the address's in the answer's RateLimit-* headers. */
-		struct ratelimit_quota quota;
-		int allowed = ratelimit_take(RATELIMIT_TOKEN, token, length, http_now(), &quota);
-		if (quota.limit > 0)
-			request->quota = quota;
-		if (!allowed) {
-			char seconds[16];
-			snprintf(seconds, sizeof seconds, "%d", quota.retry_after_s);
-			http_add_header(request, "Retry-After", seconds);
-			metrics_add(METRICS_RATE_LIMITED, 1);
-			http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests with this token", NULL, -1);
-			return 0;
-		}
-	}
+	if (bearer > 0 && !service_token_admit(request, token, length))
+		return 0;
 	enum store_status status = play_load(id, fresh, &session->game);
 	if (status == STORE_NOT_STARTED && waiting) {
 		session->game.id = id;

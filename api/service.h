@@ -36,6 +36,12 @@ void service_init(const struct config *config);
 /* The settings service_init() was given (borrowed, for the life of the process). */
 const struct config *service_config(void);
 
+/* Count a request with this bearer token (any token: a seat's, the admin's, a player's)
+ * against the per-token rate (RATE_LIMIT_TOKEN, api/ratelimit.h), before the token is
+ * looked up: 1, or 0 with 429 rate_limited (Retry-After) queued. Its quota goes out in
+ * the answer's RateLimit-* headers. Every route that takes a token calls it. */
+int service_token_admit(struct http_request *request, const char *token, size_t length);
+
 /* Load the request's game (:game) fresh from the log and authenticate the caller with the
  * access its route requires (the route table's `access`). On failure a problem is queued
  * and 0 returned. */

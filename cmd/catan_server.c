@@ -15,10 +15,12 @@
 #include <string.h>
 
 #include "api/access_log.h"
+#include "api/client.h"
 #include "api/config.h"
 #include "api/cors.h"
 #include "api/http.h"
 #include "api/notify.h"
+#include "api/quotas.h"
 #include "api/ratelimit.h"
 #include "api/render_slots.h"
 #include "api/service.h"
@@ -46,7 +48,8 @@ static int migrate(const struct config *config)
 int main(int argc, char **argv)
 {
 	struct config config;
-	if (!config_from_env(&config) || !cors_configure(config.cors_origins))
+	if (!config_from_env(&config) || !cors_configure(config.cors_origins) ||
+	    !client_configure(config.trusted_proxies))
 		return 2;
 	if (argc > 1 && strcmp(argv[1], "migrate") == 0)
 		return migrate(&config) ? 0 : 1;
@@ -65,10 +68,11 @@ int main(int argc, char **argv)
 
 	if (!migrate(&config))
 		return 1;
-	struct ratelimit_config limits = {config.rate_limit_ip,        2 * config.rate_limit_ip,
-					  config.rate_limit_token,     2 * config.rate_limit_token,
-					  config.create_per_hour / 3600.0, config.create_per_hour ? 20 : 0};
+	struct ratelimit_config limits = {config.rate_limit_ip, 2 * config.rate_limit_ip, config.rate_limit_token,
+					  2 * config.rate_limit_token};
 	ratelimit_configure(&limits);
+	quotas_configure(&config);
+	store_set_webhook_receivers_max(config.webhook_receivers_max);
 	service_init(&config);
 	/* at most half the HTTP threads wait for a slot to draw a picture: the rest serve the rest */
 	render_slots_configure(config.render_concurrency, config.threads / 2, config.render_wait_ms);

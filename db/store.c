@@ -41,6 +41,7 @@
 #include "db/store_internal.h"
 
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <time.h>
 
@@ -246,6 +247,19 @@ static const struct {
 	[STATEMENT_PLAYER_GAMES] = {"player_games",
 		"SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"
 		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
+	/* The same with what "my games" sorts by, in one statement: the last event's time (one
+	 * index probe per game) and the current deadline: the deadline timer set by the last
+	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)
+	 * falls turn_timeout_s after that event. */
+	[STATEMENT_PLAYER_GAME_SUMMARIES] = {"player_game_summaries",
+		"SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"
+		"  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"
+		"   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"
+		" FROM seats s JOIN games g ON g.id = s.game_id"
+		" LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"
+		"  ORDER BY x.seq DESC LIMIT 1) e ON true"
+		" LEFT JOIN game_timers t ON t.game_id = s.game_id"
+		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},
 	/* Table talk (0004_messages.sql; store_messages.c). */
 	[STATEMENT_MESSAGE_POST] = {"message_post",
 		"SELECT status, seq, after_version, created_at, retry_after_s"
@@ -339,6 +353,11 @@ static const struct {
 		"INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"
 		" SELECT $1::bigint, $2::bigint, now(), $3::bigint WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"
 		" ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn"},
+	/* Budgets counted in the database (0011_quotas.sql; store_quota.c). */
+	[STATEMENT_QUOTA] = {"quota",
+		"SELECT q.allowed, q.retry_after_s, floor(q.remaining)::bigint FROM catan_quota($1::text, $2::bytea,"
+		" $3::double precision, $4::double precision, $5::double precision, $6::integer) q"},
+	[STATEMENT_RECEIVERS] = {"receivers", "SELECT count(*)::integer FROM catan_receivers($1::bigint)"},
 };
 
 static int64_t monotonic_ms(void)
@@ -419,6 +438,14 @@ int store_parse_id(const char *text, int64_t *id)
 
 /* ---- Connection ---------------------------------------------------------------------------- */
 
+/* WEBHOOK_RECEIVERS_MAX, told to every connection opened after it is set; -1: not set. */
+static atomic_int webhook_receivers_max = -1;
+
+void store_set_webhook_receivers_max(int max)
+{
+	atomic_store(&webhook_receivers_max, max < 0 ? -1 : max);
+}
+
 static void disconnect(struct store *store)
 {
 	if (store->conn) {
@@ -449,6 +476,21 @@ static enum store_status connect_store(struct store *store)
 		if (!ok)
 			store__say(store, "cannot prepare %s (is the schema migrated?): %s", statements[i].name,
 			    PQresultErrorMessage(result));
+		PQclear(result);
+		if (!ok)
+			goto failed;
+	}
+	int receivers = atomic_load(&webhook_receivers_max);
+	if (receivers >= 0) {
+		/* Read by catan_receivers() (0011_quotas.sql) on this connection. */
+		char value[16];
+		snprintf(value, sizeof value, "%d", receivers);
+		const char *values_set[] = {value};
+		PGresult *result = PQexecParams(store->conn, "SELECT set_config('catan.webhook_receivers_max', $1, false)",
+						1, NULL, values_set, NULL, NULL, 0);
+		int ok = PQresultStatus(result) == PGRES_TUPLES_OK;
+		if (!ok)
+			store__say(store, "cannot set catan.webhook_receivers_max: %s", PQresultErrorMessage(result));
 		PQclear(result);
 		if (!ok)
 			goto failed;

@@ -72,6 +72,12 @@ int store_parse_id(const char *text, int64_t *id);
 
 struct store;
 
+/* The most receivers (webhooks, chat channels, mail registrations) one event of a game is
+ * enqueued for: told to every connection opened from now on (catan_receivers() of
+ * db/migrations/0011_quotas.sql reads it; 0: no bound; never called: 20). Call at start,
+ * before the first store is opened. */
+void store_set_webhook_receivers_max(int max);
+
 /* A connection string for the server of `conninfo` (a keyword string or URI) with the
  * database `dbname` instead: for tools and tests that create and drop databases. NULL when
  * `conninfo` does not parse (*error, if not NULL, then holds libpq's reason, freed with
@@ -537,6 +543,17 @@ struct store_player_seat {
 /* The player's seats, at most `max` into out[], ordered by game id. *count set. */
 enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
 				     int *count);
+/* A player's seat with what lists of the player's games sort by. */
+struct store_player_game {
+	struct store_player_seat seat;
+	int64_t created_at_us;    /* the game's creation */
+	int64_t last_event_at_us; /* its last event's time; 0: no event yet (waiting) */
+	int64_t deadline_us;      /* when its current wait times out; 0: none */
+};
+
+/* store_player_games() with those times, in one statement. */
+enum store_status store_player_game_summaries(struct store *store, int64_t player, int max,
+					      struct store_player_game *out, int *count);
 /* After a chat webhook's attempt: success resets its failure count; a failure counts one
  * more, and the max_failures-th in a row disables it with `reason` and drops its pending
  * deliveries (*disabled = 1 then). */

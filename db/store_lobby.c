@@ -259,3 +259,37 @@ enum store_status store_player_games(struct store *store, int64_t player, int ma
 	PQclear(result);
 	return STORE_OK;
 }
+
+/* A timestamptz column that may be NULL: 0 then. 0 with nothing set when malformed. */
+static int get_optional_time(const PGresult *result, int row, int column, int64_t *out)
+{
+	*out = 0;
+	return PQgetisnull(result, row, column) || get_timestamp(result, row, column, out);
+}
+
+enum store_status store_player_game_summaries(struct store *store, int64_t player, int max,
+					      struct store_player_game *out, int *count)
+{
+	*count = 0;
+	struct params params = {0};
+	param_int(&params, player);
+	param_int(&params, max);
+	PGresult *result;
+	enum store_status status = store__run(store, STATEMENT_PLAYER_GAME_SUMMARIES, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	for (int row = 0; row < PQntuples(result) && row < max; row++) {
+		struct store_player_game *game = &out[row];
+		if (!get_int64(result, row, 0, &game->seat.game_id) || !get_int16(result, row, 1, &game->seat.seat) ||
+		    !get_int16(result, row, 2, &game->seat.status) || !get_timestamp(result, row, 3, &game->created_at_us) ||
+		    !get_optional_time(result, row, 4, &game->last_event_at_us) ||
+		    !get_optional_time(result, row, 5, &game->deadline_us)) {
+			PQclear(result);
+			*count = 0;
+			return store__corrupt(store, 0, "a player's game with malformed columns");
+		}
+		(*count)++;
+	}
+	PQclear(result);
+	return STORE_OK;
+}

@@ -10,6 +10,7 @@
  */
 #include "game/messages.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,10 +21,11 @@ int messages_text_length(const char *text)
 	return text_message_length(text, MESSAGES_MAX_CHARACTERS);
 }
 
-enum store_status messages_post(int64_t game_id, int seat, const char *text, struct store_message *posted,
-				int *retry_after_s)
+enum store_status messages_post(int64_t game_id, int seat, const char *text, int per_minute,
+				struct store_message *posted, int *retry_after_s)
 {
-	return store_message_post(play_store(), game_id, seat, text, MESSAGES_PER_MINUTE, posted, retry_after_s);
+	return store_message_post(play_store(), game_id, seat, text, per_minute > 0 ? per_minute : INT_MAX, posted,
+				  retry_after_s);
 }
 
 enum store_status messages_read(int64_t game_id, int32_t after, int limit, struct store_messages *out)

@@ -33,7 +33,6 @@
 #include "game/play.h"
 
 #define MESSAGES_MAX_CHARACTERS 500
-#define MESSAGES_PER_MINUTE 10 /* per seat, over the last 60 seconds */
 #define MESSAGES_PAGE_MAX 500
 
 /* The number of characters of `text` when it may be posted: valid UTF-8, 1..500
@@ -42,11 +41,12 @@
  * (api/inputs.c calls that, so the fuzz targets need no store). */
 int messages_text_length(const char *text);
 
-/* Post a checked text by `seat`: STORE_OK with *posted (posted->text NULL: the caller has
- * the text), or STORE_OK with *retry_after_s > 0 when the seat is over its rate (nothing
- * written); STORE_NOT_FOUND when the game is gone. */
-enum store_status messages_post(int64_t game_id, int seat, const char *text, struct store_message *posted,
-				int *retry_after_s);
+/* Post a checked text by `seat` unless the seat posted `per_minute` messages in the last 60
+ * seconds (0: no limit; MESSAGE_RATE_SEAT of api/config.h): STORE_OK with *posted
+ * (posted->text NULL: the caller has the text), or STORE_OK with *retry_after_s > 0 when
+ * the seat is over its rate (nothing written); STORE_NOT_FOUND when the game is gone. */
+enum store_status messages_post(int64_t game_id, int seat, const char *text, int per_minute,
+				struct store_message *posted, int *retry_after_s);
 
 /* The game's messages after seq `after`, at most `limit` (free with store_messages_free). */
 enum store_status messages_read(int64_t game_id, int32_t after, int limit, struct store_messages *out);

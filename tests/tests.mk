@@ -63,6 +63,14 @@ $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destinat
 
 ALL_TARGETS += $(DESTINATION_TEST)
 
+# Who a request comes from (api/client.c): socket addresses and X-Forwarded-For alone.
+CLIENT_TEST := $(B)/tests/api/test_client
+$(CLIENT_TEST): $(B)/obj/tests/api/test_client.o $(B)/obj/api/client.o $(B)/obj/tests/check_main.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+ALL_TARGETS += $(CLIENT_TEST)
+
 # The chat messages of channel webhooks (api/channels.c), on engine states alone.
 CHANNELS_TEST := $(B)/tests/api/test_channels
 $(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
@@ -81,7 +89,7 @@ $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/ob
 
 ALL_TARGETS += $(MAIL_TEST)
 
-API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
 $(API_UNIT_RUNS): run/%: % $(CATAN)
 	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
 test-api-unit: $(API_UNIT_RUNS)

@@ -111,7 +111,11 @@ void http_server_start(struct http_server *server, const char *const *settings)
 	snprintf(server->log_path, sizeof server->log_path, "%s/catan-http-test-%ld-%d.log", tmp, (long)getpid(),
 		 ++counter);
 	const char *defaults[] = {"PORT=0", "LISTEN=127.0.0.1", "RATE_LIMIT_IP=0", "RATE_LIMIT_TOKEN=0", "THREADS=8",
-				  "CREATE_RATE_IP=0", "ALL_BOT_GAMES=1", "WEBHOOK_ALLOW_PRIVATE=1"};
+				  "CREATE_RATE_IP=0", "ALL_BOT_GAMES=1", "WEBHOOK_ALLOW_PRIVATE=1",
+				  /* The budgets counted in the database (api/quotas.c) would be shared by
+				   * every suite on the one test database from 127.0.0.1: off, unless a
+				   * test sets them (with addresses of its own, TRUSTED_PROXIES). */
+				  "PLAYER_RATE_IP=0", "IMPORT_BYTES_IP=0", "AWAY_RATE_SEAT=0"};
 	const char *all[64];
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)

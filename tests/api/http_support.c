@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <curl/curl.h>
+#include <libpq-fe.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -812,4 +813,33 @@ void http_player_create(struct http_client *client, const char *name, char *id, 
 	snprintf(token, 64, "%s", json_string_value(json_object_get(response.json, "token")));
 	ck_assert_int_eq((int)strncmp(token, "pt_", 3), 0);
 	http_response_free(&response);
+}
+
+long long http_sql_number(const char *sql)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
+	ck_assert_msg(PQstatus(connection) == CONNECTION_OK, "database: %s", PQerrorMessage(connection));
+	PGresult *result = PQexec(connection, sql);
+	ExecStatusType status = PQresultStatus(result);
+	ck_assert_msg(status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK, "%s: %s", sql,
+		      PQresultErrorMessage(result));
+	long long value = 0;
+	if (status == PGRES_TUPLES_OK && PQntuples(result) > 0 && PQnfields(result) > 0 && !PQgetisnull(result, 0, 0))
+		value = atoll(PQgetvalue(result, 0, 0));
+	PQclear(result);
+	PQfinish(connection);
+	return value;
+}
+
+const char *http_unique_address(char *out, size_t size)
+{
+	/* 10.P.P.N: the program's pid and a counter, so no two programs or calls share one. */
+	static int counter;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
+	int n = ++counter;
+	pthread_mutex_unlock(&lock);
+	unsigned pid = (unsigned)getpid();
+	snprintf(out, size, "10.%u.%u.%u", (pid >> 8) & 255u, pid & 255u, (unsigned)n & 255u);
+	return out;
 }

@@ -38,8 +38,9 @@ struct http_server {
 };
 
 /* Start catan-server on a free port of 127.0.0.1 with DATABASE_URL from the environment.
- * The defaults for tests are RATE_LIMIT_IP=0, RATE_LIMIT_TOKEN=0 (no limits) and
- * THREADS=8; `settings` (NULL-terminated "NAME=value" strings, or NULL) override them or
+ * The defaults for tests are RATE_LIMIT_IP=0, RATE_LIMIT_TOKEN=0 (no limits), the
+ * database's budgets off (CREATE_RATE_IP=0, PLAYER_RATE_IP=0, IMPORT_BYTES_IP=0,
+ * AWAY_RATE_SEAT=0) and THREADS=8; `settings` (NULL-terminated "NAME=value" strings, or NULL) override them or
  * add others (DATABASE_URL too). Waits for its "serving on" line. */
 void http_server_start(struct http_server *server, const char *const *settings);
 
@@ -288,6 +289,17 @@ json_t *http_truth_events(const char *game_id, long after);
  * "origin": "player" | "timeout" | "bot", "at": seconds since 1970, "event": <event>}. New
  * reference. */
 json_t *http_truth_rows(const char *game_id, long after);
+
+/* Run `sql` on the test database (DATABASE_URL) and return the first column of its first
+ * row as an integer (0 without a row or for NULL); a failing statement fails the test. To
+ * prove what a refused request wrote (nothing), or to make a state HTTP cannot make. */
+long long http_sql_number(const char *sql);
+
+/* A client address of this test program's own, for a server started with
+ * TRUSTED_PROXIES=127.0.0.1 and requests carrying "X-Forwarded-For: <it>": a fresh key
+ * for the budgets counted in the database, which every suite on the one test database
+ * would otherwise share as 127.0.0.1. Into out (at least 16 bytes); a new one per call. */
+const char *http_unique_address(char *out, size_t size);
 
 /* ---- Misc ------------------------------------------------------------------------------ */
 

@@ -473,17 +473,22 @@ END_TEST
 
 START_TEST(test_game_creation_has_a_quota_per_address_and_an_optional_key)
 {
-	static const char *const quota[] = {"CREATE_RATE_IP=3600", "ALL_BOT_GAMES=0", NULL};
+	/* The quota is counted in the one test database: this test's client is an address of
+	 * its own, forwarded by the trusted proxy that the test client pretends to be. */
+	static const char *const quota[] = {"CREATE_RATE_IP=3600", "ALL_BOT_GAMES=0", "TRUSTED_PROXIES=127.0.0.1", NULL};
 	struct http_server limited;
 	http_server_start(&limited, quota);
 	struct http_client client;
 	http_client_init(&client, limited.url, 0);
+	char address[16], forwarded[48];
+	snprintf(forwarded, sizeof forwarded, "X-Forwarded-For: %s", http_unique_address(address, sizeof address));
+	const char *const as_client[] = {forwarded, NULL};
 	/* The burst (20) passes, then the address must wait. */
 	int created = 0;
 	long refused = 0;
 	for (int i = 0; i < 40 && !refused; i++) {
 		struct http_response response;
-		http_call(&client, "POST", "/v1/games", NULL, "{\"seats\": 3}", NULL, &response);
+		http_call(&client, "POST", "/v1/games", NULL, "{\"seats\": 3}", as_client, &response);
 		if (response.status == 201)
 			created++;
 		else

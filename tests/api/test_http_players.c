@@ -1,7 +1,8 @@
 /*
  * test_http_players.c - players across games over HTTP: a player's token acts for the
  * player's own seats (bound at creation or by joining) on every game route, and for
- * nothing else; "my games" over a player in 20 games, with its filter, sorts and pages;
+ * nothing else; "my games" over a player in 20 games, with its filter, sorts and pages,
+ * reading only the games of the page it answers; a player's token rate limited as a seat's;
  * bad input refused naming the field.
  *
  * One server with Prism in front (responses checked against openapi/openapi.yaml); the
@@ -355,6 +356,92 @@ START_TEST(test_bad_input_is_refused_naming_the_field)
 }
 END_TEST
 
+START_TEST(test_my_games_reads_only_the_games_of_its_page)
+{
+	/* Four games; the first one's log is then made unreadable (an event the codec cannot
+	 * read, dated long ago, so that game sorts last by its last change). A page that does
+	 * not show it does not read it; a page that shows it fails, so it would be noticed. */
+	struct http_client *client = &http_fixture.direct;
+	struct player ann;
+	make_player(client, "Ann", &ann);
+	struct http_game games[4];
+	for (int g = 0; g < 4; g++)
+		game_with_player(client, &ann, 0, NULL, &games[g]);
+	long version = http_game_version(client, &games[0]);
+	char sql[512];
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO events (game_id, seq, type, actor, origin, payload, created_at)"
+		 " VALUES (('x' || '%s')::bit(64)::bigint, %ld, 5, 0, 0, '{\"not\": \"an event\"}',"
+		 " '2001-01-01T00:00:00Z')",
+		 games[0].id, version + 1);
+	http_sql_number(sql);
+	struct http_response response;
+	http_call(client, "GET", "/v1/players/me/games?limit=1", ann.token, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "a page without the unreadable game: %s", http_describe(&response));
+	json_t *listed = json_object_get(response.json, "games");
+	ck_assert_int_eq(json_array_size(listed), 1);
+	ck_assert_str_ne(json_string_value(json_object_get(json_array_get(listed, 0), "id")), games[0].id);
+	ck_assert(json_is_string(json_object_get(response.json, "next_cursor")));
+	http_response_free(&response);
+	http_call(client, "GET", "/v1/players/me/games?limit=3", ann.token, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "three pages without it: %s", http_describe(&response));
+	ck_assert_int_eq(json_array_size(json_object_get(response.json, "games")), 3);
+	http_response_free(&response);
+	http_call(client, "GET", "/v1/players/me/games?limit=4", ann.token, NULL, NULL, &response);
+	ck_assert_msg(response.status >= 500, "the page that shows it reads it: %s", http_describe(&response));
+	http_response_free(&response);
+	/* Remove it again: the other suites of this database list games too. */
+	snprintf(sql, sizeof sql, "DELETE FROM events WHERE game_id = ('x' || '%s')::bit(64)::bigint AND seq = %ld",
+		 games[0].id, version + 1);
+	http_sql_number(sql);
+}
+END_TEST
+
+START_TEST(test_a_player_token_is_rate_limited_as_a_seat_token_is)
+{
+	/* Two requests a second per token, a burst of four. */
+	static const char *const limited_settings[] = {"RATE_LIMIT_TOKEN=2", NULL};
+	struct http_server limited;
+	http_server_start(&limited, limited_settings);
+	struct http_client client;
+	http_client_init(&client, limited.url, 0);
+	struct player ann;
+	make_player(&client, "Ann", &ann);
+	int first_limited = -1, limited_count = 0;
+	double started = http_clock();
+	for (int i = 0; i < 12; i++) {
+		struct http_response response;
+		http_call(&client, "GET", "/v1/players/me/games", ann.token, NULL, NULL, &response);
+		if (response.status == 429) {
+			http_assert_problem(&response, 429, "rate_limited");
+			char retry[16];
+			ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
+			if (first_limited < 0)
+				first_limited = i;
+			limited_count++;
+		} else {
+			ck_assert_msg(response.status == 200, "%s", http_describe(&response));
+			char limit[16];
+			ck_assert_ptr_nonnull(http_response_header(&response, "RateLimit-Limit", limit, sizeof limit));
+			ck_assert_int_eq(atoi(limit), 4);
+		}
+		http_response_free(&response);
+	}
+	int refilled = (int)(2 * (http_clock() - started));
+	ck_assert_msg(first_limited >= 4 && first_limited <= 4 + refilled,
+		      "a burst of 4 is allowed, then refused (first refusal: request %d, %d refilled)", first_limited,
+		      refilled);
+	ck_assert_int_ge(limited_count, 12 - 4 - refilled - 1);
+	/* The feed and the player's other routes are the same token's. */
+	struct http_response response;
+	http_call(&client, "GET", "/v1/players/me/feed", ann.token, NULL, NULL, &response);
+	http_assert_problem(&response, 429, "rate_limited");
+	http_response_free(&response);
+	http_client_cleanup(&client);
+	http_server_stop(&limited, 30);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_players");
@@ -365,6 +452,8 @@ Suite *test_suite(void)
 	tcase_add_test(players, test_joining_with_a_player_token_binds_the_seat_to_the_player);
 	tcase_add_test(players, test_my_games_over_a_player_in_twenty_games_with_filter_sorts_and_pages);
 	tcase_add_test(players, test_bad_input_is_refused_naming_the_field);
+	tcase_add_test(players, test_my_games_reads_only_the_games_of_its_page);
+	tcase_add_test(players, test_a_player_token_is_rate_limited_as_a_seat_token_is);
 	suite_add_tcase(suite, players);
 	return suite;
 }

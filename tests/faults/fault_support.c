@@ -135,6 +135,7 @@ void fault_haproxy_start(struct fault_haproxy *haproxy, struct fault_fleet *flee
 		"\ttimeout queue 10s\n"
 		"\tretries 3\n"
 		"\toption redispatch 1\n"
+		"\toption forwardfor\n"
 		"frontend catan\n"
 		"\tbind 127.0.0.1:%d\n"
 		"\tdefault_backend catan_servers\n"
@@ -229,8 +230,26 @@ static void curl_start(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+static void request_from(const char *source, const char *base, const char *method, const char *path,
+			 const char *token, const char *body, const char *const *headers, double timeout_s,
+			 struct fault_answer *out);
+
 void fault_request(const char *base, const char *method, const char *path, const char *token, const char *body,
 		   const char *const *headers, double timeout_s, struct fault_answer *out)
+{
+	request_from(NULL, base, method, path, token, body, headers, timeout_s, out);
+}
+
+void fault_request_from(const char *source, const char *base, const char *method, const char *path,
+			const char *token, const char *body, const char *const *headers, double timeout_s,
+			struct fault_answer *out)
+{
+	request_from(source, base, method, path, token, body, headers, timeout_s, out);
+}
+
+static void request_from(const char *source, const char *base, const char *method, const char *path,
+			 const char *token, const char *body, const char *const *headers, double timeout_s,
+			 struct fault_answer *out)
 {
 	pthread_once(&curl_once, curl_start);
 	memset(out, 0, sizeof *out);
@@ -264,6 +283,8 @@ void fault_request(const char *base, const char *method, const char *path, const
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+	if (source)
+		curl_easy_setopt(curl, CURLOPT_INTERFACE, source);
 	if (curl_easy_perform(curl) == CURLE_OK)
 		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
 	out->body = received.data ? received.data : strdup("");

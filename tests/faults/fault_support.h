@@ -78,6 +78,11 @@ struct fault_answer {
  * "Name: value" lines or NULL. Never fails the test. */
 void fault_request(const char *base, const char *method, const char *path, const char *token, const char *body,
 		   const char *const *headers, double timeout_s, struct fault_answer *out);
+/* fault_request() from the local address `source` (e.g. "127.0.0.2": every 127/8 address
+ * is this machine's), so that a proxy in front sees another client. */
+void fault_request_from(const char *source, const char *base, const char *method, const char *path,
+			const char *token, const char *body, const char *const *headers, double timeout_s,
+			struct fault_answer *out);
 void fault_answer_free(struct fault_answer *answer);
 
 /* ---- Driven games and their ledger ----------------------------------------------------- */

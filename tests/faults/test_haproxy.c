@@ -5,7 +5,9 @@
  * stream parked on one server are woken by a move made on another; a server killed with
  * -9 under load loses nothing, and the clients carry on through the balancer (its health
  * checks on /healthz take the dead server out; connection failures and 503s of requests
- * with an Idempotency-Key are retried on another server by HAProxy itself).
+ * with an Idempotency-Key are retried on another server by HAProxy itself); a budget
+ * counted in the database holds per client behind the balancer (`option forwardfor` and
+ * TRUSTED_PROXIES), across the three servers, whatever the client forwards itself.
  *
  * The configuration is written by the test (fault_haproxy_config(), the recipe README.md
  * shows) with ephemeral ports on 127.0.0.1. Without the haproxy program the suite says so
@@ -32,7 +34,9 @@ static void start(void)
 	have_haproxy = fault_haproxy_available();
 	if (!have_haproxy)
 		return;
-	static const char *const settings[] = {"THREADS=4", NULL};
+	/* The servers trust the balancer's X-Forwarded-For (README's recipe), and budget
+	 * players per client (counted in the one database, so across the three). */
+	static const char *const settings[] = {"THREADS=4", "TRUSTED_PROXIES=127.0.0.1", "PLAYER_RATE_IP=30", NULL};
 	fault_fleet_start(&fleet, SERVERS, settings);
 	fault_haproxy_start(&balancer, &fleet);
 }
@@ -233,6 +237,44 @@ static long acknowledged(const struct player *players, int count)
 }
 
 /* Last of the suite: it leaves two servers. */
+/* POST /v1/players through the balancer from `source`, with `headers`: the status, and
+ * the problem code into code (a 429's). */
+static long player_from(const char *source, const char *const *headers, char *code, size_t size)
+{
+	struct fault_answer answer;
+	fault_request_from(source, balancer.url, "POST", "/v1/players", NULL, "{\"name\": \"Behind\"}", headers, 10,
+			   &answer);
+	code[0] = '\0';
+	const char *at = strstr(answer.body, "\"code\":\"");
+	if (at)
+		snprintf(code, size, "%.*s", (int)strcspn(at + 8, "\""), at + 8);
+	long status = answer.status;
+	fault_answer_free(&answer);
+	return status;
+}
+
+START_TEST(test_budgets_count_each_client_behind_the_balancer_across_the_servers)
+{
+	if (skip())
+		return;
+	/* Ten players (PLAYER_RATE_IP's burst) from one client, spread over the three servers by
+	 * the balancer, then the client waits: the budget is the client's, not each server's,
+	 * and not the balancer's. */
+	char code[64];
+	for (int i = 0; i < 10; i++) {
+		long status = player_from("127.0.0.2", NULL, code, sizeof code);
+		ck_assert_msg(status == 201, "player %d from 127.0.0.2: %ld %s", i, status, code);
+	}
+	ck_assert_int_eq(player_from("127.0.0.2", NULL, code, sizeof code), 429);
+	ck_assert_str_eq(code, "player_quota");
+	/* What the client writes in X-Forwarded-For itself is left of what HAProxy adds. */
+	static const char *const spoofed[] = {"X-Forwarded-For: 203.0.113.77", NULL};
+	ck_assert_int_eq(player_from("127.0.0.2", spoofed, code, sizeof code), 429);
+	/* Another client behind the same balancer has its own budget. */
+	ck_assert_int_eq(player_from("127.0.0.3", NULL, code, sizeof code), 201);
+}
+END_TEST
+
 START_TEST(test_a_server_killed_under_load_loses_nothing_and_clients_carry_on)
 {
 	if (skip())
@@ -290,6 +332,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(scale, 300);
 	tcase_add_test(scale, test_moves_through_the_balancer_spread_over_all_three_servers);
 	tcase_add_test(scale, test_long_polls_and_streams_are_woken_by_moves_on_other_servers);
+	tcase_add_test(scale, test_budgets_count_each_client_behind_the_balancer_across_the_servers);
 	tcase_add_test(scale, test_a_server_killed_under_load_loses_nothing_and_clients_carry_on);
 	suite_add_tcase(suite, scale);
 	return suite;

@@ -32,9 +32,9 @@ export interface paths {
          *     No token is needed to create a game, unless the operator set a creation key
          *     (`CREATE_KEY`): then `Authorization: Bearer <key>` is required (`403
          *     create_key_required` without it). Without a key, each client address may create a
-         *     bounded number of games an hour (`429 create_quota` with `Retry-After` past it), and a
-         *     game whose every seat is a bot needs the key unless the server allows such games
-         *     (`ALL_BOT_GAMES=1`).
+         *     bounded number of games an hour (`429 create_quota` with `Retry-After` past it; only
+         *     games made count, never a refused request), and a game whose every seat is a bot
+         *     needs the key unless the server allows such games (`ALL_BOT_GAMES=1`).
          */
         post: operations["createGame"];
         delete?: never;
@@ -69,7 +69,14 @@ export interface paths {
          *     resource: null) is refused. A refusal is `422 import_refused` naming `events[i]`, the
          *     first event that does not follow, and creates nothing. Of `options` only
          *     `turn_timeout_s` and `on_timeout` are read (the game's own options are the log's).
-         *     Admission is creation's (creation key, per-address quota); the body may be up to 4 MiB.
+         *     Admission is creation's (creation key, per-client quota of games), plus a budget of
+         *     bytes imported per client and hour (`429 import_quota`; a body larger than the whole
+         *     budget: `413`) and a bound on imports judged at once by one server (`503
+         *     import_busy`, retry after `Retry-After`); only an import that made a game is
+         *     charged. The body may be up to 4 MiB, the log at most `IMPORT_MAX_EVENTS` events
+         *     (default 10,000; a whole game is a few thousand: `400` naming `events`), and a seat
+         *     may go away or come back in it no more often than its budget of holiday toggles of
+         *     a day allows (`422 import_refused` naming the first event past it).
          */
         post: operations["importGame"];
         delete?: never;
@@ -510,7 +517,8 @@ export interface paths {
          * @description Public table talk by a seat (a spectator's or the admin's token: `403`): every seat
          *     and every spectator reads it. `text` is 1..500 characters of UTF-8, without control
          *     characters (line feeds allowed) or bidi controls (`400` naming `text`). A seat may
-         *     post 10 messages a minute (`429 rate_limited` with `Retry-After` past that).
+         *     post `MESSAGE_RATE_SEAT` messages a minute (default 10; `429 rate_limited` with
+         *     `Retry-After` past that).
          *     Messages are kept beside the event log, never in it: posting one never changes the
          *     game's version, so a move's `If-Match` and the game's `ETag` are unaffected. Each
          *     message has the game's next `seq` and the version it followed (`after_version`).
@@ -729,7 +737,10 @@ export interface paths {
          *     the webhook is registered (IP literals, `localhost`) and again at every connection
          *     (the address DNS gave, so a re-pointed name is refused too). A failed delivery logs a
          *     coarse reason only. Each seat (and the admin) may have 5 webhooks, a game 20 (`409
-         *     too_many_webhooks` past that).
+         *     too_many_webhooks` past that). One event reaches at most `WEBHOOK_RECEIVERS_MAX`
+         *     receivers (default 20: the game's webhooks, chat channels and mail and those of its
+         *     seated players' registrations together, the oldest first); a game webhook past that
+         *     would receive nothing and is refused the same way.
          *
          *     Chat channels: `format: "discord"` or `"slack"` registers a Discord or Slack incoming
          *     webhook URL instead. It gets no signed events but one short message, written for
@@ -1088,6 +1099,9 @@ export interface paths {
          *     make one decision per turn clock (`turn_timeout_s`), and a game without a turn clock
          *     pauses until a seat comes back (`DELETE` the same path), when the bots move at once
          *     again.
+         *     A seat may go away or come back `AWAY_RATE_SEAT` times a day (default 24, away and
+         *     back counted alike, whoever holds its token; only changes made count): past that,
+         *     `429 away_quota` with `Retry-After`.
          */
         post: operations["sendSeatAway"];
         /**
@@ -1096,7 +1110,8 @@ export interface paths {
          *     player's, as for going away). The log records a `seat_back` event in the same
          *     transaction as the change and the timer; the game waits for the seat again (or for
          *     its deadline). A seat created as a bot cannot come back, and one that is not away
-         *     has nothing to take back: `409 seat_not_changeable`.
+         *     has nothing to take back: `409 seat_not_changeable`. Coming back counts in the
+         *     seat's holiday toggles of a day (`429 away_quota`, see sendSeatAway).
          */
         delete: operations["takeSeatBack"];
         options?: never;
@@ -1119,7 +1134,10 @@ export interface paths {
          *     server keeps its hash). Bind seats to it by creating games with `{"player": "<id>"}`
          *     in `players`, or by joining with `Authorization: Bearer <player token>`. The player's
          *     token then acts for those seats as their seat tokens do, on every game route, and
-         *     lists the player's games (`GET /v1/players/me/games`).
+         *     lists the player's games (`GET /v1/players/me/games`). Each client may make a
+         *     bounded number of players an hour (`PLAYER_RATE_IP`, default 30, 10 at once; `429
+         *     player_quota` with `Retry-After` past it; only players made count). A player's
+         *     token is rate limited as a seat's is.
          */
         post: operations["createPlayer"];
         delete?: never;
@@ -1546,7 +1564,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "waiting_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "too_many_waiting" | "render_busy") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -1677,7 +1695,7 @@ export interface components {
             /** @constant */
             status?: 429;
             /** @enum {unknown} */
-            code?: "rate_limited" | "create_quota" | "waiting_quota";
+            code?: "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota";
         };
         /** @description A 500 problem. */
         InternalErrorProblem: components["schemas"]["Problem"] & {
@@ -1691,7 +1709,7 @@ export interface components {
             /** @constant */
             status?: 503;
             /** @enum {unknown} */
-            code?: "database_unavailable" | "shutting_down" | "too_many_waiting" | "render_busy";
+            code?: "database_unavailable" | "shutting_down" | "too_many_waiting" | "render_busy" | "import_busy";
         };
         /**
          * @description A game id, 16 lower-case hex digits.
