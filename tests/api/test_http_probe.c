@@ -55,6 +55,9 @@ static const char *const default_settings[] = {"RATE_LIMIT_IP=200",
                                                "ALL_BOT_GAMES=0",
                                                "WEBHOOK_ALLOW_PRIVATE=0",
                                                "THREADS=16",
+                                               "PLAYER_RATE_IP=30",
+                                               "IMPORT_BYTES_IP=16777216",
+                                               "AWAY_RATE_SEAT=24",
                                                NULL};
 
 struct probe_world {
