@@ -394,11 +394,22 @@ static void answer_options(struct http_request *request)
 	http_respond_empty(request, 204);
 }
 
+/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
+ * game's log (the route is matched only once the body is read, so by its path). */
+static size_t body_limit(const struct http_request *request)
+{
+	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
+		       ? HTTP_IMPORT_BODY_LIMIT
+		       : HTTP_BODY_LIMIT;
+}
+
 static void dispatch(struct http_request *request)
 {
 	if (request->body_too_large) {
-		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, "request bodies are limited to 16384 bytes", NULL,
-				     -1);
+		/* the limit of this route, which is not every route's (an import's is larger) */
+		char detail[80];
+		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes", body_limit(request));
+		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, detail, NULL, -1);
 		return;
 	}
 	if (request->route) {
@@ -472,15 +483,6 @@ static void request_free(struct http_request *request)
 	free(request->path);
 	free(request->body);
 	free(request);
-}
-
-/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
- * game's log (the route is matched only once the body is read, so by its path). */
-static size_t body_limit(const struct http_request *request)
-{
-	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
-		       ? HTTP_IMPORT_BODY_LIMIT
-		       : HTTP_BODY_LIMIT;
 }
 
 static void append_body(struct http_request *request, const char *data, size_t size)

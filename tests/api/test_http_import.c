@@ -395,6 +395,50 @@ START_TEST(test_hostile_import_bodies_answer_4xx_and_the_server_lives)
 }
 END_TEST
 
+/* A body of `size` bytes: a JSON object with one long string (caller frees). */
+static char *long_body(size_t size)
+{
+	char *body = malloc(size + 1);
+	ck_assert_ptr_nonnull(body);
+	memset(body, 'a', size);
+	memcpy(body, "{\"note\": \"", 10);
+	memcpy(body + size - 2, "\"}", 3);
+	return body;
+}
+
+/* POST `size` bytes to `path` (chunked when asked): 413 whose detail states `limit`. */
+static void assert_too_large(const char *path, size_t size, int chunked, const char *limit)
+{
+	static const char *const chunked_headers[] = {"Transfer-Encoding: chunked", NULL};
+	char *body = long_body(size);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", path, NULL, body, chunked ? chunked_headers : NULL, &response);
+	free(body);
+	http_assert_problem(&response, 413, "body_too_large");
+	const char *detail = json_string_value(json_object_get(response.json, "detail"));
+	ck_assert_msg(detail && strstr(detail, limit), "%s of %zu bytes: the detail states the limit %s: %s", path, size,
+		      limit, http_describe(&response));
+	http_response_free(&response);
+}
+
+/* Issue 20 item 13: the import's 413 said "limited to 16384 bytes" where its limit is 4 MiB. */
+START_TEST(test_a_too_large_body_is_413_stating_the_limit_of_its_route)
+{
+	size_t import_limit = 4 * 1024 * 1024;
+	for (int chunked = 0; chunked < 2; chunked++) {
+		assert_too_large("/v1/games/import", import_limit + 1, chunked, "4194304 bytes");
+		assert_too_large("/v1/games", 16384 + 1, chunked, "16384 bytes");
+	}
+	/* At the import's limit the body is read (and refused for what it says). */
+	char *body = long_body(import_limit);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", "/v1/games/import", NULL, body, NULL, &response);
+	free(body);
+	http_assert_problem(&response, 400, "unknown_field");
+	http_response_free(&response);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_import");
@@ -407,6 +451,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
 	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);
 	tcase_add_test(import, test_hostile_import_bodies_answer_4xx_and_the_server_lives);
+	tcase_add_test(import, test_a_too_large_body_is_413_stating_the_limit_of_its_route);
 	suite_add_tcase(suite, import);
 	return suite;
 }
