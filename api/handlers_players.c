@@ -202,22 +202,34 @@ static int summarise(struct http_request *request, const struct store_player_sea
 	return 1;
 }
 
-enum my_sort { SORT_LAST_CHANGE, SORT_DEADLINE };
+/* Ties are broken by id, so an order is total and pages never overlap. Each order is its
+ * own comparator, chosen per request: a comparator reads nothing but its two games, so
+ * concurrent requests cannot see each other's order (issue 20 item 13: one shared static
+ * variable chose it). */
+static int compare_ids(const struct my_game *x, const struct my_game *y)
+{
+	return x->id < y->id ? -1 : x->id > y->id;
+}
 
-static enum my_sort sorting;
-
-/* Deadline: soonest first, games without one after; last change: latest first. Then id. */
-static int compare(const void *a, const void *b)
+/* Deadline: soonest first, games without one after. */
+static int compare_deadlines(const void *a, const void *b)
 {
 	const struct my_game *x = a, *y = b;
-	if (sorting == SORT_DEADLINE && x->deadline_us != y->deadline_us) {
+	if (x->deadline_us != y->deadline_us) {
 		if (!x->deadline_us || !y->deadline_us)
 			return x->deadline_us ? -1 : 1;
 		return x->deadline_us < y->deadline_us ? -1 : 1;
 	}
-	if (sorting == SORT_LAST_CHANGE && x->last_change_us != y->last_change_us)
+	return compare_ids(x, y);
+}
+
+/* Last change: latest first. */
+static int compare_last_changes(const void *a, const void *b)
+{
+	const struct my_game *x = a, *y = b;
+	if (x->last_change_us != y->last_change_us)
 		return x->last_change_us > y->last_change_us ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return compare_ids(x, y);
 }
 
 void handle_get_my_games(struct http_request *request)
@@ -276,8 +288,8 @@ void handle_get_my_games(struct http_request *request)
 			continue;
 		kept++;
 	}
-	sorting = sort && strcmp(sort, "deadline") == 0 ? SORT_DEADLINE : SORT_LAST_CHANGE;
-	qsort(games, (size_t)kept, sizeof *games, compare);
+	qsort(games, (size_t)kept, sizeof *games,
+	      sort && strcmp(sort, "deadline") == 0 ? compare_deadlines : compare_last_changes);
 	json_t *list = json_array();
 	for (int i = (int)offset; i < kept && i < offset + limit; i++) {
 		const struct my_game *game = &games[i];
