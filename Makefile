@@ -74,15 +74,18 @@ all: $(ALL_TARGETS)
 # builds with clang and the sanitizers itself).
 test: all
 	scripts/check-layers.sh
+	scripts/check-cairo-calls.sh
 	$(MAKE) lint
 	$(MAKE) test-run
 	$(MAKE) B=build/asan SAN=1 test-run
 	$(MAKE) test-fuzz
 .PHONY: test
 
-# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`).
+# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`),
+# and every cairo call is checked for render/lock.h's lock (scripts/check-cairo-calls.sh).
 check-layers:
 	@scripts/check-layers.sh
+	@scripts/check-cairo-calls.sh
 .PHONY: check-layers
 
 run: $(SERVER)
