@@ -286,6 +286,24 @@ static void import_corpus(void)
 				write_text("import", name, text);
 			free(text);
 		}
+		if (g == 0) {
+			/* The first event with the rest of the body wrong, one member at a time. */
+			static const char *const rest[] = {
+				"\"options\":1", "\"options\":{\"turn_timeout_s\":\"x\"}", "\"players\":{}",
+				"\"players\":[{},{}]", "\"players\":[1,{},{}]", "\"players\":[{\"name\":\"\"},{},{}]",
+				"\"players\":[{\"bot\":\"yes\"},{},{}]", "\"players\":[{\"seat\":0},{},{}]",
+			};
+			char *event = codec_event_dump(&game.events[0], seats);
+			for (size_t r = 0; r < sizeof rest / sizeof rest[0]; r++) {
+				char *text = malloc(strlen(event) + 128);
+				sprintf(text, "{\"events\":[%s],%s}", event, rest[r]);
+				char name[48];
+				snprintf(name, sizeof name, "created-then-%02zu.json", r);
+				write_text("import", name, text);
+				free(text);
+			}
+			free(event);
+		}
 		games_record_free(&game);
 	}
 	static const char *const bodies[] = {
