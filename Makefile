@@ -2,7 +2,8 @@
 #
 #   make            build everything into build/ (runs scripts/deps.sh first)
 #   make test       every test suite, then again under ASan+UBSan (build/asan/), then a
-#                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk)
+#                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk), then the
+#                   concurrent suites against a ThreadSanitizer server (tests/tsan.mk)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench      engine benchmark: random 4-player games on one core
 #   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/); the
@@ -30,6 +31,11 @@ WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 OPTFLAGS ?= -O2
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPTFLAGS := -O1
+endif
+# TSAN=1: ThreadSanitizer instead (tests/tsan.mk: `make test-tsan` builds the server so).
+ifeq ($(TSAN),1)
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 OPTFLAGS := -O1
 endif
 CPPFLAGS := -D_DEFAULT_SOURCE -I.
@@ -63,6 +69,7 @@ include bench/bench.mk
 include web/web.mk
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
+include tests/tsan.mk
 -include openapi/openapi.mk
 
 all: $(ALL_TARGETS)
@@ -71,7 +78,8 @@ all: $(ALL_TARGETS)
 # Everything CI checks: the contract's lint, every suite, then every suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
-# builds with clang and the sanitizers itself).
+# builds with clang and the sanitizers itself), then the suites of concurrent requests and
+# the stresses against a ThreadSanitizer build of the server (tests/tsan.mk; its short form).
 test: all
 	scripts/check-layers.sh
 	scripts/check-cairo-calls.sh
@@ -79,6 +87,7 @@ test: all
 	$(MAKE) test-run
 	$(MAKE) B=build/asan SAN=1 test-run
 	$(MAKE) test-fuzz
+	$(MAKE) test-tsan-short
 .PHONY: test
 
 # Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`),

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "api/access_log.h"
@@ -494,9 +495,18 @@ static void append_body(struct http_request *request, const char *data, size_t s
 		free(request->body);
 		request->body = NULL;
 		request->body_length = 0;
+		request->body_capacity = 0;
 		return;
 	}
-	request->body = xrealloc(request->body, request->body_length + size + 1);
+	/* Doubling, not growing by each chunk: a 4 MiB import arrives in hundreds of chunks,
+	 * and copying the body again for each one was quadratic. */
+	if (request->body_length + size + 1 > request->body_capacity) {
+		size_t capacity = request->body_capacity ? request->body_capacity : 1024;
+		while (capacity < request->body_length + size + 1)
+			capacity *= 2;
+		request->body = xrealloc(request->body, capacity);
+		request->body_capacity = capacity;
+	}
 	memcpy(request->body + request->body_length, data, size);
 	request->body_length += size;
 	request->body[request->body_length] = '\0';
@@ -596,12 +606,22 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	return daemon;
 }
 
+/* The listening socket once quiesced: ours to close, after the daemon has stopped. */
+static MHD_socket quiesced_listener = MHD_INVALID_SOCKET;
+
 void http_quiesce(struct MHD_Daemon *daemon)
 {
 	atomic_store(&draining, 1);
+	/* MHD_quiesce_daemon() hands the socket back while its pool threads may still be taking
+	 * it out of their epoll sets: closing it now would race them (ThreadSanitizer saw it),
+	 * and its number could be reused by a new descriptor they would then remove. shutdown()
+	 * stops listening at once (new connections are refused) and keeps the descriptor, which
+	 * http_stop() closes once the threads are gone. */
 	MHD_socket listener = MHD_quiesce_daemon(daemon);
-	if (listener != MHD_INVALID_SOCKET)
-		close(listener);
+	if (listener != MHD_INVALID_SOCKET) {
+		shutdown(listener, SHUT_RDWR);
+		quiesced_listener = listener;
+	}
 }
 
 void http_stop(struct MHD_Daemon *daemon, double grace_s)
@@ -615,6 +635,10 @@ void http_stop(struct MHD_Daemon *daemon, double grace_s)
 		nanosleep(&pause, NULL);
 	}
 	MHD_stop_daemon(daemon);
+	if (quiesced_listener != MHD_INVALID_SOCKET) {
+		close(quiesced_listener);
+		quiesced_listener = MHD_INVALID_SOCKET;
+	}
 	connections_stop();
 }
 
