@@ -69,8 +69,8 @@ include bench/bench.mk
 include web/web.mk
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
-include tests/tsan.mk
 -include openapi/openapi.mk
+include tests/tsan.mk
 
 all: $(ALL_TARGETS)
 .PHONY: all

@@ -10,8 +10,9 @@
 #   make test-tsan-short   the suites of concurrent requests (concurrency, live streams,
 #                          feed, pictures) and the two stresses (test_http_mixed_stress:
 #                          moves, streams, feed, pictures and lists at once;
-#                          test_http_picture_stress): part of `make test`, about 3 minutes
-#                          with the build of the server
+#                          test_http_picture_stress, 3 x 50 here): part of `make test`,
+#                          about 3 minutes on a loaded 2-core machine, plus the build of
+#                          the server (about a minute)
 
 TSAN_B := build/tsan
 TSAN_SERVER := $(TSAN_B)/catan-server
@@ -24,10 +25,14 @@ tsan-server:
 	@$(MAKE) --no-print-directory B=$(TSAN_B) TSAN=1 $(TSAN_SERVER)
 .PHONY: tsan-server
 
-test-tsan: tsan-server $(HTTP_TESTS) $(ASYNC_TESTS) openapi-deps
-	@scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(HTTP_TESTS) $(ASYNC_TESTS)
+# (after openapi/openapi.mk: test_http_typed_client runs the typed client of this build
+# directory, $(CLIENT_JS), which it would otherwise look for beside the TSan server)
+test-tsan: tsan-server $(HTTP_TESTS) $(ASYNC_TESTS) $(CLIENT_JS) openapi-deps
+	@CATAN_TS_CLIENT=$(abspath $(CLIENT_JS)) scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(HTTP_TESTS) $(ASYNC_TESTS)
 .PHONY: test-tsan
 
+# (50 pictures per client: the picture stress is the slowest under TSan, and what TSan sees
+# of drawing, our code around cairo, is the same in every picture)
 test-tsan-short: tsan-server $(TSAN_SHORT_TESTS) openapi-deps
-	@scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(TSAN_SHORT_TESTS)
+	@PICTURE_STRESS_PICTURES=50 scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(TSAN_SHORT_TESTS)
 .PHONY: test-tsan-short
