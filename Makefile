@@ -2,7 +2,8 @@
 #
 #   make            build everything into build/ (runs scripts/deps.sh first)
 #   make test       every test suite, then again under ASan+UBSan (build/asan/), then a
-#                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk)
+#                   short pass of the libFuzzer targets (tests/fuzz/fuzz.mk), then the
+#                   concurrent suites against a ThreadSanitizer server (tests/tsan.mk)
 #   make fuzz       each libFuzzer target for FUZZ_SECONDS (60) seconds
 #   make bench      engine benchmark: random 4-player games on one core
 #   make run        serve on http://localhost:8080 (private PostgreSQL under ./var/); the
@@ -30,6 +31,11 @@ WARNINGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-protot
 OPTFLAGS ?= -O2
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPTFLAGS := -O1
+endif
+# TSAN=1: ThreadSanitizer instead (tests/tsan.mk: `make test-tsan` builds the server so).
+ifeq ($(TSAN),1)
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 OPTFLAGS := -O1
 endif
 CPPFLAGS := -D_DEFAULT_SOURCE -I.
@@ -71,6 +77,7 @@ include web/web.mk
 include tests/tests.mk
 include tests/fuzz/fuzz.mk
 -include openapi/openapi.mk
+include tests/tsan.mk
 
 all: $(ALL_TARGETS)
 .PHONY: all
@@ -78,12 +85,14 @@ all: $(ALL_TARGETS)
 # Everything CI checks: the contract's lint, every suite, then every suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
-# builds with clang and the sanitizers itself).
+# builds with clang and the sanitizers itself), then the suites of concurrent requests and
+# the stresses against a ThreadSanitizer build of the server (tests/tsan.mk; its short form).
 # The programs of each pass run TEST_JOBS at a time (most wait on sockets and timers, not
 # on the CPU), each with a cluster of its own; -k runs them all before saying which failed.
 TEST_JOBS ?= 4
 test: all
 	scripts/check-layers.sh
+	scripts/check-cairo-calls.sh
 	$(MAKE) lint
 	@rm -f build/test-times.txt build/asan/test-times.txt
 	$(MAKE) -k -j$(TEST_JOBS) -O test-run || { $(MAKE) --no-print-directory test-times; exit 1; }
@@ -92,11 +101,14 @@ test: all
 		{ $(MAKE) --no-print-directory B=build/asan SAN=1 test-times; exit 1; }
 	@$(MAKE) --no-print-directory B=build/asan SAN=1 test-times
 	$(MAKE) test-fuzz
+	$(MAKE) test-tsan-short
 .PHONY: test
 
-# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`).
+# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`),
+# and every cairo call is checked for render/lock.h's lock (scripts/check-cairo-calls.sh).
 check-layers:
 	@scripts/check-layers.sh
+	@scripts/check-cairo-calls.sh
 .PHONY: check-layers
 
 run: $(SERVER)

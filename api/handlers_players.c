@@ -212,22 +212,34 @@ static int complete(struct http_request *request, struct my_game *game)
 	return 1;
 }
 
-enum my_sort { SORT_LAST_CHANGE, SORT_DEADLINE };
+/* Ties are broken by id, so an order is total and pages never overlap. Each order is its
+ * own comparator, chosen per request: a comparator reads nothing but its two games, so
+ * concurrent requests cannot see each other's order (issue 20 item 13: one shared static
+ * variable chose it). */
+static int compare_ids(const struct my_game *x, const struct my_game *y)
+{
+	return x->id < y->id ? -1 : x->id > y->id;
+}
 
-static enum my_sort sorting;
-
-/* Deadline: soonest first, games without one after; last change: latest first. Then id. */
-static int compare(const void *a, const void *b)
+/* Deadline: soonest first, games without one after. */
+static int compare_deadlines(const void *a, const void *b)
 {
 	const struct my_game *x = a, *y = b;
-	if (sorting == SORT_DEADLINE && x->deadline_us != y->deadline_us) {
+	if (x->deadline_us != y->deadline_us) {
 		if (!x->deadline_us || !y->deadline_us)
 			return x->deadline_us ? -1 : 1;
 		return x->deadline_us < y->deadline_us ? -1 : 1;
 	}
-	if (sorting == SORT_LAST_CHANGE && x->last_change_us != y->last_change_us)
+	return compare_ids(x, y);
+}
+
+/* Last change: latest first. */
+static int compare_last_changes(const void *a, const void *b)
+{
+	const struct my_game *x = a, *y = b;
+	if (x->last_change_us != y->last_change_us)
 		return x->last_change_us > y->last_change_us ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return compare_ids(x, y);
 }
 
 void handle_get_my_games(struct http_request *request)
@@ -280,8 +292,8 @@ void handle_get_my_games(struct http_request *request)
 	}
 	for (int i = 0; i < count; i++)
 		summarise(&rows[i], &games[i]);
-	sorting = sort && strcmp(sort, "deadline") == 0 ? SORT_DEADLINE : SORT_LAST_CHANGE;
-	qsort(games, (size_t)count, sizeof *games, compare);
+	qsort(games, (size_t)count, sizeof *games,
+	      sort && strcmp(sort, "deadline") == 0 ? compare_deadlines : compare_last_changes);
 	/* Only the games of the page are read; with waiting_for_me also those before them, until
 	 * the page is full (whom a game waits for is known only from its state). */
 	json_t *list = json_array();

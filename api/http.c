@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "api/access_log.h"
@@ -447,11 +448,22 @@ static void answer_options(struct http_request *request)
 	http_respond_empty(request, 204);
 }
 
+/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
+ * game's log (the route is matched only once the body is read, so by its path). */
+static size_t body_limit(const struct http_request *request)
+{
+	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
+		       ? HTTP_IMPORT_BODY_LIMIT
+		       : HTTP_BODY_LIMIT;
+}
+
 static void dispatch(struct http_request *request)
 {
 	if (request->body_too_large) {
-		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, "request bodies are limited to 16384 bytes", NULL,
-				     -1);
+		/* the limit of this route, which is not every route's (an import's is larger) */
+		char detail[80];
+		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes", body_limit(request));
+		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, detail, NULL, -1);
 		return;
 	}
 	if (request->route) {
@@ -527,15 +539,6 @@ static void request_free(struct http_request *request)
 	free(request);
 }
 
-/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
- * game's log (the route is matched only once the body is read, so by its path). */
-static size_t body_limit(const struct http_request *request)
-{
-	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
-		       ? HTTP_IMPORT_BODY_LIMIT
-		       : HTTP_BODY_LIMIT;
-}
-
 static void append_body(struct http_request *request, const char *data, size_t size)
 {
 	if (request->body_too_large)
@@ -545,9 +548,18 @@ static void append_body(struct http_request *request, const char *data, size_t s
 		free(request->body);
 		request->body = NULL;
 		request->body_length = 0;
+		request->body_capacity = 0;
 		return;
 	}
-	request->body = xrealloc(request->body, request->body_length + size + 1);
+	/* Doubling, not growing by each chunk: a 4 MiB import arrives in hundreds of chunks,
+	 * and copying the body again for each one was quadratic. */
+	if (request->body_length + size + 1 > request->body_capacity) {
+		size_t capacity = request->body_capacity ? request->body_capacity : 1024;
+		while (capacity < request->body_length + size + 1)
+			capacity *= 2;
+		request->body = xrealloc(request->body, capacity);
+		request->body_capacity = capacity;
+	}
 	memcpy(request->body + request->body_length, data, size);
 	request->body_length += size;
 	request->body[request->body_length] = '\0';
@@ -654,12 +666,22 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	return daemon;
 }
 
+/* The listening socket once quiesced: ours to close, after the daemon has stopped. */
+static MHD_socket quiesced_listener = MHD_INVALID_SOCKET;
+
 void http_quiesce(struct MHD_Daemon *daemon)
 {
 	atomic_store(&draining, 1);
+	/* MHD_quiesce_daemon() hands the socket back while its pool threads may still be taking
+	 * it out of their epoll sets: closing it now would race them (ThreadSanitizer saw it),
+	 * and its number could be reused by a new descriptor they would then remove. shutdown()
+	 * stops listening at once (new connections are refused) and keeps the descriptor, which
+	 * http_stop() closes once the threads are gone. */
 	MHD_socket listener = MHD_quiesce_daemon(daemon);
-	if (listener != MHD_INVALID_SOCKET)
-		close(listener);
+	if (listener != MHD_INVALID_SOCKET) {
+		shutdown(listener, SHUT_RDWR);
+		quiesced_listener = listener;
+	}
 }
 
 void http_stop(struct MHD_Daemon *daemon, double grace_s)
@@ -673,6 +695,10 @@ void http_stop(struct MHD_Daemon *daemon, double grace_s)
 		nanosleep(&pause, NULL);
 	}
 	MHD_stop_daemon(daemon);
+	if (quiesced_listener != MHD_INVALID_SOCKET) {
+		close(quiesced_listener);
+		quiesced_listener = MHD_INVALID_SOCKET;
+	}
 	connections_stop();
 }
 

@@ -43,6 +43,7 @@ struct http_request {
 	char *path; /* owned; without the query string */
 	char *body; /* owned; NUL-terminated; NULL when there is none */
 	size_t body_length;
+	size_t body_capacity; /* bytes allocated at body (it grows by doubling) */
 	int body_too_large;
 	/* Who sent it (api/client.h): the address, the key every per-client limit counts by,
 	 * and the proxy's address when a trusted proxy forwarded it ("" otherwise). */
@@ -168,8 +169,8 @@ struct http_config {
 /* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */
 struct MHD_Daemon *http_start(const struct http_config *config);
 
-/* Stop accepting new connections (the listening socket closes); from now on every response
- * closes its connection. */
+/* Stop accepting new connections (the listening socket is shut down: connecting is refused;
+ * http_stop() closes it); from now on every response closes its connection. */
 void http_quiesce(struct MHD_Daemon *daemon);
 
 /* Wait up to grace_s for open connections to finish (their answers sent), then stop. */

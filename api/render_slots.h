@@ -2,7 +2,8 @@
  * render_slots.h - how many board pictures this server draws at once.
  *
  * Drawing a picture is CPU work on an HTTP thread (a 2048 px PNG takes tens of
- * milliseconds), so a burst of picture requests for sizes nobody asked for before (cache
+ * milliseconds; render/ draws with cairo one picture at a time, under its own lock, and
+ * encodes PNGs in parallel: render/render.h), so a burst of picture requests for sizes nobody asked for before (cache
  * misses all) could take every CPU and every HTTP thread. A picture is drawn only in one
  * of RENDER_CONCURRENCY slots (default: the number of CPUs); a request that finds them all
  * taken waits up to RENDER_WAIT_MS (default 2000) for one, and at most half of THREADS

@@ -22,6 +22,8 @@
 
 #include "engine/board.h"
 
+#include "render/cairo_checked.h" /* last: after every header that declares cairo */
+
 /* ---- colours ---- */
 
 const struct theme canvas_themes[2] = {

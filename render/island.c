@@ -16,6 +16,8 @@
 #include "engine/board.h"
 #include "engine/resource.h"
 
+#include "render/cairo_checked.h" /* last: after every header that declares cairo */
+
 #define TOKEN_RADIUS 0.32
 #define HARBOR_RADIUS 0.37
 

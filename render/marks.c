@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/cairo_checked.h" /* last: after every header that declares cairo */
+
 /* cairo 1.16 writes each marker's paint as one line, <rect x="0" y="0" width=".."
  * height=".." style="fill:rgb(R%,G%,B%);fill-opacity:0.5;stroke:none;"/>. Red 1/255 opens
  * a group, red 2/255 closes the open one and opens the next, rgb 3,2,1 closes; green and

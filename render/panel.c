@@ -12,6 +12,8 @@
 #include "engine/event.h"
 #include "engine/game.h"
 
+#include "render/cairo_checked.h" /* last: after every header that declares cairo */
+
 static void seat_name(const struct render_scene *scene, int seat, char *out, size_t size)
 {
 	const char *name = scene->names[seat];

@@ -1,7 +1,8 @@
 /*
- * png_writer.c - writing an RGB24 cairo image surface as PNG with libpng (png_writer.h).
+ * png_writer.c - writing the pixels of an RGB24 image (cairo's layout) as PNG with libpng (png_writer.h).
  *
- * cairo keeps an RGB24 pixel as a native-endian 32-bit word 0x00RRGGBB. Each row is
+ * cairo keeps an RGB24 pixel as a native-endian 32-bit word 0x00RRGGBB; render_board()
+ * hands over the image of a finished surface as such words (no cairo call here). Each row is
  * converted to 3-byte RGB in a scratch row and handed to libpng; the PNG is collected in a
  * growing memory buffer. libpng reports errors by longjmp to the setjmp below, after which
  * everything is released and 0 returned.
@@ -73,11 +74,8 @@ struct job {
 	unsigned char *row;
 };
 
-static int encode(struct job *job, cairo_surface_t *surface)
+static int encode(struct job *job, const unsigned char *pixels, int width, int height, int stride)
 {
-	int width = cairo_image_surface_get_width(surface), height = cairo_image_surface_get_height(surface);
-	int stride = cairo_image_surface_get_stride(surface);
-	const unsigned char *pixels = cairo_image_surface_get_data(surface);
 	if (setjmp(png_jmpbuf(job->png)))
 		return 0;
 	png_set_write_fn(job->png, &job->sink, sink_write, sink_flush);
@@ -101,21 +99,20 @@ static int encode(struct job *job, cairo_surface_t *surface)
 	return 1;
 }
 
-int png_writer_encode(cairo_surface_t *surface, unsigned char **out, size_t *length)
+int png_writer_encode(const unsigned char *pixels, int width, int height, int stride, unsigned char **out,
+                      size_t *length)
 {
-	cairo_surface_flush(surface);
-	if (cairo_surface_get_type(surface) != CAIRO_SURFACE_TYPE_IMAGE ||
-	    cairo_image_surface_get_format(surface) != CAIRO_FORMAT_RGB24 || !cairo_image_surface_get_data(surface))
+	if (!pixels || width <= 0 || height <= 0 || stride < width * 4)
 		return 0;
 	struct job job = {0};
 	job.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	if (!job.png)
 		return 0;
 	job.info = png_create_info_struct(job.png);
-	job.row = malloc((size_t)cairo_image_surface_get_width(surface) * 3 + 1);
+	job.row = malloc((size_t)width * 3 + 1);
 	if (!job.row)
 		abort();
-	int ok = job.info && encode(&job, surface);
+	int ok = job.info && encode(&job, pixels, width, height, stride);
 	png_destroy_write_struct(&job.png, job.info ? &job.info : NULL);
 	free(job.row);
 	if (!ok) {

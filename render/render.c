@@ -12,6 +12,11 @@
  * engine/geometry.h through render_to_pixels(), so a client's drawing from GET /board lines
  * up with ours, and the side panel (panel.c); canvas.c holds what both share.
  *
+ * Threads: cairo and fontconfig are called only under render/lock.h's lock, which
+ * render_board() holds from the surface's creation to its destruction; the SVG's names
+ * (marks_rewrite()) and the PNG's encoding (png_writer.c: libpng on an image buffer that
+ * render_board() owns, so it outlives the surface) run outside it, in parallel.
+ *
  * Pictures are deterministic: the same scene and options give the same bytes (cairo writes
  * no dates), which is what lets the server tag a picture by (version, options).
  *
@@ -29,8 +34,10 @@
 #include <string.h>
 
 #include "render/canvas.h"
+#include "render/lock.h"
 #include "render/marks.h"
 #include "render/png_writer.h"
+#include "render/cairo_checked.h" /* last: after every header that declares cairo */
 
 /* ---- the frame ---- */
 
@@ -202,21 +209,33 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	canvas.pt = canvas.layout.height / 640.0;
 
 	struct buffer buffer = {0};
-	cairo_surface_t *surface;
 	struct marks *marks = NULL;
+	unsigned char *pixels = NULL; /* the PNG's image, ours: it outlives the surface */
+	int stride = 0;
 	if (options->format == RENDER_FORMAT_SVG) {
-		surface = cairo_svg_surface_create_for_stream(buffer_write, &buffer, canvas.layout.width,
-		                                              canvas.layout.height);
-		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 		marks = malloc(sizeof *marks);
 		if (!marks)
 			abort();
 		marks->count = 0;
 		marks->pending = 0;
-	} else {
-		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, canvas.layout.width, canvas.layout.height);
 	}
 	canvas.marks = marks;
+	/* Only cairo runs under the lock (render/lock.h): the frame above, the SVG's names and
+	 * the PNG's encoding below run in parallel with other pictures. */
+	render_lock_acquire();
+	cairo_surface_t *surface;
+	if (options->format == RENDER_FORMAT_SVG) {
+		surface = cairo_svg_surface_create_for_stream(buffer_write, &buffer, canvas.layout.width,
+		                                              canvas.layout.height);
+		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
+	} else {
+		stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, canvas.layout.width);
+		pixels = malloc((size_t)stride * (size_t)canvas.layout.height);
+		if (!pixels)
+			abort();
+		surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, canvas.layout.width,
+		                                              canvas.layout.height, stride);
+	}
 	canvas.cr = cairo_create(surface);
 	set_font_options(canvas.cr);
 	if (options->format == RENDER_FORMAT_SVG)
@@ -226,11 +245,15 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	int ok = cairo_status(canvas.cr) == CAIRO_STATUS_SUCCESS;
 	cairo_destroy(canvas.cr);
 	canvas_fonts_release(&canvas);
-	if (options->format == RENDER_FORMAT_PNG && ok)
-		ok = png_writer_encode(surface, &buffer.bytes, &buffer.length);
+	/* Finishing writes the SVG into the buffer, or the last pixels into the image. */
 	cairo_surface_finish(surface);
 	ok = ok && cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
 	cairo_surface_destroy(surface);
+	render_lock_release();
+	if (options->format == RENDER_FORMAT_PNG && ok)
+		ok = png_writer_encode(pixels, canvas.layout.width, canvas.layout.height, stride, &buffer.bytes,
+		                       &buffer.length);
+	free(pixels);
 	if (ok && marks) {
 		buffer.length = marks_rewrite(marks, buffer.bytes, buffer.length);
 		ok = buffer.length > 0;
@@ -247,6 +270,8 @@ int render_board(const struct render_scene *scene, const struct render_options *
 
 void render_shutdown(void)
 {
+	render_lock_acquire();
 	cairo_debug_reset_static_data();
 	FcFini();
+	render_lock_release();
 }

@@ -12,6 +12,15 @@
  *
  * Picture layout: width `size`, height RENDER_HEIGHT(size); the island fills the left
  * square (height x height), the panel the rest on the right.
+ *
+ * Threads: render_board() may be called from any number of threads at once. render/
+ * calls cairo and fontconfig (and through them the font faces and scaled fonts cairo
+ * caches for the whole process) only under one lock of its own (render/lock.h): cairo 1.16
+ * raced between drawing threads aborts the process (issue 20 item 2). So the drawing
+ * itself is one picture at a time; what needs no cairo (the frame, the SVG's element
+ * names, encoding the PNG with libpng) runs in parallel. Every cairo call of render/ is
+ * checked for the lock (render/cairo_checked.h, scripts/check-cairo-calls.sh), and
+ * nothing outside render/ in the server calls cairo.
  */
 #ifndef CATAN_RENDER_RENDER_H
 #define CATAN_RENDER_RENDER_H
@@ -104,8 +113,8 @@ int render_labels_parse(const char *text, unsigned *out);
 /* Read "light" or "dark": 1, or 0 when it is neither. */
 int render_theme_parse(const char *text, enum render_theme *out);
 
-/* Release the process-wide caches of cairo and fontconfig (fonts, glyphs): for leak
- * checkers, once at exit when no picture is being drawn. */
+/* Release the process-wide caches of cairo and fontconfig (fonts, glyphs), under the lock:
+ * for leak checkers, once at exit when no picture is being drawn. */
 void render_shutdown(void);
 
 /* The fill colours the picture uses, as 0xRRGGBB, for tests that probe pixels. */

@@ -179,6 +179,13 @@ test-http: $(HTTP_RUNS) $(ASYNC_RUNS)
 .PHONY: test-http $(HTTP_RUNS) $(ASYNC_RUNS)
 TEST_RUN_EXTRA += test-http
 
+# The long form of test_http_picture_stress (its short form, 3 clients x 150 uncached
+# pictures, is part of test-http): 3 clients x 2,000, a few minutes. Not part of `make test`.
+test-picture-stress: $(B)/tests/api/test_http_picture_stress $(SERVER)
+	@scripts/with-postgres.sh sh -c 'CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(if $(SAN),4,1) \
+		PICTURE_STRESS_PICTURES=$${PICTURE_STRESS_PICTURES:-2000} $(B)/tests/api/test_http_picture_stress'
+.PHONY: test-picture-stress
+
 # Just the asynchronous-play programs (they are part of test-http).
 test-async: $(ASYNC_RUNS)
 .PHONY: test-async

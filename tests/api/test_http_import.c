@@ -16,6 +16,9 @@
 
 #define MAX_MOVES 5000
 
+/* 41 characters: one more than a name may have. */
+#define CUT_FORTY_ONE "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
 /* How many games the database holds (to prove a refusal created none). */
 static long game_count(void)
 {
@@ -323,6 +326,177 @@ START_TEST(test_an_import_whose_every_seat_is_a_bot_is_gated_like_a_creation)
 }
 END_TEST
 
+/* POST `body` (sent as it is): a 4xx problem+json, and the server still answers. Returns
+ * the status. A body that is JSON goes through Prism, which checks the answer against the
+ * contract; one that is not goes straight to the server (Prism answers those itself). */
+static long post_hostile(const char *body, const char *what)
+{
+	struct http_response response;
+	json_t *parsed = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+	http_call(parsed ? &http_fixture.checked : &http_fixture.direct, "POST", "/v1/games/import", NULL, body, NULL,
+		  &response);
+	json_decref(parsed);
+	ck_assert_msg(response.status >= 400 && response.status < 500 && !http_contract_violation(&response),
+		      "%s: %s", what, http_describe(&response));
+	ck_assert_msg(json_is_string(json_object_get(response.json, "code")), "%s: %s", what, http_describe(&response));
+	http_assert_problem(&response, response.status, json_string_value(json_object_get(response.json, "code")));
+	long status = response.status;
+	http_response_free(&response);
+	http_call(&http_fixture.direct, "GET", "/healthz", NULL, NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "after %s the server stopped answering: %s", what, http_describe(&response));
+	http_response_free(&response);
+	return status;
+}
+
+/* A string of `depth` nested arrays around 1 (caller frees). */
+static char *nested(int depth)
+{
+	char *text = malloc((size_t)depth * 2 + 2);
+	ck_assert_ptr_nonnull(text);
+	memset(text, '[', (size_t)depth);
+	text[depth] = '1';
+	memset(text + depth + 1, ']', (size_t)depth);
+	text[depth * 2 + 1] = '\0';
+	return text;
+}
+
+/* Issue 20 item 1: a refused event was freed by read_events() and again by the handler,
+ * so {"events": [1]} killed the server (free(): double free). Every level of the body with
+ * the wrong type, huge numbers and nested junk: a 4xx problem each, the server alive, no
+ * game created. */
+START_TEST(test_hostile_import_bodies_answer_4xx_and_the_server_lives)
+{
+	struct http_game game;
+	json_t *export = finished_export(&game, 8105, 0);
+	char *created = json_dumps(event_at(export, 0), JSON_COMPACT);
+	ck_assert_ptr_nonnull(created);
+	long before = game_count();
+	/* The bodies of the issue first. */
+	ck_assert_int_eq(post_hostile("{\"events\": [1]}", "events [1]"), 422);
+	ck_assert_int_eq(post_hostile("{\"events\": [{}]}", "events [{}]"), 422);
+	char body[8192];
+	snprintf(body, sizeof body, "{\"events\": [%s, {\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [6, 7], \"total\": 13}]}",
+		 created);
+	ck_assert_int_eq(post_hostile(body, "a roll of [6, 7]"), 422);
+	snprintf(body, sizeof body, "{\"events\": [%s, 1]}", created);
+	ck_assert_int_eq(post_hostile(body, "a number after game_created"), 422);
+	static const char *const plain[] = {
+		"{\"events\": null}", "{\"events\": true}", "{\"events\": \"[1]\"}", "{\"events\": {\"0\": 1}}",
+		"{\"events\": 1e300}", "{\"events\": -9223372036854775808}", "{\"events\": [null]}",
+		"{\"events\": [[1]]}", "{\"events\": [\"game_created\"]}", "{\"events\": [true, false]}",
+		"{\"events\": [{\"type\": 1}]}", "{\"events\": [{\"type\": null}]}", "{\"events\": [{\"type\": [\"game_created\"]}]}",
+		"{\"events\": [{\"type\": \"game_created\"}]}", "{\"events\": [{\"type\": \"game_created\", \"options\": 1}]}",
+		"{\"events\": [{\"type\": \"game_created\", \"options\": {\"seats\": 9223372036854775807}}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 9223372036854775807}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": -1}]}", "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 1e308}]}",
+		"{\"events\": [{\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [6, 7], \"total\": 13}]}",
+		"{\"events\": [{\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [[6], {}], \"total\": \"13\"}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"origin\": 5, \"version\": [], \"created_at\": {}}]}",
+		"{\"events\": [{\"type\": \"\\u0000\"}]}", "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"\\u0000\": 1}]}",
+		"{\"events\": [1], \"seed\": 1}", "{\"events\": [1], \"seed\": -1}", "{\"events\": [1], \"seed\": 1.5}",
+		"{\"events\": [1], \"seed\": \"18446744073709551616\"}", "{\"events\": [1], \"seed\": \"99999999999999999999\"}",
+		"{\"events\": [1], \"seed\": [1]}", "{\"events\": [1], \"seed\": {}}", "{\"events\": [1], \"seed\": \"\"}",
+		"{\"events\": [1], \"seed\": \"-1\"}", "{\"events\": [1], \"seed\": true}",
+		"{\"events\": [1], \"options\": []}", "{\"events\": [1], \"players\": 1}", "{\"events\": [1], \"x\": 1}",
+		"{\"format\": {}, \"game\": [], \"version\": \"x\", \"finished\": 7, \"board\": null, \"events\": [{}]}",
+		"[]", "1", "\"events\"", "null", "{\"events\": [1]", "{\"events\": [1]}}", "{\"events\": [1], \"events\": [2]}",
+	};
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+		post_hostile(plain[i], plain[i]);
+	/* A valid first event, then the rest of the body wrong. */
+	static const char *const after_created[] = {
+		"\"options\": 1", "\"options\": [1]", "\"options\": {\"turn_timeout_s\": \"x\"}",
+		"\"options\": {\"turn_timeout_s\": 1e300}", "\"options\": {\"turn_timeout_s\": -9223372036854775808}",
+		"\"options\": {\"on_timeout\": {}}", "\"players\": {}", "\"players\": [1, 2, 3]", "\"players\": [[], [], []]",
+		"\"players\": [{\"name\": 1}, {}, {}]", "\"players\": [{\"name\": \"\"}, {}, {}]",
+		"\"players\": [{\"name\": \"" CUT_FORTY_ONE "\"}, {}, {}]", "\"players\": [{\"bot\": \"yes\"}, {}, {}]",
+		"\"players\": [{\"junk\": [[[]]]}, {}, {}]", "\"players\": [{}, {}]", "\"players\": [{}, {}, {}, {}, {}]",
+		"\"seed\": \"0\"",
+	};
+	for (size_t i = 0; i < sizeof after_created / sizeof after_created[0]; i++) {
+		snprintf(body, sizeof body, "{\"events\": [%s], %s}", created, after_created[i]);
+		post_hostile(body, after_created[i]);
+	}
+	/* Nesting: arrays deeper than the parser takes, and deep junk inside an event. */
+	char *deep = nested(5000), *junk = nested(1000);
+	char *text = malloc(strlen(deep) + 64);
+	sprintf(text, "{\"events\": %s}", deep);
+	post_hostile(text, "events nested 5000 deep");
+	free(text);
+	text = malloc(strlen(junk) + 128);
+	sprintf(text, "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"junk\": %s}]}", junk);
+	post_hostile(text, "an event with junk nested 1000 deep");
+	free(text);
+	free(deep);
+	free(junk);
+	/* Many refused events: nothing is read past the cap on events (IMPORT_MAX_EVENTS: 400
+	 * naming events), and below it the first refused one is named (422). */
+	size_t many = 100000;
+	text = malloc(many * 3 + 64);
+	char *at = text + sprintf(text, "{\"events\": [");
+	for (size_t i = 0; i < many; i++)
+		at += sprintf(at, i ? ",{}" : "{}");
+	sprintf(at, "]}");
+	ck_assert_int_eq(post_hostile(text, "100000 empty events"), 400);
+	free(text);
+	many = 5000;
+	text = malloc(many * 3 + 64);
+	at = text + sprintf(text, "{\"events\": [");
+	for (size_t i = 0; i < many; i++)
+		at += sprintf(at, i ? ",{}" : "{}");
+	sprintf(at, "]}");
+	ck_assert_int_eq(post_hostile(text, "5000 empty events"), 422);
+	free(text);
+	ck_assert_int_eq(game_count(), before);
+	free(created);
+	json_decref(export);
+}
+END_TEST
+
+/* A body of `size` bytes: a JSON object with one long string (caller frees). */
+static char *long_body(size_t size)
+{
+	char *body = malloc(size + 1);
+	ck_assert_ptr_nonnull(body);
+	memset(body, 'a', size);
+	memcpy(body, "{\"note\": \"", 10);
+	memcpy(body + size - 2, "\"}", 3);
+	return body;
+}
+
+/* POST `size` bytes to `path` (chunked when asked): 413 whose detail states `limit`. */
+static void assert_too_large(const char *path, size_t size, int chunked, const char *limit)
+{
+	static const char *const chunked_headers[] = {"Transfer-Encoding: chunked", NULL};
+	char *body = long_body(size);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", path, NULL, body, chunked ? chunked_headers : NULL, &response);
+	free(body);
+	http_assert_problem(&response, 413, "body_too_large");
+	const char *detail = json_string_value(json_object_get(response.json, "detail"));
+	ck_assert_msg(detail && strstr(detail, limit), "%s of %zu bytes: the detail states the limit %s: %s", path, size,
+		      limit, http_describe(&response));
+	http_response_free(&response);
+}
+
+/* Issue 20 item 13: the import's 413 said "limited to 16384 bytes" where its limit is 4 MiB. */
+START_TEST(test_a_too_large_body_is_413_stating_the_limit_of_its_route)
+{
+	size_t import_limit = 4 * 1024 * 1024;
+	for (int chunked = 0; chunked < 2; chunked++) {
+		assert_too_large("/v1/games/import", import_limit + 1, chunked, "4194304 bytes");
+		assert_too_large("/v1/games", 16384 + 1, chunked, "16384 bytes");
+	}
+	/* At the import's limit the body is read (and refused for what it says). */
+	char *body = long_body(import_limit);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", "/v1/games/import", NULL, body, NULL, &response);
+	free(body);
+	http_assert_problem(&response, 400, "unknown_field");
+	http_response_free(&response);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_import");
@@ -335,6 +509,8 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
 	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);
 	tcase_add_test(import, test_an_import_whose_every_seat_is_a_bot_is_gated_like_a_creation);
+	tcase_add_test(import, test_hostile_import_bodies_answer_4xx_and_the_server_lives);
+	tcase_add_test(import, test_a_too_large_body_is_413_stating_the_limit_of_its_route);
 	suite_add_tcase(suite, import);
 	return suite;
 }

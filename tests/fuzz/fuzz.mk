@@ -23,14 +23,17 @@ FUZZ_SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-o
 FUZZ_CFLAGS := $(WARNINGS) -Wno-unused-but-set-variable -O1 -g $(FUZZ_SANITIZERS) -MMD -MP
 FUZZ_LIBS := -ljansson -lcrypto -lcurl $(ICU_LIBS)
 
-FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine
+FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine import
 # Request bodies parsed as the handlers parse them (api/inputs.c).
 FUZZ_TARGETS += names messages away join
 FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
-# What the targets run: the engine, the codec, and the parts of api/ that need no socket.
+# What the targets run: the engine, the codec, and the parts of api/ that need no socket
+# (the bodies the handlers read: api/inputs.c; the import's reading and judging:
+# api/import_body.c and game/import.c).
 FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c api/inputs.c \
-	game/auth.c api/destination.c api/headers.c api/xalloc.c tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
+	game/auth.c api/destination.c api/headers.c api/xalloc.c api/import_body.c game/import.c \
+	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 
 $(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)
@@ -59,7 +62,7 @@ test-fuzz: $(FUZZ_PROGRAMS)
 
 # Re-make the seed corpora (tests/fuzz/gen_corpus.c, built with the normal compiler).
 FUZZ_GEN := $(B)/tests/fuzz/gen_corpus
-$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 

@@ -10,6 +10,9 @@
  *                  (or, for some, the whole event with its type)
  *   codec_replay   event logs of random games: whole short games, prefixes, the API's
  *                  {"events": [...]} form
+ *   import         import bodies: exports of random games cut after 1, 8, 60 and 400
+ *                  events (within 64 KiB), with the seed when the judge takes it, the
+ *                  envelope and origins, players and options; and bodies to refuse
  *   http           requests as fuzz_http.c reads them: method byte, target, If-Match,
  *                  Idempotency-Key, Authorization, X-Request-Id, webhook url
  *   engine         choice sequences for fuzz_engine.c from a fixed generator: every
@@ -35,6 +38,7 @@
 #include "engine/legal.h"
 #include "engine/playout.h"
 #include "engine/rng.h"
+#include "game/import.h"
 #include "bench/games.h"
 
 static const char *root;
@@ -234,6 +238,93 @@ static void replay_corpus(void)
 	}
 	write_text("codec_replay", "empty.json", "[]");
 	write_text("codec_replay", "not-a-log.json", "{\"version\":3}");
+}
+
+/* Does the judge (game/import.c) take events[0 .. count) of `game`, with `seed` when has_seed? */
+static int judged(const struct games_record *game, int count, int has_seed, uint64_t seed)
+{
+	struct import_group *groups = calloc((size_t)count, sizeof *groups);
+	static struct game final;
+	struct import_refusal refusal;
+	int group_count;
+	int ok = import_verify(game->events, count, has_seed, seed, groups, &group_count, &final, &refusal);
+	free(groups);
+	return ok;
+}
+
+static void import_corpus(void)
+{
+	static struct games_record game;
+	static const int prefixes[] = {1, 8, 60, 400};
+	static const char *const origins[] = {"player", "bot", "timeout"};
+	int written = 0;
+	for (int g = 0; g < 4; g++) {
+		uint64_t seed = UINT64_C(1200) + (uint64_t)g;
+		memset(&game, 0, sizeof game);
+		games_record_play(&game, 3 + (g & 1), g & 1, 1, g >= 2, seed);
+		int seats = game.final.options.seats;
+		for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+			int count = prefixes[p] < game.count ? prefixes[p] : game.count;
+			if (!judged(&game, count, 0, 0))
+				continue;
+			size_t capacity = 1 << 17, used = 0;
+			char *text = malloc(capacity);
+			used += (size_t)sprintf(text, "{\"format\":1,\"version\":%d,\"events\":[", count);
+			for (int i = 0; i < count && used < capacity - 4096; i++) {
+				char *event = codec_event_dump(&game.events[i], seats);
+				if (strlen(event) + used + 128 < capacity)
+					used += (size_t)sprintf(text + used, "%s{\"version\":%d,\"origin\":\"%s\",%s", i ? "," : "",
+								i + 1, origins[(i + g) % 3], event + 1);
+				free(event);
+			}
+			used += (size_t)sprintf(text + used, "]");
+			if (judged(&game, count, 1, seed) && p % 2 == 0)
+				used += (size_t)sprintf(text + used, ",\"seed\":\"%llu\"", (unsigned long long)seed);
+			if (p == 1)
+				used += (size_t)sprintf(text + used, ",\"players\":[{\"name\":\"Ada\"},{\"bot\":true},{}%s]",
+							seats == 4 ? ",{\"name\":\"Zoë\",\"bot\":false}" : "");
+			if (p == 2)
+				used += (size_t)sprintf(text + used, ",\"options\":{\"turn_timeout_s\":60,\"on_timeout\":\"bot\"}");
+			sprintf(text + used, "}");
+			char name[48];
+			snprintf(name, sizeof name, "export-%02d-%d-events.json", written++, count);
+			if (strlen(text) <= 65536)
+				write_text("import", name, text);
+			free(text);
+		}
+		if (g == 0) {
+			/* The first event with the rest of the body wrong, one member at a time. */
+			static const char *const rest[] = {
+				"\"options\":1", "\"options\":{\"turn_timeout_s\":\"x\"}", "\"players\":{}",
+				"\"players\":[{},{}]", "\"players\":[1,{},{}]", "\"players\":[{\"name\":\"\"},{},{}]",
+				"\"players\":[{\"bot\":\"yes\"},{},{}]", "\"players\":[{\"seat\":0},{},{}]",
+			};
+			char *event = codec_event_dump(&game.events[0], seats);
+			for (size_t r = 0; r < sizeof rest / sizeof rest[0]; r++) {
+				char *text = malloc(strlen(event) + 128);
+				sprintf(text, "{\"events\":[%s],%s}", event, rest[r]);
+				char name[48];
+				snprintf(name, sizeof name, "created-then-%02zu.json", r);
+				write_text("import", name, text);
+				free(text);
+			}
+			free(event);
+		}
+		games_record_free(&game);
+	}
+	static const char *const bodies[] = {
+		"{\"events\":[]}",
+		"{\"events\":[{\"type\":\"turn_ended\",\"seat\":0}],\"seed\":\"12x\"}",
+		"{\"events\":[{\"type\":\"turn_ended\",\"seat\":0}]}",
+		"{\"events\":[{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[6,7],\"total\":13}]}",
+		"{\"events\":[1],\"seed\":-1,\"options\":[],\"players\":{}}",
+		"{\"events\":[{}],\"extra\":1}",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "body-%02zu.json", i);
+		write_text("import", name, bodies[i]);
+	}
 }
 
 static void http_corpus(void)
@@ -437,6 +528,7 @@ int main(int argc, char **argv)
 	move_corpus();
 	event_corpus();
 	replay_corpus();
+	import_corpus();
 	http_corpus();
 	engine_corpus();
 	names_corpus();

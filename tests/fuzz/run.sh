@@ -19,7 +19,7 @@ here=tests/fuzz
 options_for() {
 	case $1 in
 	engine) echo "-max_len=8192 -timeout=20" ;;
-	codec_replay) echo "-max_len=65536 -timeout=10" ;;
+	codec_replay | import) echo "-max_len=65536 -timeout=10" ;;
 	*) echo "-max_len=4096 -timeout=10" ;;
 	esac
 }
