@@ -50,6 +50,7 @@
 	X(IMPORT_REFUSED, "import_refused", 422, "The rules refuse this log") \
 	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
 	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address") \
+	X(MAIL_QUOTA, "mail_quota", 429, "Too many confirmation mails for this address or registrant") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
