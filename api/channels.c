@@ -116,14 +116,16 @@ const char *channels_expectation(int phase)
 
 /* ---- Mentions ---- */
 
-/* `text` from `at`: a run of 1..CHANNELS_MENTION_ID_MAX characters accepted by `accept`,
- * then `end`, then the end of the text. Copies the run into id; 1 when it is so. */
-static int read_id(const char *at, int (*accept)(int c), char end, char id[CHANNELS_MENTION_ID_MAX + 1])
+#define DISCORD_ID_MAX 20 /* digits of a snowflake (a 64-bit number) */
+
+/* `text` from `at`: a run of 1..max (at most CHANNELS_MENTION_ID_MAX) characters accepted
+ * by `accept`, then `end`, then the end of the text. Copies the run into id; 1 when it is so. */
+static int read_id(const char *at, int (*accept)(int c), size_t max, char end, char id[CHANNELS_MENTION_ID_MAX + 1])
 {
 	size_t length = 0;
-	while (at[length] && accept((unsigned char)at[length]) && length <= CHANNELS_MENTION_ID_MAX)
+	while (at[length] && accept((unsigned char)at[length]) && length <= max)
 		length++;
-	if (length == 0 || length > CHANNELS_MENTION_ID_MAX || at[length] != end || at[length + 1] != '\0')
+	if (length == 0 || length > max || at[length] != end || at[length + 1] != '\0')
 		return 0;
 	memcpy(id, at, length);
 	id[length] = '\0';
@@ -150,11 +152,11 @@ int channels_mention_parse(int format, const char *text, struct channels_mention
 		 * snowflakes, decimal. */
 		if (strncmp(text, "<@&", 3) == 0) {
 			out->kind = CHANNELS_MENTION_ROLE;
-			return read_id(text + 3, digit, '>', out->id);
+			return read_id(text + 3, digit, DISCORD_ID_MAX, '>', out->id);
 		}
 		if (strncmp(text, "<@", 2) == 0) {
 			out->kind = CHANNELS_MENTION_USER;
-			return read_id(text + (text[2] == '!' ? 3 : 2), digit, '>', out->id);
+			return read_id(text + (text[2] == '!' ? 3 : 2), digit, DISCORD_ID_MAX, '>', out->id);
 		}
 		return 0;
 	}
@@ -162,11 +164,11 @@ int channels_mention_parse(int format, const char *text, struct channels_mention
 		/* <@U..> or <@W..> names a user, <!subteam^S..> a user group. */
 		if (strncmp(text, "<@", 2) == 0 && (text[2] == 'U' || text[2] == 'W')) {
 			out->kind = CHANNELS_MENTION_USER;
-			return read_id(text + 2, upper_or_digit, '>', out->id);
+			return read_id(text + 2, upper_or_digit, CHANNELS_MENTION_ID_MAX, '>', out->id);
 		}
 		if (strncmp(text, "<!subteam^", 10) == 0) {
 			out->kind = CHANNELS_MENTION_ROLE;
-			return read_id(text + 10, upper_or_digit, '>', out->id);
+			return read_id(text + 10, upper_or_digit, CHANNELS_MENTION_ID_MAX, '>', out->id);
 		}
 	}
 	return 0;
