@@ -510,6 +510,12 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 	snprintf(admin, sizeof admin, "%s", json_string_value(json_object_get(response.json, "admin_token")));
 	snprintf(invite, sizeof invite, "%s",
 	         json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	struct http_game game = {0};
+	snprintf(game.id, sizeof game.id, "%s", id);
+	snprintf(game.path, sizeof game.path, "/v1/games/%s", id);
+	game.seats = 3;
+	snprintf(game.tokens[0], sizeof game.tokens[0], "%s",
+	         json_string_value(json_object_get(json_array_get(json_object_get(response.json, "seats"), 0), "token")));
 	http_response_free(&response);
 
 	/* Pat joins seat 1 with a player token and has a player webhook (the player's own). */
@@ -556,9 +562,6 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 
 	/* Pat's own webhook hears nothing of a game Pat no longer sits in; Quinn's registration
 	 * of the seat now is Quinn's, listed to Quinn only. */
-	struct http_game game = {0};
-	snprintf(game.id, sizeof game.id, "%s", id);
-	snprintf(game.path, sizeof game.path, "/v1/games/%s", id);
 	struct hook by_quinn;
 	memset(&by_quinn, 0, sizeof by_quinn);
 	by_quinn.receiver = webhook_receiver_start();

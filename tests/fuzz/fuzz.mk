@@ -24,11 +24,15 @@ FUZZ_CFLAGS := $(WARNINGS) -Wno-unused-but-set-variable -O1 -g $(FUZZ_SANITIZERS
 FUZZ_LIBS := -ljansson -lcrypto -lcurl
 
 FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine
+# Registrations and the text of channels (issue 20): webhook bodies with formats and
+# mentions, mail addresses, and the escape of player text per format.
+FUZZ_TARGETS += webhook_body mail_address escape
 FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 # What the targets run: the engine, the codec, and the parts of api/ that need no socket.
 FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c \
-	game/auth.c api/destination.c api/headers.c api/xalloc.c tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
+	game/auth.c api/destination.c api/headers.c api/xalloc.c tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c \
+	api/registration.c api/channels.c api/summary.c api/mail_message.c db/store_format.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 
 $(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)
