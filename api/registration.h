@@ -46,7 +46,7 @@ struct registration_webhook {
  * ("standard", "discord", "slack") and mentions (chat formats only; keyed by seats below
  * `seats`; api/channels.h). 1 with *out set, or 0 with *refusal set (out->mentions NULL). */
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
-			      struct registration_webhook *out, struct registration_refusal *refusal);
+                              struct registration_webhook *out, struct registration_refusal *refusal);
 
 /* Read a mail registration: the one member address, one plain mail address
  * (mail_address_valid(), api/mail.h). 1 with *address set, or 0 with *refusal set. */

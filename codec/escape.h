@@ -41,7 +41,7 @@
 
 /* Room that holds any escape of `length` bytes: the longest piece is 6 bytes ("&quot;") and
  * no input byte becomes more than one piece. */
-#define ESCAPE_SIZE(length) ((length) * 6 + 1)
+#define ESCAPE_SIZE(length) ((length)*6 + 1)
 
 size_t escape_discord(char *out, size_t size, const char *text);
 size_t escape_slack(char *out, size_t size, const char *text);

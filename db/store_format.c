@@ -22,4 +22,3 @@ int store_format_parse(const char *name)
 			return i;
 	return -1;
 }
-

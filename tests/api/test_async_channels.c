@@ -456,9 +456,8 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 	for (int i = 0; i < count; i++) {
 		const char *headline;
 		check_shape("slack", &all[i], &game, &headline);
-		const char *section = json_string_value(
-		        json_object_get(json_object_get(json_array_get(json_object_get(all[i].body, "blocks"), 0), "text"),
-		                        "text"));
+		const char *section = json_string_value(json_object_get(
+		        json_object_get(json_array_get(json_object_get(all[i].body, "blocks"), 0), "text"), "text"));
 		ck_assert_msg(!strstr(all[i].text, "<!channel>") && !strstr(all[i].text, HOSTILE_0) &&
 		                      !strstr(all[i].text, "@everyone"),
 		              "a raw name in a Slack message: %s", all[i].text);
@@ -601,7 +600,8 @@ Suite *test_suite(void)
 	tcase_add_test(channels,
 	               test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
 	tcase_add_test(channels, test_mentions_appear_in_chat_messages_and_nowhere_else);
-	tcase_add_test(channels, test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
+	tcase_add_test(channels,
+	               test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
 	suite_add_tcase(suite, channels);
 	return suite;

@@ -148,42 +148,31 @@ START_TEST(test_mentions_are_seats_of_the_game_with_mentions_of_the_format)
 	struct {
 		int format;
 		const char *mentions;
-	} good[] = {{STORE_FORMAT_DISCORD, "{}"},
-	            {STORE_FORMAT_DISCORD, "{\"0\": \"<@1>\", \"1\": \"<@!80351110224678912>\", \"2\": \"<@&2>\"}"},
-	            {STORE_FORMAT_SLACK, "{\"0\": \"<@U1>\", \"1\": \"<@W024BE7LH>\", \"2\": \"<!subteam^SAZ94GDB8>\"}"},
-	            {-1, NULL}};
+	} good[] = {
+	        {STORE_FORMAT_DISCORD, "{}"},
+	        {STORE_FORMAT_DISCORD, "{\"0\": \"<@1>\", \"1\": \"<@!80351110224678912>\", \"2\": \"<@&2>\"}"},
+	        {STORE_FORMAT_SLACK, "{\"0\": \"<@U1>\", \"1\": \"<@W024BE7LH>\", \"2\": \"<!subteam^SAZ94GDB8>\"}"},
+	        {-1, NULL}};
 	for (int i = 0; good[i].mentions; i++) {
 		json_t *value = json_loads(good[i].mentions, 0, NULL);
 		ck_assert_msg(channels_mentions_valid(value, 3, good[i].format, why, sizeof why), "%s: %s",
 		              good[i].mentions, why);
 		json_decref(value);
 	}
-	const char *bad[] = {"[]",
-	                     "\"<@1>\"",
-	                     "{\"3\": \"<@1>\"}",
-	                     "{\"00\": \"<@1>\"}",
-	                     "{\"0\": 1}",
-	                     "{\"0\": \"\"}",
-	                     "{\"0\": \"a\\tb\"}",
-	                     "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}",
-	                     /* Text that is not one mention of the format: nothing else reaches a message. */
-	                     "{\"1\": \"@here\"}",
-	                     "{\"1\": \"@everyone\"}",
-	                     "{\"1\": \"<@1> <@2>\"}",
-	                     "{\"1\": \"<@1>x\"}",
-	                     "{\"1\": \"<@>\"}",
-	                     "{\"1\": \"<@&>\"}",
-	                     "{\"1\": \"<#1>\"}",
-	                     "{\"1\": \"<!channel>\"}",
-	                     "{\"1\": \"[x](https://evil)\"}",
-	                     "{\"1\": \"<@123456789012345678901234567>\"}",
-	                     NULL};
+	const char *bad[] = {
+	        "[]", "\"<@1>\"", "{\"3\": \"<@1>\"}", "{\"00\": \"<@1>\"}", "{\"0\": 1}", "{\"0\": \"\"}",
+	        "{\"0\": \"a\\tb\"}", "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}",
+	        /* Text that is not one mention of the format: nothing else reaches a message. */
+	        "{\"1\": \"@here\"}", "{\"1\": \"@everyone\"}", "{\"1\": \"<@1> <@2>\"}", "{\"1\": \"<@1>x\"}",
+	        "{\"1\": \"<@>\"}", "{\"1\": \"<@&>\"}", "{\"1\": \"<#1>\"}", "{\"1\": \"<!channel>\"}",
+	        "{\"1\": \"[x](https://evil)\"}", "{\"1\": \"<@123456789012345678901234567>\"}", NULL};
 	int formats[] = {STORE_FORMAT_DISCORD, STORE_FORMAT_SLACK};
 	for (int f = 0; f < 2; f++) {
 		for (int i = 0; bad[i]; i++) {
 			json_t *value = json_loads(bad[i], JSON_DECODE_ANY, NULL);
 			ck_assert_msg(value != NULL, "%s", bad[i]);
-			ck_assert_msg(!channels_mentions_valid(value, 3, formats[f], why, sizeof why), "%s is refused", bad[i]);
+			ck_assert_msg(!channels_mentions_valid(value, 3, formats[f], why, sizeof why), "%s is refused",
+			              bad[i]);
 			ck_assert_msg(strstr(why, "mentions"), "the rule names the field: %s", why);
 			json_decref(value);
 		}
@@ -239,8 +228,8 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	struct channels_turn turn = hostile_about(recent, hostile_moves(recent));
 	/* Seat 1's registered mention is a role; seat 0 a user, not waited for; a stored text
 	 * that is no mention (registered before the rule) is left out. */
-	char *text = channels_message(STORE_FORMAT_DISCORD,
-	                              "{\"0\": \"<@41>\", \"1\": \"<@&42>\", \"2\": \"@here\"}", &game, &turn);
+	char *text = channels_message(STORE_FORMAT_DISCORD, "{\"0\": \"<@41>\", \"1\": \"<@&42>\", \"2\": \"@here\"}",
+	                              &game, &turn);
 	json_t *body = json_loads(text, 0, NULL);
 	ck_assert_msg(body != NULL, "JSON: %s", text);
 	const char *content = json_string_value(json_object_get(body, "content"));
@@ -249,14 +238,16 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	ck_assert_msg(content && strncmp(content, "<@&42> **", 9) == 0, "the registered role first: %s", text);
 	const char *parts[] = {content, description};
 	for (int p = 0; p < 2; p++) {
-		ck_assert_msg(!strstr(parts[p], "<@&111>") && !strstr(parts[p], "](") && !strstr(parts[p], "https://evil") &&
-		                      !strstr(parts[p], "@everyone") && !strstr(parts[p], "@here"),
+		ck_assert_msg(!strstr(parts[p], "<@&111>") && !strstr(parts[p], "](") &&
+		                      !strstr(parts[p], "https://evil") && !strstr(parts[p], "@everyone") &&
+		                      !strstr(parts[p], "@here"),
 		              "no raw mention, link or ping: %s", parts[p]);
 	}
 	ck_assert_msg(strstr(content, "**\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)**"),
 	              "the name shown escaped, in bold: %s", content);
 	ck_assert_msg(strstr(description, "- \\<@\xe2\x80\x8b\\&111\\> ended the turn.") &&
-	                      strstr(description, "stole a card from @\xe2\x80\x8b" "everyone."),
+	                      strstr(description, "stole a card from @\xe2\x80\x8b"
+	                                          "everyone."),
 	              "names escaped in the last moves: %s", description);
 	json_t *allowed = json_object_get(body, "allowed_mentions");
 	json_t *roles = json_object_get(allowed, "roles");
@@ -270,7 +261,8 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	game.phase = GAME_PHASE_FINISHED;
 	game.winner = 2;
 	text = channels_message(STORE_FORMAT_DISCORD, "{\"2\": \"<@!43>\"}", &game, &turn);
-	ck_assert_msg(strstr(text, "\"content\":\"<@43> @\xe2\x80\x8b" "everyone won the game") &&
+	ck_assert_msg(strstr(text, "\"content\":\"<@43> @\xe2\x80\x8b"
+	                           "everyone won the game") &&
 	                      strstr(text, "\"allowed_mentions\":{\"parse\":[],\"users\":[\"43\"],\"roles\":[]}"),
 	              "%s", text);
 	free(text);
@@ -292,8 +284,8 @@ START_TEST(test_a_hostile_name_forges_no_slack_control_sequence)
 	const char *headline = "<!subteam^S42> *&lt;https://evil|Open&gt; &lt;!channel&gt;*: your turn";
 	ck_assert_msg(fallback && strncmp(fallback, headline, strlen(headline)) == 0,
 	              "the group mentioned, the name escaped: %s", text);
-	const char *section =
-	        json_string_value(json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
+	const char *section = json_string_value(
+	        json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
 	ck_assert_msg(section && strstr(section, "- &lt;@\xe2\x80\x8b&amp;111&gt; ended the turn.") &&
 	                      !strstr(section, "<!channel>") && !strstr(section, "<https://evil"),
 	              "no control sequence from a name: %s", section);

@@ -46,16 +46,29 @@ static int plain(const char *text)
 /* The headers of the mail to `address`: each line of the head, checked. */
 static void check_mail(const char *address)
 {
-	struct mail_content content = {"catan@example.org", address, "Your turn in Catan game 0123456789abcdef",
-				       "text\n", "<p>html</p>\n", "https://catan.example.org/v1/mail/unsubscribe?code=x",
-				       1, 1700000000};
+	struct mail_content content = {"catan@example.org",
+	                               address,
+	                               "Your turn in Catan game 0123456789abcdef",
+	                               "text\n",
+	                               "<p>html</p>\n",
+	                               "https://catan.example.org/v1/mail/unsubscribe?code=x",
+	                               1,
+	                               1700000000};
 	char *message = mail_message(&content);
 	const char *end = strstr(message, "\r\n\r\n");
 	if (!end)
 		fail("a mail without a head", address);
-	static const char *const names[] = {"From:", "To:", "Subject:", "Date:", "Message-ID:", "MIME-Version:",
-					    "List-Unsubscribe:", "List-Unsubscribe-Post:", "Auto-Submitted:",
-					    "Content-Type:", NULL};
+	static const char *const names[] = {"From:",
+	                                    "To:",
+	                                    "Subject:",
+	                                    "Date:",
+	                                    "Message-ID:",
+	                                    "MIME-Version:",
+	                                    "List-Unsubscribe:",
+	                                    "List-Unsubscribe-Post:",
+	                                    "Auto-Submitted:",
+	                                    "Content-Type:",
+	                                    NULL};
 	int lines = 0;
 	for (const char *line = message; line < end; lines++) {
 		const char *stop = strstr(line, "\r\n");
@@ -123,13 +136,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (refusal.problem != PROBLEM_UNKNOWN_FIELD && refusal.problem != PROBLEM_MISSING_FIELD &&
 		    refusal.problem != PROBLEM_INVALID_FIELD)
 			fail("a refusal that is not a 400 about a member", refusal.detail);
-		if (!refusal.field || (strcmp(refusal.field, "address") != 0 && refusal.problem != PROBLEM_UNKNOWN_FIELD) ||
+		if (!refusal.field ||
+		    (strcmp(refusal.field, "address") != 0 && refusal.problem != PROBLEM_UNKNOWN_FIELD) ||
 		    (refusal.problem == PROBLEM_UNKNOWN_FIELD && !json_object_get(body, refusal.field)))
 			fail("a refusal naming no member of the body", refusal.field);
 		fuzz_expect_utf8("a refusal's detail", refusal.detail);
 		fuzz_expect_problem("/v1/games/0123456789abcdef/mail", problem_code(refusal.problem),
-				    problem_status(refusal.problem), problem_title(refusal.problem), refusal.detail,
-				    refusal.field);
+		                    problem_status(refusal.problem), problem_title(refusal.problem), refusal.detail,
+		                    refusal.field);
 	}
 	json_decref(body);
 	return 0;
