@@ -14,7 +14,7 @@
  * as an id that does not exist, so ids cannot be probed. (The admin does not even learn
  * that a seat has one: nothing the admin could do with that knowledge needs it.) When a
  * seat changes hands before the start, its registrations go with the old holder
- * (db/migrations/0012_channel_privacy.sql).
+ * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
  * "discord" or "slack" (chat messages at turn changes and at the end: api/channels.h).
