@@ -9,10 +9,22 @@
  * when the game ends. Nothing for the moves in between: a channel is not an event log.
  *
  * Discord takes {"content", "embeds": [{"title", "description", "url", "image": {"url"}}]}
- * with content up to 2000 characters; "allowed_mentions" limits pings to users and roles,
- * so a seat named "@everyone" pings nobody. Slack takes {"text", "blocks"} (text is the
- * notification's fallback), with a mrkdwn section and an image block; names are escaped
- * (&, <, >) so they cannot forge a mention, while the registered mention text goes in as is.
+ * with content up to 2000 characters; Slack takes {"text", "blocks"} (text is the
+ * notification's fallback), with a mrkdwn section and an image block.
+ *
+ * Player text: seat names are the only text of a message a client wrote. Each goes through
+ * its format's escape (codec/escape.h: escape_discord(), escape_slack()) once, before the
+ * sentences are built around it (api/summary.c takes the escaped names), so a name can
+ * neither ping anyone, nor link anywhere, nor format the words around it. Everything else
+ * is the service's own words, game ids, numbers and the operator's PUBLIC_URL.
+ *
+ * Mentions: the only mentions in a message are those its webhook's registrant gave
+ * (mentions, per seat), each read as a mention of the format (channels_mention_parse():
+ * Discord <@id>, <@!id>, <@&id>; Slack <@Uid>, <!subteam^id>) and written back in its
+ * canonical form; a stored text that does not read as one (registered before the rule) is
+ * left out. A Discord message says exactly whom it may ping: "allowed_mentions": {"parse":
+ * [], "users": [the user ids in it], "roles": [the role ids in it]}, so neither a name nor
+ * anything Discord might parse out of the text can ping anyone else, @everyone included.
  *
  * Rate limits: both services answer 429 with Retry-After in seconds; Discord also puts
  * "retry_after" (seconds, fractional) in a JSON body. channels_retry_after_ms() reads either.
@@ -28,29 +40,41 @@
 
 #include "api/summary.h"
 #include "api/xalloc.h"
+#include "codec/escape.h"
 #include "db/store.h"
 #include "engine/legal.h"
 
 #define RETRY_AFTER_MAX_MS (3600 * 1000)
 
-static void add_escaped(struct xtext *text, int format, const char *name)
+/* The seat names of `turn` escaped for `format` into escaped (NULL stays NULL); free with
+ * free_names(). */
+static void escape_names(int format, const struct channels_turn *turn, char *escaped[GAME_MAX_SEATS])
 {
-	for (const char *c = name; *c; c++) {
-		if (format == STORE_FORMAT_SLACK && *c == '&')
-			xtext_add(text, "&amp;");
-		else if (format == STORE_FORMAT_SLACK && *c == '<')
-			xtext_add(text, "&lt;");
-		else if (format == STORE_FORMAT_SLACK && *c == '>')
-			xtext_add(text, "&gt;");
+	for (int seat = 0; seat < GAME_MAX_SEATS; seat++) {
+		const char *name = turn->names[seat];
+		escaped[seat] = NULL;
+		if (!name || !name[0])
+			continue;
+		size_t size = ESCAPE_SIZE(strlen(name));
+		escaped[seat] = xmalloc(size);
+		if (format == STORE_FORMAT_SLACK)
+			escape_slack(escaped[seat], size, name);
 		else
-			xtext_add(text, "%c", *c);
+			escape_discord(escaped[seat], size, name);
 	}
 }
 
-static void add_name(struct xtext *text, int format, const struct channels_turn *turn, int seat)
+static void free_names(char *escaped[GAME_MAX_SEATS])
 {
-	if (seat >= 0 && seat < GAME_MAX_SEATS && turn->names[seat] && turn->names[seat][0])
-		add_escaped(text, format, turn->names[seat]);
+	for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
+		free(escaped[seat]);
+}
+
+/* The seat's escaped name, or "Seat N". */
+static void add_name(struct xtext *text, char *const *names, int seat)
+{
+	if (seat >= 0 && seat < GAME_MAX_SEATS && names[seat])
+		xtext_add(text, "%s", names[seat]);
 	else
 		xtext_add(text, "Seat %d", seat + 1);
 }
@@ -90,25 +114,119 @@ const char *channels_expectation(int phase)
 	}
 }
 
-/* The mention registered for `seat`, or NULL. */
-static const char *mention_of(const json_t *mentions, int seat)
+/* ---- Mentions ---- */
+
+#define DISCORD_ID_MAX 20 /* digits of a snowflake (a 64-bit number) */
+
+/* `text` from `at`: a run of 1..max (at most CHANNELS_MENTION_ID_MAX) characters accepted
+ * by `accept`, then `end`, then the end of the text. Copies the run into id; 1 when it is so. */
+static int read_id(const char *at, int (*accept)(int c), size_t max, char end, char id[CHANNELS_MENTION_ID_MAX + 1])
+{
+	size_t length = 0;
+	while (at[length] && accept((unsigned char)at[length]) && length <= max)
+		length++;
+	if (length == 0 || length > max || at[length] != end || at[length + 1] != '\0')
+		return 0;
+	memcpy(id, at, length);
+	id[length] = '\0';
+	return 1;
+}
+
+static int digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int upper_or_digit(int c)
+{
+	return (c >= 'A' && c <= 'Z') || digit(c);
+}
+
+int channels_mention_parse(int format, const char *text, struct channels_mention *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!text)
+		return 0;
+	if (format == STORE_FORMAT_DISCORD) {
+		/* <@id> and the older nickname form <@!id> name a user, <@&id> a role; ids are
+		 * snowflakes, decimal. */
+		if (strncmp(text, "<@&", 3) == 0) {
+			out->kind = CHANNELS_MENTION_ROLE;
+			return read_id(text + 3, digit, DISCORD_ID_MAX, '>', out->id);
+		}
+		if (strncmp(text, "<@", 2) == 0) {
+			out->kind = CHANNELS_MENTION_USER;
+			return read_id(text + (text[2] == '!' ? 3 : 2), digit, DISCORD_ID_MAX, '>', out->id);
+		}
+		return 0;
+	}
+	if (format == STORE_FORMAT_SLACK) {
+		/* <@U..> or <@W..> names a user, <!subteam^S..> a user group. */
+		if (strncmp(text, "<@", 2) == 0 && (text[2] == 'U' || text[2] == 'W')) {
+			out->kind = CHANNELS_MENTION_USER;
+			return read_id(text + 2, upper_or_digit, CHANNELS_MENTION_ID_MAX, '>', out->id);
+		}
+		if (strncmp(text, "<!subteam^", 10) == 0) {
+			out->kind = CHANNELS_MENTION_ROLE;
+			return read_id(text + 10, upper_or_digit, CHANNELS_MENTION_ID_MAX, '>', out->id);
+		}
+	}
+	return 0;
+}
+
+/* The mention as a message writes it. */
+static void add_mention(struct xtext *text, int format, const struct channels_mention *mention)
+{
+	if (format == STORE_FORMAT_DISCORD)
+		xtext_add(text, mention->kind == CHANNELS_MENTION_ROLE ? "<@&%s> " : "<@%s> ", mention->id);
+	else
+		xtext_add(text, mention->kind == CHANNELS_MENTION_ROLE ? "<!subteam^%s> " : "<@%s> ", mention->id);
+}
+
+/* The mentions a message holds, for Discord's allowed_mentions: each id once. */
+struct mentioned {
+	char users[GAME_MAX_SEATS][CHANNELS_MENTION_ID_MAX + 1];
+	char roles[GAME_MAX_SEATS][CHANNELS_MENTION_ID_MAX + 1];
+	int user_count, role_count;
+};
+
+static void remember(struct mentioned *mentioned, const struct channels_mention *mention)
+{
+	int role = mention->kind == CHANNELS_MENTION_ROLE;
+	char(*ids)[CHANNELS_MENTION_ID_MAX + 1] = role ? mentioned->roles : mentioned->users;
+	int *count = role ? &mentioned->role_count : &mentioned->user_count;
+	for (int i = 0; i < *count; i++)
+		if (strcmp(ids[i], mention->id) == 0)
+			return;
+	if (*count < GAME_MAX_SEATS)
+		snprintf(ids[(*count)++], CHANNELS_MENTION_ID_MAX + 1, "%s", mention->id);
+}
+
+/* Write the mention registered for `seat`, if there is one that reads as a mention of the
+ * format, and remember it. */
+static void add_mention_of(struct xtext *text, int format, const json_t *mentions, int seat,
+                           struct mentioned *mentioned)
 {
 	char key[8];
 	snprintf(key, sizeof key, "%d", seat);
 	const json_t *value = mentions ? json_object_get(mentions, key) : NULL;
-	return json_is_string(value) ? json_string_value(value) : NULL;
+	struct channels_mention mention;
+	if (!json_is_string(value) || !channels_mention_parse(format, json_string_value(value), &mention))
+		return;
+	add_mention(text, format, &mention);
+	remember(mentioned, &mention);
 }
+
+/* ---- The message ---- */
 
 /* The headline: who, what, and the game; the mentions first so the ping shows them. */
 static void add_headline(struct xtext *text, int format, const json_t *mentions, const struct game *game,
-                         const struct channels_turn *turn)
+                         const struct channels_turn *turn, char *const *names, struct mentioned *mentioned)
 {
 	if (game->phase == GAME_PHASE_FINISHED) {
 		if (game->winner >= 0) {
-			const char *mention = mention_of(mentions, game->winner);
-			if (mention)
-				xtext_add(text, "%s ", mention);
-			add_name(text, format, turn, game->winner);
+			add_mention_of(text, format, mentions, game->winner, mentioned);
+			add_name(text, names, game->winner);
 			xtext_add(text, " won the game with %d points!", game_total_points(game, game->winner));
 		} else {
 			xtext_add(text, "The game is over.");
@@ -118,18 +236,16 @@ static void add_headline(struct xtext *text, int format, const json_t *mentions,
 	}
 	uint8_t waiting = legal_waiting_for(game);
 	int several = __builtin_popcount(waiting) > 1;
-	for (int seat = 0; seat < game->options.seats; seat++) {
-		const char *mention = waiting >> seat & 1u ? mention_of(mentions, seat) : NULL;
-		if (mention)
-			xtext_add(text, "%s ", mention);
-	}
+	for (int seat = 0; seat < game->options.seats; seat++)
+		if (waiting >> seat & 1u)
+			add_mention_of(text, format, mentions, seat, mentioned);
 	int listed = 0, total = __builtin_popcount(waiting);
 	for (int seat = 0; seat < game->options.seats; seat++) {
 		if (!(waiting >> seat & 1u))
 			continue;
 		xtext_add(text, "%s", listed == 0 ? "" : listed == total - 1 ? " and " : ", ");
 		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
-		add_name(text, format, turn, seat);
+		add_name(text, names, seat);
 		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
 		listed++;
 	}
@@ -139,14 +255,15 @@ static void add_headline(struct xtext *text, int format, const json_t *mentions,
 	xtext_add(text, " - %s.", channels_expectation(game->phase));
 }
 
-static void add_recent(struct xtext *text, int format, const struct channels_turn *turn)
+/* The last moves, a line each; the sentences name the seats with their escaped names. */
+static void add_recent(struct xtext *text, const struct channels_turn *turn, char *const *names)
 {
-	char sentence[256];
+	/* Room for a sentence naming four seats whose names all escape to their longest. */
+	char sentence[2048];
+	const char *const *borrowed = (const char *const *)names;
 	for (int i = 0; i < turn->recent_count; i++) {
-		summary_event(&turn->recent[i], turn->names, sentence, sizeof sentence);
-		xtext_add(text, "%s", i ? "\n" : "");
-		xtext_add(text, "- ");
-		add_escaped(text, format, sentence);
+		summary_event(&turn->recent[i], borrowed, sentence, sizeof sentence);
+		xtext_add(text, "%s- %s", i ? "\n" : "", sentence);
 	}
 	if (turn->recent_count == 0)
 		xtext_add(text, "No moves yet.");
@@ -181,14 +298,32 @@ static void clip(struct xtext *text, size_t max)
 	xtext_add(text, "...");
 }
 
+/* Discord's allowed_mentions: no parsing of the text, exactly the ids the message holds. */
+static json_t *allowed_mentions(const struct mentioned *mentioned)
+{
+	json_t *users = json_array(), *roles = json_array();
+	for (int i = 0; i < mentioned->user_count; i++)
+		json_array_append_new(users, json_string(mentioned->users[i]));
+	for (int i = 0; i < mentioned->role_count; i++)
+		json_array_append_new(roles, json_string(mentioned->roles[i]));
+	json_t *allowed = json_pack("{s:[], s:o, s:o}", "parse", "users", users, "roles", roles);
+	if (!allowed)
+		abort();
+	return allowed;
+}
+
 char *channels_message(int format, const char *mentions_json, const struct game *after,
                        const struct channels_turn *turn)
 {
 	json_t *mentions = mentions_json ? json_loads(mentions_json, 0, NULL) : NULL;
-	struct xtext headline = {xmalloc(64), 0, 64}, moves = {xmalloc(256), 0, 256};
-	headline.data[0] = moves.data[0] = '\0';
-	add_headline(&headline, format, mentions, after, turn);
-	add_recent(&moves, format, turn);
+	char *names[GAME_MAX_SEATS];
+	escape_names(format, turn, names);
+	struct mentioned mentioned;
+	memset(&mentioned, 0, sizeof mentioned);
+	struct xtext headline = xtext_new(), moves = xtext_new();
+	add_headline(&headline, format, mentions, after, turn, names, &mentioned);
+	add_recent(&moves, turn, names);
+	free_names(names);
 	json_decref(mentions);
 	char title[96];
 	if (after->phase == GAME_PHASE_FINISHED)
@@ -199,9 +334,9 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 	if (format == STORE_FORMAT_DISCORD) {
 		clip(&headline, CHANNELS_DISCORD_CONTENT_MAX);
 		clip(&moves, 4000);
-		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:{s:[s, s]}}", "content", headline.data,
-		                 "embeds", "title", title, "description", moves.data, "url", turn->game_url, "image",
-		                 "url", turn->board_url, "allowed_mentions", "parse", "users", "roles");
+		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:o}", "content", headline.data, "embeds",
+		                 "title", title, "description", moves.data, "url", turn->game_url, "image", "url",
+		                 turn->board_url, "allowed_mentions", allowed_mentions(&mentioned));
 	} else {
 		clip(&headline, 2900);
 		clip(&moves, 2900);
@@ -256,7 +391,7 @@ int64_t channels_retry_after_ms(const char *retry_after_header, const char *body
 	return ms;
 }
 
-int channels_mentions_valid(const json_t *mentions, int seats, char *why, size_t why_size)
+int channels_mentions_valid(const json_t *mentions, int seats, int format, char *why, size_t why_size)
 {
 	if (!json_is_object(mentions)) {
 		snprintf(why, why_size, "mentions is an object from seat (\"0\"..\"%d\") to mention text", seats - 1);
@@ -271,16 +406,14 @@ int channels_mentions_valid(const json_t *mentions, int seats, char *why, size_t
 			return 0;
 		}
 		const char *text = json_is_string(value) ? json_string_value(value) : NULL;
-		size_t length = text ? strlen(text) : 0;
-		int printable = text != NULL;
-		for (size_t i = 0; i < length; i++)
-			if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-				printable = 0;
-		if (!printable || length == 0 || length > CHANNELS_MENTION_MAX) {
-			snprintf(why, why_size,
-			         "mentions values are texts of 1 to %d bytes without control characters (e.g. "
-			         "\"<@123>\")",
-			         CHANNELS_MENTION_MAX);
+		struct channels_mention mention;
+		if (!text || strlen(text) > CHANNELS_MENTION_MAX || !channels_mention_parse(format, text, &mention)) {
+			snprintf(why, why_size, "%s",
+			         format == STORE_FORMAT_DISCORD
+			                 ? "mentions values are Discord mentions of a user or a role: \"<@123>\", "
+			                   "\"<@!123>\" or \"<@&123>\" (ids of 1 to 20 digits)"
+			                 : "mentions values are Slack mentions of a user or a user group: \"<@U123>\", "
+			                   "\"<@W123>\" or \"<!subteam^S123>\" (ids of capital letters and digits)");
 			return 0;
 		}
 	}

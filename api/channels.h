@@ -8,9 +8,11 @@
  * Every message uses public information only (the events redacted for a spectator), so a
  * seat's chat webhook never leaks that seat's hand into a shared channel.
  *
- * Mentions are a JSON object from seat ("0".."3") to the text a message names the seat with
- * (Discord "<@123>", Slack "<@U123>"): private to the registrant, they appear only in the
- * chat messages of the webhook they were registered with.
+ * Mentions are a JSON object from seat ("0".."3") to the mention a message names the seat
+ * with, one of the format's (Discord "<@123>", "<@!123>", "<@&123>"; Slack "<@U123>",
+ * "<!subteam^S123>"): private to the registrant, they appear only in the chat messages of
+ * the webhook they were registered with, and they are the only mentions those messages
+ * hold (names are escaped: codec/escape.h).
  */
 #ifndef CATAN_API_CHANNELS_H
 #define CATAN_API_CHANNELS_H
@@ -24,6 +26,7 @@
 #include "engine/game.h"
 
 #define CHANNELS_MENTION_MAX 64           /* bytes of one mention text */
+#define CHANNELS_MENTION_ID_MAX 24        /* characters of the id in a mention */
 #define CHANNELS_DISCORD_CONTENT_MAX 2000 /* characters Discord takes in "content" */
 
 /* What a message is about; every pointer is borrowed for the call. */
@@ -57,8 +60,20 @@ char *channels_message(int format, const char *mentions_json, const struct game 
  * neither says, at most an hour. Either argument may be NULL. */
 int64_t channels_retry_after_ms(const char *retry_after_header, const char *body, size_t body_size);
 
-/* Check a registration's mentions (a JSON value) for a game of `seats` seats: 1, or 0 with
- * the rule broken in why. */
-int channels_mentions_valid(const json_t *mentions, int seats, char *why, size_t why_size);
+/* A mention read: whom it names (a user, or a role: a Discord role, a Slack user group) and
+ * the id. */
+enum channels_mention_kind { CHANNELS_MENTION_USER, CHANNELS_MENTION_ROLE };
+struct channels_mention {
+	enum channels_mention_kind kind;
+	char id[CHANNELS_MENTION_ID_MAX + 1];
+};
+
+/* Read `text` as a mention of `format` (STORE_FORMAT_DISCORD or STORE_FORMAT_SLACK): 1 with
+ * *out set, or 0 when it is none (any other text, any other format). */
+int channels_mention_parse(int format, const char *text, struct channels_mention *out);
+
+/* Check a registration's mentions (a JSON value) for a game of `seats` seats and a webhook
+ * of `format`: 1, or 0 with the rule broken in why (which names the field). */
+int channels_mentions_valid(const json_t *mentions, int seats, int format, char *why, size_t why_size);
 
 #endif

@@ -118,5 +118,8 @@ int config_from_env(struct config *config)
 	       read_int("RENDER_CONCURRENCY", cpu_count(), 1, 256, &config->render_concurrency) &&
 	       read_int("RENDER_WAIT_MS", 2000, 0, 60000, &config->render_wait_ms) &&
 	       read_int("CHANNEL_MAX_FAILURES", 10, 1, 1000, &config->channel_max_failures) &&
-	       read_int("MAIL_MIN_INTERVAL_S", 900, 0, 7 * 86400, &config->mail_min_interval_s);
+	       read_int("MAIL_MIN_INTERVAL_S", 900, 0, 7 * 86400, &config->mail_min_interval_s) &&
+	       read_int("MAIL_CONFIRMS_PER_ADDRESS", 5, 0, 1000000, &config->mail_confirms_per_address) &&
+	       read_int("MAIL_CONFIRMS_PER_REGISTRANT", 5, 0, 1000000, &config->mail_confirms_per_registrant) &&
+	       read_int("MAIL_CONFIRM_WINDOW_S", 86400, 1, 30 * 86400, &config->mail_confirm_window_s);
 }

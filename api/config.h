@@ -56,6 +56,11 @@
  *                           required on smtp://)
  *   MAIL_FROM               catan@localhost: the sender of mails (one plain address)
  *   MAIL_MIN_INTERVAL_S     900: at least this long between two mails to one registration
+ *   MAIL_CONFIRMS_PER_ADDRESS     5: confirmation mails to one address per window (counted in
+ *                           the database, across servers; more: 429 mail_quota); 0: no bound
+ *   MAIL_CONFIRMS_PER_REGISTRANT  5: confirmation mails one seat or player may cause per
+ *                           window; 0: no bound
+ *   MAIL_CONFIRM_WINDOW_S   86400: the window of those two budgets
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -102,6 +107,9 @@ struct config {
 	const char *smtp_password;
 	const char *mail_from;
 	int mail_min_interval_s;
+	int mail_confirms_per_address;    /* confirmation mails to one address per window (0: no bound) */
+	int mail_confirms_per_registrant; /* ... caused by one seat or player per window (0: no bound) */
+	int mail_confirm_window_s;
 };
 
 /* Read the environment into *config. Returns 0 with a message on stderr when a variable

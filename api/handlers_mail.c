@@ -24,6 +24,11 @@
  * is what a click from the mailbox means, and a scanner that confirms proves only that
  * the mailbox exists and accepts the mails, which its owner may stop with one click.
  *
+ * Confirmation mails have budgets (MAIL_CONFIRMS_PER_ADDRESS, MAIL_CONFIRMS_PER_REGISTRANT
+ * per MAIL_CONFIRM_WINDOW_S, counted in the database: db/migrations/0012_registrations.sql):
+ * a registration over either answers 429 mail_quota with Retry-After and writes and sends
+ * nothing, so nobody can flood an address with confirmation mails.
+ *
  * Links answer small HTML pages (a person reads them in a browser); their errors are
  * problems like every error of the API. With no SMTP_URL, registering answers 503
  * mail_disabled, so a client can tell the player why nothing will come.
@@ -34,6 +39,7 @@
 
 #include "api/handlers.h"
 #include "api/mail.h"
+#include "api/registration.h"
 #include "api/service.h"
 #include "api/xalloc.h"
 #include "db/store_mail.h"
@@ -65,31 +71,47 @@ static int mail_enabled(struct http_request *request)
 	return 0;
 }
 
-/* The request's body, checked to be {address}: 1 with *body (the caller frees it) and
- * *address set, or 0 with a problem queued. */
+/* The request's body, checked to be {address} (api/registration.c): 1 with *body (the
+ * caller frees it) and *address set, or 0 with a problem queued. */
 static int read_address(struct http_request *request, json_t **body, const char **address)
 {
 	*body = service_body(request, 0);
 	if (!*body)
 		return 0;
-	static const char *const members[] = {"address", NULL};
-	json_t *value = NULL;
-	char why[200];
-	if (!service_known_members(request, *body, members, "a mail registration has an address")) {
-		/* queued */
-	} else if (!(value = json_object_get(*body, "address"))) {
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "address is required", "address", -1);
-	} else if (!json_is_string(value) || !mail_address_valid(json_string_value(value), why, sizeof why)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     json_is_string(value) ? why : "address is a string: one plain mail address",
-				     "address", -1);
-	} else {
-		*address = json_string_value(value);
+	struct registration_refusal refusal;
+	if (registration_read_mail(*body, address, &refusal))
 		return 1;
-	}
+	http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
 	json_decref(*body);
 	*body = NULL;
 	return 0;
+}
+
+/* The confirmation-mail budgets of the settings (api/config.h). */
+static struct store_mail_budget mail_budget(void)
+{
+	const struct config *config = service_config();
+	struct store_mail_budget budget = {config->mail_confirms_per_address, config->mail_confirms_per_registrant,
+					   config->mail_confirm_window_s};
+	return budget;
+}
+
+/* 429 mail_quota with Retry-After: the registration would send one confirmation mail too
+ * many (to this address, or from this seat or player); nothing was written or sent. The
+ * detail does not say which budget, so the answer does not tell whether someone else
+ * registered the address lately. */
+static void respond_over_budget(struct http_request *request, int retry_after_s)
+{
+	const struct config *config = service_config();
+	char seconds[16], detail[200];
+	snprintf(seconds, sizeof seconds, "%d", retry_after_s);
+	snprintf(detail, sizeof detail,
+		 "at most %d confirmation mails to one address and %d from one seat or player every %d s: retry "
+		 "in %d s",
+		 config->mail_confirms_per_address, config->mail_confirms_per_registrant, config->mail_confirm_window_s,
+		 retry_after_s);
+	http_add_header(request, "Retry-After", seconds);
+	http_respond_problem(request, PROBLEM_MAIL_QUOTA, detail, NULL, -1);
 }
 
 /* 202 for a registration of `address` whose confirmation mail is queued. */
@@ -136,11 +158,15 @@ void handle_post_player_mail(struct http_request *request)
 		return;
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	int64_t id;
+	int retry_after_s = 0;
+	struct store_mail_budget budget = mail_budget();
 	enum store_status status = STORE_UNAVAILABLE;
 	if (auth_random(secret, sizeof secret))
 		status = store_mail_register_player(play_store(), player.id, address, secret, MAIL_CONFIRM_EXPIRES_S,
-						    &id);
-	if (status == STORE_OK)
+						    &budget, &id, &retry_after_s);
+	if (status == STORE_OK && retry_after_s > 0)
+		respond_over_budget(request, retry_after_s);
+	else if (status == STORE_OK)
 		respond_registered(request, address);
 	else
 		service_store_error(request, status);
@@ -190,11 +216,16 @@ void handle_post_mail(struct http_request *request)
 	} else {
 		uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 		int64_t id;
+		int retry_after_s = 0;
+		struct store_mail_budget budget = mail_budget();
 		enum store_status status = STORE_UNAVAILABLE;
 		if (auth_random(secret, sizeof secret))
 			status = store_mail_register(play_store(), session.game.id, session.viewer,
-						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &id);
-		if (status == STORE_OK) {
+						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &budget,
+						     &id, &retry_after_s);
+		if (status == STORE_OK && retry_after_s > 0) {
+			respond_over_budget(request, retry_after_s);
+		} else if (status == STORE_OK) {
 			respond_registered(request, address_text);
 		} else if (status == STORE_NOT_FOUND) {
 			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);

@@ -2,30 +2,39 @@
  * handlers_webhooks.c - registering webhooks (delivery: api/webhooks.c).
  *
  * The admin token registers receivers of every public event of the game; a seat token
- * registers receivers of that seat's view of the events plus "your_turn" notes. A seat
- * sees and removes only its own registrations; the admin sees and removes all. The
+ * registers receivers of that seat's view of the events plus "your_turn" notes. The
  * signing secret is shown once, in the answer to the registration.
+ *
+ * A webhook is its registrant's: a URL is the credential of what it reaches (a Discord or
+ * Slack incoming webhook URL lets whoever holds it post to that channel), so the holder of
+ * the token that registered it - that seat, or the admin for the admin's own - is the only
+ * one who sees it, reads its delivery log and removes it. The admin sees its own webhooks
+ * only, never a seat's: for a public lobby game the admin is whoever created it, a
+ * stranger to the seats. Any other caller's webhook answers 404 webhook_not_found, exactly
+ * as an id that does not exist, so ids cannot be probed. (The admin does not even learn
+ * that a seat has one: nothing the admin could do with that knowledge needs it.) When a
+ * seat changes hands before the start, its registrations go with the old holder
+ * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
  * "discord" or "slack" (chat messages at turn changes and at the end: api/channels.h).
- * A chat webhook may carry mentions (seat -> mention text); they are stored but never
- * shown again, not even to the registrant: no answer of this file holds them. A chat
- * webhook that kept failing is listed with "disabled": true and the reason.
+ * A chat webhook may carry mentions (seat -> mention); they are stored but never shown
+ * again, not even to the registrant: no answer of this file holds them. A chat webhook
+ * that kept failing is listed with "disabled": true and the reason. The body is read by
+ * api/registration.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game/auth.h"
-#include "api/channels.h"
 #include "api/config.h"
-#include "api/destination.h"
 #include "api/handlers.h"
+#include "api/registration.h"
 #include "api/service.h"
 #include "api/webhooks.h"
 #include "db/store_quota.h"
 
-#define URL_MAX 2048
 #define WEBHOOKS_PER_OWNER 5
 #define WEBHOOKS_PER_GAME 20
 #define HISTORY_DEFAULT 50
@@ -54,19 +63,6 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook)
 				    json_string(webhook->disabled_reason ? webhook->disabled_reason : ""));
 	}
 	return json;
-}
-
-static int valid_url(const char *url)
-{
-	size_t length = strlen(url);
-	if (length > URL_MAX || length < 8)
-		return 0;
-	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
-		return 0;
-	for (size_t i = 0; i < length; i++)
-		if ((unsigned char)url[i] <= 0x20 || url[i] == 0x7f)
-			return 0;
-	return 1;
 }
 
 /* The game's webhooks (free with store_webhooks_free): 1, or 0 with a problem queued. */
@@ -122,63 +118,17 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 			  struct handlers_webhook_request *out)
 {
 	memset(out, 0, sizeof *out);
-	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
-	if (!service_known_members(request, body, members, "a webhook has url, events, format and mentions"))
-		return 0;
-	json_t *url = json_object_get(body, "url");
-	json_t *events = json_object_get(body, "events");
-	if (!url) {
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "url is required", "url", -1);
+	struct registration_webhook read;
+	struct registration_refusal refusal;
+	if (!registration_read_webhook(body, seats, for_seat, service_config()->webhook_allow_private, &read,
+				       &refusal)) {
+		http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
 		return 0;
 	}
-	if (!json_is_string(url) || !valid_url(json_string_value(url))) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "url must be an http:// or https:// URL of at most 2048 characters",
-				     "url", -1);
-		return 0;
-	}
-	char why[128];
-	if (!destination_url_allowed(json_string_value(url), service_config()->webhook_allow_private, why, sizeof why)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, why, "url", -1);
-		return 0;
-	}
-	out->url = json_string_value(url);
-	if (events && !json_is_null(events)) {
-		const char *which = json_is_string(events) ? json_string_value(events) : "";
-		if (strcmp(which, "your_turn") == 0 && for_seat) {
-			out->your_turn_only = 1;
-		} else if (strcmp(which, "all") != 0) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "events is \"all\", or \"your_turn\" for a seat's webhook", "events", -1);
-			return 0;
-		}
-	}
-	out->format = STORE_FORMAT_STANDARD;
-	json_t *format_json = json_object_get(body, "format");
-	if (format_json && !json_is_null(format_json)) {
-		out->format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
-		/* Mail has its own route (POST .../mail): its registrations are not webhooks to list. */
-		if (out->format < 0 || out->format == STORE_FORMAT_MAIL) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "format is \"standard\", \"discord\" or \"slack\"", "format", -1);
-			return 0;
-		}
-	}
-	json_t *mentions = json_object_get(body, "mentions");
-	if (mentions && !json_is_null(mentions)) {
-		char why_mentions[160];
-		if (out->format == STORE_FORMAT_STANDARD) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "mentions are for \"discord\" and \"slack\" webhooks only", "mentions", -1);
-			return 0;
-		}
-		if (!channels_mentions_valid(mentions, seats, why_mentions, sizeof why_mentions)) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, why_mentions, "mentions", -1);
-			return 0;
-		}
-		out->mentions = json_dumps(mentions, JSON_COMPACT);
-		if (!out->mentions)
-			abort();
-	}
+	out->url = read.url;
+	out->your_turn_only = read.your_turn_only;
+	out->format = read.format;
+	out->mentions = read.mentions;
 	if (!auth_random(out->secret, sizeof out->secret)) {
 		free(out->mentions);
 		out->mentions = NULL;
@@ -250,13 +200,14 @@ void handle_get_webhooks(struct http_request *request)
 	}
 	json_t *list = json_array();
 	for (int i = 0; i < count; i++)
-		if (session.viewer == PLAY_ADMIN || webhooks[i].seat == session.viewer)
+		if (webhooks[i].seat == owner_of(&session))
 			json_array_append_new(list, handlers_webhook_json(&webhooks[i]));
 	store_webhooks_free(webhooks, count);
 	http_respond_json(request, 200, json_pack("{s:o}", "webhooks", list), -1);
 }
 
-/* The caller's webhook named by :webhook, or 0 with a 404 queued. */
+/* The caller's own webhook named by :webhook (registered with the caller's token: the
+ * seat's, or the admin's), or 0 with a 404 queued, whoever else's it is. */
 static int find_own(struct http_request *request, const struct session *session, int64_t *id)
 {
 	if (!request->params[1] || !webhooks_parse_id(request->params[1], id)) {
@@ -270,7 +221,7 @@ static int find_own(struct http_request *request, const struct session *session,
 		return 0;
 	int found = 0;
 	for (int i = 0; i < count; i++)
-		if (webhooks[i].id == *id && (session->viewer == PLAY_ADMIN || webhooks[i].seat == session->viewer))
+		if (webhooks[i].id == *id && webhooks[i].seat == owner_of(session))
 			found = 1;
 	store_webhooks_free(webhooks, count);
 	if (!found)

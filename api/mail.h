@@ -61,7 +61,8 @@ struct mail_content {
  * Caller frees. */
 char *mail_message(const struct mail_content *content);
 
-/* `text` as HTML character data or attribute value (&, <, >, " escaped; \n as <br>). */
+/* `text` as HTML character data or attribute value: escape_markup() (codec/escape.h: &, <,
+ * >, " and ' as entities, controls and invisible characters as U+FFFD), \n as <br>. */
 void mail_text_add_html(struct xtext *text, const char *text_to_add);
 
 /* The delivery thread's work for one claimed outbox row of a mail registration: its

@@ -9,7 +9,8 @@
  * comma, quote, angle bracket or comment can pass, so an address can neither end a header
  * nor name a second recipient. The subject is built from the game id and fixed words. The
  * bodies (names and chat-free summaries) travel in base64, so no line of theirs can look
- * like a MIME boundary or end the SMTP DATA.
+ * like a MIME boundary or end the SMTP DATA. Player text (names, in the summaries) enters
+ * the HTML part through codec/escape.h's escape_markup() only (mail_text_add_html()).
  *
  * Codes: "<registration id, 16 hex digits>.<base64url of HMAC-SHA256("confirm:<id>" or
  * "unsubscribe:<id>") under the registration's random secret>" - unguessable, never
@@ -27,6 +28,7 @@
 #include <time.h>
 
 #include "api/xalloc.h"
+#include "codec/escape.h"
 #include "game/auth.h"
 
 /* ---- Addresses -------------------------------------------------------------------------- */
@@ -214,28 +216,24 @@ char *mail_message(const struct mail_content *content)
 	return out.data;
 }
 
-/* Text as HTML character data or attribute value. */
+/* Text as HTML character data or attribute value: each line through the one markup
+ * escape (codec/escape.h), the lines joined by <br>. */
 void mail_text_add_html(struct xtext *out, const char *text)
 {
-	for (const char *c = text; *c; c++) {
-		switch (*c) {
-		case '&':
-			xtext_add(out, "&amp;");
+	const char *line = text;
+	for (;;) {
+		const char *end = strchr(line, '\n');
+		size_t length = end ? (size_t)(end - line) : strlen(line);
+		char *raw = xmalloc(length + 1), *escaped = xmalloc(ESCAPE_SIZE(length));
+		memcpy(raw, line, length);
+		raw[length] = '\0';
+		escape_markup(escaped, ESCAPE_SIZE(length), raw);
+		xtext_add(out, "%s", escaped);
+		free(escaped);
+		free(raw);
+		if (!end)
 			break;
-		case '<':
-			xtext_add(out, "&lt;");
-			break;
-		case '>':
-			xtext_add(out, "&gt;");
-			break;
-		case '"':
-			xtext_add(out, "&quot;");
-			break;
-		case '\n':
-			xtext_add(out, "<br>\n");
-			break;
-		default:
-			xtext_add(out, "%c", *c);
-		}
+		xtext_add(out, "<br>\n");
+		line = end + 1;
 	}
 }

@@ -54,6 +54,7 @@
 	X(PLAYER_QUOTA, "player_quota", 429, "Too many players made from this address") \
 	X(IMPORT_QUOTA, "import_quota", 429, "Too many bytes imported from this address") \
 	X(AWAY_QUOTA, "away_quota", 429, "This seat went away and came back too often") \
+	X(MAIL_QUOTA, "mail_quota", 429, "Too many confirmation mails for this address or registrant") \
 	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
 	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
 	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \

@@ -62,6 +62,11 @@ static int needs_escape(uint32_t code_point)
 	return 0;
 }
 
+size_t text_utf8_next(const char *text, size_t length, uint32_t *code_point)
+{
+	return utf8_decode((const unsigned char *)text, length, code_point);
+}
+
 int text_utf8_valid(const char *text, size_t length)
 {
 	const unsigned char *at = (const unsigned char *)text;

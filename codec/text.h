@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* 1 when the `length` bytes at `text` are well-formed UTF-8 (no overlong forms, no
  * surrogates, nothing above U+10FFFF), else 0. */
@@ -30,6 +31,11 @@ char *text_quote(char *out, size_t size, const char *text, size_t max_chars);
  * text_quote() (at most 200 characters), so a body or a log line can always be built.
  * New reference; NULL only when jansson cannot allocate. */
 json_t *text_json(const char *text);
+
+/* The character at `text` (of `length` bytes left): its size in bytes (1..4) with its code
+ * point in *code_point, or 0 when the bytes there are not one well-formed character (the
+ * decoder every function here uses; codec/escape.c reads with it too). */
+size_t text_utf8_next(const char *text, size_t length, uint32_t *code_point);
 
 /* Make the NUL-terminated `buffer` valid UTF-8 in place: an incomplete character at the end
  * (left by a cut) is removed and every other invalid byte becomes '?'. */

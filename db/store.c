@@ -319,8 +319,11 @@ static const struct {
 		"  AND $2::integer = 1"},
 	[STATEMENT_FEED_XMIN] = {"feed_xmin", "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"},
 	/* Mail registrations (0007_mail.sql; store_mail.c). */
+	/* Within the confirmation-mail budgets (0012_registrations.sql): the new id, or NULL with
+	 * the seconds until there is room. */
 	[STATEMENT_MAIL_REGISTER] = {"mail_register",
-		"SELECT catan_mail_register($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text, $6::integer)"},
+		"SELECT id, retry_after_s FROM catan_mail_register_within($1::bigint, $2::bigint, $3::smallint,"
+		" $4::bytea, $5::text, $6::integer, $7::integer, $8::integer, $9::integer)"},
 	[STATEMENT_MAIL_GET] = {"mail_get",
 		"SELECT id, coalesce(game_id, 0), coalesce(seat, (-1)::smallint), mail_address, secret,"
 		"  disabled_reason IS DISTINCT FROM 'unconfirmed',"
@@ -342,7 +345,8 @@ static const struct {
 		" WHERE id = $1::bigint AND format = 'mail'"},
 	/* A player's mail registration (0010_player_mail.sql; store_mail.c). */
 	[STATEMENT_MAIL_REGISTER_PLAYER] = {"mail_register_player",
-		"SELECT catan_mail_register_player($1::bigint, $2::bigint, $3::bytea, $4::text, $5::integer)"},
+		"SELECT id, retry_after_s FROM catan_mail_register_player_within($1::bigint, $2::bigint, $3::bytea,"
+		" $4::text, $5::integer, $6::integer, $7::integer, $8::integer)"},
 	[STATEMENT_MAIL_GAME_STATE] = {"mail_game_state",
 		"SELECT coalesce((extract(epoch FROM now() - g.last_sent_at) * 1000)::bigint, -1),"
 		"  coalesce(g.last_turn, -1),"

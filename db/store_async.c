@@ -33,21 +33,6 @@ enum store_status store_claim_timers(struct store *store, int max, int lease_ms,
 	return status;
 }
 
-static const char *const format_names[STORE_FORMAT_COUNT] = {"standard", "discord", "slack", "mail"};
-
-const char *store_format_name(int format)
-{
-	return format >= 0 && format < STORE_FORMAT_COUNT ? format_names[format] : "standard";
-}
-
-int store_format_parse(const char *name)
-{
-	for (int i = 0; name && i < STORE_FORMAT_COUNT; i++)
-		if (strcmp(name, format_names[i]) == 0)
-			return i;
-	return -1;
-}
-
 /* Register a webhook of a game (STATEMENT_WEBHOOK_CREATE, with the seat) or of a player
  * (STATEMENT_PLAYER_WEBHOOK_CREATE, no seat: with_seat 0); `owner` is the game's or the
  * player's id. */

@@ -18,30 +18,58 @@
 
 #include "db/store_internal.h"
 
-enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
-				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s, int64_t *id)
+/* The answer of a registration within the budgets: (id, retry_after_s). */
+static enum store_status registered(struct store *store, PGresult *result, const char *missing, int64_t *id,
+				    int *retry_after_s)
 {
-	if (!store__random_id(id)) {
+	enum store_status status = STORE_OK;
+	*retry_after_s = 0;
+	if (PQntuples(result) != 1 || PQnfields(result) != 2) {
+		status = store__corrupt(store, 0, "a mail registration answered no row");
+	} else if (!PQgetisnull(result, 0, 1) && !get_int32(result, 0, 1, retry_after_s)) {
+		status = store__corrupt(store, 0, "a mail budget's wait is malformed");
+	} else if (*retry_after_s > 0) {
+		store__say(store, "over the confirmation-mail budget");
+	} else if (PQgetisnull(result, 0, 0)) {
+		store__say(store, "%s", missing);
+		status = STORE_NOT_FOUND;
+	} else if (!get_int64(result, 0, 0, id)) {
+		status = store__corrupt(store, 0, "a mail registration's id is malformed");
+	}
+	PQclear(result);
+	return status;
+}
+
+static void param_budget(struct params *params, const struct store_mail_budget *budget)
+{
+	param_int(params, budget ? budget->per_address : 0);
+	param_int(params, budget ? budget->per_registrant : 0);
+	param_int(params, budget && budget->window_s > 0 ? budget->window_s : 86400);
+}
+
+enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
+				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
+{
+	*retry_after_s = 0;
+	int64_t wanted;
+	if (!store__random_id(&wanted)) {
 		store__say(store, "the system random generator failed");
 		return STORE_UNAVAILABLE;
 	}
 	struct params params = {0};
-	param_int(&params, *id);
+	param_int(&params, wanted);
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
 	param_text(&params, address);
 	param_int(&params, expires_s);
+	param_budget(&params, budget);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
-	if (PQntuples(result) != 1 || PQgetisnull(result, 0, 0)) {
-		store__say(store, "no such game");
-		status = STORE_NOT_FOUND;
-	}
-	PQclear(result);
-	return status;
+	return registered(store, result, "no such game", id, retry_after_s);
 }
 
 /* The registration with this id, of this seat, or of this player (the others 0 / -1). */
@@ -143,28 +171,26 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 
 enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
 					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-					     int64_t *id)
+					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
 {
-	if (!store__random_id(id)) {
+	*retry_after_s = 0;
+	int64_t wanted;
+	if (!store__random_id(&wanted)) {
 		store__say(store, "the system random generator failed");
 		return STORE_UNAVAILABLE;
 	}
 	struct params params = {0};
-	param_int(&params, *id);
+	param_int(&params, wanted);
 	param_int(&params, player_id);
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
 	param_text(&params, address);
 	param_int(&params, expires_s);
+	param_budget(&params, budget);
 	PGresult *result;
 	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER_PLAYER, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
-	if (PQntuples(result) != 1 || PQgetisnull(result, 0, 0)) {
-		store__say(store, "no such player");
-		status = STORE_NOT_FOUND;
-	}
-	PQclear(result);
-	return status;
+	return registered(store, result, "no such player", id, retry_after_s);
 }
 
 enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,

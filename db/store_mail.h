@@ -29,10 +29,22 @@ struct store_mail {
 	int64_t last_turn;      /* the turn key of the last turn mail; -1: none yet (a player's: -1) */
 };
 
+/* The confirmation mails a registration may cost (0012_registrations.sql): at most
+ * per_address to one address and per_registrant from one seat or player in every window of
+ * window_s seconds; 0 for no bound. Counted in the database, so it holds across servers. */
+struct store_mail_budget {
+	int per_address;
+	int per_registrant;
+	int window_s;
+};
+
 /* Register (or replace) the seat's address, unconfirmed, with its confirmation mail queued
- * in the outbox; the link works for expires_s. *id set. STORE_NOT_FOUND: no such game. */
+ * in the outbox; the link works for expires_s. *id set and *retry_after_s 0; or, when the
+ * confirmation mail is over a budget, *retry_after_s > 0 (the seconds until there is room)
+ * and nothing written. STORE_NOT_FOUND: no such game. */
 enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
-				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s, int64_t *id);
+				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s);
 
 /* The registration with this id (id > 0) or of this seat of this game (id 0) into *out;
  * STORE_NOT_FOUND when there is none. */
@@ -52,10 +64,11 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 /* ---- A player's registration (0010_player_mail.sql): one per player, for all its seats. */
 
 /* Register (or replace) the player's address, unconfirmed, with its confirmation mail
- * queued (an outbox row of game 0). *id set. STORE_NOT_FOUND: no such player. */
+ * queued (an outbox row of game 0), within `budget` as store_mail_register(). *id set.
+ * STORE_NOT_FOUND: no such player. */
 enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
 					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-					     int64_t *id);
+					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s);
 
 /* The player's registration into *out; STORE_NOT_FOUND when there is none. */
 enum store_status store_mail_get_player(struct store *store, int64_t player_id, struct store_mail *out);

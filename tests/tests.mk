@@ -74,7 +74,7 @@ ALL_TARGETS += $(CLIENT_TEST)
 # The chat messages of channel webhooks (api/channels.c), on engine states alone.
 CHANNELS_TEST := $(B)/tests/api/test_channels
 $(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
-		$(B)/obj/api/xalloc.o $(TEST_SUPPORT_OBJ) $(ENGINE_LIB)
+		$(B)/obj/api/xalloc.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lm $(CHECK_LIBS)
 
@@ -83,9 +83,9 @@ ALL_TARGETS += $(CHANNELS_TEST)
 # The parts of a mail (api/mail_message.c): addresses, link codes, the message; no relay.
 MAIL_TEST := $(B)/tests/api/test_mail
 $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/obj/api/xalloc.o \
-		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o
+		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(CHECK_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(CODEC_LIBS) $(CHECK_LIBS)
 
 ALL_TARGETS += $(MAIL_TEST)
 

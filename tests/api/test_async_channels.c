@@ -25,10 +25,17 @@
 
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 #define DELIVERY_TIMEOUT_S 90
+/* Each format's own mentions (a Slack id pings nobody on Discord, nor the other way round):
+ * users for seats 0 and 1, a role (a Slack user group) for seat 2. */
 #define MENTION_0 "<@80351110224678912>"
 #define MENTION_1 "<@80351110224678913>"
-#define MENTION_2 "<@U024BE7LH>"
+#define MENTION_2 "<@&80351110224678914>"
 #define MENTIONS "{\"0\": \"" MENTION_0 "\", \"1\": \"" MENTION_1 "\", \"2\": \"" MENTION_2 "\"}"
+#define SLACK_MENTION_0 "<@U024BE7L0>"
+#define SLACK_MENTION_1 "<@U024BE7L1>"
+#define SLACK_MENTION_2 "<!subteam^SAZ94GDB8>"
+#define SLACK_MENTIONS \
+	"{\"0\": \"" SLACK_MENTION_0 "\", \"1\": \"" SLACK_MENTION_1 "\", \"2\": \"" SLACK_MENTION_2 "\"}"
 /* CHANNEL_MAX_FAILURES of the test server: above the failures in a row that the "fails for
  * a while" receiver causes (two 503s; 429s do not count). */
 #define DEAD_BOUND 4
@@ -198,7 +205,10 @@ static void assert_messages(const struct hook *hook, const char *format, const s
 		              next < expected_count ? expected[next] : -1);
 		/* Roll (even step) leaves the roller in the main phase; end_turn hands over. */
 		int seat = (int)((next + 1) / 2) % game->seats;
-		const char *mention = seat == 0 ? MENTION_0 : seat == 1 ? MENTION_1 : MENTION_2;
+		int slack = strcmp(format, "slack") == 0;
+		const char *mention = seat == 0   ? (slack ? SLACK_MENTION_0 : MENTION_0)
+		                      : seat == 1 ? (slack ? SLACK_MENTION_1 : MENTION_1)
+		                                  : (slack ? SLACK_MENTION_2 : MENTION_2);
 		ck_assert_msg(strstr(headline, mention) == headline, "%s: version %ld names seat %d first: %s", format,
 		              version, seat, headline);
 		last = version;
@@ -235,7 +245,7 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct hook discord, slack;
 	hook_register(&game, ", \"format\": \"discord\", \"mentions\": " MENTIONS, &discord);
-	hook_register(&game, ", \"format\": \"slack\", \"mentions\": " MENTIONS, &slack);
+	hook_register(&game, ", \"format\": \"slack\", \"mentions\": " SLACK_MENTIONS, &slack);
 	/* Discord says when in its JSON body, Slack in the header; every third request. */
 	webhook_receiver_throttle(discord.receiver, 3, NULL,
 	                          "{\"message\": \"You are being rate limited.\", "
@@ -290,7 +300,8 @@ END_TEST
 static void assert_no_mention(const char *where, const char *text)
 {
 	ck_assert_msg(!strstr(text, MENTION_0) && !strstr(text, MENTION_1) && !strstr(text, MENTION_2) &&
-	                      !strstr(text, "80351110224678912") && !strstr(text, "U024BE7LH"),
+	                      !strstr(text, "80351110224678912") && !strstr(text, "80351110224678914") &&
+	                      !strstr(text, "U024BE7L") && !strstr(text, "SAZ94GDB8"),
 	              "%s shows a mention: %s", where, text);
 }
 
@@ -353,6 +364,116 @@ START_TEST(test_mentions_appear_in_chat_messages_and_nowhere_else)
 	json_decref(rows);
 	webhook_receiver_stop(discord.receiver);
 	webhook_receiver_stop(standard.receiver);
+}
+END_TEST
+
+/* ---- Hostile names (issue 20, item 4) ---- */
+
+#define HOSTILE_0 "<@&111111>"
+#define HOSTILE_1 "[Open the game](https://evil.example/)"
+#define HOSTILE_2 "@everyone <!channel>"
+#define ZWSP "\xe2\x80\x8b"
+
+/* The ids a Discord message may ping, as its allowed_mentions says, checked to parse
+ * nothing from the text; "users" and "roles" into the two arrays' texts. */
+static void allowed_ids(const json_t *body, const char *text, char *users, char *roles, size_t size)
+{
+	json_t *allowed = json_object_get(body, "allowed_mentions");
+	ck_assert_msg(json_is_object(allowed) && json_object_size(allowed) == 3, "allowed_mentions: %s", text);
+	json_t *parse = json_object_get(allowed, "parse");
+	ck_assert_msg(json_is_array(parse) && json_array_size(parse) == 0, "Discord parses no mention: %s", text);
+	char *dumped = json_dumps(json_object_get(allowed, "users"), JSON_COMPACT);
+	snprintf(users, size, "%s", dumped ? dumped : "");
+	free(dumped);
+	dumped = json_dumps(json_object_get(allowed, "roles"), JSON_COMPACT);
+	snprintf(roles, size, "%s", dumped ? dumped : "");
+	free(dumped);
+}
+
+START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions)
+{
+	struct http_game game;
+	json_t *request = json_pack("{s:[{s:s}, {s:s}, {s:s}], s:{s:s, s:s, s:s, s:i}}", "players", "name", HOSTILE_0,
+	                            "name", HOSTILE_1, "name", HOSTILE_2, "options", "layout", "beginner", "start",
+	                            "fixed", "dice", "manual", "first_seat", 0);
+	char *body = json_dumps(request, JSON_COMPACT);
+	json_decref(request);
+	http_game_create_body(&http_fixture.checked, body, &game);
+	free(body);
+	struct hook discord, slack;
+	hook_register(&game, ", \"format\": \"discord\", \"mentions\": " MENTIONS, &discord);
+	hook_register(&game, ", \"format\": \"slack\", \"mentions\": " SLACK_MENTIONS, &slack);
+	enum { MOVES = 6 };
+	for (int step = 0; step < MOVES; step++)
+		idle_move(&game, step);
+	struct hook both[] = {discord, slack};
+	wait_all_delivered(&game, both, 2);
+
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(discord.receiver, &count);
+	ck_assert_msg(count >= MOVES, "%d Discord messages for %d turn changes", count, MOVES);
+	int seen[3] = {0};
+	for (int i = 0; i < count; i++) {
+		const char *headline;
+		check_shape("discord", &all[i], &game, &headline);
+		const char *text = all[i].text;
+		/* Not a raw hostile name anywhere in the body: content, embed, everything. */
+		ck_assert_msg(!strstr(text, HOSTILE_0) && !strstr(text, "](") && !strstr(text, "https://evil") &&
+		                      !strstr(text, "@everyone") && !strstr(text, "<!channel>"),
+		              "a raw name in a Discord message: %s", text);
+		const char *description = json_string_value(
+		        json_object_get(json_array_get(json_object_get(all[i].body, "embeds"), 0), "description"));
+		ck_assert_msg(description && !strstr(description, HOSTILE_0), "%s", text);
+		/* Whom it names, escaped, and the one mention registered for that seat. */
+		char users[128], roles[128];
+		allowed_ids(all[i].body, text, users, roles, sizeof users);
+		if (strstr(headline, "**\\<@" ZWSP "\\&111111\\>**")) {
+			seen[0]++;
+			ck_assert_msg(strncmp(headline, MENTION_0 " ", strlen(MENTION_0) + 1) == 0 &&
+			                      strcmp(users, "[\"80351110224678912\"]") == 0 && strcmp(roles, "[]") == 0,
+			              "seat 0: its user, nobody else: %s", text);
+		} else if (strstr(headline, "**\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)**")) {
+			seen[1]++;
+			ck_assert_msg(strncmp(headline, MENTION_1 " ", strlen(MENTION_1) + 1) == 0 &&
+			                      strcmp(users, "[\"80351110224678913\"]") == 0 && strcmp(roles, "[]") == 0,
+			              "seat 1: its user, nobody else: %s", text);
+		} else if (strstr(headline, "**@" ZWSP "everyone \\<\\!channel\\>**")) {
+			seen[2]++;
+			ck_assert_msg(strncmp(headline, MENTION_2 " ", strlen(MENTION_2) + 1) == 0 &&
+			                      strcmp(users, "[]") == 0 && strcmp(roles, "[\"80351110224678914\"]") == 0,
+			              "seat 2: its role, nobody else: %s", text);
+		} else {
+			ck_abort_msg("a headline naming no seat as escaped: %s", text);
+		}
+	}
+	webhook_deliveries_free(all, count);
+	ck_assert_msg(seen[0] && seen[1] && seen[2], "every seat named: %d %d %d", seen[0], seen[1], seen[2]);
+	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
+
+	all = webhook_receiver_deliveries(slack.receiver, &count);
+	ck_assert_msg(count >= MOVES, "%d Slack messages for %d turn changes", count, MOVES);
+	int named = 0;
+	for (int i = 0; i < count; i++) {
+		const char *headline;
+		check_shape("slack", &all[i], &game, &headline);
+		const char *section = json_string_value(json_object_get(
+		        json_object_get(json_array_get(json_object_get(all[i].body, "blocks"), 0), "text"), "text"));
+		ck_assert_msg(!strstr(all[i].text, "<!channel>") && !strstr(all[i].text, HOSTILE_0) &&
+		                      !strstr(all[i].text, "@everyone"),
+		              "a raw name in a Slack message: %s", all[i].text);
+		/* Control sequences: the registered mention and the game link, nothing a name made. */
+		int opened = 0;
+		for (const char *c = section; *c; c++)
+			opened += *c == '<';
+		ck_assert_msg(opened == 2, "two control sequences (the mention, the game link): %s", section);
+		named += strstr(headline, "*&lt;@" ZWSP "&amp;111111&gt;*") != NULL ||
+		         strstr(headline, "*@" ZWSP "everyone &lt;!channel&gt;*") != NULL;
+	}
+	webhook_deliveries_free(all, count);
+	ck_assert_msg(named > 0, "the names arrive escaped for Slack");
+	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
+	webhook_receiver_stop(discord.receiver);
+	webhook_receiver_stop(slack.receiver);
 }
 END_TEST
 
@@ -479,6 +600,8 @@ Suite *test_suite(void)
 	tcase_add_test(channels,
 	               test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
 	tcase_add_test(channels, test_mentions_appear_in_chat_messages_and_nowhere_else);
+	tcase_add_test(channels,
+	               test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
 	suite_add_tcase(suite, channels);
 	return suite;

@@ -18,6 +18,10 @@
  * mail naming its game, the interval counted per game; one click stops them all; another
  * player sees and removes only its own; a game whose seat has its own address is mailed
  * once per turn, by that one.
+ *
+ * Confirmation mails have budgets (per address, however written, and per seat or player):
+ * the registration past either is 429 mail_quota with Retry-After, writes nothing and
+ * sends nothing.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -704,6 +708,159 @@ START_TEST(test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_playe
 }
 END_TEST
 
+/* ---- Budgets (issue 20, item 5) ------------------------------------------------------ */
+
+#define BUDGET_PER_ADDRESS 2
+#define BUDGET_PER_REGISTRANT 3
+
+/* POST `body` to `path` with `token` through `client`: the response (caller frees). */
+static void post_address(struct http_client *client, const char *path, const char *token, const char *address,
+                         struct http_response *response)
+{
+	char body[400];
+	snprintf(body, sizeof body, "{\"address\": \"%s\"}", address);
+	http_call(client, "POST", path, token, body, NULL, response);
+}
+
+static void expect_registered(struct http_client *client, const char *path, const char *token, const char *address)
+{
+	struct http_response response;
+	post_address(client, path, token, address, &response);
+	ck_assert_msg(response.status == 202, "%s registers: %s", address, http_describe(&response));
+	http_response_free(&response);
+}
+
+/* 429 mail_quota with a Retry-After of 1 s .. the window. */
+static void expect_over_budget(struct http_client *client, const char *path, const char *token, const char *address)
+{
+	struct http_response response;
+	post_address(client, path, token, address, &response);
+	http_assert_problem(&response, 429, "mail_quota");
+	char value[32];
+	ck_assert_msg(http_response_header(&response, "Retry-After", value, sizeof value), "Retry-After: %s",
+	              http_describe(&response));
+	long seconds = strtol(value, NULL, 10);
+	ck_assert_msg(seconds >= 1 && seconds <= 3600, "Retry-After %s within the window", value);
+	ck_assert_msg(!strstr(response.body, address), "the answer hides the address: %s", response.body);
+	http_response_free(&response);
+}
+
+/* The masked address a seat's (or player's) GET .../mail shows, "" when none. */
+static void masked_at(struct http_client *client, const char *path, const char *token, char *out, size_t size)
+{
+	json_t *state = http_get_ok(client, path, token);
+	const char *masked = json_string_value(json_object_get(state, "address"));
+	snprintf(out, size, "%s", json_is_true(json_object_get(state, "registered")) && masked ? masked : "");
+	json_decref(state);
+}
+
+/* How many of the sink's mails went to `address`. */
+static int mails_to(const struct sink *sink, const char *address)
+{
+	int count = 0, total = mail_count(sink);
+	char needle[300];
+	snprintf(needle, sizeof needle, "rcpt_to: %s\n", address);
+	for (int n = 1; n <= total; n++) {
+		char *eml, *txt;
+		mail_read(sink, n, &eml, &txt);
+		count += strstr(txt, needle) != NULL;
+		free(eml);
+		free(txt);
+	}
+	return count;
+}
+
+START_TEST(test_confirmation_mails_past_the_address_or_registrant_budget_are_429_and_send_nothing)
+{
+	/* A server of its own (the suite's has no budgets: its tests register one address
+	 * again and again), through a Prism of its own, so the 429 is checked against the
+	 * contract. */
+	static char settings_storage[6][64];
+	snprintf(settings_storage[0], sizeof settings_storage[0], "%s", smtp_setting);
+	snprintf(settings_storage[1], sizeof settings_storage[1], "MAIL_CONFIRMS_PER_ADDRESS=%d", BUDGET_PER_ADDRESS);
+	snprintf(settings_storage[2], sizeof settings_storage[2], "MAIL_CONFIRMS_PER_REGISTRANT=%d",
+	         BUDGET_PER_REGISTRANT);
+	snprintf(settings_storage[3], sizeof settings_storage[3], "MAIL_CONFIRM_WINDOW_S=3600");
+	snprintf(settings_storage[4], sizeof settings_storage[4], "MAIL_FROM=catan@example.org");
+	const char *settings[] = {settings_storage[0], settings_storage[1], settings_storage[2], settings_storage[3],
+	                          settings_storage[4], NULL};
+	struct sink sink;
+	sink_start(&sink);
+	struct http_server server;
+	http_server_start(&server, settings);
+	struct http_proxy proxy;
+	http_proxy_start(&proxy, server.url, 1);
+	struct http_client client;
+	http_client_init(&client, proxy.url, 1);
+	struct http_game game;
+	http_game_create(&client, 3, FIXED_START, &game);
+	char seat_path[160], masked[300];
+	http_game_path(&game, "/mail", seat_path, sizeof seat_path);
+	/* Addresses of this run only: the budgets are counted in the database, which outlives
+	 * a test program. */
+	unsigned long long run = (unsigned long long)http_random64();
+	char victim[128], victim_alias[128], first[128], second[128], third[128];
+	snprintf(victim, sizeof victim, "v%016llx@example.org", run);
+	snprintf(victim_alias, sizeof victim_alias, "V%016llx+again@Example.ORG", run);
+	snprintf(first, sizeof first, "f%016llx@example.org", run);
+	snprintf(second, sizeof second, "s%016llx@example.org", run);
+	snprintf(third, sizeof third, "t%016llx@example.org", run);
+
+	/* The address's budget: two confirmations, from whichever seats or players. */
+	expect_registered(&client, seat_path, game.tokens[1], victim);
+	expect_registered(&client, seat_path, game.tokens[2], victim);
+	char player_id[32], player_token[64];
+	http_player_create(&client, "Mallory", player_id, player_token);
+	expect_over_budget(&client, "/v1/players/me/mail", player_token, victim);
+	/* The same mailbox however it is written (case, a +tag). */
+	expect_over_budget(&client, "/v1/players/me/mail", player_token, victim_alias);
+	masked_at(&client, "/v1/players/me/mail", player_token, masked, sizeof masked);
+	ck_assert_msg(masked[0] == '\0', "a refused registration writes nothing: %s", masked);
+
+	/* The registrant's budget: seat 0 may cause three, to any addresses (each mail waited
+	 * for: a registration replaced before its mail went out takes its mail with it). */
+	const char *seat0[] = {first, second, first};
+	for (int i = 0; i < 3; i++) {
+		int before = mails_to(&sink, seat0[i]);
+		expect_registered(&client, seat_path, game.tokens[0], seat0[i]);
+		double until = http_clock() + MAIL_TIMEOUT_S * http_slowdown();
+		while (mails_to(&sink, seat0[i]) == before) {
+			ck_assert_msg(http_clock() < until, "the confirmation mail to %s did not arrive", seat0[i]);
+			http_pause(0.1);
+		}
+	}
+	expect_over_budget(&client, seat_path, game.tokens[0], third);
+	masked_at(&client, seat_path, game.tokens[0], masked, sizeof masked);
+	ck_assert_msg(strncmp(masked, "f***@", 5) == 0, "the registration before the refused one stays: %s", masked);
+
+	/* The mails: the five registrations that were answered 202, nothing for the refused.
+	 * (Counted by address: the suite's own server shares the sink's port.) */
+	const char *mine[] = {victim, victim_alias, first, second, third, NULL};
+	double deadline = http_clock() + MAIL_TIMEOUT_S * http_slowdown();
+	for (;;) {
+		int arrived = 0;
+		for (int i = 0; mine[i]; i++)
+			arrived += mails_to(&sink, mine[i]);
+		if (arrived >= 5)
+			break;
+		ck_assert_msg(http_clock() < deadline, "%d of 5 confirmation mails arrived", arrived);
+		http_pause(0.1);
+	}
+	http_pause(1.5 * http_slowdown()); /* long enough for a stray sixth to arrive */
+	ck_assert_int_eq(mails_to(&sink, victim), BUDGET_PER_ADDRESS);
+	ck_assert_int_eq(mails_to(&sink, victim_alias), 0);
+	ck_assert_int_eq(mails_to(&sink, first), 2);
+	ck_assert_int_eq(mails_to(&sink, second), 1);
+	ck_assert_int_eq(mails_to(&sink, third), 0);
+	printf("mail budgets: %d confirmations to one address, %d from one seat; the next refused with 429\n",
+	       BUDGET_PER_ADDRESS, BUDGET_PER_REGISTRANT);
+	http_client_cleanup(&client);
+	http_proxy_stop(&proxy);
+	http_server_stop(&server, 30);
+	sink_stop(&sink);
+}
+END_TEST
+
 /* A free port of 127.0.0.1 for the sink (bound and released: the sink binds it again). */
 static int free_port(void)
 {
@@ -725,7 +882,14 @@ Suite *test_suite(void)
 	TCase *mail = tcase_create("mail");
 	sink_port = free_port();
 	snprintf(smtp_setting, sizeof smtp_setting, "SMTP_URL=smtp://127.0.0.1:%d", sink_port);
-	static const char *settings[] = {smtp_setting, "MAIL_FROM=catan@example.org", "MAIL_MIN_INTERVAL_S=2", NULL};
+	/* No confirmation-mail budgets: these tests register one address again and again (the
+	 * budget test runs a server of its own). */
+	static const char *settings[] = {smtp_setting,
+	                                 "MAIL_FROM=catan@example.org",
+	                                 "MAIL_MIN_INTERVAL_S=2",
+	                                 "MAIL_CONFIRMS_PER_ADDRESS=0",
+	                                 "MAIL_CONFIRMS_PER_REGISTRANT=0",
+	                                 NULL};
 	http_fixture_add(mail, HTTP_FIXTURE_PRISM, settings);
 	tcase_set_timeout(mail, 240);
 	tcase_add_test(mail, test_a_bad_address_is_400_naming_address_and_registers_nothing);
@@ -736,6 +900,7 @@ Suite *test_suite(void)
 	tcase_add_test(mail, test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering);
 	tcase_add_test(mail, test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed);
 	tcase_add_test(mail, test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address);
+	tcase_add_test(mail, test_confirmation_mails_past_the_address_or_registrant_budget_are_429_and_send_nothing);
 	suite_add_tcase(suite, mail);
 	return suite;
 }

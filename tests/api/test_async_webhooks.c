@@ -3,7 +3,8 @@
  * every event at least once, in order, redacted for the registering token, your_turn notes
  * when the game waits for the seat, retries that back off, deliveries that survive a
  * kill -9 of the server, a dead receiver that never slows a move, and registrations that
- * only their owner (or the admin) may list and remove.
+ * only the token that made them may list, read the log of and remove (not another seat,
+ * not the admin: a URL is its channel's credential).
  *
  * Receivers are tests/api/webhook_receiver.c on 127.0.0.1, one per webhook. The shared
  * server sits behind a Prism proxy that validates every response (requests are passed
@@ -11,6 +12,7 @@
  * server POSTs to receivers, which Prism never sees, are validated against the spec's
  * WebhookDelivery by tests/api/validate_json.js.
  */
+#include <libpq-fe.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,24 @@ static json_t *list_webhooks(struct http_client *with, const struct http_game *g
 	return list;
 }
 
+/* What the game's webhooks still have to deliver: each token lists its own, so the admin's
+ * and every seat's lists are summed. */
+static long pending_of_all(struct http_client *with, const struct http_game *game)
+{
+	long pending = 0;
+	for (int owner = -1; owner < game->seats; owner++) {
+		if (owner >= 0 && !game->tokens[owner][0])
+			continue;
+		json_t *list = list_webhooks(with, game, token_of(game, owner));
+		size_t index;
+		json_t *webhook;
+		json_array_foreach(list, index, webhook) pending +=
+		        (long)json_integer_value(json_object_get(webhook, "pending"));
+		json_decref(list);
+	}
+	return pending;
+}
+
 /* Wait until no webhook of the game has anything left to deliver. */
 static void wait_all_delivered(struct http_client *with, const struct http_game *game, double timeout_s)
 {
@@ -112,13 +132,7 @@ static void wait_all_delivered(struct http_client *with, const struct http_game 
 	timeout_s *= http_slowdown();
 	double deadline = http_clock() + timeout_s;
 	for (;;) {
-		json_t *list = list_webhooks(with, game, game->admin_token);
-		long pending = 0;
-		size_t index;
-		json_t *webhook;
-		json_array_foreach(list, index, webhook) pending +=
-		        (long)json_integer_value(json_object_get(webhook, "pending"));
-		json_decref(list);
+		long pending = pending_of_all(with, game);
 		if (pending == 0)
 			return;
 		ck_assert_msg(http_clock() < deadline, "game %s: %ld appends still to deliver after %.0f s", game->id,
@@ -338,7 +352,7 @@ static void call_expecting(struct http_client *with, const char *method, const c
 	http_response_free(&response);
 }
 
-START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all)
+START_TEST(test_each_token_lists_reads_and_removes_only_the_webhooks_it_registered)
 {
 	struct http_game game, other;
 	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
@@ -358,8 +372,15 @@ START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all
 	list = list_webhooks(&http_fixture.checked, &game, game.tokens[2]);
 	assert_listed(list, all, 0);
 	json_decref(list);
+	/* The admin lists its own only: a seat's URL is the seat's (issue 20, item 3). */
 	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
-	assert_listed(list, all, 3);
+	assert_listed(list, all + 2, 1);
+	char *text = json_dumps(list, JSON_COMPACT);
+	ck_assert_msg(!strstr(text, webhook_receiver_url(by_seat0.receiver)) &&
+	                      !strstr(text, webhook_receiver_url(by_seat1.receiver)) && !strstr(text, by_seat0.id) &&
+	                      !strstr(text, by_seat1.id),
+	              "the admin's list shows no seat's webhook: %s", text);
+	free(text);
 	json_decref(list);
 	char path[200];
 	http_game_path(&game, "/webhooks", path, sizeof path);
@@ -369,27 +390,47 @@ START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all
 	               "missing_token");
 	call_expecting(&http_fixture.checked, "GET", path, other.admin_token, NULL, 401, "unknown_token");
 
-	/* Another seat's (or the admin's) webhook does not exist for a seat. */
+	/* Another token's webhook does not exist for a seat, nor for the admin: 404, as an id
+	 * that was never registered, so ids cannot be probed. */
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
 	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, game.admin_token, NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_seat1.id);
 	call_expecting(&http_fixture.checked, "GET", path, game.tokens[0], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "GET", path, game.admin_token, NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_seat0.id);
+	call_expecting(&http_fixture.checked, "GET", path, game.admin_token, NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_admin.id);
 	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[1], NULL, 404, "webhook_not_found");
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_admin.id);
+	call_expecting(&http_fixture.checked, "GET", path, game.tokens[1], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", other.path, by_seat0.id);
 	call_expecting(&http_fixture.checked, "DELETE", path, other.admin_token, NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "DELETE", path, other.tokens[0], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/wh_nothex", game.path);
 	call_expecting(&http_fixture.checked, "DELETE", path, game.admin_token, NULL, 404, "webhook_not_found");
+	/* Nothing was removed by those. */
+	list = list_webhooks(&http_fixture.checked, &game, game.tokens[0]);
+	assert_listed(list, all, 1);
+	json_decref(list);
+	list = list_webhooks(&http_fixture.checked, &game, game.tokens[1]);
+	assert_listed(list, all + 1, 1);
+	json_decref(list);
 	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
-	assert_listed(list, all, 3);
+	assert_listed(list, all + 2, 1);
 	json_decref(list);
 
-	/* The owner removes its own, once; the admin removes anyone's. */
+	/* Each owner reads its own log and removes its own, once. */
+	snprintf(path, sizeof path, "%s/webhooks/%s/deliveries", game.path, by_seat1.id);
+	call_expecting(&http_fixture.checked, "GET", path, game.tokens[1], NULL, 200, NULL);
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat0.id);
 	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 204, NULL);
 	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[0], NULL, 404, "webhook_not_found");
 	snprintf(path, sizeof path, "%s/webhooks/%s", game.path, by_seat1.id);
-	call_expecting(&http_fixture.checked, "DELETE", path, game.admin_token, NULL, 204, NULL);
+	call_expecting(&http_fixture.checked, "DELETE", path, game.tokens[1], NULL, 204, NULL);
+	list = list_webhooks(&http_fixture.checked, &game, game.tokens[1]);
+	assert_listed(list, all, 0);
+	json_decref(list);
 	list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
 	assert_listed(list, all + 2, 1);
 	json_decref(list);
@@ -404,6 +445,146 @@ START_TEST(test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all
 	hook_stop(&by_seat0);
 	hook_stop(&by_seat1);
 	hook_stop(&by_admin);
+}
+END_TEST
+
+/* ---- A seat changing hands ---- */
+
+/* Run `sql` on the database of the test servers (DATABASE_URL): the first column of the
+ * first row as a number (0 without one). */
+static long long sql_scalar(const char *sql)
+{
+	PGconn *conn = PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
+	ck_assert_msg(PQstatus(conn) == CONNECTION_OK, "database: %s", PQerrorMessage(conn));
+	PGresult *result = PQexec(conn, sql);
+	ExecStatusType state = PQresultStatus(result);
+	ck_assert_msg(state == PGRES_TUPLES_OK || state == PGRES_COMMAND_OK, "%s: %s", sql,
+	              PQresultErrorMessage(result));
+	long long value = state == PGRES_TUPLES_OK && PQntuples(result) > 0 && !PQgetisnull(result, 0, 0)
+	                          ? strtoll(PQgetvalue(result, 0, 0), NULL, 10)
+	                          : 0;
+	PQclear(result);
+	PQfinish(conn);
+	return value;
+}
+
+/* Registrations of `seat` of game `id` as the store holds them: webhooks of every format,
+ * mail included (no route lists them all). */
+static long long seat_registrations(const char *id, int seat)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql,
+	         "SELECT count(*) FROM webhooks WHERE game_id = ('x' || '%s')::bit(64)::bigint AND seat = %d", id, seat);
+	return sql_scalar(sql);
+}
+
+/* Give `seat` of game `id` a webhook, a chat channel and a mail address behind the routes'
+ * backs: today no route registers anything on a waiting game (409 game_not_started), so
+ * this stands for whatever path may do it one day. */
+static void plant_registrations(const char *id, int seat)
+{
+	static long long next = 0x7e57000000000000LL;
+	char sql[1024];
+	long long base = next += 16 + (long long)(http_random64() % 1000) * 16;
+	snprintf(sql, sizeof sql,
+	         "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mail_address)"
+	         " SELECT %lld + n, ('x' || '%s')::bit(64)::bigint, %d, false, decode(repeat('ab', 32), 'hex'),"
+	         "  CASE n WHEN 0 THEN 'https://example.org/hook' WHEN 1 THEN 'https://discord.com/api/webhooks/1/x'"
+	         "  ELSE 'mail:' END, (ARRAY['standard', 'discord', 'mail'])[n + 1],"
+	         "  CASE n WHEN 2 THEN 'seat@example.org' END FROM generate_series(0, 2) AS n",
+	         base, id, seat);
+	sql_scalar(sql);
+	ck_assert_int_eq(seat_registrations(id, seat), 3);
+}
+
+START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
+{
+	struct http_client *client = &http_fixture.checked;
+	struct http_response response;
+	http_call(client, "POST", "/v1/games", NULL,
+	          "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}], \"options\": " FIXED_START "}",
+	          NULL, &response);
+	ck_assert_msg(response.status == 201, "create: %s", http_describe(&response));
+	char id[20], admin[64], invite[64], path[200], body[256];
+	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(admin, sizeof admin, "%s", json_string_value(json_object_get(response.json, "admin_token")));
+	snprintf(invite, sizeof invite, "%s",
+	         json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	struct http_game game = {0};
+	snprintf(game.id, sizeof game.id, "%s", id);
+	snprintf(game.path, sizeof game.path, "/v1/games/%s", id);
+	game.seats = 3;
+	snprintf(game.tokens[0], sizeof game.tokens[0], "%s",
+	         json_string_value(json_object_get(json_array_get(json_object_get(response.json, "seats"), 0), "token")));
+	http_response_free(&response);
+
+	/* Pat joins seat 1 with a player token and has a player webhook (the player's own). */
+	char pat_id[32], pat[64];
+	http_player_create(client, "Pat", pat_id, pat);
+	snprintf(path, sizeof path, "/v1/games/%s/join", id);
+	snprintf(body, sizeof body, "{\"invite\": \"%s\"}", invite);
+	http_call(client, "POST", path, pat, body, NULL, &response);
+	ck_assert_msg(response.status == 200 && json_integer_value(json_object_get(response.json, "seat")) == 1,
+	              "Pat joins seat 1: %s", http_describe(&response));
+	http_response_free(&response);
+	struct webhook_receiver *pats = webhook_receiver_start();
+	snprintf(body, sizeof body, "{\"url\": \"%s\"}", webhook_receiver_url(pats));
+	http_call(client, "POST", "/v1/players/me/webhooks", pat, body, NULL, &response);
+	ck_assert_msg(response.status == 201, "Pat's webhook: %s", http_describe(&response));
+	webhook_receiver_set_secret(pats, json_string_value(json_object_get(response.json, "secret")));
+	http_response_free(&response);
+	plant_registrations(id, 1);
+	plant_registrations(id, 2);
+
+	/* The admin removes Pat: seat 1's registrations go, seat 2's stay. */
+	snprintf(path, sizeof path, "/v1/games/%s/seats/1", id);
+	call_expecting(client, "DELETE", path, admin, NULL, 200, NULL);
+	ck_assert_int_eq(seat_registrations(id, 1), 0);
+	ck_assert_int_eq(seat_registrations(id, 2), 3);
+
+	/* The open seat taken by someone else: whatever it had goes. */
+	plant_registrations(id, 1);
+	snprintf(path, sizeof path, "/v1/games/%s/join", id);
+	snprintf(body, sizeof body, "{\"invite\": \"%s\", \"name\": \"Quinn\"}", invite);
+	http_call(client, "POST", path, NULL, body, NULL, &response);
+	ck_assert_msg(response.status == 200 && json_integer_value(json_object_get(response.json, "seat")) == 1,
+	              "Quinn joins seat 1: %s", http_describe(&response));
+	char quinn[64];
+	snprintf(quinn, sizeof quinn, "%s", json_string_value(json_object_get(response.json, "token")));
+	http_response_free(&response);
+	ck_assert_int_eq(seat_registrations(id, 1), 0);
+	ck_assert_int_eq(seat_registrations(id, 2), 3);
+
+	/* The open seat given to a bot (which starts the game): its registrations go too. */
+	snprintf(path, sizeof path, "/v1/games/%s/seats/2/bot", id);
+	call_expecting(client, "POST", path, admin, "{}", 200, NULL);
+	ck_assert_int_eq(seat_registrations(id, 2), 0);
+
+	/* Pat's own webhook hears nothing of a game Pat no longer sits in; Quinn's registration
+	 * of the seat now is Quinn's, listed to Quinn only. */
+	struct hook by_quinn;
+	memset(&by_quinn, 0, sizeof by_quinn);
+	by_quinn.receiver = webhook_receiver_start();
+	snprintf(body, sizeof body, "{\"url\": \"%s\"}", webhook_receiver_url(by_quinn.receiver));
+	snprintf(path, sizeof path, "/v1/games/%s/webhooks", id);
+	http_call(client, "POST", path, quinn, body, NULL, &response);
+	ck_assert_msg(response.status == 201, "Quinn's webhook: %s", http_describe(&response));
+	webhook_receiver_set_secret(by_quinn.receiver, json_string_value(json_object_get(response.json, "secret")));
+	http_response_free(&response);
+	json_t *list = list_webhooks(client, &game, admin);
+	ck_assert_int_eq(json_array_size(list), 0);
+	json_decref(list);
+	http_post_move_ok(client, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	ck_assert_msg(webhook_receiver_wait(by_quinn.receiver, 1, 20 * http_slowdown()) >= 1,
+	              "the seat's new holder hears of the game");
+	http_pause(0.5);
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(pats, &count);
+	for (int i = 0; i < count; i++)
+		ck_assert_msg(!strstr(all[i].text, id), "Pat's webhook heard of the game it left: %s", all[i].text);
+	webhook_deliveries_free(all, count);
+	webhook_receiver_stop(pats);
+	hook_stop(&by_quinn);
 }
 END_TEST
 
@@ -436,9 +617,11 @@ START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_noth
 	call_expecting(&http_fixture.checked, "POST", path, game.admin_token,
 	               "{\"url\": \"http://example.org/h\", \"events\": \"your_turn\"}", 400, "invalid_field");
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "[\"http://example.org/h\"]", 400, NULL);
-	json_t *list = list_webhooks(&http_fixture.checked, &game, game.admin_token);
-	ck_assert_int_eq(json_array_size(list), 0);
-	json_decref(list);
+	for (int owner = -1; owner < game.seats; owner++) {
+		json_t *list = list_webhooks(&http_fixture.checked, &game, token_of(&game, owner));
+		ck_assert_int_eq(json_array_size(list), 0);
+		json_decref(list);
+	}
 }
 END_TEST
 
@@ -761,13 +944,7 @@ START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
 	}
 	for (int h = 0; h < 4; h++)
 		holding += webhook_receiver_holding(hooks[h].receiver);
-	json_t *list = list_webhooks(&http_fixture.direct, &game, game.admin_token);
-	long pending = 0;
-	size_t index;
-	json_t *webhook;
-	json_array_foreach(list, index, webhook) pending +=
-	        (long)json_integer_value(json_object_get(webhook, "pending"));
-	json_decref(list);
+	long pending = pending_of_all(&http_fixture.direct, &game);
 	double slowest = 0;
 	for (int i = 0; i < MOVES; i++)
 		slowest = during[i] > slowest ? during[i] : slowest;
@@ -785,7 +962,7 @@ START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
 	for (int h = 0; h < 4; h++) {
 		snprintf(path, sizeof path, "%s/webhooks/%s", game.path, hooks[h].id);
 		struct http_response response;
-		http_call(&http_fixture.direct, "DELETE", path, game.admin_token, NULL, NULL, &response);
+		http_call(&http_fixture.direct, "DELETE", path, token_of(&game, hooks[h].seat), NULL, NULL, &response);
 		ck_assert_int_eq(response.status, 204);
 		http_response_free(&response);
 		hook_stop(&hooks[h]);
@@ -846,8 +1023,9 @@ Suite *test_suite(void)
 	TCase *webhooks = tcase_create("webhooks");
 	http_fixture_add(webhooks, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(webhooks, 240);
-	tcase_add_test(webhooks, test_a_seat_lists_and_removes_only_its_own_webhooks_and_the_admin_all);
+	tcase_add_test(webhooks, test_each_token_lists_reads_and_removes_only_the_webhooks_it_registered);
 	tcase_add_test(webhooks, test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing);
+	tcase_add_test(webhooks, test_a_seat_that_changes_hands_loses_its_registrations);
 	tcase_add_test(webhooks,
 	               test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant);
 	tcase_add_test(webhooks, test_events_arrive_in_the_order_of_their_versions);

@@ -26,14 +26,18 @@ FUZZ_LIBS := -ljansson -lcrypto -lcurl $(ICU_LIBS)
 FUZZ_TARGETS := codec_options codec_move codec_event codec_replay http engine import
 # Request bodies parsed as the handlers parse them (api/inputs.c).
 FUZZ_TARGETS += names messages away join
+# Registrations and the text of channels (issue 20): webhook bodies with formats and
+# mentions, mail addresses, and the escape of player text per format.
+FUZZ_TARGETS += webhook_body mail_address escape
 FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 # What the targets run: the engine, the codec, and the parts of api/ that need no socket
-# (the bodies the handlers read: api/inputs.c; the import's reading and judging:
-# api/import_body.c and game/import.c).
+# (the bodies the handlers read: api/inputs.c and api/registration.c; the import's reading
+# and judging: api/import_body.c and game/import.c; the channels' text).
 FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c api/inputs.c \
 	game/auth.c api/destination.c api/headers.c api/xalloc.c api/import_body.c game/import.c \
-	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c
+	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c \
+	api/registration.c api/channels.c api/summary.c api/mail_message.c db/store_format.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 
 $(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)

@@ -23,6 +23,11 @@
  *   messages       table-talk bodies and texts (mode byte as fuzz_messages.c)
  *   away           holiday requests: seats byte, the path's seat, newline, the body
  *   join           join bodies
+ *   webhook_body   webhook registrations as fuzz_webhook_body.c reads them: who registers
+ *                  (one byte), then the body: every format, events, mentions of both
+ *                  services, and bodies to refuse
+ *   mail_address   mail registration bodies and bare addresses, good and hostile
+ *   escape         a format byte, then names: the hostile table of test_codec_escape.c
  *
  * Deterministic: the same files every run.
  */
@@ -516,6 +521,111 @@ static void join_corpus(void)
 	body_corpus("join", seeds, sizeof seeds / sizeof seeds[0]);
 }
 
+/* A body after a first byte for fuzz_webhook_body.c. */
+static void write_prefixed(const char *target, const char *name, uint8_t first, const char *text)
+{
+	size_t length = strlen(text);
+	char *data = malloc(length + 1);
+	data[0] = (char)first;
+	memcpy(data + 1, text, length);
+	write_file(target, name, data, length + 1);
+	free(data);
+}
+
+static void webhook_corpus(void)
+{
+	static const struct {
+		uint8_t who; /* bit 0: 4 seats, 1: a seat, 2: private targets, 3: a player */
+		const char *body;
+	} bodies[] = {
+		{0x06, "{\"url\":\"http://127.0.0.1:9/hook\"}"},
+		{0x02, "{\"url\":\"https://bot.example.org/catan/hook\",\"events\":\"your_turn\"}"},
+		{0x00, "{\"url\":\"https://bot.example.org/catan/hook\",\"events\":\"all\",\"format\":\"standard\"}"},
+		{0x01, "{\"url\":\"https://discord.com/api/webhooks/123/abc\",\"format\":\"discord\","
+		       "\"mentions\":{\"0\":\"<@80351110224678912>\",\"1\":\"<@!80351110224678913>\",\"2\":\"<@&42>\"}}"},
+		{0x03, "{\"url\":\"https://hooks.slack.com/services/T000/B000/XXXX\",\"format\":\"slack\","
+		       "\"mentions\":{\"2\":\"<@U024BE7LH>\",\"3\":\"<!subteam^SAZ94GDB8>\"}}"},
+		{0x0a, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"events\":\"your_turn\","
+		       "\"mentions\":{\"3\":\"<@1>\"}}"},
+		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{}}"},
+		{0x02, "{\"url\":\"https://x.example/[Open](https://evil.example/)\",\"format\":\"discord\","
+		       "\"events\":\"all\",\"mentions\":{\"0\":\"<@1>\"}}"},
+		{0x02, "{\"url\":\"https://x.example/<@&1>@everyone\",\"format\":\"slack\",\"mentions\":{\"1\":\"<@W1>\"}}"},
+		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{\"0\":\"@here\"}}"},
+		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@U1>\"}}"},
+		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":{\"0\":\"<!channel>\"}}"},
+		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":{\"7\":\"<@U1>\"}}"},
+		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":[\"<@U1>\"]}"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"mentions\":{\"0\":\"<@1>\"}}"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"format\":\"mail\"}"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"format\":\"Discord\"}"},
+		{0x00, "{\"url\":\"https://example.org/h\",\"events\":\"your_turn\"}"},
+		{0x02, "{\"url\":\"ftp://example.org/hook\"}"},
+		{0x02, "{\"url\":\"http://169.254.169.254/latest/meta-data/\"}"},
+		{0x02, "{\"url\":\"http://user:pw@example.com/hook\"}"},
+		{0x02, "{\"url\":\"http://[::ffff:127.0.0.1]/hook\"}"},
+		{0x02, "{\"url\":42}"},
+		{0x02, "{}"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"secret\":\"mine\"}"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"url\":\"https://example.org/i\"}"},
+		{0x02, "[\"https://example.org/h\"]"},
+		{0x02, "{\"url\":\"https://example.org/h\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@1>\\n@everyone\"}}"},
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "body-%02zu", i);
+		write_prefixed("webhook_body", name, bodies[i].who, bodies[i].body);
+	}
+}
+
+static void mail_corpus(void)
+{
+	static const char *const inputs[] = {
+		"{\"address\":\"ann@example.org\"}",
+		"{\"address\":\"ann.example+catan@example.org\"}",
+		"{\"address\":\"Ann <ann@example.org>\"}",
+		"{\"address\":\"ann@example.org\\r\\nBcc: all@example.org\"}",
+		"{\"address\":\"ann@example.org, bob@example.org\"}",
+		"{\"address\":\"\\\"ann\\\"@example.org\"}",
+		"{\"address\":\"ann@localhost\"}",
+		"{\"address\":\"ann@-example.org\"}",
+		"{\"address\":42}",
+		"{}",
+		"{\"address\":\"ann@example.org\",\"name\":\"Ann\"}",
+		"ann@example.org",
+		"a!#$%&'*+/=?^_`{|}~-@sub.example.co.uk",
+		"ann@example.org\r\nBcc: x@example.org",
+		"@example.org",
+		"ann.@example.org",
+		"ann@@example.org",
+		"xn--bcher-kva@xn--bcher-kva.example",
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "input-%02zu", i);
+		write_text("mail_address", name, inputs[i]);
+	}
+}
+
+static void escape_corpus(void)
+{
+	static const char *const names[] = {
+		"Ann", "<@&1>", "<@1>", "<#123>", "@everyone", "@here", "[x](https://evil)",
+		"[Open the game](https://evil.example/)", "`code` ```", "*_~|>", "||spoiler||", "# Heading",
+		"<!channel>", "<https://evil|x>", "<:emoji:123>", "<t:1700000000:R>", "&amp;", "&lt;@1&gt;", "a\\b",
+		"line\n# heading", "@\xe2\x80\x8b" "everyone", "\xe2\x80\xae" "nimda", "soft\xc2\xad" "hyphen",
+		"bad \xff\xc0 bytes \xe2\x82", "</p><script>alert(\"x\")</script>", "O'Neil \"Jr\"",
+		"J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		for (uint8_t format = 0; format < 3; format++) {
+			char name[32];
+			snprintf(name, sizeof name, "name-%02zu-%u", i, format);
+			write_prefixed("escape", name, (uint8_t)(format + 3 * (uint8_t)(i * 7 % 80)), names[i]);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -535,5 +645,8 @@ int main(int argc, char **argv)
 	messages_corpus();
 	away_corpus();
 	join_corpus();
+	webhook_corpus();
+	mail_corpus();
+	escape_corpus();
 	return 0;
 }

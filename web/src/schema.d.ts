@@ -712,9 +712,10 @@ export interface paths {
         };
         /**
          * The webhooks you registered
-         * @description With the admin token: every webhook of the game. With a seat token: that seat's
-         *     webhooks only. Secrets are never listed; `pending` counts the appends whose events
-         *     (or note) are still to be delivered.
+         * @description The webhooks the caller's token registered, never another's: with a seat token that
+         *     seat's, with the admin token the admin's own (not the seats': a webhook's URL is its
+         *     registrant's). Secrets and mentions are never listed; `pending` counts the appends
+         *     whose events (or note) are still to be delivered.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -742,15 +743,30 @@ export interface paths {
          *     seated players' registrations together, the oldest first); a game webhook past that
          *     would receive nothing and is refused the same way.
          *
+         *     A webhook is its registrant's: its URL is the credential of what it reaches (a chat
+         *     webhook URL lets whoever holds it post to that channel). Only the token that
+         *     registered it lists it, reads its delivery log and removes it: a seat's webhooks are
+         *     the seat's (its seat token or its player's token), the admin's the admin's. Another
+         *     seat, and the admin, get `404 webhook_not_found` for a seat's webhook, exactly as for
+         *     an id that does not exist, and the admin's list does not show it. When a seat changes
+         *     hands before the game starts (taken by a joining player, the player removed, the seat
+         *     given to a bot), its webhooks are removed in the same transaction.
+         *
          *     Chat channels: `format: "discord"` or `"slack"` registers a Discord or Slack incoming
          *     webhook URL instead. It gets no signed events but one short message, written for
          *     people, whenever whom the game waits for changes (a new seat, or a new phase) and one
-         *     when the game ends: whose turn (with the seat's `mentions` text, e.g. `<@123>`), what
+         *     when the game ends: whose turn (with the seat's mention from `mentions`, e.g. `<@123>`), what
          *     the game waits for, the last moves in words, a link to the game in the web client
          *     (`<PUBLIC_URL>/#game=<id>`, no token) and the PNG of the board at that version.
          *     Discord gets `{"content", "embeds": [{"title", "description", "url", "image": {"url"}}],
          *     "allowed_mentions"}` (content at most 2000 characters), Slack `{"text", "blocks": [a
-         *     mrkdwn section, an image block]}`; no signature headers. Messages use only public
+         *     mrkdwn section, an image block]}`; no signature headers. Seat names are escaped for the
+         *     service (Discord: every ASCII punctuation character behind a backslash and `@` followed
+         *     by U+200B; Slack: `&`, `<`, `>` as entities and `@` followed by U+200B; in both,
+         *     controls and invisible characters as U+FFFD), so a name can ping no one, link nowhere
+         *     and format nothing. The only mentions are the registered ones, and a Discord message's
+         *     `allowed_mentions` is `{"parse": [], "users": [...], "roles": [...]}` with exactly
+         *     the ids of the mentions it holds. Messages use only public
          *     information, whoever registered. With a seat token and `events: "your_turn"`, only the
          *     turns that wait for that seat (and the end). Same outbox, retries and delivery log as
          *     above; a `429` answer's `Retry-After` (or Discord's JSON `retry_after`), in seconds, is
@@ -789,8 +805,9 @@ export interface paths {
         post?: never;
         /**
          * Remove a webhook
-         * @description With the admin token (any webhook of the game), or the seat token that registered it
-         *     (another seat's webhook answers 404 webhook_not_found). Its pending deliveries and its
+         * @description With the token that registered it only: a seat's webhook by that seat, the admin's by
+         *     the admin. Another seat's webhook, for a seat or for the admin, answers `404
+         *     webhook_not_found`, as an id that does not exist does. Its pending deliveries and its
          *     delivery log go with it: no further deliveries are made.
          */
         delete: operations["deleteWebhook"];
@@ -823,7 +840,8 @@ export interface paths {
          *     (an event, by its version, a `your_turn` note, by the game version it was written
          *     at, or a table-talk message, by its `seq`), the attempt number of the outbox row it belongs to, the receiver's HTTP status
          *     (null when none came: no connection, or no answer within 5 seconds) and why an
-         *     attempt failed. With the admin token, or the seat token that registered the webhook.
+         *     attempt failed. With the token that registered the webhook only (anyone else: `404
+         *     webhook_not_found`, the admin too for a seat's webhook).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -877,6 +895,15 @@ export interface paths {
          *     The address is private: it is never shown again (`GET` shows it masked), nor in any
          *     view, event, export, webhook list or delivery, or log line. A server without
          *     `SMTP_URL` sends no mail: `503 mail_disabled`.
+         *
+         *     Confirmation mails have budgets, counted in the database (so across servers): at most
+         *     `MAIL_CONFIRMS_PER_ADDRESS` (default 5) to one address (its case and a `+tag` in the
+         *     local part do not make it another) and `MAIL_CONFIRMS_PER_REGISTRANT` (default 5)
+         *     caused by one seat or player, in every `MAIL_CONFIRM_WINDOW_S` (default 86400 s).
+         *     A registration past either answers `429 mail_quota` with `Retry-After` (the seconds
+         *     until there is room), writes nothing and sends nothing; the answer does not say which
+         *     budget, so it does not tell whether someone else registered the address.
+         *     When the seat changes hands before the game starts, its registration is removed.
          */
         post: operations["registerMail"];
         /**
@@ -1203,6 +1230,8 @@ export interface paths {
          *     unsubscribe link of any of its mails, or `DELETE`, stops the mails of all the games.
          *     The address is private as a seat's: masked in `GET`, in no list of webhooks
          *     (`GET /v1/players/me/webhooks`), view, export or log. No `SMTP_URL`: `503 mail_disabled`.
+         *     The confirmation-mail budgets of registerMail apply (the player is the registrant):
+         *     past one, `429 mail_quota` with `Retry-After`, and nothing written or sent.
          */
         post: operations["registerPlayerMail"];
         /**
@@ -1564,7 +1593,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -1695,7 +1724,7 @@ export interface components {
             /** @constant */
             status?: 429;
             /** @enum {unknown} */
-            code?: "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota";
+            code?: "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota";
         };
         /** @description A 500 problem. */
         InternalErrorProblem: components["schemas"]["Problem"] & {
@@ -2642,7 +2671,7 @@ export interface components {
              * @enum {string}
              */
             format?: "standard" | "discord" | "slack";
-            /** @description Chat formats only (400 with `standard`): the text a message names each seat with, e.g. `<@123>` (Discord) or `<@U123>` (Slack); keys are seats of the game, values 1 to 64 bytes without control characters. Private: never shown again. */
+            /** @description Chat formats only (400 with `standard`): the mention a message names each seat with, one mention of the format: Discord `<@123>`, `<@!123>` (a user) or `<@&123>` (a role), ids of 1 to 20 digits; Slack `<@U123>`, `<@W123>` (a user) or `<!subteam^S123>` (a user group), ids of capital letters and digits. Keys are seats of the game. Any other text is 400 `invalid_field` naming `mentions`. Private: never shown again. */
             mentions?: {
                 [key: string]: string;
             };
@@ -2810,12 +2839,14 @@ export interface components {
                     url: string;
                 };
             }[];
-            /** @description Only user and role mentions ping (never @everyone or @here). */
+            /** @description Exactly whom the message may ping: Discord parses no mention out of the text (`parse` is empty), and `users` and `roles` list the ids of the registered mentions the message holds (never @everyone or @here, never a name's text). */
             allowed_mentions: {
-                parse: ("users" | "roles")[];
+                parse: string[];
+                users: string[];
+                roles: string[];
             };
         };
-        /** @description What Slack's incoming webhooks take: `text` (the notification), a mrkdwn section (headline, last moves, link) and an image block with the board picture. Names are escaped; mentions are not. */
+        /** @description What Slack's incoming webhooks take: `text` (the notification), a mrkdwn section (headline, last moves, link) and an image block with the board picture. Names are escaped (no control sequence comes from a name); the registered mentions are not. */
         SlackMessage: {
             text: string;
             blocks: {
