@@ -6,7 +6,7 @@
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(B)/obj/%.o)
 CODEC_LIB := $(B)/libcodec.a
-CODEC_LIBS := -ljansson
+CODEC_LIBS := -ljansson -lm
 
 $(CODEC_LIB): $(CODEC_OBJ)
 	@rm -f $@
