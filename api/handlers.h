@@ -72,6 +72,9 @@ json_t *handlers_actions_json(const struct session *session);
 int handlers_history_at(struct http_request *request, struct session *session);
 void handle_export_game(struct http_request *request);
 
+/* handlers_summary.c: GET /v1/games/{id}/summary, a finished game in figures. */
+void handle_get_summary(struct http_request *request);
+
 /* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
  * creation's admission (CREATE_KEY, the per-address quota): 0 with a problem queued. */
 void handle_import_game(struct http_request *request);

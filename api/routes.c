@@ -22,6 +22,7 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/v1/games/:game/stream", handle_get_stream, ROUTE_ANYONE, 1},
 	{HTTP_GET, "/v1/games/:game/players", handle_get_players, ROUTE_ANYONE, 0},
 	{HTTP_GET, "/v1/games/:game/export", handle_export_game, ROUTE_ANYONE, 0},
+	{HTTP_GET, "/v1/games/:game/summary", handle_get_summary, ROUTE_ANYONE, 0},
 	{HTTP_POST, "/v1/games/:game/messages", handle_post_message, ROUTE_SEAT, 0},
 	{HTTP_GET, "/v1/games/:game/messages", handle_get_messages, ROUTE_ANYONE, 0},
 	{HTTP_POST, "/v1/games/:game/trades", handle_post_trade, ROUTE_SEAT, 0},
