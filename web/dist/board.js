@@ -54,7 +54,8 @@ export function drawBoard(root, board, geo, view, targets, pick, options = { lar
     const focused = document.activeElement instanceof SVGElement ? document.activeElement.getAttribute("data-key") : null;
     root.replaceChildren();
     root.setAttribute("viewBox", geo.viewBox);
-    root.setAttribute("role", "img");
+    // A group, not an image: it holds the targets, which are buttons.
+    root.setAttribute("role", "group");
     root.setAttribute("aria-label", "The board");
     const names = new Map(view.players.map((p) => [p.seat, p.name]));
     const sea = svg("g", { class: "harbors" });

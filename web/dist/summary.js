@@ -16,7 +16,7 @@ function histogram(summary) {
     const chart = svg("svg", { viewBox: "0 0 11 5.6", class: "histogram-chart", role: "img",
         "aria-label": `Dice rolled: ${counts.map((n, i) => `${i + 2}: ${n}`).join(", ")}` });
     counts.forEach((count, i) => {
-        const height = (4.2 * count) / most;
+        const height = (3.8 * count) / most;
         chart.append(svg("rect", { x: (i + 0.12).toFixed(2), y: (4.6 - height).toFixed(3), width: "0.76", height: height.toFixed(3),
             class: i + 2 === 7 ? "bar seven" : "bar" }));
         chart.append(svg("text", { x: (i + 0.5).toFixed(2), y: "5.4", class: "bar-label" }, String(i + 2)));

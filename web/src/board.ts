@@ -115,7 +115,8 @@ export function drawBoard(root: SVGSVGElement, board: Board, geo: Geometry, view
   const focused = document.activeElement instanceof SVGElement ? document.activeElement.getAttribute("data-key") : null;
   root.replaceChildren();
   root.setAttribute("viewBox", geo.viewBox);
-  root.setAttribute("role", "img");
+  // A group, not an image: it holds the targets, which are buttons.
+  root.setAttribute("role", "group");
   root.setAttribute("aria-label", "The board");
   const names = new Map(view.players.map((p) => [p.seat, p.name]));
 

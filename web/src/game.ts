@@ -387,8 +387,8 @@ export class GameScreen {
     const last = [...this.events.values()].filter((e) => placeOf(e)).sort((a, b) => b.version - a.version)[0];
     const recent = marks.filter((m) => m.what === "recent").length;
     const parts: string[] = [];
-    if (last) parts.push(`Last move (ringed): ${this.describe(last)}`);
-    if (recent) parts.push(`Paler rings: ${recent} more ${recent === 1 ? "move" : "moves"} since your last visit.`);
+    if (last) parts.push(`Last move (marked): ${this.describe(last)}`);
+    if (recent) parts.push(`Dashed purple marks: ${recent} more ${recent === 1 ? "move" : "moves"} since your last visit.`);
     box.textContent = parts.join(" ");
   }
 
@@ -519,7 +519,7 @@ export class GameScreen {
     else line = `Waiting for ${waiting.map(this.name).join(", ") || "nobody"} to ${PHASE_WORDS[view.phase] ?? view.phase}.`;
     const roll = view.turn.dice ?? view.last_roll;
     const rolled = roll ? `${view.turn.dice ? "Dice" : "Last roll"}: ${roll[0]} + ${roll[1]} = ${roll[0] + roll[1]}.` : "";
-    const dice = roll ? el("div", { class: "dice-row" }, diceFaces(roll, rolled), el("span", { class: "dice-text" }, rolled)) : null;
+    const dice = roll ? el("div", { class: "dice-row" }, diceFaces(roll, rolled)) : null;
     const clock = el("p", { id: "deadline", class: "deadline", hidden: !view.deadline });
     this.deadline = view.deadline ? Date.parse(view.deadline) : null;
     this.clock = clock;
