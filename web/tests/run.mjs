@@ -225,6 +225,13 @@ cases.create_and_play_against_bots = async ({ browser, base }) => {
   assert(truth.body.winner !== null, "the server has a winner");
   assert(winner.includes(truth.body.players[truth.body.winner].name) || /^You won/.test(winner), `winner screen ${winner}`);
   await axeScan(page, "the game screen");
+  // Every line is numbered in full: 100 and more too, never clipped to "00.".
+  const numbers = await page.locator("#log-list li").evaluateAll((items) => items.map((li) => {
+    const v = li.querySelector(".v");
+    return { version: li.getAttribute("data-version"), shown: v?.textContent, whole: v ? v.scrollWidth <= v.clientWidth : false };
+  }));
+  assert(numbers.length > 100 && numbers.every((n) => n.shown === n.version && n.whole),
+    `log numbers: ${JSON.stringify(numbers.filter((n) => n.shown !== n.version || !n.whole).slice(0, 3))}`);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(out, "phone.png"), fullPage: false });
   const box = await page.locator("#board").boundingBox();
@@ -822,7 +829,11 @@ async function journey({ browser, base }, toTheEnd) {
       const who = people[i], page = who.page;
       const turn = await page.locator(".game").getAttribute("data-turn");
       if (turn !== state[i].turn) state[i].roads = 0, state[i].turn = turn;
-      if ((await page.title()).startsWith("●")) mineSeen++;
+      if ((await page.title()).startsWith("●")) {
+        mineSeen++;
+        const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+        assert(icon === "/web/icon-turn.svg", `the favicon says it is ${i}'s move: ${icon}`);
+      }
       const before = await version(page);
       const did = await humanStep(who, state[i]);
       if (!did) continue;
@@ -993,6 +1004,78 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
     await who.page.locator("#winner").screenshot({ path: join(out, `end-${width}.png`) });
     await who.context.close();
   }
+};
+
+
+/** What happened, in words and on the board: the log names places by the server's names
+ * (GET .../board) and cards in the edition's words, numbers every line in full; the board
+ * marks the last move and, on a later visit, the moves since the last one; the dice are
+ * drawn; the building costs are on the table; the table talk's limit is shown as the server
+ * answers it. */
+cases.log_marks_dice_costs_and_chat_limit = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy" }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, edition: "2025" });
+  const [ann, bob, cy] = game.seats;
+  const board = (await api(base, "GET", `/v1/games/${game.id}/board`)).body;
+  const desk = await person(browser, "desk");
+  const page = desk.page;
+  await page.goto(seatUrl(base, game.id, ann.token));
+  await page.locator("#log-list li").first().waitFor();
+  // The preset opening's settlements, named as the server names them.
+  const log = (await api(base, "GET", `/v1/games/${game.id}/moves?after=0&limit=500`)).body.events;
+  const first = log.find((e) => e.type === "settlement_built");
+  const line = page.locator(`#log-list li[data-version="${first.version}"]`);
+  await line.waitFor();
+  const text = await line.textContent();
+  assert(text.includes(board.nodes[first.node].name), `the log names the place: ${text}`);
+  assert(text.startsWith(String(first.version)), `the line is numbered: ${text}`);
+  assert(await page.locator("#you", { hasText: "wood" }).count() && await page.locator("#you", { hasText: "wheat" }).count(), "2025 words in the hand");
+  assert(await page.locator("#costs", { hasText: "Road: 1 brick and 1 wood" }).count(), "the building costs, in the edition's words");
+  assert(await page.locator(".mark.last").count() === 1, "the last move is marked");
+  // Ann rolls at the table: the dice are drawn as dice.
+  await page.getByLabel("First die").selectOption("3");
+  await page.getByLabel("Second die").selectOption("5");
+  let before = await version(page);
+  await page.getByRole("button", { name: "Roll these dice" }).click();
+  await settle(page, before);
+  await page.locator("#status svg.dice .die[data-value='3']").waitFor();
+  assert(await page.locator("#status svg.dice .die[data-value='5']").count() === 1, "both dice are drawn");
+  await page.locator("#log-list li", { hasText: "rolled 3 + 5 = 8" }).waitFor();
+  // Ann leaves; Bob and Cy play on (each rolls a 7 and moves the robber); when she comes
+  // back, Cy's robber is the last move and Bob's a move since her last visit.
+  await api(base, "POST", `/v1/games/${game.id}/moves`, ann.token, { type: "end_turn" });
+  await page.waitForFunction(() => document.querySelector("#actions")?.textContent.includes("Nothing to do"), null, { timeout: 10000 })
+    .catch(() => {});
+  await page.goto("about:blank");
+  const robber = async (seat, token, dice, not) => {
+    const r = await api(base, "POST", `/v1/games/${game.id}/moves`, token, { type: "roll", dice });
+    assert(r.status === 201, `seat ${seat} rolls: ${r.status}`);
+    const move = (await api(base, "GET", `/v1/games/${game.id}/actions`, token)).body.actions.find((a) => a.type === "move_robber" && a.hex !== not);
+    const m = await api(base, "POST", `/v1/games/${game.id}/moves`, token, move);
+    assert(m.status === 201, `seat ${seat} moves the robber: ${m.status} ${JSON.stringify(m.body)}`);
+    return move.hex;
+  };
+  const bobHex = await robber(1, bob.token, [3, 4], -1);
+  await api(base, "POST", `/v1/games/${game.id}/moves`, bob.token, { type: "end_turn" });
+  const cyHex = await robber(2, cy.token, [1, 6], bobHex);
+  await page.goto(`${base}/#game=${game.id}`);
+  await page.locator(`.mark.last[data-mark-hex="${cyHex}"]`).waitFor({ timeout: 10000 });
+  assert(await page.locator(`.mark.recent[data-mark-hex="${bobHex}"]`).count() === 1, "Bob's robber is marked as a move since Ann's last visit");
+  assert(await page.locator("#board-legend", { hasText: "since your last visit" }).count() === 1, "the legend says what the marks are");
+  await page.locator(`#log-list li`, { hasText: `moved the robber to ${board.hexes[cyHex].name}` }).waitFor();
+  await page.screenshot({ path: join(out, "marks-since-last-visit.png") });
+  // Ann says too much: the server's limit (10 a minute), shown as it answers.
+  for (let i = 0; i < 10; i++) {
+    const r = await api(base, "POST", `/v1/games/${game.id}/messages`, ann.token, { text: `message ${i}` });
+    assert(r.status === 201, `message ${i}: ${r.status}`);
+  }
+  await page.locator("#chat-text").fill("one more");
+  await page.locator("#chat-send").click();
+  await page.locator("#chat-status", { hasText: /Not sent: .*Try again in \d+ s\./ }).waitFor({ timeout: 10000 });
+  assert(!(await page.locator("#chat-list li", { hasText: "one more" }).count()), "a refused message is not shown");
+  // Whose move: the title and the favicon say it when it is Ann's.
+  assert((await page.title()) === "Catan", `not Ann's move: ${await page.title()}`);
+  await desk.context.close();
 };
 
 // ---- main ----
