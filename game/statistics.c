@@ -170,7 +170,7 @@ json_t *statistics_to_json(const struct statistics *stats, const char *const *na
 		json_t *resources = json_object();
 		for (int flow = 0; flow < STATISTICS_FLOW_COUNT; flow++)
 			json_object_set_new(resources, flow_names[flow], hand_json(seat->flows[flow]));
-		char fallback[16];
+		char fallback[24];
 		snprintf(fallback, sizeof fallback, "Seat %d", s + 1);
 		const char *name = names && names[s] && names[s][0] ? names[s] : fallback;
 		json_t *points = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "settlements", seat->settlements, "cities",

@@ -68,6 +68,9 @@ function deviceSection() {
     })());
     return el("section", { id: "device", class: "panel" }, el("h2", {}, "Your games on another device"), el("p", {}, `You play as ${player.name}. Open this private link in another browser (your phone, say) and your games are there too. Keep it to yourself.`), el("div", { class: "row" }, input, copy), el("div", { class: "row" }, replace));
 }
+/** Your games are read again every REFRESH_MS while the page is shown (whose move it is
+ * changes). Stop with the answer's stop(). */
+const REFRESH_MS = 30000;
 export function showHome(host) {
     const player = store.player();
     const list = el("ul", { id: "my-games-list", class: "my-games" });
@@ -75,6 +78,12 @@ export function showHome(host) {
     const games = player ? el("section", { id: "my-games", class: "panel" }, el("h2", {}, "My games"), note, list) : null;
     host.replaceChildren(el("div", { class: "home" }, el("p", { class: "intro" }, player ? `Welcome back, ${player.name}.`
         : "Create a game and invite your friends, or open a game from the public games. Bots play their seats by themselves."), el("p", {}, el("a", { href: "#lobby", id: "lobby-link", class: "button-link" }, "Public games waiting for players")), games, createForm(host), deviceSection()));
-    if (games)
-        void fillGames(list, note);
+    if (!games)
+        return { stop: () => undefined };
+    void fillGames(list, note);
+    const timer = window.setInterval(() => {
+        if (!document.hidden)
+            void fillGames(list, note);
+    }, REFRESH_MS);
+    return { stop: () => window.clearInterval(timer) };
 }

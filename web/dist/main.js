@@ -85,7 +85,7 @@ function route() {
         if (params.has("lobby"))
             showLobby(host);
         else
-            showHome(host);
+            screen = showHome(host);
         return;
     }
     const invite = params.get("invite");

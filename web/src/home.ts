@@ -73,7 +73,11 @@ function deviceSection(): HTMLElement | null {
     el("div", { class: "row" }, input, copy), el("div", { class: "row" }, replace));
 }
 
-export function showHome(host: HTMLElement): void {
+/** Your games are read again every REFRESH_MS while the page is shown (whose move it is
+ * changes). Stop with the answer's stop(). */
+const REFRESH_MS = 30000;
+
+export function showHome(host: HTMLElement): { stop(): void } {
   const player = store.player();
   const list = el("ul", { id: "my-games-list", class: "my-games" });
   const note = el("p", { id: "my-games-note", class: "meta", role: "status" }, player ? "Reading your games…" : "");
@@ -83,5 +87,10 @@ export function showHome(host: HTMLElement): void {
       : "Create a game and invite your friends, or open a game from the public games. Bots play their seats by themselves."),
     el("p", {}, el("a", { href: "#lobby", id: "lobby-link", class: "button-link" }, "Public games waiting for players")),
     games, createForm(host), deviceSection()));
-  if (games) void fillGames(list, note);
+  if (!games) return { stop: () => undefined };
+  void fillGames(list, note);
+  const timer = window.setInterval(() => {
+    if (!document.hidden) void fillGames(list, note);
+  }, REFRESH_MS);
+  return { stop: () => window.clearInterval(timer) };
 }

@@ -86,7 +86,7 @@ function route(): void {
   const game = params.get("game");
   if (!game) {
     if (params.has("lobby")) showLobby(host);
-    else showHome(host);
+    else screen = showHome(host);
     return;
   }
   const invite = params.get("invite");

@@ -747,8 +747,9 @@ async function assertOnlyText(page, texts) {
  * another browser, and Cy replaces his leaked seat link. */
 async function journey({ browser, base }, toTheEnd) {
   const started = Date.now();
-  const xssName = "<img src=x onerror=window.__pwned=1>";
-  const xssText = "<svg onload=window.__pwned=1>hi</svg>";
+  // Markup as names and as messages: each kind both ways.
+  const xssName = "<img src=x onerror=window.__pwned=1>", xssName2 = "<svg onload=window.__pwned=1>";
+  const xssText = "<svg onload=window.__pwned=1>hi</svg>", xssText2 = "<img src=x onerror=window.__pwned=1> hello";
   const ann = await person(browser, "desk"), bob = await person(browser, "phone"), cy = await person(browser, "tablet");
   await ann.context.grantPermissions(["notifications"]);
 
@@ -782,11 +783,11 @@ async function journey({ browser, base }, toTheEnd) {
   await assertOnlyText(bob.page, [xssName]);
   // 3. Cy joins on his tablet: that takes the last seat, and every page moves on to the game.
   await cy.page.goto(invite);
-  await cy.page.locator("#join-name").fill("Cy");
+  await cy.page.locator("#join-name").fill(xssName2);
   await cy.page.locator("#join-button").click();
   for (const who of [ann, bob, cy]) await who.page.locator(".game[data-version]").waitFor({ timeout: 15000 });
   const seats = (await api(base, "GET", `/v1/games/${id}/seats`)).body.seats;
-  assert(seats.map((s) => s.name).join("|") === `Ann|${xssName}|Cy|Bot 4`, `the seats: ${seats.map((s) => s.name)}`);
+  assert(seats.map((s) => s.name).join("|") === `Ann|${xssName}|${xssName2}|Bot 4`, `the seats: ${seats.map((s) => s.name)}`);
 
   // 4. Table talk crosses between them; markup stays text; Ann mutes Bob for herself.
   const say = async (who, text) => {
@@ -795,10 +796,12 @@ async function journey({ browser, base }, toTheEnd) {
   };
   await say(ann, "Hello from Ann");
   await say(bob, xssText);
+  await say(cy, xssText2);
   for (const who of [ann, bob, cy]) {
     await who.page.locator("#chat-list li", { hasText: "Hello from Ann" }).waitFor({ timeout: 10000 });
-    await who.page.locator("#chat-list li", { hasText: "onload" }).waitFor({ timeout: 10000 });
-    await assertOnlyText(who.page, [xssName, xssText, "Hello from Ann"]);
+    await who.page.locator("#chat-list li", { hasText: "hi</svg>" }).waitFor({ timeout: 10000 });
+    await who.page.locator("#chat-list li", { hasText: "> hello" }).waitFor({ timeout: 10000 });
+    await assertOnlyText(who.page, [xssName, xssName2, xssText, xssText2, "Hello from Ann"]);
   }
   await ann.page.locator("button.mute[data-seat='1']").click();
   await say(bob, "Bob again");
