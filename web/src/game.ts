@@ -335,6 +335,13 @@ export class GameScreen {
     const me = actions?.seat ?? null;
     this.chat.setSeat(me);
     this.chat.setSeats(view.players);
+    if (me !== null && this.token) {
+      // A link opened with its token: the browser now knows whose seat it keeps.
+      const link = store.seatLink(this.id);
+      if (link && link.token === this.token && link.seat !== me) store.setSeatLink(this.id, { seat: me, token: this.token, name: this.name(me) });
+      const role = document.getElementById("role");
+      if (role) role.textContent = `You play ${this.name(me)} (seat ${me + 1})`;
+    }
     const marks = this.marks(), large = this.large();
     // A panel is drawn again only when what it shows changed: a button a person is about to
     // click must not be replaced under the pointer by an identical one.
