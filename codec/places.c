@@ -18,10 +18,8 @@
 #include "engine/game.h"
 #include "engine/geometry.h"
 
-static const char *const corner_points[6] = {"north", "north-east", "south-east", "south", "south-west",
-					     "north-west"};
-static const char *const side_points[6] = {"north-east", "east", "south-east", "south-west", "west",
-					   "north-west"};
+static const char *const corner_points[6] = {"north", "north-east", "south-east", "south", "south-west", "north-west"};
+static const char *const side_points[6] = {"north-east", "east", "south-east", "south-west", "west", "north-west"};
 
 const char *places_resource_word(int resource, int edition)
 {
@@ -85,7 +83,8 @@ static void hex_part(const struct board_layout *board, int edition, int hex, cha
 	if (ring == 0)
 		snprintf(out, size, "%s in the middle", base);
 	else
-		snprintf(out, size, "%s at %d o'clock %s", base, clock_hour(hex), ring == 2 ? "on the coast" : "inland");
+		snprintf(out, size, "%s at %d o'clock %s", base, clock_hour(hex),
+		         ring == 2 ? "on the coast" : "inland");
 }
 
 void places_hex(const struct board_layout *board, int edition, int hex, char *out, size_t size)
