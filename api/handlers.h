@@ -73,6 +73,13 @@ json_t *handlers_actions_json(const struct session *session);
 int handlers_history_at(struct http_request *request, struct session *session);
 void handle_export_game(struct http_request *request);
 
+/* handlers_summary.c: GET /v1/games/{id}/summary, a finished game in figures. */
+void handle_get_summary(struct http_request *request);
+
+/* handlers_tokens.c: a seat's or a player's token replaced (the old one stops at once). */
+void handle_replace_seat_token(struct http_request *request);
+void handle_replace_player_token(struct http_request *request);
+
 /* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
  * creation's admission (CREATE_KEY, the per-client quota CREATE_RATE_IP): 0 with a problem
  * queued; handlers_created() pays that quota when the answer queued is a 201 (a game was
@@ -129,6 +136,9 @@ void handle_get_player_webhook_deliveries(struct http_request *request);
  * *out, or 0 with a problem queued. */
 struct store_player; /* db/store.h */
 int handlers_authenticate_player(struct http_request *request, struct store_player *out);
+/* The same, with the token's hash into token_hash (a stream checks it again later). */
+int handlers_authenticate_player_hash(struct http_request *request, struct store_player *out,
+				      uint8_t token_hash[AUTH_HASH_SIZE]);
 
 /* api/handlers_holidays.c: a seat handed to the bot and taken back. */
 void handle_seat_away(struct http_request *request);

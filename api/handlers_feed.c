@@ -112,6 +112,7 @@ static int cursor_parse(const char *text, struct store_feed_position *out)
 /* What a long-poll and a stream keep between reads. */
 struct feed {
 	int64_t player_id;
+	uint8_t token_hash[AUTH_HASH_SIZE]; /* the player's token, checked again by a stream */
 	struct store_feed_position cursor; /* the last row delivered (or the start) */
 	int announce;                      /* started now: tell the games that wait for the player */
 	int limit;
@@ -277,7 +278,7 @@ static int feed_open(struct http_request *request, struct feed *feed, const char
 		return 0;
 	}
 	struct store_player player;
-	if (!handlers_authenticate_player(request, &player))
+	if (!handlers_authenticate_player_hash(request, &player, feed->token_hash))
 		return 0;
 	feed->player_id = player.id;
 	enum store_status status = load_games(feed);
@@ -424,6 +425,13 @@ static ssize_t feed_stream_read(void *cls, uint64_t position, char *out, size_t 
 			return MHD_CONTENT_READER_END_OF_STREAM;
 		uint64_t seen = notify_seen();
 		int held = 0;
+		/* A replaced token (POST /v1/players/me/token) ends the streams opened with the old
+		 * one (the replacement wakes them: LISTENER_TOKENS wakes the player's games); the
+		 * reconnection with it is then refused (401). */
+		struct store_player player;
+		enum store_status known = lobby_player_by_token(stream->feed.token_hash, &player);
+		if (known == STORE_NOT_FOUND || (known == STORE_OK && player.id != stream->feed.player_id))
+			return MHD_CONTENT_READER_END_OF_STREAM;
 		if (!feed_stream_fill(stream, &held))
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)

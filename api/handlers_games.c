@@ -367,7 +367,7 @@ void handle_get_board(struct http_request *request)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
-	json_t *board = codec_board_to_json(&session.game.state.board);
+	json_t *board = codec_board_to_json(&session.game.state.board, session.game.state.options.edition);
 	json_object_set_new(board, "robber", json_integer(session.game.state.robber));
 	/* Its own tag, from its content: it changes only when the robber moves, not with
 	 * every move as the game's version does. */

@@ -95,7 +95,7 @@ void handle_export_game(struct http_request *request)
 	json_t *players = json_array();
 	for (int s = 0; s < game->state.options.seats; s++)
 		json_array_append_new(players, json_pack("{s:s, s:b}", "name", names[s] ? names[s] : "", "bot", game->bots[s]));
-	json_t *board = codec_board_to_json(&game->state.board);
+	json_t *board = codec_board_to_json(&game->state.board, game->state.options.edition);
 	/* A decimal string: a random seed is up to 2^63-1, which a JavaScript number would round. */
 	char seed[24];
 	snprintf(seed, sizeof seed, "%lld", (long long)game->seed);

@@ -291,6 +291,10 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 			return MHD_CONTENT_READER_END_OF_STREAM;
 		uint64_t seen = notify_seen();
 		int held;
+		/* A replaced token ends the streams opened with it (its replacement wakes them);
+		 * the reconnection with the old token is then refused (401). */
+		if (!service_token_still_valid(&stream->session))
+			return MHD_CONTENT_READER_END_OF_STREAM;
 		if (!stream_fill(stream, &held))
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)

@@ -129,6 +129,13 @@ int handlers_seat_player(struct http_request *request, const json_t *value, int 
 /* The player of the request's bearer token: 1 and *out, or 0 with 401 queued. */
 int handlers_authenticate_player(struct http_request *request, struct store_player *out)
 {
+	uint8_t hash[AUTH_HASH_SIZE];
+	return handlers_authenticate_player_hash(request, out, hash);
+}
+
+int handlers_authenticate_player_hash(struct http_request *request, struct store_player *out,
+				      uint8_t hash[AUTH_HASH_SIZE])
+{
 	const char *token;
 	size_t length;
 	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &token, &length);
@@ -152,7 +159,7 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 	/* A player's token is limited as a seat's is (it acts for all the player's seats). */
 	if (bearer > 0 && !service_token_admit(request, token, length))
 		return 0;
-	uint8_t hash[AUTH_HASH_SIZE];
+	memset(hash, 0, AUTH_HASH_SIZE);
 	if (bearer > 0)
 		auth_hash(token, length, hash);
 	enum store_status status = bearer > 0 ? lobby_player_by_token(hash, out) : STORE_NOT_FOUND;

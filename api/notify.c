@@ -21,6 +21,7 @@
 
 #include "api/metrics.h"
 #include "db/listener.h"
+#include "game/play.h"
 
 #define WAITER_BUCKETS 1024
 #define VERSION_SLOTS 16384
@@ -147,10 +148,16 @@ uint64_t notify_seen(void)
 static void on_append(void *context, int64_t game_id, int32_t version)
 {
 	(void)context;
-	if (version == LISTENER_MESSAGE)
+	if (version == LISTENER_MESSAGE) {
 		notify_message(game_id);
-	else
+	} else if (version == LISTENER_TOKENS) {
+		/* A token was replaced: forget the cached lookups, and wake the game's streams,
+		 * which check their token again (api/handlers_moves.c). */
+		play_forget_tokens(game_id);
+		notify_message(game_id);
+	} else {
 		notify_version(game_id, version);
+	}
 }
 
 /* Wake waiters past their deadline, or all of them. */
@@ -272,8 +279,11 @@ static void *listen_loop(void *unused)
 		int fast = http_now() < hurry_until;
 		pthread_mutex_unlock(&registry_lock);
 		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
-		if (reconnected)
+		if (reconnected) {
+			/* Notifications may have been missed, a replaced token's among them. */
+			play_forget_tokens(0);
 			wake_expired(0, 1);
+		}
 		double now = http_now();
 		wake_expired(now, 0);
 		if (now >= probe_due) {

@@ -38,6 +38,7 @@
 	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join") \
 	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open") \
 	X(GAME_FINISHED, "game_finished", 409, "The game is over") \
+	X(GAME_NOT_FINISHED, "game_not_finished", 409, "The game is not over yet") \
 	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken") \
 	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs") \
 	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already") \

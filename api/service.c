@@ -130,7 +130,22 @@ static int authenticate(struct http_request *request, struct session *session, c
 	session->viewer = seat == STORE_SEAT_ADMIN ? PLAY_ADMIN : seat;
 	request->token = token;
 	request->token_length = length;
+	session->has_token = 1;
+	memcpy(session->token_hash, hash, sizeof session->token_hash);
 	return 1;
+}
+
+int service_token_still_valid(const struct session *session)
+{
+	if (!session->has_token)
+		return 1;
+	int seat;
+	enum store_status status = play_find_token(session->game.id, session->token_hash, &seat);
+	if (status == STORE_NOT_FOUND)
+		return 0;
+	if (status != STORE_OK)
+		return 1;
+	return seat == (session->viewer == PLAY_ADMIN ? STORE_SEAT_ADMIN : session->viewer);
 }
 
 /* Open the request's game; `waiting` (NULL: a waiting game is 409 game_not_started) is
@@ -143,6 +158,7 @@ static int open_game(struct http_request *request, struct session *session, int 
 	enum route_access access = request->route ? request->route->access : ROUTE_ANYONE;
 	int64_t id;
 	session->viewer = VIEW_SPECTATOR;
+	session->has_token = 0;
 	if (!request->params[0] || !store_parse_id(request->params[0], &id)) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, "game ids are 16 lowercase hex digits", NULL, -1);
 		return 0;

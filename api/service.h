@@ -27,7 +27,14 @@
 struct session {
 	struct game_record game;
 	int viewer; /* a seat, VIEW_SPECTATOR or PLAY_ADMIN */
+	int has_token; /* the caller sent a token of the game: its hash is token_hash */
+	uint8_t token_hash[STORE_HASH_SIZE];
 };
+
+/* 1 while the session's token still is the token of its viewer (a stream asks again after
+ * each wake-up: a replaced token stops an open stream too, 0015_token_rotation.sql); 1 for
+ * a session without a token, and while the database cannot say. */
+int service_token_still_valid(const struct session *session);
 
 /* Start the game service (play_init) with this process's hooks: appends wake parked
  * requests (api/notify.h), count in /metrics, and wake the workers when a bot's move is due. */

@@ -7,7 +7,7 @@
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(B)/obj/%.o)
 CODEC_LIB := $(B)/libcodec.a
-CODEC_LIBS := -ljansson $(ICU_LIBS)
+CODEC_LIBS := -ljansson $(ICU_LIBS) -lm
 
 $(CODEC_LIB): $(CODEC_OBJ)
 	@rm -f $@

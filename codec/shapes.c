@@ -16,6 +16,7 @@
 
 #include "codec/names.h"
 #include "codec/options.h"
+#include "codec/places.h"
 #include "codec/reader.h"
 #include "codec/writer.h"
 #include "engine/geometry.h"
@@ -490,8 +491,9 @@ static void put_point(json_t *object, struct geometry_point point)
 	writer_put_new(object, "py", coordinate_new(point.y));
 }
 
-json_t *codec_board_to_json(const struct board_layout *board)
+json_t *codec_board_to_json(const struct board_layout *board, int edition)
 {
+	char name[PLACES_NAME_SIZE];
 	json_t *object = writer_made(json_object());
 	json_t *hexes = writer_made(json_array()), *nodes = writer_made(json_array());
 	json_t *edges = writer_made(json_array()), *harbors = writer_made(json_array());
@@ -512,6 +514,8 @@ json_t *codec_board_to_json(const struct board_layout *board)
 		for (int k = 0; k < 6; k++)
 			writer_append_new(corner_list, json_integer(corners[k]));
 		writer_put_new(entry, "corners", corner_list);
+		places_hex(board, edition, hex, name, sizeof name);
+		writer_put_new(entry, "name", json_string(name));
 		writer_append_new(hexes, entry);
 	}
 	for (int node = 0; node < BOARD_NODES; node++) {
@@ -528,12 +532,16 @@ json_t *codec_board_to_json(const struct board_layout *board)
 			if (board_harbor_nodes[slot][0] == node || board_harbor_nodes[slot][1] == node)
 				harbor = writer_text_or_null(codec_harbor_name(board->harbor[slot]));
 		writer_put_new(entry, "harbor", harbor);
+		places_node(board, edition, node, name, sizeof name);
+		writer_put_new(entry, "name", json_string(name));
 		writer_append_new(nodes, entry);
 	}
 	for (int edge = 0; edge < BOARD_EDGES; edge++) {
 		json_t *entry = writer_made(json_object());
 		writer_put_int(entry, "id", edge);
 		writer_put_new(entry, "nodes", id_list_new(board_edge_nodes[edge], 2));
+		places_edge(board, edition, edge, name, sizeof name);
+		writer_put_new(entry, "name", json_string(name));
 		writer_append_new(edges, entry);
 	}
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
@@ -544,6 +552,8 @@ json_t *codec_board_to_json(const struct board_layout *board)
 		int facing;
 		put_point(entry, geometry_harbor_anchor(slot, &facing));
 		writer_put_int(entry, "facing", facing);
+		places_harbor(board, edition, slot, name, sizeof name);
+		writer_put_new(entry, "name", json_string(name));
 		writer_append_new(harbors, entry);
 	}
 	struct geometry_box box = geometry_bounds();

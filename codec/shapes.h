@@ -68,7 +68,9 @@ json_t *codec_view_to_json(const struct game_view *view, const char *const *name
 /* The board of API.md: hexes, nodes, edges, harbors with stable ids, and the projection of
  * engine/geometry.h (px, py of every node, hex and harbor anchor; hex corners; harbor
  * facing; the bounding box), rounded to 4 decimals: dump it with JSON_REAL_PRECISION(15) or
- * finer than 4 decimals so the rounded values print short. New reference. */
-json_t *codec_board_to_json(const struct board_layout *board);
+ * finer than 4 decimals so the rounded values print short. Every hex, node, edge and harbor
+ * has its `name` for people (codec/places.h) in the words of `edition` (enum game_edition).
+ * New reference. */
+json_t *codec_board_to_json(const struct board_layout *board, int edition);
 
 #endif

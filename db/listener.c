@@ -56,7 +56,8 @@ static int connect_and_listen(struct listener *listener)
 	return ok;
 }
 
-/* "<16 hex>:<version>", or "<16 hex>:m<seq>" for a message (version LISTENER_MESSAGE) */
+/* "<16 hex>:<version>", "<16 hex>:m<seq>" for a message (version LISTENER_MESSAGE), or
+ * "<16 hex>:t" for a replaced token (LISTENER_TOKENS) */
 static int parse_payload(const char *payload, int64_t *game_id, int32_t *version)
 {
 	const char *colon = strchr(payload, ':');
@@ -67,6 +68,10 @@ static int parse_payload(const char *payload, int64_t *game_id, int32_t *version
 	id_text[16] = '\0';
 	if (!store_parse_id(id_text, game_id))
 		return 0;
+	if (strcmp(colon + 1, "t") == 0) {
+		*version = LISTENER_TOKENS;
+		return 1;
+	}
 	int message = colon[1] == 'm';
 	const char *digits = colon + 1 + message;
 	if (*digits < '0' || *digits > '9')

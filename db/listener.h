@@ -1,7 +1,8 @@
 /*
  * listener.h - the wake-up side of the event store: LISTEN on the "catan_events" channel
- * that every append notifies with "<game id as 16 hex digits>:<new version>", and every
- * message posted with "<game id>:m<seq>".
+ * that every append notifies with "<game id as 16 hex digits>:<new version>", every
+ * message posted with "<game id>:m<seq>", and every replaced token with "<game id>:t"
+ * (0015_token_rotation.sql).
  *
  * A notification is only a wake-up: it may be late, and it is lost while the connection is
  * down. Waiters therefore always re-read the log by version; after a reconnect the caller
@@ -25,6 +26,8 @@ void listener_close(struct listener *listener);
 /* A message posted to the game's table talk ('<id>:m<seq>', 0008_feed.sql) is passed with
  * version LISTENER_MESSAGE. */
 #define LISTENER_MESSAGE (-1)
+/* A token of the game was replaced ('<id>:t'): cached token lookups of it are stale. */
+#define LISTENER_TOKENS (-2)
 typedef void (*listener_callback)(void *context, int64_t game_id, int32_t version);
 
 /* Wait up to timeout_ms for notifications and call `on_append` for each. *reconnected is

@@ -244,6 +244,11 @@ static const struct {
 	[STATEMENT_PLAYER_BY_TOKEN] = {"player_by_token",
 		"SELECT id, name FROM players WHERE token_hash = $1::bytea"},
 	[STATEMENT_PLAYER_GET] = {"player_get", "SELECT id, name FROM players WHERE id = $1::bigint"},
+	/* A token that leaked, replaced (0015_token_rotation.sql). */
+	[STATEMENT_REPLACE_SEAT_TOKEN] = {"replace_seat_token",
+		"SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)"},
+	[STATEMENT_REPLACE_PLAYER_TOKEN] = {"replace_player_token",
+		"SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)"},
 	[STATEMENT_PLAYER_GAMES] = {"player_games",
 		"SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"
 		" WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer"},

@@ -533,6 +533,20 @@ enum store_status store_player_by_token(struct store *store, const uint8_t token
 /* Player `id`, or STORE_NOT_FOUND. */
 enum store_status store_player_get(struct store *store, int64_t id, struct store_player *out);
 
+/* ---- Replacing a token that leaked (0015_token_rotation.sql) -------------------------------
+ * One statement each; its transaction notifies catan_events with '<game>:t' for every game
+ * whose cached token lookups it makes stale (db/listener.h: LISTENER_TOKENS). */
+
+/* Seat `seat` of game `game_id` gets the token of hash `token_hash`: STORE_OK, or
+ * STORE_NOT_FOUND when the seat has no token (a bot's seat, no such seat or game). */
+enum store_status store_replace_seat_token(struct store *store, int64_t game_id, int seat,
+					   const uint8_t token_hash[STORE_HASH_SIZE]);
+
+/* Player `player`, whose token has hash `old_hash`, gets the token of hash `new_hash`:
+ * STORE_OK, or STORE_NOT_FOUND when `old_hash` is not the player's token (any more). */
+enum store_status store_replace_player_token(struct store *store, int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+					     const uint8_t new_hash[STORE_HASH_SIZE]);
+
 /* A game seat of a player. */
 struct store_player_seat {
 	int64_t game_id;

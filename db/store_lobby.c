@@ -235,6 +235,47 @@ enum store_status store_player_get(struct store *store, int64_t id, struct store
 	return status == STORE_OK ? player_row(store, result, out) : status;
 }
 
+/* The boolean answer of a token replacement: STORE_OK when replaced, STORE_NOT_FOUND when not. */
+static enum store_status replaced(struct store *store, enum statement statement, struct params *params)
+{
+	PGresult *result;
+	enum store_status status = store__run(store, statement, params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int done = 0;
+	if (PQntuples(result) != 1 || !get_bool(result, 0, 0, &done)) {
+		PQclear(result);
+		store__say(store, "a token replacement with malformed columns");
+		return STORE_CORRUPT;
+	}
+	PQclear(result);
+	if (!done)
+		store__say(store, "no token to replace");
+	return done ? STORE_OK : STORE_NOT_FOUND;
+}
+
+enum store_status store_replace_seat_token(struct store *store, int64_t game_id, int seat,
+					   const uint8_t token_hash[STORE_HASH_SIZE])
+{
+	store->message[0] = '\0';
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, seat);
+	param_bytes(&params, token_hash, STORE_HASH_SIZE);
+	return replaced(store, STATEMENT_REPLACE_SEAT_TOKEN, &params);
+}
+
+enum store_status store_replace_player_token(struct store *store, int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+					     const uint8_t new_hash[STORE_HASH_SIZE])
+{
+	store->message[0] = '\0';
+	struct params params = {0};
+	param_int(&params, player);
+	param_bytes(&params, old_hash, STORE_HASH_SIZE);
+	param_bytes(&params, new_hash, STORE_HASH_SIZE);
+	return replaced(store, STATEMENT_REPLACE_PLAYER_TOKEN, &params);
+}
+
 enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
 				     int *count)
 {

@@ -110,3 +110,13 @@ enum store_status lobby_player_get(int64_t id, struct store_player *out)
 {
 	return store_player_get(play_store(), id, out);
 }
+
+enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+					     const uint8_t new_hash[STORE_HASH_SIZE])
+{
+	enum store_status status = store_replace_player_token(play_store(), player, old_hash, new_hash);
+	/* The player's token may be cached with any of its games: forget them all. */
+	if (status == STORE_OK)
+		play_forget_tokens(0);
+	return status;
+}

@@ -52,6 +52,12 @@ enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE
 /* Player `id` (STORE_NOT_FOUND when none). */
 enum store_status lobby_player_get(int64_t id, struct store_player *out);
 
+/* Player `player`, whose token has hash `old_hash`, gets the token of hash `new_hash`
+ * (store_replace_player_token()): the old one stops at once, here and on every server
+ * (play_forget_tokens()). STORE_NOT_FOUND when `old_hash` is no longer the player's. */
+enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+					     const uint8_t new_hash[STORE_HASH_SIZE]);
+
 /* The admin's change of a seat before the start (store_change_seat()). */
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
 				    int action, const char *name, struct store_seat_result *out);

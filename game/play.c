@@ -5,8 +5,9 @@
  * per slot, copied in and out whole. An entry is a copy of a state that is in the log at
  * its version; a reader brings its copy up to date by reading the events after that
  * version (one small query), a writer appends at that version and learns from a conflict
- * that it was stale. Seat-token lookups are cached with the entry (tokens never change):
- * the hash is compared in constant time.
+ * that it was stale. Token lookups are cached with the entry (the hash compared in constant
+ * time) until a token of the game is replaced: play_forget_tokens(), called here for a
+ * replacement made by this server and by the listener (api/notify.c) for every other's.
  *
  * A move is decided on the state the caller loaded, often the cached one, without a
  * database read; a stale copy shows up as an append conflict (decide again on the fresh
@@ -280,6 +281,27 @@ enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH
 	enum store_status status = store_find_token(play_store(), game_id, hash, seat);
 	if (status == STORE_OK)
 		cache_add_token(game_id, hash, *seat);
+	return status;
+}
+
+void play_forget_tokens(int64_t game_id)
+{
+	for (int i = 0; i < CACHE_SLOTS; i++) {
+		struct cache_entry *entry = game_id ? slot_for(game_id) : &cache[i];
+		pthread_mutex_lock(&entry->lock);
+		if (!game_id || (entry->used && entry->record.id == game_id))
+			entry->token_count = 0;
+		pthread_mutex_unlock(&entry->lock);
+		if (game_id)
+			break;
+	}
+}
+
+enum store_status play_replace_seat_token(int64_t game_id, int seat, const uint8_t hash[STORE_HASH_SIZE])
+{
+	enum store_status status = store_replace_seat_token(play_store(), game_id, seat, hash);
+	if (status == STORE_OK)
+		play_forget_tokens(game_id);
 	return status;
 }
 

@@ -23,7 +23,8 @@
  * that answer (PLAY_REPLAYED), on any server.
  *
  * Nothing about a game lives only in memory: the cache holds copies of states that are in
- * the log, keyed by (game id, version), and seat-token hashes, which never change. What the
+ * the log, keyed by (game id, version), and token lookups, which are forgotten when a
+ * token is replaced (play_forget_tokens(), told by every server's listener). What the
  * HTTP layer needs to know of appends (wake long-polls, count, wake the workers) reaches it
  * through the hooks given to play_init(), so this module includes nothing of api/.
  *
@@ -104,6 +105,16 @@ int play_database_ready(void);
 
 /* The seat (or STORE_SEAT_ADMIN) whose token has this hash; STORE_NOT_FOUND when none. */
 enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat);
+
+/* Forget the cached token lookups of game `game_id` (0: of every game), so the next
+ * play_find_token() asks the database: a token was replaced (here, or on another server,
+ * heard through LISTENER_TOKENS). */
+void play_forget_tokens(int64_t game_id);
+
+/* Replace the token of seat `seat` of game `game_id` by the token of hash `hash`
+ * (store_replace_seat_token()); the old one stops at once, here and on every server.
+ * STORE_NOT_FOUND when the seat has no token (a bot's). */
+enum store_status play_replace_seat_token(int64_t game_id, int seat, const uint8_t hash[STORE_HASH_SIZE]);
 
 /* ---- Writing ---- */
 

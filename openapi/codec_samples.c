@@ -140,7 +140,7 @@ static int samples_game(int index)
 	memset(&game, 0, sizeof game);
 	if (!samples_apply(&game, &events))
 		return 0;
-	samples_print_new("Board", codec_board_to_json(&game.board));
+	samples_print_new("Board", codec_board_to_json(&game.board, game.options.edition));
 
 	struct playout_options playout = {.trades = 1};
 	for (int step = 0; step < SAMPLES_STEPS_MAX; step++) {

@@ -58,6 +58,14 @@ $(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/impor
 
 ALL_TARGETS += $(IMPORT_JUDGE_TEST)
 
+# A game's figures from its log (game/statistics.c: engine and jansson only) on random games.
+STATISTICS_TEST := $(B)/tests/api/test_statistics
+$(STATISTICS_TEST): $(B)/obj/tests/api/test_statistics.o $(B)/obj/game/statistics.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(STATISTICS_TEST)
+
 # The webhook destination rules (api/destination.c), on addresses alone: no network.
 DESTINATION_TEST := $(B)/tests/api/test_destination
 $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destination.o $(B)/obj/tests/check_main.o
@@ -92,7 +100,7 @@ $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/ob
 
 ALL_TARGETS += $(MAIL_TEST)
 
-API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(IMPORT_JUDGE_TEST) $(STATISTICS_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
 $(API_UNIT_RUNS): run/%: % $(CATAN)
 	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
 test-api-unit: $(API_UNIT_RUNS)

@@ -3,7 +3,7 @@
 //  1. src/schema.d.ts from ../openapi/openapi.yaml with openapi-typescript (the contract's
 //     types: a contract change that breaks the client breaks step 2);
 //  2. tsc --strict (tsconfig.json) compiles src/*.ts into OUT_DIR, one ES module each;
-//  3. the static files (src/index.html, src/style.css, src/icon.svg) and the ES module of
+//  3. the static files (src/index.html, src/style.css, src/icon.svg, src/icon-turn.svg) and the ES module of
 //     openapi-fetch (as openapi-fetch.js) are copied next to them;
 //  4. the page is checked for what the server's Content-Security-Policy would block:
 //     inline scripts, inline styles, style attributes, event-handler attributes.
@@ -39,7 +39,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 run("tsc", ["-p", "tsconfig.json", "--outDir", out]);
 
-for (const file of ["index.html", "style.css", "icon.svg"]) copyFileSync(join(here, "src", file), join(out, file));
+for (const file of ["index.html", "style.css", "icon.svg", "icon-turn.svg"]) copyFileSync(join(here, "src", file), join(out, file));
 const fetchModule = readFileSync(join(here, "node_modules", "openapi-fetch", "dist", "index.mjs"), "utf8")
   .replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
 writeFileSync(join(out, "openapi-fetch.js"), fetchModule.endsWith("\n") ? fetchModule : fetchModule + "\n");

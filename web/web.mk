@@ -8,7 +8,10 @@
 #   make test-web      a fresh build must equal the committed one byte for byte, then the
 #                      browser tests (web/tests/run.mjs): Debian's chromium driven by
 #                      playwright-core against this build's catan-server and a throwaway
-#                      PostgreSQL; screenshots in $(B)/web-test/
+#                      PostgreSQL; screenshots in $(B)/web-test/ (the players' journey in its
+#                      short form: two turns each, then holidays let the bots finish)
+#   make test-web-journey   the long form of the journey: three people play a whole game to
+#                      its end by clicks and taps (several minutes; not in `make test`)
 
 WEB_STAMP := web/node_modules/.catan-npm-ci
 WEB_ENV := NO_UPDATE_NOTIFIER=1 NPM_CONFIG_UPDATE_NOTIFIER=false
@@ -39,6 +42,10 @@ test-web-build: $(WEB_STAMP)
 test-web: test-web-build $(SERVER)
 	@scripts/with-postgres.sh env CATAN_SERVER=$(SERVER) WEB_TEST_OUT=$(B)/web-test node web/tests/run.mjs
 .PHONY: test-web
+test-web-journey: $(WEB_STAMP) $(SERVER)
+	@scripts/with-postgres.sh env CATAN_SERVER=$(SERVER) WEB_TEST_OUT=$(B)/web-test node web/tests/run.mjs journey_to_the_end
+.PHONY: test-web-journey
+
 # Normal pass only: the browser drives the server, the sanitizer build adds little here.
 ifeq ($(SAN),)
 TEST_RUN_EXTRA += test-web

@@ -1065,7 +1065,7 @@ START_TEST(test_board_has_19_54_72_9_entries_with_consistent_adjacency)
 	struct rng rng;
 	rng_init(&rng, 5, 0);
 	board_random(&layout, BOARD_NUMBERS_RANDOM, &rng);
-	json_t *board = codec_board_to_json(&layout);
+	json_t *board = codec_board_to_json(&layout, GAME_EDITION_CLASSIC);
 	json_t *hexes = json_object_get(board, "hexes"), *nodes = json_object_get(board, "nodes");
 	json_t *edges = json_object_get(board, "edges"), *harbors = json_object_get(board, "harbors");
 	ck_assert_uint_eq(json_array_size(hexes), 19);
@@ -1147,7 +1147,7 @@ START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
 {
 	struct board_layout layout;
 	board_beginner(&layout);
-	json_t *board = codec_board_to_json(&layout);
+	json_t *board = codec_board_to_json(&layout, GAME_EDITION_CLASSIC);
 	json_t *hexes = json_object_get(board, "hexes"), *nodes = json_object_get(board, "nodes");
 	json_t *harbors = json_object_get(board, "harbors"), *projection = json_object_get(board, "projection");
 	const double apothem = sqrt(3.0) / 2.0, pi = acos(-1.0);

@@ -284,3 +284,18 @@ void handle_seat_back(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_get_summary(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_replace_seat_token(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_replace_player_token(struct http_request *request)
+{
+	(void)request;
+}

@@ -60,6 +60,66 @@ export async function getGame(id, token) {
     }
     return view;
 }
+/** The game view, or the waiting game (its seats and options) while seats are open. */
+export async function getGameOrWaiting(id, token) {
+    const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+    return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
+}
+export function getSeats(id) {
+    return unwrap(client.GET("/v1/games/{id}/seats", { params: { path: { id } } }));
+}
+export function joinGame(id, invite, name, playerToken) {
+    return unwrap(client.POST("/v1/games/{id}/join", { params: { path: { id } }, body: { invite, name }, headers: bearer(playerToken) }));
+}
+/** The admin gives an open seat to a bot (before the start). */
+export function seatBot(id, adminToken, seat, name) {
+    return unwrap(client.POST("/v1/games/{id}/seats/{seat}/bot", {
+        params: { path: { id, seat } }, body: { name }, headers: bearer(adminToken),
+    }));
+}
+export function listLobby() {
+    return unwrap(client.GET("/v1/games", { params: { query: { status: "waiting", limit: 50 } } }));
+}
+export function createPlayer(name) {
+    return unwrap(client.POST("/v1/players", { body: { name } }));
+}
+export function myGames(playerToken) {
+    return unwrap(client.GET("/v1/players/me/games", { params: { query: { limit: 100 } }, headers: bearer(playerToken) }));
+}
+export function replacePlayerToken(playerToken) {
+    return unwrap(client.POST("/v1/players/me/token", { headers: bearer(playerToken) }));
+}
+export function replaceSeatToken(id, token, seat) {
+    return unwrap(client.POST("/v1/games/{id}/seats/{seat}/token", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+export function getSummary(id) {
+    return unwrap(client.GET("/v1/games/{id}/summary", { params: { path: { id } } }));
+}
+export function postMessage(id, token, text) {
+    return unwrap(client.POST("/v1/games/{id}/messages", { params: { path: { id } }, body: { text }, headers: bearer(token) }));
+}
+export function getMail(id, token) {
+    return unwrap(client.GET("/v1/games/{id}/mail", { params: { path: { id } }, headers: bearer(token) }));
+}
+export function registerMail(id, token, address) {
+    return unwrap(client.POST("/v1/games/{id}/mail", { params: { path: { id } }, body: { address }, headers: bearer(token) }));
+}
+export async function deleteMail(id, token) {
+    let answer;
+    try {
+        answer = await client.DELETE("/v1/games/{id}/mail", { params: { path: { id } }, headers: bearer(token) });
+    }
+    catch {
+        throw new ApiProblem(0, "network", "No connection", "the server cannot be reached", null);
+    }
+    if (!answer.response.ok)
+        throw await problemOf(answer.response, answer.error);
+}
+export function setAway(id, token, seat, away) {
+    const options = { params: { path: { id, seat } }, headers: bearer(token) };
+    return unwrap(away ? client.POST("/v1/games/{id}/seats/{seat}/away", options)
+        : client.DELETE("/v1/games/{id}/seats/{seat}/away", options));
+}
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */
 export async function getBoard(id) {
     const board = await unwrap(client.GET("/v1/games/{id}/board", {

@@ -9,7 +9,7 @@ export function geometry(board) {
     const hexes = new Map();
     for (const h of board.hexes)
         hexes.set(h.id, { x: h.px, y: h.py });
-    const harbors = board.harbors.map((h) => ({ type: h.type, nodes: h.nodes, at: { x: h.px, y: h.py }, facing: h.facing }));
+    const harbors = board.harbors.map((h) => ({ type: h.type, nodes: h.nodes, at: { x: h.px, y: h.py }, facing: h.facing, name: h.name }));
     const p = board.projection;
     // The bounding box holds hex centres' outlines and harbor anchors; leave room for the
     // harbor discs drawn around the anchors.
@@ -45,16 +45,17 @@ function target(node, label, pick) {
     node.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
             e.preventDefault();
-            pick();
+            pick(e);
         }
     });
 }
 /** Draw the board into `root` (an <svg>), replacing what was there. */
-export function drawBoard(root, board, geo, view, targets, pick) {
+export function drawBoard(root, board, geo, view, targets, pick, options = { large: false, marks: [] }) {
     const focused = document.activeElement instanceof SVGElement ? document.activeElement.getAttribute("data-key") : null;
     root.replaceChildren();
     root.setAttribute("viewBox", geo.viewBox);
-    root.setAttribute("role", "img");
+    // A group, not an image: it holds the targets, which are buttons.
+    root.setAttribute("role", "group");
     root.setAttribute("aria-label", "The board");
     const names = new Map(view.players.map((p) => [p.seat, p.name]));
     const sea = svg("g", { class: "harbors" });
@@ -72,7 +73,7 @@ export function drawBoard(root, board, geo, view, targets, pick) {
             g.append(svg("text", { x: fixed(h.at.x), y: fixed(h.at.y - 0.03), class: "harbor-text" }, "2:1"));
             g.append(svg("text", { x: fixed(h.at.x), y: fixed(h.at.y + 0.14), class: "harbor-text" }, h.type));
         }
-        g.append(svg("title", {}, h.type === "3:1" ? "Harbor: any 3 for 1" : `Harbor: 2 ${h.type} for 1`));
+        g.append(svg("title", {}, h.type === "3:1" ? `${h.name}: any 3 for 1` : `${h.name}: 2 ${h.type} for 1`));
         sea.append(g);
     }
     root.append(sea);
@@ -92,7 +93,7 @@ export function drawBoard(root, board, geo, view, targets, pick) {
                 g.append(svg("circle", { cx: fixed(c.x + dx), cy: fixed(c.y + 0.18), r: "0.025", class: hot ? "pip hot" : "pip" }));
             }
         }
-        g.append(svg("title", {}, `${TERRAIN_LABEL[h.terrain] ?? h.terrain}${h.number ? " " + h.number : ""} (hex ${h.id})`));
+        g.append(svg("title", {}, `${TERRAIN_LABEL[h.terrain] ?? h.terrain}${h.number ? " " + h.number : ""}: ${h.name}`));
         land.append(g);
     }
     root.append(land);
@@ -128,26 +129,50 @@ export function drawBoard(root, board, geo, view, targets, pick) {
         pieces.append(poly);
     }
     root.append(pieces);
+    const marks = svg("g", { class: "marks", "aria-hidden": "true" });
+    for (const mark of options.marks) {
+        const cls = `mark ${mark.what}${mark.what === "recent" ? ` age${Math.min(4, Math.floor((mark.age ?? 0) * 5))}` : ""}`;
+        if (mark.kind === "node") {
+            const p = geo.nodes.get(mark.id);
+            if (p)
+                marks.append(svg("circle", { cx: fixed(p.x), cy: fixed(p.y), r: "0.3", class: cls, "data-mark-node": String(mark.id) }));
+        }
+        else if (mark.kind === "edge") {
+            const e = board.edges.find((x) => x.id === mark.id);
+            const a = e && geo.nodes.get(e.nodes[0]), b = e && geo.nodes.get(e.nodes[1]);
+            if (a && b)
+                marks.append(svg("line", { x1: fixed(a.x), y1: fixed(a.y), x2: fixed(b.x), y2: fixed(b.y), class: cls, "data-mark-edge": String(mark.id) }));
+        }
+        else {
+            const c = geo.hexes.get(mark.id);
+            if (c)
+                marks.append(svg("circle", { cx: fixed(c.x), cy: fixed(c.y), r: "0.78", class: cls, "data-mark-hex": String(mark.id) }));
+        }
+    }
+    root.append(marks);
     const layer = svg("g", { class: "targets" });
     for (const kind of ["hex", "edge", "node"]) {
         for (const [id, label] of targets[kind]) {
             let node;
+            const radius = options.large ? "0.36" : "0.2";
             if (kind === "node") {
                 const p = geo.nodes.get(id);
-                node = svg("circle", { cx: fixed(p.x), cy: fixed(p.y), r: "0.17", "data-node": String(id) });
+                node = svg("circle", { cx: fixed(p.x), cy: fixed(p.y), r: radius, "data-node": String(id) });
             }
             else if (kind === "edge") {
                 const e = board.edges.find((x) => x.id === id);
                 const a = geo.nodes.get(e.nodes[0]), b = geo.nodes.get(e.nodes[1]);
-                node = svg("line", { x1: fixed(a.x + (b.x - a.x) * 0.2), y1: fixed(a.y + (b.y - a.y) * 0.2),
-                    x2: fixed(b.x - (b.x - a.x) * 0.2), y2: fixed(b.y - (b.y - a.y) * 0.2), "data-edge": String(id) });
+                node = svg("g", { "data-edge": String(id), class: "edge-target" });
+                node.append(svg("line", { x1: fixed(a.x + (b.x - a.x) * 0.2), y1: fixed(a.y + (b.y - a.y) * 0.2),
+                    x2: fixed(b.x - (b.x - a.x) * 0.2), y2: fixed(b.y - (b.y - a.y) * 0.2) }));
+                node.append(svg("circle", { cx: fixed((a.x + b.x) / 2), cy: fixed((a.y + b.y) / 2), r: options.large ? "0.34" : "0.2" }));
             }
             else {
                 const c = geo.hexes.get(id);
                 node = svg("circle", { cx: fixed(c.x), cy: fixed(c.y), r: "0.55", "data-hex-target": String(id) });
             }
             node.setAttribute("data-key", `${kind}-${id}`);
-            target(node, label, () => pick(kind, id));
+            target(node, label, (e) => pick(kind, id, e));
             layer.append(node);
         }
     }

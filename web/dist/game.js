@@ -1,16 +1,31 @@
 // game.ts - the game screen: the board, what this seat may do (from GET .../actions), the
-// open offers, every seat's public figures, the log in words, and the winner.
+// open offers, every seat's public figures, table talk, the log in words, and at the end
+// the game in figures (GET .../summary).
 //
 // The screen shows only what the server said. Every change comes from the stream: an
 // event (or a reconnection) makes the screen read the game view and the actions again,
 // both of one version, and draw them; a move is a POST whose refusal is shown as the
 // server's problem, and the screen is then read again. Nothing is drawn before the server
-// accepted it. A spectator link (no token) shows the same without a hand or actions.
-import { ApiProblem, getActions, getBoard, getGame, moveOf, postMove, RESOURCES } from "./api.js";
+// accepted it: a place chosen on a touch screen is only marked (and the move asked for)
+// once the player confirms it. A spectator link (no token) shows the same without a hand,
+// actions or a seat panel.
+//
+// What happened: the log names places by the server's names (GET .../board), the board
+// marks the place of the last move and, fading with age, of every move since this player
+// last looked at the game (the version kept in this browser when the page is left).
+import { ApiProblem, getActions, getBoard, getGame, getSummary, moveOf, postMove, RESOURCES } from "./api.js";
 import { drawBoard, geometry, noTargets } from "./board.js";
-import { describeEvent } from "./log.js";
+import { Chat } from "./chat.js";
+import { diceFaces } from "./dice.js";
+import { describeEvent, placeOf } from "./log.js";
+import { costCard, playersPanel } from "./panels.js";
+import { SeatPanel } from "./seatpanel.js";
+import * as signal from "./signal.js";
+import * as store from "./store.js";
 import { GameStream } from "./stream.js";
-import { cards, clearMessage, describeProblem, el, handTotal, openDialog, seatClass, showMessage } from "./ui.js";
+import { summaryScreen } from "./summary.js";
+import { clearMessage, describeProblem, el, handTotal, openDialog, showMessage } from "./ui.js";
+import { cardList, cardWord } from "./words.js";
 const PHASE_WORDS = {
     setup_settlement: "place a settlement",
     setup_road: "place a road",
@@ -20,6 +35,8 @@ const PHASE_WORDS = {
     main: "build, trade or end the turn",
     finished: "nothing: the game is over",
 };
+/** Big targets and one kind of place at a time: a narrow screen or a touch screen. */
+const narrow = window.matchMedia("(max-width: 40rem), (pointer: coarse)");
 export class GameScreen {
     id;
     token;
@@ -27,8 +44,12 @@ export class GameScreen {
     geo = null;
     view = null;
     actions = null;
+    summary = null;
+    summaryAsked = false;
     events = new Map();
     mode = { kind: "none" };
+    chosen = null;
+    lastPointer = "mouse";
     loading = false;
     again = false;
     retry = 0; /* the timer of a delayed refresh, 0 when none */
@@ -36,13 +57,23 @@ export class GameScreen {
     stream = null;
     root;
     svgRoot;
+    chat;
+    seatPanel = null;
+    /** The version this browser last saw of the game, when the page opened (null: never). */
+    seenBefore;
     constructor(id, token, host) {
         this.id = id;
         this.token = token;
+        this.seenBefore = store.seen(id);
         this.svgRoot = document.createElementNS("http://www.w3.org/2000/svg", "svg");
         this.svgRoot.setAttribute("id", "board");
-        this.root = el("div", { class: "game" }, el("section", { class: "board-panel", "aria-label": "Board" }, this.svgRoot), el("div", { class: "side" }, el("section", { id: "status", class: "panel", "aria-live": "polite" }), el("section", { id: "winner", class: "panel winner", hidden: true }), el("section", { id: "you", class: "panel", "aria-label": "Your hand", hidden: token === null }), el("section", { id: "actions", class: "panel", "aria-label": "Your moves", hidden: token === null }), el("section", { id: "trades", class: "panel", "aria-label": "Open offers" }), el("section", { id: "players", class: "panel", "aria-label": "Players" }), el("section", { id: "log", class: "panel", "aria-label": "Game log" }, el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" }))));
+        this.svgRoot.addEventListener("pointerdown", (e) => (this.lastPointer = e.pointerType));
+        this.chat = new Chat(id, token, null);
+        this.root = el("div", { class: "game" }, el("section", { class: "board-panel", "aria-label": "Board" }, this.svgRoot, el("p", { id: "board-legend", class: "meta legend" }, "")), el("div", { class: "side" }, el("section", { id: "status", class: "panel", "aria-live": "polite" }), el("section", { id: "winner", class: "panel winner", hidden: true }), el("section", { id: "actions", class: "panel", "aria-label": "Your moves", hidden: token === null }), el("section", { id: "you", class: "panel", "aria-label": "Your hand", hidden: token === null }), el("section", { id: "trades", class: "panel", "aria-label": "Open offers" }), el("section", { id: "players", class: "panel", "aria-label": "Players" }), this.chat.root, el("section", { id: "log", class: "panel", "aria-label": "Game log" }, el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" })), el("section", { id: "costs", class: "panel", "aria-label": "Building costs" }), el("div", { id: "seat-slot" })));
         host.replaceChildren(this.root);
+        narrow.addEventListener("change", this.relayout);
+        window.addEventListener("pagehide", this.remember);
+        document.addEventListener("visibilitychange", this.remember);
     }
     async start() {
         try {
@@ -54,18 +85,38 @@ export class GameScreen {
             return;
         }
         await this.refresh();
+        this.follow();
+    }
+    follow() {
+        this.stream?.close();
         this.stream = new GameStream(`/v1/games/${encodeURIComponent(this.id)}/stream`, this.token, {
-            event: (version, type, data) => this.onEvent(version, type, data),
+            event: (type, data) => this.onEvent(type, data),
             status: (up) => this.connection(up),
             end: () => this.connection(true, true),
         });
         this.stream.start();
     }
     stop() {
+        if (this.view)
+            store.setSeen(this.id, this.view.version);
         this.stream?.close();
         window.clearTimeout(this.ticker);
         window.clearTimeout(this.retry);
+        narrow.removeEventListener("change", this.relayout);
+        window.removeEventListener("pagehide", this.remember);
+        document.removeEventListener("visibilitychange", this.remember);
+        signal.reset();
     }
+    /** The version seen, kept for the next visit's marks (when the page is left or hidden). */
+    remember = (e) => {
+        if (this.view && (e.type === "pagehide" || document.hidden))
+            store.setSeen(this.id, this.view.version);
+    };
+    relayout = () => {
+        this.painted.delete("board");
+        this.painted.delete("actions");
+        this.render();
+    };
     connection(up, ended = false) {
         const badge = document.getElementById("connection");
         if (!badge)
@@ -75,12 +126,18 @@ export class GameScreen {
         if (up)
             void this.refresh();
     }
-    onEvent(version, type, data) {
-        if (data && typeof data === "object" && "type" in data && type !== "your_turn") {
+    onEvent(type, data) {
+        if (type === "message") {
+            const message = data && typeof data === "object" && "message" in data ? data.message : null;
+            if (message)
+                this.chat.add(message);
+            return;
+        }
+        if (data && typeof data === "object" && "type" in data && "version" in data && type !== "your_turn") {
             const entry = data;
-            if (!this.events.has(version)) {
-                this.events.set(version, entry);
-                this.appendLog(version, entry);
+            if (!this.events.has(entry.version)) {
+                this.events.set(entry.version, entry);
+                this.appendLog(entry.version, entry);
             }
         }
         void this.refresh();
@@ -91,11 +148,31 @@ export class GameScreen {
         const player = this.view?.players.find((p) => p.seat === seat);
         return player ? player.name : `Seat ${seat + 1}`;
     };
+    edition() {
+        return this.view?.options.edition ?? "classic";
+    }
+    word(resource) {
+        return cardList({ [resource]: 1 }, this.edition()).replace(/^1 /, "");
+    }
+    cards(counts) {
+        return cardList(counts, this.edition());
+    }
+    context = {
+        edition: "classic",
+        name: (seat) => this.name(seat),
+        hex: (id) => this.board?.hexes[id]?.name ?? `hex ${id}`,
+        node: (id) => this.board?.nodes[id]?.name ?? `intersection ${id}`,
+        edge: (id) => this.board?.edges[id]?.name ?? `path ${id}`,
+    };
+    describe(entry) {
+        this.context.edition = this.edition();
+        return describeEvent(entry, this.context);
+    }
     appendLog(version, entry) {
         const list = document.getElementById("log-list");
         if (!list)
             return;
-        const item = el("li", { "data-version": version }, describeEvent(entry, this.name));
+        const item = el("li", { "data-version": version }, el("span", { class: "v" }, String(version)), " ", el("span", { class: "line" }, this.describe(entry)));
         const after = [...list.children].find((li) => Number(li.getAttribute("data-version")) > version);
         list.insertBefore(item, after ?? null);
         list.scrollTop = list.scrollHeight;
@@ -157,8 +234,9 @@ export class GameScreen {
             return;
         for (const li of list.children) {
             const entry = this.events.get(Number(li.getAttribute("data-version")));
-            if (entry)
-                li.textContent = describeEvent(entry, this.name);
+            const line = li.querySelector(".line");
+            if (entry && line)
+                line.textContent = this.describe(entry);
         }
     }
     list() {
@@ -171,6 +249,7 @@ export class GameScreen {
         if (!move || !this.token || this.sending)
             return;
         this.sending = true;
+        this.chosen = null;
         this.root.setAttribute("aria-busy", "true");
         try {
             await postMove(this.id, this.token, move);
@@ -187,28 +266,109 @@ export class GameScreen {
             await this.refresh();
         }
     }
+    large() {
+        return narrow.matches;
+    }
+    /** The marks of the board: the last move's place, the places of the moves since the last
+     * visit (older ones paler), and a place chosen on a touch screen. */
+    marks() {
+        const placed = [...this.events.values()].sort((a, b) => a.version - b.version)
+            .map((e) => ({ version: e.version, place: placeOf(e) })).filter((x) => x.place !== null);
+        const marks = [];
+        const last = placed[placed.length - 1];
+        if (this.seenBefore !== null) {
+            const since = placed.filter((x) => x.version > this.seenBefore && x !== last);
+            since.forEach((x, i) => marks.push({ ...x.place, what: "recent", age: since.length > 1 ? 1 - i / (since.length - 1) : 0 }));
+        }
+        if (last)
+            marks.push({ ...last.place, what: "last" });
+        if (this.chosen)
+            marks.push({ kind: this.chosen.kind, id: this.chosen.id, what: "chosen" });
+        return marks;
+    }
     render() {
         const view = this.view;
         if (!view || !this.board || !this.geo)
             return;
         if (this.mode.kind !== "none" && !this.modeStillLegal())
             this.mode = { kind: "none" };
+        if (this.chosen && !this.chosen.moves.some((m) => this.list().some((a) => JSON.stringify(a) === JSON.stringify(m))))
+            this.chosen = null;
         const targets = this.targets();
         const board = this.board, geo = this.geo;
         const actions = this.actions;
+        const me = actions?.seat ?? null;
+        this.chat.setSeat(me);
+        this.chat.setSeats(view.players);
+        if (me !== null && this.token) {
+            // A link opened with its token: the browser now knows whose seat it keeps.
+            const link = store.seatLink(this.id);
+            if (link && link.token === this.token && link.seat !== me)
+                store.setSeatLink(this.id, { seat: me, token: this.token, name: this.name(me) });
+            const role = document.getElementById("role");
+            if (role)
+                role.textContent = `You play ${this.name(me)} (seat ${me + 1})`;
+        }
+        const marks = this.marks(), large = this.large();
         // A panel is drawn again only when what it shows changed: a button a person is about to
         // click must not be replaced under the pointer by an identical one.
-        this.paint("board", [view.buildings, view.roads, view.robber, [...targets.node], [...targets.edge], [...targets.hex]], () => drawBoard(this.svgRoot, board, geo, view, targets, (kind, id) => this.pick(kind, id)));
+        this.paint("board", [view.buildings, view.roads, view.robber, [...targets.node], [...targets.edge], [...targets.hex], marks, large], () => {
+            drawBoard(this.svgRoot, board, geo, view, targets, (kind, id, e) => this.pick(kind, id, e), { large, marks });
+            this.legend(marks);
+        });
         this.paint("status", [view.version, actions?.waiting_for, view.deadline], () => this.renderStatus(view));
-        this.paint("winner", [view.winner, view.players], () => this.renderWinner(view));
+        this.paint("winner", [view.winner, view.players, this.summary !== null], () => this.renderWinner(view));
         if (this.token) {
-            this.paint("hand", [view.you], () => this.renderHand(view));
-            this.paint("actions", [actions?.actions, view.you, this.mode, this.sending], () => this.renderActions(view));
+            this.paint("hand", [view.you, view.options.edition], () => this.renderHand(view));
+            this.paint("actions", [actions?.actions, view.you, this.mode, this.sending, this.chosen?.label ?? null, large], () => this.renderActions(view));
+            if (me !== null && !this.seatPanel) {
+                this.seatPanel = new SeatPanel({
+                    game: this.id, seat: me, token: () => this.token ?? "",
+                    away: () => this.view?.players.find((p) => p.seat === me)?.away === true,
+                    replaced: (token) => this.replaced(me, token),
+                    refresh: () => void this.refresh(),
+                });
+                document.getElementById("seat-slot")?.replaceChildren(this.seatPanel.root);
+            }
+            this.seatPanel?.update();
         }
         this.paint("trades", [view.trades, view.status, actions?.actions, this.sending, view.players.map((p) => p.name)], () => this.renderTrades(view));
-        this.paint("players", [view.players, view.turn.seat, actions?.waiting_for, view.longest_road, view.largest_army], () => this.renderPlayers(view));
+        const waiting = actions?.waiting_for ?? view.pending.seats;
+        this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner], () => document.getElementById("players").replaceChildren(...playersPanel(view, me, waiting, this.edition())));
+        this.paint("costs", [view.options.edition], () => document.getElementById("costs").replaceChildren(...costCard(this.edition())));
+        const mine = me !== null && waiting.includes(me) && (view.winner === null || view.winner === undefined);
+        signal.yourMove(mine, PHASE_WORDS[view.phase] ?? view.phase, this.id);
+        if (view.status === "finished" && !this.summaryAsked) {
+            this.summaryAsked = true;
+            store.setSeen(this.id, view.version);
+            void getSummary(this.id).then((summary) => {
+                this.summary = summary;
+                this.render();
+            }, (e) => showMessage(describeProblem(e)));
+        }
         this.root.setAttribute("data-version", String(view.version));
         this.root.setAttribute("data-turn", String(view.turn.number));
+    }
+    /** The words under the board for its marks (the marks are drawn, not read). */
+    legend(marks) {
+        const box = document.getElementById("board-legend");
+        if (!box)
+            return;
+        const last = [...this.events.values()].filter((e) => placeOf(e)).sort((a, b) => b.version - a.version)[0];
+        const recent = marks.filter((m) => m.what === "recent").length;
+        const parts = [];
+        if (last)
+            parts.push(`Last move (marked): ${this.describe(last)}`);
+        if (recent)
+            parts.push(`Dashed purple marks: ${recent} more ${recent === 1 ? "move" : "moves"} since your last visit.`);
+        box.textContent = parts.join(" ");
+    }
+    replaced(seat, token) {
+        this.token = token;
+        const link = store.seatLink(this.id);
+        store.setSeatLink(this.id, { seat, token, name: link?.name ?? this.name(seat) });
+        history.replaceState(null, "", `#game=${encodeURIComponent(this.id)}`);
+        this.follow();
     }
     painted = new Map();
     paint(panel, shown, draw) {
@@ -221,71 +381,103 @@ export class GameScreen {
     modeStillLegal() {
         if (this.mode.kind === "knight")
             return this.of("play_knight").length > 0;
+        if (this.mode.kind === "build")
+            return this.buildKinds().includes(this.mode.what);
         return this.of("play_road_building").length > 0;
+    }
+    /** The kinds of pieces the seat may place now. */
+    buildKinds() {
+        const kinds = [];
+        if (this.of("build_road").length)
+            kinds.push("road");
+        if (this.of("build_settlement").length)
+            kinds.push("settlement");
+        if (this.of("build_city").length)
+            kinds.push("city");
+        return kinds;
     }
     targets() {
         const t = noTargets();
         if (this.mode.kind === "knight") {
             for (const a of this.of("play_knight"))
-                t.hex.set(a.hex, `Play the knight: move the robber to hex ${a.hex}`);
+                t.hex.set(a.hex, `Play the knight: move the robber to ${this.context.hex(a.hex)}`);
             return t;
         }
         if (this.mode.kind === "road1" || this.mode.kind === "road2") {
             const mode = this.mode;
             for (const a of this.of("play_road_building")) {
                 if (mode.kind === "road1" && a.edges.length)
-                    t.edge.set(a.edges[0], `First free road on path ${a.edges[0]}`);
+                    t.edge.set(a.edges[0], `First free road on ${this.context.edge(a.edges[0])}`);
                 if (mode.kind === "road2" && a.edges[0] === mode.first && a.edges.length > 1)
-                    t.edge.set(a.edges[1], `Second free road on path ${a.edges[1]}`);
+                    t.edge.set(a.edges[1], `Second free road on ${this.context.edge(a.edges[1])}`);
             }
             return t;
         }
-        for (const a of this.of("build_settlement"))
-            t.node.set(a.node, `Build a settlement at intersection ${a.node}`);
-        for (const a of this.of("build_city"))
-            t.node.set(a.node, `Build a city at intersection ${a.node}`);
-        for (const a of this.of("build_road"))
-            t.edge.set(a.edge, `Build a road on path ${a.edge}`);
+        // On a small or touch screen, one kind of place at a time: the seat chooses what to build.
+        const oneAtATime = this.large() && this.buildKinds().length > 1;
+        const mode = this.mode;
+        const shows = (what) => mode.kind === "build" ? mode.what === what : !oneAtATime;
+        if (shows("settlement"))
+            for (const a of this.of("build_settlement"))
+                t.node.set(a.node, `Build a settlement at ${this.context.node(a.node)}`);
+        if (shows("city"))
+            for (const a of this.of("build_city"))
+                t.node.set(a.node, `Build a city at ${this.context.node(a.node)}`);
+        if (shows("road"))
+            for (const a of this.of("build_road"))
+                t.edge.set(a.edge, `Build a road on ${this.context.edge(a.edge)}`);
         for (const a of this.of("move_robber"))
-            t.hex.set(a.hex, `Move the robber to hex ${a.hex}`);
+            t.hex.set(a.hex, `Move the robber to ${this.context.hex(a.hex)}`);
         return t;
     }
-    pick(kind, id) {
-        if (kind === "node") {
-            const a = this.list().find((x) => (x.type === "build_settlement" || x.type === "build_city") && x.node === id);
-            if (a)
-                void this.send(moveOf(a));
+    /** A target was picked: moved at once with a mouse or the keyboard; on a touch screen the
+     * place is marked and the move waits for its confirmation. */
+    pick(kind, id, e) {
+        const touch = (e.type === "click" && this.lastPointer === "touch") || (e.type !== "keydown" && window.matchMedia("(pointer: coarse)").matches);
+        const moves = this.movesAt(kind, id);
+        if (!moves.length)
+            return;
+        if (moves === ROAD_SECOND)
+            return;
+        if (touch) {
+            this.chosen = { kind, id, moves, label: this.targets()[kind].get(id) ?? "" };
+            this.render();
+            document.getElementById("confirm-move")?.focus();
+            return;
         }
-        else if (kind === "edge") {
+        this.go(moves);
+    }
+    /** The moves a pick stands for (several: the robber's victims); ROAD_SECOND when it only
+     * chose Road Building's first path. */
+    movesAt(kind, id) {
+        if (kind === "node") {
+            return this.list().filter((x) => (x.type === "build_settlement" || x.type === "build_city") && x.node === id);
+        }
+        if (kind === "edge") {
             if (this.mode.kind === "road1") {
                 const options = this.of("play_road_building").filter((a) => a.edges[0] === id);
                 if (options.some((a) => a.edges.length > 1)) {
                     this.mode = { kind: "road2", first: id };
                     this.render();
+                    return ROAD_SECOND;
                 }
-                else if (options[0])
-                    void this.send(moveOf(options[0]));
+                return options.slice(0, 1);
             }
-            else if (this.mode.kind === "road2") {
+            if (this.mode.kind === "road2") {
                 const first = this.mode.first;
-                const a = this.of("play_road_building").find((x) => x.edges[0] === first && x.edges[1] === id);
-                if (a)
-                    void this.send(moveOf(a));
+                return this.of("play_road_building").filter((x) => x.edges[0] === first && x.edges[1] === id);
             }
-            else {
-                const a = this.of("build_road").find((x) => x.edge === id);
-                if (a)
-                    void this.send(moveOf(a));
-            }
+            return this.of("build_road").filter((x) => x.edge === id);
         }
-        else {
-            const robberMoves = this.mode.kind === "knight" ? this.of("play_knight") : this.of("move_robber");
-            const options = robberMoves.filter((a) => a.hex === id);
-            if (options.length === 1)
-                void this.send(moveOf(options[0]));
-            else if (options.length > 1)
-                this.chooseVictim(options);
-        }
+        const robberMoves = this.mode.kind === "knight" ? this.of("play_knight") : this.of("move_robber");
+        return robberMoves.filter((a) => a.hex === id);
+    }
+    go(moves) {
+        this.chosen = null;
+        if (moves.length === 1)
+            void this.send(moveOf(moves[0]));
+        else if (moves.length > 1)
+            this.chooseVictim(moves);
     }
     chooseVictim(options) {
         const buttons = options.map((a) => {
@@ -308,14 +500,13 @@ export class GameScreen {
         else
             line = `Waiting for ${waiting.map(this.name).join(", ") || "nobody"} to ${PHASE_WORDS[view.phase] ?? view.phase}.`;
         const roll = view.turn.dice ?? view.last_roll;
-        const dice = roll ? ` ${view.turn.dice ? "Dice" : "Last roll"}: ${roll[0]} + ${roll[1]} = ${roll[0] + roll[1]}.` : "";
+        const rolled = roll ? `${view.turn.dice ? "Dice" : "Last roll"}: ${roll[0]} + ${roll[1]} = ${roll[0] + roll[1]}.` : "";
+        const dice = roll ? el("div", { class: "dice-row" }, diceFaces(roll, rolled)) : null;
         const clock = el("p", { id: "deadline", class: "deadline", hidden: !view.deadline });
         this.deadline = view.deadline ? Date.parse(view.deadline) : null;
         this.clock = clock;
         this.tick();
-        const mine = me !== null && waiting.includes(me) && view.winner === null;
-        document.title = mine ? "Your move · Catan" : "Catan";
-        box.replaceChildren(el("h2", {}, view.status === "setup" ? "Setting up" : view.status === "finished" ? "Game over" : `Turn ${view.turn.number}: ${this.name(view.turn.seat)}`), el("p", { id: "status-line" }, line + dice), clock, el("p", { class: "meta" }, `Version ${view.version} · Longest Road: ${this.name(view.longest_road)} · Largest Army: ${this.name(view.largest_army)} · Development cards left: ${view.development_cards_left}`));
+        box.replaceChildren(el("h2", {}, view.status === "setup" ? "Setting up" : view.status === "finished" ? "Game over" : `Turn ${view.turn.number}: ${this.name(view.turn.seat)}`), el("p", { id: "status-line" }, line + (rolled ? ` ${rolled}` : "")), ...(dice ? [dice] : []), clock, el("p", { class: "meta" }, `Version ${view.version} · Development cards left: ${view.development_cards_left}`));
     }
     deadline = null;
     clock = null;
@@ -339,8 +530,12 @@ export class GameScreen {
             return;
         }
         box.hidden = false;
+        if (this.summary) {
+            box.replaceChildren(summaryScreen(this.summary, this.edition(), this.actions?.seat ?? null));
+            return;
+        }
         const standings = [...view.players].sort((a, b) => b.victory_points - a.victory_points);
-        box.replaceChildren(el("h2", { id: "winner-title" }, view.winner === this.actions?.seat ? "You won!" : `${this.name(view.winner)} won!`), el("ol", {}, ...standings.map((p) => el("li", {}, `${p.name}: ${p.victory_points} points`))), el("p", {}, el("a", { href: "/" }, "Start a new game")));
+        box.replaceChildren(el("h2", { id: "winner-title" }, view.winner === this.actions?.seat ? "You won!" : `${this.name(view.winner)} won!`), el("ol", {}, ...standings.map((p) => el("li", {}, `${p.name}: ${p.victory_points} ${p.victory_points === 1 ? "point" : "points"}`))), el("p", { class: "meta" }, "The game in figures is on its way…"));
     }
     renderHand(view) {
         const box = document.getElementById("you");
@@ -352,11 +547,11 @@ export class GameScreen {
         const dev = you.development_cards;
         const devRows = Object.entries(dev)
             .filter(([, c]) => c.count > 0)
-            .map(([name, c]) => el("li", {}, `${name.replace(/_/g, " ")}: ${c.count}${c.playable < c.count ? ` (${c.playable} playable now)` : ""}`));
-        box.replaceChildren(el("h2", {}, `Your hand (${this.name(you.seat)}, ${you.victory_points} points)`), el("ul", { class: "hand" }, ...RESOURCES.map((r) => el("li", { class: `card res-${r}`, "data-resource": r }, el("span", { class: "count" }, String(you.resources[r])), ` ${r}`))), el("h3", {}, "Development cards"), devRows.length ? el("ul", { class: "dev" }, ...devRows) : el("p", {}, "None."));
+            .map(([name, c]) => el("li", {}, `${cardWord(name, this.edition())}: ${c.count}${c.playable < c.count ? ` (${c.playable} playable now)` : ""}`));
+        box.replaceChildren(el("h2", {}, `Your hand (${this.name(you.seat)}, ${you.victory_points} ${you.victory_points === 1 ? "point" : "points"})`), el("ul", { class: "hand" }, ...RESOURCES.map((r) => el("li", { class: `card res-${r}`, "data-resource": r }, el("span", { class: "count" }, String(you.resources[r])), ` ${this.word(r)}`))), el("h3", {}, "Development cards"), devRows.length ? el("ul", { class: "dev" }, ...devRows) : el("p", {}, "None."));
     }
-    button(label, onClick, cls = "") {
-        const b = el("button", { type: "button", class: cls || null }, label);
+    button(label, onClick, cls = "", id = null) {
+        const b = el("button", { type: "button", class: cls || null, id }, label);
         b.disabled = this.sending;
         b.addEventListener("click", onClick);
         return b;
@@ -367,13 +562,22 @@ export class GameScreen {
         const list = this.list();
         if (!list.length)
             parts.push(el("p", {}, view.winner !== null && view.winner !== undefined ? "The game is over." : "Nothing to do right now."));
+        if (this.chosen) {
+            const chosen = this.chosen;
+            parts.push(el("div", { id: "confirm", class: "confirm", role: "group", "aria-label": "Confirm your move" }, el("p", { class: "prompt" }, `${chosen.label}?`), el("div", { class: "row" }, this.button("Confirm", () => this.go(chosen.moves), "primary", "confirm-move"), this.button("Cancel", () => { this.chosen = null; this.render(); }, "", "cancel-move"))));
+        }
         const prompt = [];
+        const kinds = this.buildKinds();
         if (this.mode.kind === "knight")
             prompt.push("Choose the hex for the robber (highlighted).");
         else if (this.mode.kind === "road1")
             prompt.push("Choose the path of your first free road (highlighted).");
         else if (this.mode.kind === "road2")
             prompt.push("Choose the path of your second free road (highlighted).");
+        else if (this.mode.kind === "build")
+            prompt.push(`Choose where to build the ${this.mode.what} (highlighted).`);
+        else if (this.large() && kinds.length > 1)
+            prompt.push("What do you build? Then choose its place on the board.");
         else {
             if (this.of("build_settlement").length)
                 prompt.push("Highlighted intersections: build a settlement.");
@@ -384,10 +588,16 @@ export class GameScreen {
             if (this.of("move_robber").length)
                 prompt.push("Choose a highlighted hex for the robber.");
         }
+        if (this.chosen)
+            prompt.length = 0;
         if (prompt.length)
             parts.push(el("p", { id: "prompt", class: "prompt" }, prompt.join(" ")));
         if (this.mode.kind !== "none")
-            parts.push(this.button("Cancel", () => { this.mode = { kind: "none" }; this.render(); }));
+            parts.push(this.button("Cancel", () => { this.mode = { kind: "none" }; this.chosen = null; this.render(); }));
+        if (this.mode.kind === "none" && this.large() && kinds.length > 1) {
+            const labels = { road: "Build a road", settlement: "Build a settlement", city: "Build a city" };
+            parts.push(el("div", { class: "row" }, ...kinds.map((what) => this.button(labels[what], () => { this.mode = { kind: "build", what }; this.chosen = null; this.render(); }, "", `build-${what}`))));
+        }
         const roll = this.of("roll")[0];
         if (roll) {
             if (roll.template) {
@@ -410,11 +620,12 @@ export class GameScreen {
         if (this.of("play_road_building").length && this.mode.kind === "none")
             parts.push(this.button("Play Road Building", () => { this.mode = { kind: "road1" }; this.render(); }));
         const plenty = this.of("play_year_of_plenty");
+        const plentyName = cardWord("year_of_plenty", this.edition());
         if (plenty.length)
-            parts.push(this.button("Play Year of Plenty…", () => this.choiceDialog("Year of Plenty: take two cards", plenty.map((a) => [cards(a.resources), a]))));
+            parts.push(this.button(`Play ${plentyName}…`, () => this.choiceDialog(`${plentyName}: take two cards`, plenty.map((a) => [this.cards(a.resources), a]))));
         const monopoly = this.of("play_monopoly");
         if (monopoly.length)
-            parts.push(this.button("Play Monopoly…", () => this.choiceDialog("Monopoly: take every card of", monopoly.map((a) => [a.resource, a]))));
+            parts.push(this.button("Play Monopoly…", () => this.choiceDialog("Monopoly: take every card of", monopoly.map((a) => [this.word(a.resource), a]))));
         const maritime = this.of("maritime_trade");
         if (maritime.length)
             parts.push(this.maritimeForm(maritime));
@@ -443,7 +654,7 @@ export class GameScreen {
             const input = el("input", { type: "number", min: 0, max: hand[r], value: 0, id: `discard-${r}`, name: r, inputmode: "numeric" });
             input.addEventListener("input", update);
             inputs.set(r, input);
-            return el("label", { for: `discard-${r}`, class: "count-row" }, `${r} (you have ${hand[r]})`, input);
+            return el("label", { for: `discard-${r}`, class: "count-row" }, `${this.word(r)} (you have ${hand[r]})`, input);
         });
         submit.addEventListener("click", () => {
             const resources = {};
@@ -470,15 +681,15 @@ export class GameScreen {
         const gives = [...new Set(single.map(giveOf))];
         const give = el("select", { id: "maritime-give" }, ...gives.map((r) => {
             const rate = Math.min(...single.filter((a) => giveOf(a) === r).map((a) => a.rate));
-            return el("option", { value: r }, `${rate} ${r}`);
+            return el("option", { value: r }, `${rate} ${this.word(r)}`);
         }));
-        const get = el("select", { id: "maritime-get" }, ...RESOURCES.map((r) => el("option", { value: r }, `1 ${r}`)));
+        const get = el("select", { id: "maritime-get" }, ...RESOURCES.map((r) => el("option", { value: r }, `1 ${this.word(r)}`)));
         const trade = this.button("Trade with the bank", () => {
             const candidates = single.filter((a) => giveOf(a) === give.value && getOf(a) === get.value).sort((a, b) => a.rate - b.rate);
             if (candidates[0])
                 void this.send(moveOf(candidates[0]));
             else
-                showMessage(`The bank does not trade ${give.value} for ${get.value}.`);
+                showMessage(`The bank does not trade ${this.word(give.value)} for ${this.word(get.value)}.`);
         });
         return el("fieldset", { class: "maritime" }, el("legend", {}, "Trade with the bank"), el("label", { for: "maritime-give" }, "Give "), give, el("label", { for: "maritime-get" }, " for "), get, trade);
     }
@@ -488,11 +699,11 @@ export class GameScreen {
         const prefix = counter ? `counter-${counter.id}` : "offer";
         const give = new Map(), want = new Map();
         const rows = RESOURCES.map((r) => {
-            const g = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.want[r] ?? 0) : 0, id: `${prefix}-give-${r}`, "aria-label": `give ${r}` });
-            const w = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.give[r] ?? 0) : 0, id: `${prefix}-want-${r}`, "aria-label": `want ${r}` });
+            const g = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.want[r] ?? 0) : 0, id: `${prefix}-give-${r}`, "aria-label": `give ${this.word(r)}` });
+            const w = el("input", { type: "number", min: 0, max: 19, value: counter ? (counter.give[r] ?? 0) : 0, id: `${prefix}-want-${r}`, "aria-label": `want ${this.word(r)}` });
             give.set(r, g);
             want.set(r, w);
-            return el("tr", {}, el("th", { scope: "row" }, r), el("td", {}, g), el("td", {}, w));
+            return el("tr", {}, el("th", { scope: "row" }, this.word(r)), el("td", {}, g), el("td", {}, w));
         });
         const others = view.players.filter((p) => p.seat !== me);
         const to = new Map();
@@ -531,7 +742,7 @@ export class GameScreen {
             const addressedToMe = me !== null && t.from !== me && t.counter_to === null &&
                 mine.some((a) => a.type === "accept_trade" || a.type === "decline_trade");
             const signature = JSON.stringify([mine, addressedToMe, this.sending]);
-            const text = `${t.counter_to ? "Counter-offer" : "Offer"} ${t.id}: ${this.name(t.from)} gives ${cards(t.give)} for ${cards(t.want)}, to ${t.to.map(this.name).join(", ")}.`;
+            const text = `${t.counter_to ? "Counter-offer" : "Offer"} ${t.id}: ${this.name(t.from)} gives ${this.cards(t.give)} for ${this.cards(t.want)}, to ${t.to.map(this.name).join(", ")}.`;
             const meta = `Accepted: ${t.accepted.map(this.name).join(", ") || "nobody yet"} · Declined: ${t.declined.map(this.name).join(", ") || "nobody"}`;
             const kept = this.tradeItems.get(t.id);
             if (kept && kept.buttons === signature) {
@@ -581,14 +792,9 @@ export class GameScreen {
             box.replaceChildren(heading, el("p", {}, "None."));
         }
     }
-    renderPlayers(view) {
-        const box = document.getElementById("players");
-        const me = this.actions?.seat ?? null;
-        const waiting = this.actions?.waiting_for ?? view.pending.seats;
-        const rows = view.players.map((p) => el("tr", { class: p.seat === view.turn.seat ? "active" : null, "data-seat": p.seat }, el("th", { scope: "row" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), ` ${p.name}${p.seat === me ? " (you)" : ""}${p.bot ? " (bot)" : ""}${waiting.includes(p.seat) ? " (to move)" : ""}`), el("td", {}, String(p.victory_points)), el("td", {}, String(p.resource_count)), el("td", {}, String(p.development_card_count)), el("td", {}, String(p.knights_played)), el("td", {}, String(p.longest_road_length)), el("td", {}, [view.longest_road === p.seat ? "Longest Road" : "", view.largest_army === p.seat ? "Largest Army" : ""].filter(Boolean).join(", "))));
-        box.replaceChildren(el("h2", { id: "players-title" }, "Players"), el("div", { class: "scroll", tabindex: 0, "aria-labelledby": "players-title" }, el("table", {}, el("thead", {}, el("tr", {}, ...["Player", "Points", "Cards", "Dev. cards", "Knights", "Road", "Awards"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, ...rows))));
-    }
 }
+/** movesAt's answer for a pick that only chose Road Building's first path. */
+const ROAD_SECOND = [];
 function dieSelect(id, label) {
     const select = el("select", { id }, ...[1, 2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
     return { label: el("label", { for: id }, `${label} `, select), select };

@@ -58,7 +58,7 @@ export class GameStream {
         if (this.token)
             headers.Authorization = `Bearer ${this.token}`;
         if (this.lastId !== null)
-            headers["Last-Event-ID"] = String(this.lastId);
+            headers["Last-Event-ID"] = this.lastId;
         try {
             const response = await fetch(this.url, { headers, signal: this.controller.signal, cache: "no-store" });
             if (!response.ok || !response.body)
@@ -85,8 +85,8 @@ export class GameStream {
                             return true;
                         }
                         if (data.length) {
-                            if (id !== null && /^\d+$/.test(id))
-                                this.lastId = Number(id);
+                            if (id !== null && /^\d+(\.\d+)?$/.test(id))
+                                this.lastId = id;
                             let parsed = null;
                             try {
                                 parsed = JSON.parse(data.join("\n"));
@@ -94,7 +94,7 @@ export class GameStream {
                             catch {
                                 parsed = null;
                             }
-                            this.on.event(this.lastId ?? 0, type, parsed);
+                            this.on.event(type, parsed);
                         }
                         id = null;
                         type = "message";

@@ -27,17 +27,6 @@ export function svg(tag, attrs = {}, text) {
 export function seatClass(seat) {
     return `seat${seat}`;
 }
-export const RESOURCE_NAME = {
-    brick: "brick", lumber: "lumber", wool: "wool", grain: "grain", ore: "ore",
-};
-/** "2 brick, 1 ore" for counts (nothing: "nothing"). */
-export function cards(counts) {
-    const parts = [];
-    for (const [name, count] of Object.entries(counts ?? {}))
-        if (count)
-            parts.push(`${count} ${name}`);
-    return parts.length ? parts.join(", ") : "nothing";
-}
 export function handTotal(hand) {
     return hand.brick + hand.lumber + hand.wool + hand.grain + hand.ore;
 }
@@ -51,13 +40,15 @@ export function describeProblem(p) {
         case 0:
             return "The server cannot be reached. Check your connection; nothing was changed.";
         case 409:
-            return `Another move was made at the same moment (${p.code}). Nothing was changed; the board is up to date again.`;
+            return p.code === "version_conflict" || p.code === "unknown"
+                ? `Another move was made at the same moment (${p.code}). Nothing was changed; the board is up to date again.`
+                : `${p.title}${detail} (${p.code}). Nothing was changed.`;
         case 412:
             return `The game moved on before your move arrived (${p.code}). Nothing was changed; the board is up to date again.`;
         case 422:
             return `Not allowed: ${p.detail || p.title} (rule: ${p.code}). Nothing was changed.`;
         case 429:
-            return `Too many requests, slow down.${retry || " Try again in a moment."}`;
+            return `Too many requests, slow down.${retry || " Try again in a moment."}${p.detail && p.detail !== p.title ? ` The server says: ${p.detail} (${p.code}).` : ""}`;
         case 503:
             return `The server is unavailable right now (${p.code}).${retry || " Try again in a moment."}`;
         case 401:

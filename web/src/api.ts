@@ -20,6 +20,12 @@ export type Trade = Schemas["Trade"];
 export type Resource = Schemas["Resource"];
 export type Hand = Schemas["Hand"];
 export type CreateGameRequest = Schemas["CreateGameRequest"];
+export type WaitingGame = Schemas["WaitingGame"];
+export type GameSeats = Schemas["GameSeats"];
+export type Summary = Schemas["GameSummary"];
+export type TableMessage = Schemas["TableMessage"];
+export type MyGame = Schemas["MyGame"];
+export type Edition = Schemas["ViewOptions"]["edition"];
 
 export const RESOURCES: readonly Resource[] = ["brick", "lumber", "wool", "grain", "ore"];
 
@@ -84,6 +90,80 @@ export async function getGame(id: string, token: string | null): Promise<Schemas
     throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
   }
   return view;
+}
+
+/** The game view, or the waiting game (its seats and options) while seats are open. */
+export async function getGameOrWaiting(id: string, token: string | null):
+  Promise<{ game: Schemas["Game"]; waiting: null } | { game: null; waiting: WaitingGame }> {
+  const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+  return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
+}
+
+export function getSeats(id: string) {
+  return unwrap(client.GET("/v1/games/{id}/seats", { params: { path: { id } } }));
+}
+
+export function joinGame(id: string, invite: string, name: string, playerToken: string | null) {
+  return unwrap(client.POST("/v1/games/{id}/join", { params: { path: { id } }, body: { invite, name }, headers: bearer(playerToken) }));
+}
+
+/** The admin gives an open seat to a bot (before the start). */
+export function seatBot(id: string, adminToken: string, seat: number, name: string) {
+  return unwrap(client.POST("/v1/games/{id}/seats/{seat}/bot", {
+    params: { path: { id, seat } }, body: { name }, headers: bearer(adminToken),
+  }));
+}
+
+export function listLobby() {
+  return unwrap(client.GET("/v1/games", { params: { query: { status: "waiting", limit: 50 } } }));
+}
+
+export function createPlayer(name: string) {
+  return unwrap(client.POST("/v1/players", { body: { name } }));
+}
+
+export function myGames(playerToken: string) {
+  return unwrap(client.GET("/v1/players/me/games", { params: { query: { limit: 100 } }, headers: bearer(playerToken) }));
+}
+
+export function replacePlayerToken(playerToken: string) {
+  return unwrap(client.POST("/v1/players/me/token", { headers: bearer(playerToken) }));
+}
+
+export function replaceSeatToken(id: string, token: string, seat: number) {
+  return unwrap(client.POST("/v1/games/{id}/seats/{seat}/token", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+
+export function getSummary(id: string) {
+  return unwrap(client.GET("/v1/games/{id}/summary", { params: { path: { id } } }));
+}
+
+export function postMessage(id: string, token: string, text: string) {
+  return unwrap(client.POST("/v1/games/{id}/messages", { params: { path: { id } }, body: { text }, headers: bearer(token) }));
+}
+
+export function getMail(id: string, token: string) {
+  return unwrap(client.GET("/v1/games/{id}/mail", { params: { path: { id } }, headers: bearer(token) }));
+}
+
+export function registerMail(id: string, token: string, address: string) {
+  return unwrap(client.POST("/v1/games/{id}/mail", { params: { path: { id } }, body: { address }, headers: bearer(token) }));
+}
+
+export async function deleteMail(id: string, token: string): Promise<void> {
+  let answer: { response: Response; error?: unknown };
+  try {
+    answer = await client.DELETE("/v1/games/{id}/mail", { params: { path: { id } }, headers: bearer(token) });
+  } catch {
+    throw new ApiProblem(0, "network", "No connection", "the server cannot be reached", null);
+  }
+  if (!answer.response.ok) throw await problemOf(answer.response, answer.error);
+}
+
+export function setAway(id: string, token: string, seat: number, away: boolean) {
+  const options = { params: { path: { id, seat } }, headers: bearer(token) };
+  return unwrap(away ? client.POST("/v1/games/{id}/seats/{seat}/away", options)
+    : client.DELETE("/v1/games/{id}/seats/{seat}/away", options));
 }
 
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */

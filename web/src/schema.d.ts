@@ -491,6 +491,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A finished game in figures
+         * @description The end of a game as a table shows it: every seat's final points by source
+         *     (settlements, cities, victory point cards, Longest Road, Largest Army), the dice
+         *     histogram of the whole game (how often each total 2..12 was rolled), and per seat
+         *     where its resource cards came from and went, computed by the server from the stored
+         *     log (game/statistics.c):
+         *
+         *     | flow | what |
+         *     | --- | --- |
+         *     | `produced` | from the dice, and the starting resources of setup |
+         *     | `from_cards` | from Year of Plenty, and what Monopoly took from the others |
+         *     | `gained` | `produced` + `from_cards` |
+         *     | `stolen` | taken with the robber |
+         *     | `traded_in` / `traded_out` | received / given in trades with the bank and other seats |
+         *     | `spent` | paid for roads, settlements, cities and development cards |
+         *     | `robbed` | taken from the seat by the robber |
+         *     | `monopolized` | taken from the seat by another seat's Monopoly |
+         *     | `discarded` | lost to discards after a 7 |
+         *     | `hand` | held at the end |
+         *
+         *     For every seat and resource, `hand` = `gained` + `stolen` + `traded_in` - `spent` -
+         *     `robbed` - `monopolized` - `discarded` - `traded_out`, so a client can check the
+         *     figures against the export (`GET .../export`, which gives the same log to anyone once
+         *     the game is finished). The figures need every stolen and bought card, which stay
+         *     private while a game goes on: before the end the answer is `409 game_not_finished`.
+         *     A finished game never changes, so the summary is the same for every caller and
+         *     cached as immutable.
+         */
+        get: operations["getGameSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/messages": {
         parameters: {
             query?: never;
@@ -1094,6 +1145,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your seat's token (a link that leaked)
+         * @description The seat's private link (`#game=<id>&token=st_...`) was pasted where it should not
+         *     be: with the seat's own token (or its player's; not the admin's, `403
+         *     seat_token_required`; another seat's token, `403 seat_mismatch`) the seat gets a new
+         *     token, shown once in the answer, and the old one stops at once: every request with
+         *     it answers `401 unknown_token` from the commit on, on every server (the servers'
+         *     cached token lookups are dropped through the database's notification), and a
+         *     stream opened with it (`GET .../stream`) ends at its next wake-up (the replacement
+         *     wakes it). The player's token, when the seat is bound to a player, keeps working
+         *     (replace it with `POST /v1/players/me/token`). Nothing else changes: the game's
+         *     version stays, no event is logged. No body (or `{}`). A seat without a token (a
+         *     bot's): `409 seat_not_changeable`.
+         */
+        post: operations["replaceSeatToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/seats/{seat}/away": {
         parameters: {
             query?: never;
@@ -1196,6 +1285,32 @@ export interface paths {
         get: operations["listMyGames"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your player token (a link that leaked)
+         * @description With the player's token: the player gets a new token, shown once in the answer, and
+         *     the old one stops at once, for the player's routes (`401 unknown_token`) and for the
+         *     seats of every game it acted for (`403 player_not_seated`), on every server; streams
+         *     opened with it (`GET /v1/players/me/stream`, a game's `GET .../stream`) end at their
+         *     next wake-up, which the replacement causes. The seats' own tokens stay as they are
+         *     (each is replaced with `POST /v1/games/{id}/seats/{seat}/token`). No body (or
+         *     `{}`).
+         */
+        post: operations["replacePlayerToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1593,7 +1708,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started" | "game_not_finished") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -1680,6 +1795,13 @@ export interface components {
             status?: 409;
             /** @enum {string} */
             code?: "version_conflict" | "game_not_started";
+        };
+        /** @description A 409 problem of a summary asked too early, with the game's current `version`. */
+        NotFinishedProblem: components["schemas"]["Problem"] & {
+            /** @constant */
+            status?: 409;
+            /** @enum {string} */
+            code?: "game_not_finished" | "game_not_started";
         };
         /**
          * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat).
@@ -2107,6 +2229,14 @@ export interface components {
             /** @description The player's secret token, shown once. */
             token: string;
         };
+        /** @description A seat's new token; the old one no longer works. */
+        ReplacedSeatToken: {
+            id: components["schemas"]["GameId"];
+            seat: components["schemas"]["Seat"];
+            /** @description The seat's new token (`st_` + 43 base64url characters), shown only here: the seat's link is `<base>/#game=<id>&token=<token>`. */
+            token: string;
+            version: components["schemas"]["Version"];
+        };
         MyGame: {
             id: components["schemas"]["GameId"];
             seat: components["schemas"]["Seat"];
@@ -2129,6 +2259,75 @@ export interface components {
             name: string;
             games: components["schemas"]["MyGame"][];
             next_cursor: string | null;
+        };
+        /** @description Cards per resource over a whole game, all five listed (a tally, so not bounded by the bank). */
+        CardTally: {
+            brick: number;
+            lumber: number;
+            wool: number;
+            grain: number;
+            ore: number;
+        };
+        /** @description Where a seat's resource cards came from and went over the game (see `GET /v1/games/{id}/summary`): `hand` = `gained` + `stolen` + `traded_in` - `spent` - `robbed` - `monopolized` - `discarded` - `traded_out`, per resource. */
+        SeatFlows: {
+            produced: components["schemas"]["CardTally"];
+            from_cards: components["schemas"]["CardTally"];
+            gained: components["schemas"]["CardTally"];
+            stolen: components["schemas"]["CardTally"];
+            traded_in: components["schemas"]["CardTally"];
+            spent: components["schemas"]["CardTally"];
+            robbed: components["schemas"]["CardTally"];
+            monopolized: components["schemas"]["CardTally"];
+            discarded: components["schemas"]["CardTally"];
+            traded_out: components["schemas"]["CardTally"];
+            hand: components["schemas"]["CardTally"];
+        };
+        /** @description One seat at the end of the game. */
+        SeatSummary: {
+            seat: components["schemas"]["Seat"];
+            name: string;
+            /** @description Created as a bot seat (a seat on holiday is its player's). */
+            bot: boolean;
+            /** @description The final victory points by source (points, not pieces: a city counts 2); `total` is their sum, hidden victory point cards included. */
+            points: {
+                settlements: number;
+                cities: number;
+                victory_point_cards: number;
+                /** @enum {integer} */
+                longest_road: 0 | 2;
+                /** @enum {integer} */
+                largest_army: 0 | 2;
+                total: number;
+            };
+            /** @description The pieces on the board at the end. */
+            pieces: {
+                settlements: number;
+                cities: number;
+                roads: number;
+            };
+            /** @description Dice rolls this seat made. */
+            rolls: number;
+            knights_played: number;
+            longest_road_length: number;
+            resources: components["schemas"]["SeatFlows"];
+        };
+        /** @description A finished game in figures, computed from its log. */
+        GameSummary: {
+            id: components["schemas"]["GameId"];
+            version: components["schemas"]["Version"];
+            /** @constant */
+            finished: true;
+            winner: components["schemas"]["NullableSeat"];
+            /** @description The regular turns played (the last turn's number). */
+            turns: number;
+            /** @constant */
+            points_to_win: 10;
+            dice: {
+                rolls: number;
+                /** @description How often each total was rolled: histogram[0] is the count of 2s, histogram[10] of 12s. */
+                histogram: number[];
+            };
+            seats: components["schemas"]["SeatSummary"][];
         };
         /** @description The game as one caller may see it. */
         GameView: {
@@ -2418,6 +2617,25 @@ export interface components {
          *     anchor: an SVG `viewBox` of `min_x min_y (max_x - min_x) (max_y - min_y)` (plus a
          *     margin) shows the whole island. Scale every value by one factor to get pixels; the
          *     server's board pictures (`/board.svg`, `/board.png`) use exactly this projection.
+         *
+         *     **Names** (`name` of every hex, node, edge and harbor): one rule the server uses
+         *     wherever it speaks of a place in words (the web client's log, chat messages, mails),
+         *     so every client can say "Bob built a settlement at the corner of grain 9, ore 8 and
+         *     the coast" the same way. Resources are named in the words of the game's edition
+         *     (`lumber` and `grain` in a classic game, `wood` and `wheat` in a 2025 game); N is the
+         *     number token:
+         *     - a hex: "the ore 8", "the desert". When two hexes of the board share that name,
+         *       each adds its place on a clock face laid over the island: "the ore 8 at 2 o'clock
+         *       on the coast" (outer ring), "... at 3 o'clock inland" (inner ring), "... in the
+         *       middle". Inside other names a hex drops its "the " ("ore 8"; "the desert" stays).
+         *     - a node: "the corner of A, B and C" (three hexes), "the corner of A, B and the
+         *       coast" (two), "the north corner of A, on the coast" (one: the hex's corner by
+         *       compass point), hexes in id order; a harbor's node adds ", at <the harbor's name>".
+         *     - an edge: "the path between A and B", or "the path on the north-east coast of A"
+         *       (the hex's side by compass point).
+         *     - a harbor: "the 2:1 wool harbor"; a 3:1 harbor by the hex it lies off: "the 3:1
+         *       harbor by ore 10".
+         *     Every name is unique on its board and ASCII, at most 255 bytes.
          */
         Board: {
             hexes: components["schemas"]["BoardHex"][];
@@ -2428,6 +2646,11 @@ export interface components {
             robber?: components["schemas"]["HexId"];
             projection: components["schemas"]["BoardProjection"];
         };
+        /**
+         * @description The place in words, by the rule of `Board` ("the ore 8", "the corner of grain 9, ore 8 and the coast", "the path between ore 10 and wool 2", "the 2:1 wool harbor"); unique on its board.
+         * @example the corner of ore 10, wool 2 and brick 6
+         */
+        PlaceName: string;
         /** @description An SVG 1.1 document (UTF-8) of the board and its side panel; every hex, harbor, piece and label is a `<g>` with an `id` and `class`. */
         BoardSvg: string;
         /**
@@ -2454,6 +2677,7 @@ export interface components {
         /** @description A land hex. */
         BoardHex: {
             id: components["schemas"]["HexId"];
+            name: components["schemas"]["PlaceName"];
             /** @description Axial column. */
             q: number;
             /** @description Axial row (-2 is the northern row). */
@@ -2471,6 +2695,7 @@ export interface components {
         /** @description An intersection. */
         BoardNode: {
             id: components["schemas"]["NodeId"];
+            name: components["schemas"]["PlaceName"];
             /** @description Horizontal position. */
             x: number;
             /** @description Vertical position, growing southward. */
@@ -2491,11 +2716,13 @@ export interface components {
         /** @description A path. */
         BoardEdge: {
             id: components["schemas"]["EdgeId"];
+            name: components["schemas"]["PlaceName"];
             /** @description Its two intersections. */
             nodes: components["schemas"]["NodeId"][];
         };
         /** @description A harbor. */
         BoardHarbor: {
+            name: components["schemas"]["PlaceName"];
             /** @description The harbor slot of the frame, 0..8, clockwise from the north-west. */
             slot: number;
             type: components["schemas"]["HarborType"];
@@ -3864,6 +4091,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["ConflictProblem"];
             };
         };
+        /** @description The game is not over (`game_not_finished`, with its current `version`), or waits for players (`game_not_started`). */
+        NotFinished: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["NotFinishedProblem"];
+            };
+        };
         /** @description The game is past what the request needs: it has started (`game_started`) or finished (`game_finished`), every seat is taken (`game_full`), or the seat is not open / not a player's (`seat_not_changeable`). */
         LobbyConflict: {
             headers: {
@@ -4097,6 +4334,11 @@ export interface components {
          * @example "messages-9c1f0e4d2b7a6358"
          */
         MessagesETag: string;
+        /**
+         * @description `public, max-age=31536000, immutable`: a finished game never changes.
+         * @example public, max-age=31536000, immutable
+         */
+        SummaryCacheControl: string;
         /**
          * @description `private, max-age=31536000, immutable` (a seat's view) or `public, max-age=31536000, immutable` for a named `version` (it never changes); without `version`, a seat's view is `private, no-store`.
          * @example public, max-age=31536000, immutable
@@ -5001,6 +5243,60 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGameSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @example "57"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures of the finished game. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["SummaryCacheControl"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSummary"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["NotFinished"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6181,6 +6477,68 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    replaceSeatToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameId"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's new token (shown once). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplacedSeatToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat has no token (`seat_not_changeable`), or the game waits for players (`game_not_started`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     sendSeatAway: {
         parameters: {
             query?: never;
@@ -6393,6 +6751,47 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replacePlayerToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player, with its new token (shown once). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPlayer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

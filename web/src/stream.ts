@@ -1,7 +1,8 @@
 // stream.ts - following GET /v1/games/{id}/stream (Server-Sent Events) with fetch, so the
 // seat's token goes in the Authorization header rather than the URL and every reconnection
 // sends Last-Event-ID: the server then sends exactly the events after the last one seen,
-// nothing missed and nothing twice. The stream's ids are the game's versions.
+// nothing missed and nothing twice. The stream's ids are the game's versions, and
+// "<version>.<seq>" for a table-talk message: the last id is sent back as it came.
 //
 // After a network drop (or an answer that is not a stream) it reports "down" and tries
 // again with a growing pause (0.5 s doubling to 4 s); it stops for good after `event: end`
@@ -10,7 +11,8 @@
 // longer than STALL_MS (the server sends a comment every 15 s), abort it, and `online`
 // retries at once.
 export interface StreamHandlers {
-  event(version: number, type: string, data: unknown): void;
+  /** One item: its `event:` type and its data (parsed JSON, null when not JSON). */
+  event(type: string, data: unknown): void;
   status(up: boolean): void;
   end(): void;
 }
@@ -18,7 +20,7 @@ export interface StreamHandlers {
 const STALL_MS = 40000;
 
 export class GameStream {
-  private lastId: number | null = null;
+  private lastId: string | null = null;
   private watchdog = 0;
   private wake: (() => void) | null = null;
   private controller: AbortController | null = null;
@@ -74,7 +76,7 @@ export class GameStream {
     this.controller = new AbortController();
     const headers: Record<string, string> = { Accept: "text/event-stream" };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (this.lastId !== null) headers["Last-Event-ID"] = String(this.lastId);
+    if (this.lastId !== null) headers["Last-Event-ID"] = this.lastId;
     try {
       const response = await fetch(this.url, { headers, signal: this.controller.signal, cache: "no-store" });
       if (!response.ok || !response.body) return false;
@@ -99,14 +101,14 @@ export class GameStream {
               return true;
             }
             if (data.length) {
-              if (id !== null && /^\d+$/.test(id)) this.lastId = Number(id);
+              if (id !== null && /^\d+(\.\d+)?$/.test(id)) this.lastId = id;
               let parsed: unknown = null;
               try {
                 parsed = JSON.parse(data.join("\n"));
               } catch {
                 parsed = null;
               }
-              this.on.event(this.lastId ?? 0, type, parsed);
+              this.on.event(type, parsed);
             }
             id = null;
             type = "message";

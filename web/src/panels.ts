@@ -1,0 +1,42 @@
+// panels.ts - two panels of the game screen that only show the view: every seat's public
+// figures (two lines per seat at any width: who, whether it is to move, points of the 10 to
+// win; then cards, development cards, knights, road and the awards held), and the
+// building-cost card in the words of the game's edition.
+import type { GameView } from "./api.js";
+import { COSTS, cardList, longestRoad, plural } from "./words.js";
+import type { Edition } from "./words.js";
+import { el, seatClass } from "./ui.js";
+
+export const POINTS_TO_WIN = 10;
+
+export function playersPanel(view: GameView, me: number | null, waiting: readonly number[], edition: Edition): Node[] {
+  const rows = view.players.map((p) => {
+    const tags: Node[] = [];
+    if (p.seat === me) tags.push(el("span", { class: "tag you" }, "you"));
+    if (p.away) tags.push(el("span", { class: "tag" }, "away"));
+    else if (p.bot) tags.push(el("span", { class: "tag" }, "bot"));
+    if (waiting.includes(p.seat) && view.winner === null) tags.push(el("span", { class: "tag to-move" }, "to move"));
+    const awards: Node[] = [];
+    if (view.longest_road === p.seat) awards.push(el("span", { class: "award" }, longestRoad(edition)));
+    if (view.largest_army === p.seat) awards.push(el("span", { class: "award" }, "Largest Army"));
+    const points = p.victory_points;
+    return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat },
+      el("div", { class: "line1" },
+        el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }),
+        el("span", { class: "who" }, p.name), ...tags,
+        el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` },
+          el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)),
+      el("div", { class: "line2" },
+        el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`),
+        el("span", {}, plural(p.knights_played, "knight")), el("span", {}, `road ${p.longest_road_length}`), ...awards));
+  });
+  return [el("h2", { id: "players-title" }, "Players"),
+    el("p", { class: "meta" }, `${POINTS_TO_WIN} points win. Points shown are public (hidden victory point cards are not counted).`),
+    el("ol", { class: "players", "aria-labelledby": "players-title" }, ...rows)];
+}
+
+export function costCard(edition: Edition): Node[] {
+  return [el("h2", { id: "costs-title" }, "Building costs"),
+    el("ul", { class: "costs", "aria-labelledby": "costs-title" }, ...COSTS.map((c) =>
+      el("li", {}, el("strong", {}, c.what), `: ${cardList(c.cost, edition)}`, el("span", { class: "meta" }, ` (${c.gives})`))))];
+}

@@ -1,0 +1,67 @@
+// summary.ts - the end-of-game screen, from GET /v1/games/{id}/summary (the figures the
+// server computes from the log, game/statistics.c): the final points of every seat by
+// source, the dice histogram of the whole game, and per seat the resources gained, spent,
+// stolen, lost to the robber and to Monopoly, discarded after 7s and traded.
+//
+// Every figure is a number in the page (data-seat / data-flow / data-total name it), with
+// the per-resource detail as its title; the histogram is drawn as bars and listed as text.
+import type { Summary } from "./api.js";
+import { cardList, cardTotal, longestRoad, plural } from "./words.js";
+import type { Edition } from "./words.js";
+import { el, seatClass, svg } from "./ui.js";
+
+type Flow = keyof Summary["seats"][number]["resources"];
+
+const FLOWS: readonly [Flow, string][] = [
+  ["gained", "Gained"],
+  ["spent", "Spent"],
+  ["stolen", "Stolen"],
+  ["robbed", "Lost to the robber"],
+  ["monopolized", "Lost to Monopoly"],
+  ["discarded", "Discarded"],
+  ["traded_in", "Traded in"],
+  ["traded_out", "Traded out"],
+];
+
+function histogram(summary: Summary): HTMLElement {
+  const counts = summary.dice.histogram;
+  const most = Math.max(1, ...counts);
+  const chart = svg("svg", { viewBox: "0 0 11 5.6", class: "histogram-chart", role: "img",
+    "aria-label": `Dice rolled: ${counts.map((n, i) => `${i + 2}: ${n}`).join(", ")}` });
+  counts.forEach((count, i) => {
+    const height = (3.8 * count) / most;
+    chart.append(svg("rect", { x: (i + 0.12).toFixed(2), y: (4.6 - height).toFixed(3), width: "0.76", height: height.toFixed(3),
+      class: i + 2 === 7 ? "bar seven" : "bar" }));
+    chart.append(svg("text", { x: (i + 0.5).toFixed(2), y: "5.4", class: "bar-label" }, String(i + 2)));
+    if (count) chart.append(svg("text", { x: (i + 0.5).toFixed(2), y: (4.45 - height).toFixed(3), class: "bar-count" }, String(count)));
+  });
+  const list = el("ol", { class: "histogram", "aria-label": "Dice totals" }, ...counts.map((count, i) =>
+    el("li", { "data-total": i + 2 }, el("span", { class: "total" }, `${i + 2}:`), " ", el("span", { class: "count" }, String(count)))));
+  return el("div", { class: "dice-summary" }, el("h3", {}, `The dice (${plural(summary.dice.rolls, "roll")})`), chart, list);
+}
+
+export function summaryScreen(summary: Summary, edition: Edition, mySeat: number | null): HTMLElement {
+  const winner = summary.seats.find((s) => s.seat === summary.winner);
+  const title = winner ? (winner.seat === mySeat ? `You won with ${plural(winner.points.total, "point")}!`
+    : `${winner.name} won with ${plural(winner.points.total, "point")}!`) : "The game is over.";
+  const standings = [...summary.seats].sort((a, b) => b.points.total - a.points.total);
+  const sources: [keyof Summary["seats"][number]["points"], string][] = [
+    ["settlements", "Settlements"], ["cities", "Cities"], ["victory_point_cards", "Victory point cards"],
+    ["longest_road", longestRoad(edition)], ["largest_army", "Largest Army"], ["total", "Total"]];
+  const head = (first: string) => el("thead", {}, el("tr", {}, el("th", { scope: "col" }, first),
+    ...standings.map((s) => el("th", { scope: "col" }, el("span", { class: `swatch ${seatClass(s.seat)}`, "aria-hidden": "true" }), ` ${s.name}`))));
+  const points = el("table", { class: "summary-points" }, el("caption", {}, "Points by source"), head("Source"),
+    el("tbody", {}, ...sources.map(([key, label]) => el("tr", { class: key === "total" ? "total" : null }, el("th", { scope: "row" }, label),
+      ...standings.map((s) => el("td", { "data-seat": s.seat, "data-points": key }, String(s.points[key])))))));
+  const resources = el("table", { class: "summary-resources" }, el("caption", {}, "Resource cards over the game"), head("Cards"),
+    el("tbody", {}, ...FLOWS.map(([flow, label]) => el("tr", {}, el("th", { scope: "row" }, label),
+      ...standings.map((s) => el("td", { "data-seat": s.seat, "data-flow": flow, title: cardList(s.resources[flow], edition) },
+        String(cardTotal(s.resources[flow]))))))));
+  return el("div", { class: "summary" },
+    el("h2", { id: "winner-title" }, title),
+    el("p", { class: "meta" }, `${plural(summary.turns, "turn")}, ${plural(summary.dice.rolls, "roll")} of the dice.`),
+    el("div", { class: "scroll", tabindex: 0, "aria-label": "Points by source" }, points),
+    histogram(summary),
+    el("div", { class: "scroll", tabindex: 0, "aria-label": "Resource cards" }, resources),
+    el("p", {}, el("a", { href: "#", class: "button-link" }, "Back to my games")));
+}
