@@ -100,7 +100,8 @@ static int check_own_offer(const struct game *game, int seat, const struct comma
 	uint8_t others = (uint8_t)(((1u << game->options.seats) - 1) & ~(1u << seat));
 	uint8_t to = command->to ? command->to : seat == game->turn_seat ? others : (uint8_t)(1u << game->turn_seat);
 	for (int partner = 0; partner < game->options.seats; partner++)
-		ck_assert_msg(!(to >> partner & 1u) || bot_eval_trade_helps(&eval, command->want, command->give, partner),
+		ck_assert_msg(!(to >> partner & 1u) ||
+				      bot_eval_trade_helps(&eval, command->want, command->give, partner),
 			      "seat %d offers seat %d an exchange it would not make (version %u)", seat, partner,
 			      game->version);
 	return 1;
