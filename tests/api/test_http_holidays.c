@@ -24,7 +24,9 @@
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-#define OPTIONS "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}"
+/* offer_wait_s 0: the people here answer nothing the bots offer them, and the bots carry on
+ * at once (their waits for people are test_async_bot_offers.c's). */
+#define OPTIONS "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"offer_wait_s\": 0}"
 
 struct player {
 	char id[20];
