@@ -525,7 +525,7 @@ START_TEST(test_a_bots_offer_stays_open_until_the_people_answered_then_the_trade
 	                                ANSWER_S * http_slowdown() + 5);
 	ck_assert_int_eq(integer_of(completed, "version"), version + 3);
 	ck_assert_int_eq(integer_of(completed, "trade"), trade);
-	ck_assert_int_eq(integer_of(completed, "other"), 0);
+	ck_assert_int_eq(integer_of(completed, "with"), 0);
 	ck_assert_str_eq(string_of(completed, "origin"), "bot");
 	double took = (double)(event_time_us(&table.game, version + 3) - event_time_us(&table.game, version + 2)) / 1e6;
 	ck_assert_msg(took <= ANSWER_S * http_slowdown(), "Robo confirmed %.2f s after Ann accepted", took);
@@ -621,7 +621,7 @@ START_TEST(test_a_bots_wait_survives_a_kill_9_of_the_server)
 	json_t *completed =
 	        await_event(&direct, &table.game, version, "trade_completed", BOT, ANSWER_S * http_slowdown() + 5);
 	ck_assert_int_eq(integer_of(completed, "version"), version + 3);
-	ck_assert_int_eq(integer_of(completed, "other"), 0);
+	ck_assert_int_eq(integer_of(completed, "with"), 0);
 	json_decref(completed);
 	http_client_cleanup(&direct);
 	http_server_stop(&second, 30);

@@ -264,7 +264,7 @@ START_TEST(test_with_every_human_away_the_bots_move_at_the_pace_of_the_turn_cloc
 	http_players_json(3, 0x6, players, sizeof players);
 	snprintf(body, sizeof body,
 		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, "
-		 "\"turn_timeout_s\": 3600}}",
+		 "\"turn_timeout_s\": 3600, \"offer_wait_s\": 0}}",
 		 players);
 	http_game_create_body(&http_fixture.checked, body, &game);
 	wait_for_seats(&game, 1u << 0, 5);
