@@ -48,6 +48,7 @@ static json_t *game_json(const struct session *session)
 		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));
 		json_object_set_new(options, "on_timeout",
 				    json_string(game->options.on_timeout == CODEC_ON_TIMEOUT_BOT ? "bot" : "default"));
+		json_object_set_new(options, "offer_wait_s", json_integer(game->options.offer_wait_s));
 	}
 	return body;
 }

@@ -3,8 +3,8 @@
  *
  * The body is an export: `events` (log entries, or bare events as `catan replay` reads
  * them), and optionally `seed` (a decimal string or an integer), `options` (only the
- * service's own are taken from it: turn_timeout_s and on_timeout; the game's options are
- * those of the log's game_created event), `players` (names and bot flags) and the export's
+ * service's own are taken from it: turn_timeout_s, on_timeout and offer_wait_s; the game's
+ * options are those of the log's game_created event), `players` (names and bot flags) and the export's
  * other members (format, game, version, finished, board), which are ignored. A redacted
  * event (a hidden card or stolen resource, null) cannot be read and is refused, like any
  * event the codec refuses: import_refused naming `events[i]`. The log is then judged by
@@ -143,7 +143,7 @@ static int read_options(const json_t *given, struct import_body *out, struct imp
 	if (given && !json_is_object(given) && !json_is_null(given))
 		return refuse(error, PROBLEM_INVALID_FIELD, "options", "options is an object");
 	json_t *service_options = json_object();
-	static const char *const own[] = {"turn_timeout_s", "on_timeout"};
+	static const char *const own[] = {"turn_timeout_s", "on_timeout", "offer_wait_s"};
 	for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
 		if (json_object_get(given, own[k]))
 			json_object_set(service_options, own[k], json_object_get(given, own[k]));

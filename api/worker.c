@@ -7,7 +7,9 @@
  *   bot      every bot seat with something to do moves (engine/autoplay.h), one append
  *            each, until the game waits for a human; while the chain goes on, the timer
  *            each append leaves is a lease (PLAY_BOT_LEASE_MS), not "due now", so other
- *            workers do not race the chain. An unattended game (every human seat away on
+ *            workers do not race the chain. A bot's trade offer to people ends the chain
+ *            too: its timer is then due at the end of the wait for their answers
+ *            (offer_wait_s, game/play.h), and the claim that comes due plays on. An unattended game (every human seat away on
  *            holiday, game/play.h play_unattended()) makes one move per timer, and its
  *            append sets the next one a turn clock later (or none: the game pauses).
  *   deadline the decisions pending at that version get their default move: unanswered
@@ -89,8 +91,10 @@ static struct rng choice_rng(const struct game_record *record)
 	return rng;
 }
 
-/* Apply one server move; 1 when it was appended. */
-static int apply(struct game_record *record, int seat, const struct command *command, int origin, int keep_lease)
+/* Apply one server move; 1 when it was appended (*bot_waits, may be NULL: the game now
+ * waits for people to answer a bot's offer, play_result.bot_waits). */
+static int apply(struct game_record *record, int seat, const struct command *command, int origin, int keep_lease,
+		 int *bot_waits)
 {
 	struct play_move move = {.seat = seat,
 				 .command = command,
@@ -111,6 +115,8 @@ static int apply(struct game_record *record, int seat, const struct command *com
 	if (result.outcome != PLAY_APPLIED)
 		return 0; /* the game moved on (another server's move): its own timer goes on */
 	metrics_add(origin == STORE_ORIGIN_BOT ? METRICS_BOT_MOVES : METRICS_DEADLINES_FIRED, 1);
+	if (bot_waits)
+		*bot_waits = result.bot_waits;
 	return 1;
 }
 
@@ -132,8 +138,10 @@ static void play_bots(struct game_record *record, struct command *scratch)
 		/* The chain's last move leaves the next one due at once, not leased: letting go of
 		 * a long game must not pause it for PLAY_BOT_LEASE_MS. */
 		int keep_lease = !paced && moves < CHAIN_LIMIT - 1;
+		/* A bot's offer to people: the chain stops, its timer is the end of the wait. */
+		int waits = 0;
 		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
-		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease) || paced)
+		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease, &waits) || paced || waits)
 			return;
 	}
 }
@@ -176,7 +184,7 @@ static void expire_deadline(struct game_record *record, struct command *scratch)
 		} else if (!same_decision || state->phase != start.phase) {
 			return;
 		}
-		if (!apply(record, seat, &command, takeover ? STORE_ORIGIN_BOT : STORE_ORIGIN_TIMEOUT, 0))
+		if (!apply(record, seat, &command, takeover ? STORE_ORIGIN_BOT : STORE_ORIGIN_TIMEOUT, 0, NULL))
 			return;
 	}
 }

@@ -63,6 +63,16 @@ int codec_game_options_read(const json_t *object, const char *prefix, int null_k
 	return 1;
 }
 
+int32_t codec_offer_wait_default(int32_t turn_timeout_s)
+{
+	if (turn_timeout_s <= 0)
+		return 60;
+	int32_t wait = turn_timeout_s / 4;
+	if (wait < 15)
+		wait = turn_timeout_s < 15 ? turn_timeout_s : 15;
+	return wait > 12 * 3600 ? 12 * 3600 : wait;
+}
+
 int codec_options_from_json(const json_t *json, struct codec_options *out, struct codec_error *error)
 {
 	struct codec_error ignored;
@@ -76,6 +86,7 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	if (seats < GAME_MIN_SEATS || seats > GAME_MAX_SEATS)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "seats", "seats must be %d or %d",
 		                     GAME_MIN_SEATS, GAME_MAX_SEATS);
+	out->offer_wait_s = codec_offer_wait_default(0);
 	if (!json || json_is_null(json))
 		return 1;
 	if (!json_is_object(json))
@@ -83,7 +94,8 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	if (json_object_get(json, "seats"))
 		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "options.seats",
 		                     "seats is given at the top level of the body, not inside options");
-	if (!reader_check_members(json, "layout start numbers edition dice first_seat turn_timeout_s on_timeout seed",
+	if (!reader_check_members(json,
+	                          "layout start numbers edition dice first_seat turn_timeout_s on_timeout offer_wait_s seed",
 	                          "", 0, "options", "options", error))
 		return 0;
 	if (!codec_game_options_read(json, "options", 1, &out->game, error))
@@ -98,6 +110,12 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	if ((value = json_object_get(json, "on_timeout")) && !json_is_null(value) &&
 	    !reader_name(value, "options.on_timeout", &codec_on_timeout_names, &out->on_timeout, error))
 		return 0;
+	out->offer_wait_s = codec_offer_wait_default(out->turn_timeout_s);
+	if ((value = json_object_get(json, "offer_wait_s")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.offer_wait_s", 0, CODEC_MAX_OFFER_WAIT_S, &number, error))
+			return 0;
+		out->offer_wait_s = (int32_t)number;
+	}
 	if ((value = json_object_get(json, "seed")) && !json_is_null(value)) {
 		if (!reader_integer(value, "options.seed", 0, CODEC_SEED_MAX, &number, error))
 			return 0;
@@ -115,5 +133,6 @@ json_t *codec_options_to_json(const struct codec_options *options)
 	json_t *object = codec_game_options_to_json(&options->game);
 	writer_put_int(object, "turn_timeout_s", options->turn_timeout_s);
 	writer_put_new(object, "on_timeout", writer_name_or_null(&codec_on_timeout_names, options->on_timeout));
+	writer_put_int(object, "offer_wait_s", options->offer_wait_s);
 	return object;
 }

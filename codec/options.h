@@ -5,8 +5,9 @@
  *
  * The client's object: layout (beginner, random), start (draft, fixed), numbers (spiral,
  * random), edition (classic, 2025), dice (random, manual), first_seat (a seat or null),
- * turn_timeout_s (0 .. one year; 0: no deadlines), on_timeout (default, bot), seed (0 ..
- * CODEC_SEED_MAX; never shown back). The seat count is a member of the body's top level, not of
+ * turn_timeout_s (0 .. one year; 0: no deadlines), on_timeout (default, bot),
+ * offer_wait_s (0 .. CODEC_MAX_OFFER_WAIT_S; absent or null: codec_offer_wait_default() of
+ * the turn clock), seed (0 .. CODEC_SEED_MAX; never shown back). The seat count is a member of the body's top level, not of
  * "options". Absent or null members take the defaults of rules_default_options().
  */
 #ifndef CATAN_CODEC_OPTIONS_H
@@ -26,6 +27,9 @@ struct codec_options {
 	uint64_t seed;
 	int32_t turn_timeout_s; /* 0: no deadlines */
 	uint8_t on_timeout;     /* enum codec_on_timeout */
+	/* How long a bot's trade offer waits for the people it went to to answer before the
+	 * bot moves on (game/play.c); 0: it does not wait. */
+	int32_t offer_wait_s;
 };
 
 enum codec_on_timeout { CODEC_ON_TIMEOUT_DEFAULT, CODEC_ON_TIMEOUT_BOT };
@@ -33,6 +37,15 @@ enum codec_on_timeout { CODEC_ON_TIMEOUT_DEFAULT, CODEC_ON_TIMEOUT_BOT };
 /* The largest seed a client may give: 2^53-1, the largest integer that every JSON reader
  * (JavaScript's numbers included) carries exactly, so a seed a client stores is the seed. */
 #define CODEC_SEED_MAX INT64_C(9007199254740991)
+
+/* The longest wait for people to answer a bot's offer a game may ask for: a week. */
+#define CODEC_MAX_OFFER_WAIT_S 604800
+
+/* offer_wait_s when a game does not give it, scaled to its turn clock: a quarter of
+ * turn_timeout_s, at least 15 s (never more than the turn clock itself) and at most 12 h
+ * (a minute or so in a game of minutes, hours in a game of days); 60 s without a turn
+ * clock. */
+int32_t codec_offer_wait_default(int32_t turn_timeout_s);
 
 /* Options: parse an "options" object (NULL or absent members take the defaults of
  * rules_default_options(); `seats` is set by the caller before the call). Returns 1, or 0

@@ -159,8 +159,15 @@ struct store_idempotency {
 
 /* What a game waits for from the server itself after a write (see db/migrations/
  * 0002_async.sql): nothing (the timer is removed), a deadline, or a bot's move, due
- * `due_ms` milliseconds from the commit. Borrowed. */
-enum store_timer_kind { STORE_TIMER_NONE = 0, STORE_TIMER_DEADLINE = 1, STORE_TIMER_BOT = 2 };
+ * `due_ms` milliseconds from the commit. STORE_TIMER_BOT_KEEP is a bot's move that keeps
+ * the due time of the game's bot timer when that is sooner (a wait going on across the
+ * write: db/migrations/0017_offer_wait.sql); it is stored as a bot timer. Borrowed. */
+enum store_timer_kind {
+	STORE_TIMER_NONE = 0,
+	STORE_TIMER_DEADLINE = 1,
+	STORE_TIMER_BOT = 2,
+	STORE_TIMER_BOT_KEEP = 3
+};
 
 struct store_timer_set {
 	int kind; /* enum store_timer_kind */

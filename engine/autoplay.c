@@ -11,15 +11,21 @@
 #include "playout.h"
 #include "view.h"
 
-/* An open offer addressed to `seat` (not its own) that it has not answered: its id, or 0. */
-static int unanswered_offer(const struct game *game, int seat)
+/* An open offer addressed to `seat` (not its own) that it has not answered: its id, or 0.
+ * With `counters_answer` a counter-offer the seat made to it counts as its answer (a bot's
+ * answer may be one); without, only an acceptance or a refusal does (the deadline declines
+ * every offer not explicitly answered). */
+static int unanswered_offer(const struct game *game, int seat, int counters_answer)
 {
 	if (game->phase != GAME_PHASE_MAIN || seat == game->turn_seat)
 		return 0;
 	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
 		const struct game_offer *offer = &game->offers[i];
-		if (offer->id && offer->from != seat && (offer->to >> seat & 1u) &&
-		    !((offer->accepted | offer->declined) >> seat & 1u))
+		if (!offer->id || offer->from == seat || !(offer->to >> seat & 1u))
+			continue;
+		int answered = counters_answer ? game_offer_answered(game->offers, GAME_MAX_OFFERS, offer, seat)
+					       : (int)((offer->accepted | offer->declined) >> seat & 1u);
+		if (!answered)
 			return offer->id;
 	}
 	return 0;
@@ -31,12 +37,36 @@ int autoplay_bot_to_move(const struct game *game, uint8_t bots)
 	if (!waiting)
 		return -1;
 	for (int s = 0; s < game->options.seats; s++)
-		if ((bots >> s & 1u) && unanswered_offer(game, s))
+		if ((bots >> s & 1u) && unanswered_offer(game, s, 1))
 			return s;
 	for (int s = 0; s < game->options.seats; s++)
 		if ((bots >> s & 1u) && (waiting >> s & 1u))
 			return s;
 	return -1;
+}
+
+uint8_t autoplay_offer_awaits(const struct game *game, uint8_t bots, int *offer_id)
+{
+	int active = game->turn_seat;
+	uint8_t people = 0;
+	if (offer_id)
+		*offer_id = 0;
+	if (game->phase != GAME_PHASE_MAIN || !(bots >> active & 1u) || autoplay_bot_to_move(game, bots) != active)
+		return 0;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *offer = &game->offers[i];
+		if (!offer->id || offer->from != active)
+			continue;
+		uint8_t waits_for = 0;
+		for (int s = 0; s < game->options.seats; s++)
+			if (!(bots >> s & 1u) && (offer->to >> s & 1u) &&
+			    !game_offer_answered(game->offers, GAME_MAX_OFFERS, offer, s))
+				waits_for |= (uint8_t)(1u << s);
+		people |= waits_for;
+		if (waits_for && offer_id && offer->id > *offer_id)
+			*offer_id = offer->id;
+	}
+	return people;
 }
 
 int autoplay_bot_move(const struct game *game, int seat, struct rng *rng, struct command *scratch,
@@ -77,7 +107,7 @@ int autoplay_timeout_move(const struct game *game, struct rng *rng, struct comma
 	if (!waiting)
 		return 0;
 	for (int s = 0; s < game->options.seats; s++) {
-		int offer = unanswered_offer(game, s);
+		int offer = unanswered_offer(game, s, 0);
 		if (offer) {
 			*seat = s;
 			command_init(command, COMMAND_DECLINE_TRADE);

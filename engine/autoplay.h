@@ -13,9 +13,17 @@
 #include "rng.h"
 
 /* The bot seat (bit s of `bots`: seat s is a bot) that has something to do now: a decision
- * the game waits for from it, or an open offer addressed to it that it has not answered.
- * -1 when none. */
+ * the game waits for from it, or an open offer addressed to it that it has not answered
+ * (accepted, declined or countered: game_offer_answered()). -1 when none. */
 int autoplay_bot_to_move(const struct game *game, uint8_t bots);
+
+/* The people a bot's offer waits for: when the active seat is a bot with nothing left for
+ * other bots to answer (autoplay_bot_to_move() is the active seat), the seats the server
+ * does not play (not in `bots`) that one of its open offers was made to and that have not
+ * answered it (game_offer_answered()), as a mask; 0 when there are none. *offer_id (may be
+ * NULL) is the newest such offer's id, 0 with none. A server lets the bot wait (a bounded
+ * time) while this is non-zero, so that people can answer; bots answer at once. */
+uint8_t autoplay_offer_awaits(const struct game *game, uint8_t bots, int *offer_id);
 
 /* The bot's move for `seat` (bot_choose() on the seat's view and legal moves). 0 when the
  * seat has no legal move. `scratch` is room for LEGAL_MOVES_MAX commands. */

@@ -18,11 +18,16 @@
  *              most, never one of the seat's own, robbing the leader when possible.
  *   main       in order: answer counter-offers; confirm an accepted own offer that still
  *              helps; a city; a settlement; a development card worth playing; one
- *              1-for-1 offer when a build lacks one card; a bank trade that completes a
- *              build; a development card with what is left; a road toward a site or for
- *              Longest Road; end the turn.
+ *              1-for-1 offer when a build lacks one card, of a spare card, to the seats
+ *              below 8 public points (so it is an offer the bot confirms with whoever
+ *              accepts it, and can pay); a bank trade that completes a build; a
+ *              development card with what is left; a road toward a site or for Longest
+ *              Road; end the turn.
  *   answers    accept an offer that gives a card the next build needs and takes only cards
- *              the plan does not keep, from a seat below 8 public points; else decline.
+ *              the plan does not keep, from a seat below 8 public points; else, when the
+ *              offer gives a card the build needs, counter with one spare card for one of
+ *              it (an offer the bot itself would accept); else decline. A counter-offer is
+ *              the seat's answer (game_offer_answered()): it is not asked again.
  *
  * Termination. On its own turn every move the bot makes either spends cards (builds,
  * purchases, bank trades at 2:1 or worse), uses the once-per-turn development card,
@@ -34,7 +39,9 @@
  *
  * Its own offers are never withdrawn: one it no longer wants is ignored and dies with the
  * turn. The view does not show offers that were completed, so "one offer per turn" is
- * kept as "one open offer at a time".
+ * kept as "one open offer at a time". How long the bot's turn waits for people to answer
+ * its offer is the server's concern (autoplay_offer_awaits(), game/play.c): the bot only
+ * ever sees the position, answered or not.
  */
 #include "bot.h"
 
@@ -49,6 +56,10 @@ struct bot {
 	const struct command *moves;
 	int count;
 	struct rng *rng;
+	/* A template the policy filled itself while choosing (an offer with its partners, a
+	 * counter-offer): moves[planned_index] is played as `planned`. -1 when none. */
+	int planned_index;
+	struct command planned;
 };
 
 static int edge_other_node(int edge, int node)
@@ -89,6 +100,21 @@ static int find_move(const struct bot *b, int type)
 	return -1;
 }
 
+/* Play the offer template moves[index] as give for want, to the seats of `to`, answering
+ * offer `trade` (0: a new offer); returns index. */
+static int plan_offer(struct bot *b, int index, const uint8_t give[RESOURCE_COUNT], const uint8_t want[RESOURCE_COUNT],
+		      uint8_t to, int trade)
+{
+	b->planned = b->moves[index];
+	b->planned.is_template = 0;
+	memcpy(b->planned.give, give, RESOURCE_COUNT);
+	memcpy(b->planned.want, want, RESOURCE_COUNT);
+	b->planned.to = to;
+	b->planned.trade = (uint16_t)trade;
+	b->planned_index = index;
+	return index;
+}
+
 /* ---- templates ---- */
 
 /* The 1-for-1 offer that completes the target build: one spare card for its one missing
@@ -118,6 +144,8 @@ static void fill_offer(struct bot *b, struct command *out)
 	out->to = 0;
 	if (targeted_offer(b, out->give, out->want))
 		return;
+	/* Not chosen by the policy (offer_move() plans its offers): only a template picked as
+	 * the last resort gets here. */
 	/* Asked for an offer with nothing to aim for: the most plentiful card for the scarcest. */
 	int most = 0, least = -1;
 	for (int r = 1; r < RESOURCE_COUNT; r++)
@@ -406,13 +434,25 @@ static int has_open_offer(const struct bot *b)
 	return 0;
 }
 
+/* The seats the bot's offers go to: those it would complete a trade with (not close to
+ * winning), so that every acceptance it gets is one it confirms. */
+static uint8_t offer_partners(const struct bot *b)
+{
+	uint8_t to = 0;
+	for (int s = 0; s < b->eval.view->options.seats; s++)
+		if (bot_eval_trade_partner(&b->eval, s))
+			to |= (uint8_t)(1u << s);
+	return to;
+}
+
 static int offer_move(struct bot *b)
 {
 	int template_index = find_move(b, COMMAND_OFFER_TRADE);
 	uint8_t give[RESOURCE_COUNT], want[RESOURCE_COUNT];
-	if (template_index < 0 || has_open_offer(b) || !targeted_offer(b, give, want))
+	uint8_t to = offer_partners(b);
+	if (template_index < 0 || has_open_offer(b) || !to || !targeted_offer(b, give, want))
 		return -1;
-	return template_index;
+	return plan_offer(b, template_index, give, want, to, 0);
 }
 
 /* A bank trade toward the first plan build that the spare cards can complete. */
@@ -521,7 +561,7 @@ int bot_unanswered_offer(const struct game_view *view)
 	for (int i = 0; i < view->offer_count && i < GAME_MAX_OFFERS; i++) {
 		const struct game_offer *offer = &view->offers[i];
 		if (offer->id != 0 && offer->from != me && (offer->to >> me & 1u) &&
-		    !((offer->accepted | offer->declined) >> me & 1u))
+		    !game_offer_answered(view->offers, view->offer_count, offer, me))
 			return offer->id;
 	}
 	return 0;
@@ -535,6 +575,38 @@ static int find_answer(const struct bot *b, int type, int id)
 	return -1;
 }
 
+/* A counter-offer to `offer` (made to the seat by the active player) that the seat would
+ * accept itself: one spare card (one the offerer asked for when there is one) for one card
+ * its target build lacks that the offer gives, so the offerer holds it; to the offerer
+ * alone. -1 when there is none (the offer gives nothing the seat needs). */
+static int counter_move(struct bot *b, const struct game_offer *offer)
+{
+	int template_index = find_move(b, COMMAND_OFFER_TRADE);
+	uint8_t need[RESOURCE_COUNT], keep[RESOURCE_COUNT];
+	if (template_index < 0 || bot_eval_trade_target(&b->eval, need, keep) < 0)
+		return -1;
+	const uint8_t *hand = b->eval.hand;
+	int want = -1, give = -1;
+	for (int r = 0; r < RESOURCE_COUNT && want < 0; r++)
+		if (need[r] && offer->give[r])
+			want = r;
+	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		if (r == want || hand[r] <= keep[r])
+			continue;
+		if (give < 0 || (offer->want[r] && !offer->want[give]) ||
+		    (!offer->want[r] == !offer->want[give] && hand[r] - keep[r] > hand[give] - keep[give]))
+			give = r;
+	}
+	if (want < 0 || give < 0)
+		return -1;
+	uint8_t get[RESOURCE_COUNT] = {0}, pay[RESOURCE_COUNT] = {0};
+	get[want] = 1;
+	pay[give] = 1;
+	if (!bot_eval_trade_helps(&b->eval, get, pay, offer->from))
+		return -1;
+	return plan_offer(b, template_index, pay, get, (uint8_t)(1u << offer->from), offer->id);
+}
+
 static int choose_answer(struct bot *b)
 {
 	int id = bot_unanswered_offer(b->eval.view);
@@ -543,6 +615,9 @@ static int choose_answer(struct bot *b)
 		int accept = find_answer(b, COMMAND_ACCEPT_TRADE, id);
 		if (accept >= 0 && bot_eval_trade_helps(&b->eval, offer->give, offer->want, offer->from))
 			return accept;
+		int counter = counter_move(b, offer);
+		if (counter >= 0)
+			return counter;
 		int decline = find_answer(b, COMMAND_DECLINE_TRADE, id);
 		if (decline >= 0)
 			return decline;
@@ -607,6 +682,7 @@ int bot_choose(const struct game_view *view, const struct command *moves, int co
 	b.moves = moves;
 	b.count = count;
 	b.rng = rng;
+	b.planned_index = -1;
 	int move = -1;
 	switch (view->phase) {
 	case GAME_PHASE_SETUP_SETTLEMENT:
@@ -632,6 +708,10 @@ int bot_choose(const struct game_view *view, const struct command *moves, int co
 	}
 	if (move < 0)
 		move = fallback_move(&b);
+	if (move == b.planned_index) {
+		*out = b.planned;
+		return 1;
+	}
 	*out = moves[move];
 	if (out->is_template)
 		fill_template(&b, out);

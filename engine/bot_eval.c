@@ -429,10 +429,16 @@ int bot_eval_trade_target(struct bot_eval *eval, uint8_t need[RESOURCE_COUNT], u
 	return -1;
 }
 
+int bot_eval_trade_partner(const struct bot_eval *eval, int partner)
+{
+	return partner >= 0 && partner < eval->view->options.seats && partner != eval->me &&
+	       eval->view->players[partner].victory_points < TRADE_POINTS_LIMIT;
+}
+
 int bot_eval_trade_helps(struct bot_eval *eval, const uint8_t get[RESOURCE_COUNT], const uint8_t pay[RESOURCE_COUNT],
 			 int partner)
 {
-	if (partner >= 0 && eval->view->players[partner].victory_points >= TRADE_POINTS_LIMIT)
+	if (partner >= 0 && !bot_eval_trade_partner(eval, partner))
 		return 0;
 	uint8_t need[RESOURCE_COUNT], keep[RESOURCE_COUNT];
 	if (bot_eval_trade_target(eval, need, keep) < 0)

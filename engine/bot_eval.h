@@ -98,6 +98,10 @@ int bot_eval_trade_target(struct bot_eval *eval, uint8_t need[RESOURCE_COUNT], u
 int bot_eval_trade_helps(struct bot_eval *eval, const uint8_t get[RESOURCE_COUNT], const uint8_t pay[RESOURCE_COUNT],
 			 int partner);
 
+/* 1 when the seat trades with `partner` at all: another seat not close to winning (the
+ * partner test of bot_eval_trade_helps()). */
+int bot_eval_trade_partner(const struct bot_eval *eval, int partner);
+
 /* How much the robber on `hex`, robbing `victim` (-1: no one), hurts the seat's opponents
  * (the leader most) and spares the seat. */
 int bot_eval_robber(const struct bot_eval *eval, int hex, int victim);

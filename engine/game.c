@@ -104,6 +104,16 @@ const struct game_offer *game_find_offer(const struct game *game, int id)
 	return NULL;
 }
 
+int game_offer_answered(const struct game_offer *offers, int count, const struct game_offer *offer, int seat)
+{
+	if ((offer->accepted | offer->declined) >> seat & 1u)
+		return 1;
+	for (int i = 0; i < count; i++)
+		if (offers[i].id != 0 && offers[i].from == seat && offers[i].counter_to == offer->id)
+			return 1;
+	return 0;
+}
+
 const char *game_phase_name(int phase)
 {
 	if (phase < 0 || phase >= GAME_PHASE_COUNT)

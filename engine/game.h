@@ -186,6 +186,11 @@ int game_open_offers(const struct game *game, int seat);
 /* The open offer with this id, or NULL. Borrows from *game. */
 const struct game_offer *game_find_offer(const struct game *game, int id);
 
+/* 1 when `seat` has answered `offer`, one of the open offers offers[0 .. count) (a game's
+ * slots, empty ones included, or a view's): it accepted, declined, or holds an open
+ * counter-offer to it. Borrows both. */
+int game_offer_answered(const struct game_offer *offers, int count, const struct game_offer *offer, int seat);
+
 /* 1 while the game still accepts moves. */
 static inline int game_in_progress(const struct game *game)
 {

@@ -205,10 +205,15 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	if (options) {
 		json_t *timeout = json_object_get(options, "turn_timeout_s");
 		json_t *on_timeout = json_object_get(options, "on_timeout");
+		json_t *offer_wait = json_object_get(options, "offer_wait_s");
 		if (json_is_integer(timeout))
 			record->options.turn_timeout_s = (int32_t)json_integer_value(timeout);
 		if (json_is_string(on_timeout) && strcmp(json_string_value(on_timeout), "bot") == 0)
 			record->options.on_timeout = CODEC_ON_TIMEOUT_BOT;
+		/* Games stored before the option have the default of their turn clock. */
+		record->options.offer_wait_s = json_is_integer(offer_wait)
+						       ? (int32_t)json_integer_value(offer_wait)
+						       : codec_offer_wait_default(record->options.turn_timeout_s);
 		json_decref(options);
 	}
 	store_game_info_free(&info);
@@ -334,12 +339,37 @@ int play_unattended(const struct game_record *game)
 	return away;
 }
 
+/* How a write leaves the wait for people to answer a bot's offer (offer_wait_s): none (the
+ * bot moves when it has something to do), a wait that begins (the bot's next move is due
+ * offer_wait_s from now), or a wait that goes on across the write (the due time stays). */
+enum offer_wait { OFFER_WAIT_NONE, OFFER_WAIT_BEGINS, OFFER_WAIT_GOES_ON };
+
+/* The wait after a write that takes the game from `before` (NULL: none, a new game), with
+ * bot seats `bots_before`, to `after` (with the game's bot seats now). The game waits while
+ * the active seat is a bot whose open offer some addressed person has not answered
+ * (autoplay_offer_awaits()), and only until the bot moves again: `bot_moved` is a move of
+ * the active bot other than an offer (the first of which is made when the wait is over, the
+ * timer having come due), after which the offer, still open, is waited for no longer. */
+static enum offer_wait offer_wait_after(const struct game_record *game, uint8_t bots_before,
+					const struct game *before, const struct game *after, int bot_moved)
+{
+	if (game->options.offer_wait_s <= 0 || bot_moved)
+		return OFFER_WAIT_NONE;
+	int offer_after, offer_before;
+	if (!autoplay_offer_awaits(after, play_bot_seats(game), &offer_after))
+		return OFFER_WAIT_NONE;
+	if (before && autoplay_offer_awaits(before, bots_before, &offer_before) && offer_before == offer_after)
+		return OFFER_WAIT_GOES_ON;
+	return OFFER_WAIT_BEGINS;
+}
+
 /* What the game waits for from the server itself at `state`: a bot's move (due at once;
- * in an unattended game one turn clock later, or never without one), a deadline
+ * in an unattended game one turn clock later, or never without one; when the game waits
+ * for people to answer the bot's offer, at the end of that wait), a deadline
  * (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot seat, no
  * deadline), so its appends carry no timer at all. Fills *out. */
 static const struct store_timer_set *next_timer(const struct game_record *game, const struct game *state,
-						struct store_timer_set *out)
+						enum offer_wait wait, struct store_timer_set *out)
 {
 	uint8_t bots = play_bot_seats(game);
 	if (!bots && game->options.turn_timeout_s <= 0)
@@ -354,6 +384,9 @@ static const struct store_timer_set *next_timer(const struct game_record *game, 
 			out->kind = STORE_TIMER_BOT;
 			out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
 		}
+	} else if (wait != OFFER_WAIT_NONE) {
+		out->kind = wait == OFFER_WAIT_GOES_ON ? STORE_TIMER_BOT_KEEP : STORE_TIMER_BOT;
+		out->due_ms = (int64_t)game->options.offer_wait_s * 1000;
 	} else if (autoplay_bot_to_move(state, bots) >= 0) {
 		out->kind = STORE_TIMER_BOT;
 	} else if (game->options.turn_timeout_s > 0) {
@@ -367,7 +400,7 @@ enum store_status play_deadline(const struct game_record *game, int64_t *deadlin
 {
 	*deadline_us = 0;
 	struct store_timer_set timer;
-	const struct store_timer_set *next = next_timer(game, &game->state, &timer);
+	const struct store_timer_set *next = next_timer(game, &game->state, OFFER_WAIT_NONE, &timer);
 	if (!next || next->kind != STORE_TIMER_DEADLINE || game->state.version < 1)
 		return STORE_OK;
 	struct store_log log;
@@ -623,8 +656,12 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 			record.response = answer;
 		}
 		struct store_timer_set timer;
-		const struct store_timer_set *next = next_timer(game, &after, &timer);
-		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && !play_unattended(game))
+		int bot_moved = move->seat == game->state.turn_seat && move->command->type != COMMAND_OFFER_TRADE;
+		enum offer_wait wait =
+			offer_wait_after(game, play_bot_seats(game), &game->state, &after, bot_moved);
+		const struct store_timer_set *next = next_timer(game, &after, wait, &timer);
+		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && wait == OFFER_WAIT_NONE &&
+		    !play_unattended(game))
 			timer.due_ms = PLAY_BOT_LEASE_MS;
 		struct game_repo repo;
 		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
@@ -633,6 +670,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		if (status == STORE_OK) {
 			committed(game, &after, events.count, next, move->keep_lease);
 			result->outcome = PLAY_APPLIED;
+			result->bot_waits = wait != OFFER_WAIT_NONE;
 			result->version = (long)after.version;
 			result->answer = answer;
 			return;
@@ -690,7 +728,8 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		changed->bots[seat] = (uint8_t)away;
 		changed->away[seat] = (uint8_t)away;
 		struct store_timer_set timer, none = {STORE_TIMER_NONE, 0};
-		const struct store_timer_set *next = next_timer(changed, &after, &timer);
+		enum offer_wait wait = offer_wait_after(changed, play_bot_seats(game), &game->state, &after, 0);
+		const struct store_timer_set *next = next_timer(changed, &after, wait, &timer);
 		free(changed);
 		if (!next)
 			next = &none; /* no bot and no deadline left: no timer either */
@@ -763,7 +802,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	char *options_text;
 	new_game_row(new_game, out, &row, &options_text);
 	struct store_timer_set timer;
-	row.timer = next_timer(out, &out->state, &timer);
+	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
 	*status = game_repo_create(&repo, &row, &events, &out->state, &out->id);
@@ -799,7 +838,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 		}
 	}
 	struct store_timer_set timer;
-	row.timer = next_timer(out, &out->state, &timer);
+	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
 	enum store_status status =

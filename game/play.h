@@ -158,6 +158,10 @@ struct play_result {
 	enum error refused;
 	enum store_status store_status;
 	long version;      /* the game's version after the move, or now */
+	/* PLAY_APPLIED: the game now waits for people to answer the active bot's trade offer
+	 * (options.offer_wait_s); the bot's next move is due when they have or the wait is
+	 * over, so a chain of bot moves stops here. */
+	int bot_waits;
 	char *answer;      /* PLAY_APPLIED with render: {version, events[, trade]}; caller frees */
 	struct store_idempotency_record replay; /* PLAY_REPLAYED; caller frees replay.response */
 };
@@ -221,6 +225,15 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 
 /* The seats of the game that bots play, as a mask. */
 uint8_t play_bot_seats(const struct game_record *game);
+
+/* When a bot's trade offer goes to people (seats the server does not play), the bot's turn
+ * waits for them: the game's timer is the bot's next move, due when each of them has
+ * answered (accepted, declined, countered: an append, which sets the timer due at once)
+ * or options.offer_wait_s after the wait began, whichever is sooner; answers coming in
+ * keep that due time (STORE_TIMER_BOT_KEEP), so they never prolong the wait. The timer is
+ * a row like any other (no thread waits), so any server makes the move, across restarts.
+ * The first move the bot makes when it comes due ends the wait, answered or not. Offers
+ * among bots are answered at once and never wait. */
 
 /* 1 when nobody is at the table: every seat is played by the server's bot and at least
  * one of them is a person's seat away on holiday (a game created with bots only is not

@@ -248,7 +248,9 @@ START_TEST(test_a_hundred_games_with_1_to_4_bot_seats_beside_random_players_all_
 }
 END_TEST
 
-/* An offer made to bot seats is answered by each of them at once, by the bot. */
+/* An offer made to bot seats is answered by each of them at once, by the bot. (Ann answers
+ * nothing the bots offer her: offer_wait_s 0 has them carry on at once; their waits for
+ * people are test_async_bot_offers.c's.) */
 START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 {
 	struct http_game game;
@@ -256,7 +258,7 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 	        &http_fixture.checked,
 	        "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bo\", \"bot\": true}, {\"name\": \"Cy\", "
 	        "\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": "
-	        "\"manual\", \"first_seat\": 0}}",
+	        "\"manual\", \"first_seat\": 0, \"offer_wait_s\": 0}}",
 	        &game);
 	ck_assert_int_eq(game.bots, 6);
 	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");

@@ -849,6 +849,33 @@ static void expect_options_refused(const char *text, int seats, const char *code
 	ck_assert_msg(strcmp(error.field, field) == 0, "%s: field %s, expected %s", text, error.field, field);
 }
 
+/* A bot's offer waits for people by default for a quarter of the turn clock (15 s at least,
+ * unless the clock is shorter; 12 h at most), a minute without one; a given wait (0
+ * included: no wait) is kept whatever the clock. */
+START_TEST(test_offer_wait_defaults_to_the_turn_clock)
+{
+	ck_assert_int_eq(codec_offer_wait_default(0), 60);
+	ck_assert_int_eq(codec_offer_wait_default(5), 5);
+	ck_assert_int_eq(codec_offer_wait_default(30), 15);
+	ck_assert_int_eq(codec_offer_wait_default(300), 75);
+	ck_assert_int_eq(codec_offer_wait_default(86400), 21600);
+	ck_assert_int_eq(codec_offer_wait_default(7 * 86400), 12 * 3600);
+	struct codec_options options;
+	struct codec_error error;
+	ck_assert(options_from_text("{\"turn_timeout_s\":600}", 3, &options, &error));
+	ck_assert_int_eq(options.offer_wait_s, 150);
+	ck_assert(options_from_text("{\"turn_timeout_s\":600,\"offer_wait_s\":null}", 3, &options, &error));
+	ck_assert_int_eq(options.offer_wait_s, 150);
+	ck_assert(options_from_text("{\"turn_timeout_s\":600,\"offer_wait_s\":0}", 3, &options, &error));
+	ck_assert_int_eq(options.offer_wait_s, 0);
+	ck_assert(options_from_text("{\"offer_wait_s\":604800}", 3, &options, &error));
+	ck_assert_int_eq(options.offer_wait_s, 604800);
+	json_t *json = codec_options_to_json(&options);
+	ck_assert_int_eq(json_integer_value(json_object_get(json, "offer_wait_s")), 604800);
+	json_decref(json);
+}
+END_TEST
+
 START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 {
 	struct codec_options options;
@@ -859,8 +886,10 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	ck_assert(options_from_text(NULL, 3, &options, &error));
 	ck_assert(memcmp(&options.game, &defaults, sizeof defaults) == 0);
 	ck_assert(!options.has_seed && options.turn_timeout_s == 0 && options.on_timeout == CODEC_ON_TIMEOUT_DEFAULT);
+	ck_assert_int_eq(options.offer_wait_s, 60);
 	ck_assert(options_from_text("{}", 3, &options, &error));
 	ck_assert(memcmp(&options.game, &defaults, sizeof defaults) == 0);
+	ck_assert_int_eq(options.offer_wait_s, 60);
 
 	ck_assert(options_from_text("{\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\",\"edition\":\"2025\","
 				    "\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,\"on_timeout\":\"bot\","
@@ -880,7 +909,7 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	char *text = dump(json);
 	ck_assert_str_eq(text, "{\"seats\":4,\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\","
 			       "\"edition\":\"2025\",\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,"
-			       "\"on_timeout\":\"bot\"}");
+			       "\"on_timeout\":\"bot\",\"offer_wait_s\":21600}");
 	free(text);
 	json_decref(json);
 	ck_assert(options_from_text("{\"start\":\"fixed\",\"first_seat\":null}", 4, &options, &error));
@@ -896,6 +925,9 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	expect_options_refused("{\"turn_timeout_s\":31536001}", 4, "invalid_field", "options.turn_timeout_s");
 	expect_options_refused("{\"turn_timeout_s\":-5}", 4, "invalid_field", "options.turn_timeout_s");
 	expect_options_refused("{\"on_timeout\":\"pass\"}", 4, "invalid_field", "options.on_timeout");
+	expect_options_refused("{\"offer_wait_s\":-1}", 4, "invalid_field", "options.offer_wait_s");
+	expect_options_refused("{\"offer_wait_s\":604801}", 4, "invalid_field", "options.offer_wait_s");
+	expect_options_refused("{\"offer_wait_s\":\"1m\"}", 4, "invalid_field", "options.offer_wait_s");
 	expect_options_refused("{\"seed\":-1}", 4, "invalid_field", "options.seed");
 	/* Above 2^53-1 a JavaScript client could not carry the seed it gave. */
 	expect_options_refused("{\"seed\":9007199254740992}", 4, "invalid_field", "options.seed");
@@ -1519,6 +1551,7 @@ Suite *test_suite(void)
 	tcase_add_test(shapes, test_a_route_named_move_reads_as_the_body_with_its_type);
 	tcase_add_test(shapes, test_commands_and_actions_render_as_ready_move_bodies);
 	tcase_add_test(shapes, test_options_parse_with_defaults_and_refuse_bad_members);
+	tcase_add_test(shapes, test_offer_wait_defaults_to_the_turn_clock);
 	tcase_add_test(shapes, test_view_has_you_for_a_seat_and_no_hands_for_a_spectator);
 	tcase_add_test(shapes, test_view_pending_lists_discards_and_the_setup_node);
 	tcase_add_test(shapes, test_view_lists_open_trades);

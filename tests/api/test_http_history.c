@@ -38,6 +38,7 @@ static void strip_service_members(json_t *view)
 	json_t *options = json_object_get(view, "options");
 	json_object_del(options, "turn_timeout_s");
 	json_object_del(options, "on_timeout");
+	json_object_del(options, "offer_wait_s");
 	size_t index;
 	json_t *player;
 	json_array_foreach(json_object_get(view, "players"), index, player)

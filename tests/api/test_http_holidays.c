@@ -24,7 +24,9 @@
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-#define OPTIONS "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}"
+/* offer_wait_s 0: the people here answer nothing the bots offer them, and the bots carry on
+ * at once (their waits for people are test_async_bot_offers.c's). */
+#define OPTIONS "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"offer_wait_s\": 0}"
 
 struct player {
 	char id[20];
@@ -262,7 +264,7 @@ START_TEST(test_with_every_human_away_the_bots_move_at_the_pace_of_the_turn_cloc
 	http_players_json(3, 0x6, players, sizeof players);
 	snprintf(body, sizeof body,
 		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, "
-		 "\"turn_timeout_s\": 3600}}",
+		 "\"turn_timeout_s\": 3600, \"offer_wait_s\": 0}}",
 		 players);
 	http_game_create_body(&http_fixture.checked, body, &game);
 	wait_for_seats(&game, 1u << 0, 5);

@@ -796,11 +796,13 @@ START_TEST(test_games_of_bots_cannot_hold_the_workers_from_a_human_game)
 		struct http_game game;
 		http_game_create_body(&client, body, &game);
 	}
-	/* Then a human's game whose first two turns are the bots': the human waits for them. */
+	/* Then a human's game whose first two turns are the bots': the human waits for them
+	 * (and answers none of their offers: offer_wait_s 0 has the bots carry on at once). */
 	char players[512], body[640];
 	http_players_json(3, 0x6, players, sizeof players);
 	snprintf(body, sizeof body,
-		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 1}}",
+		 "{\"players\": %s, \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 1, "
+		 "\"offer_wait_s\": 0}}",
 		 players);
 	struct http_game human;
 	double start = http_clock();

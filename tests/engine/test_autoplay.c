@@ -122,6 +122,64 @@ START_TEST(test_bot_to_move_is_the_waited_for_bot_or_an_addressed_bot)
 }
 END_TEST
 
+/* A bot's offer (seat 0, a bot like seat 2) waits for the people it went to (seats 1 and
+ * 3) once the other bot has answered, and for each of them until it answered: declined,
+ * accepted or countered. A counter-offer is an answer for a bot seat too. */
+START_TEST(test_a_bots_offer_awaits_the_people_it_went_to)
+{
+	struct game game;
+	support_new_game(&game, 4, GAME_LAYOUT_BEGINNER);
+	support_standard_draft(&game);
+	support_roll(&game, 4, 4);
+	support_clear_hands(&game);
+	support_set_hand(&game, 0, 1, 0, 0, 0, 0);
+	support_set_hand(&game, 1, 0, 0, 0, 0, 1);
+	support_set_hand(&game, 2, 0, 0, 1, 0, 0);
+	support_set_hand(&game, 3, 0, 0, 1, 0, 1);
+	uint8_t bots = (1u << 0) | (1u << 2);
+	int offer_id = -1;
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, &offer_id), 0); /* no offer yet */
+	ck_assert_int_eq(offer_id, 0);
+	struct command offer = support_command(COMMAND_OFFER_TRADE);
+	offer.give[RESOURCE_BRICK] = 1;
+	offer.want[RESOURCE_ORE] = 1;
+	support_ok(&game, 0, &offer, NULL);
+	int id = game.offers[0].id;
+	/* Seat 2, a bot, answers first (at once); meanwhile the offer waits for nobody. */
+	ck_assert_int_eq(autoplay_bot_to_move(&game, bots), 2);
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, &offer_id), 0);
+	struct command counter = support_command(COMMAND_OFFER_TRADE);
+	counter.trade = (uint16_t)id;
+	counter.give[RESOURCE_WOOL] = 1;
+	counter.want[RESOURCE_BRICK] = 1;
+	support_ok(&game, 2, &counter, NULL);
+	ck_assert_int_eq(autoplay_bot_to_move(&game, bots), 0); /* its counter was its answer */
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, &offer_id), (1u << 1) | (1u << 3));
+	ck_assert_int_eq(offer_id, id);
+	/* Had seat 2 been a person, its counter-offer would have answered all the same. */
+	ck_assert_int_eq(autoplay_offer_awaits(&game, 1u << 0, NULL), (1u << 1) | (1u << 3));
+	/* Nobody waits for a person's offer, nor for seats that are bots. */
+	ck_assert_int_eq(autoplay_offer_awaits(&game, 1u << 2, NULL), 0);
+	ck_assert_int_eq(autoplay_offer_awaits(&game, 0x0f, NULL), 0);
+	struct command decline = support_command(COMMAND_DECLINE_TRADE);
+	decline.trade = (uint16_t)id;
+	support_ok(&game, 1, &decline, NULL);
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, &offer_id), 1u << 3);
+	struct command accept = support_command(COMMAND_ACCEPT_TRADE);
+	accept.trade = (uint16_t)id;
+	support_ok(&game, 3, &accept, NULL);
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, &offer_id), 0);
+	ck_assert_int_eq(offer_id, 0);
+	ck_assert_int_eq(autoplay_bot_to_move(&game, bots), 0);
+	/* Completing the offer ends the wait with it. */
+	struct command take = support_command(COMMAND_CONFIRM_TRADE);
+	take.trade = (uint16_t)id;
+	take.with = 3;
+	support_ok(&game, 0, &take, NULL);
+	ck_assert_int_eq(autoplay_offer_awaits(&game, bots, NULL), 0);
+}
+END_TEST
+
 /* Four bot seats driven only by autoplay finish games, every move accepted. */
 START_TEST(test_bot_seats_play_whole_games)
 {
@@ -165,6 +223,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_timeout_declines_unanswered_offers_before_ending_the_turn);
 	tcase_add_test(tc, test_nothing_to_do_after_the_win);
 	tcase_add_test(tc, test_bot_to_move_is_the_waited_for_bot_or_an_addressed_bot);
+	tcase_add_test(tc, test_a_bots_offer_awaits_the_people_it_went_to);
 	tcase_add_test(tc, test_bot_seats_play_whole_games);
 	suite_add_tcase(suite, tc);
 	return suite;

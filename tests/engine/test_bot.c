@@ -16,6 +16,7 @@
 
 #include "engine/arena.h"
 #include "engine/bot.h"
+#include "engine/bot_eval.h"
 #include "engine/invariants.h"
 #include "engine/legal.h"
 #include "engine/view.h"
@@ -83,6 +84,29 @@ static struct command bot_move(const struct game *game, int seat, uint64_t salt)
 	return command;
 }
 
+/* An offer (or counter-offer) a bot seat makes is one it would complete itself: it holds
+ * every card it gives, and the exchange helps it (bot_eval_trade_helps()) with every seat
+ * it goes to. Returns 1 for an offer, 0 for any other move. */
+static int check_own_offer(const struct game *game, int seat, const struct command *command)
+{
+	if (command->type != COMMAND_OFFER_TRADE)
+		return 0;
+	ck_assert_msg(resource_covers(game->players[seat].resources, command->give), "seat %d offers cards it lacks",
+		      seat);
+	struct game_view view;
+	view_game(game, seat, &view);
+	struct bot_eval eval;
+	bot_eval_init(&eval, &view);
+	uint8_t others = (uint8_t)(((1u << game->options.seats) - 1) & ~(1u << seat));
+	uint8_t to = command->to ? command->to : seat == game->turn_seat ? others : (uint8_t)(1u << game->turn_seat);
+	for (int partner = 0; partner < game->options.seats; partner++)
+		ck_assert_msg(!(to >> partner & 1u) ||
+				      bot_eval_trade_helps(&eval, command->want, command->give, partner),
+			      "seat %d offers seat %d an exchange it would not make (version %u)", seat, partner,
+			      game->version);
+	return 1;
+}
+
 struct tally {
 	long games;
 	long actions;
@@ -90,6 +114,7 @@ struct tally {
 	long bot_wins;
 	long bot_seats; /* bot seats over all games */
 	long random_seats;
+	long bot_offers; /* offers and counter-offers made by bot seats */
 };
 
 /* Play one arena game to the end; checks every bot move is listed and the game ends with a
@@ -108,6 +133,7 @@ static void play_arena_game(int seats, int layout, int dice, uint8_t bots, uint6
 			int count = legal_moves(&game, seat, listed, LEGAL_MOVES_MAX);
 			ck_assert_msg(is_listed(&command, listed, count), "game %llu: bot seat %d chose an unlisted %s",
 				      (unsigned long long)seed, seat, command_type_name(command.type));
+			tally->bot_offers += check_own_offer(&game, seat, &command);
 		}
 		play(&game, seed, seat, &command);
 		actions++;
@@ -136,6 +162,8 @@ START_TEST(test_bots_choose_only_listed_moves)
 		play_arena_game(3 + (i & 1), (i >> 1) & 1, i % 3 == 0 ? GAME_DICE_MANUAL : GAME_DICE_RANDOM, 0x0f,
 				1000 + (uint64_t)i, &tally);
 	ck_assert_int_eq(tally.games, 100);
+	/* Every one of them checked by check_own_offer(). */
+	ck_assert_int_gt(tally.bot_offers, 100);
 }
 END_TEST
 
@@ -446,9 +474,53 @@ START_TEST(test_accepts_an_offer_that_completes_a_city)
 }
 END_TEST
 
-START_TEST(test_declines_an_offer_taking_the_citys_ore)
+/* The offer gives the grain the city lacks but takes its ore: instead of giving the ore, a
+ * counter-offer of the spare wool for that grain, to the offerer alone, answering the offer
+ * (answer_to() checks it is not asked again). */
+START_TEST(test_counters_an_offer_taking_the_citys_ore)
 {
-	ck_assert_int_eq(answer_to(RESOURCE_GRAIN, RESOURCE_ORE, 2).type, COMMAND_DECLINE_TRADE);
+	struct command answer = answer_to(RESOURCE_GRAIN, RESOURCE_ORE, 2);
+	ck_assert_int_eq(answer.type, COMMAND_OFFER_TRADE);
+	uint8_t give[RESOURCE_COUNT] = {0, 0, 1, 0, 0}, want[RESOURCE_COUNT] = {0, 0, 0, 1, 0};
+	ck_assert(memcmp(answer.give, give, RESOURCE_COUNT) == 0);
+	ck_assert(memcmp(answer.want, want, RESOURCE_COUNT) == 0);
+	ck_assert_int_eq(answer.to, 1u << 0);
+	ck_assert_int_eq(answer.give[RESOURCE_ORE], 0);
+}
+END_TEST
+
+/* A counter-offer the offerer takes completes the exchange the bot wanted: seat 1 gets the
+ * grain of its city for its spare wool, and builds the city on its turn. */
+START_TEST(test_a_taken_counter_offer_completes_the_city)
+{
+	struct game game;
+	start_position(&game);
+	support_roll(&game, 6, 6);
+	support_clear_hands(&game);
+	support_set_hand(&game, 0, 1, 1, 1, 1, 1);
+	support_set_hand(&game, 1, 0, 0, 2, 1, 3);
+	struct command offer = support_command(COMMAND_OFFER_TRADE);
+	offer.give[RESOURCE_GRAIN] = 1;
+	offer.want[RESOURCE_ORE] = 1;
+	offer.to = 1u << 1;
+	support_ok(&game, 0, &offer, NULL);
+	struct command counter = bot_move(&game, 1, 1);
+	ck_assert_int_eq(counter.type, COMMAND_OFFER_TRADE);
+	support_ok(&game, 1, &counter, NULL);
+	const struct game_offer *made = NULL;
+	for (int i = 0; i < GAME_MAX_OFFERS; i++)
+		if (game.offers[i].id && game.offers[i].from == 1)
+			made = &game.offers[i];
+	ck_assert_ptr_nonnull(made);
+	ck_assert_int_eq(made->counter_to, game.offers[0].id);
+	struct command take = support_command(COMMAND_CONFIRM_TRADE);
+	take.trade = made->id;
+	support_ok(&game, 0, &take, NULL);
+	support_assert_hand(&game, 1, 0, 0, 1, 2, 3);
+	struct command end = support_command(COMMAND_END_TURN);
+	support_ok(&game, 0, &end, NULL);
+	support_roll(&game, 1, 1);
+	ck_assert_int_eq(bot_move(&game, 1, 2).type, COMMAND_BUILD_CITY);
 }
 END_TEST
 
@@ -630,7 +702,8 @@ Suite *test_suite(void)
 	tcase_add_test(positions, test_rolls_when_the_knight_has_no_use);
 	tcase_add_test(positions, test_discard_keeps_the_cards_of_a_city);
 	tcase_add_test(positions, test_accepts_an_offer_that_completes_a_city);
-	tcase_add_test(positions, test_declines_an_offer_taking_the_citys_ore);
+	tcase_add_test(positions, test_counters_an_offer_taking_the_citys_ore);
+	tcase_add_test(positions, test_a_taken_counter_offer_completes_the_city);
 	tcase_add_test(positions, test_declines_an_offer_of_nothing_needed);
 	tcase_add_test(positions, test_declines_helping_a_seat_close_to_winning);
 	tcase_add_test(positions, test_builds_a_city_when_it_can);

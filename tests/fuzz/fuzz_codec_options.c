@@ -43,7 +43,8 @@ static void check_accepted(const struct codec_options *options)
 		abort();
 	}
 	if (memcmp(&again.game, &options->game, sizeof again.game) != 0 ||
-	    again.turn_timeout_s != options->turn_timeout_s || again.on_timeout != options->on_timeout) {
+	    again.turn_timeout_s != options->turn_timeout_s || again.on_timeout != options->on_timeout ||
+	    again.offer_wait_s != options->offer_wait_s) {
 		fprintf(stderr, "fuzz: options %s parse back different\n", text);
 		abort();
 	}

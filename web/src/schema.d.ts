@@ -68,7 +68,7 @@ export interface paths {
          *     new game draws from a new random seed. A redacted log (a hidden card or stolen
          *     resource: null) is refused. A refusal is `422 import_refused` naming `events[i]`, the
          *     first event that does not follow, and creates nothing. Of `options` only
-         *     `turn_timeout_s` and `on_timeout` are read (the game's own options are the log's).
+         *     `turn_timeout_s`, `on_timeout` and `offer_wait_s` are read (the game's own options are the log's).
          *     Admission is creation's (creation key, per-client quota of games), plus a budget of
          *     bytes imported per client and hour (`429 import_quota`; a body larger than the whole
          *     budget: `413`) and a bound on imports judged at once by one server (`503
@@ -2039,6 +2039,8 @@ export interface components {
              * @enum {string|null}
              */
             on_timeout?: "default" | "bot" | null;
+            /** @description How long, in seconds, a bot's trade offer waits for the people it was made to: the bot's turn goes on (it confirms the best acceptance, or carries on without) once each of them has answered (accepted, declined or made a counter-offer) or this wait has passed since the offer (answers coming in do not prolong it), whichever comes first. Bots answer at once, so a game of bots never waits. 0: bots do not wait. Absent or null: scaled to the turn clock, a quarter of `turn_timeout_s`, at least 15 s (or the whole turn clock when shorter) and at most 12 hours; 60 s without a turn clock. A bot answers an offer made to it (accept, decline or counter-offer) within seconds, whatever this option. */
+            offer_wait_s?: number | null;
             /** @description Makes every shuffle and roll reproducible. Secret; never shown again. Random when absent. At most 2^53-1 (9007199254740991), the largest integer every JSON client (JavaScript included) carries exactly; larger is refused with 400 `invalid_field` naming `options.seed`. */
             seed?: number | null;
         };
@@ -2062,6 +2064,8 @@ export interface components {
             turn_timeout_s?: number;
             /** @enum {string} */
             on_timeout?: "default" | "bot";
+            /** @description Seconds a bot's trade offer waits for the people it was made to (see `GameOptionsInput`), 0 for no wait. */
+            offer_wait_s?: number;
         };
         /** @description The game's options, with the deadline settings (`GameOptions` with every member required). */
         ViewOptions: {
@@ -2083,6 +2087,8 @@ export interface components {
             turn_timeout_s: number;
             /** @enum {string} */
             on_timeout: "default" | "bot";
+            /** @description Seconds a bot's trade offer waits for the people it was made to (see `GameOptionsInput`), 0 for no wait. */
+            offer_wait_s: number;
         };
         /** @description Either `seats` or `players` (exactly one: both is refused with 400 `invalid_field`, neither with 400 `missing_field` naming `seats`), and optional `options`. */
         CreateGameRequest: {
@@ -2590,7 +2596,7 @@ export interface components {
             finished?: boolean;
             /** @description The game's seed (a decimal string, or an integer), or null. */
             seed?: string | number | null;
-            /** @description Only `turn_timeout_s` and `on_timeout` are read. */
+            /** @description Only `turn_timeout_s`, `on_timeout` and `offer_wait_s` are read. */
             options?: Record<string, never> | null;
             players?: {
                 name?: string;

@@ -160,9 +160,10 @@ async function playStep(page, state) {
     return "build";
   };
   const actions = page.locator("#actions");
-  // Offers are left unanswered: bots trade among themselves at machine speed (the trade
-  // case answers offers), and nothing waits for an answer.
-  return (await click(actions.getByRole("button", { name: /^Discard/ }), "discard-open")) ??
+  // Offers made to this seat are declined: a bot's offer to a person waits for the answer
+  // (offer_wait_s), and bots answer each other at machine speed (the trade cases take offers).
+  return (state.declineOffers !== false ? await click(page.locator("#trades .trade").getByRole("button", { name: "Decline" }), "decline") : null) ??
+    (await click(actions.getByRole("button", { name: /^Discard/ }), "discard-open")) ??
     (await click(actions.getByRole("button", { name: "Roll the dice" }), "roll")) ??
     (await click(page.locator(".targets [data-hex-target]"), "robber")) ??
     (state.keyboard ? await click(page.locator(".targets [data-node]"), "build") : await press(page.locator(".targets [data-node]"))) ??
@@ -289,6 +290,96 @@ cases.domestic_trade_with_counter_offer = async ({ browser, base }) => {
   await b.locator("#log-list li", { hasText: "traded" }).first().waitFor({ timeout: 5000 });
   await a.context().close();
   await b.context().close();
+};
+
+/** A bot's offer waits for the people it was made to: Ann takes one by a click while Cy
+ * (played through the API) declines it, and Robo completes the exchange with Ann at once,
+ * long before its wait (ten minutes) would be over. Ann rolls and ends her turns by clicks. */
+cases.person_takes_a_bots_offer = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Robo", bot: true }, { name: "Cy" }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, seed: 2208, offer_wait_s: 600 });
+  const [ann, , cy] = game.seats;
+  const page = watch(await browser.newPage({ viewport: { width: 1280, height: 900 } }));
+  await page.goto(seatUrl(base, game.id, ann.token));
+  await page.locator(".game[data-version]").waitFor();
+  const totals = [6, 8, 5, 9, 4, 10, 3, 11];
+  let rolls = 0, declined = 0;
+  const move = async (token, body) => {
+    const r = await api(base, "POST", `/v1/games/${game.id}/moves`, token, body);
+    assert(r.status === 201, `${body.type}: ${r.status} ${JSON.stringify(r.body)}`);
+  };
+  const started = Date.now();
+  for (;;) {
+    if (Date.now() - started > 90000) throw new Error("Robo made no offer Ann could take within 90 s");
+    const truth = (await api(base, "GET", `/v1/games/${game.id}`, cy.token)).body;
+    assert(truth.status !== "finished", "the game ended without an offer of Robo that Ann could take");
+    const offer = truth.trades.find((t) => t.from === 1 && t.counter_to === null && t.to.includes(0) &&
+      !t.accepted.includes(0) && !t.declined.includes(0));
+    if (offer) {
+      if (!offer.declined.includes(2)) {
+        const r = await api(base, "POST", `/v1/games/${game.id}/trades/${offer.id}/decline`, cy.token);
+        assert(r.status === 200, `Cy declines: ${r.status}`);
+      }
+      const item = page.locator(`#trades .trade[data-trade="${offer.id}"]`);
+      await item.waitFor();
+      await page.waitForFunction((v) => Number(document.querySelector(".game")?.getAttribute("data-version")) >= v, truth.version);
+      const accept = item.getByRole("button", { name: "Accept" });
+      if (!(await accept.count())) {
+        // Ann lacks the card Robo asks for: she says no, and Robo plays on at once.
+        await item.getByRole("button", { name: "Decline" }).click();
+        declined++;
+        await page.waitForFunction((id) => !document.querySelector(`#trades .trade[data-trade="${id}"] button`), offer.id, { timeout: 10000 });
+        continue;
+      }
+      assert((await api(base, "GET", `/v1/games/${game.id}`, cy.token)).body.version === truth.version + (offer.declined.includes(2) ? 0 : 1),
+        "Robo waits for Ann's answer");
+      await page.screenshot({ path: join(out, "bot-offer.png") });
+      const clicked = Date.now();
+      await accept.click();
+      const line = page.locator("#log-list li", { hasText: "Robo traded" });
+      await line.first().waitFor({ timeout: 10000 });
+      const log = (await api(base, "GET", `/v1/games/${game.id}/moves?after=${truth.version}&limit=100`)).body;
+      const done = log.events.find((e) => e.type === "trade_completed" && e.trade === offer.id);
+      assert(done && done.seat === 1 && done.with === 0 && done.origin === "bot", `Robo traded with Ann: ${JSON.stringify(done)}`);
+      await page.screenshot({ path: join(out, "bot-offer-taken.png") });
+      console.log(`   Robo's offer ${offer.id} taken by a click, completed ${Date.now() - clicked} ms later (${declined} offers declined first)`);
+      await page.close();
+      return;
+    }
+    const seat = truth.turn.seat;
+    if (truth.phase === "discard") {
+      // A 7 of Robo's: the people discard through the API (the scene, not the point here).
+      for (const owed of truth.pending.discards) {
+        if (owed.seat === 1) continue;
+        const token = owed.seat === 0 ? ann.token : cy.token;
+        const hand = (await api(base, "GET", `/v1/games/${game.id}`, token)).body.you.resources;
+        const drop = {};
+        let left = owed.count;
+        for (const [r, n] of Object.entries(hand).sort((a, b) => b[1] - a[1])) {
+          const take = Math.min(n, left);
+          if (take) drop[r] = take;
+          left -= take;
+        }
+        await move(token, { type: "discard", resources: drop });
+      }
+    } else if (seat === 2) {
+      const total = totals[rolls++ % totals.length];
+      await move(cy.token, truth.phase === "roll" ? { type: "roll", dice: [total - (total >> 1), total >> 1] } : { type: "end_turn" });
+    } else if (seat === 0) {
+      const before = await version(page);
+      if (truth.phase === "roll") {
+        const total = totals[rolls++ % totals.length];
+        await page.getByLabel("First die").selectOption(String(total - (total >> 1)));
+        await page.getByLabel("Second die").selectOption(String(total >> 1));
+        await page.getByRole("button", { name: "Roll these dice" }).click();
+      } else {
+        await page.locator("#actions").getByRole("button", { name: "End turn" }).click();
+      }
+      await settle(page, before);
+    } else {
+      await api(base, "GET", `/v1/games/${game.id}/moves?after=${truth.version}&wait=5&limit=1`);
+    }
+  }
 };
 
 cases.spectator_sees_no_hand = async ({ browser, base }) => {
