@@ -91,10 +91,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -129,10 +129,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -163,10 +163,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -216,10 +216,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -243,10 +243,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -266,13 +266,18 @@ export interface paths {
          *     made from it may meet a newer version (`422` when the rules no longer allow it,
          *     `412` when sent with `If-Match` and the game moved on); read again and choose again.
          *
-         *     **Waiting for your turn**: with `?after=N&wait=S` the request answers at once when
-         *     the game is past version `N` and waits for the caller's seat (`waiting_for` holds
-         *     it), or when the game is over; otherwise it is held, checked again after every new event (a move
-         *     made through any server), and answered as soon as that is so, or after `S` seconds
-         *     with the current actions (look at `version` and ask again with it as `after`). A
-         *     seat that keeps `after` at the `version` of its last answer is told each time it
-         *     must act, within a second, with one request. Held requests count in the server's
+         *     **Waiting for your turn**: with `?wait=S` (and `after=N`, 0 when absent) the request
+         *     answers at once when the game, at version `N` or later, waits for the caller's seat
+         *     (`waiting_for` holds it), also when it already did at `N` (after the caller's own
+         *     roll, say), or when the game is over; otherwise it is held, checked again after
+         *     every new event (a move made through any server), and answered as soon as that is
+         *     so, or after `S` seconds with the current actions (look at `version` and ask again
+         *     with it as `after`). So the loop "post a move, then wait from the version it
+         *     answered" never stalls: a move that leaves the mover to act answers its next
+         *     actions itself (`actions` in the answer), and a wait from that version answers at
+         *     once. Only a version the game has not reached yet (a replica a little behind the
+         *     server that took the move) is waited for although the seat is due. To wait for
+         *     anything new, whoever it concerns, long-poll `GET .../moves?after=N&wait=S`. Held requests count in the server's
          *     limit of waiting requests (`503 too_many_waiting`) and in the caller's: a token may
          *     hold `MAX_WAITING_PER_TOKEN` (default 8) and a client address `MAX_WAITING_PER_IP`
          *     (default 64) long-polls and streams at once (`429 waiting_quota`). Without `wait`
@@ -293,10 +298,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -327,8 +332,10 @@ export interface paths {
          *     may repeat the acting `seat`, which must then be the token's seat. On success the
          *     response holds the new version and the events the move produced, as the caller may see
          *     them (a move can produce several: a roll produces `dice_rolled` and
-         *     `resources_produced`). A move the rules refuse answers 422 with the rule's code and
-         *     changes nothing.
+         *     `resources_produced`), and, when the game then waits for the mover again, its next
+         *     legal moves (`actions`, as `GET .../actions` answers them), so a client playing a
+         *     turn of several moves needs one request per move. A move the rules refuse answers
+         *     422 with the rule's code and changes nothing.
          */
         post: operations["makeMove"];
         delete?: never;
@@ -343,10 +350,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -436,10 +443,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -465,10 +472,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -497,10 +504,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -536,10 +543,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -574,15 +581,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -605,15 +612,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -639,15 +646,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -670,15 +677,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -703,10 +710,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -788,15 +795,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -822,15 +829,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -858,10 +865,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -973,10 +980,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -1009,10 +1016,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -1038,10 +1045,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1069,10 +1076,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1100,10 +1107,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1288,7 +1295,7 @@ export interface paths {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -1318,7 +1325,7 @@ export interface paths {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -1505,7 +1512,8 @@ export interface webhooks {
          *     `version`). Delivery is at least once, including across a server crash; order events
          *     by `version`. `type: "event"` carries one log entry as the registering token may see it;
          *     `type: "your_turn"` says a move by someone else (or by the server) left the game waiting
-         *     for `seat`, with a `summary` a chat bot can post as it is. `type: "message"` carries
+         *     for `seat`, with a `summary` a chat bot can post as it is and the seat's `actions`
+         *     (as `GET .../actions` answers them), which a bot can answer at once. `type: "message"` carries
          *     one table-talk message (as `GET .../messages` shows it) to every webhook not limited
          *     to `your_turn`, in order with the events: after the events of the moves made before
          *     it was posted and before those of later moves (deduplicate on `webhook-id`, or on
@@ -2525,6 +2533,8 @@ export interface components {
             events: components["schemas"]["LogEntry"][];
             /** @description After an `offer_trade` move: the new offer's id (`POST .../trades` names it `trade` too). */
             trade?: components["schemas"]["TradeId"];
+            /** @description Present when, after the write, the game waits for the caller's seat again (after a roll, a build, a trade ...): the seat's next legal moves at `version`, exactly as `GET .../actions` would answer them. Absent when the game waits for someone else or is over: then `GET .../actions?after=<version>&wait=60` waits for the seat's next move. A bot makes one request per move this way. */
+            actions?: components["schemas"]["Actions"];
         };
         /** @description A page of the event log. */
         EventLog: {
@@ -2648,6 +2658,8 @@ export interface components {
             id: components["schemas"]["TradeId"];
             version: components["schemas"]["Version"];
             events: components["schemas"]["LogEntry"][];
+            /** @description As in `MoveResult`: the offering seat's next legal moves when the game still waits for it. */
+            actions?: components["schemas"]["Actions"];
         };
         /** @description Open offers. */
         TradeList: {
@@ -2807,6 +2819,8 @@ export interface components {
              * @description The absolute address of the PNG of the board at `version` (`<PUBLIC_URL>/v1/games/{id}/board.png?version=N`; PUBLIC_URL is a server setting), public and immutable, so a chat service or a mail can show it without a token. The summary ends with it too ("Board: <url>").
              */
             board_url: string;
+            /** @description The seat's legal moves at `version`, as `GET .../actions` answers them (the stream's `your_turn` carries the same): a bot can answer the note with a move at once, without reading anything. */
+            actions: components["schemas"]["Actions"];
         };
         /** @description A table-talk message, as `GET /v1/games/{id}/messages` shows it, delivered to every standard webhook of the game not limited to `your_turn` (and to the player webhooks of its seated players), in order with the events: after the events of versions up to `message.after_version`, before later ones. Chat formats and mail get no messages. */
         MessageDelivery: {
@@ -3981,22 +3995,22 @@ export interface components {
         /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
         MailCode: string;
         /**
-         * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+         * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
          * @example 2b4f0c1d9e8a7f61
          */
-        GameId: components["schemas"]["GameId"];
+        GameIdPath: components["schemas"]["GameId"];
         /** @description A seat number, 0..3. */
         SeatNumber: number;
         /**
          * @description The trade offer's id (see `trades` in the game view).
          * @example 3
          */
-        TradeId: components["schemas"]["TradeId"];
+        TradeIdPath: components["schemas"]["TradeId"];
         /**
          * @description The webhook's id, as returned when it was registered.
          * @example wh_4f1c9a2e7b30d856
          */
-        WebhookId: components["schemas"]["WebhookId"];
+        WebhookIdPath: components["schemas"]["WebhookId"];
         /**
          * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
          * @example 57
@@ -4364,10 +4378,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4445,10 +4459,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4522,10 +4536,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4597,10 +4611,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4637,7 +4651,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description With `wait`: answer only once the game is past this version and waits for the caller (or is over). 0 when absent.
+                 * @description With `wait`: answer only once the game has reached this version and waits for the caller (or is over); a seat due at this version is answered at once. 0 when absent.
                  * @example 57
                  */
                 after?: number;
@@ -4663,10 +4677,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4733,10 +4747,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4795,10 +4809,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4863,10 +4877,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4921,10 +4935,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4974,10 +4988,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5030,10 +5044,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5079,10 +5093,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5142,10 +5156,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5203,10 +5217,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5273,15 +5287,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5328,15 +5342,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5385,15 +5399,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5442,15 +5456,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5504,10 +5518,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5550,10 +5564,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5622,15 +5636,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -5675,15 +5689,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -5727,10 +5741,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5777,10 +5791,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5846,10 +5860,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5982,10 +5996,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6042,10 +6056,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6089,10 +6103,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6139,10 +6153,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6195,10 +6209,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6259,10 +6273,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6653,7 +6667,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -6697,7 +6711,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -6742,7 +6756,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
