@@ -71,6 +71,10 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/openapi.json", handle_openapi, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/", handle_web_index, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/web/:file", handle_web_file, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/docs", handle_docs_index, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/docs/:file", handle_docs_file, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/redoc", handle_docs_redirect, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/swagger", handle_docs_redirect, ROUTE_NO_GAME, 0},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))
