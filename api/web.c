@@ -112,8 +112,7 @@ static void serve(struct http_request *request, struct site *site, const char *n
 	pthread_once(&site->once, site == &web_site ? make_web_etags : make_docs_etags);
 	http_add_header(request, "Content-Security-Policy", site->policy);
 	http_add_header(request, "Cache-Control", "no-cache");
-	http_respond_bytes(request, 200, web_content_type(file->name), file->bytes, file->length,
-			   site->etags[index]);
+	http_respond_bytes(request, 200, web_content_type(file->name), file->bytes, file->length, site->etags[index]);
 }
 
 void handle_web_index(struct http_request *request)

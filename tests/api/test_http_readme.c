@@ -6,11 +6,11 @@
  * The only changes to the text: `localhost:8080` becomes the test server's address, and
  * the script starts with `set -eu` and a `curl` function that adds `--fail-with-body`
  * (any answer of 400 or more fails the run, e.g. a move refused with 422 not_your_turn;
- * the commands that write files carry `-f` as printed) and a bound on time; the stream, which never ends by itself (a reader stops it with
- * Ctrl-C), is cut after 3 s, and that counts as success. Judged: the script exits 0 within
- * 40 s (the wait for the turn is answered once the bots have placed, not after its 60 s),
- * the pictures it saved are a PNG, an SVG and a PNG, and the game is at seat 0's second
- * placement (the walk-through's moves were taken, the bots placed theirs).
+ * the commands that write files carry `-f` as printed) and a bound on time; the stream, which never ends by itself (a
+ * reader stops it with Ctrl-C), is cut after 3 s, and that counts as success. Judged: the script exits 0 within 40 s
+ * (the wait for the turn is answered once the bots have placed, not after its 60 s), the pictures it saved are a PNG,
+ * an SVG and a PNG, and the game is at seat 0's second placement (the walk-through's moves were taken, the bots placed
+ * theirs).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,16 +85,17 @@ START_TEST(test_the_curl_walk_through_runs_as_printed)
 	ck_assert_int_eq(system(command), 0);
 	FILE *out = fopen(script, "w");
 	ck_assert_ptr_nonnull(out);
-	fprintf(out, "set -eu\ncd '%s'\n"
-		     "curl() {\n"
-		     "\tcase \"$*\" in\n"
-		     "\t*/stream*) command curl --max-time 3 \"$@\" || [ $? -eq 28 ] ;;\n"
-		     "\t\"-sf \"* | *\" -sf \"*) command curl --max-time 70 \"$@\" ;;\n"
-		     "\t*) command curl --fail-with-body --max-time 70 \"$@\" ;;\n"
-		     "\tesac\n"
-		     "\techo\n"
-		     "}\n",
-		dir);
+	fprintf(out,
+	        "set -eu\ncd '%s'\n"
+	        "curl() {\n"
+	        "\tcase \"$*\" in\n"
+	        "\t*/stream*) command curl --max-time 3 \"$@\" || [ $? -eq 28 ] ;;\n"
+	        "\t\"-sf \"* | *\" -sf \"*) command curl --max-time 70 \"$@\" ;;\n"
+	        "\t*) command curl --fail-with-body --max-time 70 \"$@\" ;;\n"
+	        "\tesac\n"
+	        "\techo\n"
+	        "}\n",
+	        dir);
 	/* Every ```sh block of the section, in order. */
 	const char *address = http_fixture.server.url + strlen("http://");
 	int blocks = 0;
