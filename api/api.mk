@@ -2,7 +2,7 @@
 # program `catan-server` (cmd/catan_server.c) links it.
 
 API_SRC := $(wildcard api/*.c)
-API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o $(B)/obj/gen/web_files.o
+API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o $(B)/obj/gen/web_files.o $(B)/obj/gen/docs_files.o
 API_LIB := $(B)/libapi.a
 API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
 
@@ -22,6 +22,17 @@ $(B)/gen/web_files.c: $(WEB_DIST_FILES) scripts/embed_web.sh scripts/c_lines.sh
 	sh scripts/embed_web.sh web/dist > $@
 
 $(B)/obj/gen/web_files.o: $(B)/gen/web_files.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The API reference's committed build (openapi/docs, see openapi/openapi.mk), served at /docs.
+DOCS_FILES := $(sort $(wildcard openapi/docs/*))
+
+$(B)/gen/docs_files.c: $(DOCS_FILES) scripts/embed_web.sh scripts/c_lines.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed_web.sh openapi/docs docs > $@
+
+$(B)/obj/gen/docs_files.o: $(B)/gen/docs_files.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 

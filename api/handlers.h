@@ -202,5 +202,10 @@ void handle_metrics(struct http_request *request);
 void handle_web_index(struct http_request *request);
 void handle_web_file(struct http_request *request);
 void handle_openapi(struct http_request *request);
+/* web.c too: GET /docs answers the API reference's page, GET /docs/:file its other files;
+ * GET /redoc and /swagger answer 301 to /docs. */
+void handle_docs_index(struct http_request *request);
+void handle_docs_file(struct http_request *request);
+void handle_docs_redirect(struct http_request *request);
 
 #endif

@@ -389,29 +389,7 @@ void handle_get_players(struct http_request *request)
 
 json_t *handlers_actions_json(const struct session *session)
 {
-	const struct game *state = &session->game.state;
-	json_t *actions;
-	if (session->viewer >= 0) {
-		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
-		if (!moves)
-			abort();
-		int count = legal_moves(state, session->viewer, moves, LEGAL_MOVES_MAX);
-		/* Templates carry what completes them (the hand, whom an offer may address). */
-		actions = codec_actions_to_json(state, session->viewer, moves,
-						count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
-		free(moves);
-	} else {
-		actions = json_array();
-	}
-	json_t *waiting = json_array();
-	uint8_t mask = legal_waiting_for(state);
-	for (int s = 0; s < state->options.seats; s++)
-		if (mask >> s & 1u)
-			json_array_append_new(waiting, json_integer(s));
-	json_t *body = json_pack("{s:i, s:o, s:o, s:o}", "version", (int)state->version, "seat",
-				 session->viewer >= 0 ? json_integer(session->viewer) : json_null(), "waiting_for", waiting,
-				 "actions", actions);
-	return body;
+	return play_actions_json(&session->game.state, session->viewer);
 }
 
 /* GET /actions?wait=S between its wake-ups (api/notify.h): the session opened on the
@@ -423,19 +401,17 @@ struct actions_wait {
 	struct session session;
 };
 
-/* 1 when the game waits for the caller's seat. */
-static int seat_due(const struct session *session)
-{
-	return session->viewer >= 0 && (legal_waiting_for(&session->game.state) >> session->viewer & 1u);
-}
-
-/* GET /actions, and with ?after=N&wait=S the wait for the caller's turn: answered at once
- * when the game is past version N and waits for the caller's seat, or is over (nothing
- * will ever be due: waiting would only cost the client its wait); otherwise parked like a
- * long-poll of the log (counted in MAX_WAITING, woken through LISTEN/NOTIFY by a move on
- * any server) and checked again after each new event, answering the current actions when
- * the wait runs out. A spectator or the admin, never waited for, waits until the game ends
- * or the time runs out. */
+/* GET /actions, and with ?wait=S the wait for the caller's turn: answered at once when the
+ * game waits for the caller's seat at its current version (if that version has reached
+ * `after`, 0 when absent: a reader of a replica that lags behind the version a write
+ * answered waits until it has it), or is over (nothing will ever be due: waiting would
+ * only cost the client its wait); otherwise parked like a long-poll of the log (counted in
+ * MAX_WAITING, woken through LISTEN/NOTIFY by a move on any server) and checked again
+ * after each new event, answering the current actions when the wait runs out. A seat
+ * that must still act at the version it names is answered at once: the loop "move, then
+ * wait from the move's version" never waits out its S seconds in the middle of its own
+ * turn. A spectator or the admin, never waited for, waits until the game ends or the time
+ * runs out. */
 void handle_get_actions(struct http_request *request)
 {
 	struct actions_wait *parked = request->state;
@@ -466,7 +442,7 @@ void handle_get_actions(struct http_request *request)
 	}
 	for (;;) {
 		const struct game *state = &session->game.state;
-		if (!parked || state->phase == GAME_PHASE_FINISHED || ((long)state->version > after && seat_due(session)) ||
+		if (!parked || state->phase == GAME_PHASE_FINISHED || ((long)state->version >= after && play_seat_due(state, session->viewer)) ||
 		    http_now() >= parked->deadline || notify_stopping())
 			break;
 		/* Woken by every event after the version read: each may make the seat act. */

@@ -15,7 +15,7 @@
 #include "api/routes.h"
 #include "api/xalloc.h"
 
-#define MAX_ROUTES 32
+#define MAX_ROUTES 96 /* at least routes_count() (59): a route past it would be counted as unmatched */
 static const int status_slots[] = {200, 201, 204, 400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503};
 #define STATUS_SLOTS ((int)(sizeof status_slots / sizeof status_slots[0]) + 1) /* + other */
 static const double bucket_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};

@@ -1,5 +1,11 @@
 /*
  * routes.c - the table of every resource of API.md and a small segment matcher.
+ *
+ * A concrete segment wins over a capture, as OpenAPI matches paths: of the patterns that
+ * match a path, only those with the fewest captures count, for the method and for the
+ * Allow header of a 405. So `/v1/games/import` is that route for every method (GET
+ * answers 405 with `Allow: POST`), never a game called "import", whatever game ids look
+ * like; the contract says the same with its id pattern (16 lower-case hex digits).
  */
 #include "api/routes.h"
 
@@ -68,6 +74,10 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/openapi.json", handle_openapi, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/", handle_web_index, ROUTE_NO_GAME, 0},
 	{HTTP_GET, "/web/:file", handle_web_file, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/docs", handle_docs_index, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/docs/:file", handle_docs_file, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/redoc", handle_docs_redirect, ROUTE_NO_GAME, 0},
+	{HTTP_GET, "/swagger", handle_docs_redirect, ROUTE_NO_GAME, 0},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))
@@ -108,14 +118,34 @@ fail:
 	return 0;
 }
 
+/* The number of captures (":name" segments) of a pattern. */
+static int captures_of(const char *pattern)
+{
+	int count = 0;
+	for (const char *at = pattern; (at = strstr(at, "/:")) != NULL; at++)
+		count++;
+	return count;
+}
+
 const struct route *routes_match(enum http_method method, const char *path, char *params[HTTP_MAX_PARAMS],
 				 unsigned *allowed)
 {
 	enum http_method wanted = method == HTTP_HEAD ? HTTP_GET : method;
 	*allowed = 0;
+	int fewest = HTTP_MAX_PARAMS + 1;
 	for (int i = 0; i < ROUTE_COUNT; i++) {
 		char *scratch[HTTP_MAX_PARAMS] = {NULL};
-		if (!match(route_table[i].pattern, path, scratch))
+		if (match(route_table[i].pattern, path, scratch)) {
+			int captures = captures_of(route_table[i].pattern);
+			if (captures < fewest)
+				fewest = captures;
+			for (int k = 0; k < HTTP_MAX_PARAMS; k++)
+				free(scratch[k]);
+		}
+	}
+	for (int i = 0; i < ROUTE_COUNT; i++) {
+		char *scratch[HTTP_MAX_PARAMS] = {NULL};
+		if (captures_of(route_table[i].pattern) != fewest || !match(route_table[i].pattern, path, scratch))
 			continue;
 		if (route_table[i].method == wanted) {
 			for (int k = 0; k < HTTP_MAX_PARAMS; k++)

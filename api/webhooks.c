@@ -5,7 +5,8 @@
  *   {"type": "event", "game_id": "...", "version": N, "event": <log entry as the receiver may
  *    see it>}
  *   {"type": "your_turn", "game_id": "...", "version": N, "seat": S, "summary": "...",
- *    "waiting_for": [...], "board_url": "<PUBLIC_URL>/v1/games/<id>/board.png?version=N"}
+ *    "waiting_for": [...], "board_url": "<PUBLIC_URL>/v1/games/<id>/board.png?version=N",
+ *    "actions": <the seat's Actions body at N, as GET .../actions answers it>}
  *   (the summary ends with "Board: <board_url>", so a chat bot posting it shows the picture)
  *   {"type": "message", "game_id": "...", "message": <the table-talk message as GET
  *    .../messages shows it (game/messages.h messages_json)>}
@@ -364,9 +365,9 @@ static char *your_turn_body(const struct game_record *record, const struct store
 	for (int s = 0; s < at->options.seats; s++)
 		if (waiting >> s & 1u)
 			json_array_append_new(seats, json_integer(s));
-	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:s}", "type", "your_turn", "game_id", record->id_text,
-				 "version", (int)delivery->last_seq, "seat", seat, "summary", summary,
-				 "waiting_for", seats, "board_url", url);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:s, s:o}", "type", "your_turn", "game_id",
+				 record->id_text, "version", (int)delivery->last_seq, "seat", seat, "summary", summary,
+				 "waiting_for", seats, "board_url", url, "actions", play_actions_json(at, seat));
 	free(summary);
 	char *text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);

@@ -24,8 +24,10 @@
 #include <time.h>
 
 #include "codec/log.h"
+#include "codec/shapes.h"
 #include "engine/apply.h"
 #include "engine/autoplay.h"
+#include "engine/legal.h"
 #include "engine/rules.h"
 #include "engine/view.h"
 #include "game/auth.h"
@@ -487,9 +489,39 @@ void play_names(const struct game_record *game, const char *names[GAME_MAX_SEATS
 		names[s] = s < game->state.options.seats ? game->names[s] : NULL;
 }
 
-/* A move's answer: {version, events[, trade[, <offer_member>]]} as the mover sees it. */
+json_t *play_actions_json(const struct game *state, int viewer)
+{
+	json_t *actions;
+	if (viewer >= 0) {
+		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
+		if (!moves)
+			abort();
+		int count = legal_moves(state, viewer, moves, LEGAL_MOVES_MAX);
+		/* Templates carry what completes them (the hand, whom an offer may address). */
+		actions = codec_actions_to_json(state, viewer, moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
+		free(moves);
+	} else {
+		actions = json_array();
+	}
+	json_t *waiting = json_array();
+	uint8_t mask = legal_waiting_for(state);
+	for (int s = 0; s < state->options.seats; s++)
+		if (mask >> s & 1u)
+			json_array_append_new(waiting, json_integer(s));
+	return json_pack("{s:i, s:o, s:o, s:o}", "version", (int)state->version, "seat",
+			 viewer >= 0 ? json_integer(viewer) : json_null(), "waiting_for", waiting, "actions", actions);
+}
+
+int play_seat_due(const struct game *state, int seat)
+{
+	return seat >= 0 && state->phase != GAME_PHASE_FINISHED && (legal_waiting_for(state) >> seat & 1u);
+}
+
+/* A move's answer: {version, events[, trade[, <offer_member>]][, actions]} as the mover sees
+ * it; `actions` (the Actions body at the new state `after`) when the game then waits for
+ * the mover again, so a client playing a turn of several moves needs no read between them. */
 static char *move_answer(const struct game_record *game, const struct play_move *move,
-			 const struct event_list *events, int32_t first_version)
+			 const struct event_list *events, int32_t first_version, const struct game *after)
 {
 	json_t *list = json_array();
 	int64_t now = now_us();
@@ -509,6 +541,8 @@ static char *move_answer(const struct game_record *game, const struct play_move 
 		if (move->offer_member)
 			json_object_set_new(body, move->offer_member, json_integer(trade_id));
 	}
+	if (play_seat_due(after, move->viewer))
+		json_object_set_new(body, "actions", play_actions_json(after, move->viewer));
 	char *text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	if (!text)
@@ -647,7 +681,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 			return;
 		}
 		int32_t first = (int32_t)game->state.version + 1;
-		char *answer = move->render ? move_answer(game, move, &events, first) : NULL;
+		char *answer = move->render ? move_answer(game, move, &events, first, &after) : NULL;
 		struct store_idempotency record;
 		if (move->key) {
 			record.key = move->key;

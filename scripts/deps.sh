@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
-clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium"
+clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq"
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
 # libpng writes them as PNG;
@@ -19,6 +19,9 @@ clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core l
 
 # clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/.
 # chromium runs the web client's browser tests (web/tests/run.mjs, through playwright-core).
+
+# curl and jq run the README's walk-through, as a reader would (tests/api/test_http_readme.c);
+# python3 runs the reference bot (examples/bot.py, tests/api/test_http_example_bot.c).
 
 # Node.js and npm run the OpenAPI tools (openapi/openapi.mk: lint, the JSON bundle, the Prism
 # proxy of the HTTP tests). Debian's are installed only when there is no `node` at all, so

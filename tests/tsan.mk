@@ -25,10 +25,11 @@ tsan-server:
 	@$(MAKE) --no-print-directory B=$(TSAN_B) TSAN=1 $(TSAN_SERVER)
 .PHONY: tsan-server
 
-# (after openapi/openapi.mk: test_http_typed_client runs the typed client of this build
-# directory, $(CLIENT_JS), which it would otherwise look for beside the TSan server)
-test-tsan: tsan-server $(HTTP_TESTS) $(ASYNC_TESTS) $(CLIENT_JS) openapi-deps
-	@CATAN_TS_CLIENT=$(abspath $(CLIENT_JS)) scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(HTTP_TESTS) $(ASYNC_TESTS)
+# (after openapi/openapi.mk: test_http_typed_client and test_http_generated_client run the
+# clients of this build directory, $(CLIENT_JS) and $(GEN_HEY_JS), which they would
+# otherwise look for beside the TSan server)
+test-tsan: tsan-server $(HTTP_TESTS) $(ASYNC_TESTS) $(CLIENT_JS) $(GEN_HEY_JS) openapi-deps
+	@CATAN_TS_CLIENT=$(abspath $(CLIENT_JS)) CATAN_HEY_CLIENT=$(abspath $(GEN_HEY_JS)) scripts/with-postgres.sh sh tests/tsan_run.sh $(TSAN_SERVER) $(TSAN_B)/reports $(HTTP_TESTS) $(ASYNC_TESTS)
 .PHONY: test-tsan
 
 # (50 pictures per client: the picture stress is the slowest under TSan, and what TSan sees

@@ -749,6 +749,19 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 				ck_assert_msg(json_array_size(waiting) == 1 &&
 				                      json_integer_value(json_array_get(waiting, 0)) == next,
 				              "a turn's note waits for its seat: %.300s", seat_got->all[i].text);
+				/* the seat's actions at that version, as GET .../actions answers them:
+				 * a turn starts with a roll (or a knight before it) */
+				json_t *actions = json_object_get(body, "actions");
+				ck_assert_msg(json_integer_value(json_object_get(actions, "version")) == version &&
+				                      json_integer_value(json_object_get(actions, "seat")) == next &&
+				                      json_array_size(json_object_get(actions, "actions")) > 0,
+				              "a turn's note carries the seat's actions: %.300s", seat_got->all[i].text);
+				int rolls = 0;
+				size_t a;
+				json_t *action;
+				json_array_foreach(json_object_get(actions, "actions"), a, action)
+					rolls += strcmp(type_of(action), "roll") == 0;
+				ck_assert_msg(rolls == 1, "a turn's note lists its roll: %.300s", seat_got->all[i].text);
 			}
 			ck_assert_msg(found, "seat %d got no your_turn note for its turn at version %ld (%s webhook)",
 			              next, version, kind ? "notes-only" : "all-events");

@@ -248,6 +248,32 @@ START_TEST(test_an_import_that_fails_at_its_last_event_leaves_nothing_behind)
 }
 END_TEST
 
+/* `/v1/games/import` is a path of its own for every method, never a game called "import"
+ * (issue 23, item 5: a concrete path wins over `{id}`, as OpenAPI matches paths, and the
+ * contract's id pattern, 16 lower-case hex digits, cannot match it): GET and DELETE answer
+ * 405 allowing POST only. Ids that are not hex are unknown games. */
+START_TEST(test_the_import_path_is_never_taken_for_a_game_id)
+{
+	static const char *const methods[] = {"GET", "DELETE", "PUT"};
+	for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+		struct http_response response;
+		http_call(&http_fixture.direct, methods[i], "/v1/games/import", NULL, NULL, NULL, &response);
+		http_assert_problem(&response, 405, "method_not_allowed");
+		char allow[96];
+		ck_assert_ptr_nonnull(http_response_header(&response, "Allow", allow, sizeof allow));
+		ck_assert_msg(strcmp(allow, "POST") == 0, "%s /v1/games/import: Allow %s", methods[i], allow);
+		http_response_free(&response);
+	}
+	struct http_response response;
+	http_call(&http_fixture.direct, "GET", "/v1/games/import/board", NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 404, "game_not_found");
+	http_response_free(&response);
+	http_call(&http_fixture.direct, "GET", "/v1/games/IMPORT", NULL, NULL, NULL, &response);
+	http_assert_problem(&response, 404, "game_not_found");
+	http_response_free(&response);
+}
+END_TEST
+
 START_TEST(test_malformed_imports_answer_400_naming_the_member)
 {
 	static const struct {
@@ -507,6 +533,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
+	tcase_add_test(import, test_the_import_path_is_never_taken_for_a_game_id);
 	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);
 	tcase_add_test(import, test_an_import_whose_every_seat_is_a_bot_is_gated_like_a_creation);
 	tcase_add_test(import, test_hostile_import_bodies_answer_4xx_and_the_server_lives);

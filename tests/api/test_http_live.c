@@ -1,8 +1,9 @@
 /*
- * test_http_live.c - telling a seat when it must act (issue 11, item 2): GET
- * .../actions?after=N&wait=S holds the request until the game is past version N and waits
- * for the caller's seat, and answers within a second of the move that makes it so, also
- * when that move is made through another server on the same database.
+ * test_http_live.c - telling a seat when it must act (issue 11, item 2; issue 23, item 6):
+ * GET .../actions?after=N&wait=S holds the request until the game, at version N or later,
+ * waits for the caller's seat (at once when it already does), and answers within a second
+ * of the move that makes it so, also when that move is made through another server on the
+ * same database. A move that leaves its mover due answers the mover's next actions.
  *
  * The games start fixed with manual dice and seat 0 first, so the tests know which moves
  * hand the turn on: seat 0's roll leaves the game waiting for seat 0 only, its end of turn
@@ -152,7 +153,7 @@ START_TEST(test_moves_that_leave_the_seat_idle_do_not_answer_the_wait)
 }
 END_TEST
 
-START_TEST(test_a_seat_already_due_past_after_is_answered_at_once)
+START_TEST(test_a_seat_due_at_or_past_after_is_answered_at_once)
 {
 	struct http_game game;
 	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
@@ -170,8 +171,15 @@ START_TEST(test_a_seat_already_due_past_after_is_answered_at_once)
 	ck_assert_msg(response.status == 200 && response.seconds < 1, "%s after %.2f s", http_describe(&response),
 		      response.seconds);
 	http_response_free(&response);
-	/* The seat holds the current version already: it waits for something new. */
-	wait_for_actions(&http_fixture.checked, &game, 0, version, 1, &response);
+	/* The seat holds the current version already and must act at it: at once too (issue
+	 * 23: waiting for a move only the caller can make would stall it the whole wait). */
+	wait_for_actions(&http_fixture.checked, &game, 0, version, 30, &response);
+	ck_assert_msg(response.seconds < 1, "answered after %.2f s", response.seconds);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")), version);
+	ck_assert(lists_action(response.json, "roll"));
+	http_response_free(&response);
+	/* A version the game has not reached yet (a replica behind the writer) is waited for. */
+	wait_for_actions(&http_fixture.checked, &game, 0, version + 1, 1, &response);
 	ck_assert_msg(response.seconds >= 0.9, "answered after %.2f s", response.seconds);
 	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")), version);
 	http_response_free(&response);
@@ -179,6 +187,46 @@ START_TEST(test_a_seat_already_due_past_after_is_answered_at_once)
 	snprintf(path, sizeof path, "%s/actions?after=%ld", game.path, version + 5);
 	http_call(&http_fixture.checked, "GET", path, game.tokens[1], NULL, NULL, &response);
 	ck_assert_msg(response.status == 200 && response.seconds < 1, "%s", http_describe(&response));
+	http_response_free(&response);
+}
+END_TEST
+
+/* The bot loop of issue 23: POST a move, then GET .../actions?after=<its version>&wait=S.
+ * A move that leaves the mover due answers its next actions itself (so the loop needs no
+ * read at all), and the wait from that version answers at once, not after S seconds; a
+ * move that hands the turn on answers none, and the wait from it is held until the seat
+ * is due again. */
+START_TEST(test_a_move_that_leaves_the_mover_due_answers_its_next_actions)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	struct http_response response;
+	http_post_move(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [2, 3]}", NULL, &response);
+	ck_assert_msg(response.status == 201, "roll: %s", http_describe(&response));
+	long rolled = json_integer_value(json_object_get(response.json, "version"));
+	const json_t *next = json_object_get(response.json, "actions");
+	ck_assert_msg(json_is_object(next), "the roll's answer has no actions: %s", http_describe(&response));
+	ck_assert_int_eq(json_integer_value(json_object_get(next, "version")), rolled);
+	ck_assert_int_eq(json_integer_value(json_object_get(next, "seat")), 0);
+	ck_assert(waits_for(next, 0));
+	ck_assert_msg(lists_action(next, "end_turn"), "%s", http_describe(&response));
+	http_response_free(&response);
+
+	wait_for_actions(&http_fixture.checked, &game, 0, rolled, 30, &response);
+	ck_assert_msg(response.seconds < 1, "the wait from the roll's version took %.2f s", response.seconds);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")), rolled);
+	ck_assert(lists_action(response.json, "end_turn"));
+	http_response_free(&response);
+
+	http_post_move(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}", NULL, &response);
+	ck_assert_msg(response.status == 201, "end_turn: %s", http_describe(&response));
+	long ended = json_integer_value(json_object_get(response.json, "version"));
+	ck_assert_msg(json_object_get(response.json, "actions") == NULL, "seat 0 is not due, yet: %s",
+		      http_describe(&response));
+	http_response_free(&response);
+	wait_for_actions(&http_fixture.checked, &game, 0, ended, 2, &response);
+	ck_assert_msg(response.seconds >= 1.9, "seat 0 was answered after %.2f s", response.seconds);
+	ck_assert(!waits_for(response.json, 0));
 	http_response_free(&response);
 }
 END_TEST
@@ -755,7 +803,8 @@ Suite *test_suite(void)
 	tcase_add_test(wait, test_a_waiting_seat_is_answered_within_a_second_of_becoming_due);
 	tcase_add_test(wait, test_a_wait_on_one_server_is_answered_for_a_move_made_on_the_other);
 	tcase_add_test(wait, test_moves_that_leave_the_seat_idle_do_not_answer_the_wait);
-	tcase_add_test(wait, test_a_seat_already_due_past_after_is_answered_at_once);
+	tcase_add_test(wait, test_a_seat_due_at_or_past_after_is_answered_at_once);
+	tcase_add_test(wait, test_a_move_that_leaves_the_mover_due_answers_its_next_actions);
 	tcase_add_test(wait, test_a_finished_game_answers_at_once);
 	tcase_add_test(wait, test_malformed_after_and_wait_are_400_naming_the_parameter);
 	tcase_add_test(wait, test_the_stream_tells_the_seat_its_turn_after_the_events);

@@ -5,8 +5,13 @@
  * Content-Security-Policy; a page that needs nothing that policy forbids; the API's own
  * "allow nothing" policy everywhere else; unknown files 404 as problems.
  *
+ * The API reference (issue 23, item 4): /docs and its files under /docs/, with the same
+ * caching and their own policy (Redoc's inline styles and blob: worker, there only);
+ * /redoc and /swagger answer 301 to /docs.
+ *
  * Straight to the server (no Prism: these paths are not part of the API's contract). What
- * the page does in a browser is tested by web/tests/run.mjs (`make test-web`).
+ * the pages do in a browser is tested by web/tests/run.mjs (`make test-web`) and
+ * web/tests/docs.mjs (`make test-docs`).
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,19 +33,32 @@ static void assert_header(const struct http_response *response, const char *name
 	ck_assert_msg(strcmp(value, expected) == 0, "%s: %s is \"%s\", expected \"%s\"", what, name, value, expected);
 }
 
-/* GET `path`: 200 with the web client's headers and `type`; the ETag copied to etag. */
-static void get_file(const char *path, const char *type, struct http_response *response, char *etag, size_t size)
+#define DOCS_CSP                                                                                                  \
+	"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "        \
+	"connect-src 'self'; worker-src blob:; object-src 'none'; base-uri 'none'; form-action 'none'; "         \
+	"frame-ancestors 'none'"
+
+/* GET `path`: 200 with the headers of the site whose policy is `policy` and `type`; the
+ * ETag copied to etag. */
+static void get_site_file(const char *path, const char *type, const char *policy, struct http_response *response,
+			  char *etag, size_t size)
 {
 	http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, response);
 	ck_assert_msg(response->status == 200, "GET %s: %s", path, http_describe(response));
 	ck_assert_msg(response->body_length > 0, "GET %s: empty", path);
 	assert_header(response, "Content-Type", type, path);
-	assert_header(response, "Content-Security-Policy", WEB_CSP, path);
+	assert_header(response, "Content-Security-Policy", policy, path);
 	assert_header(response, "Cache-Control", "no-cache", path);
 	assert_header(response, "X-Content-Type-Options", "nosniff", path);
 	ck_assert_msg(http_response_header(response, "ETag", etag, size) != NULL, "GET %s: no ETag", path);
 	ck_assert_msg(etag[0] == '"' && strlen(etag) > 2 && etag[strlen(etag) - 1] == '"', "GET %s: ETag %s is not strong",
 		      path, etag);
+}
+
+/* GET `path` of the web client. */
+static void get_file(const char *path, const char *type, struct http_response *response, char *etag, size_t size)
+{
+	get_site_file(path, type, WEB_CSP, response, etag, size);
 }
 
 START_TEST(test_the_page_and_its_files_carry_their_type_tag_and_policy)
@@ -152,6 +170,58 @@ START_TEST(test_unknown_files_are_404_and_the_api_keeps_its_own_policy)
 }
 END_TEST
 
+START_TEST(test_the_api_reference_is_served_under_its_own_policy)
+{
+	struct http_response response;
+	char etag[64], header[96];
+	get_site_file("/docs", "text/html; charset=utf-8", DOCS_CSP, &response, etag, sizeof etag);
+	const char *page = response.body;
+	/* Redoc of this origin renders the contract of this server; no inline script. */
+	ck_assert_msg(strstr(page, "<script src=\"/docs/redoc.standalone.js\"></script>") != NULL, "no Redoc script");
+	ck_assert_msg(strstr(page, "spec-url=\"/openapi.json\"") != NULL, "not the served contract");
+	for (const char *at = page; (at = strstr(at, "<script")) != NULL; at++) {
+		const char *end = strchr(at, '>');
+		const char *src = strstr(at, " src=\"/");
+		ck_assert_msg(end && src != NULL && src < end, "an inline script: %.60s", at);
+	}
+	http_response_free(&response);
+	get_site_file("/docs/redoc.standalone.js", "text/javascript; charset=utf-8", DOCS_CSP, &response, etag,
+		      sizeof etag);
+	ck_assert_msg(response.body_length > 500000, "Redoc is %zu bytes", response.body_length);
+	ck_assert_msg(strstr(response.body, "cdn.redoc.ly") == NULL, "Redoc still loads from another origin");
+	http_response_free(&response);
+	snprintf(header, sizeof header, "If-None-Match: %s", etag);
+	const char *const same[] = {header, NULL};
+	http_call(&http_fixture.direct, "GET", "/docs/redoc.standalone.js", NULL, NULL, same, &response);
+	ck_assert_msg(response.status == 304, "If-None-Match %s: %s", etag, http_describe(&response));
+	http_response_free(&response);
+	get_site_file("/docs/redoc.standalone.js.LICENSE.txt", "text/plain; charset=utf-8", DOCS_CSP, &response, etag,
+		      sizeof etag);
+	http_response_free(&response);
+
+	/* Where people look for it. */
+	static const char *const elsewhere[] = {"/redoc", "/swagger"};
+	for (size_t i = 0; i < sizeof elsewhere / sizeof elsewhere[0]; i++) {
+		http_call(&http_fixture.direct, "GET", elsewhere[i], NULL, NULL, NULL, &response);
+		ck_assert_msg(response.status == 301, "GET %s: %s", elsewhere[i], http_describe(&response));
+		assert_header(&response, "Location", "/docs", elsewhere[i]);
+		http_response_free(&response);
+	}
+	/* The two sites keep to their files and their policies. */
+	static const char *const missing[] = {"/docs/main.js", "/docs/nothing.js", "/docs/", "/web/redoc.standalone.js",
+					      "/docs/index.html/x"};
+	for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+		http_call(&http_fixture.direct, "GET", missing[i], NULL, NULL, NULL, &response);
+		http_assert_problem(&response, 404, "route_not_found");
+		assert_header(&response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'", missing[i]);
+		http_response_free(&response);
+	}
+	get_file("/", "text/html; charset=utf-8", &response, etag, sizeof etag);
+	ck_assert_msg(strstr(response.body, "<a href=\"/docs\">") != NULL, "the web client's page does not link /docs");
+	http_response_free(&response);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_web");
@@ -162,6 +232,7 @@ Suite *test_suite(void)
 	tcase_add_test(files, test_the_page_needs_nothing_the_policy_forbids);
 	tcase_add_test(files, test_if_none_match_answers_304_for_the_same_file_only);
 	tcase_add_test(files, test_unknown_files_are_404_and_the_api_keeps_its_own_policy);
+	tcase_add_test(files, test_the_api_reference_is_served_under_its_own_policy);
 	suite_add_tcase(suite, files);
 	return suite;
 }

@@ -185,6 +185,21 @@ void handle_web_file(struct http_request *request)
 	(void)request;
 }
 
+void handle_docs_index(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_docs_file(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_docs_redirect(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_create_player(struct http_request *request)
 {
 	(void)request;

@@ -91,10 +91,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -129,10 +129,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -163,10 +163,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -216,10 +216,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -243,10 +243,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -266,13 +266,18 @@ export interface paths {
          *     made from it may meet a newer version (`422` when the rules no longer allow it,
          *     `412` when sent with `If-Match` and the game moved on); read again and choose again.
          *
-         *     **Waiting for your turn**: with `?after=N&wait=S` the request answers at once when
-         *     the game is past version `N` and waits for the caller's seat (`waiting_for` holds
-         *     it), or when the game is over; otherwise it is held, checked again after every new event (a move
-         *     made through any server), and answered as soon as that is so, or after `S` seconds
-         *     with the current actions (look at `version` and ask again with it as `after`). A
-         *     seat that keeps `after` at the `version` of its last answer is told each time it
-         *     must act, within a second, with one request. Held requests count in the server's
+         *     **Waiting for your turn**: with `?wait=S` (and `after=N`, 0 when absent) the request
+         *     answers at once when the game, at version `N` or later, waits for the caller's seat
+         *     (`waiting_for` holds it), also when it already did at `N` (after the caller's own
+         *     roll, say), or when the game is over; otherwise it is held, checked again after
+         *     every new event (a move made through any server), and answered as soon as that is
+         *     so, or after `S` seconds with the current actions (look at `version` and ask again
+         *     with it as `after`). So the loop "post a move, then wait from the version it
+         *     answered" never stalls: a move that leaves the mover to act answers its next
+         *     actions itself (`actions` in the answer), and a wait from that version answers at
+         *     once. Only a version the game has not reached yet (a replica a little behind the
+         *     server that took the move) is waited for although the seat is due. To wait for
+         *     anything new, whoever it concerns, long-poll `GET .../moves?after=N&wait=S`. Held requests count in the server's
          *     limit of waiting requests (`503 too_many_waiting`) and in the caller's: a token may
          *     hold `MAX_WAITING_PER_TOKEN` (default 8) and a client address `MAX_WAITING_PER_IP`
          *     (default 64) long-polls and streams at once (`429 waiting_quota`). Without `wait`
@@ -293,10 +298,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -327,8 +332,10 @@ export interface paths {
          *     may repeat the acting `seat`, which must then be the token's seat. On success the
          *     response holds the new version and the events the move produced, as the caller may see
          *     them (a move can produce several: a roll produces `dice_rolled` and
-         *     `resources_produced`). A move the rules refuse answers 422 with the rule's code and
-         *     changes nothing.
+         *     `resources_produced`), and, when the game then waits for the mover again, its next
+         *     legal moves (`actions`, as `GET .../actions` answers them), so a client playing a
+         *     turn of several moves needs one request per move. A move the rules refuse answers
+         *     422 with the rule's code and changes nothing.
          */
         post: operations["makeMove"];
         delete?: never;
@@ -343,10 +350,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -436,10 +443,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -465,10 +472,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -497,10 +504,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -548,10 +555,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -587,10 +594,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -625,15 +632,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -656,15 +663,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -690,15 +697,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -721,15 +728,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -754,10 +761,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -839,15 +846,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -873,15 +880,15 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -909,10 +916,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -1024,10 +1031,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -1060,10 +1067,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -1089,10 +1096,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1120,10 +1127,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1151,10 +1158,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1189,10 +1196,10 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -1403,7 +1410,7 @@ export interface paths {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -1433,7 +1440,7 @@ export interface paths {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -1620,7 +1627,8 @@ export interface webhooks {
          *     `version`). Delivery is at least once, including across a server crash; order events
          *     by `version`. `type: "event"` carries one log entry as the registering token may see it;
          *     `type: "your_turn"` says a move by someone else (or by the server) left the game waiting
-         *     for `seat`, with a `summary` a chat bot can post as it is. `type: "message"` carries
+         *     for `seat`, with a `summary` a chat bot can post as it is and the seat's `actions`
+         *     (as `GET .../actions` answers them), which a bot can answer at once. `type: "message"` carries
          *     one table-talk message (as `GET .../messages` shows it) to every webhook not limited
          *     to `your_turn`, in order with the events: after the events of the moves made before
          *     it was posted and before those of later moves (deduplicate on `webhook-id`, or on
@@ -2758,6 +2766,8 @@ export interface components {
             events: components["schemas"]["LogEntry"][];
             /** @description After an `offer_trade` move: the new offer's id (`POST .../trades` names it `trade` too). */
             trade?: components["schemas"]["TradeId"];
+            /** @description Present when, after the write, the game waits for the caller's seat again (after a roll, a build, a trade ...): the seat's next legal moves at `version`, exactly as `GET .../actions` would answer them. Absent when the game waits for someone else or is over: then `GET .../actions?after=<version>&wait=60` waits for the seat's next move. A bot makes one request per move this way. */
+            actions?: components["schemas"]["Actions"];
         };
         /** @description A page of the event log. */
         EventLog: {
@@ -2881,6 +2891,8 @@ export interface components {
             id: components["schemas"]["TradeId"];
             version: components["schemas"]["Version"];
             events: components["schemas"]["LogEntry"][];
+            /** @description As in `MoveResult`: the offering seat's next legal moves when the game still waits for it. */
+            actions?: components["schemas"]["Actions"];
         };
         /** @description Open offers. */
         TradeList: {
@@ -3040,6 +3052,8 @@ export interface components {
              * @description The absolute address of the PNG of the board at `version` (`<PUBLIC_URL>/v1/games/{id}/board.png?version=N`; PUBLIC_URL is a server setting), public and immutable, so a chat service or a mail can show it without a token. The summary ends with it too ("Board: <url>").
              */
             board_url: string;
+            /** @description The seat's legal moves at `version`, as `GET .../actions` answers them (the stream's `your_turn` carries the same): a bot can answer the note with a move at once, without reading anything. */
+            actions: components["schemas"]["Actions"];
         };
         /** @description A table-talk message, as `GET /v1/games/{id}/messages` shows it, delivered to every standard webhook of the game not limited to `your_turn` (and to the player webhooks of its seated players), in order with the events: after the events of versions up to `message.after_version`, before later ones. Chat formats and mail get no messages. */
         MessageDelivery: {
@@ -4224,22 +4238,22 @@ export interface components {
         /** @description The code of a mail's link: the registration's id (16 hex digits), a dot, 43 base64url characters. */
         MailCode: string;
         /**
-         * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+         * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
          * @example 2b4f0c1d9e8a7f61
          */
-        GameId: components["schemas"]["GameId"];
+        GameIdPath: components["schemas"]["GameId"];
         /** @description A seat number, 0..3. */
         SeatNumber: number;
         /**
          * @description The trade offer's id (see `trades` in the game view).
          * @example 3
          */
-        TradeId: components["schemas"]["TradeId"];
+        TradeIdPath: components["schemas"]["TradeId"];
         /**
          * @description The webhook's id, as returned when it was registered.
          * @example wh_4f1c9a2e7b30d856
          */
-        WebhookId: components["schemas"]["WebhookId"];
+        WebhookIdPath: components["schemas"]["WebhookId"];
         /**
          * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
          * @example 57
@@ -4612,10 +4626,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4693,10 +4707,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4770,10 +4784,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4845,10 +4859,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4885,7 +4899,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description With `wait`: answer only once the game is past this version and waits for the caller (or is over). 0 when absent.
+                 * @description With `wait`: answer only once the game has reached this version and waits for the caller (or is over); a seat due at this version is answered at once. 0 when absent.
                  * @example 57
                  */
                 after?: number;
@@ -4911,10 +4925,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -4981,10 +4995,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5043,10 +5057,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5111,10 +5125,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5169,10 +5183,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5222,10 +5236,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5273,10 +5287,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5332,10 +5346,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5381,10 +5395,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5444,10 +5458,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5505,10 +5519,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5575,15 +5589,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5630,15 +5644,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5687,15 +5701,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5744,15 +5758,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The trade offer's id (see `trades` in the game view).
                  * @example 3
                  */
-                tid: components["parameters"]["TradeId"];
+                tid: components["parameters"]["TradeIdPath"];
             };
             cookie?: never;
         };
@@ -5806,10 +5820,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5852,10 +5866,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -5924,15 +5938,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -5977,15 +5991,15 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /**
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -6029,10 +6043,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6079,10 +6093,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6148,10 +6162,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6284,10 +6298,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6344,10 +6358,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
             };
             cookie?: never;
         };
@@ -6391,10 +6405,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6441,10 +6455,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6497,10 +6511,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6559,10 +6573,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -6623,10 +6637,10 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The game id (16 lower-case hex digits). Any other id answers 404 game_not_found.
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
                  * @example 2b4f0c1d9e8a7f61
                  */
-                id: components["parameters"]["GameId"];
+                id: components["parameters"]["GameIdPath"];
                 /** @description A seat number, 0..3. */
                 seat: components["parameters"]["SeatNumber"];
             };
@@ -7058,7 +7072,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -7102,7 +7116,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
@@ -7147,7 +7161,7 @@ export interface operations {
                  * @description The webhook's id, as returned when it was registered.
                  * @example wh_4f1c9a2e7b30d856
                  */
-                wid: components["parameters"]["WebhookId"];
+                wid: components["parameters"]["WebhookIdPath"];
             };
             cookie?: never;
         };
