@@ -18,6 +18,48 @@
 
 #include "db/store_internal.h"
 
+#define MAIL_STATEMENTS(X)                                                                                        \
+	/* Within the confirmation-mail budgets (0012_registrations.sql): the new id, or NULL with                \
+	 * the seconds until there is room. */                                                                    \
+	X(mail_register, 9,                                                                                       \
+	  "SELECT id, retry_after_s FROM catan_mail_register_within($1::bigint, $2::bigint, $3::smallint,"        \
+	  " $4::bytea, $5::text, $6::integer, $7::integer, $8::integer, $9::integer)")                            \
+	X(mail_get, 4,                                                                                            \
+	  "SELECT id, coalesce(game_id, 0), coalesce(seat, (-1)::smallint), mail_address, secret,"                \
+	  "  disabled_reason IS DISTINCT FROM 'unconfirmed',"                                                     \
+	  "  coalesce(mail_confirm_expires < now(), false),"                                                      \
+	  "  coalesce((extract(epoch FROM now() - mail_last_sent_at) * 1000)::bigint, -1),"                       \
+	  "  coalesce(mail_last_turn, -1), coalesce(player_id, 0)"                                                \
+	  " FROM webhooks WHERE format = 'mail'"                                                                  \
+	  "  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)")  \
+	X(mail_confirm, 1,                                                                                        \
+	  "UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, mail_confirm_expires = NULL"           \
+	  " WHERE id = $1::bigint AND format = 'mail' AND disabled_reason = 'unconfirmed'"                        \
+	  "  AND mail_confirm_expires > now() RETURNING id")                                                      \
+	X(mail_delete, 4,                                                                                         \
+	  "DELETE FROM webhooks WHERE format = 'mail'"                                                            \
+	  "  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)"   \
+	  " RETURNING id")                                                                                        \
+	X(mail_sent, 2,                                                                                           \
+	  "UPDATE webhooks SET mail_last_sent_at = now(), mail_last_turn = $2::bigint"                            \
+	  " WHERE id = $1::bigint AND format = 'mail'")                                                           \
+	/* A player's mail registration (0010_player_mail.sql). */                                                \
+	X(mail_register_player, 8,                                                                                \
+	  "SELECT id, retry_after_s FROM catan_mail_register_player_within($1::bigint, $2::bigint, $3::bytea,"    \
+	  " $4::text, $5::integer, $6::integer, $7::integer, $8::integer)")                                       \
+	X(mail_game_state, 3,                                                                                     \
+	  "SELECT coalesce((extract(epoch FROM now() - g.last_sent_at) * 1000)::bigint, -1),"                     \
+	  "  coalesce(g.last_turn, -1),"                                                                          \
+	  "  EXISTS (SELECT FROM webhooks s WHERE s.game_id = $2::bigint AND s.seat = $3::smallint"               \
+	  "   AND s.format = 'mail' AND s.disabled_reason IS DISTINCT FROM 'unconfirmed')"                        \
+	  " FROM (SELECT) AS one LEFT JOIN mail_games g ON g.webhook_id = $1::bigint AND g.game_id = $2::bigint") \
+	X(mail_game_sent, 3,                                                                                      \
+	  "INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"                                 \
+	  " SELECT $1::bigint, $2::bigint, now(), $3::bigint WHERE EXISTS (SELECT FROM webhooks WHERE id = "      \
+	  "$1::bigint)"                                                                                           \
+	  " ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn")
+STORE_STATEMENTS(mail, MAIL_STATEMENTS);
+
 /* The answer of a registration within the budgets: (id, retry_after_s). */
 static enum store_status registered(struct store *store, PGresult *result, const char *missing, int64_t *id,
 				    int *retry_after_s)
@@ -66,7 +108,7 @@ enum store_status store_mail_register(struct store *store, int64_t game_id, int 
 	param_int(&params, expires_s);
 	param_budget(&params, budget);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_register, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	return registered(store, result, "no such game", id, retry_after_s);
@@ -83,7 +125,7 @@ static enum store_status mail_find(struct store *store, int64_t id, int64_t game
 	param_int(&params, seat);
 	param_int(&params, player_id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GET, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_mail_get, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1) {
@@ -122,7 +164,7 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
 	struct params params = {0};
 	param_int(&params, id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_CONFIRM, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_confirm, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	*confirmed = PQntuples(result) == 1;
@@ -139,7 +181,7 @@ static enum store_status mail_remove(struct store *store, int64_t id, int64_t ga
 	param_int(&params, seat);
 	param_int(&params, player_id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_DELETE, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_delete, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	*removed = PQntuples(result) > 0;
@@ -163,7 +205,7 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 	param_int(&params, id);
 	param_int(&params, turn_key);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_SENT, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_sent, &params, 0, &result);
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;
@@ -187,7 +229,7 @@ enum store_status store_mail_register_player(struct store *store, int64_t player
 	param_int(&params, expires_s);
 	param_budget(&params, budget);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER_PLAYER, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_register_player, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	return registered(store, result, "no such player", id, retry_after_s);
@@ -201,7 +243,7 @@ enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_STATE, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_mail_game_state, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1 || !get_int64(result, 0, 0, since_last_ms) || !get_int64(result, 0, 1, last_turn) ||
@@ -218,7 +260,7 @@ enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t 
 	param_int(&params, game_id);
 	param_int(&params, turn_key);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_SENT, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_game_sent, &params, 0, &result);
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;
