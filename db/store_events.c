@@ -14,6 +14,8 @@
  * Results come in binary; every value is checked for NULL and width as it is read, and the
  * event rows for continuity of seq, so a damaged row is STORE_CORRUPT, never misread.
  */
+#include "db/store_events.h"
+
 #include "db/store_internal.h"
 
 #define EVENTS_STATEMENTS(X)                                                                                   \

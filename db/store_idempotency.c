@@ -5,6 +5,8 @@
  * transaction (catan_append(), store_events.c), so a retried request finds either both the
  * events and the record or neither.
  */
+#include "db/store_idempotency.h"
+
 #include "db/store_internal.h"
 
 #define IDEMPOTENCY_STATEMENTS(X)                                                       \

@@ -14,6 +14,8 @@
  * before the start, since the game routes refuse a waiting game; the wake-up is for
  * symmetry with every other append, and the notify is a hint anyway).
  */
+#include "db/store_lobby.h"
+
 #include "db/store_internal.h"
 
 #define LOBBY_STATEMENTS(X)                                                                                            \

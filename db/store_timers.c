@@ -7,6 +7,8 @@
  * any number of servers never take the same row, and it moves the row's due time a lease
  * ahead instead of holding a transaction open while the move is made.
  */
+#include "db/store_timers.h"
+
 #include "db/store_internal.h"
 
 #define TIMERS_STATEMENTS(X)                                                                       \

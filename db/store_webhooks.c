@@ -8,6 +8,8 @@
  * any number of servers never take the same row, and each claim moves the row's due time
  * a lease ahead instead of holding a transaction open while the work is done.
  */
+#include "db/store_webhooks.h"
+
 #include "db/store_internal.h"
 
 #define WEBHOOKS_STATEMENTS(X)                                                                                     \

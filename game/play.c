@@ -23,6 +23,10 @@
 #include <time.h>
 
 #include "codec/log.h"
+#include "db/notifier.h"
+#include "db/store_events.h"
+#include "db/store_idempotency.h"
+#include "db/store_timers.h"
 #include "engine/apply.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"

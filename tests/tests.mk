@@ -139,7 +139,7 @@ TEST_RUN_EXTRA += test-db
 # CATAN_SERVER, so the sanitizer pass tests the sanitizer build) on a throwaway PostgreSQL
 # (scripts/with-postgres.sh), driven with libcurl, with Prism (openapi/node_modules)
 # validating responses against openapi/openapi.yaml. tests/api/http_support.c is their
-# shared support; it reads the ground truth of games with game/game_repo.h and db/store.h.
+# shared support; it reads the ground truth of games with game/game_repo.h and db/store_events.h.
 # tests/api/http_fixture.c is the server, proxy and clients every suite registers.
 # The programs run one after another: some stop and start the database.
 HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "db/store_events.h"
 #include "db/store_internal.h"
 #include "tests/check_main.h"
 #include "tests/db/support.h"
