@@ -349,14 +349,21 @@ static enum store_status classify(struct store *store, const PGresult *result)
 	return STORE_UNAVAILABLE;
 }
 
-/* Before each attempt at a statement: no result and no message yet, and a live connection
- * (a connection the server closed while idle is replaced before anything is sent; *fresh
- * set when it was made now). */
-static enum store_status begin_attempt(struct store *store, PGresult **out, int *fresh)
+/* Before each attempt at a statement: no result and no message yet, as many parameters as
+ * the statement takes (else STORE_INVALID, and nothing is sent), and a live connection (a
+ * connection the server closed while idle is replaced before anything is sent; *fresh set
+ * when it was made now). */
+static enum store_status begin_attempt(struct store *store, const struct store_statement *statement,
+				       const struct params *params, PGresult **out, int *fresh)
 {
 	*out = NULL;
 	store->message[0] = '\0';
 	*fresh = 0;
+	if (params->count != statement->params) {
+		store__say(store, "statement %s takes %d parameters, not %d", statement->name, statement->params,
+			   params->count);
+		return STORE_INVALID;
+	}
 	drop_if_closed(store);
 	if (store->conn)
 		return STORE_OK;
@@ -364,27 +371,12 @@ static enum store_status begin_attempt(struct store *store, PGresult **out, int 
 	return connect_store(store);
 }
 
-/* STORE_OK when `params` are as many as `statement` takes; else nothing is sent. */
-static enum store_status check_params(struct store *store, const struct store_statement *statement,
-				      const struct params *params, PGresult **out)
-{
-	*out = NULL;
-	if (params->count == statement->params)
-		return STORE_OK;
-	store__say(store, "statement %s takes %d parameters, not %d", statement->name, statement->params,
-		   params->count);
-	return STORE_INVALID;
-}
-
 enum store_status store__run(struct store *store, const struct store_statement *statement, const struct params *params,
 			     int retry, PGresult **out)
 {
-	enum store_status checked = check_params(store, statement, params, out);
-	if (checked != STORE_OK)
-		return checked;
 	for (int attempt = 0;; attempt++) {
 		int fresh;
-		enum store_status connected = begin_attempt(store, out, &fresh);
+		enum store_status connected = begin_attempt(store, statement, params, out, &fresh);
 		if (connected != STORE_OK)
 			return connected;
 		PGresult *result = PQexecPrepared(store->conn, statement->name, params->count, params->values,
@@ -484,12 +476,9 @@ static enum store_status run_and_notify_once(struct store *store, const struct s
 enum store_status store__run_and_notify(struct store *store, const struct store_statement *statement,
 					const struct params *params, int64_t game_id, int32_t version, PGresult **out)
 {
-	enum store_status checked = check_params(store, statement, params, out);
-	if (checked != STORE_OK)
-		return checked;
 	for (int attempt = 0;; attempt++) {
 		int fresh;
-		enum store_status connected = begin_attempt(store, out, &fresh);
+		enum store_status connected = begin_attempt(store, statement, params, out, &fresh);
 		if (connected != STORE_OK)
 			return connected;
 		int not_committed;

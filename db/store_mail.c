@@ -8,9 +8,10 @@
  * here only; every other statement of the store leaves mail rows out or reads no address.
  *
  * A player's registration (0010_player_mail.sql) is the same kind of row with player_id in
- * place of game and seat; get and delete find a row by id, by (game, seat) or by player,
- * whichever is given (the others 0 / -1). What a seat row keeps on itself about the last
- * mail, a player row keeps per game in mail_games.
+ * place of game and seat, written by the same code (register_address()); get and delete
+ * find a row by id, by (game, seat) or by player, whichever is given (the others 0 / -1:
+ * run_on_registration()). What a seat row keeps on itself about the last mail, a player
+ * row keeps per game in mail_games.
  */
 #include "db/store_mail.h"
 
@@ -82,16 +83,13 @@ static enum store_status registered(struct store *store, PGresult *result, const
 	return status;
 }
 
-static void param_budget(struct params *params, const struct store_mail_budget *budget)
-{
-	param_int(params, budget ? budget->per_address : 0);
-	param_int(params, budget ? budget->per_registrant : 0);
-	param_int(params, budget && budget->window_s > 0 ? budget->window_s : 86400);
-}
-
-enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
-				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
+/* Register (or replace) an address, unconfirmed, with its confirmation mail queued, within
+ * the budgets: a seat's (mail_register: `owner` the game, with `seat`) or a player's
+ * (mail_register_player: `owner` the player, no seat: with_seat 0). */
+static enum store_status register_address(struct store *store, const struct store_statement *statement, int64_t owner,
+					  int with_seat, int seat, const char *address,
+					  const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					  const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
 {
 	*retry_after_s = 0;
 	int64_t wanted;
@@ -101,31 +99,58 @@ enum store_status store_mail_register(struct store *store, int64_t game_id, int 
 	}
 	struct params params = {0};
 	param_int(&params, wanted);
-	param_int(&params, game_id);
-	param_int(&params, seat);
+	param_int(&params, owner);
+	if (with_seat)
+		param_int(&params, seat);
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
 	param_text(&params, address);
 	param_int(&params, expires_s);
-	param_budget(&params, budget);
+	param_int(&params, budget ? budget->per_address : 0);
+	param_int(&params, budget ? budget->per_registrant : 0);
+	param_int(&params, budget && budget->window_s > 0 ? budget->window_s : 86400);
 	PGresult *result;
-	enum store_status status = store__run(store, &statement_mail_register, &params, 0, &result);
+	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
-	return registered(store, result, "no such game", id, retry_after_s);
+	return registered(store, result, with_seat ? "no such game" : "no such player", id, retry_after_s);
 }
 
-/* The registration with this id, of this seat, or of this player (the others 0 / -1). */
-static enum store_status mail_find(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
-				   struct store_mail *out)
+enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
+				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
 {
-	memset(out, 0, sizeof *out);
+	return register_address(store, &statement_mail_register, game_id, 1, seat, address, secret, expires_s, budget,
+				id, retry_after_s);
+}
+
+enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
+					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
+{
+	return register_address(store, &statement_mail_register_player, player_id, 0, -1, address, secret, expires_s,
+				budget, id, retry_after_s);
+}
+
+/* Run mail_get or mail_delete on the registration with this id, of this seat, or of this
+ * player: the statements match whichever is given (the others 0 / -1). */
+static enum store_status run_on_registration(struct store *store, const struct store_statement *statement, int retry,
+					     int64_t id, int64_t game_id, int seat, int64_t player_id, PGresult **result)
+{
 	struct params params = {0};
 	param_int(&params, id);
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	param_int(&params, player_id);
+	return store__run(store, statement, &params, retry, result);
+}
+
+static enum store_status mail_find(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
+				   struct store_mail *out)
+{
+	memset(out, 0, sizeof *out);
 	PGresult *result;
-	enum store_status status = store__run(store, &statement_mail_get, &params, 1, &result);
+	enum store_status status =
+		run_on_registration(store, &statement_mail_get, 1, id, game_id, seat, player_id, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1) {
@@ -175,13 +200,9 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
 static enum store_status mail_remove(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
 				     int *removed)
 {
-	struct params params = {0};
-	param_int(&params, id);
-	param_int(&params, game_id);
-	param_int(&params, seat);
-	param_int(&params, player_id);
 	PGresult *result;
-	enum store_status status = store__run(store, &statement_mail_delete, &params, 0, &result);
+	enum store_status status =
+		run_on_registration(store, &statement_mail_delete, 0, id, game_id, seat, player_id, &result);
 	if (status != STORE_OK)
 		return status;
 	*removed = PQntuples(result) > 0;
@@ -209,30 +230,6 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;
-}
-
-enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
-					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
-{
-	*retry_after_s = 0;
-	int64_t wanted;
-	if (!store__random_id(&wanted)) {
-		store__say(store, "the system random generator failed");
-		return STORE_UNAVAILABLE;
-	}
-	struct params params = {0};
-	param_int(&params, wanted);
-	param_int(&params, player_id);
-	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
-	param_text(&params, address);
-	param_int(&params, expires_s);
-	param_budget(&params, budget);
-	PGresult *result;
-	enum store_status status = store__run(store, &statement_mail_register_player, &params, 0, &result);
-	if (status != STORE_OK)
-		return status;
-	return registered(store, result, "no such player", id, retry_after_s);
 }
 
 enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,
