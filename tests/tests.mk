@@ -35,14 +35,15 @@ test-engine: $(ENGINE_RUNS)
 .PHONY: test-engine $(ENGINE_RUNS)
 
 # ---- tests/codec/: the JSON codec (codec/), one suite per module (log, shapes, options,
-# escape, person_name), no database. bench/games.c plays random complete games for them
+# escape, person_name; tests/codec/support.c their shared helpers), no database. bench/games.c plays random complete games for them
 # (and for `make bench-codec`). The log suite also runs `catan replay` on a file, through
 # the program named by $CATAN.
 CODEC_TEST_SRC := $(wildcard tests/codec/test_*.c)
 CODEC_TESTS := $(CODEC_TEST_SRC:tests/%.c=$(B)/tests/%)
 CODEC_GAMES_OBJ := $(B)/obj/bench/games.o
+CODEC_TEST_SUPPORT_OBJ := $(B)/obj/tests/codec/support.o
 
-$(CODEC_TESTS): $(B)/tests/codec/%: $(B)/obj/tests/codec/%.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(CODEC_TESTS): $(B)/tests/codec/%: $(B)/obj/tests/codec/%.o $(CODEC_TEST_SUPPORT_OBJ) $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
