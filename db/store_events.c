@@ -124,6 +124,19 @@
 	  " WHERE g.id = $1::bigint ORDER BY s.seat")
 STORE_STATEMENTS(events, EVENTS_STATEMENTS);
 
+/* Columns of the load and read statements. */
+enum log_column {
+	LOG_SEQ,          /* int4: 0 for the header row */
+	LOG_TYPE,         /* int2: header: games.status */
+	LOG_ACTOR,        /* int2: header: games.seats */
+	LOG_ORIGIN,       /* int2 */
+	LOG_SEED,         /* int8: header only */
+	LOG_CREATED_AT,   /* timestamptz: events only */
+	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
+	LOG_STATE,        /* bytea: header only */
+	LOG_PAYLOAD       /* text: events only */
+};
+
 #define STORE_ID_ATTEMPTS 4
 
 /* Run a write and wake the listeners of (game_id, version) once it has committed: through

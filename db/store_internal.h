@@ -25,7 +25,7 @@
  * Every statement is written once, as a row of the X-macro list of the file that binds its
  * parameters and reads its rows (its area):
  *
- *     #define LOBBY_STATEMENTS(X)                           \
+ *     #define LOBBY_STATEMENTS(X)                                                  \
  *             X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint") \
  *             ...
  *     STORE_STATEMENTS(lobby, LOBBY_STATEMENTS);
@@ -36,7 +36,7 @@
  * store__area_<area>, the list of them store.c prepares; STORE_AREAS names every area. The
  * number of parameters travels with the SQL: the statement is prepared with that many (a
  * parameter the SQL never reads fails the preparation), a run that binds another number is
- * refused before anything is sent (STORE_INVALID), and tests/db/test_store.c checks it
+ * refused before anything is sent (STORE_INVALID), and tests/db/test_statements.c checks it
  * against the server's own count for every statement. */
 
 struct store_statement {
@@ -82,19 +82,6 @@ struct store_area {
 #define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
 STORE_AREAS(STORE__AREA_DECLARE)
 #undef STORE__AREA_DECLARE
-
-/* Columns of the load and read statements. */
-enum log_column {
-	LOG_SEQ,          /* int4: 0 for the header row */
-	LOG_TYPE,         /* int2: header: games.status */
-	LOG_ACTOR,        /* int2: header: games.seats */
-	LOG_ORIGIN,       /* int2 */
-	LOG_SEED,         /* int8: header only */
-	LOG_CREATED_AT,   /* timestamptz: events only */
-	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
-	LOG_STATE,        /* bytea: header only */
-	LOG_PAYLOAD       /* text: events only */
-};
 
 struct store_notifier;
 
