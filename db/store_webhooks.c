@@ -2,7 +2,8 @@
  * store_webhooks.c - webhooks with their outbox and delivery log (db/migrations/0002_async.sql):
  * a game's and a player's registrations (0006_player_webhooks.sql), chat channels and their
  * failure counts (0005_channels.sql), claiming due deliveries and recording each attempt.
- * Mail registrations are rows of the same table, read and written by store_mail.c only.
+ * Mail registrations are rows of the same table: their deliveries are claimed here like any
+ * other, but only store_mail.c registers them or reads their address.
  *
  * Claims are one UPDATE over a FOR UPDATE SKIP LOCKED subquery, so concurrent workers of
  * any number of servers never take the same row, and each claim moves the row's due time

@@ -3,7 +3,7 @@
  * player's registrations (0006_player_webhooks.sql), signed or chat formats with their
  * failure counts (0005_channels.sql), the outbox every append fills for them, claims of due
  * deliveries, and the log of every attempt. Mail registrations are rows of the same table,
- * reached only through db/store_mail.h. Same connection and threading rules as db/store.h.
+ * registered and read only through db/store_mail.h (never listed or deleted here). Same connection and threading rules as db/store.h.
  */
 #ifndef CATAN_DB_STORE_WEBHOOKS_H
 #define CATAN_DB_STORE_WEBHOOKS_H
