@@ -18,47 +18,47 @@
 
 #include "db/store_internal.h"
 
-#define LOBBY_STATEMENTS(X)                                                                                            \
-	/* A join or seat change that started the game (version > 0) enqueues its first events                         \
-	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                         \
-	X(join, 5,                                                                                                     \
-	  "SELECT j.outcome, j.seat, j.version,"                                                                       \
-	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                      \
-	  " FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                                \
-	X(change_seat, 5,                                                                                              \
-	  "SELECT c.outcome, c.seat, c.version,"                                                                       \
-	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                      \
-	  " FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c")                      \
-	X(waiting_game, 1,                                                                                             \
-	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"     \
-	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                             \
-	  " WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat")                                                 \
-	X(lobby, 3,                                                                                                    \
-	  "WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"                                 \
-	  "  AND ($2::bigint = 0 OR (created_at, id) < (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', " \
-	  "$2::bigint))"                                                                                               \
-	  "  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"                                                     \
-	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"    \
-	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                                  \
-	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                            \
-	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")     \
-	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                             \
-	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                         \
-	X(player_games, 2,                                                                                             \
-	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                           \
-	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                      \
-	/* The same with what "my games" sorts by, in one statement: the last event's time (one                        \
-	 * index probe per game) and the current deadline: the deadline timer set by the last                          \
-	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)                             \
-	 * falls turn_timeout_s after that event. */                                                                   \
-	X(player_game_summaries, 2,                                                                                    \
-	  "SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"                                            \
-	  "  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"               \
-	  "   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"                  \
-	  " FROM seats s JOIN games g ON g.id = s.game_id"                                                             \
-	  " LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"                   \
-	  "  ORDER BY x.seq DESC LIMIT 1) e ON true"                                                                   \
-	  " LEFT JOIN game_timers t ON t.game_id = s.game_id"                                                          \
+#define LOBBY_STATEMENTS(X)                                                                                         \
+	/* A join or seat change that started the game (version > 0) enqueues its first events                      \
+	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                      \
+	X(join, 5,                                                                                                  \
+	  "SELECT j.outcome, j.seat, j.version,"                                                                    \
+	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                   \
+	  " FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                             \
+	X(change_seat, 5,                                                                                           \
+	  "SELECT c.outcome, c.seat, c.version,"                                                                    \
+	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                   \
+	  " FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c")                   \
+	X(waiting_game, 1,                                                                                          \
+	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"  \
+	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                          \
+	  " WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat")                                              \
+	X(lobby, 3,                                                                                                 \
+	  "WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"                              \
+	  "  AND ($2::bigint = 0 OR (created_at, id) <"                                                             \
+	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                             \
+	  "  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"                                                  \
+	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open" \
+	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                               \
+	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                         \
+	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")  \
+	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                          \
+	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                      \
+	X(player_games, 2,                                                                                          \
+	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                        \
+	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                   \
+	/* The same with what "my games" sorts by, in one statement: the last event's time (one                     \
+	 * index probe per game) and the current deadline: the deadline timer set by the last                       \
+	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)                          \
+	 * falls turn_timeout_s after that event. */                                                                \
+	X(player_game_summaries, 2,                                                                                 \
+	  "SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"                                         \
+	  "  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"            \
+	  "   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"               \
+	  " FROM seats s JOIN games g ON g.id = s.game_id"                                                          \
+	  " LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"                \
+	  "  ORDER BY x.seq DESC LIMIT 1) e ON true"                                                                \
+	  " LEFT JOIN game_timers t ON t.game_id = s.game_id"                                                       \
 	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")
 STORE_STATEMENTS(lobby, LOBBY_STATEMENTS);
 

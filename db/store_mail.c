@@ -56,8 +56,8 @@
 	  " FROM (SELECT) AS one LEFT JOIN mail_games g ON g.webhook_id = $1::bigint AND g.game_id = $2::bigint") \
 	X(mail_game_sent, 3,                                                                                      \
 	  "INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"                                 \
-	  " SELECT $1::bigint, $2::bigint, now(), $3::bigint WHERE EXISTS (SELECT FROM webhooks WHERE id = "      \
-	  "$1::bigint)"                                                                                           \
+	  " SELECT $1::bigint, $2::bigint, now(), $3::bigint"                                                     \
+	  " WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"                                            \
 	  " ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn")
 STORE_STATEMENTS(mail, MAIL_STATEMENTS);
 
