@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "api/http.h"
-#include "db/store.h"
+#include "db/store_lobby.h"
+#include "db/store_webhooks.h"
 #include "game/auth.h"
 
 struct session; /* api/service.h */
@@ -101,7 +102,7 @@ json_t *handlers_game_view(struct http_request *request, const struct session *s
 
 /* api/handlers_webhooks.c: registering webhooks of a game, and what player webhooks
  * (api/handlers_player_webhooks.c) share with them. */
-struct store_webhook; /* db/store.h */
+struct store_webhook; /* db/store_webhooks.h */
 /* A registration's body: url borrowed from the body, mentions owned (free()). */
 struct handlers_webhook_request {
 	const char *url;
@@ -134,7 +135,7 @@ void handle_get_player_webhook_deliveries(struct http_request *request);
 /* The player of the request's bearer token, or of ?token= on a route that takes it (a
  * stream, for EventSource; 400 naming `token` elsewhere) (api/handlers_players.c): 1 and
  * *out, or 0 with a problem queued. */
-struct store_player; /* db/store.h */
+struct store_player; /* db/store_lobby.h */
 int handlers_authenticate_player(struct http_request *request, struct store_player *out);
 /* The same, with the token's hash into token_hash (a stream checks it again later). */
 int handlers_authenticate_player_hash(struct http_request *request, struct store_player *out,

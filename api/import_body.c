@@ -27,7 +27,7 @@
 #include "api/xalloc.h"
 #include "codec/log.h"
 #include "codec/text.h"
-#include "db/store.h"
+#include "db/store_events.h"
 
 static const char *const envelope[] = {"version", "created_at", "origin"};
 

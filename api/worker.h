@@ -2,7 +2,7 @@
  * worker.h - the server's own moves: bot seats and expired deadlines.
  *
  * Worker threads (any number per server, on any number of servers) claim due rows of
- * game_timers (db/store.h) and make the move each stands for through the same decide and
+ * game_timers (db/store_timers.h) and make the move each stands for through the same decide and
  * append path as a player's move (api/service.h), logged with origin "bot" or "timeout".
  * A claim is a lease: a worker that dies mid-work delays the game by the lease, never
  * loses it. A bot chain (several bot seats moving in a row) is played by one worker

@@ -37,7 +37,8 @@
 
 #include "bench/games.h"
 #include "codec/log.h"
-#include "db/store.h"
+#include "db/notifier.h"
+#include "db/store_events.h"
 #include "engine/apply.h"
 #include "game/game_repo.h"
 

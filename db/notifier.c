@@ -22,6 +22,8 @@
  * accumulates); at most STORE_NOTIFIER_MAX_PENDING wait, beyond that posts are counted as
  * dropped. Closing sends what is pending once and gives up on failure.
  */
+#include "db/notifier.h"
+
 #include <pthread.h>
 #include <time.h>
 

@@ -16,6 +16,48 @@
 
 #include "db/store_internal.h"
 
+/* The SQL of both reads (0008_feed.sql): events and messages of games `g` after the
+ * position ($2 xact, $3 game, $4 kind, $5 seq), in order, each with whether its
+ * transaction is below xmin. Per game, the first $6 rows in the order of the
+ * (game_id, xact, seq) indexes: a page reads at most games x limit rows, however far
+ * behind its cursor is. In one game, (xact, game, kind, seq) > the position is
+ * (xact, seq) > (position's xact, a bound on seq), which the index scans in order. */
+#define FEED_SQL(GAMES, EVENT_FLOOR, MESSAGE_FLOOR)                                                        \
+	"WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),"                  \
+	" c AS MATERIALIZED (SELECT $2::bigint::text::xid8 AS xact),"                                      \
+	" g AS MATERIALIZED (" GAMES ")"                                                                     \
+	" SELECT x.xact::text::bigint, x.game_id, x.kind, x.seq, x.player_seat, x.xact < h.xmin, x.type,"  \
+	"  x.actor, x.origin, x.created_at, x.body, x.seat, x.after_version"                               \
+	" FROM (SELECT e.xact, e.game_id, 0 AS kind, e.seq, g.seat AS player_seat, e.type, e.actor,"      \
+	"   e.origin, e.created_at, e.payload::text AS body, NULL::smallint AS seat,"                       \
+	"   NULL::integer AS after_version"                                                                  \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM events e"                                   \
+	"   WHERE e.game_id = g.game_id AND (e.xact, e.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
+	"    WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer ELSE 2147483647 END)" EVENT_FLOOR \
+	"   ORDER BY e.xact, e.seq LIMIT $6::integer) e"                                                     \
+	"  UNION ALL"                                                                                        \
+	"  SELECT m.xact, m.game_id, 1, m.seq, g.seat, NULL, NULL, NULL, m.created_at, m.text, m.seat,"     \
+	"   m.after_version"                                                                                 \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM messages m"                                 \
+	"   WHERE m.game_id = g.game_id AND (m.xact, m.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
+	"    WHEN g.game_id = $3::bigint THEN CASE WHEN $4::integer = 0 THEN 0 ELSE $5::integer END"          \
+	"    ELSE 2147483647 END)" MESSAGE_FLOOR                                                            \
+	"   ORDER BY m.xact, m.seq LIMIT $6::integer) m) x CROSS JOIN h"                                      \
+	" ORDER BY x.xact, x.game_id, x.kind, x.seq LIMIT $6::integer"
+#define FEED_STATEMENTS(X)                                                                                             \
+	X(feed_player, 6, FEED_SQL("SELECT s.game_id, s.seat FROM seats s WHERE s.player_id = $1::bigint", "", ""))    \
+	X(feed_game, 8,                                                                                                \
+	  FEED_SQL("SELECT $1::bigint AS game_id, (-1)::smallint AS seat", " AND e.seq > $7::integer",                 \
+	           " AND m.seq > $8::integer"))                                                                        \
+	X(feed_position, 3,                                                                                            \
+	  "SELECT xact::text::bigint FROM events WHERE game_id = $1::bigint AND seq = $3::integer AND $2::integer = 0" \
+	  " UNION ALL"                                                                                                 \
+	  " SELECT xact::text::bigint FROM messages WHERE game_id = $1::bigint AND seq = $3::integer"                  \
+	  "  AND $2::integer = 1")                                                                                     \
+	X(feed_xmin, 0, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+STORE_STATEMENTS(feed, FEED_STATEMENTS);
+#undef FEED_SQL
+
 enum feed_column {
 	FEED_XACT,
 	FEED_GAME,
@@ -88,8 +130,8 @@ static void position_params(struct params *params, const struct store_feed_posit
 	param_int(params, after->seq);
 }
 
-static enum store_status read_feed(struct store *store, enum statement statement, struct params *params,
-				   struct store_feed *out)
+static enum store_status read_feed(struct store *store, const struct store_statement *statement,
+				   struct params *params, struct store_feed *out)
 {
 	out->count = 0;
 	out->items = NULL;
@@ -109,7 +151,7 @@ enum store_status store_feed_read_player(struct store *store, int64_t player_id,
 	param_int(&params, player_id);
 	position_params(&params, after);
 	param_int(&params, limit);
-	return read_feed(store, STATEMENT_FEED_PLAYER, &params, out);
+	return read_feed(store, &statement_feed_player, &params, out);
 }
 
 enum store_status store_feed_read_game(struct store *store, int64_t game_id, const struct store_feed_position *after,
@@ -121,7 +163,7 @@ enum store_status store_feed_read_game(struct store *store, int64_t game_id, con
 	param_int(&params, limit);
 	param_int(&params, event_floor);
 	param_int(&params, message_floor);
-	return read_feed(store, STATEMENT_FEED_GAME, &params, out);
+	return read_feed(store, &statement_feed_game, &params, out);
 }
 
 enum store_status store_feed_position_of(struct store *store, int64_t game_id, int kind, int32_t seq,
@@ -132,7 +174,7 @@ enum store_status store_feed_position_of(struct store *store, int64_t game_id, i
 	param_int(&params, kind);
 	param_int(&params, seq);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_FEED_POSITION, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_feed_position, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) == 0) {
@@ -152,7 +194,7 @@ enum store_status store_feed_xmin(struct store *store, int64_t *xmin)
 {
 	struct params params = {0};
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_FEED_XMIN, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_feed_xmin, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1 || !get_int64(result, 0, 0, xmin))

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "db/store.h"
+#include "db/store_events.h"
 #include "db/store_messages.h"
 
 enum store_feed_kind { STORE_FEED_EVENT = 0, STORE_FEED_MESSAGE = 1 };

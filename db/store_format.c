@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "db/store.h"
+#include "db/store_webhooks.h"
 
 static const char *const format_names[STORE_FORMAT_COUNT] = {"standard", "discord", "slack", "mail"};
 

@@ -1,8 +1,9 @@
 /*
  * store_internal.h - what the files of the store share (internal to db/): the struct
  * behind struct store, the prepared statements, and small helpers to pass parameters and
- * read binary results. store.c owns the connection and runs statements; store_write.c and
- * store_read.c are the operations of store.h.
+ * read binary results. store.c owns the connection and runs statements; every other store_*.c
+ * file is one area of the store's operations, with its own header (store_events.h ...) and
+ * its own statements.
  */
 #ifndef CATAN_DB_STORE_INTERNAL_H
 #define CATAN_DB_STORE_INTERNAL_H
@@ -21,81 +22,66 @@
 #define STORE_PG_EPOCH_US INT64_C(946684800000000)
 
 /* ---- Statements ----------------------------------------------------------------------------
- * Each is prepared under its name (store.c) on every new connection. */
+ * Every statement is written once, as a row of the X-macro list of the file that binds its
+ * parameters and reads its rows (its area):
+ *
+ *     #define LOBBY_STATEMENTS(X)                                                  \
+ *             X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint") \
+ *             ...
+ *     STORE_STATEMENTS(lobby, LOBBY_STATEMENTS);
+ *
+ * A row is (name, parameters, SQL). STORE_STATEMENTS defines for each row a static
+ * `struct store_statement statement_<name>`, prepared under <name> on every connection and
+ * run by its address (store__run(store, &statement_player_get, ...)), and the area
+ * store__area_<area>, the list of them store.c prepares; STORE_AREAS names every area. The
+ * number of parameters travels with the SQL: the statement is prepared with that many (a
+ * parameter the SQL never reads fails the preparation), a run that binds another number is
+ * refused before anything is sent (STORE_INVALID), and tests/db/test_statements.c checks it
+ * against the server's own count for every statement. */
 
-enum statement {
-	STATEMENT_APPEND_EVENT,
-	STATEMENT_APPEND_EVENTS,
-	STATEMENT_APPEND,
-	STATEMENT_CREATE_GAME,
-	STATEMENT_LOAD,
-	STATEMENT_READ_EVENTS,
-	STATEMENT_READ_TAIL,
-	STATEMENT_VERSION,
-	STATEMENT_FIND_TOKEN,
-	STATEMENT_GAME_INFO,
-	STATEMENT_IDEMPOTENCY_GET,
-	STATEMENT_IDEMPOTENCY_PUT,
-	STATEMENT_PUT_SNAPSHOT,
-	STATEMENT_NOTIFY,
-	STATEMENT_CLAIM_TIMERS,
-	STATEMENT_WEBHOOK_CREATE,
-	STATEMENT_WEBHOOK_LIST,
-	STATEMENT_WEBHOOK_DELETE,
-	STATEMENT_PLAYER_WEBHOOK_CREATE,
-	STATEMENT_PLAYER_WEBHOOK_LIST,
-	STATEMENT_PLAYER_WEBHOOK_DELETE,
-	STATEMENT_SEAT_AWAY,
-	STATEMENT_CLAIM_DELIVERIES,
-	STATEMENT_DELIVERY_UPDATE,
-	STATEMENT_DELIVERY_DONE,
-	STATEMENT_DELIVERY_LOG,
-	STATEMENT_DELIVERY_HISTORY,
-	STATEMENT_CREATE_WAITING,
-	STATEMENT_JOIN,
-	STATEMENT_CHANGE_SEAT,
-	STATEMENT_WAITING_GAME,
-	STATEMENT_LOBBY,
-	STATEMENT_PLAYER_CREATE,
-	STATEMENT_PLAYER_BY_TOKEN,
-	STATEMENT_PLAYER_GET,
-	STATEMENT_PLAYER_GAMES,
-	STATEMENT_PLAYER_GAME_SUMMARIES,
-	STATEMENT_REPLACE_SEAT_TOKEN,
-	STATEMENT_REPLACE_PLAYER_TOKEN,
-	STATEMENT_MESSAGE_POST,
-	STATEMENT_MESSAGE_READ,
-	STATEMENT_CHANNEL_FAILED,
-	STATEMENT_CHANNEL_SUCCEEDED,
-	STATEMENT_FEED_PLAYER,
-	STATEMENT_FEED_GAME,
-	STATEMENT_FEED_POSITION,
-	STATEMENT_FEED_XMIN,
-	STATEMENT_MAIL_REGISTER,
-	STATEMENT_MAIL_GET,
-	STATEMENT_MAIL_CONFIRM,
-	STATEMENT_MAIL_DELETE,
-	STATEMENT_MAIL_SENT,
-	STATEMENT_MAIL_REGISTER_PLAYER,
-	STATEMENT_MAIL_GAME_STATE,
-	STATEMENT_MAIL_GAME_SENT,
-	STATEMENT_QUOTA,
-	STATEMENT_RECEIVERS,
-	STATEMENT_COUNT
+struct store_statement {
+	const char *name; /* the prepared statement's name on every connection: unique */
+	int params;       /* $1..$params, each bound by every run */
+	const char *sql;
 };
 
-/* Columns of the load and read statements. */
-enum log_column {
-	LOG_SEQ,          /* int4: 0 for the header row */
-	LOG_TYPE,         /* int2: header: games.status */
-	LOG_ACTOR,        /* int2: header: games.seats */
-	LOG_ORIGIN,       /* int2 */
-	LOG_SEED,         /* int8: header only */
-	LOG_CREATED_AT,   /* timestamptz: events only */
-	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
-	LOG_STATE,        /* bytea: header only */
-	LOG_PAYLOAD       /* text: events only */
+/* The statements of one file of the store. */
+struct store_area {
+	const char *name;
+	const struct store_statement *const *statements;
+	int count;
 };
+
+#define STORE__STATEMENT_DEFINE(name, params, sql)                                                        \
+	_Static_assert((params) >= 0 && (params) <= STORE_MAX_PARAMS, "statement " #name ": parameters"); \
+	static const struct store_statement statement_##name = {#name, (params), sql};
+#define STORE__STATEMENT_ADDRESS(name, params, sql) &statement_##name,
+
+/* Define the statements of LIST (an X-macro list of (name, parameters, SQL)) and the area
+ * store__area_<area> that holds them. */
+#define STORE_STATEMENTS(area, LIST)                                                                       \
+	LIST(STORE__STATEMENT_DEFINE)                                                                      \
+	static const struct store_statement *const area##_statements[] = {LIST(STORE__STATEMENT_ADDRESS)}; \
+	const struct store_area store__area_##area = {#area, area##_statements,                            \
+	                                              (int)(sizeof area##_statements / sizeof area##_statements[0])}
+
+/* Every area, one per file that runs statements: store.c prepares them all on each new
+ * connection. */
+#define STORE_AREAS(X)                           \
+	X(connection)  /* store.c */             \
+	X(events)      /* store_events.c */      \
+	X(idempotency) /* store_idempotency.c */ \
+	X(timers)      /* store_timers.c */      \
+	X(webhooks)    /* store_webhooks.c */    \
+	X(lobby)       /* store_lobby.c */       \
+	X(messages)    /* store_messages.c */    \
+	X(feed)        /* store_feed.c */        \
+	X(mail)        /* store_mail.c */        \
+	X(quota)       /* store_quota.c */
+
+#define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
+STORE_AREAS(STORE__AREA_DECLARE)
+#undef STORE__AREA_DECLARE
 
 struct store_notifier;
 
@@ -116,15 +102,20 @@ enum store_status store__corrupt(struct store *store, int64_t game_id, const cha
 /* Run a prepared statement; *out is the result on STORE_OK (caller PQclear()s). A read
  * (`retry` 1) that finds an old connection dead is sent once more on a new one. */
 struct params;
-enum store_status store__run(struct store *store, enum statement statement, const struct params *params, int retry,
-			     PGresult **out);
+enum store_status store__run(struct store *store, const struct store_statement *statement, const struct params *params,
+			     int retry, PGresult **out);
 
 /* Run a write statement and wake the listeners of (game_id, version): see store.c. */
-enum store_status store__run_and_notify(struct store *store, enum statement statement, const struct params *params,
-					int64_t game_id, int32_t version, PGresult **out);
+enum store_status store__run_and_notify(struct store *store, const struct store_statement *statement,
+					const struct params *params, int64_t game_id, int32_t version, PGresult **out);
+
+/* Wake the listeners of (game_id, version) after a write that committed by itself: through
+ * the store's notifier, or with a statement of its own (best effort: the write stands
+ * whatever the wake-up does). */
+void store__wake(struct store *store, int64_t game_id, int32_t version);
 
 /* A new random positive 63-bit id (games, webhooks) from OpenSSL's generator; 0 when the
- * generator fails (store_write.c). */
+ * generator fails (store.c). */
 int store__random_id(int64_t *id);
 
 /* Queue the wake-up of (game_id, version) on a notifier (notifier.c). */

@@ -14,7 +14,56 @@
  * before the start, since the game routes refuse a waiting game; the wake-up is for
  * symmetry with every other append, and the notify is a hint anyway).
  */
+#include "db/store_lobby.h"
+
 #include "db/store_internal.h"
+
+#define LOBBY_STATEMENTS(X)                                                                                         \
+	/* A join or seat change that started the game (version > 0) enqueues its first events                      \
+	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                      \
+	X(join, 5,                                                                                                  \
+	  "SELECT j.outcome, j.seat, j.version,"                                                                    \
+	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                   \
+	  " FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                             \
+	X(change_seat, 5,                                                                                           \
+	  "SELECT c.outcome, c.seat, c.version,"                                                                    \
+	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                   \
+	  " FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c")                   \
+	X(waiting_game, 1,                                                                                          \
+	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"  \
+	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                          \
+	  " WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat")                                              \
+	X(lobby, 3,                                                                                                 \
+	  "WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"                              \
+	  "  AND ($2::bigint = 0 OR (created_at, id) <"                                                             \
+	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                             \
+	  "  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"                                                  \
+	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open" \
+	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                               \
+	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                         \
+	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")  \
+	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                          \
+	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                      \
+	/* A token that leaked, replaced (0015_token_rotation.sql). */                                             \
+	X(replace_seat_token, 3, "SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)")            \
+	X(replace_player_token, 3, "SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)")          \
+	X(player_games, 2,                                                                                          \
+	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                        \
+	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                   \
+	/* The same with what "my games" sorts by, in one statement: the last event's time (one                     \
+	 * index probe per game) and the current deadline: the deadline timer set by the last                       \
+	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)                          \
+	 * falls turn_timeout_s after that event. */                                                                \
+	X(player_game_summaries, 2,                                                                                 \
+	  "SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"                                         \
+	  "  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"            \
+	  "   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"               \
+	  " FROM seats s JOIN games g ON g.id = s.game_id"                                                          \
+	  " LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"                \
+	  "  ORDER BY x.seq DESC LIMIT 1) e ON true"                                                                \
+	  " LEFT JOIN game_timers t ON t.game_id = s.game_id"                                                       \
+	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")
+STORE_STATEMENTS(lobby, LOBBY_STATEMENTS);
 
 static enum store_status seat_result(struct store *store, int64_t game_id, PGresult *result,
 				     struct store_seat_result *out)
@@ -29,19 +78,8 @@ static enum store_status seat_result(struct store *store, int64_t game_id, PGres
 	out->outcome = outcome;
 	out->seat = seat;
 	out->version = version;
-	if (version > 0) {
-		if (store->notifier) {
-			store__notifier_post(store->notifier, game_id, version);
-		} else {
-			struct params params = {0};
-			param_int(&params, game_id);
-			param_int(&params, version);
-			PGresult *notified;
-			/* Best effort: the start is committed whatever the wake-up does. */
-			if (store__run(store, STATEMENT_NOTIFY, &params, 0, &notified) == STORE_OK)
-				PQclear(notified);
-		}
-	}
+	if (version > 0)
+		store__wake(store, game_id, version); /* the start is committed whatever the wake-up does */
 	return STORE_OK;
 }
 
@@ -64,7 +102,7 @@ enum store_status store_join(struct store *store, int64_t game_id, const uint8_t
 	snprintf(player_text, sizeof player_text, "%lld", (long long)player);
 	param_text(&params, player ? player_text : NULL);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_JOIN, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_join, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	return seat_result(store, game_id, result, out);
@@ -86,7 +124,7 @@ enum store_status store_change_seat(struct store *store, int64_t game_id, const 
 	param_int(&params, action);
 	param_text(&params, name);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_CHANGE_SEAT, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_change_seat, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	return seat_result(store, game_id, result, out);
@@ -132,7 +170,7 @@ enum store_status store_waiting_game(struct store *store, int64_t game_id, struc
 	struct params params = {0};
 	param_int(&params, game_id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_WAITING_GAME, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_waiting_game, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) == 0) {
@@ -155,7 +193,7 @@ enum store_status store_lobby(struct store *store, int64_t after_created_us, int
 	param_int(&params, after_id);
 	param_int(&params, limit);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_LOBBY, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_lobby, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int row = 0;
@@ -191,7 +229,7 @@ enum store_status store_player_create(struct store *store, const char *name, con
 		param_bytes(&params, token_hash, STORE_HASH_SIZE);
 		PGresult *result;
 		/* A taken id (players_pkey) is a conflict: draw another. */
-		status = store__run(store, STATEMENT_PLAYER_CREATE, &params, 0, &result);
+		status = store__run(store, &statement_player_create, &params, 0, &result);
 		if (status == STORE_OK)
 			PQclear(result);
 	}
@@ -221,7 +259,7 @@ enum store_status store_player_by_token(struct store *store, const uint8_t token
 	struct params params = {0};
 	param_bytes(&params, token_hash, STORE_HASH_SIZE);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_PLAYER_BY_TOKEN, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_player_by_token, &params, 1, &result);
 	return status == STORE_OK ? player_row(store, result, out) : status;
 }
 
@@ -231,12 +269,12 @@ enum store_status store_player_get(struct store *store, int64_t id, struct store
 	struct params params = {0};
 	param_int(&params, id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_PLAYER_GET, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_player_get, &params, 1, &result);
 	return status == STORE_OK ? player_row(store, result, out) : status;
 }
 
 /* The boolean answer of a token replacement: STORE_OK when replaced, STORE_NOT_FOUND when not. */
-static enum store_status replaced(struct store *store, enum statement statement, struct params *params)
+static enum store_status replaced(struct store *store, const struct store_statement *statement, struct params *params)
 {
 	PGresult *result;
 	enum store_status status = store__run(store, statement, params, 1, &result);
@@ -262,7 +300,7 @@ enum store_status store_replace_seat_token(struct store *store, int64_t game_id,
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	param_bytes(&params, token_hash, STORE_HASH_SIZE);
-	return replaced(store, STATEMENT_REPLACE_SEAT_TOKEN, &params);
+	return replaced(store, &statement_replace_seat_token, &params);
 }
 
 enum store_status store_replace_player_token(struct store *store, int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
@@ -273,7 +311,7 @@ enum store_status store_replace_player_token(struct store *store, int64_t player
 	param_int(&params, player);
 	param_bytes(&params, old_hash, STORE_HASH_SIZE);
 	param_bytes(&params, new_hash, STORE_HASH_SIZE);
-	return replaced(store, STATEMENT_REPLACE_PLAYER_TOKEN, &params);
+	return replaced(store, &statement_replace_player_token, &params);
 }
 
 enum store_status store_player_games(struct store *store, int64_t player, int max, struct store_player_seat *out,
@@ -284,7 +322,7 @@ enum store_status store_player_games(struct store *store, int64_t player, int ma
 	param_int(&params, player);
 	param_int(&params, max);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_PLAYER_GAMES, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_player_games, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	for (int row = 0; row < PQntuples(result) && row < max; row++) {
@@ -316,7 +354,7 @@ enum store_status store_player_game_summaries(struct store *store, int64_t playe
 	param_int(&params, player);
 	param_int(&params, max);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_PLAYER_GAME_SUMMARIES, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_player_game_summaries, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	for (int row = 0; row < PQntuples(result) && row < max; row++) {

@@ -8,15 +8,58 @@
  * here only; every other statement of the store leaves mail rows out or reads no address.
  *
  * A player's registration (0010_player_mail.sql) is the same kind of row with player_id in
- * place of game and seat; get and delete find a row by id, by (game, seat) or by player,
- * whichever is given (the others 0 / -1). What a seat row keeps on itself about the last
- * mail, a player row keeps per game in mail_games.
+ * place of game and seat, written by the same code (register_address()); get and delete
+ * find a row by id, by (game, seat) or by player, whichever is given (the others 0 / -1:
+ * run_on_registration()). What a seat row keeps on itself about the last mail, a player
+ * row keeps per game in mail_games.
  */
 #include "db/store_mail.h"
 
 #include <string.h>
 
 #include "db/store_internal.h"
+
+#define MAIL_STATEMENTS(X)                                                                                        \
+	/* Within the confirmation-mail budgets (0012_registrations.sql): the new id, or NULL with                \
+	 * the seconds until there is room. */                                                                    \
+	X(mail_register, 9,                                                                                       \
+	  "SELECT id, retry_after_s FROM catan_mail_register_within($1::bigint, $2::bigint, $3::smallint,"        \
+	  " $4::bytea, $5::text, $6::integer, $7::integer, $8::integer, $9::integer)")                            \
+	X(mail_get, 4,                                                                                            \
+	  "SELECT id, coalesce(game_id, 0), coalesce(seat, (-1)::smallint), mail_address, secret,"                \
+	  "  disabled_reason IS DISTINCT FROM 'unconfirmed',"                                                     \
+	  "  coalesce(mail_confirm_expires < now(), false),"                                                      \
+	  "  coalesce((extract(epoch FROM now() - mail_last_sent_at) * 1000)::bigint, -1),"                       \
+	  "  coalesce(mail_last_turn, -1), coalesce(player_id, 0)"                                                \
+	  " FROM webhooks WHERE format = 'mail'"                                                                  \
+	  "  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)")  \
+	X(mail_confirm, 1,                                                                                        \
+	  "UPDATE webhooks SET disabled_at = NULL, disabled_reason = NULL, mail_confirm_expires = NULL"           \
+	  " WHERE id = $1::bigint AND format = 'mail' AND disabled_reason = 'unconfirmed'"                        \
+	  "  AND mail_confirm_expires > now() RETURNING id")                                                      \
+	X(mail_delete, 4,                                                                                         \
+	  "DELETE FROM webhooks WHERE format = 'mail'"                                                            \
+	  "  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)"   \
+	  " RETURNING id")                                                                                        \
+	X(mail_sent, 2,                                                                                           \
+	  "UPDATE webhooks SET mail_last_sent_at = now(), mail_last_turn = $2::bigint"                            \
+	  " WHERE id = $1::bigint AND format = 'mail'")                                                           \
+	/* A player's mail registration (0010_player_mail.sql). */                                                \
+	X(mail_register_player, 8,                                                                                \
+	  "SELECT id, retry_after_s FROM catan_mail_register_player_within($1::bigint, $2::bigint, $3::bytea,"    \
+	  " $4::text, $5::integer, $6::integer, $7::integer, $8::integer)")                                       \
+	X(mail_game_state, 3,                                                                                     \
+	  "SELECT coalesce((extract(epoch FROM now() - g.last_sent_at) * 1000)::bigint, -1),"                     \
+	  "  coalesce(g.last_turn, -1),"                                                                          \
+	  "  EXISTS (SELECT FROM webhooks s WHERE s.game_id = $2::bigint AND s.seat = $3::smallint"               \
+	  "   AND s.format = 'mail' AND s.disabled_reason IS DISTINCT FROM 'unconfirmed')"                        \
+	  " FROM (SELECT) AS one LEFT JOIN mail_games g ON g.webhook_id = $1::bigint AND g.game_id = $2::bigint") \
+	X(mail_game_sent, 3,                                                                                      \
+	  "INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"                                 \
+	  " SELECT $1::bigint, $2::bigint, now(), $3::bigint"                                                     \
+	  " WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"                                            \
+	  " ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn")
+STORE_STATEMENTS(mail, MAIL_STATEMENTS);
 
 /* The answer of a registration within the budgets: (id, retry_after_s). */
 static enum store_status registered(struct store *store, PGresult *result, const char *missing, int64_t *id,
@@ -40,16 +83,13 @@ static enum store_status registered(struct store *store, PGresult *result, const
 	return status;
 }
 
-static void param_budget(struct params *params, const struct store_mail_budget *budget)
-{
-	param_int(params, budget ? budget->per_address : 0);
-	param_int(params, budget ? budget->per_registrant : 0);
-	param_int(params, budget && budget->window_s > 0 ? budget->window_s : 86400);
-}
-
-enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
-				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
+/* Register (or replace) an address, unconfirmed, with its confirmation mail queued, within
+ * the budgets: a seat's (mail_register: `owner` the game, with `seat`) or a player's
+ * (mail_register_player: `owner` the player, no seat: with_seat 0). */
+static enum store_status register_address(struct store *store, const struct store_statement *statement, int64_t owner,
+					  int with_seat, int seat, const char *address,
+					  const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					  const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
 {
 	*retry_after_s = 0;
 	int64_t wanted;
@@ -59,31 +99,58 @@ enum store_status store_mail_register(struct store *store, int64_t game_id, int 
 	}
 	struct params params = {0};
 	param_int(&params, wanted);
-	param_int(&params, game_id);
-	param_int(&params, seat);
+	param_int(&params, owner);
+	if (with_seat)
+		param_int(&params, seat);
 	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
 	param_text(&params, address);
 	param_int(&params, expires_s);
-	param_budget(&params, budget);
+	param_int(&params, budget ? budget->per_address : 0);
+	param_int(&params, budget ? budget->per_registrant : 0);
+	param_int(&params, budget && budget->window_s > 0 ? budget->window_s : 86400);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER, &params, 0, &result);
+	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
-	return registered(store, result, "no such game", id, retry_after_s);
+	return registered(store, result, with_seat ? "no such game" : "no such player", id, retry_after_s);
 }
 
-/* The registration with this id, of this seat, or of this player (the others 0 / -1). */
-static enum store_status mail_find(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
-				   struct store_mail *out)
+enum store_status store_mail_register(struct store *store, int64_t game_id, int seat, const char *address,
+				      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+				      const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
 {
-	memset(out, 0, sizeof *out);
+	return register_address(store, &statement_mail_register, game_id, 1, seat, address, secret, expires_s, budget,
+				id, retry_after_s);
+}
+
+enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
+					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
+					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
+{
+	return register_address(store, &statement_mail_register_player, player_id, 0, -1, address, secret, expires_s,
+				budget, id, retry_after_s);
+}
+
+/* Run mail_get or mail_delete on the registration with this id, of this seat, or of this
+ * player: the statements match whichever is given (the others 0 / -1). */
+static enum store_status run_on_registration(struct store *store, const struct store_statement *statement, int retry,
+					     int64_t id, int64_t game_id, int seat, int64_t player_id, PGresult **result)
+{
 	struct params params = {0};
 	param_int(&params, id);
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	param_int(&params, player_id);
+	return store__run(store, statement, &params, retry, result);
+}
+
+static enum store_status mail_find(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
+				   struct store_mail *out)
+{
+	memset(out, 0, sizeof *out);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GET, &params, 1, &result);
+	enum store_status status =
+		run_on_registration(store, &statement_mail_get, 1, id, game_id, seat, player_id, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1) {
@@ -122,7 +189,7 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
 	struct params params = {0};
 	param_int(&params, id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_CONFIRM, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_confirm, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	*confirmed = PQntuples(result) == 1;
@@ -133,13 +200,9 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
 static enum store_status mail_remove(struct store *store, int64_t id, int64_t game_id, int seat, int64_t player_id,
 				     int *removed)
 {
-	struct params params = {0};
-	param_int(&params, id);
-	param_int(&params, game_id);
-	param_int(&params, seat);
-	param_int(&params, player_id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_DELETE, &params, 0, &result);
+	enum store_status status =
+		run_on_registration(store, &statement_mail_delete, 0, id, game_id, seat, player_id, &result);
 	if (status != STORE_OK)
 		return status;
 	*removed = PQntuples(result) > 0;
@@ -163,34 +226,10 @@ enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_
 	param_int(&params, id);
 	param_int(&params, turn_key);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_SENT, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_sent, &params, 0, &result);
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;
-}
-
-enum store_status store_mail_register_player(struct store *store, int64_t player_id, const char *address,
-					     const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int expires_s,
-					     const struct store_mail_budget *budget, int64_t *id, int *retry_after_s)
-{
-	*retry_after_s = 0;
-	int64_t wanted;
-	if (!store__random_id(&wanted)) {
-		store__say(store, "the system random generator failed");
-		return STORE_UNAVAILABLE;
-	}
-	struct params params = {0};
-	param_int(&params, wanted);
-	param_int(&params, player_id);
-	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
-	param_text(&params, address);
-	param_int(&params, expires_s);
-	param_budget(&params, budget);
-	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_REGISTER_PLAYER, &params, 0, &result);
-	if (status != STORE_OK)
-		return status;
-	return registered(store, result, "no such player", id, retry_after_s);
 }
 
 enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,
@@ -201,7 +240,7 @@ enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t
 	param_int(&params, game_id);
 	param_int(&params, seat);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_STATE, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_mail_game_state, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	if (PQntuples(result) != 1 || !get_int64(result, 0, 0, since_last_ms) || !get_int64(result, 0, 1, last_turn) ||
@@ -218,7 +257,7 @@ enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t 
 	param_int(&params, game_id);
 	param_int(&params, turn_key);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MAIL_GAME_SENT, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_mail_game_sent, &params, 0, &result);
 	if (status == STORE_OK)
 		PQclear(result);
 	return status;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "db/store.h"
+#include "db/store_webhooks.h"
 
 #define STORE_MAIL_ADDRESS_MAX 254
 

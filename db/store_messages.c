@@ -7,6 +7,15 @@
 
 #include "db/store_internal.h"
 
+#define MESSAGES_STATEMENTS(X)                                                         \
+	X(message_post, 4,                                                             \
+	  "SELECT status, seq, after_version, created_at, retry_after_s"               \
+	  " FROM catan_post_message($1::bigint, $2::smallint, $3::text, $4::integer)") \
+	X(message_read, 3,                                                             \
+	  "SELECT seq, after_version, seat, created_at, text FROM messages"            \
+	  " WHERE game_id = $1::bigint AND seq > $2::integer ORDER BY seq LIMIT $3::integer")
+STORE_STATEMENTS(messages, MESSAGES_STATEMENTS);
+
 enum store_status store_message_post(struct store *store, int64_t game_id, int seat, const char *text,
 				     int per_minute, struct store_message *posted, int *retry_after_s)
 {
@@ -18,7 +27,7 @@ enum store_status store_message_post(struct store *store, int64_t game_id, int s
 	param_text(&params, text);
 	param_int(&params, per_minute);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MESSAGE_POST, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_message_post, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	int32_t outcome = -1;
@@ -51,7 +60,7 @@ enum store_status store_messages_read(struct store *store, int64_t game_id, int3
 	param_int(&params, after);
 	param_int(&params, limit);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_MESSAGE_READ, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_message_read, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int count = PQntuples(result);

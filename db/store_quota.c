@@ -7,6 +7,13 @@
 
 #include "db/store_internal.h"
 
+#define QUOTA_STATEMENTS(X)                                                                                     \
+	X(quota, 6,                                                                                             \
+	  "SELECT q.allowed, q.retry_after_s, floor(q.remaining)::bigint FROM catan_quota($1::text, $2::bytea," \
+	  " $3::double precision, $4::double precision, $5::double precision, $6::integer) q")                  \
+	X(receivers, 1, "SELECT count(*)::integer FROM catan_receivers($1::bigint)")
+STORE_STATEMENTS(quota, QUOTA_STATEMENTS);
+
 /* A number as a text parameter (numbers[] holds 24 bytes: %.15g fits). */
 static void param_number(struct params *params, double value)
 {
@@ -39,7 +46,7 @@ enum store_status store_quota(struct store *store, const char *kind, const uint8
 	param_int(&params, (long long)mode);
 	PGresult *result;
 	/* A peek writes nothing: safe to send again on a fresh connection. */
-	enum store_status status = store__run(store, STATEMENT_QUOTA, &params, mode == STORE_QUOTA_PEEK, &result);
+	enum store_status status = store__run(store, &statement_quota, &params, mode == STORE_QUOTA_PEEK, &result);
 	if (status != STORE_OK)
 		return status;
 	int32_t retry = 0;
@@ -59,7 +66,7 @@ enum store_status store_receivers_count(struct store *store, int64_t game_id, in
 	struct params params = {0};
 	param_int(&params, game_id);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_RECEIVERS, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_receivers, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int32_t value = 0;

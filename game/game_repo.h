@@ -1,7 +1,7 @@
 /*
  * game_repo.h - games as the engine sees them, kept in the event store.
  *
- * The glue between db/store.h (rows, opaque payloads and snapshots) and the engine
+ * The glue between db/store_events.h (rows, opaque payloads and snapshots) and the engine
  * (struct game, struct event): loading is the store's load, each payload parsed with
  * codec_event_parse() and checked with apply_event_valid() before apply_event(); appending
  * is codec_event_dump() of each event and one store_append(), with a snapshot of the new
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "db/store.h"
+#include "db/store_events.h"
 #include "engine/event.h"
 #include "engine/game.h"
 
@@ -61,7 +61,7 @@ enum store_status game_repo_import(struct game_repo *repo, const struct store_ne
 				   const struct event *events, int count, const int *actors, const int *origins,
 				   const struct game *after, int64_t *id);
 
-/* Create a waiting game (open seats, db/store.h): as game_repo_create(), with the events
+/* Create a waiting game (open seats, db/store_events.h): as game_repo_create(), with the events
  * kept for the start; sets waiting->start_status from `after`. */
 enum store_status game_repo_create_waiting(struct game_repo *repo, const struct store_new_game *game,
 					   struct store_waiting *waiting, const struct event_list *events,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "codec/options.h"
+#include "db/store_events.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "game/game_repo.h"

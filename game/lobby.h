@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "db/store.h"
+#include "db/store_lobby.h"
 #include "engine/error.h"
 #include "game/play.h"
 

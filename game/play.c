@@ -25,6 +25,11 @@
 
 #include "codec/log.h"
 #include "codec/shapes.h"
+#include "db/notifier.h"
+#include "db/store_events.h"
+#include "db/store_idempotency.h"
+#include "db/store_lobby.h"
+#include "db/store_timers.h"
 #include "engine/apply.h"
 #include "engine/autoplay.h"
 #include "engine/legal.h"

@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "codec/options.h"
-#include "db/store.h"
+#include "db/store_events.h"
 #include "engine/command.h"
 #include "engine/error.h"
 #include "engine/game.h"

@@ -1,6 +1,6 @@
 /*
  * escape_invariants.h - what must hold of any output of codec/escape.h, whatever the
- * input: the unit tests (tests/api/test_codec_escape.c) check it on a table of hostile
+ * input: the unit tests (tests/codec/test_escape.c) check it on a table of hostile
  * names, the fuzz target (tests/fuzz/fuzz_escape.c) on whatever libFuzzer makes up.
  *
  * Each check returns NULL when the output keeps to its format's rules, else what is wrong

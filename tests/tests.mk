@@ -1,6 +1,8 @@
-# Test programs: tests/<layer>/test_*.c, each one Check suite linked with tests/check_main.c.
-# Engine tests need nothing else; db and api tests run against a real PostgreSQL
-# (scripts/with-postgres.sh starts a throwaway cluster when none is configured).
+# Test programs: tests/<library>/test_*.c, a folder per library they test (engine, codec,
+# render, db, game, api), each program one Check suite linked with tests/check_main.c; a
+# section per folder below. Engine and codec tests need nothing else; db, game and HTTP
+# tests run against a real PostgreSQL (scripts/with-postgres.sh starts a throwaway cluster
+# when none is configured).
 #
 # Running: every program is a target of its own, run/<program> (a static pattern rule per
 # kind below, through scripts/run-test.sh), so `make -j` runs them side by side; `make test`
@@ -35,36 +37,36 @@ $(ENGINE_RUNS): run/%: %
 test-engine: $(ENGINE_RUNS)
 .PHONY: test-engine $(ENGINE_RUNS)
 
-# API unit tests: the JSON codec (codec/) and the problem bodies (api/problem.c), no
-# database. bench/games.c plays random complete games for them (and for `make
-# bench-codec`). The replay test also runs `catan replay` on a file, through the program
-# named by $CATAN.
-API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c) tests/api/test_problem.c
-API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
+# ---- tests/codec/: the JSON codec (codec/), one suite per module (log, shapes, options,
+# escape, person_name, places; tests/codec/support.c their shared helpers), no database. bench/games.c plays random complete games for them
+# (and for `make bench-codec`). The log suite also runs `catan replay` on a file, through
+# the program named by $CATAN.
+CODEC_TEST_SRC := $(wildcard tests/codec/test_*.c)
+CODEC_TESTS := $(CODEC_TEST_SRC:tests/%.c=$(B)/tests/%)
 CODEC_GAMES_OBJ := $(B)/obj/bench/games.o
+CODEC_TEST_SUPPORT_OBJ := $(B)/obj/tests/codec/support.o
+
+$(CODEC_TESTS): $(B)/tests/codec/%: $(B)/obj/tests/codec/%.o $(CODEC_TEST_SUPPORT_OBJ) $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(CODEC_TESTS)
+
+CODEC_RUNS := $(CODEC_TESTS:%=run/%)
+$(CODEC_RUNS): run/%: % $(CATAN)
+	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
+test-codec: $(CODEC_RUNS)
+.PHONY: test-codec $(CODEC_RUNS)
+
+# ---- tests/api/ without a server: the problem bodies (api/problem.c) and the modules below.
+API_UNIT_TESTS := $(B)/tests/api/test_problem
 PROBLEM_OBJ := $(B)/obj/api/problem.o
 
-$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
 ALL_TARGETS += $(API_UNIT_TESTS)
-
-# The import judge (game/import.c: engine and codec only) on the random games of bench/games.c.
-IMPORT_JUDGE_TEST := $(B)/tests/api/test_import_judge
-$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
-
-ALL_TARGETS += $(IMPORT_JUDGE_TEST)
-
-# A game's figures from its log (game/statistics.c: engine and jansson only) on random games.
-STATISTICS_TEST := $(B)/tests/api/test_statistics
-$(STATISTICS_TEST): $(B)/obj/tests/api/test_statistics.o $(B)/obj/game/statistics.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
-
-ALL_TARGETS += $(STATISTICS_TEST)
 
 # The webhook destination rules (api/destination.c), on addresses alone: no network.
 DESTINATION_TEST := $(B)/tests/api/test_destination
@@ -100,7 +102,7 @@ $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/ob
 
 ALL_TARGETS += $(MAIL_TEST)
 
-API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(IMPORT_JUDGE_TEST) $(STATISTICS_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
 $(API_UNIT_RUNS): run/%: % $(CATAN)
 	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
 test-api-unit: $(API_UNIT_RUNS)
@@ -125,9 +127,9 @@ test-render: $(RENDER_RUNS)
 .PHONY: test-render $(RENDER_RUNS)
 TEST_RUN_EXTRA += test-render
 
-# db tests: the event store (db/) and its glue to the engine (game/game_repo.c) against a
-# real PostgreSQL: DATABASE_URL, or a throwaway cluster started by scripts/with-postgres.sh
-# for the whole run (the outage test stops and starts that cluster).
+# ---- tests/db/: the event store (db/) against a real PostgreSQL: DATABASE_URL, or a
+# throwaway cluster per program started by scripts/with-postgres.sh (the outage test stops
+# and starts its cluster). tests/db/support.c is their fixture (and tests/game/'s).
 DB_TEST_SRC := $(wildcard tests/db/test_*.c)
 DB_TESTS := $(DB_TEST_SRC:tests/%.c=$(B)/tests/%)
 DB_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/db/support.o $(B)/obj/bench/games.o
@@ -146,11 +148,43 @@ test-db: $(DB_RUNS)
 .PHONY: test-db $(DB_RUNS)
 TEST_RUN_EXTRA += test-db
 
+# ---- tests/game/: the game service (game/). The import judge (game/import.c: engine and
+# codec only) and a game's figures from its log (game/statistics.c: engine and jansson only)
+# on the random games of bench/games.c, without a database; the store glue
+# (game/game_repo.c) against a real PostgreSQL, with the db tests' support and fixture
+# (tests/db/support.h), a throwaway cluster per program as for tests/db/.
+GAME_UNIT_TESTS := $(B)/tests/game/test_import_judge $(B)/tests/game/test_statistics
+GAME_DB_TESTS := $(filter-out $(GAME_UNIT_TESTS),$(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/game/test_*.c)))
+
+$(B)/tests/game/test_import_judge: $(B)/obj/tests/game/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+$(B)/tests/game/test_statistics: $(B)/obj/tests/game/test_statistics.o $(B)/obj/game/statistics.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+$(GAME_DB_TESTS): $(B)/tests/game/%: $(B)/obj/tests/game/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(GAME_UNIT_TESTS) $(GAME_DB_TESTS)
+
+GAME_UNIT_RUNS := $(GAME_UNIT_TESTS:%=run/%)
+GAME_DB_RUNS := $(GAME_DB_TESTS:%=run/%)
+$(GAME_UNIT_RUNS): run/%: %
+	@$(RUN_TEST) $(TEST_TIMES) $<
+$(GAME_DB_RUNS): run/%: %
+	@$(RUN_TEST) --pg $(TEST_TIMES) $<
+test-game: $(GAME_UNIT_RUNS) $(GAME_DB_RUNS)
+.PHONY: test-game $(GAME_UNIT_RUNS) $(GAME_DB_RUNS)
+TEST_RUN_EXTRA += test-game
+
 # HTTP tests: real catan-server processes (the one of this build directory, passed as
 # CATAN_SERVER, so the sanitizer pass tests the sanitizer build) on a throwaway PostgreSQL
 # (scripts/with-postgres.sh), driven with libcurl, with Prism (openapi/node_modules)
 # validating responses against openapi/openapi.yaml. tests/api/http_support.c is their
-# shared support; it reads the ground truth of games with game/game_repo.h and db/store.h.
+# shared support; it reads the ground truth of games with game/game_repo.h and db/store_events.h.
 # tests/api/http_fixture.c is the server, proxy and clients every suite registers.
 # The programs run one after another: some stop and start the database.
 HTTP_TEST_SRC := $(wildcard tests/api/test_http_*.c)
@@ -240,7 +274,7 @@ mutants:
 # Last in the file: make reads a rule's prerequisites where the rule stands, so every
 # TEST_RUN_EXTRA added above must come before it.
 # The longest programs are named first, so that `make -j` starts them first.
-test-run: $(filter test-faults test-web,$(TEST_RUN_EXTRA)) test-engine test-api-unit $(TEST_RUN_EXTRA)
+test-run: $(filter test-faults test-web,$(TEST_RUN_EXTRA)) test-engine test-codec test-api-unit $(TEST_RUN_EXTRA)
 .PHONY: test-run
 
 # What a test run took: the slowest programs and every failure (from $(TEST_TIMES)).

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "game/game_repo.h"
-#include "db/store.h"
+#include "db/store_events.h"
 #include "engine/event.h"
 
 /* ---- Misc ---- */

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "db/store.h"
+#include "db/store_timers.h"
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"

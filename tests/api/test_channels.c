@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "api/channels.h"
-#include "db/store.h"
+#include "db/store_webhooks.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
 

@@ -15,7 +15,7 @@
 #include <libpq-fe.h>
 #include <stdint.h>
 
-#include "db/store.h"
+#include "db/store_events.h"
 
 struct test_db {
 	char name[64];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/store_idempotency.h"
 #include "tests/check_main.h"
 #include "tests/db/support.h"
 

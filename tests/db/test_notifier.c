@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db/notifier.h"
 #include "tests/check_main.h"
 #include "tests/db/support.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db/store_idempotency.h"
 #include "tests/check_main.h"
 #include "tests/db/support.h"
 

@@ -4,7 +4,7 @@
  *
  * What it reaches: the first byte picks the format and a buffer size for a cut result; the
  * rest, NUL-cut, is the text, as a seat name or any client text would reach the function.
- * Oracles (tests/escape_invariants.h, shared with tests/api/test_codec_escape.c): the
+ * Oracles (tests/escape_invariants.h, shared with tests/codec/test_escape.c): the
  * whole result fits ESCAPE_SIZE() and keeps to its format's rules (Discord: every ASCII
  * punctuation character escaped, every "@" followed by U+200B, so no "<@", "@everyone",
  * "@here", "](" or "://" Discord can read; Slack: no "<" or ">", "&" only in an entity;

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "api/import_body.h"
-#include "db/store.h"
+#include "db/store_events.h"
 #include "engine/legal.h"
 #include "engine/view.h"
 #include "tests/fuzz/fuzz_support.h"

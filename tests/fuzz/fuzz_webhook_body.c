@@ -29,7 +29,7 @@
 #include "api/channels.h"
 #include "api/destination.h"
 #include "api/registration.h"
-#include "db/store.h"
+#include "db/store_webhooks.h"
 #include "engine/legal.h"
 #include "tests/fuzz/fuzz_support.h"
 

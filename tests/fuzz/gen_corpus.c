@@ -19,7 +19,7 @@
  *                  option combination, long enough to reach the late game
  *   names          names as fuzz_names.c reads them (a mode byte: even, the name's bytes;
  *                  odd, a body of POST /v1/players or of creation's players), the ones of
- *                  the name table of tests/api/test_codec_person_name.c among them
+ *                  the name table of tests/codec/test_person_name.c among them
  *   messages       table-talk bodies and texts (mode byte as fuzz_messages.c)
  *   away           holiday requests: seats byte, the path's seat, newline, the body
  *   join           join bodies
@@ -27,7 +27,7 @@
  *                  (one byte), then the body: every format, events, mentions of both
  *                  services, and bodies to refuse
  *   mail_address   mail registration bodies and bare addresses, good and hostile
- *   escape         a format byte, then names: the hostile table of test_codec_escape.c
+ *   escape         a format byte, then names: the hostile table of tests/codec/test_escape.c
  *
  * Deterministic: the same files every run.
  */

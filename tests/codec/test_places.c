@@ -1,5 +1,5 @@
 /*
- * test_codec_places.c - the names of places (codec/places.h) and their publication in the
+ * test_places.c - the names of places (codec/places.h) and their publication in the
  * board JSON (codec/shapes.h): the beginner board read as a person would, every name
  * unique on hundreds of random boards and never cut short, the 2025 edition's words in a
  * 2025 game.

@@ -1,5 +1,5 @@
 /*
- * test_codec_escape.c - player text written into Discord, Slack and HTML/XML
+ * test_escape.c - player text written into Discord, Slack and HTML/XML
  * (codec/escape.h): a table of hostile names, each with what every format makes of it, and
  * the invariants of tests/escape_invariants.h on each; a result cut by a small buffer is a
  * safe prefix, never a dangling escape; printable text comes back whole when unescaped.

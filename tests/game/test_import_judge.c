@@ -1,5 +1,5 @@
 /*
- * test_codec_import.c - game/import.c on many random games played by the engine (the
+ * test_import_judge.c - game/import.c on many random games played by the engine (the
  * playout every test and benchmark plays, decided with rules_decide_seeded like the
  * server): every complete log is accepted with its seed, cut into exactly the decisions that
  * made it, and accepted without its seed too, ending in the same state; a log with one

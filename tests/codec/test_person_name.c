@@ -1,5 +1,5 @@
 /*
- * test_codec_person_name.c - the rule for names a person can see (codec/person_name.h),
+ * test_person_name.c - the rule for names a person can see (codec/person_name.h),
  * pinned as a table of names accepted and refused (issue 20, item 13: U+3164, spaces only,
  * a soft hyphen, tag characters and 40 combining marks were all accepted as names).
  *
@@ -84,7 +84,7 @@ START_TEST(test_names_are_accepted_and_refused_as_the_table_says)
 {
 	char version[16];
 	person_name_unicode_version(version, sizeof version);
-	fprintf(stderr, "test_codec_person_name: ICU's Unicode %s\n", version);
+	fprintf(stderr, "test_person_name: ICU's Unicode %s\n", version);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int characters = -1;
 		enum person_name_verdict verdict = person_name_check(cases[i].text, strlen(cases[i].text), &characters);

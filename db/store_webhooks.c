@@ -1,43 +1,86 @@
 /*
- * store_async.c - the rows of asynchronous play: timers (bot moves and deadlines) and
- * webhooks with their outbox and delivery log (db/migrations/0002_async.sql).
+ * store_webhooks.c - webhooks with their outbox and delivery log (db/migrations/0002_async.sql):
+ * a game's and a player's registrations (0006_player_webhooks.sql), chat channels and their
+ * failure counts (0005_channels.sql), claiming due deliveries and recording each attempt.
+ * Mail registrations are rows of the same table: their deliveries are claimed here like any
+ * other, but only store_mail.c registers them or reads their address.
  *
  * Claims are one UPDATE over a FOR UPDATE SKIP LOCKED subquery, so concurrent workers of
  * any number of servers never take the same row, and each claim moves the row's due time
  * a lease ahead instead of holding a transaction open while the work is done.
  */
+#include "db/store_webhooks.h"
+
 #include "db/store_internal.h"
 
-enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out,
-				     int *count)
-{
-	*count = 0;
-	struct params params = {0};
-	param_int(&params, max);
-	param_int(&params, lease_ms);
-	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_CLAIM_TIMERS, &params, 0, &result);
-	if (status != STORE_OK)
-		return status;
-	int rows = PQntuples(result);
-	for (int row = 0; row < rows && row < max; row++) {
-		struct store_timer *timer = &out[*count];
-		if (!get_int64(result, row, 0, &timer->game_id) || !get_int32(result, row, 1, &timer->version) ||
-		    !get_int16(result, row, 2, &timer->kind) || !get_int32(result, row, 3, &timer->attempts)) {
-			status = store__corrupt(store, 0, "a timer row with malformed columns");
-			break;
-		}
-		(*count)++;
-	}
-	PQclear(result);
-	return status;
-}
+#define WEBHOOKS_STATEMENTS(X)                                                                                     \
+	X(webhook_create, 8,                                                                                       \
+	  "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions)"                \
+	  " SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb"            \
+	  " FROM games WHERE id = $2::bigint"                                                                      \
+	  " RETURNING created_at")                                                                                 \
+	X(webhook_list, 1,                                                                                         \
+	  "SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"                    \
+	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
+	  " FROM webhooks w WHERE w.game_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")      \
+	X(webhook_delete, 2,                                                                                       \
+	  "DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")              \
+	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */                    \
+	X(player_webhook_create, 7,                                                                                \
+	  "INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions)"                    \
+	  " SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb"                          \
+	  " FROM players WHERE id = $2::bigint"                                                                    \
+	  " RETURNING created_at")                                                                                 \
+	X(player_webhook_list, 1,                                                                                  \
+	  "SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"                                    \
+	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
+	  " FROM webhooks w WHERE w.player_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")    \
+	X(player_webhook_delete, 2,                                                                                \
+	  "DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")            \
+	/* Each webhook's oldest row only: its events go out in order, one append at a time. A                     \
+	 * player's webhook acts as the player's seat of the row's game (none: -2). */                             \
+	X(claim_deliveries, 2,                                                                                     \
+	  "UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"              \
+	  "  attempts = o.attempts + 1"                                                                            \
+	  " FROM (SELECT id FROM webhook_outbox p WHERE due_at <= now()"                                           \
+	  "  AND NOT EXISTS (SELECT FROM webhook_outbox q WHERE q.webhook_id = p.webhook_id AND q.id < p.id)"      \
+	  "  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"                           \
+	  " WHERE o.id = d.id AND w.id = o.webhook_id"                                                             \
+	  " RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, (SELECT s.seat FROM seats s"                 \
+	  "   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"                                         \
+	  "   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"           \
+	  "  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"                  \
+	  "  coalesce(o.message_seq, 0)")                                                                          \
+	X(delivery_update, 3,                                                                                      \
+	  "UPDATE webhook_outbox SET next_seq = $2::integer,"                                                      \
+	  "  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint")                   \
+	X(delivery_done, 1, "DELETE FROM webhook_outbox WHERE id = $1::bigint")                                    \
+	X(delivery_log, 8,                                                                                         \
+	  "INSERT INTO webhook_deliveries (webhook_id, outbox_id, seq, attempt, status, duration_ms, kind, error)" \
+	  " SELECT $1::bigint, $2::bigint, $3::integer, $4::integer, nullif($5::integer, 0), $6::integer,"         \
+	  "  $7::text, $8::text WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)")                        \
+	X(delivery_history, 2,                                                                                     \
+	  "SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"                   \
+	  " FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer")             \
+	/* Channel webhooks (0005_channels.sql): a failed attempt counts, and the bound-th in a                    \
+	 * row disables the webhook and drops what it still had to deliver. */                                     \
+	X(channel_failed, 3,                                                                                       \
+	  "WITH u AS (UPDATE webhooks SET failures = failures + 1,"                                                \
+	  "   disabled_at = CASE WHEN failures + 1 >= $2::integer THEN now() END,"                                 \
+	  "   disabled_reason = CASE WHEN failures + 1 >= $2::integer THEN $3::text END"                           \
+	  "  WHERE id = $1::bigint AND disabled_at IS NULL RETURNING id, disabled_at IS NOT NULL AS off),"         \
+	  " d AS (DELETE FROM webhook_outbox WHERE webhook_id IN (SELECT id FROM u WHERE off) RETURNING 1)"        \
+	  " SELECT coalesce((SELECT off FROM u), false)")                                                          \
+	X(channel_succeeded, 1, "UPDATE webhooks SET failures = 0 WHERE id = $1::bigint AND failures <> 0")
+STORE_STATEMENTS(webhooks, WEBHOOKS_STATEMENTS);
 
-/* Register a webhook of a game (STATEMENT_WEBHOOK_CREATE, with the seat) or of a player
- * (STATEMENT_PLAYER_WEBHOOK_CREATE, no seat: with_seat 0); `owner` is the game's or the
+/* Register a webhook of a game (webhook_create, with the seat) or of a player
+ * (player_webhook_create, no seat: with_seat 0); `owner` is the game's or the
  * player's id. */
-static enum store_status create_webhook(struct store *store, enum statement statement, int64_t owner, int with_seat,
-					int seat, int your_turn_only, const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE],
+static enum store_status create_webhook(struct store *store, const struct store_statement *statement, int64_t owner,
+					int with_seat, int seat, int your_turn_only, const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE],
 					const char *url, int format, const char *mentions_json, int64_t *id,
 					int64_t *created_at_us)
 {
@@ -75,7 +118,7 @@ enum store_status store_webhook_create(struct store *store, int64_t game_id, int
 				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
 				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
 {
-	return create_webhook(store, STATEMENT_WEBHOOK_CREATE, game_id, 1, seat, your_turn_only, secret, url, format,
+	return create_webhook(store, &statement_webhook_create, game_id, 1, seat, your_turn_only, secret, url, format,
 			      mentions_json, id, created_at_us);
 }
 
@@ -84,7 +127,7 @@ enum store_status store_player_webhook_create(struct store *store, int64_t playe
 					      int format, const char *mentions_json, int64_t *id,
 					      int64_t *created_at_us)
 {
-	return create_webhook(store, STATEMENT_PLAYER_WEBHOOK_CREATE, player_id, 0, STORE_WEBHOOK_ADMIN,
+	return create_webhook(store, &statement_player_webhook_create, player_id, 0, STORE_WEBHOOK_ADMIN,
 			      your_turn_only, secret, url, format, mentions_json, id, created_at_us);
 }
 
@@ -97,12 +140,12 @@ void store_webhooks_free(struct store_webhook *webhooks, int count)
 	free(webhooks);
 }
 
-/* The webhooks of a game (STATEMENT_WEBHOOK_LIST) or of a player
- * (STATEMENT_PLAYER_WEBHOOK_LIST), `owner` being its id. */
-static enum store_status list_webhooks(struct store *store, enum statement statement, int64_t owner,
+/* The webhooks of a game (webhook_list) or of a player
+ * (player_webhook_list), `owner` being its id. */
+static enum store_status list_webhooks(struct store *store, const struct store_statement *statement, int64_t owner,
 				       struct store_webhook **out, int *count)
 {
-	int64_t game_id = statement == STATEMENT_WEBHOOK_LIST ? owner : 0; /* for corruption reports */
+	int64_t game_id = statement == &statement_webhook_list ? owner : 0; /* for corruption reports */
 	*out = NULL;
 	*count = 0;
 	struct params params = {0};
@@ -148,18 +191,19 @@ static enum store_status list_webhooks(struct store *store, enum statement state
 
 enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count)
 {
-	return list_webhooks(store, STATEMENT_WEBHOOK_LIST, game_id, out, count);
+	return list_webhooks(store, &statement_webhook_list, game_id, out, count);
 }
 
 enum store_status store_player_webhook_list(struct store *store, int64_t player_id, struct store_webhook **out,
 					    int *count)
 {
-	return list_webhooks(store, STATEMENT_PLAYER_WEBHOOK_LIST, player_id, out, count);
+	return list_webhooks(store, &statement_player_webhook_list, player_id, out, count);
 }
 
-/* Remove webhook `id` of a game (STATEMENT_WEBHOOK_DELETE) or of a player
- * (STATEMENT_PLAYER_WEBHOOK_DELETE). */
-static enum store_status delete_webhook(struct store *store, enum statement statement, int64_t owner, int64_t id)
+/* Remove webhook `id` of a game (webhook_delete) or of a player
+ * (player_webhook_delete). */
+static enum store_status delete_webhook(struct store *store, const struct store_statement *statement, int64_t owner,
+					int64_t id)
 {
 	struct params params = {0};
 	param_int(&params, owner);
@@ -178,12 +222,12 @@ static enum store_status delete_webhook(struct store *store, enum statement stat
 
 enum store_status store_webhook_delete(struct store *store, int64_t game_id, int64_t id)
 {
-	return delete_webhook(store, STATEMENT_WEBHOOK_DELETE, game_id, id);
+	return delete_webhook(store, &statement_webhook_delete, game_id, id);
 }
 
 enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id)
 {
-	return delete_webhook(store, STATEMENT_PLAYER_WEBHOOK_DELETE, player_id, id);
+	return delete_webhook(store, &statement_player_webhook_delete, player_id, id);
 }
 
 void store_deliveries_free(struct store_delivery *deliveries, int count)
@@ -204,7 +248,7 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 	param_int(&params, max);
 	param_int(&params, lease_ms);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_CLAIM_DELIVERIES, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_claim_deliveries, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	int rows = PQntuples(result);
@@ -247,7 +291,7 @@ enum store_status store_delivery_update(struct store *store, int64_t outbox_id, 
 	}
 	PGresult *result;
 	enum store_status status =
-		store__run(store, done ? STATEMENT_DELIVERY_DONE : STATEMENT_DELIVERY_UPDATE, &params, 0, &result);
+		store__run(store, done ? &statement_delivery_done : &statement_delivery_update, &params, 0, &result);
 	PQclear(result);
 	return status;
 }
@@ -265,7 +309,7 @@ enum store_status store_delivery_log(struct store *store, int64_t webhook_id, in
 	param_text(&params, kind);
 	param_text(&params, error && *error ? error : NULL);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_DELIVERY_LOG, &params, 0, &result);
+	enum store_status status = store__run(store, &statement_delivery_log, &params, 0, &result);
 	PQclear(result);
 	return status;
 }
@@ -279,7 +323,7 @@ enum store_status store_delivery_history(struct store *store, int64_t webhook_id
 	param_int(&params, webhook_id);
 	param_int(&params, max);
 	PGresult *result;
-	enum store_status status = store__run(store, STATEMENT_DELIVERY_HISTORY, &params, 1, &result);
+	enum store_status status = store__run(store, &statement_delivery_history, &params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int rows = PQntuples(result);
@@ -318,7 +362,7 @@ enum store_status store_channel_result(struct store *store, int64_t webhook_id, 
 	}
 	PGresult *result;
 	enum store_status status = store__run(
-		store, succeeded ? STATEMENT_CHANNEL_SUCCEEDED : STATEMENT_CHANNEL_FAILED, &params, 0, &result);
+		store, succeeded ? &statement_channel_succeeded : &statement_channel_failed, &params, 0, &result);
 	if (status != STORE_OK)
 		return status;
 	if (!succeeded && PQntuples(result) == 1)
