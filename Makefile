@@ -65,6 +65,7 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 
 # One fragment per folder, each building exactly that folder (see README's source layout):
 # the libraries first, then the programs that link them, then the tests.
+include base/base.mk
 include engine/engine.mk
 include codec/codec.mk
 include render/render.mk

@@ -1,5 +1,6 @@
 /*
- * access_log.h - one JSON object per finished request on stderr.
+ * access_log.h - one JSON object per finished request on stderr (the server's own lines:
+ * base/log.h).
  */
 #ifndef CATAN_API_ACCESS_LOG_H
 #define CATAN_API_ACCESS_LOG_H
@@ -8,9 +9,5 @@
 
 /* Write the line for a finished request; `aborted` when the connection ended early. */
 void access_log_write(const struct http_request *request, double seconds, int aborted);
-
-/* A structured log line of the server itself: level, message, then "key", value pairs
- * of strings, ending with NULL. */
-void access_log_event(const char *level, const char *message, ...);
 
 #endif

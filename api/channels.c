@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "api/summary.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/escape.h"
 #include "db/store.h"
 #include "engine/legal.h"

@@ -27,9 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/http.h"
-#include "api/metrics.h"
-#include "api/xalloc.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "base/xalloc.h"
 #include "game/auth.h"
 
 #define REAPER_TICK_MS 250
@@ -90,7 +90,7 @@ static void enter(struct guarded *record, enum phase phase, int timeout_s)
 	record->phase = phase;
 	if (phase == PHASE_BUSY)
 		return;
-	record->deadline = http_now() + timeout_s;
+	record->deadline = clock_now() + timeout_s;
 	unlink_record(record);
 	append_record(record);
 }
@@ -122,14 +122,14 @@ void connections_notify(void *cls, struct MHD_Connection *connection, void **soc
 		record->fd = info ? info->connect_fd : -1;
 		pthread_mutex_lock(&lock);
 		open_count++;
-		metrics_gauge_add(METRICS_CONNECTIONS, 1);
+		counters_gauge_add(COUNTERS_GAUGE_CONNECTIONS, 1);
 		enter(record, PHASE_AWAITING, settings.request_timeout_s);
 		/* Keep the reserve free: shed the oldest connection still owing its request. */
 		if (open_count - shut_count > settings.max_connections - settings.reserve) {
 			for (struct guarded *at = head; at && at != record; at = at->next) {
 				if (at->phase != PHASE_BUSY && !at->shut && at->fd >= 0) {
 					shut(at);
-					metrics_add(METRICS_CONNECTIONS_SHED, 1);
+					counters_add(COUNTERS_CONNECTIONS_SHED, 1);
 					break;
 				}
 			}
@@ -144,7 +144,7 @@ void connections_notify(void *cls, struct MHD_Connection *connection, void **soc
 	pthread_mutex_lock(&lock);
 	unlink_record(record);
 	open_count--;
-	metrics_gauge_add(METRICS_CONNECTIONS, -1);
+	counters_gauge_add(COUNTERS_GAUGE_CONNECTIONS, -1);
 	if (record->shut)
 		shut_count--;
 	pthread_mutex_unlock(&lock);
@@ -277,7 +277,7 @@ struct connections_wait *connections_wait_admit(const char *address, const char 
 	}
 	pthread_mutex_unlock(&wait_lock);
 	if (!place)
-		metrics_add(METRICS_WAITING_REFUSED, 1);
+		counters_add(COUNTERS_WAITING_REFUSED, 1);
 	return place;
 }
 
@@ -299,12 +299,12 @@ static void *reap(void *unused)
 	while (atomic_load(&reaper_running)) {
 		struct timespec tick = {0, REAPER_TICK_MS * 1000000L};
 		nanosleep(&tick, NULL);
-		double now = http_now();
+		double now = clock_now();
 		pthread_mutex_lock(&lock);
 		for (struct guarded *at = head; at; at = at->next) {
 			if (at->phase != PHASE_BUSY && !at->shut && at->fd >= 0 && now > at->deadline) {
 				shut(at);
-				metrics_add(METRICS_CONNECTIONS_TIMED_OUT, 1);
+				counters_add(COUNTERS_CONNECTIONS_TIMED_OUT, 1);
 			}
 		}
 		pthread_mutex_unlock(&lock);

@@ -31,11 +31,12 @@
 #include <string.h>
 
 #include "api/handlers.h"
+#include "base/clock.h"
 #include "api/headers.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/notify.h"
 #include "api/service.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "db/store_feed.h"
 #include "game/auth.h"
 #include "game/lobby.h"
@@ -315,7 +316,7 @@ void handle_get_feed(struct http_request *request)
 			return;
 		poll = xcalloc(1, sizeof *poll);
 		poll->feed = feed;
-		poll->deadline = http_now() + (double)wait;
+		poll->deadline = clock_now() + (double)wait;
 		request->state = poll;
 		request->free_state = free;
 	} else {
@@ -333,7 +334,7 @@ void handle_get_feed(struct http_request *request)
 			service_store_error(request, status);
 			return;
 		}
-		double now = http_now();
+		double now = clock_now();
 		if (page.count == 0 && now < poll->deadline && !notify_stopping()) {
 			double until = page.held && now + FEED_HELD_S < poll->deadline ? now + FEED_HELD_S : poll->deadline;
 			page_free(&page);
@@ -369,7 +370,7 @@ struct feed_stream {
 static void feed_stream_free(void *cls)
 {
 	struct feed_stream *stream = cls;
-	metrics_gauge_add(METRICS_STREAMS, -1);
+	counters_gauge_add(COUNTERS_GAUGE_STREAMS, -1);
 	free(stream->pending);
 	free(stream);
 }
@@ -428,7 +429,7 @@ static ssize_t feed_stream_read(void *cls, uint64_t position, char *out, size_t 
 			return MHD_CONTENT_READER_END_WITH_ERROR;
 		if (stream->pending_length)
 			continue;
-		double now = http_now();
+		double now = clock_now();
 		if (now >= stream->heartbeat_due) {
 			stream->heartbeat_due = now + FEED_HEARTBEAT_S;
 			static const char ping[] = ": ping\n\n";
@@ -457,7 +458,7 @@ void handle_get_feed_stream(struct http_request *request)
 		return;
 	}
 	stream->request = request;
-	stream->heartbeat_due = http_now() + FEED_HEARTBEAT_S;
-	metrics_gauge_add(METRICS_STREAMS, 1);
+	stream->heartbeat_due = clock_now() + FEED_HEARTBEAT_S;
+	counters_gauge_add(COUNTERS_GAUGE_STREAMS, 1);
 	http_respond_stream(request, "text/event-stream; charset=utf-8", feed_stream_read, stream, feed_stream_free);
 }

@@ -7,15 +7,16 @@
 #include <string.h>
 
 #include "game/auth.h"
+#include "base/clock.h"
 #include "api/config.h"
 #include "codec/options.h"
 #include "codec/shapes.h"
 #include "api/handlers.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/notify.h"
 #include "api/quotas.h"
 #include "api/service.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/text.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
@@ -391,9 +392,7 @@ json_t *handlers_actions_json(const struct session *session)
 	const struct game *state = &session->game.state;
 	json_t *actions;
 	if (session->viewer >= 0) {
-		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
-		if (!moves)
-			abort();
+		struct command *moves = xmalloc(sizeof *moves * LEGAL_MOVES_MAX);
 		int count = legal_moves(state, session->viewer, moves, LEGAL_MOVES_MAX);
 		/* Templates carry what completes them (the hand, whom an offer may address). */
 		actions = codec_actions_to_json(state, session->viewer, moves,
@@ -455,7 +454,7 @@ void handle_get_actions(struct http_request *request)
 			if (!http_wait_admit(request))
 				return;
 			parked = xcalloc(1, sizeof *parked);
-			parked->deadline = http_now() + (double)wait;
+			parked->deadline = clock_now() + (double)wait;
 			parked->after = after;
 			memcpy(&parked->session, &now, sizeof now);
 			request->state = parked;
@@ -466,7 +465,7 @@ void handle_get_actions(struct http_request *request)
 	for (;;) {
 		const struct game *state = &session->game.state;
 		if (!parked || state->phase == GAME_PHASE_FINISHED || ((long)state->version > after && seat_due(session)) ||
-		    http_now() >= parked->deadline || notify_stopping())
+		    clock_now() >= parked->deadline || notify_stopping())
 			break;
 		/* Woken by every event after the version read: each may make the seat act. */
 		if (notify_park(&parked->waiter, request, session->game.id, (int32_t)state->version, parked->deadline))

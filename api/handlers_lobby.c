@@ -22,8 +22,9 @@
 #include <string.h>
 
 #include "api/config.h"
+#include "base/xalloc.h"
 #include "api/handlers.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/service.h"
 #include "codec/text.h"
 #include "game/auth.h"
@@ -187,7 +188,7 @@ void handlers_create_waiting(struct http_request *request, const struct play_new
 		service_store_error(request, status);
 		return;
 	}
-	metrics_add(METRICS_GAMES_CREATED, 1);
+	counters_add(COUNTERS_GAMES_CREATED, 1);
 	char id_text[STORE_ID_TEXT_SIZE];
 	store_format_id(id, id_text);
 	snprintf(request->game, sizeof request->game, "%s", id_text);
@@ -452,9 +453,7 @@ void handle_get_lobby(struct http_request *request)
 				     "cursor", -1);
 		return;
 	}
-	struct store_waiting_game *games = calloc((size_t)limit, sizeof *games);
-	if (!games)
-		abort();
+	struct store_waiting_game *games = xcalloc((size_t)limit, sizeof *games);
 	int count = 0;
 	enum store_status status = lobby_list(after_created, after_id, limit, games, &count);
 	if (status != STORE_OK) {

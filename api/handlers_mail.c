@@ -41,7 +41,7 @@
 #include "api/mail.h"
 #include "api/registration.h"
 #include "api/service.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "db/store_mail.h"
 
 static void respond_page(struct http_request *request, int status, const char *title, const char *paragraph,

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/service.h"
 #include "api/notify.h"
 #include "game/messages.h"
@@ -55,7 +55,7 @@ void handle_post_message(struct http_request *request)
 		snprintf(detail, sizeof detail, "a seat may post %d messages a minute (MESSAGE_RATE_SEAT): retry in %d s",
 			 per_minute, retry_after);
 		http_add_header(request, "Retry-After", seconds);
-		metrics_add(METRICS_RATE_LIMITED, 1);
+		counters_add(COUNTERS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, detail, NULL, -1);
 		return;
 	}

@@ -34,12 +34,13 @@
 #include <string.h>
 
 #include "codec/shapes.h"
+#include "base/clock.h"
 #include "api/handlers.h"
 #include "api/headers.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/notify.h"
 #include "api/service.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "db/store_feed.h"
 #include "game/messages.h"
 #include "engine/legal.h"
@@ -123,7 +124,7 @@ void handle_get_moves(struct http_request *request)
 		if (wait > 0 && !http_wait_admit(request))
 			return;
 		state = xcalloc(1, sizeof *state);
-		state->deadline = http_now() + (double)wait;
+		state->deadline = clock_now() + (double)wait;
 		request->state = state;
 		request->free_state = free;
 	}
@@ -136,7 +137,7 @@ void handle_get_moves(struct http_request *request)
 			return;
 		}
 		int32_t last = log.count ? log.rows[log.count - 1].seq : (int32_t)session.game.state.version;
-		if (log.count == 0 && http_now() < state->deadline && !notify_stopping()) {
+		if (log.count == 0 && clock_now() < state->deadline && !notify_stopping()) {
 			store_log_free(&log);
 			if (notify_park(&state->waiter, request, session.game.id, (int32_t)after, state->deadline))
 				return;
@@ -177,7 +178,7 @@ static void stream_free(void *cls)
 {
 	struct stream *stream = cls;
 	if (stream->counted)
-		metrics_gauge_add(METRICS_STREAMS, -1);
+		counters_gauge_add(COUNTERS_GAUGE_STREAMS, -1);
 	free(stream->pending);
 	free(stream);
 }
@@ -305,7 +306,7 @@ static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
 			stream->ended = 1;
 			continue;
 		}
-		double now = http_now();
+		double now = clock_now();
 		if (now >= stream->heartbeat_due) {
 			stream->heartbeat_due = now + STREAM_HEARTBEAT_S;
 			static const char ping[] = ": ping\n\n";
@@ -385,8 +386,8 @@ void handle_get_stream(struct http_request *request)
 	stream->your_turn_checked = -1;
 	stream->final_version = (int32_t)session.game.state.version;
 	stream->finished = session.game.state.phase == GAME_PHASE_FINISHED;
-	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;
+	stream->heartbeat_due = clock_now() + STREAM_HEARTBEAT_S;
 	stream->counted = 1;
-	metrics_gauge_add(METRICS_STREAMS, 1);
+	counters_gauge_add(COUNTERS_GAUGE_STREAMS, 1);
 	http_respond_stream(request, "text/event-stream; charset=utf-8", stream_read, stream, stream_free);
 }

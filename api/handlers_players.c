@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
+#include "base/xalloc.h"
 #include "api/quotas.h"
 #include "api/routes.h"
 #include "api/service.h"
@@ -280,10 +281,8 @@ void handle_get_my_games(struct http_request *request)
 	struct store_player player;
 	if (!handlers_authenticate_player(request, &player))
 		return;
-	struct store_player_game *rows = calloc(MY_GAMES_MAX, sizeof *rows);
-	struct my_game *games = calloc(MY_GAMES_MAX, sizeof *games);
-	if (!rows || !games)
-		abort();
+	struct store_player_game *rows = xcalloc(MY_GAMES_MAX, sizeof *rows);
+	struct my_game *games = xcalloc(MY_GAMES_MAX, sizeof *games);
 	int count = 0;
 	enum store_status status = store_player_game_summaries(play_store(), player.id, MY_GAMES_MAX, rows, &count);
 	if (status != STORE_OK) {

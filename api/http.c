@@ -34,6 +34,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/clock.h"
+#include "base/counters.h"
 #include "api/access_log.h"
 #include "api/client.h"
 #include "api/connections.h"
@@ -43,14 +45,7 @@
 #include "api/ratelimit.h"
 #include "api/routes.h"
 #include "codec/text.h"
-#include "api/xalloc.h"
-
-double http_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "base/xalloc.h"
 
 long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
 {
@@ -477,11 +472,11 @@ static void dispatch(struct http_request *request)
 	}
 	/* The API is rate limited per client address; probes and metrics are not. */
 	if (strncmp(request->path, "/v1/", 4) == 0 &&
-	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), http_now(), &request->quota)) {
+	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), clock_now(), &request->quota)) {
 		char seconds[16];
 		snprintf(seconds, sizeof seconds, "%d", request->quota.retry_after_s);
 		http_add_header(request, "Retry-After", seconds);
-		metrics_add(METRICS_RATE_LIMITED, 1);
+		counters_add(COUNTERS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests from this address", NULL, -1);
 		return;
 	}
@@ -513,7 +508,7 @@ static struct http_request *request_new(struct MHD_Connection *connection, const
 {
 	struct http_request *request = xcalloc(1, sizeof *request);
 	request->connection = connection;
-	request->started = http_now();
+	request->started = clock_now();
 	request->method = routes_method_of(method);
 	snprintf(request->method_name, sizeof request->method_name, "%s", method);
 	text_make_valid(request->method_name);
@@ -606,7 +601,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
 	struct http_request *request = *context;
 	if (!request)
 		return;
-	double seconds = http_now() - request->started;
+	double seconds = clock_now() - request->started;
 	connections_wait_release(request->waiting);
 	request->waiting = NULL;
 	connections_answered(connection);
@@ -686,8 +681,8 @@ void http_quiesce(struct MHD_Daemon *daemon)
 
 void http_stop(struct MHD_Daemon *daemon, double grace_s)
 {
-	double deadline = http_now() + grace_s;
-	while (http_now() < deadline) {
+	double deadline = clock_now() + grace_s;
+	while (clock_now() < deadline) {
 		const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
 		if (!info || info->num_connections == 0)
 			break;

@@ -179,7 +179,4 @@ void http_stop(struct MHD_Daemon *daemon, double grace_s);
 /* The port actually bound (useful with port 0). */
 int http_bound_port(struct MHD_Daemon *daemon);
 
-/* Monotonic clock in seconds. */
-double http_now(void);
-
 #endif

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/text.h"
 #include "db/store.h"

@@ -58,11 +58,11 @@
 #include <time.h>
 
 #include "api/channels.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "api/service.h"
 #include "api/summary.h"
 #include "api/webhooks.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "db/store_mail.h"
 #include "engine/legal.h"
 #include "game/play.h"
@@ -163,7 +163,7 @@ static int send_logged(CURL *curl, const struct store_delivery *delivery, const 
 	free(message);
 	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
 			   (int)reply, duration_ms, kind, sent ? NULL : error);
-	metrics_add(sent ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
+	counters_add(sent ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	if (!sent)
 		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));

@@ -18,7 +18,7 @@
 
 #include <curl/curl.h>
 
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "db/store.h"
 
 #define MAIL_ADDRESS_MAX 254

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/escape.h"
 #include "game/auth.h"
 

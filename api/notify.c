@@ -19,7 +19,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "api/metrics.h"
+#include "base/clock.h"
+#include "base/counters.h"
 #include "db/listener.h"
 
 #define WAITER_BUCKETS 1024
@@ -71,7 +72,7 @@ static void wake(struct notify_waiter **link)
 	*link = waiter->next;
 	waiter->next = NULL;
 	waiter->parked = 0;
-	metrics_gauge_add(METRICS_WAITERS, -1);
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, -1);
 	http_resume(waiter->request);
 }
 
@@ -187,7 +188,7 @@ static void wake_departed(void)
 	}
 	pthread_mutex_unlock(&registry_lock);
 	if (departed)
-		metrics_add(METRICS_WAITERS_DEPARTED, departed);
+		counters_add(COUNTERS_WAITERS_DEPARTED, departed);
 }
 
 static int park_game(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
@@ -209,12 +210,12 @@ static int park_game(struct notify_waiter *waiter, struct http_request *request,
 	waiter->after = after;
 	waiter->deadline = deadline;
 	waiter->parked = 1;
-	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
+	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
 		hurry_until = deadline;
 	size_t bucket = bucket_of(game_id);
 	waiter->next = buckets[bucket];
 	buckets[bucket] = waiter;
-	metrics_gauge_add(METRICS_WAITERS, 1);
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
 	http_suspend(request);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
@@ -252,11 +253,11 @@ int notify_park_games(struct notify_waiter *waiter, struct http_request *request
 	waiter->game_count = count;
 	waiter->deadline = deadline;
 	waiter->parked = 1;
-	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
+	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
 		hurry_until = deadline;
 	waiter->next = feeds;
 	feeds = waiter;
-	metrics_gauge_add(METRICS_WAITERS, 1);
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
 	http_suspend(request);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
@@ -269,12 +270,12 @@ static void *listen_loop(void *unused)
 	while (atomic_load(&thread_running)) {
 		int reconnected = 0;
 		pthread_mutex_lock(&registry_lock);
-		int fast = http_now() < hurry_until;
+		int fast = clock_now() < hurry_until;
 		pthread_mutex_unlock(&registry_lock);
 		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
 		if (reconnected)
 			wake_expired(0, 1);
-		double now = http_now();
+		double now = clock_now();
 		wake_expired(now, 0);
 		if (now >= probe_due) {
 			probe_due = now + PROBE_MS / 1000.0;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 
 struct slot {
 	struct picture_key key;

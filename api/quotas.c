@@ -56,8 +56,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/access_log.h"
-#include "api/metrics.h"
+#include "base/log.h"
+#include "base/counters.h"
 #include "api/service.h"
 #include "game/quota.h"
 
@@ -125,7 +125,7 @@ int quotas_admit(struct http_request *request, enum quotas_budget budget, const 
 	snprintf(seconds, sizeof seconds, "%d", answer.retry_after_s > 0 ? answer.retry_after_s : 1);
 	snprintf(detail, sizeof detail, rules[budget].refusal, rules[budget].setting);
 	http_add_header(request, "Retry-After", seconds);
-	metrics_add(METRICS_RATE_LIMITED, 1);
+	counters_add(COUNTERS_RATE_LIMITED, 1);
 	http_respond_problem(request, rules[budget].problem, detail, NULL, -1);
 	return 0;
 }
@@ -136,7 +136,7 @@ void quotas_charge(struct http_request *request, enum quotas_budget budget, cons
 		return;
 	enum store_status status = quota_charge(&budgets[budget], key, amount);
 	if (status != STORE_OK)
-		access_log_event("error", "a quota could not be charged", "budget", rules[budget].setting, "request_id",
+		log_event("error", "a quota could not be charged", "budget", rules[budget].setting, "request_id",
 		                 request->request_id, "status", store_status_name(status), NULL);
 }
 

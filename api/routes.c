@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 
 static const struct route route_table[] = {
 	{HTTP_POST, "/v1/games", handle_create_game, ROUTE_NO_GAME, 0},

@@ -50,15 +50,15 @@
 #include <time.h>
 
 #include "api/access_log.h"
-#include "api/backoff.h"
+#include "base/backoff.h"
 #include "api/channels.h"
 #include "api/destination.h"
 #include "api/mail.h"
-#include "api/metrics.h"
+#include "base/counters.h"
 #include "game/play.h"
 #include "api/service.h"
 #include "api/summary.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
@@ -385,7 +385,7 @@ static int send_one(CURL *curl, const struct store_delivery *delivery, const cha
 	int acknowledged = status >= 200 && status <= 299;
 	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
 			   (int)status, duration_ms, kind, acknowledged ? NULL : error);
-	metrics_add(acknowledged ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
+	counters_add(acknowledged ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	return acknowledged;
 }
 
@@ -444,7 +444,7 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 	}
 	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
 			   delivery->attempts, (int)status, duration_ms, "channel", acknowledged ? NULL : error);
-	metrics_add(acknowledged ? METRICS_WEBHOOK_DELIVERED : METRICS_WEBHOOK_FAILED, 1);
+	counters_add(acknowledged ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	const struct config *config = service_config();
 	int max_failures = config && config->channel_max_failures > 0 ? config->channel_max_failures : 10;
 	char reason[200];

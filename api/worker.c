@@ -28,9 +28,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/access_log.h"
-#include "api/backoff.h"
-#include "api/metrics.h"
+#include "base/xalloc.h"
+#include "base/log.h"
+#include "base/backoff.h"
+#include "base/counters.h"
 #include "game/play.h"
 #include "engine/autoplay.h"
 #include "engine/legal.h"
@@ -79,7 +80,7 @@ static void wait_for_work(int milliseconds, int wakeable)
 
 static void log_failure(const struct game_record *record, const char *what, const char *detail)
 {
-	access_log_event("warn", what, "game", record->id_text, "detail", detail, NULL);
+	log_event("warn", what, "game", record->id_text, "detail", detail, NULL);
 }
 
 static struct rng choice_rng(const struct game_record *record)
@@ -110,7 +111,7 @@ static int apply(struct game_record *record, int seat, const struct command *com
 	}
 	if (result.outcome != PLAY_APPLIED)
 		return 0; /* the game moved on (another server's move): its own timer goes on */
-	metrics_add(origin == STORE_ORIGIN_BOT ? METRICS_BOT_MOVES : METRICS_DEADLINES_FIRED, 1);
+	counters_add(origin == STORE_ORIGIN_BOT ? COUNTERS_BOT_MOVES : COUNTERS_DEADLINES_FIRED, 1);
 	return 1;
 }
 
@@ -188,7 +189,7 @@ static void handle(const struct store_timer *timer, struct command *scratch)
 	if (status != STORE_OK) {
 		char id[STORE_ID_TEXT_SIZE];
 		store_format_id(timer->game_id, id);
-		access_log_event("warn", "timer game not loaded", "game", id, "detail", store_status_name(status), NULL);
+		log_event("warn", "timer game not loaded", "game", id, "detail", store_status_name(status), NULL);
 		return;
 	}
 	if ((int32_t)record.state.version != timer->version)
@@ -202,9 +203,7 @@ static void handle(const struct store_timer *timer, struct command *scratch)
 static void *work(void *unused)
 {
 	(void)unused;
-	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
-	if (!scratch)
-		abort();
+	struct command *scratch = xmalloc(sizeof *scratch * LEGAL_MOVES_MAX);
 	struct backoff backoff = {0, (unsigned)(uintptr_t)&backoff};
 	while (atomic_load(&running)) {
 		struct store_timer timers[CLAIM_BATCH];
@@ -229,9 +228,7 @@ void worker_start(int count)
 {
 	atomic_store(&running, 1);
 	thread_count = count;
-	threads = calloc((size_t)(count ? count : 1), sizeof *threads);
-	if (!threads)
-		abort();
+	threads = xcalloc((size_t)(count ? count : 1), sizeof *threads);
 	for (int i = 0; i < count; i++)
 		if (pthread_create(&threads[i], NULL, work, NULL) != 0)
 			abort();

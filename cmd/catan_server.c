@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/access_log.h"
+#include "base/log.h"
 #include "api/client.h"
 #include "api/config.h"
 #include "api/cors.h"
@@ -35,13 +35,13 @@ static int migrate(const struct config *config)
 	char message[512] = "";
 	enum store_status status = store_migrate(config->database_url, &applied, message, sizeof message);
 	if (status != STORE_OK) {
-		access_log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
+		log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
 				 NULL);
 		return 0;
 	}
 	char count[16];
 	snprintf(count, sizeof count, "%d", applied);
-	access_log_event("info", "migrations applied", "count", count, NULL);
+	log_event("info", "migrations applied", "count", count, NULL);
 	return 1;
 }
 
@@ -109,13 +109,13 @@ int main(int argc, char **argv)
 			 http_bound_port(daemon));
 	char port[16];
 	snprintf(port, sizeof port, "%d", http_bound_port(daemon));
-	access_log_event("info", "listening", "url", url, "port", port, NULL);
+	log_event("info", "listening", "url", url, "port", port, NULL);
 	printf("catan-server: serving on %s (try: curl %s/healthz)\n", url, url);
 	fflush(stdout);
 
 	int signal_number = 0;
 	sigwait(&signals, &signal_number);
-	access_log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
+	log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
 	play_shutdown_begin();
 	http_quiesce(daemon);
 	notify_stop();
@@ -124,6 +124,6 @@ int main(int argc, char **argv)
 	webhooks_stop();
 	play_shutdown();
 	render_shutdown(); /* no picture is being drawn: the HTTP threads have stopped */
-	access_log_event("info", "stopped", NULL);
+	log_event("info", "stopped", NULL);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "engine/apply.h"
 #include "engine/autoplay.h"
@@ -55,23 +56,13 @@ static void close_store(void *store)
 	store_close(store);
 }
 
-static void *allocate(size_t count, size_t size)
-{
-	void *memory = calloc(count, size);
-	if (!memory)
-		abort();
-	return memory;
-}
-
 void play_init(const char *database_url, const struct play_hooks *given)
 {
 	memset(&hooks, 0, sizeof hooks);
 	if (given)
 		hooks = *given;
-	conninfo = database_url ? strdup(database_url) : NULL;
-	if (database_url && !conninfo)
-		abort();
-	cache = allocate(CACHE_SLOTS, sizeof *cache);
+	conninfo = database_url ? xstrdup(database_url) : NULL;
+	cache = xcalloc(CACHE_SLOTS, sizeof *cache);
 	for (int i = 0; i < CACHE_SLOTS; i++)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
@@ -663,7 +654,7 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		apply_event(&after, &event);
 		/* The timer as the seats will be: a bot's move at once when the game waits for
 		 * the seat now away; the deadline or nothing when it waits for one come back. */
-		struct game_record *changed = allocate(1, sizeof *changed);
+		struct game_record *changed = xcalloc(1, sizeof *changed);
 		*changed = *game;
 		changed->bots[seat] = (uint8_t)away;
 		changed->away[seat] = (uint8_t)away;
@@ -765,9 +756,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	/* Each event with its group's actor and origin (the creation's: no actor), and the
 	 * state after them all. */
 	int count = groups[group_count - 1].first + groups[group_count - 1].count;
-	int *actors = malloc(sizeof *actors * (size_t)count), *event_origins = malloc(sizeof *event_origins * (size_t)count);
-	if (!actors || !event_origins)
-		abort();
+	int *actors = xmalloc(sizeof *actors * (size_t)count), *event_origins = xmalloc(sizeof *event_origins * (size_t)count);
 	memset(&out->state, 0, sizeof out->state);
 	for (int g = 0; g < group_count; g++) {
 		for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++) {

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+
 #define ZLIB_LEVEL 3
 #define ROW_FILTER PNG_FILTER_NONE
 
@@ -51,9 +53,7 @@ static void sink_write(png_structp png, png_bytep data, png_size_t length)
 		size_t capacity = sink->capacity ? sink->capacity : 65536;
 		while (sink->length + length > capacity)
 			capacity *= 2;
-		unsigned char *grown = realloc(sink->bytes, capacity);
-		if (!grown)
-			abort();
+		unsigned char *grown = xrealloc(sink->bytes, capacity);
 		sink->bytes = grown;
 		sink->capacity = capacity;
 	}
@@ -109,9 +109,7 @@ int png_writer_encode(const unsigned char *pixels, int width, int height, int st
 	if (!job.png)
 		return 0;
 	job.info = png_create_info_struct(job.png);
-	job.row = malloc((size_t)width * 3 + 1);
-	if (!job.row)
-		abort();
+	job.row = xmalloc((size_t)width * 3 + 1);
 	int ok = job.info && encode(&job, pixels, width, height, stride);
 	png_destroy_write_struct(&job.png, job.info ? &job.info : NULL);
 	free(job.row);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "render/canvas.h"
 #include "render/lock.h"
 #include "render/marks.h"
@@ -157,9 +158,7 @@ static cairo_status_t buffer_write(void *closure, const unsigned char *data, uns
 		size_t capacity = buffer->capacity ? buffer->capacity : 262144; /* a 1024 px SVG or PNG: ~140 KB */
 		while (buffer->length + length + 1 > capacity)
 			capacity *= 2;
-		unsigned char *grown = realloc(buffer->bytes, capacity);
-		if (!grown)
-			abort();
+		unsigned char *grown = xrealloc(buffer->bytes, capacity);
 		buffer->bytes = grown;
 		buffer->capacity = capacity;
 	}
@@ -213,9 +212,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	unsigned char *pixels = NULL; /* the PNG's image, ours: it outlives the surface */
 	int stride = 0;
 	if (options->format == RENDER_FORMAT_SVG) {
-		marks = malloc(sizeof *marks);
-		if (!marks)
-			abort();
+		marks = xmalloc(sizeof *marks);
 		marks->count = 0;
 		marks->pending = 0;
 	}
@@ -230,9 +227,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 	} else {
 		stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, canvas.layout.width);
-		pixels = malloc((size_t)stride * (size_t)canvas.layout.height);
-		if (!pixels)
-			abort();
+		pixels = xmalloc((size_t)stride * (size_t)canvas.layout.height);
 		surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, canvas.layout.width,
 		                                              canvas.layout.height, stride);
 	}

@@ -2,18 +2,19 @@
 # make check-layers: each folder includes only the folders below it (README's source
 # layout). Prints every include that breaks the rule and exits 1 when there is one.
 #
+#   base/     the C library and base/ only
 #   engine/   the C library and engine/ only
-#   codec/    engine/, codec/ (and jansson)
-#   render/   engine/, render/ (and cairo)
-#   db/       db/ (and libpq, OpenSSL)
-#   game/     engine/, codec/, db/, game/
-#   api/      engine/, codec/, db/, game/, render/, api/
+#   codec/    base/, engine/, codec/ (and jansson)
+#   render/   base/, engine/, render/ (and cairo)
+#   db/       base/, db/ (and libpq, OpenSSL)
+#   game/     base/, engine/, codec/, db/, game/
+#   api/      base/, engine/, codec/, db/, game/, render/, api/
 #   cmd/ bench/ openapi/   any library folder (and their own), never tests/
 #   tests/    anything
 set -eu
 cd "$(dirname "$0")/.."
 
-C_LIBRARY="assert.h ctype.h errno.h float.h inttypes.h limits.h math.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h"
+C_LIBRARY="assert.h ctype.h errno.h float.h inttypes.h limits.h math.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h time.h"
 status=0
 
 # allowed FOLDER PREFIXES...: every quoted include of FOLDER's files names a file of FOLDER
@@ -41,29 +42,34 @@ allowed() {
 	done
 }
 
-# The engine includes nothing but its own headers and the C library.
-engine_system() {
-	for file in $(find engine -name '*.[ch]' | sort); do
+# FOLDER includes nothing but its own headers and the C library (and SYSTEM, more system
+# headers it may use).
+c_library_only() {
+	folder=$1
+	shift
+	for file in $(find "$folder" -name '*.[ch]' | sort); do
 		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$file" | while IFS= read -r line; do
 			target=$(printf '%s\n' "$line" | sed 's/.*<\([^>]*\)>.*/\1/')
-			case " $C_LIBRARY " in
+			case " $C_LIBRARY $* " in
 			*" $target "*) ;;
-			*) echo "check-layers: $file:${line%%:*} includes <$target> (engine/ may include the C library only)" ;;
+			*) echo "check-layers: $file:${line%%:*} includes <$target> ($folder/ may include the C library only)" ;;
 			esac
 		done
 	done
 }
 
 report=$(
+	allowed base base
+	c_library_only base
 	allowed engine engine
-	engine_system
-	allowed codec engine codec
-	allowed render engine render
-	allowed db db
-	allowed game engine codec db game
-	allowed api engine codec db game render api
-	allowed cmd engine codec db game render api
-	allowed bench engine codec db game render api
+	c_library_only engine
+	allowed codec base engine codec
+	allowed render base engine render
+	allowed db base db
+	allowed game base engine codec db game
+	allowed api base engine codec db game render api
+	allowed cmd base engine codec db game render api
+	allowed bench base engine codec db game render api
 	allowed openapi engine codec
 )
 if [ -n "$report" ]; then

@@ -17,11 +17,27 @@ TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/engine/support.o
 ENGINE_TEST_SRC := $(wildcard tests/engine/test_*.c)
 ENGINE_TESTS := $(ENGINE_TEST_SRC:tests/%.c=$(B)/tests/%)
 
-$(B)/tests/engine/%: $(B)/obj/tests/engine/%.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(B)/tests/engine/%: $(B)/obj/tests/engine/%.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
 ALL_TARGETS += $(ENGINE_TESTS)
+
+# The floor (base/): allocation, log lines, backoff and counters, on their own. The log's
+# test holds its quoting against jansson's (-ljansson), which the floor itself never links.
+BASE_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/base/test_*.c))
+$(BASE_TESTS): $(B)/tests/base/%: $(B)/obj/tests/base/%.o $(B)/obj/tests/check_main.o $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -ljansson $(CHECK_LIBS)
+
+ALL_TARGETS += $(BASE_TESTS)
+
+BASE_RUNS := $(BASE_TESTS:%=run/%)
+$(BASE_RUNS): run/%: %
+	@$(RUN_TEST) $(TEST_TIMES) $<
+test-base: $(BASE_RUNS)
+.PHONY: test-base $(BASE_RUNS)
+TEST_RUN_EXTRA += test-base
 
 # The sanitizer pass plays 2000 property games (about 100 s of CPU under ASan): enough since
 # the property test also checks a scarce bank and sampled offers to missing seats every game,
@@ -41,7 +57,7 @@ API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
 CODEC_GAMES_OBJ := $(B)/obj/bench/games.o
 PROBLEM_OBJ := $(B)/obj/api/problem.o
 
-$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -49,7 +65,7 @@ ALL_TARGETS += $(API_UNIT_TESTS)
 
 # The import judge (game/import.c: engine and codec only) on the random games of bench/games.c.
 IMPORT_JUDGE_TEST := $(B)/tests/api/test_import_judge
-$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -74,7 +90,7 @@ ALL_TARGETS += $(CLIENT_TEST)
 # The chat messages of channel webhooks (api/channels.c), on engine states alone.
 CHANNELS_TEST := $(B)/tests/api/test_channels
 $(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
-		$(B)/obj/api/xalloc.o $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+		$(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lm $(CHECK_LIBS)
 
@@ -82,8 +98,8 @@ ALL_TARGETS += $(CHANNELS_TEST)
 
 # The parts of a mail (api/mail_message.c): addresses, link codes, the message; no relay.
 MAIL_TEST := $(B)/tests/api/test_mail
-$(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o $(B)/obj/api/xalloc.o \
-		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o $(CODEC_LIB) $(ENGINE_LIB)
+$(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o \
+		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -100,8 +116,7 @@ test-api-unit: $(API_UNIT_RUNS)
 # and drawing slots (api/render_slots.c), and `catan render` (through the program named by $CATAN).
 RENDER_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/render/test_*.c))
 $(RENDER_TESTS): $(B)/tests/render/%: $(B)/obj/tests/render/%.o $(B)/obj/api/picture_cache.o $(B)/obj/api/render_slots.o \
-		$(B)/obj/api/xalloc.o \
-		$(CODEC_GAMES_OBJ) $(B)/obj/tests/check_main.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+		$(CODEC_GAMES_OBJ) $(B)/obj/tests/check_main.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS) -lpthread $(CHECK_LIBS)
 
@@ -122,7 +137,7 @@ DB_TESTS := $(DB_TEST_SRC:tests/%.c=$(B)/tests/%)
 DB_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/db/support.o $(B)/obj/bench/games.o
 EXTRA_CFLAGS_tests += $(PQ_CFLAGS)
 
-$(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(DB_TESTS): $(B)/tests/db/%: $(B)/obj/tests/db/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -149,7 +164,7 @@ HTTP_TEST_SUPPORT_OBJ := $(B)/obj/tests/check_main.o $(B)/obj/tests/api/http_sup
 
 # (test_http_board decodes pictures with cairo and frames them with render/.)
 EXTRA_CFLAGS_tests += $(RENDER_CFLAGS)
-$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(HTTP_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(RENDER_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -157,7 +172,7 @@ ALL_TARGETS += $(HTTP_TESTS)
 
 # The probe of every route (test_http_probe) reads the route table itself: api/routes.c,
 # with the do-nothing handlers of tests/fuzz/fuzz_handlers.c behind its rows.
-$(B)/tests/api/test_http_probe: $(B)/obj/api/routes.o $(B)/obj/api/xalloc.o $(B)/obj/tests/fuzz/fuzz_handlers.o
+$(B)/tests/api/test_http_probe: $(B)/obj/api/routes.o $(B)/obj/tests/fuzz/fuzz_handlers.o
 
 # Asynchronous play (webhooks, deadlines, bot seats): the same support, plus a webhook
 # receiver (tests/api/webhook_receiver.c, libmicrohttpd and OpenSSL's HMAC).
@@ -165,7 +180,7 @@ ASYNC_TEST_SRC := $(wildcard tests/api/test_async_*.c)
 ASYNC_TESTS := $(ASYNC_TEST_SRC:tests/%.c=$(B)/tests/%)
 WEBHOOK_RECEIVER_OBJ := $(B)/obj/tests/api/webhook_receiver.o
 
-$(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(ASYNC_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(HTTP_TEST_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lmicrohttpd -lcurl -lcrypto $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -203,7 +218,7 @@ FAULT_TEST_SRC := $(wildcard tests/faults/test_*.c)
 FAULT_TESTS := $(FAULT_TEST_SRC:tests/%.c=$(B)/tests/%)
 FAULT_SUPPORT_OBJ := $(B)/obj/tests/faults/fault_support.o
 
-$(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(FAULT_TESTS): $(B)/tests/faults/%: $(B)/obj/tests/faults/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
 

@@ -1,19 +1,19 @@
 /*
  * backoff.c - capped exponential backoff with jitter (see backoff.h).
  */
-#include "api/backoff.h"
+#include "base/backoff.h"
 
 #include <stdlib.h>
 
-#include "api/metrics.h"
+#include "base/counters.h"
 
 int backoff_failed(struct backoff *backoff)
 {
 	if (backoff->failures == 0)
-		metrics_gauge_add(METRICS_BACKING_OFF, 1);
+		counters_gauge_add(COUNTERS_GAUGE_BACKING_OFF, 1);
 	if (backoff->failures < 30)
 		backoff->failures++;
-	metrics_add(METRICS_BACKGROUND_RETRIES, 1);
+	counters_add(COUNTERS_BACKGROUND_RETRIES, 1);
 	long delay = BACKOFF_FIRST_MS;
 	for (int i = 1; i < backoff->failures && delay < BACKOFF_MAX_MS; i++)
 		delay *= 2;
@@ -27,6 +27,6 @@ int backoff_failed(struct backoff *backoff)
 void backoff_succeeded(struct backoff *backoff)
 {
 	if (backoff->failures > 0)
-		metrics_gauge_add(METRICS_BACKING_OFF, -1);
+		counters_gauge_add(COUNTERS_GAUGE_BACKING_OFF, -1);
 	backoff->failures = 0;
 }

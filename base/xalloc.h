@@ -2,8 +2,8 @@
  * xalloc.h - allocation that never returns NULL: out of memory aborts the process (as in
  * Redis), so callers need no NULL checks. Every pointer returned is freed with free().
  */
-#ifndef CATAN_API_XALLOC_H
-#define CATAN_API_XALLOC_H
+#ifndef CATAN_BASE_XALLOC_H
+#define CATAN_BASE_XALLOC_H
 
 #include <stddef.h>
 

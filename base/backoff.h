@@ -4,8 +4,8 @@
  * wake-ups a second across every thread of every server instead of a spinning core, and
  * servers that lost it together do not come back in lockstep.
  */
-#ifndef CATAN_API_BACKOFF_H
-#define CATAN_API_BACKOFF_H
+#ifndef CATAN_BASE_BACKOFF_H
+#define CATAN_BASE_BACKOFF_H
 
 #define BACKOFF_FIRST_MS 100
 #define BACKOFF_MAX_MS 5000
@@ -17,7 +17,7 @@ struct backoff {
 
 /* After a failure: the milliseconds to wait before trying again (counted in /metrics as
  * catan_background_retries_total; catan_background_backing_off counts the threads whose
- * last call failed). */
+ * last call failed: base/counters.h). The caller owns *backoff (one per thread). */
 int backoff_failed(struct backoff *backoff);
 
 /* After a success: the next failure starts again from BACKOFF_FIRST_MS. */

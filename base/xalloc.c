@@ -2,7 +2,7 @@
  * xalloc.c - the xmalloc family. Aborting is the right answer to out-of-memory in a server
  * whose state lives in the database: the process restarts and loses nothing.
  */
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
