@@ -71,6 +71,7 @@ include codec/codec.mk
 include render/render.mk
 include db/db.mk
 include game/game.mk
+include http/http.mk
 include api/api.mk
 include cmd/cmd.mk
 include bench/bench.mk

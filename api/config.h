@@ -10,7 +10,7 @@
  *   MAX_CONNECTIONS_PER_IP  256
  *   CONNECTION_TIMEOUT_S    30 (no progress at all on a connection, e.g. a reader that stalls)
  *   REQUEST_TIMEOUT_S       10 (to deliver a request's headers, then its body: trickling
- *                           clients are cut off; see api/connections.h)
+ *                           clients are cut off; see http/connections.h)
  *   KEEPALIVE_TIMEOUT_S     15 (idle between requests on a kept-alive connection)
  *   MAX_WAITING             MAX_CONNECTIONS / 2 (long-polls and streams at once; more: 503)
  *   MAX_WAITING_PER_TOKEN   8 (of them with one token; more: 429 waiting_quota); 0: no limit
@@ -32,7 +32,7 @@
  *                           channels and mail of the game and its players; 0: no bound)
  *   TRUSTED_PROXIES         unset: the client is the socket's peer; set (addresses and CIDR
  *                           ranges, comma-separated): a request from one of them is the
- *                           client's that X-Forwarded-For names (api/client.h)
+ *                           client's that X-Forwarded-For names (http/client.h)
  *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
  *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
@@ -101,7 +101,7 @@ struct config {
 	int render_concurrency;
 	int render_wait_ms;
 	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
-	const char *cors_origins; /* NULL: any origin (api/cors.h) */
+	const char *cors_origins; /* NULL: any origin (http/cors.h) */
 	const char *smtp_url;      /* NULL: mail is off */
 	const char *smtp_user;     /* NULL: no credentials */
 	const char *smtp_password;

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "api/http.h"
+#include "http/http.h"
 #include "db/store.h"
 #include "game/auth.h"
 

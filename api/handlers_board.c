@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/headers.h"
+#include "http/headers.h"
 #include "api/picture_cache.h"
 #include "api/render_slots.h"
 #include "api/service.h"

@@ -32,7 +32,7 @@
 
 #include "api/handlers.h"
 #include "base/clock.h"
-#include "api/headers.h"
+#include "http/headers.h"
 #include "base/counters.h"
 #include "api/notify.h"
 #include "api/service.h"

@@ -16,7 +16,7 @@
  * whose every seat is a bot only with the creation key or ALL_BOT_GAMES=1), plus the
  * client's bytes of imports an hour (IMPORT_BYTES_IP: 429 import_quota) and this process's
  * imports judged at once (IMPORT_CONCURRENCY: 503 import_busy); the body may be up to
- * HTTP_IMPORT_BODY_LIMIT (api/http.h), the log IMPORT_MAX_EVENTS events (400 naming
+ * ROUTES_IMPORT_BODY_LIMIT (api/routes.h), the log IMPORT_MAX_EVENTS events (400 naming
  * `events`), and each seat's seat_away and seat_back events AWAY_RATE_SEAT (a seat's
  * holiday toggles of a day: 422 naming the first past it). Only an import that made a
  * game is charged (api/quotas.c). The worst legal import (4 MiB of holiday toggles, 139,000

@@ -36,7 +36,7 @@
 #include "codec/shapes.h"
 #include "base/clock.h"
 #include "api/handlers.h"
-#include "api/headers.h"
+#include "http/headers.h"
 #include "base/counters.h"
 #include "api/notify.h"
 #include "api/service.h"

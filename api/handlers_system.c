@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/metrics.h"
+#include "http/metrics.h"
 #include "api/openapi_json.h"
 #include "api/service.h"
 

@@ -11,7 +11,7 @@
 
 #include "codec/shapes.h"
 #include "api/handlers.h"
-#include "api/headers.h"
+#include "http/headers.h"
 #include "api/service.h"
 #include "engine/view.h"
 

@@ -21,7 +21,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 #include "codec/options.h"
 #include "engine/event.h"
 #include "engine/game.h"

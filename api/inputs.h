@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 #include "codec/person_name.h"
 
 /* Room for a name: 40 characters of UTF-8 and the NUL (PLAY_NAME_SIZE of game/play.h). */

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "api/http.h"
+#include "http/http.h"
 
 /* Room for one parked request; owned by the request (e.g. inside its handler state). */
 struct notify_waiter {

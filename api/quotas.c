@@ -4,8 +4,8 @@
  *
  * Keyed by the client as the service sees it. The client is the socket's peer, or the
  * address a proxy the operator trusts reports (TRUSTED_PROXIES and X-Forwarded-For,
- * api/client.h); one function computes it for every request (request->client_key), and
- * the per-request rates (api/ratelimit.h), these budgets and the access log all use it.
+ * http/client.h); one function computes it for every request (request->client_key), and
+ * the per-request rates (http/ratelimit.h), these budgets and the access log all use it.
  * Behind the README's HAProxy recipe each client therefore has its own quota, and a
  * client that is not behind a trusted proxy cannot choose its key by sending the header.
  * An IPv6 client is keyed by its /64. Budgets of a seat (holiday toggles, messages) are
@@ -16,10 +16,10 @@
  * too (db/migrations/0011_quotas.sql, game/quota.h; messages count their own rows,
  * db/migrations/0004_messages.sql), so the budget is the same on every server of one
  * database and survives restarts. Per-request rates (RATE_LIMIT_IP, RATE_LIMIT_TOKEN) stay
- * in each process (api/ratelimit.c): they protect that process's threads, and counting
+ * in each process (http/ratelimit.c): they protect that process's threads, and counting
  * every request in the database would cost more than the requests. So do the limits of
  * one process's resources: imports judged at once (IMPORT_CONCURRENCY, here), pictures
- * drawn at once (api/render_slots.h), parked requests (api/connections.h).
+ * drawn at once (api/render_slots.h), parked requests (http/connections.h).
  *
  * Charged only for work actually done. A handler peeks before the work (quotas_admit: one
  * read; a client past its budget is refused before anything is parsed or judged) and pays

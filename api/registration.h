@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 
 #define REGISTRATION_URL_MAX 2048
 

@@ -19,10 +19,10 @@
 
 #include "base/clock.h"
 #include "base/log.h"
-#include "api/headers.h"
+#include "http/headers.h"
 #include "base/counters.h"
 #include "api/notify.h"
-#include "api/ratelimit.h"
+#include "http/ratelimit.h"
 #include "api/routes.h"
 #include "api/worker.h"
 #include "base/xalloc.h"

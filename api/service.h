@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "api/config.h"
-#include "api/http.h"
+#include "http/http.h"
 #include "api/inputs.h"
 #include "codec/error.h"
 #include "codec/options.h"
@@ -37,7 +37,7 @@ void service_init(const struct config *config);
 const struct config *service_config(void);
 
 /* Count a request with this bearer token (any token: a seat's, the admin's, a player's)
- * against the per-token rate (RATE_LIMIT_TOKEN, api/ratelimit.h), before the token is
+ * against the per-token rate (RATE_LIMIT_TOKEN, http/ratelimit.h), before the token is
  * looked up: 1, or 0 with 429 rate_limited (Retry-After) queued. Its quota goes out in
  * the answer's RateLimit-* headers. Every route that takes a token calls it. */
 int service_token_admit(struct http_request *request, const char *token, size_t length);

@@ -49,7 +49,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "api/access_log.h"
+#include "http/access_log.h"
 #include "base/backoff.h"
 #include "api/channels.h"
 #include "api/destination.h"

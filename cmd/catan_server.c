@@ -15,14 +15,15 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "api/client.h"
+#include "http/client.h"
 #include "api/config.h"
-#include "api/cors.h"
-#include "api/http.h"
+#include "http/cors.h"
+#include "http/http.h"
 #include "api/notify.h"
 #include "api/quotas.h"
-#include "api/ratelimit.h"
+#include "http/ratelimit.h"
 #include "api/render_slots.h"
+#include "api/routes.h"
 #include "api/service.h"
 #include "api/webhooks.h"
 #include "api/worker.h"
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
 	webhooks_start(config.webhook_workers, config.webhook_allow_private);
 
 	struct http_config http = {
+		.router = routes(),
+		.rate_limited_prefix = "/v1/", /* the API; probes and metrics are not limited */
 		.listen_address = config.listen_address,
 		.port = config.port,
 		.threads = config.threads,

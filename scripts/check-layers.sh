@@ -8,7 +8,8 @@
 #   render/   base/, engine/, render/ (and cairo)
 #   db/       base/, db/ (and libpq, OpenSSL)
 #   game/     base/, engine/, codec/, db/, game/
-#   api/      base/, engine/, codec/, db/, game/, render/, api/
+#   http/     base/, engine/ (the refusals' codes), codec/, http/ (and libmicrohttpd)
+#   api/      base/, engine/, codec/, db/, game/, render/, http/, api/
 #   cmd/ bench/ openapi/   any library folder (and their own), never tests/
 #   tests/    anything
 set -eu
@@ -67,9 +68,10 @@ report=$(
 	allowed render base engine render
 	allowed db base db
 	allowed game base engine codec db game
-	allowed api base engine codec db game render api
-	allowed cmd base engine codec db game render api
-	allowed bench base engine codec db game render api
+	allowed http base engine codec http
+	allowed api base engine codec db game render http api
+	allowed cmd base engine codec db game render http api
+	allowed bench base engine codec db game render http api
 	allowed openapi engine codec
 )
 if [ -n "$report" ]; then

@@ -39,6 +39,25 @@ test-base: $(BASE_RUNS)
 .PHONY: test-base $(BASE_RUNS)
 TEST_RUN_EXTRA += test-base
 
+# The HTTP server's modules (http/) on their own, no socket: the problem bodies
+# (http/problem.c: every entry of the table) and who a request comes from (http/client.c:
+# socket addresses and X-Forwarded-For alone). Each links only the objects of
+# $(HTTP_LIB) it uses.
+HTTP_UNIT_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/http/test_*.c))
+$(HTTP_UNIT_TESTS): $(B)/tests/http/%: $(B)/obj/tests/http/%.o $(B)/obj/tests/check_main.o $(HTTP_LIB) $(CODEC_LIB) \
+		$(ENGINE_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(HTTP_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(HTTP_UNIT_TESTS)
+
+HTTP_UNIT_RUNS := $(HTTP_UNIT_TESTS:%=run/%)
+$(HTTP_UNIT_RUNS): run/%: %
+	@$(RUN_TEST) $(TEST_TIMES) $<
+test-http-unit: $(HTTP_UNIT_RUNS)
+.PHONY: test-http-unit $(HTTP_UNIT_RUNS)
+TEST_RUN_EXTRA += test-http-unit
+
 # The sanitizer pass plays 2000 property games (about 100 s of CPU under ASan): enough since
 # the property test also checks a scarce bank and sampled offers to missing seats every game,
 # which catch such breaks within the first games (see `make mutants`).
@@ -48,16 +67,14 @@ $(ENGINE_RUNS): run/%: %
 test-engine: $(ENGINE_RUNS)
 .PHONY: test-engine $(ENGINE_RUNS)
 
-# API unit tests: the JSON codec (codec/) and the problem bodies (api/problem.c), no
-# database. bench/games.c plays random complete games for them (and for `make
+# API unit tests: the JSON codec (codec/), no database. bench/games.c plays random complete games for them (and for `make
 # bench-codec`). The replay test also runs `catan replay` on a file, through the program
 # named by $CATAN.
-API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c) tests/api/test_problem.c
+API_UNIT_TEST_SRC := $(wildcard tests/api/test_codec*.c)
 API_UNIT_TESTS := $(API_UNIT_TEST_SRC:tests/%.c=$(B)/tests/%)
 CODEC_GAMES_OBJ := $(B)/obj/bench/games.o
-PROBLEM_OBJ := $(B)/obj/api/problem.o
 
-$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(PROBLEM_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+$(API_UNIT_TESTS): $(B)/tests/api/%: $(B)/obj/tests/api/%.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 
@@ -79,14 +96,6 @@ $(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destinat
 
 ALL_TARGETS += $(DESTINATION_TEST)
 
-# Who a request comes from (api/client.c): socket addresses and X-Forwarded-For alone.
-CLIENT_TEST := $(B)/tests/api/test_client
-$(CLIENT_TEST): $(B)/obj/tests/api/test_client.o $(B)/obj/api/client.o $(B)/obj/tests/check_main.o
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
-
-ALL_TARGETS += $(CLIENT_TEST)
-
 # The chat messages of channel webhooks (api/channels.c), on engine states alone.
 CHANNELS_TEST := $(B)/tests/api/test_channels
 $(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
@@ -105,7 +114,7 @@ $(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o \
 
 ALL_TARGETS += $(MAIL_TEST)
 
-API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(CLIENT_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
 $(API_UNIT_RUNS): run/%: % $(CATAN)
 	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
 test-api-unit: $(API_UNIT_RUNS)
@@ -172,7 +181,7 @@ ALL_TARGETS += $(HTTP_TESTS)
 
 # The probe of every route (test_http_probe) reads the route table itself: api/routes.c,
 # with the do-nothing handlers of tests/fuzz/fuzz_handlers.c behind its rows.
-$(B)/tests/api/test_http_probe: $(B)/obj/api/routes.o $(B)/obj/tests/fuzz/fuzz_handlers.o
+$(B)/tests/api/test_http_probe: $(B)/obj/api/routes.o $(B)/obj/http/router.o $(B)/obj/tests/fuzz/fuzz_handlers.o
 
 # Asynchronous play (webhooks, deadlines, bot seats): the same support, plus a webhook
 # receiver (tests/api/webhook_receiver.c, libmicrohttpd and OpenSSL's HMAC).

@@ -34,8 +34,8 @@ FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 # What the targets run: the engine, the codec, and the parts of api/ that need no socket
 # (the bodies the handlers read: api/inputs.c and api/registration.c; the import's reading
 # and judging: api/import_body.c and game/import.c; the channels' text).
-FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c api/inputs.c \
-	game/auth.c api/destination.c api/headers.c $(wildcard base/*.c) api/import_body.c game/import.c \
+FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) http/problem.c http/router.c api/routes.c api/inputs.c \
+	game/auth.c api/destination.c http/headers.c $(wildcard base/*.c) api/import_body.c game/import.c \
 	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c \
 	api/registration.c api/channels.c api/summary.c api/mail_message.c db/store_format.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)

@@ -10,7 +10,7 @@
  * game/import.c) with each decision's origin. So it reaches everything the handler decides
  * before it writes; what it does not reach is the store (play_import()) and the answer.
  *
- * Oracles: a refusal is a problem the server can send (a 4xx code of api/problem.h, UTF-8
+ * Oracles: a refusal is a problem the server can send (a 4xx code of http/problem.h, UTF-8
  * field and detail, a problem+json body that keeps both) and names events[i] inside the
  * log when it is import_refused; an accepted body has 3 or 4 seats with names, decisions
  * that cut the log into consecutive groups from its first event to its last, each with an
@@ -41,7 +41,7 @@ static void fail(const char *what)
 static void check_refusal(const struct import_body *body, const struct import_body_error *error)
 {
 	if ((int)error->code < 0 || error->code >= PROBLEM_COUNT)
-		fail("a refusal's problem is outside api/problem.h's table");
+		fail("a refusal's problem is outside http/problem.h's table");
 	int status = problem_status(error->code);
 	if (status != 400 && status != 422)
 		fail("a refusal of the body is neither 400 nor 422");

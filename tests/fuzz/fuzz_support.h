@@ -23,7 +23,7 @@ int fuzz_utf8_valid(const char *text, size_t size);
 void fuzz_expect_utf8(const char *what, const char *text);
 
 /* Abort unless the problem+json body the server would send for these values (through
- * problem_json(), as api/http.c builds it) exists, dumps, and keeps detail and, when
+ * problem_json(), as http/http.c builds it) exists, dumps, and keeps detail and, when
  * given, field. */
 void fuzz_expect_problem(const char *instance, const char *code, int status, const char *title, const char *detail,
 			 const char *field);

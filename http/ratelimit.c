@@ -7,7 +7,7 @@
  * What the client is told (struct ratelimit_quota) is read off the bucket under its lock
  * right after the request was counted: whole tokens left, and the time until it is full.
  */
-#include "api/ratelimit.h"
+#include "http/ratelimit.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /*
  * client.h - who a request comes from, as the service sees it: the one answer every
- * per-client limit (api/ratelimit.h, api/quotas.h) and the access log use.
+ * per-client limit (http/ratelimit.h, api/quotas.h) and the access log use.
  *
  * The client is the socket's peer, unless the peer is a proxy the operator trusts
  * (TRUSTED_PROXIES: addresses and CIDR ranges, comma-separated). A trusted proxy reports
@@ -16,8 +16,8 @@
  * /64: one subscriber gets a /64 (or more) and could otherwise take a fresh address for
  * every request. IPv4 inside IPv6 (::ffff:a.b.c.d, a dual-stack socket) is the IPv4.
  */
-#ifndef CATAN_API_CLIENT_H
-#define CATAN_API_CLIENT_H
+#ifndef CATAN_HTTP_CLIENT_H
+#define CATAN_HTTP_CLIENT_H
 
 #include <stddef.h>
 #include <sys/socket.h>

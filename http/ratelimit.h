@@ -1,13 +1,13 @@
 /*
  * ratelimit.h - token-bucket rate limits per client and per token, in this process (the
- * budgets that hold across servers are api/quotas.h's; the client is api/client.h's).
+ * budgets that hold across servers are api/quotas.h's; the client is http/client.h's).
  *
  * Each key gets a bucket of `burst` requests refilled at `rate` per second. Buckets live
  * in a fixed table (least recently used buckets are recycled), so memory is bounded
  * whatever the number of clients. A rate of 0 disables that limit.
  */
-#ifndef CATAN_API_RATELIMIT_H
-#define CATAN_API_RATELIMIT_H
+#ifndef CATAN_HTTP_RATELIMIT_H
+#define CATAN_HTTP_RATELIMIT_H
 
 #include <stddef.h>
 

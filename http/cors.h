@@ -9,8 +9,8 @@
  * as a refusal. Pure functions of text and the configured list (no libmicrohttpd), so
  * http.c decides, and tests can call them alone.
  */
-#ifndef CATAN_API_CORS_H
-#define CATAN_API_CORS_H
+#ifndef CATAN_HTTP_CORS_H
+#define CATAN_HTTP_CORS_H
 
 /* What a preflight allows a page to send, and what every answer lets it read. */
 #define CORS_ALLOW_HEADERS \

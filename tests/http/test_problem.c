@@ -1,5 +1,5 @@
 /*
- * test_problem.c - the problem+json bodies of api/problem.c: every entry of the table
+ * test_problem.c - the problem+json bodies of http/problem.c: every entry of the table
  * builds one, and a body exists whatever bytes its detail, field and instance hold (text
  * that is not UTF-8 is quoted with visible escapes by text_quote()). A NULL body made the
  * server abort in json_dumps(); the inputs here are the ones of issue 8 item 1 and the one
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 #include "tests/check_main.h"
 
 /* The body as the server sends it; fails the test when there is none. */

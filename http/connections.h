@@ -28,8 +28,8 @@
  *   which for a parked request whose client has gone is at once (api/notify.c watches the
  *   sockets of parked requests).
  */
-#ifndef CATAN_API_CONNECTIONS_H
-#define CATAN_API_CONNECTIONS_H
+#ifndef CATAN_HTTP_CONNECTIONS_H
+#define CATAN_HTTP_CONNECTIONS_H
 
 #include <microhttpd.h>
 

@@ -7,7 +7,7 @@
  * near the error, and stops inside a character when that character follows a bad escape)
  * and the instance is the request path as the client sent it.
  */
-#include "api/problem.h"
+#include "http/problem.h"
 
 #include <stdio.h>
 #include <string.h>

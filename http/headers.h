@@ -4,8 +4,8 @@
  * values. Pure functions of the text (no libmicrohttpd, no I/O), so the request path's
  * fuzz target (tests/fuzz/fuzz_http.c) runs them on arbitrary bytes.
  */
-#ifndef CATAN_API_HEADERS_H
-#define CATAN_API_HEADERS_H
+#ifndef CATAN_HTTP_HEADERS_H
+#define CATAN_HTTP_HEADERS_H
 
 #include <stddef.h>
 

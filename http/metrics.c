@@ -4,7 +4,7 @@
  * or locking happens on the request path. The process's other counters are base/
  * counters.h's; the exposition renders them after these.
  */
-#include "api/metrics.h"
+#include "http/metrics.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/routes.h"
 #include "base/counters.h"
 #include "base/xalloc.h"
 
@@ -28,6 +27,14 @@ static _Atomic uint64_t latency_buckets[MAX_ROUTES + 1][BUCKETS];
 static _Atomic uint64_t latency_count[MAX_ROUTES + 1];
 static _Atomic uint64_t latency_sum_us[MAX_ROUTES + 1];
 
+/* The routes served (metrics_configure()): their patterns label the figures. */
+static const struct router *router;
+
+void metrics_configure(const struct router *served)
+{
+	router = served;
+}
+
 static int status_slot(int status)
 {
 	for (int i = 0; i < STATUS_SLOTS - 1; i++)
@@ -39,7 +46,7 @@ static int status_slot(int status)
 void metrics_observe_request(const struct route *route, enum http_method method, int status, double seconds)
 {
 	(void)method;
-	int slot = route ? routes_index(route) + 1 : 0;
+	int slot = route && router ? router_index(router, route) + 1 : 0;
 	if (slot < 0 || slot > MAX_ROUTES)
 		slot = 0;
 	atomic_fetch_add_explicit(&request_counts[slot][status_slot(status)], 1, memory_order_relaxed);
@@ -53,7 +60,7 @@ void metrics_observe_request(const struct route *route, enum http_method method,
 static void route_labels(int slot, char *out, size_t size)
 {
 	static const char *const methods[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "OTHER"};
-	const struct route *route = slot ? routes_at(slot - 1) : NULL;
+	const struct route *route = slot && router && slot - 1 < router->count ? &router->routes[slot - 1] : NULL;
 	if (route)
 		snprintf(out, size, "route=\"%s\",method=\"%s\"", route->pattern, methods[route->method]);
 	else
@@ -63,7 +70,7 @@ static void route_labels(int slot, char *out, size_t size)
 char *metrics_render(void)
 {
 	struct xtext text = xtext_new();
-	int slots = routes_count() + 1;
+	int slots = (router ? router->count : 0) + 1;
 	if (slots > MAX_ROUTES + 1)
 		slots = MAX_ROUTES + 1;
 	char labels[160];

@@ -4,13 +4,12 @@
  * call). Strings are JSON-escaped by jansson; the timestamp is the server log's
  * (base/log.h), so both kinds of line sort together.
  */
-#include "api/access_log.h"
+#include "http/access_log.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/routes.h"
 #include "base/log.h"
 #include "codec/text.h"
 

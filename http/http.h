@@ -10,30 +10,24 @@
  * it is resumed; when the connection is done the completion callback writes the access log
  * line, counts the metrics and frees the request.
  */
-#ifndef CATAN_API_HTTP_H
-#define CATAN_API_HTTP_H
+#ifndef CATAN_HTTP_HTTP_H
+#define CATAN_HTTP_HTTP_H
 
 #include <jansson.h>
 #include <microhttpd.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/client.h"
-#include "api/problem.h"
-#include "api/ratelimit.h"
+#include "http/client.h"
+#include "http/problem.h"
+#include "http/ratelimit.h"
+#include "http/router.h"
 
+/* The largest body of a route without a body_limit of its own (http/router.h). */
 #define HTTP_BODY_LIMIT 16384
-/* The body limit of POST /v1/games/import (an exported game: a long game's log with trades
- * is a few hundred kilobytes). */
-#define HTTP_IMPORT_BODY_LIMIT (4 * 1024 * 1024)
-#define HTTP_IMPORT_PATH "/v1/games/import"
-#define HTTP_MAX_PARAMS 3
+#define HTTP_MAX_PARAMS ROUTER_MAX_PARAMS
 #define HTTP_MAX_EXTRA_HEADERS 8
 
-enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DELETE, HTTP_OPTIONS, HTTP_OTHER };
-
-
-struct route;
 struct connections_wait;
 
 struct http_request {
@@ -44,8 +38,9 @@ struct http_request {
 	char *body; /* owned; NUL-terminated; NULL when there is none */
 	size_t body_length;
 	size_t body_capacity; /* bytes allocated at body (it grows by doubling) */
+	size_t body_limit;    /* the largest body its route takes (known from the path at once) */
 	int body_too_large;
-	/* Who sent it (api/client.h): the address, the key every per-client limit counts by,
+	/* Who sent it (http/client.h): the address, the key every per-client limit counts by,
 	 * and the proxy's address when a trusted proxy forwarded it ("" otherwise). */
 	char client_ip[CLIENT_ADDRESS_SIZE];
 	char client_key[CLIENT_KEY_SIZE];
@@ -60,9 +55,10 @@ struct http_request {
 	/* Handler state kept across a suspension; free_state(state) runs when the request ends. */
 	void *state;
 	void (*free_state)(void *state);
-	/* For the access log. */
+	/* For the access log, set by the application: the game the request is about ("" none)
+	 * and the seat it acted as (-1 none, -2 the game's admin). */
 	char game[20];
-	int seat; /* -1 none, -2 admin */
+	int seat;
 	const char *problem_code;
 	char *extra_headers[HTTP_MAX_EXTRA_HEADERS][2];
 	int extra_header_count;
@@ -84,7 +80,7 @@ struct http_request {
 const char *http_header(struct http_request *request, const char *name);
 const char *http_query(struct http_request *request, const char *name);
 
-/* The query parameter `name` as headers_integer() (api/headers.h) reads it, `fallback` when absent;
+/* The query parameter `name` as headers_integer() (http/headers.h) reads it, `fallback` when absent;
  * -1 with a 400 problem naming the parameter queued when it is malformed (low >= 0). */
 long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high);
 
@@ -153,6 +149,10 @@ void http_resume(struct http_request *request);
 
 /* Server lifecycle. */
 struct http_config {
+	const struct router *router; /* the routes served (borrowed for the server's life) */
+	/* Requests whose path starts so are counted against the per-address rate limit
+	 * (http/ratelimit.h); others (probes, metrics) are not. NULL: every request. */
+	const char *rate_limited_prefix;
 	const char *listen_address;
 	int port;
 	int threads;

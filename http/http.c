@@ -6,11 +6,15 @@
  * database connection). Connections may be suspended (long-poll and streams) and are then
  * not tied to any thread until resumed.
  *
- * Body handling: a Content-Length over HTTP_BODY_LIMIT is answered 413 at once, before the
- * body is read; a chunked body that grows past the limit is discarded and answered 413 at
+ * Routes: the table handed to http_start() (http/router.h) is matched once the body is
+ * read; the handler of the route runs on the pool thread. The server knows nothing of what
+ * the handlers do.
+ *
+ * Body handling: a Content-Length over the route's limit (HTTP_BODY_LIMIT unless the
+ * route has its own) is answered 413 at once, before the body is read; a chunked body that grows past the limit is discarded and answered 413 at
  * its end. Every response carries X-Request-Id (the client's, when it sent a sane one).
  *
- * Browsers: every response carries the CORS headers of api/cors.h, and OPTIONS is answered
+ * Browsers: every response carries the CORS headers of http/cors.h, and OPTIONS is answered
  * here for every path of the route table (204 with Allow, and for a preflight the methods
  * and headers a page may use), before the rate limit: it costs no database and a refused
  * preflight would only hide the real answer from the page. Conditional GETs: a 200 with an
@@ -20,7 +24,7 @@
  * RateLimit-Limit, -Remaining and -Reset on every answer, 429s included.
  */
 #define _GNU_SOURCE /* POLLRDHUP */
-#include "api/http.h"
+#include "http/http.h"
 
 #include <netinet/in.h>
 #include <poll.h>
@@ -36,14 +40,13 @@
 
 #include "base/clock.h"
 #include "base/counters.h"
-#include "api/access_log.h"
-#include "api/client.h"
-#include "api/connections.h"
-#include "api/cors.h"
-#include "api/headers.h"
-#include "api/metrics.h"
-#include "api/ratelimit.h"
-#include "api/routes.h"
+#include "http/access_log.h"
+#include "http/client.h"
+#include "http/connections.h"
+#include "http/cors.h"
+#include "http/headers.h"
+#include "http/metrics.h"
+#include "http/ratelimit.h"
 #include "codec/text.h"
 #include "base/xalloc.h"
 
@@ -106,7 +109,7 @@ static enum MHD_Result collect_forwarded(void *context, enum MHD_ValueKind kind,
 	return MHD_YES;
 }
 
-/* The client as the service sees it (api/client.h): the socket's peer, or whom a trusted
+/* The client as the service sees it (http/client.h): the socket's peer, or whom a trusted
  * proxy forwarded the request for. */
 static void set_client_ip(struct http_request *request)
 {
@@ -413,6 +416,10 @@ void http_resume(struct http_request *request)
 	MHD_resume_connection(request->connection);
 }
 
+/* The routes served (http_start()). */
+static const struct router *router;
+static const char *rate_limited_prefix;
+
 /* OPTIONS on a path of the route table: 204 with Allow (its methods and OPTIONS), and for
  * a CORS preflight from an allowed origin what a page may send there. A preflight from an
  * origin off the list gets the 204 without allow headers: the browser then refuses the
@@ -422,13 +429,13 @@ static void answer_options(struct http_request *request)
 {
 	char *params[HTTP_MAX_PARAMS] = {NULL};
 	unsigned allowed = 0;
-	routes_match(HTTP_OPTIONS, request->path, params, &allowed);
+	router_match(router, HTTP_OPTIONS, request->path, params, &allowed);
 	if (!allowed) {
 		http_respond_problem(request, PROBLEM_ROUTE_NOT_FOUND, NULL, NULL, -1);
 		return;
 	}
 	char methods[64] = "";
-	routes_allow_header(allowed, methods, sizeof methods);
+	router_allow_header(allowed, methods, sizeof methods);
 	char allow[80];
 	snprintf(allow, sizeof allow, "%s, OPTIONS", methods);
 	http_add_header(request, "Allow", allow);
@@ -443,13 +450,13 @@ static void answer_options(struct http_request *request)
 	http_respond_empty(request, 204);
 }
 
-/* The largest body the request may send: HTTP_BODY_LIMIT, but an import carries a whole
- * game's log (the route is matched only once the body is read, so by its path). */
+/* The largest body the request may send: HTTP_BODY_LIMIT, or its route's own (an import
+ * carries a whole game's log). The route is matched only once the body is read, so the
+ * limit is found by the path at once. */
 static size_t body_limit(const struct http_request *request)
 {
-	return request->method == HTTP_POST && request->path && strcmp(request->path, HTTP_IMPORT_PATH) == 0
-		       ? HTTP_IMPORT_BODY_LIMIT
-		       : HTTP_BODY_LIMIT;
+	size_t limit = router_body_limit(router, request->method, request->path);
+	return limit ? limit : HTTP_BODY_LIMIT;
 }
 
 static void dispatch(struct http_request *request)
@@ -457,7 +464,7 @@ static void dispatch(struct http_request *request)
 	if (request->body_too_large) {
 		/* the limit of this route, which is not every route's (an import's is larger) */
 		char detail[80];
-		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes", body_limit(request));
+		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes", request->body_limit);
 		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, detail, NULL, -1);
 		return;
 	}
@@ -471,7 +478,7 @@ static void dispatch(struct http_request *request)
 		return;
 	}
 	/* The API is rate limited per client address; probes and metrics are not. */
-	if (strncmp(request->path, "/v1/", 4) == 0 &&
+	if ((!rate_limited_prefix || strncmp(request->path, rate_limited_prefix, strlen(rate_limited_prefix)) == 0) &&
 	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), clock_now(), &request->quota)) {
 		char seconds[16];
 		snprintf(seconds, sizeof seconds, "%d", request->quota.retry_after_s);
@@ -481,11 +488,11 @@ static void dispatch(struct http_request *request)
 		return;
 	}
 	unsigned allowed = 0;
-	request->route = routes_match(request->method, request->path, request->params, &allowed);
+	request->route = router_match(router, request->method, request->path, request->params, &allowed);
 	if (!request->route) {
 		if (allowed) {
 			char list[64] = "";
-			routes_allow_header(allowed, list, sizeof list);
+			router_allow_header(allowed, list, sizeof list);
 			http_add_header(request, "Allow", list);
 			http_respond_problem(request, PROBLEM_METHOD_NOT_ALLOWED, NULL, NULL, -1);
 		} else {
@@ -509,10 +516,11 @@ static struct http_request *request_new(struct MHD_Connection *connection, const
 	struct http_request *request = xcalloc(1, sizeof *request);
 	request->connection = connection;
 	request->started = clock_now();
-	request->method = routes_method_of(method);
+	request->method = router_method_of(method);
 	snprintf(request->method_name, sizeof request->method_name, "%s", method);
 	text_make_valid(request->method_name);
 	request->path = xstrdup(url);
+	request->body_limit = body_limit(request);
 	request->seat = -1;
 	set_request_id(request);
 	set_client_ip(request);
@@ -538,7 +546,7 @@ static void append_body(struct http_request *request, const char *data, size_t s
 {
 	if (request->body_too_large)
 		return;
-	if (request->body_length + size > body_limit(request)) {
+	if (request->body_length + size > request->body_limit) {
 		request->body_too_large = 1;
 		free(request->body);
 		request->body = NULL;
@@ -572,7 +580,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 		*context = request;
 		connections_headers_read(connection);
 		const char *length = http_header(request, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (length && strtoull(length, NULL, 10) > body_limit(request)) {
+		if (length && strtoull(length, NULL, 10) > request->body_limit) {
 			request->body_too_large = 1;
 			dispatch(request);
 		}
@@ -644,6 +652,9 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 					   .max_waiting_per_ip = config->max_waiting_per_ip,
 					   .request_timeout_s = config->request_timeout_s,
 					   .keepalive_timeout_s = config->keepalive_timeout_s};
+	router = config->router;
+	rate_limited_prefix = config->rate_limited_prefix;
+	metrics_configure(router);
 	connections_start(&guard);
 	struct MHD_Daemon *daemon = MHD_start_daemon(
 		flags, (uint16_t)config->port, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, address,

@@ -1,5 +1,5 @@
 /*
- * test_client.c - who a request comes from (api/client.c), on socket addresses and
+ * test_client.c - who a request comes from (http/client.c), on socket addresses and
  * X-Forwarded-For values alone: the peer when no proxy is trusted or the peer is not one,
  * the right-most entry that is not a trusted proxy when it is (whatever the client wrote to
  * its left), the last trusted hop when an entry is malformed, IPv4 inside IPv6 as IPv4,
@@ -9,7 +9,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "api/client.h"
+#include "http/client.h"
 #include "tests/check_main.h"
 
 /* The client of a request from `peer` (an address as text) with `forwarded`, into address

@@ -6,8 +6,8 @@
  * rules come from the engine's own table (engine/error.h): input errors answer 400, rule
  * refusals 422, except trade_not_found, which is 404 like any unknown resource.
  */
-#ifndef CATAN_API_PROBLEM_H
-#define CATAN_API_PROBLEM_H
+#ifndef CATAN_HTTP_PROBLEM_H
+#define CATAN_HTTP_PROBLEM_H
 
 #include <jansson.h>
 

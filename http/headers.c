@@ -6,7 +6,7 @@
  * from http.c and service.c lets the fuzz target of the request path call them without a
  * socket or a database.
  */
-#include "api/headers.h"
+#include "http/headers.h"
 
 #include <ctype.h>
 #include <stdint.h>

@@ -9,7 +9,7 @@
  * longer chain of trusted proxies is not a deployment, and stopping early only makes the
  * client a trusted hop (a shared key), never a key the sender chose.
  */
-#include "api/client.h"
+#include "http/client.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -16,8 +16,9 @@
  * bounded by MAX_WAITING. A place (struct connections_wait) points at its two entries and
  * is all that release needs. One lock (wait_lock, never held with `lock`) guards them.
  */
-#include "api/connections.h"
+#include "http/connections.h"
 
+#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -30,7 +31,6 @@
 #include "base/clock.h"
 #include "base/counters.h"
 #include "base/xalloc.h"
-#include "game/auth.h"
 
 #define REAPER_TICK_MS 250
 
@@ -246,7 +246,7 @@ static void client_give(struct client_places *entry)
 struct connections_wait *connections_wait_admit(const char *address, const char *token, size_t token_length,
 						enum connections_wait_refusal *refusal)
 {
-	unsigned char token_key[1 + AUTH_HASH_SIZE], address_key[CLIENT_KEY_MAX];
+	unsigned char token_key[1 + SHA256_DIGEST_LENGTH], address_key[CLIENT_KEY_MAX];
 	size_t address_length = strlen(address);
 	if (address_length > CLIENT_KEY_MAX - 1)
 		address_length = CLIENT_KEY_MAX - 1;
@@ -255,7 +255,7 @@ struct connections_wait *connections_wait_admit(const char *address, const char 
 	address_length++;
 	if (token) {
 		token_key[0] = 'T';
-		auth_hash(token, token_length, token_key + 1);
+		SHA256((const unsigned char *)token, token_length, token_key + 1);
 	}
 	pthread_mutex_lock(&wait_lock);
 	struct client_places *by_token = token ? client_find(token_key, sizeof token_key) : NULL;

@@ -6,7 +6,7 @@
  * send them in lower case anyway) and exactly otherwise: "https://a.example" does not
  * allow "https://a.example:8443" or "http://a.example".
  */
-#include "api/cors.h"
+#include "http/cors.h"
 
 #include <stdio.h>
 #include <string.h>
