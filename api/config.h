@@ -44,7 +44,7 @@
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
  *   RENDER_CONCURRENCY      the number of CPUs (board pictures drawn at once; see
- *                           api/render_slots.h)
+ *                           render/render_slots.h)
  *   RENDER_WAIT_MS          2000 (how long a picture request waits for a drawing slot
  *                           before answering 503 render_busy)
  *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many

@@ -19,7 +19,7 @@
  * in each process (http/ratelimit.c): they protect that process's threads, and counting
  * every request in the database would cost more than the requests. So do the limits of
  * one process's resources: imports judged at once (IMPORT_CONCURRENCY, here), pictures
- * drawn at once (api/render_slots.h), parked requests (http/connections.h).
+ * drawn at once (render/render_slots.h), parked requests (http/connections.h).
  *
  * Charged only for work actually done. A handler peeks before the work (quotas_admit: one
  * read; a client past its budget is refused before anything is parsed or judged) and pays

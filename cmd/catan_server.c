@@ -22,7 +22,7 @@
 #include "api/notify.h"
 #include "api/quotas.h"
 #include "http/ratelimit.h"
-#include "api/render_slots.h"
+#include "render/render_slots.h"
 #include "api/routes.h"
 #include "api/service.h"
 #include "api/webhooks.h"

@@ -121,10 +121,11 @@ test-api-unit: $(API_UNIT_RUNS)
 .PHONY: test-api-unit $(API_UNIT_RUNS)
 
 
-# The renderer (render/) without a server, the server's picture cache (api/picture_cache.c)
-# and drawing slots (api/render_slots.c), and `catan render` (through the program named by $CATAN).
+# The renderer (render/) without a server: pictures, the picture cache
+# (render/picture_cache.c) and drawing slots (render/render_slots.c), and `catan render`
+# (through the program named by $CATAN).
 RENDER_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/render/test_*.c))
-$(RENDER_TESTS): $(B)/tests/render/%: $(B)/obj/tests/render/%.o $(B)/obj/api/picture_cache.o $(B)/obj/api/render_slots.o \
+$(RENDER_TESTS): $(B)/tests/render/%: $(B)/obj/tests/render/%.o \
 		$(CODEC_GAMES_OBJ) $(B)/obj/tests/check_main.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS) -lpthread $(CHECK_LIBS)

@@ -13,8 +13,8 @@
  *
  * Thread-safe; render_slots_configure() once at start, before the HTTP threads run.
  */
-#ifndef CATAN_API_RENDER_SLOTS_H
-#define CATAN_API_RENDER_SLOTS_H
+#ifndef CATAN_RENDER_RENDER_SLOTS_H
+#define CATAN_RENDER_RENDER_SLOTS_H
 
 enum render_slot { RENDER_SLOT_TAKEN, RENDER_SLOT_TOO_MANY_WAITING, RENDER_SLOT_TIMED_OUT };
 

@@ -7,7 +7,7 @@
  * fits the byte budget and a slot is free. Bytes are copied in and out under the mutex, so
  * no caller ever holds a pointer into the cache.
  */
-#include "api/picture_cache.h"
+#include "render/picture_cache.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * it only ages out. Least recently used entries are dropped to keep the bytes held under a
  * budget (PICTURE_CACHE_BYTES). Thread-safe (one mutex; lookups copy the bytes out).
  */
-#ifndef CATAN_API_PICTURE_CACHE_H
-#define CATAN_API_PICTURE_CACHE_H
+#ifndef CATAN_RENDER_PICTURE_CACHE_H
+#define CATAN_RENDER_PICTURE_CACHE_H
 
 #include <stddef.h>
 #include <stdint.h>

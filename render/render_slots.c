@@ -8,7 +8,7 @@
  * deadline; waiters are not served in order, which is fine for pictures (a request that
  * loses answers 503 with Retry-After and its client tries again).
  */
-#include "api/render_slots.h"
+#include "render/render_slots.h"
 
 #include <pthread.h>
 #include <time.h>
