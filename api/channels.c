@@ -41,7 +41,7 @@
 #include "api/summary.h"
 #include "base/xalloc.h"
 #include "codec/escape.h"
-#include "db/store.h"
+#include "game/webhooks.h"
 #include "engine/legal.h"
 
 #define RETRY_AFTER_MAX_MS (3600 * 1000)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "http/http.h"
-#include "db/store.h"
+#include "game/play.h"
 #include "game/auth.h"
 
 struct session; /* api/service.h */

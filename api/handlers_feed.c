@@ -37,10 +37,10 @@
 #include "api/notify.h"
 #include "api/service.h"
 #include "base/xalloc.h"
-#include "db/store_feed.h"
 #include "game/auth.h"
 #include "game/lobby.h"
 #include "game/messages.h"
+#include "game/feed.h"
 
 #define FEED_GAMES_MAX 500
 #define FEED_LIMIT_DEFAULT 100
@@ -164,7 +164,7 @@ static enum store_status load_games(struct feed *feed)
 {
 	struct store_player_seat *seats = xcalloc(FEED_GAMES_MAX, sizeof *seats);
 	int count = 0;
-	enum store_status status = store_player_games(play_store(), feed->player_id, FEED_GAMES_MAX, seats, &count);
+	enum store_status status = lobby_player_seats(feed->player_id, FEED_GAMES_MAX, seats, &count);
 	if (status == STORE_OK) {
 		feed->game_count = count;
 		for (int i = 0; i < count; i++) {
@@ -219,7 +219,7 @@ static enum store_status feed_read(struct feed *feed, struct feed_page *page)
 		}
 	}
 	struct store_feed rows;
-	enum store_status status = store_feed_read_player(play_store(), feed->player_id, &feed->cursor, feed->limit, &rows);
+	enum store_status status = feed_read_player(feed->player_id, &feed->cursor, feed->limit, &rows);
 	if (status != STORE_OK)
 		return status;
 	int settled = 0;
@@ -284,7 +284,7 @@ static int feed_open(struct http_request *request, struct feed *feed, const char
 	enum store_status status = load_games(feed);
 	if (status == STORE_OK && !after) {
 		feed->announce = 1;
-		status = store_feed_xmin(play_store(), &feed->cursor.xact);
+		status = feed_xmin(&feed->cursor.xact);
 	}
 	if (status != STORE_OK) {
 		service_store_error(request, status);

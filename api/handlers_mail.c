@@ -42,7 +42,7 @@
 #include "api/registration.h"
 #include "api/service.h"
 #include "base/xalloc.h"
-#include "db/store_mail.h"
+#include "game/mailing.h"
 
 static void respond_page(struct http_request *request, int status, const char *title, const char *paragraph,
 			 const char *form_action)
@@ -162,7 +162,7 @@ void handle_post_player_mail(struct http_request *request)
 	struct store_mail_budget budget = mail_budget();
 	enum store_status status = STORE_UNAVAILABLE;
 	if (auth_random(secret, sizeof secret))
-		status = store_mail_register_player(play_store(), player.id, address, secret, MAIL_CONFIRM_EXPIRES_S,
+		status = mailing_register_player(player.id, address, secret, MAIL_CONFIRM_EXPIRES_S,
 						    &budget, &id, &retry_after_s);
 	if (status == STORE_OK && retry_after_s > 0)
 		respond_over_budget(request, retry_after_s);
@@ -179,7 +179,7 @@ void handle_get_player_mail(struct http_request *request)
 	if (!handlers_authenticate_player(request, &player))
 		return;
 	struct store_mail mail;
-	enum store_status status = store_mail_get_player(play_store(), player.id, &mail);
+	enum store_status status = mailing_get_player(player.id, &mail);
 	if (status != STORE_OK && status != STORE_NOT_FOUND) {
 		service_store_error(request, status);
 		return;
@@ -193,7 +193,7 @@ void handle_delete_player_mail(struct http_request *request)
 	if (!handlers_authenticate_player(request, &player))
 		return;
 	int removed;
-	enum store_status status = store_mail_delete_player(play_store(), player.id, &removed);
+	enum store_status status = mailing_delete_player(player.id, &removed);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -220,7 +220,7 @@ void handle_post_mail(struct http_request *request)
 		struct store_mail_budget budget = mail_budget();
 		enum store_status status = STORE_UNAVAILABLE;
 		if (auth_random(secret, sizeof secret))
-			status = store_mail_register(play_store(), session.game.id, session.viewer,
+			status = mailing_register(session.game.id, session.viewer,
 						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &budget,
 						     &id, &retry_after_s);
 		if (status == STORE_OK && retry_after_s > 0) {
@@ -242,7 +242,7 @@ void handle_get_mail(struct http_request *request)
 	if (!service_open(request, &session))
 		return;
 	struct store_mail mail;
-	enum store_status status = store_mail_get(play_store(), 0, session.game.id, session.viewer, &mail);
+	enum store_status status = mailing_get(0, session.game.id, session.viewer, &mail);
 	if (status != STORE_OK && status != STORE_NOT_FOUND) {
 		service_store_error(request, status);
 		return;
@@ -256,7 +256,7 @@ void handle_delete_mail(struct http_request *request)
 	if (!service_open(request, &session))
 		return;
 	int removed;
-	enum store_status status = store_mail_delete(play_store(), 0, session.game.id, session.viewer, &removed);
+	enum store_status status = mailing_delete(0, session.game.id, session.viewer, &removed);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -275,7 +275,7 @@ static int link_registration(struct http_request *request, enum mail_purpose pur
 				     -1);
 		return -1;
 	}
-	enum store_status status = store_mail_get(play_store(), id, 0, 0, mail);
+	enum store_status status = mailing_get(id, 0, 0, mail);
 	if (status == STORE_NOT_FOUND)
 		return 0;
 	if (status != STORE_OK) {
@@ -306,7 +306,7 @@ void handle_mail_confirm(struct http_request *request)
 		return;
 	}
 	int confirmed = 0;
-	enum store_status status = store_mail_confirm(play_store(), mail.id, &confirmed);
+	enum store_status status = mailing_confirm(mail.id, &confirmed);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -347,7 +347,7 @@ void handle_mail_unsubscribe(struct http_request *request)
 		return;
 	if (found > 0) {
 		int removed;
-		enum store_status status = store_mail_delete(play_store(), mail.id, 0, 0, &removed);
+		enum store_status status = mailing_delete(mail.id, 0, 0, &removed);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;

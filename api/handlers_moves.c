@@ -41,10 +41,10 @@
 #include "api/notify.h"
 #include "api/service.h"
 #include "base/xalloc.h"
-#include "db/store_feed.h"
 #include "game/messages.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "game/feed.h"
 
 #define LOG_LIMIT_DEFAULT 100
 #define LOG_LIMIT_MAX 1000
@@ -202,7 +202,7 @@ static int stream_fill(struct stream *stream, int *held)
 {
 	*held = 0;
 	struct store_feed feed;
-	enum store_status status = store_feed_read_game(play_store(), stream->session.game.id, &stream->position,
+	enum store_status status = feed_read_game(stream->session.game.id, &stream->position,
 							stream->event_floor, 0, STREAM_BATCH, &feed);
 	if (status != STORE_OK)
 		return 0;
@@ -354,10 +354,10 @@ void handle_get_stream(struct http_request *request)
 	int32_t event_floor = 0;
 	enum store_status status = STORE_NOT_FOUND;
 	if (message > 0)
-		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
+		status = feed_position_of(session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
 						&position);
 	else if (after > 0)
-		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_EVENT, (int32_t)after,
+		status = feed_position_of(session.game.id, STORE_FEED_EVENT, (int32_t)after,
 						&position);
 	if (status == STORE_NOT_FOUND && message > 0) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID names no message of this game",

@@ -26,6 +26,7 @@
 #include "api/webhooks.h"
 #include "game/auth.h"
 #include "game/lobby.h"
+#include "game/webhooks.h"
 
 #define PLAYER_WEBHOOKS_MAX 10
 
@@ -45,7 +46,7 @@ static json_t *player_webhook_json(const struct store_webhook *webhook, int64_t 
 static int list_own(struct http_request *request, const struct store_player *player, struct store_webhook **webhooks,
 		    int *count)
 {
-	enum store_status status = store_player_webhook_list(play_store(), player->id, webhooks, count);
+	enum store_status status = webhooks_player_list(player->id, webhooks, count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -85,7 +86,7 @@ void handle_post_player_webhook(struct http_request *request)
 	struct store_webhook webhook = {0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_player_webhook_create(play_store(), player.id, wanted.your_turn_only, wanted.secret, webhook.url,
+		webhooks_player_create(player.id, wanted.your_turn_only, wanted.secret, webhook.url,
 					    wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -162,7 +163,7 @@ void handle_delete_player_webhook(struct http_request *request)
 	struct store_player player;
 	int64_t id;
 	if (own_id(request, &player, &id))
-		handlers_webhook_deleted(request, store_player_webhook_delete(play_store(), player.id, id));
+		handlers_webhook_deleted(request, webhooks_player_delete(player.id, id));
 }
 
 void handle_get_player_webhook_deliveries(struct http_request *request)

@@ -284,7 +284,7 @@ void handle_get_my_games(struct http_request *request)
 	struct store_player_game *rows = xcalloc(MY_GAMES_MAX, sizeof *rows);
 	struct my_game *games = xcalloc(MY_GAMES_MAX, sizeof *games);
 	int count = 0;
-	enum store_status status = store_player_game_summaries(play_store(), player.id, MY_GAMES_MAX, rows, &count);
+	enum store_status status = lobby_player_games(player.id, MY_GAMES_MAX, rows, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		goto done;

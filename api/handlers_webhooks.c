@@ -33,7 +33,7 @@
 #include "api/registration.h"
 #include "api/service.h"
 #include "api/webhooks.h"
-#include "db/store_quota.h"
+#include "game/webhooks.h"
 
 #define WEBHOOKS_PER_OWNER 5
 #define WEBHOOKS_PER_GAME 20
@@ -69,7 +69,7 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook)
 static int list_webhooks(struct http_request *request, const struct session *session, struct store_webhook **webhooks,
 			 int *count)
 {
-	enum store_status status = store_webhook_list(play_store(), session->game.id, webhooks, count);
+	enum store_status status = webhooks_list(session->game.id, webhooks, count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -99,7 +99,7 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 	/* One event reaches at most WEBHOOK_RECEIVERS_MAX receivers, the game's and its
 	 * players' together (db/migrations/0011_quotas.sql): one more would receive nothing. */
 	int receivers, most = service_config()->webhook_receivers_max;
-	enum store_status status = most > 0 ? store_receivers_count(play_store(), session->game.id, &receivers) : STORE_OK;
+	enum store_status status = most > 0 ? webhooks_receivers(session->game.id, &receivers) : STORE_OK;
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -167,7 +167,7 @@ void handle_post_webhook(struct http_request *request)
 	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_webhook_create(play_store(), session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
+		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
 				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -193,7 +193,7 @@ void handle_get_webhooks(struct http_request *request)
 		return;
 	struct store_webhook *webhooks;
 	int count;
-	enum store_status status = store_webhook_list(play_store(), session.game.id, &webhooks, &count);
+	enum store_status status = webhooks_list(session.game.id, &webhooks, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -235,7 +235,7 @@ void handle_delete_webhook(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
-	handlers_webhook_deleted(request, store_webhook_delete(play_store(), session.game.id, id));
+	handlers_webhook_deleted(request, webhooks_delete(session.game.id, id));
 }
 
 void handlers_webhook_deleted(struct http_request *request, enum store_status status)
@@ -264,7 +264,7 @@ void handlers_webhook_deliveries(struct http_request *request, int64_t id)
 		return;
 	struct store_delivery_entry *entries;
 	int count;
-	enum store_status status = store_delivery_history(play_store(), id, (int)limit, &entries, &count);
+	enum store_status status = webhooks_history(id, (int)limit, &entries, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;

@@ -27,7 +27,7 @@
 #include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/text.h"
-#include "db/store.h"
+#include "game/play.h"
 
 static const char *const envelope[] = {"version", "created_at", "origin"};
 

@@ -63,9 +63,10 @@
 #include "api/summary.h"
 #include "api/webhooks.h"
 #include "base/xalloc.h"
-#include "db/store_mail.h"
 #include "engine/legal.h"
 #include "game/play.h"
+#include "game/mailing.h"
+#include "game/outbox.h"
 
 #define CONNECT_TIMEOUT_MS 5000
 #define TOTAL_TIMEOUT_MS 20000
@@ -161,18 +162,18 @@ static int send_logged(CURL *curl, const struct store_delivery *delivery, const 
 	int duration_ms;
 	int sent = smtp_send(curl, mail->address, message, error, sizeof error, &reply, &duration_ms);
 	free(message);
-	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
+	outbox_log(delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
 			   (int)reply, duration_ms, kind, sent ? NULL : error);
 	counters_add(sent ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	if (!sent)
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));
 	return sent;
 }
 
 static void done(const struct store_delivery *delivery)
 {
-	store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+	outbox_update(delivery->outbox_id, 1, delivery->last_seq + 1, 0);
 }
 
 static void deliver_confirmation(CURL *curl, const struct store_delivery *delivery, const struct store_mail *mail,
@@ -265,7 +266,7 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 				prompted = 1;
 		store_log_free(&log);
 	} else {
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));
 		return;
 	}
@@ -275,7 +276,7 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 	}
 	int64_t interval_ms = (int64_t)service_config()->mail_min_interval_s * 1000;
 	if (mail->since_last_ms >= 0 && mail->since_last_ms < interval_ms && turn != TURN_FINISHED) {
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      interval_ms - mail->since_last_ms);
 		return;
 	}
@@ -317,9 +318,9 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 				       (int64_t)time(NULL)};
 	if (send_logged(curl, delivery, mail, &content, "mail", version)) {
 		if (mail->player_id)
-			store_mail_game_sent(play_store(), mail->id, record->id, turn);
+			mailing_game_sent(mail->id, record->id, turn);
 		else
-			store_mail_sent(play_store(), mail->id, turn);
+			mailing_sent(mail->id, turn);
 		done(delivery);
 	}
 	free(summary);
@@ -331,7 +332,7 @@ void mail_deliver(CURL *curl, const struct store_delivery *delivery)
 {
 	const struct config *config = service_config();
 	struct store_mail mail;
-	enum store_status status = store_mail_get(play_store(), delivery->webhook_id, 0, 0, &mail);
+	enum store_status status = mailing_get(delivery->webhook_id, 0, 0, &mail);
 	if (status == STORE_NOT_FOUND) {
 		/* Removed meanwhile: nothing to send, ever. */
 		done(delivery);
@@ -340,7 +341,7 @@ void mail_deliver(CURL *curl, const struct store_delivery *delivery)
 	/* A server without SMTP_URL leaves the row to one that has it (or to itself after a
 	 * restart with it), as when the relay is down. */
 	if (status != STORE_OK || !config || !config->smtp_url) {
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));
 		return;
 	}
@@ -357,9 +358,9 @@ void mail_deliver(CURL *curl, const struct store_delivery *delivery)
 			return;
 		}
 		mail.seat = delivery->seat;
-		if (store_mail_game_state(play_store(), mail.id, delivery->game_id, mail.seat, &mail.since_last_ms,
+		if (mailing_game_state(mail.id, delivery->game_id, mail.seat, &mail.since_last_ms,
 					  &mail.last_turn, &own) != STORE_OK) {
-			store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+			outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 					      webhooks_backoff_ms(delivery->attempts));
 			return;
 		}
@@ -370,7 +371,7 @@ void mail_deliver(CURL *curl, const struct store_delivery *delivery)
 	}
 	struct game_record record;
 	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      webhooks_backoff_ms(delivery->attempts));
 		return;
 	}

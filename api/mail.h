@@ -19,7 +19,7 @@
 #include <curl/curl.h>
 
 #include "base/xalloc.h"
-#include "db/store.h"
+#include "game/mailing.h"
 
 #define MAIL_ADDRESS_MAX 254
 #define MAIL_CODE_SIZE 72 /* a link's code as text: 16 hex digits, ".", 43 base64url, NUL (rounded up) */

@@ -21,7 +21,7 @@
 
 #include "base/clock.h"
 #include "base/counters.h"
-#include "db/listener.h"
+#include "game/changes.h"
 
 #define WAITER_BUCKETS 1024
 #define VERSION_SLOTS 16384
@@ -51,7 +51,7 @@ static int stopping;
 static atomic_int thread_running;
 static double hurry_until; /* until then a waiter's deadline is near: tick fast (registry_lock) */
 static pthread_t listener_thread;
-static struct listener *listener;
+static struct changes *changes;
 
 static size_t bucket_of(int64_t game_id)
 {
@@ -76,14 +76,14 @@ static void wake(struct notify_waiter **link)
 	http_resume(waiter->request);
 }
 
-/* version LISTENER_MESSAGE: a message, waking the waiters that want messages. */
+/* version CHANGES_MESSAGE: a message, waking the waiters that want messages. */
 static void wake_game(int64_t game_id, int32_t version)
 {
 	struct notify_waiter **link = &buckets[bucket_of(game_id)];
 	while (*link) {
 		const struct notify_waiter *waiter = *link;
 		if (waiter->game_id == game_id &&
-		    (version == LISTENER_MESSAGE ? waiter->messages : waiter->after < version))
+		    (version == CHANGES_MESSAGE ? waiter->messages : waiter->after < version))
 			wake(link);
 		else
 			link = &(*link)->next;
@@ -133,7 +133,7 @@ void notify_message(int64_t game_id)
 {
 	pthread_mutex_lock(&registry_lock);
 	note_game(game_id);
-	wake_game(game_id, LISTENER_MESSAGE);
+	wake_game(game_id, CHANGES_MESSAGE);
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -148,7 +148,7 @@ uint64_t notify_seen(void)
 static void on_append(void *context, int64_t game_id, int32_t version)
 {
 	(void)context;
-	if (version == LISTENER_MESSAGE)
+	if (version == CHANGES_MESSAGE)
 		notify_message(game_id);
 	else
 		notify_version(game_id, version);
@@ -272,7 +272,7 @@ static void *listen_loop(void *unused)
 		pthread_mutex_lock(&registry_lock);
 		int fast = clock_now() < hurry_until;
 		pthread_mutex_unlock(&registry_lock);
-		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
+		changes_wait(changes, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
 		if (reconnected)
 			wake_expired(0, 1);
 		double now = clock_now();
@@ -287,7 +287,7 @@ static void *listen_loop(void *unused)
 
 void notify_start(const char *conninfo)
 {
-	listener = listener_open(conninfo);
+	changes = changes_open(conninfo);
 	atomic_store(&thread_running, 1);
 	if (pthread_create(&listener_thread, NULL, listen_loop, NULL) != 0)
 		abort();
@@ -301,8 +301,8 @@ void notify_stop(void)
 	wake_expired(0, 1);
 	if (atomic_exchange(&thread_running, 0)) {
 		pthread_join(listener_thread, NULL);
-		listener_close(listener);
-		listener = NULL;
+		changes_close(changes);
+		changes = NULL;
 	}
 }
 

@@ -15,7 +15,7 @@
 #include "api/channels.h"
 #include "api/destination.h"
 #include "api/mail.h"
-#include "db/store.h"
+#include "game/webhooks.h"
 
 static int refuse(struct registration_refusal *refusal, enum problem problem, const char *field, const char *detail)
 {

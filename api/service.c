@@ -24,7 +24,7 @@
 #include "api/notify.h"
 #include "http/ratelimit.h"
 #include "api/routes.h"
-#include "api/worker.h"
+#include "game/worker.h"
 #include "base/xalloc.h"
 #include "engine/view.h"
 #include "game/auth.h"

@@ -19,7 +19,6 @@
 #include "api/inputs.h"
 #include "codec/error.h"
 #include "codec/options.h"
-#include "db/store.h"
 #include "engine/command.h"
 #include "engine/game.h"
 #include "game/play.h"

@@ -63,6 +63,7 @@
 #include "engine/legal.h"
 #include "engine/view.h"
 #include "game/messages.h"
+#include "game/outbox.h"
 
 /* One row per claim, leased for LEASE_MS and extended after each acknowledged event: a
  * worker that dies holds a row at most that long, and a row's worst case (one event timing
@@ -383,7 +384,7 @@ static int send_one(CURL *curl, const struct store_delivery *delivery, const cha
 	int duration_ms;
 	long status = post(curl, delivery, message_id, body, error, sizeof error, &duration_ms);
 	int acknowledged = status >= 200 && status <= 299;
-	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
+	outbox_log(delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
 			   (int)status, duration_ms, kind, acknowledged ? NULL : error);
 	counters_add(acknowledged ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	return acknowledged;
@@ -391,7 +392,7 @@ static int send_one(CURL *curl, const struct store_delivery *delivery, const cha
 
 static void retry_later(const struct store_delivery *delivery, int32_t next_seq)
 {
-	store_delivery_update(play_store(), delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
+	outbox_update(delivery->outbox_id, 0, next_seq, webhooks_backoff_ms(delivery->attempts));
 }
 
 /* A chat webhook's outbox row: one message when the append changed whom the game waits
@@ -409,7 +410,7 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 	}
 	int only_seat = delivery->your_turn_only ? delivery->seat : -1;
 	if (!channels_worth_a_message(&before, &after, only_seat)) {
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->last_seq + 1, 0);
 		return;
 	}
 	struct event recent[WEBHOOKS_RECENT_EVENTS];
@@ -442,7 +443,7 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 				 (long long)retry_ms);
 		}
 	}
-	store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
+	outbox_log(delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
 			   delivery->attempts, (int)status, duration_ms, "channel", acknowledged ? NULL : error);
 	counters_add(acknowledged ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
 	const struct config *config = service_config();
@@ -454,15 +455,15 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 	 * towards disabling the webhook nor resets the count. */
 	int disabled = 0;
 	if (status != 429)
-		store_channel_result(play_store(), delivery->webhook_id, acknowledged, max_failures, reason, &disabled);
+		outbox_channel_result(delivery->webhook_id, acknowledged, max_failures, reason, &disabled);
 	if (acknowledged) {
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->last_seq + 1, 0);
 	} else if (disabled) {
-		store_delivery_log(play_store(), delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
+		outbox_log(delivery->webhook_id, delivery->outbox_id, delivery->last_seq,
 				   delivery->attempts, 0, 0, "disabled", reason);
 	} else {
 		int64_t backoff = webhooks_backoff_ms(delivery->attempts);
-		store_delivery_update(play_store(), delivery->outbox_id, 0, delivery->next_seq,
+		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
 				      retry_ms >= 0 ? retry_ms : backoff);
 	}
 }
@@ -473,7 +474,7 @@ static void deliver_chat(CURL *curl, const struct store_delivery *delivery)
 static void deliver_message(CURL *curl, const struct store_delivery *delivery)
 {
 	if (delivery->format != STORE_FORMAT_STANDARD || delivery->your_turn_only) {
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->next_seq, 0);
 		return;
 	}
 	struct game_record record;
@@ -488,7 +489,7 @@ static void deliver_message(CURL *curl, const struct store_delivery *delivery)
 	}
 	if (messages.count != 1 || messages.rows[0].seq != delivery->message_seq) {
 		store_messages_free(&messages);
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->next_seq, 0);
 		return;
 	}
 	json_t *body = json_pack("{s:s, s:s, s:o}", "type", "message", "game_id", record.id_text, "message",
@@ -504,7 +505,7 @@ static void deliver_message(CURL *curl, const struct store_delivery *delivery)
 	int acknowledged = send_one(curl, delivery, message_id, delivery->message_seq, "message", text);
 	free(text);
 	if (acknowledged)
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->next_seq, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->next_seq, 0);
 	else
 		retry_later(delivery, delivery->next_seq);
 }
@@ -519,7 +520,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 	/* A player's webhook for a game the player no longer sits in (the claim found no
 	 * seat): nothing of the game is the player's to see. */
 	if (delivery->seat == STORE_WEBHOOK_UNSEATED) {
-		store_delivery_update(play_store(), delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+		outbox_update(delivery->outbox_id, 1, delivery->last_seq + 1, 0);
 		return;
 	}
 	if (delivery->message_seq > 0) {
@@ -557,7 +558,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 		}
 		next = row->seq + 1;
 		if (next <= delivery->last_seq)
-			store_delivery_update(play_store(), delivery->outbox_id, 0, next, LEASE_MS);
+			outbox_update(delivery->outbox_id, 0, next, LEASE_MS);
 	}
 	/* The note reads the whole append's events, so fetch them when the events were sent in
 	 * an earlier attempt. */
@@ -580,7 +581,7 @@ static void deliver(CURL *curl, const struct store_delivery *delivery)
 			return;
 		}
 	}
-	store_delivery_update(play_store(), delivery->outbox_id, 1, next, 0);
+	outbox_update(delivery->outbox_id, 1, next, 0);
 }
 
 static void *work(void *unused)
@@ -594,7 +595,7 @@ static void *work(void *unused)
 		struct store_delivery *deliveries;
 		int count = 0;
 		enum store_status status =
-			store_claim_deliveries(play_store(), CLAIM_BATCH, LEASE_MS, &deliveries, &count);
+			outbox_claim(CLAIM_BATCH, LEASE_MS, &deliveries, &count);
 		int pause_ms = POLL_MS;
 		if (status == STORE_OK) {
 			backoff_succeeded(&backoff);

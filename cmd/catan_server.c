@@ -26,7 +26,7 @@
 #include "api/routes.h"
 #include "api/service.h"
 #include "api/webhooks.h"
-#include "api/worker.h"
+#include "game/worker.h"
 #include "db/store.h"
 #include "render/render.h"
 

@@ -31,6 +31,7 @@
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/import.h"
+#include "game/play_internal.h"
 
 #define CACHE_SLOTS 4096
 #define TOKEN_CACHE 8
@@ -92,7 +93,7 @@ void play_shutdown(void)
 	conninfo = NULL;
 }
 
-struct store *play_store(void)
+struct store *play_thread_store(void)
 {
 	struct store *store = pthread_getspecific(store_key);
 	if (!store) {
@@ -224,12 +225,12 @@ static enum store_status load_record(struct store *store, int64_t id, struct gam
 enum store_status play_refresh(struct game_record *game)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	uint32_t before = game->state.version;
 	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
 	/* A seat went away or came back: its bot flag is in the seats, read them again. */
 	if (status == STORE_OK && repo.seats_changed)
-		status = load_info(play_store(), game);
+		status = load_info(play_thread_store(), game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
@@ -239,7 +240,7 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 {
 	if (cache_get(game_id, out))
 		return fresh ? play_refresh(out) : STORE_OK;
-	enum store_status status = load_record(play_store(), game_id, out);
+	enum store_status status = load_record(play_thread_store(), game_id, out);
 	if (status == STORE_OK)
 		cache_put(out);
 	return status;
@@ -247,20 +248,20 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 
 enum store_status play_read_log(int64_t game_id, int32_t after, int limit, struct store_log *out)
 {
-	return store_read_events(play_store(), game_id, after, limit, out);
+	return store_read_events(play_thread_store(), game_id, after, limit, out);
 }
 
 enum store_status play_state_at(int64_t game_id, int32_t version, struct game *out)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	return game_repo_load_at(&repo, game_id, version, out);
 }
 
 int play_database_ready(void)
 {
 	int32_t version;
-	enum store_status status = store_version(play_store(), 0, &version);
+	enum store_status status = store_version(play_thread_store(), 0, &version);
 	return status == STORE_OK || status == STORE_NOT_FOUND;
 }
 
@@ -268,7 +269,7 @@ enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH
 {
 	if (cache_find_token(game_id, hash, seat))
 		return STORE_OK;
-	enum store_status status = store_find_token(play_store(), game_id, hash, seat);
+	enum store_status status = store_find_token(play_thread_store(), game_id, hash, seat);
 	if (status == STORE_OK)
 		cache_add_token(game_id, hash, *seat);
 	return status;
@@ -459,7 +460,7 @@ static char *move_answer(const struct game_record *game, const struct play_move 
 static int answer_of_key(const struct game_record *game, const struct play_move *move, struct play_result *result)
 {
 	enum store_status status =
-		store_idempotency_get(play_store(), game->id, move->key, move->request_hash, &result->replay);
+		store_idempotency_get(play_thread_store(), game->id, move->key, move->request_hash, &result->replay);
 	if (status == STORE_NOT_FOUND)
 		return 0;
 	if (status == STORE_OK) {
@@ -498,7 +499,7 @@ static void refuse(const struct game_record *game, const struct play_move *move,
 	char *text = move->refusal_body(move->context, error, (long)game->state.version, &status_code);
 	struct store_idempotency record = {move->key, {0}, status_code, text};
 	memcpy(record.request_hash, move->request_hash, STORE_HASH_SIZE);
-	enum store_status stored = store_idempotency_put(play_store(), game->id, &record);
+	enum store_status stored = store_idempotency_put(play_thread_store(), game->id, &record);
 	free(text);
 	if (stored == STORE_IDEMPOTENCY_CONFLICT) {
 		if (!answer_of_key(game, move, result)) {
@@ -596,7 +597,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && !play_unattended(game))
 			timer.due_ms = PLAY_BOT_LEASE_MS;
 		struct game_repo repo;
-		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+		game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 		status = game_repo_append(&repo, game->id, &game->state, &events, &after, move->seat, move->origin,
 					  move->key ? &record : NULL, next);
 		if (status == STORE_OK) {
@@ -666,7 +667,7 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		char *payload = codec_payload_dump(&event, game->state.options.seats);
 		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
 		int outcome;
-		*status = store_set_away(play_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
+		*status = store_set_away(play_thread_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
 					 &outcome);
 		free(payload);
 		if (*status == STORE_CONFLICT)
@@ -734,7 +735,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	struct store_timer_set timer;
 	row.timer = next_timer(out, &out->state, &timer);
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	*status = game_repo_create(&repo, &row, &events, &out->state, &out->id);
 	free(options_text);
 	if (*status != STORE_OK)
@@ -768,7 +769,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	struct store_timer_set timer;
 	row.timer = next_timer(out, &out->state, &timer);
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	enum store_status status =
 		game_repo_import(&repo, &row, events, count, actors, event_origins, &out->state, &out->id);
 	free(options_text);

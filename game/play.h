@@ -27,8 +27,9 @@
  * HTTP layer needs to know of appends (wake long-polls, count, wake the workers) reaches it
  * through the hooks given to play_init(), so this module includes nothing of api/.
  *
- * Threads: each thread owns one store connection (play_store(), opened on first use). The
- * cache is shared, one mutex per slot.
+ * Threads: each thread owns one store connection (play_thread_store() of
+ * game/play_internal.h, opened on first use: game/'s own, never seen above it). The cache
+ * is shared, one mutex per slot.
  */
 #ifndef CATAN_GAME_PLAY_H
 #define CATAN_GAME_PLAY_H
@@ -80,9 +81,6 @@ void play_init(const char *database_url, const struct play_hooks *hooks);
 /* Refuse new writes from now on (PLAY_STOPPING); then release everything. */
 void play_shutdown_begin(void);
 void play_shutdown(void);
-
-/* This thread's store (opened on first use; closed when the thread ends). */
-struct store *play_store(void);
 
 /* ---- Reading ---- */
 

@@ -18,7 +18,7 @@
  *
  * Choices draw from a stream of the game's seed distinct from the one decide() uses.
  */
-#include "api/worker.h"
+#include "game/worker.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,13 +28,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/xalloc.h"
-#include "base/log.h"
 #include "base/backoff.h"
 #include "base/counters.h"
-#include "game/play.h"
+#include "base/log.h"
+#include "base/xalloc.h"
 #include "engine/autoplay.h"
 #include "engine/legal.h"
+#include "game/play.h"
+#include "game/play_internal.h"
 
 #define CLAIM_BATCH 4
 #define LEASE_MS 10000
@@ -208,7 +209,7 @@ static void *work(void *unused)
 	while (atomic_load(&running)) {
 		struct store_timer timers[CLAIM_BATCH];
 		int count = 0;
-		enum store_status status = store_claim_timers(play_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
+		enum store_status status = store_claim_timers(play_thread_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
 		if (status != STORE_OK) {
 			/* Wake-ups are ignored while backing off: an outage is not work. */
 			wait_for_work(backoff_failed(&backoff), 0);

@@ -3,13 +3,13 @@
  *
  * Worker threads (any number per server, on any number of servers) claim due rows of
  * game_timers (db/store.h) and make the move each stands for through the same decide and
- * append path as a player's move (api/service.h), logged with origin "bot" or "timeout".
- * A claim is a lease: a worker that dies mid-work delays the game by the lease, never
- * loses it. A bot chain (several bot seats moving in a row) is played by one worker
+ * append path as a player's move (play_move(), game/play.h), logged with origin "bot" or
+ * "timeout". A claim is a lease: a worker that dies mid-work delays the game by the lease,
+ * never loses it. A bot chain (several bot seats moving in a row) is played by one worker
  * without waiting, each move appended as it is made.
  */
-#ifndef CATAN_API_WORKER_H
-#define CATAN_API_WORKER_H
+#ifndef CATAN_GAME_WORKER_H
+#define CATAN_GAME_WORKER_H
 
 /* Start `count` worker threads. */
 void worker_start(int count);
