@@ -72,6 +72,7 @@ include render/render.mk
 include db/db.mk
 include game/game.mk
 include http/http.mk
+include deliver/deliver.mk
 include api/api.mk
 include cmd/cmd.mk
 include bench/bench.mk

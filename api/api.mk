@@ -4,7 +4,7 @@
 API_SRC := $(wildcard api/*.c)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o $(B)/obj/gen/web_files.o
 API_LIB := $(B)/libapi.a
-API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
+API_LIBS := -lpthread -lm
 
 $(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh scripts/c_lines.sh
 	@mkdir -p $(dir $@)

@@ -36,7 +36,7 @@
  *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
  *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
- *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (api/destination.h);
+ *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (deliver/destination.h);
  *                           1: also loopback and private ones (tests, on-premise receivers)
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see game/game_repo)
  *   PUBLIC_URL              the base URL printed at start and used in the board_url of
@@ -48,10 +48,10 @@
  *   RENDER_WAIT_MS          2000 (how long a picture request waits for a drawing slot
  *                           before answering 503 render_busy)
  *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many
- *                           failed attempts in a row (api/channels.h)
+ *                           failed attempts in a row (deliver/channels.h)
  *   SMTP_URL                unset: mail is off (registering an address answers 503
  *                           mail_disabled); smtp://relay:25 or smtps://relay:465: the
- *                           relay "your turn" mails go through (api/mail.h)
+ *                           relay "your turn" mails go through (deliver/mail_message.h)
  *   SMTP_USER, SMTP_PASSWORD  the relay's credentials, if it wants them (then STARTTLS is
  *                           required on smtp://)
  *   MAIL_FROM               catan@localhost: the sender of mails (one plain address)

@@ -37,7 +37,7 @@ static void set_away(struct http_request *request, int away)
 	if (!body)
 		return;
 	int seat;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	int parsed = inputs_away(body, request->params[1], session.game.state.options.seats, &seat, &refusal);
 	if (!parsed)
 		service_refuse(request, &refusal);

@@ -1,5 +1,5 @@
 /*
- * handlers_mail.c - a seat's mail address (api/mail.h sends the mails).
+ * handlers_mail.c - a seat's mail address (deliver/mail_message.h sends the mails).
  *
  *   POST   /v1/games/{id}/mail {address}   register (or replace) the seat's address:
  *                                          202, and a confirmation mail with a link
@@ -7,7 +7,7 @@
  *   DELETE /v1/games/{id}/mail             remove it (204, also when there was none)
  *   POST   /v1/players/me/mail {address}   the same for a player (player token): one
  *   GET    /v1/players/me/mail             address for every game the player sits in,
- *   DELETE /v1/players/me/mail             now and later (api/mail.c says how it mails)
+ *   DELETE /v1/players/me/mail             now and later (deliver/mail.c says how it mails)
  *   GET    /v1/mail/confirm?code=          the confirmation link: turns the mails on
  *   GET    /v1/mail/unsubscribe?code=      a page with one button that POSTs ...
  *   POST   /v1/mail/unsubscribe?code=      ... here: removes the registration (RFC 8058
@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/mail.h"
+#include "deliver/mail_message.h"
 #include "api/registration.h"
 #include "api/service.h"
 #include "base/xalloc.h"
@@ -78,10 +78,10 @@ static int read_address(struct http_request *request, json_t **body, const char 
 	*body = service_body(request, 0);
 	if (!*body)
 		return 0;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (registration_read_mail(*body, address, &refusal))
 		return 1;
-	http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
+	service_refuse(request, &refusal);
 	json_decref(*body);
 	*body = NULL;
 	return 0;

@@ -32,7 +32,7 @@ void handle_post_message(struct http_request *request)
 	if (!body)
 		return;
 	const char *text;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (!inputs_message(body, &text, &refusal)) {
 		service_refuse(request, &refusal);
 		json_decref(body);

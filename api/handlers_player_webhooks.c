@@ -8,7 +8,7 @@
  * the events (db/migrations/0006_player_webhooks.sql, catan_receivers), and the delivery
  * worker sends it exactly as it would send a webhook registered by the player's seat of
  * that game: the events redacted for that seat, its your_turn notes, or, in a chat format,
- * the turn changes (api/webhooks.c; the claim resolves the seat). Every delivery names its
+ * the turn changes (deliver/deliver.c; the claim resolves the seat). Every delivery names its
  * game (game_id), since one receiver hears many games.
  *
  * The body is a game webhook's (api/handlers_webhooks.c reads it): url, events ("all" or
@@ -23,7 +23,6 @@
 
 #include "api/handlers.h"
 #include "api/service.h"
-#include "api/webhooks.h"
 #include "game/auth.h"
 #include "game/lobby.h"
 #include "game/webhooks.h"
@@ -97,7 +96,7 @@ void handle_post_player_webhook(struct http_request *request)
 	json_t *answer = player_webhook_json(&webhook, player.id);
 	json_decref(body);
 	char id[24], location[96];
-	webhooks_format_id(webhook.id, id);
+	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/players/me/webhooks/%s", id);
 	handlers_webhook_created(request, answer, wanted.secret, location);
 }
@@ -122,7 +121,7 @@ static json_t *find_own(struct http_request *request, struct store_player *playe
 {
 	if (!handlers_authenticate_player(request, player))
 		return NULL;
-	if (!request->params[0] || !webhooks_parse_id(request->params[0], id)) {
+	if (!request->params[0] || !handlers_webhook_id_parse(request->params[0], id)) {
 		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
 				     -1);
 		return NULL;

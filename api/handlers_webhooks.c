@@ -1,5 +1,5 @@
 /*
- * handlers_webhooks.c - registering webhooks (delivery: api/webhooks.c).
+ * handlers_webhooks.c - registering webhooks (delivery: deliver/deliver.c).
  *
  * The admin token registers receivers of every public event of the game; a seat token
  * registers receivers of that seat's view of the events plus "your_turn" notes. The
@@ -17,7 +17,7 @@
  * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
- * "discord" or "slack" (chat messages at turn changes and at the end: api/channels.h).
+ * "discord" or "slack" (chat messages at turn changes and at the end: deliver/channels.h).
  * A chat webhook may carry mentions (seat -> mention); they are stored but never shown
  * again, not even to the registrant: no answer of this file holds them. A chat webhook
  * that kept failing is listed with "disabled": true and the reason. The body is read by
@@ -32,13 +32,25 @@
 #include "api/handlers.h"
 #include "api/registration.h"
 #include "api/service.h"
-#include "api/webhooks.h"
+#include "deliver/deliver.h"
 #include "game/webhooks.h"
 
 #define WEBHOOKS_PER_OWNER 5
 #define WEBHOOKS_PER_GAME 20
 #define HISTORY_DEFAULT 50
 #define HISTORY_MAX 500
+
+void handlers_webhook_id_text(int64_t id, char out[24])
+{
+	char hex[STORE_ID_TEXT_SIZE];
+	store_format_id(id, hex);
+	snprintf(out, 24, "wh_%s", hex);
+}
+
+int handlers_webhook_id_parse(const char *text, int64_t *id)
+{
+	return strncmp(text, "wh_", 3) == 0 && store_parse_id(text + 3, id);
+}
 
 static int owner_of(const struct session *session)
 {
@@ -48,7 +60,7 @@ static int owner_of(const struct session *session)
 json_t *handlers_webhook_json(const struct store_webhook *webhook)
 {
 	char id[24], created[40];
-	webhooks_format_id(webhook->id, id);
+	handlers_webhook_id_text(webhook->id, id);
 	play_format_time(webhook->created_at_us, created, sizeof created);
 	json_t *json = json_pack("{s:s, s:s, s:s, s:o, s:s, s:i, s:s, s:b}", "id", id, "url", webhook->url, "events",
 				 webhook->your_turn_only ? "your_turn" : "all", "seat",
@@ -119,10 +131,10 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 {
 	memset(out, 0, sizeof *out);
 	struct registration_webhook read;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (!registration_read_webhook(body, seats, for_seat, service_config()->webhook_allow_private, &read,
 				       &refusal)) {
-		http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
+		service_refuse(request, &refusal);
 		return 0;
 	}
 	out->url = read.url;
@@ -141,8 +153,8 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
 			      const char *location)
 {
-	char secret_text[WEBHOOKS_SECRET_TEXT_SIZE];
-	webhooks_secret_text(secret, secret_text);
+	char secret_text[DELIVER_SECRET_TEXT_SIZE];
+	deliver_secret_text(secret, secret_text);
 	json_object_set_new(answer, "secret", json_string(secret_text));
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
@@ -181,7 +193,7 @@ void handle_post_webhook(struct http_request *request)
 	json_t *answer = handlers_webhook_json(&webhook);
 	json_decref(body);
 	char id[24], location[96];
-	webhooks_format_id(webhook.id, id);
+	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
 	handlers_webhook_created(request, answer, wanted.secret, location);
 }
@@ -210,7 +222,7 @@ void handle_get_webhooks(struct http_request *request)
  * seat's, or the admin's), or 0 with a 404 queued, whoever else's it is. */
 static int find_own(struct http_request *request, const struct session *session, int64_t *id)
 {
-	if (!request->params[1] || !webhooks_parse_id(request->params[1], id)) {
+	if (!request->params[1] || !handlers_webhook_id_parse(request->params[1], id)) {
 		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
 				     -1);
 		return 0;

@@ -235,14 +235,23 @@ int service_refresh(struct http_request *request, struct session *session)
 	return 1;
 }
 
-void service_refuse(struct http_request *request, const struct inputs_refusal *refusal)
+void service_refuse(struct http_request *request, const struct problem_refusal *refusal)
 {
 	http_respond_problem(request, refusal->problem, refusal->detail, refusal->field, -1);
 }
 
+int service_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
+{
+	struct problem_refusal refusal;
+	if (inputs_name(value, field, out, &refusal))
+		return 1;
+	service_refuse(request, &refusal);
+	return 0;
+}
+
 json_t *service_body(struct http_request *request, int empty_ok)
 {
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	json_t *body;
 	if (!request->body || request->body_length == 0) {
 		if (!(body = inputs_json_object(NULL, 0, empty_ok, &refusal)))
@@ -262,7 +271,7 @@ json_t *service_body(struct http_request *request, int empty_ok)
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail)
 {
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (inputs_known_members(body, members, detail, &refusal))
 		return 1;
 	service_refuse(request, &refusal);

@@ -78,8 +78,15 @@ json_t *service_body(struct http_request *request, int empty_ok);
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail);
 
+/* A player's name (`value`, a member named `field`): 1 with it copied into out (which
+ * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
+ * (missing_field when value is NULL). The one rule for every name a client gives:
+ * inputs_name() (codec/person_name.h: 1..40 characters without control or bidi-control
+ * characters, at least one of which shows); the detail says which part failed. */
+int service_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
+
 /* Answer a refused input (api/inputs.h): its problem, detail and member. */
-void service_refuse(struct http_request *request, const struct inputs_refusal *refusal);
+void service_refuse(struct http_request *request, const struct problem_refusal *refusal);
 
 /* Answer a codec error. */
 void service_codec_error(struct http_request *request, const struct codec_error *error);

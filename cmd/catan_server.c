@@ -25,7 +25,7 @@
 #include "render/render_slots.h"
 #include "api/routes.h"
 #include "api/service.h"
-#include "api/webhooks.h"
+#include "deliver/deliver.h"
 #include "game/worker.h"
 #include "db/store.h"
 #include "render/render.h"
@@ -79,7 +79,20 @@ int main(int argc, char **argv)
 	render_slots_configure(config.render_concurrency, config.threads / 2, config.render_wait_ms);
 	notify_start(config.database_url);
 	worker_start(config.workers);
-	webhooks_start(config.webhook_workers, config.webhook_allow_private);
+	struct deliver_config delivery = {
+		.threads = config.webhook_workers,
+		.allow_private = config.webhook_allow_private,
+		.public_url = config.public_url,
+		.listen_address = config.listen_address,
+		.port = config.port,
+		.channel_max_failures = config.channel_max_failures,
+		.smtp_url = config.smtp_url,
+		.smtp_user = config.smtp_user,
+		.smtp_password = config.smtp_password,
+		.mail_from = config.mail_from,
+		.mail_min_interval_s = config.mail_min_interval_s,
+	};
+	deliver_start(&delivery);
 
 	struct http_config http = {
 		.router = routes(),
@@ -98,7 +111,7 @@ int main(int argc, char **argv)
 	};
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {
-		webhooks_stop();
+		deliver_stop();
 		worker_stop();
 		notify_stop();
 		return 1;
@@ -124,7 +137,7 @@ int main(int argc, char **argv)
 	notify_stop();
 	http_stop(daemon, 5.0);
 	worker_stop();
-	webhooks_stop();
+	deliver_stop();
 	play_shutdown();
 	render_shutdown(); /* no picture is being drawn: the HTTP threads have stopped */
 	log_event("info", "stopped", NULL);

@@ -20,7 +20,7 @@
  * event just before the message). A post NOTIFYs ('<game>:m<seq>', from
  * catan_post_message()), so parked streams and feeds wake on any server. The same post
  * writes one webhook outbox row per standard (not your_turn_only) receiver of the game
- * (0009_message_deliveries.sql), delivered in order with the events (api/webhooks.c); GET
+ * (0009_message_deliveries.sql), delivered in order with the events (deliver/deliver.c); GET
  * .../moves carries events only.
  */
 #ifndef CATAN_GAME_MESSAGES_H

@@ -23,28 +23,28 @@ static void emit(json_t *line)
 	free(text);
 }
 
-void access_log_write(const struct http_request *request, double seconds, int aborted)
+void access_log_write(const struct access_log_line *request)
 {
 	char ts[40];
 	log_timestamp(ts, sizeof ts);
 	/* The path is the client's: text_json() keeps the line writable whatever its bytes. */
 	json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:f, s:s, s:I}", "ts", ts, "level", "info", "msg",
-				 "request", "request_id", request->request_id, "method", request->method_name, "path",
+				 "request", "request_id", request->request_id, "method", request->method, "path",
 				 text_json(request->path ? request->path : ""), "status", request->status, "duration_ms",
-				 seconds * 1000.0, "ip", request->client_ip, "bytes", (json_int_t)request->response_bytes);
-	if (request->client_via[0])
-		json_object_set_new(line, "via", json_string(request->client_via));
+				 request->seconds * 1000.0, "ip", request->ip, "bytes", (json_int_t)request->bytes);
+	if (request->via[0])
+		json_object_set_new(line, "via", json_string(request->via));
 	if (request->route)
-		json_object_set_new(line, "route", json_string(request->route->pattern));
+		json_object_set_new(line, "route", json_string(request->route));
 	if (request->game[0])
 		json_object_set_new(line, "game", json_string(request->game));
 	if (request->seat >= 0)
 		json_object_set_new(line, "seat", json_integer(request->seat));
 	else if (request->seat == -2)
 		json_object_set_new(line, "seat", json_string("admin"));
-	if (request->problem_code)
-		json_object_set_new(line, "code", json_string(request->problem_code));
-	if (aborted)
+	if (request->code)
+		json_object_set_new(line, "code", json_string(request->code));
+	if (request->aborted)
 		json_object_set_new(line, "aborted", json_true());
 	emit(line);
 }

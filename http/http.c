@@ -614,7 +614,20 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
 	request->waiting = NULL;
 	connections_answered(connection);
 	metrics_observe_request(request->route, request->method, request->status, seconds);
-	access_log_write(request, seconds, code != MHD_REQUEST_TERMINATED_COMPLETED_OK);
+	struct access_log_line line = {request->request_id,
+				       request->method_name,
+				       request->path,
+				       request->status,
+				       seconds,
+				       request->client_ip,
+				       request->client_via,
+				       request->response_bytes,
+				       request->route ? request->route->pattern : NULL,
+				       request->game,
+				       request->seat,
+				       request->problem_code,
+				       code != MHD_REQUEST_TERMINATED_COMPLETED_OK};
+	access_log_write(&line);
 	request_free(request);
 	*context = NULL;
 }

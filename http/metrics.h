@@ -6,7 +6,7 @@
 #ifndef CATAN_HTTP_METRICS_H
 #define CATAN_HTTP_METRICS_H
 
-#include "http/http.h"
+#include "http/router.h"
 
 /* The routes whose requests are counted (http_start() calls it; borrowed). */
 void metrics_configure(const struct router *router);

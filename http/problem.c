@@ -9,6 +9,7 @@
  */
 #include "http/problem.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,4 +83,15 @@ json_t *problem_json(const char *instance, const char *code, int status, const c
 		json_object_set_new(body, "version", json_integer(version));
 	json_object_set_new(body, "instance", text_json(instance));
 	return body;
+}
+
+int problem_refuse(struct problem_refusal *refusal, enum problem problem, const char *field, const char *format, ...)
+{
+	refusal->problem = problem;
+	refusal->field = field;
+	va_list arguments;
+	va_start(arguments, format);
+	vsnprintf(refusal->detail, sizeof refusal->detail, format, arguments);
+	va_end(arguments);
+	return 0;
 }

@@ -85,6 +85,22 @@ const char *problem_title_of_error(enum error error);
  * enum. */
 enum problem problem_of_codec_error(enum codec_error_code code);
 
+/* Why an input is refused, the one shape every reader of a body fills (api/inputs.h,
+ * api/registration.h, api/import_body.h) and a handler answers as it is: the problem, the
+ * member at fault (NULL: none; else a literal, a member name of the body read, or
+ * field_text, borrowed: valid while the body is) and the detail. */
+struct problem_refusal {
+	enum problem problem;
+	const char *field;
+	char field_text[96];
+	char detail[400];
+};
+
+/* Fill *refusal with `problem`, `field` (borrowed, as above) and the detail (printf);
+ * returns 0, for `return problem_refuse(...)` from a reader that answers 1 or 0. */
+int problem_refuse(struct problem_refusal *refusal, enum problem problem, const char *field, const char *format, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* The problem+json body every error answer carries: type "urn:catan:problem:<code>",
  * title, status, detail (the title when NULL), code, then field when not NULL, version
  * when >= 0 and instance (the request path). detail, field and instance may hold any

@@ -9,8 +9,10 @@
 #   db/       base/, db/ (and libpq, OpenSSL)
 #   game/     base/, engine/, codec/, db/, game/
 #   http/     base/, engine/ (the refusals' codes), codec/, http/ (and libmicrohttpd)
-#   api/      base/, engine/, codec/, game/, render/, http/, api/ (never db/: the store is
-#             reached through game/'s functions)
+#   deliver/  base/, engine/, codec/, game/, deliver/ (and libcurl, OpenSSL)
+#   api/      base/, engine/, codec/, game/, render/, http/, deliver/, api/
+#   (http/, deliver/ and api/ never include db/: the store is reached through game/'s
+#   functions, whose headers bring the store's types along)
 #   cmd/ bench/ openapi/   any library folder (and their own), never tests/
 #   tests/    anything
 set -eu
@@ -79,9 +81,10 @@ report=$(
 	allowed db base db
 	allowed game base engine codec db game
 	allowed http base engine codec http
-	allowed api base engine codec game render http api
-	allowed cmd base engine codec db game render http api
-	allowed bench base engine codec db game render http api
+	allowed deliver base engine codec game deliver
+	allowed api base engine codec game render http deliver api
+	allowed cmd base engine codec db game render http deliver api
+	allowed bench base engine codec db game render http deliver api
 	allowed openapi engine codec
 )
 if [ -n "$report" ]; then

@@ -58,6 +58,25 @@ test-http-unit: $(HTTP_UNIT_RUNS)
 .PHONY: test-http-unit $(HTTP_UNIT_RUNS)
 TEST_RUN_EXTRA += test-http-unit
 
+# Delivery's modules (deliver/) on their own, no network and no database: the destination
+# rules (destination.c, on addresses alone), the chat messages of channel webhooks
+# (channels.c, on engine states alone) and the parts of a mail (mail_message.c:
+# addresses, link codes, the message). Each links only the objects it uses.
+DELIVER_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/deliver/test_*.c))
+$(DELIVER_TESTS): $(B)/tests/deliver/%: $(B)/obj/tests/deliver/%.o $(TEST_SUPPORT_OBJ) $(DELIVER_LIB) $(GAME_LIB) \
+		$(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DELIVER_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(DELIVER_TESTS)
+
+DELIVER_RUNS := $(DELIVER_TESTS:%=run/%)
+$(DELIVER_RUNS): run/%: %
+	@$(RUN_TEST) $(TEST_TIMES) $<
+test-deliver: $(DELIVER_RUNS)
+.PHONY: test-deliver $(DELIVER_RUNS)
+TEST_RUN_EXTRA += test-deliver
+
 # The sanitizer pass plays 2000 property games (about 100 s of CPU under ASan): enough since
 # the property test also checks a scarce bank and sampled offers to missing seats every game,
 # which catch such breaks within the first games (see `make mutants`).
@@ -88,33 +107,7 @@ $(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/impor
 
 ALL_TARGETS += $(IMPORT_JUDGE_TEST)
 
-# The webhook destination rules (api/destination.c), on addresses alone: no network.
-DESTINATION_TEST := $(B)/tests/api/test_destination
-$(DESTINATION_TEST): $(B)/obj/tests/api/test_destination.o $(B)/obj/api/destination.o $(B)/obj/tests/check_main.o
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(CHECK_LIBS)
-
-ALL_TARGETS += $(DESTINATION_TEST)
-
-# The chat messages of channel webhooks (api/channels.c), on engine states alone.
-CHANNELS_TEST := $(B)/tests/api/test_channels
-$(CHANNELS_TEST): $(B)/obj/tests/api/test_channels.o $(B)/obj/api/channels.o $(B)/obj/api/summary.o \
-		$(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -ljansson -lm $(CHECK_LIBS)
-
-ALL_TARGETS += $(CHANNELS_TEST)
-
-# The parts of a mail (api/mail_message.c): addresses, link codes, the message; no relay.
-MAIL_TEST := $(B)/tests/api/test_mail
-$(MAIL_TEST): $(B)/obj/tests/api/test_mail.o $(B)/obj/api/mail_message.o \
-		$(B)/obj/game/auth.o $(B)/obj/tests/check_main.o $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto $(CODEC_LIBS) $(CHECK_LIBS)
-
-ALL_TARGETS += $(MAIL_TEST)
-
-API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(DESTINATION_TEST) $(IMPORT_JUDGE_TEST) $(CHANNELS_TEST) $(MAIL_TEST))
+API_UNIT_RUNS := $(patsubst %,run/%,$(API_UNIT_TESTS) $(IMPORT_JUDGE_TEST))
 $(API_UNIT_RUNS): run/%: % $(CATAN)
 	@CATAN=$(CATAN) $(RUN_TEST) $(TEST_TIMES) $<
 test-api-unit: $(API_UNIT_RUNS)

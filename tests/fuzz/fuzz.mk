@@ -35,9 +35,9 @@ FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 # (the bodies the handlers read: api/inputs.c and api/registration.c; the import's reading
 # and judging: api/import_body.c and game/import.c; the channels' text).
 FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) http/problem.c http/router.c api/routes.c api/inputs.c \
-	game/auth.c api/destination.c http/headers.c $(wildcard base/*.c) api/import_body.c game/import.c \
+	game/auth.c deliver/destination.c http/headers.c $(wildcard base/*.c) api/import_body.c game/import.c \
 	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c \
-	api/registration.c api/channels.c api/summary.c api/mail_message.c db/store_format.c
+	api/registration.c deliver/channels.c deliver/summary.c deliver/mail_message.c db/store_format.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 
 $(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)

@@ -15,7 +15,7 @@
  *     characters of base64url;
  *   - the integer query parameters of GET .../moves and .../deliveries and the trade ids
  *     of the path (headers_integer: in range, digits only);
- *   - a webhook's url through destination_url_allowed() (api/destination.c, libcurl's URL
+ *   - a webhook's url through destination_url_allowed() (deliver/destination.c, libcurl's URL
  *     parser, no connection): whatever private targets allow is a superset of the default,
  *     the reason of a refusal is UTF-8 and answers as a problem;
  *   - the problem writer: the problem+json bodies of a 404, a 405 (with the Allow list) and
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "game/auth.h"
-#include "api/destination.h"
+#include "deliver/destination.h"
 #include "http/headers.h"
 #include "http/problem.h"
 #include "api/routes.h"

@@ -125,7 +125,7 @@ void fuzz_expect_codec_error(const struct codec_error *error)
 			    error->message, error->field);
 }
 
-void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal)
+void fuzz_expect_refusal(const char *instance, const struct problem_refusal *refusal)
 {
 	int status = problem_status(refusal->problem);
 	if (refusal->problem < 0 || refusal->problem >= PROBLEM_COUNT || status < 400 || status > 499 ||

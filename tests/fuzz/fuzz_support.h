@@ -35,7 +35,7 @@ void fuzz_expect_codec_error(const struct codec_error *error);
 /* Abort unless a refused input (api/inputs.h) is well formed: a 4xx problem with a
  * detail, answering as a problem body at `instance` as service_refuse() answers it (the
  * detail, which may quote the body, kept when it is UTF-8 and repaired when not). */
-void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal);
+void fuzz_expect_refusal(const char *instance, const struct problem_refusal *refusal);
 
 /* The fuzzer's input read front to back; reads past the end give zeros. */
 struct fuzz_bytes {

@@ -1,6 +1,7 @@
 /*
- * mail.c - a seat's "your turn" mails: when they are due, what they say, and sending them
- * over SMTP with libcurl (their parts: api/mail_message.c).
+ * mail.c - the mail format: a seat's "your turn" mails, when they are due, what they say,
+ * and sending them over SMTP with libcurl (a row of deliver/deliver.c's table; the parts of
+ * a mail are deliver/mail_message.c's).
  *
  * Who gets what. A seat registers an address (api/handlers_mail.c); the first and only
  * mail it gets before confirming is the confirmation, with a link. After that it gets one
@@ -14,7 +15,7 @@
  *
  * What a mail holds: the subject "Your turn in Catan game <id>: <what it waits for>"
  * (channels_expectation(), the chat messages' words), a plain-text and an HTML part with
- * the summary (api/summary.h: whose turn, what is expected, the last moves as the seat sees
+ * the summary (deliver/summary.h: whose turn, what is expected, the last moves as the seat sees
  * them), the board picture of that version as a link (the PNG URL from PUBLIC_URL: mail
  * clients block remote images by default and an attachment would cost every mail ~100 KB),
  * and a link to the game in the web client WITHOUT the seat's token. The token is the seat:
@@ -37,7 +38,7 @@
  * A player's registration (POST /v1/players/me/mail) mails every game the player sits in:
  * the delivery claim resolves the player's seat of the outbox row's game, and the mail is
  * about that game and seat, exactly as a registration of that seat would be, with the
- * interval and "one per turn" kept per game (mail_games, store_mail_game_state()). One
+ * interval and "one per turn" kept per game (mail_games, mailing_game_state()). One
  * address per turn change: a game whose seat (the player's) has a confirmed registration of
  * its own is left to that registration, and the player's skips it. Its confirmation mail is
  * about no game (outbox row of game 0). One limit: the outbox hands out a registration's
@@ -45,28 +46,22 @@
  * the player's mails of other games behind it too (by at most that interval).
  *
  * Failures: no answer from the relay, or a refusal, is logged (coarsely: never the
- * address, nor the relay's words, which may quote it) and retried with the webhooks'
+ * address, nor the relay's words, which may quote it) and retried with every row's
  * backoff (1 s doubling to an hour): moves never wait for mail, and mails go out when the
  * relay is back. Relay trouble is the server's, not the registrant's: it never disables
  * a registration.
  */
-#include "api/mail.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "api/channels.h"
-#include "base/counters.h"
-#include "api/service.h"
-#include "api/summary.h"
-#include "api/webhooks.h"
 #include "base/xalloc.h"
+#include "deliver/channels.h"
+#include "deliver/deliver_internal.h"
+#include "deliver/mail_message.h"
+#include "deliver/summary.h"
 #include "engine/legal.h"
-#include "game/play.h"
-#include "game/mailing.h"
-#include "game/outbox.h"
 
 #define CONNECT_TIMEOUT_MS 5000
 #define TOTAL_TIMEOUT_MS 20000
@@ -92,10 +87,11 @@ static size_t read_message(char *buffer, size_t size, size_t count, void *user)
 
 /* Send `message` to `to` through SMTP_URL: 1 when the relay took it, else 0 with a coarse
  * reason (no address, no relay text). */
-static int smtp_send(CURL *curl, const char *to, const char *message, char *error, size_t error_size,
-		     long *reply, int *duration_ms)
+static int smtp_send(const struct deliver_job *job, const char *to, const char *message, char *error,
+		     size_t error_size, long *reply, int *duration_ms)
 {
-	const struct config *config = service_config();
+	const struct deliver_config *config = job->config;
+	CURL *curl = job->curl;
 	char from[MAIL_ADDRESS_MAX + 3], rcpt[MAIL_ADDRESS_MAX + 3];
 	snprintf(from, sizeof from, "<%s>", config->mail_from);
 	snprintf(rcpt, sizeof rcpt, "<%s>", to);
@@ -144,50 +140,47 @@ static int smtp_send(CURL *curl, const char *to, const char *message, char *erro
 
 /* ---- Delivery --------------------------------------------------------------------------- */
 
-static void link_url(const char *path, const char *code, char *out, size_t size)
+static void link_url(const struct deliver_job *job, const char *path, const char *code, char *out, size_t size)
 {
 	char base[512];
-	webhooks_public_base(base, sizeof base);
+	deliver_public_base(job, base, sizeof base);
 	snprintf(out, size, "%s%s?code=%s", base, path, code);
 }
 
 /* Send one mail and log the attempt as `kind`; 1 when the relay took it. A failure makes
  * the row due again after the backoff. */
-static int send_logged(CURL *curl, const struct store_delivery *delivery, const struct store_mail *mail,
-		       const struct mail_content *content, const char *kind, int32_t seq)
+static int send_logged(struct deliver_job *job, const struct store_mail *mail, const struct mail_content *content,
+		       const char *kind, int32_t seq)
 {
 	char *message = mail_message(content);
 	char error[128];
 	long reply;
 	int duration_ms;
-	int sent = smtp_send(curl, mail->address, message, error, sizeof error, &reply, &duration_ms);
+	int sent = smtp_send(job, mail->address, message, error, sizeof error, &reply, &duration_ms);
 	free(message);
-	outbox_log(delivery->webhook_id, delivery->outbox_id, seq, delivery->attempts,
-			   (int)reply, duration_ms, kind, sent ? NULL : error);
-	counters_add(sent ? COUNTERS_WEBHOOK_DELIVERED : COUNTERS_WEBHOOK_FAILED, 1);
+	deliver_attempt(job, seq, kind, (int)reply, duration_ms, sent ? NULL : error);
 	if (!sent)
-		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-				      webhooks_backoff_ms(delivery->attempts));
+		deliver_retry(job, job->row->next_seq);
 	return sent;
 }
 
-static void done(const struct store_delivery *delivery)
+/* Nothing (more) to mail for this row. */
+static void done(struct deliver_job *job)
 {
-	outbox_update(delivery->outbox_id, 1, delivery->last_seq + 1, 0);
+	deliver_done(job, job->row->last_seq + 1);
 }
 
-static void deliver_confirmation(CURL *curl, const struct store_delivery *delivery, const struct store_mail *mail,
-				 const struct game_record *record)
+static void send_confirmation(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
 {
 	if (mail->confirmed || mail->confirm_expired) {
-		done(delivery);
+		done(job);
 		return;
 	}
 	char code[MAIL_CODE_SIZE], confirm[700], unsubscribe[700];
 	mail_code(mail->secret, mail->id, MAIL_CONFIRM, code);
-	link_url("/v1/mail/confirm", code, confirm, sizeof confirm);
+	link_url(job, "/v1/mail/confirm", code, confirm, sizeof confirm);
 	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
-	link_url("/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
+	link_url(job, "/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
 	char subject[128], what[128];
 	if (record) {
 		snprintf(subject, sizeof subject, "Confirm mail for Catan game %s", record->id_text);
@@ -207,10 +200,10 @@ static void deliver_confirmation(CURL *curl, const struct store_delivery *delive
 	mail_text_add_html(&html, confirm);
 	xtext_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
 		   "sent.</p></body></html>\n");
-	struct mail_content content = {service_config()->mail_from, mail->address, subject, text, html.data,
-				       unsubscribe, delivery->outbox_id, (int64_t)time(NULL)};
-	if (send_logged(curl, delivery, mail, &content, "mail_confirm", 0))
-		done(delivery);
+	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
+				       unsubscribe, job->row->outbox_id, (int64_t)time(NULL)};
+	if (send_logged(job, mail, &content, "mail_confirm", 0))
+		done(job);
 	free(text);
 	free(html.data);
 }
@@ -249,48 +242,40 @@ static char *game_over(const struct game_record *record, const struct game *game
 	return text.data;
 }
 
-static void deliver_turn(CURL *curl, const struct store_delivery *delivery, const struct store_mail *mail,
-			 const struct game_record *record)
+static void send_turn(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
 {
+	const struct store_delivery *row = job->row;
 	const struct game *now = &record->state;
 	int seat = mail->seat;
 	int64_t turn = turn_of(now, seat);
 	/* Nothing for a turn already mailed, for a state that no longer waits for the seat, or
 	 * for an append the seat made itself (it knows). */
 	struct store_log log;
-	int prompted = 0;
-	if (play_read_log(delivery->game_id, delivery->first_seq - 1, delivery->last_seq - delivery->first_seq + 1,
-			  &log) == STORE_OK) {
-		for (int i = 0; i < log.count; i++)
-			if (log.rows[i].actor != seat || log.rows[i].origin != STORE_ORIGIN_PLAYER)
-				prompted = 1;
-		store_log_free(&log);
-	} else {
-		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-				      webhooks_backoff_ms(delivery->attempts));
+	if (play_read_log(row->game_id, row->first_seq - 1, row->last_seq - row->first_seq + 1, &log) != STORE_OK) {
+		deliver_retry(job, row->next_seq);
 		return;
 	}
+	int prompted = deliver_prompted(&log, seat);
+	store_log_free(&log);
 	if (turn < 0 || turn == mail->last_turn || (!prompted && turn != TURN_FINISHED)) {
-		done(delivery);
+		done(job);
 		return;
 	}
-	int64_t interval_ms = (int64_t)service_config()->mail_min_interval_s * 1000;
+	int64_t interval_ms = (int64_t)job->config->mail_min_interval_s * 1000;
 	if (mail->since_last_ms >= 0 && mail->since_last_ms < interval_ms && turn != TURN_FINISHED) {
-		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-				      interval_ms - mail->since_last_ms);
+		deliver_later(job, row->next_seq, interval_ms - mail->since_last_ms);
 		return;
 	}
 	int32_t version = (int32_t)now->version;
-	struct event recent[WEBHOOKS_RECENT_EVENTS];
-	int recent_count = webhooks_recent_events(record->id, version, seat, recent);
+	struct event recent[DELIVER_RECENT_EVENTS];
+	int recent_count = deliver_recent_events(record->id, version, seat, recent);
 	const char *names[GAME_MAX_SEATS];
 	play_names(record, names);
-	char board[700], game_url[700], base[512], code[MAIL_CODE_SIZE], unsubscribe[700], subject[160];
-	webhooks_board_url(record, version, board, sizeof board);
-	webhooks_public_base(base, sizeof base);
-	snprintf(game_url, sizeof game_url, "%s/#game=%s", base, record->id_text);
+	char board[700], game_url[700], code[MAIL_CODE_SIZE], unsubscribe[700], subject[160];
+	deliver_board_url(job, record, version, board, sizeof board);
+	deliver_game_url(job, record, game_url, sizeof game_url);
 	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
-	link_url("/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
+	link_url(job, "/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
 	if (turn == TURN_FINISHED)
 		snprintf(subject, sizeof subject, "Catan game %s is over", record->id_text);
 	else
@@ -313,72 +298,72 @@ static void deliver_turn(CURL *curl, const struct store_delivery *delivery, cons
 	xtext_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
 	mail_text_add_html(&html, unsubscribe);
 	xtext_add(&html, "\">Stop these mails</a></p></body></html>\n");
-	struct mail_content content = {service_config()->mail_from, mail->address, subject, text, html.data,
-				       unsubscribe, delivery->outbox_id << 20 | (version & 0xfffff),
-				       (int64_t)time(NULL)};
-	if (send_logged(curl, delivery, mail, &content, "mail", version)) {
+	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
+				       unsubscribe, row->outbox_id << 20 | (version & 0xfffff), (int64_t)time(NULL)};
+	if (send_logged(job, mail, &content, "mail", version)) {
 		if (mail->player_id)
 			mailing_game_sent(mail->id, record->id, turn);
 		else
 			mailing_sent(mail->id, turn);
-		done(delivery);
+		done(job);
 	}
 	free(summary);
 	free(text);
 	free(html.data);
 }
 
-void mail_deliver(CURL *curl, const struct store_delivery *delivery)
+/* One claimed row of a mail registration: its confirmation mail (first_seq 0) or a turn
+ * mail (the essay says when). */
+static void send_mail(struct deliver_job *job)
 {
-	const struct config *config = service_config();
+	const struct store_delivery *row = job->row;
 	struct store_mail mail;
-	enum store_status status = mailing_get(delivery->webhook_id, 0, 0, &mail);
+	enum store_status status = mailing_get(row->webhook_id, 0, 0, &mail);
 	if (status == STORE_NOT_FOUND) {
 		/* Removed meanwhile: nothing to send, ever. */
-		done(delivery);
+		done(job);
 		return;
 	}
 	/* A server without SMTP_URL leaves the row to one that has it (or to itself after a
 	 * restart with it), as when the relay is down. */
-	if (status != STORE_OK || !config || !config->smtp_url) {
-		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-				      webhooks_backoff_ms(delivery->attempts));
+	if (status != STORE_OK || !job->config->smtp_url) {
+		deliver_retry(job, row->next_seq);
 		return;
 	}
 	/* A player's: its confirmation is about no game; a game the player has left, or whose
 	 * seat has a registration of its own, gets nothing from it. */
-	if (mail.player_id && delivery->first_seq == 0) {
-		deliver_confirmation(curl, delivery, &mail, NULL);
+	if (mail.player_id && row->first_seq == 0) {
+		send_confirmation(job, &mail, NULL);
 		return;
 	}
 	if (mail.player_id) {
 		int own = 0;
-		if (!mail.confirmed || delivery->seat < 0) {
-			done(delivery);
+		if (!mail.confirmed || row->seat < 0) {
+			done(job);
 			return;
 		}
-		mail.seat = delivery->seat;
-		if (mailing_game_state(mail.id, delivery->game_id, mail.seat, &mail.since_last_ms,
-					  &mail.last_turn, &own) != STORE_OK) {
-			outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-					      webhooks_backoff_ms(delivery->attempts));
+		mail.seat = row->seat;
+		if (mailing_game_state(mail.id, row->game_id, mail.seat, &mail.since_last_ms, &mail.last_turn, &own) !=
+		    STORE_OK) {
+			deliver_retry(job, row->next_seq);
 			return;
 		}
 		if (own) {
-			done(delivery);
+			done(job);
 			return;
 		}
 	}
 	struct game_record record;
-	if (play_load(delivery->game_id, 1, &record) != STORE_OK) {
-		outbox_update(delivery->outbox_id, 0, delivery->next_seq,
-				      webhooks_backoff_ms(delivery->attempts));
+	if (play_load(row->game_id, 1, &record) != STORE_OK) {
+		deliver_retry(job, row->next_seq);
 		return;
 	}
-	if (delivery->first_seq == 0)
-		deliver_confirmation(curl, delivery, &mail, &record);
+	if (row->first_seq == 0)
+		send_confirmation(job, &mail, &record);
 	else if (mail.confirmed)
-		deliver_turn(curl, delivery, &mail, &record);
+		send_turn(job, &mail, &record);
 	else
-		done(delivery);
+		done(job);
 }
+
+const struct deliver_format deliver_mail = {STORE_FORMAT_MAIL, "mail", 1, send_mail};

@@ -10,8 +10,8 @@
  * (credentials, IP literals, localhost); the connect-time check sees the address DNS gave,
  * so a name that resolves (or later re-resolves) to an inner address is refused too.
  */
-#ifndef CATAN_API_DESTINATION_H
-#define CATAN_API_DESTINATION_H
+#ifndef CATAN_DELIVER_DESTINATION_H
+#define CATAN_DELIVER_DESTINATION_H
 
 #include <stddef.h>
 #include <sys/socket.h>

@@ -14,7 +14,7 @@
  *
  * Player text: seat names are the only text of a message a client wrote. Each goes through
  * its format's escape (codec/escape.h: escape_discord(), escape_slack()) once, before the
- * sentences are built around it (api/summary.c takes the escaped names), so a name can
+ * sentences are built around it (deliver/summary.c takes the escaped names), so a name can
  * neither ping anyone, nor link anywhere, nor format the words around it. Everything else
  * is the service's own words, game ids, numbers and the operator's PUBLIC_URL.
  *
@@ -29,7 +29,7 @@
  * Rate limits: both services answer 429 with Retry-After in seconds; Discord also puts
  * "retry_after" (seconds, fractional) in a JSON body. channels_retry_after_ms() reads either.
  */
-#include "api/channels.h"
+#include "deliver/channels.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/summary.h"
+#include "deliver/summary.h"
 #include "base/xalloc.h"
 #include "codec/escape.h"
 #include "game/webhooks.h"

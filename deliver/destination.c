@@ -5,7 +5,7 @@
  * is not globally reachable is refused. IPv6 addresses that embed an IPv4 one (mapped,
  * NAT64, 6to4) are judged by the embedded address.
  */
-#include "api/destination.h"
+#include "deliver/destination.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

@@ -1,5 +1,5 @@
 /*
- * test_destination.c - the webhook destination rules (api/destination.c) on addresses as
+ * test_destination.c - the webhook destination rules (deliver/destination.c) on addresses as
  * libcurl hands them to the socket opener at connect time: every inner range refused,
  * public addresses allowed, IPv4 inside IPv6 judged by the IPv4, this machine's own
  * interface addresses refused, and everything allowed with allow_private.
@@ -9,7 +9,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "api/destination.h"
+#include "deliver/destination.h"
 #include "tests/check_main.h"
 
 static int allowed(const char *text, int allow_private)

@@ -3,7 +3,7 @@
  * webhook of format "discord" or "slack" posts when whom the game waits for changes (a new
  * seat or a new phase) and when the game ends, written for the people in the channel.
  *
- * Delivery (outbox, retries, delivery log) is api/webhooks.c's; this module only writes
+ * Delivery (outbox, retries, delivery log) is deliver/deliver.c's; this module only writes
  * texts and reads answers, from game states it is given: no I/O, no database, no HTTP.
  * Every message uses public information only (the events redacted for a spectator), so a
  * seat's chat webhook never leaks that seat's hand into a shared channel.
@@ -14,8 +14,8 @@
  * the webhook they were registered with, and they are the only mentions those messages
  * hold (names are escaped: codec/escape.h).
  */
-#ifndef CATAN_API_CHANNELS_H
-#define CATAN_API_CHANNELS_H
+#ifndef CATAN_DELIVER_CHANNELS_H
+#define CATAN_DELIVER_CHANNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ struct channels_turn {
 int channels_worth_a_message(const struct game *before, const struct game *after, int only_seat);
 
 /* What the game expects in `phase` ("roll the dice"), for a sentence "Ann: your turn - %s."
- * (chat messages here, the subject of a turn mail in api/mail.c). Static text. */
+ * (chat messages here, the subject of a turn mail in deliver/mail.c). Static text. */
 const char *channels_expectation(int phase);
 
 /* The body to POST for `format` (STORE_FORMAT_DISCORD or STORE_FORMAT_SLACK) about the game

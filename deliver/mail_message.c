@@ -16,7 +16,7 @@
  * "unsubscribe:<id>") under the registration's random secret>" - unguessable, never
  * stored, and dead once the registration (hence its secret) is gone.
  */
-#include "api/mail.h"
+#include "deliver/mail_message.h"
 
 #include <ctype.h>
 #include <openssl/evp.h>

@@ -1,22 +1,19 @@
 /*
- * mail.h - "your turn" mails (issue 15): addresses, the codes of their links, the messages,
- * and their transport over SMTP (libcurl), for mail registrations (db/store_mail.h).
+ * mail_message.h - the parts of "your turn" mails (issue 15), without any I/O: addresses
+ * and their masked form, the codes of the mails' links, and the message itself (RFC 5322,
+ * MIME). For the mail registrations' handlers (api/handlers_mail.c) and the mail format of
+ * delivery (deliver/mail.c, which sends them over SMTP).
  *
- * A registration is a webhook of format "mail": the delivery threads of api/webhooks.c
- * claim its outbox rows and hand them to mail_deliver(), so mails get the outbox's crash
- * safety, retries, backoff and delivery log. The address is private: it goes into the
- * SMTP envelope and the To header, nowhere else (not in any log, answer or delivery).
- *
- * Settings (api/config.h): SMTP_URL (unset: mail is off), SMTP_USER, SMTP_PASSWORD,
- * MAIL_FROM, MAIL_MIN_INTERVAL_S.
+ * A registration is a webhook of format "mail" (game/mailing.h): the delivery threads
+ * claim its outbox rows like any other, so mails get the outbox's crash safety, retries,
+ * backoff and delivery log. The address is private: it goes into the SMTP envelope and
+ * the To header, nowhere else (not in any log, answer or delivery).
  */
-#ifndef CATAN_API_MAIL_H
-#define CATAN_API_MAIL_H
+#ifndef CATAN_DELIVER_MAIL_MESSAGE_H
+#define CATAN_DELIVER_MAIL_MESSAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include <curl/curl.h>
 
 #include "base/xalloc.h"
 #include "game/mailing.h"
@@ -64,9 +61,5 @@ char *mail_message(const struct mail_content *content);
 /* `text` as HTML character data or attribute value: escape_markup() (codec/escape.h: &, <,
  * >, " and ' as entities, controls and invisible characters as U+FFFD), \n as <br>. */
 void mail_text_add_html(struct xtext *text, const char *text_to_add);
-
-/* The delivery thread's work for one claimed outbox row of a mail registration: its
- * confirmation mail (first_seq 0) or a turn mail (api/mail.c says when). */
-void mail_deliver(CURL *curl, const struct store_delivery *delivery);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_mail.c - the parts of a mail (api/mail_message.c) without a relay: which addresses
+ * test_mail.c - the parts of a mail (deliver/mail_message.c) without a relay: which addresses
  * pass (one plain addr-spec, nothing that could end a header or add a recipient), the
  * masked form, the links' codes (only the registration's own secret and purpose match),
  * and the message (every header once, CRLF lines no longer than RFC 5322 allows, parts in
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mail.h"
+#include "deliver/mail_message.h"
 #include "tests/check_main.h"
 
 START_TEST(test_plain_addresses_pass_and_anything_that_could_forge_a_header_or_recipient_does_not)

@@ -2,7 +2,7 @@
  * summary.c - sentences for people. Resource maps become "2 ore and 1 wool"; seats become
  * their names (or "Seat N" when a name is missing).
  */
-#include "api/summary.h"
+#include "deliver/summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>

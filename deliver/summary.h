@@ -6,8 +6,8 @@
  * Sentences use only what the addressed seat may see: events must already be redacted for
  * it (view_event), and the note reads the seat's view.
  */
-#ifndef CATAN_API_SUMMARY_H
-#define CATAN_API_SUMMARY_H
+#ifndef CATAN_DELIVER_SUMMARY_H
+#define CATAN_DELIVER_SUMMARY_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_channels.c - the chat messages of Discord and Slack webhooks (api/channels.c) on
+ * test_channels.c - the chat messages of Discord and Slack webhooks (deliver/channels.c) on
  * engine states alone: when a channel hears of the game, what the messages say and how
  * they are shaped, names that cannot forge a mention, the rate-limit answers read, and the
  * rules for mentions. No server, no database (tests/api/test_async_channels.c has them).
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/channels.h"
+#include "deliver/channels.h"
 #include "db/store.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
