@@ -9,9 +9,9 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "http/http.h"
-#include "game/play.h"
 #include "game/auth.h"
+#include "game/play.h"
+#include "http/http.h"
 
 struct session; /* api/service.h */
 
@@ -109,9 +109,10 @@ struct handlers_webhook_request {
  * 400 naming the field (or a 500: no randomness) queued (out->mentions then NULL). */
 int handlers_read_webhook(struct http_request *request, const json_t *body, int seats, int for_seat,
 			  struct handlers_webhook_request *out);
-/* The API's id of a webhook ("wh_" + 16 hex digits) and back (0 when malformed). */
+/* The API's id of a webhook ("wh_" + 16 hex digits); and the id of the route's :webhook
+ * parameter `param` (may be NULL): 1 and *id, or 0 with 404 webhook_not_found queued. */
 void handlers_webhook_id_text(int64_t id, char out[24]);
-int handlers_webhook_id_parse(const char *text, int64_t *id);
+int handlers_webhook_param(struct http_request *request, const char *param, int64_t *id);
 /* A webhook as listings show it (no secret, no mentions). New reference. */
 json_t *handlers_webhook_json(const struct store_webhook *webhook);
 /* Answer 201 with `answer` (stolen) plus the secret shown once, at `location`. */
@@ -119,6 +120,12 @@ void handlers_webhook_created(struct http_request *request, json_t *answer, cons
 			      const char *location);
 /* Answer the delivery log of webhook `id` (the caller checked it is the caller's; ?limit). */
 void handlers_webhook_deliveries(struct http_request *request, int64_t id);
+/* The place of webhook `id` among webhooks[0 .. count) (borrowed) registered by `owner` (a
+ * seat, STORE_WEBHOOK_ADMIN, or HANDLERS_ANY_OWNER), or -1 with 404 webhook_not_found
+ * queued ("no such webhook of yours" and `where`). */
+#define HANDLERS_ANY_OWNER (-100)
+int handlers_webhook_find(struct http_request *request, const struct store_webhook *webhooks, int count, int64_t id,
+			  int owner, const char *where);
 /* Answer a webhook's removal by its store status: 204, 404 webhook_not_found or the failure. */
 void handlers_webhook_deleted(struct http_request *request, enum store_status status);
 
@@ -175,17 +182,16 @@ void handle_get_webhooks(struct http_request *request);
 void handle_delete_webhook(struct http_request *request);
 void handle_get_webhook_deliveries(struct http_request *request);
 
-/* handlers_mail.c: a seat's mail address, and the links of the mails (deliver/mail_message.h) */
+/* handlers_mail.c: a seat's mail address (.../mail), or a player's for all the player's
+ * seats (/v1/players/me/mail: the same handlers, told apart by the route), and the links
+ * of the mails (deliver/mail_message.h) */
 void handle_post_mail(struct http_request *request);
 void handle_get_mail(struct http_request *request);
 void handle_delete_mail(struct http_request *request);
 void handle_mail_confirm(struct http_request *request);
 void handle_mail_unsubscribe_page(struct http_request *request);
 void handle_mail_unsubscribe(struct http_request *request);
-/* ... and a player's, for all the player's seats */
-void handle_post_player_mail(struct http_request *request);
-void handle_get_player_mail(struct http_request *request);
-void handle_delete_player_mail(struct http_request *request);
+
 /* handlers_system.c */
 void handle_healthz(struct http_request *request);
 void handle_readyz(struct http_request *request);

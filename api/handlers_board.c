@@ -25,14 +25,14 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "http/headers.h"
-#include "render/picture_cache.h"
-#include "render/render_slots.h"
 #include "api/service.h"
 #include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "http/headers.h"
+#include "render/picture_cache.h"
 #include "render/render.h"
+#include "render/render_slots.h"
 
 /* Events read back to find the last move: a move adds at most a few consequences. */
 #define RECENT_EVENTS 8

@@ -327,7 +327,8 @@ static void create_waiting(struct http_request *request, const struct handlers_n
 		waiting.open[s] = open[s];
 	int64_t id;
 	enum store_status status;
-	if (!stored(request, lobby_create(&waiting, &id, &status), status))
+	enum error refused = lobby_create(&waiting, &id, &status);
+	if (!stored(request, refused, status))
 		return;
 	counters_add(COUNTERS_GAMES_CREATED, 1);
 	char id_text[STORE_ID_TEXT_SIZE];
@@ -458,6 +459,7 @@ static void create_game(struct http_request *request, int keyed)
 	memset(&session, 0, sizeof session);
 	session.viewer = VIEW_SPECTATOR;
 	enum store_status status;
-	if (stored(request, play_create(&secrets.game, &session.game, &status), status))
+	enum error refused = play_create(&secrets.game, &session.game, &status);
+	if (stored(request, refused, status))
 		handlers_respond_created(request, &session, &secrets);
 }

@@ -31,16 +31,17 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "base/clock.h"
-#include "http/headers.h"
-#include "base/counters.h"
 #include "api/notify.h"
 #include "api/service.h"
+#include "api/stream.h"
+#include "base/clock.h"
+#include "base/counters.h"
 #include "base/xalloc.h"
 #include "game/auth.h"
+#include "game/feed.h"
 #include "game/lobby.h"
 #include "game/messages.h"
-#include "game/feed.h"
+#include "http/headers.h"
 
 #define FEED_GAMES_MAX 500
 #define FEED_LIMIT_DEFAULT 100
@@ -207,7 +208,7 @@ static const struct game_record *page_game(struct page_games *games, int64_t gam
 }
 
 /* Read what follows feed->cursor into *page (advancing the cursor past what is in it). */
-static enum store_status feed_read(struct feed *feed, struct feed_page *page)
+static enum store_status read_page(struct feed *feed, struct feed_page *page)
 {
 	memset(page, 0, sizeof *page);
 	if (feed->announce) {
@@ -329,7 +330,7 @@ void handle_get_feed(struct http_request *request)
 	for (;;) {
 		uint64_t seen = notify_seen();
 		struct feed_page page;
-		enum store_status status = feed_read(&poll->feed, &page);
+		enum store_status status = read_page(&poll->feed, &page);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;
@@ -358,91 +359,39 @@ void handle_get_feed(struct http_request *request)
 
 /* ---- Server-Sent Events ---- */
 
+/* A player's stream (api/stream.h): the feed and its waiting place. */
 struct feed_stream {
-	struct http_request *request;
 	struct notify_waiter waiter;
 	struct feed feed;
-	double heartbeat_due;
-	char *pending;
-	size_t pending_length, pending_offset;
 };
 
-static void feed_stream_free(void *cls)
+/* Frame the next page; 0 on a database error. */
+static int feed_stream_fill(void *state, struct sse *sse, int *held)
 {
-	struct feed_stream *stream = cls;
-	counters_gauge_add(COUNTERS_GAUGE_STREAMS, -1);
-	free(stream->pending);
-	free(stream);
-}
-
-/* Format the next page as SSE into stream->pending; 0 on a database error. */
-static int feed_stream_fill(struct feed_stream *stream, int *held)
-{
+	struct feed_stream *stream = state;
 	struct feed_page page;
-	if (load_games(&stream->feed) != STORE_OK || feed_read(&stream->feed, &page) != STORE_OK)
+	if (load_games(&stream->feed) != STORE_OK || read_page(&stream->feed, &page) != STORE_OK)
 		return 0;
 	*held = page.held;
-	size_t length = 0, capacity = 256;
-	char *buffer = xmalloc(capacity);
 	for (int i = 0; i < page.count; i++) {
 		char *data = json_dumps(page.items[i].json, JSON_COMPACT);
 		if (!data)
 			abort();
 		const char *kind = json_string_value(json_object_get(page.items[i].json, "kind"));
-		size_t need = strlen(data) + FEED_CURSOR_SIZE + 48;
-		if (length + need > capacity) {
-			capacity = (length + need) * 2;
-			buffer = xrealloc(buffer, capacity);
-		}
-		length += (size_t)snprintf(buffer + length, capacity - length, "id: %s\nevent: %s\ndata: %s\n\n",
-					   page.items[i].cursor, kind ? kind : "event", data);
+		sse_item(sse, page.items[i].cursor, kind ? kind : "event", data);
 		free(data);
 	}
 	page_free(&page);
-	free(stream->pending);
-	stream->pending = buffer;
-	stream->pending_length = length;
-	stream->pending_offset = 0;
 	return 1;
 }
 
-static ssize_t feed_stream_read(void *cls, uint64_t position, char *out, size_t max)
+static int feed_stream_park(void *state, struct http_request *request, uint64_t seen, double until)
 {
-	(void)position;
-	struct feed_stream *stream = cls;
-	for (;;) {
-		if (http_departed(stream->request))
-			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client has gone */
-		if (stream->pending_offset < stream->pending_length) {
-			size_t count = stream->pending_length - stream->pending_offset;
-			if (count > max)
-				count = max;
-			memcpy(out, stream->pending + stream->pending_offset, count);
-			stream->pending_offset += count;
-			return (ssize_t)count;
-		}
-		if (notify_stopping())
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		uint64_t seen = notify_seen();
-		int held = 0;
-		if (!feed_stream_fill(stream, &held))
-			return MHD_CONTENT_READER_END_WITH_ERROR;
-		if (stream->pending_length)
-			continue;
-		double now = clock_now();
-		if (now >= stream->heartbeat_due) {
-			stream->heartbeat_due = now + FEED_HEARTBEAT_S;
-			static const char ping[] = ": ping\n\n";
-			size_t count = sizeof ping - 1 < max ? sizeof ping - 1 : max;
-			memcpy(out, ping, count);
-			return (ssize_t)count;
-		}
-		double until = held && now + FEED_HELD_S < stream->heartbeat_due ? now + FEED_HELD_S : stream->heartbeat_due;
-		if (notify_park_games(&stream->waiter, stream->request, stream->feed.games, stream->feed.game_count, seen,
-				      until))
-			return 0;
-	}
+	struct feed_stream *stream = state;
+	return notify_park_games(&stream->waiter, request, stream->feed.games, stream->feed.game_count, seen, until);
 }
+
+static const struct stream_source feed_stream_source = {feed_stream_fill, NULL, feed_stream_park};
 
 void handle_get_feed_stream(struct http_request *request)
 {
@@ -457,8 +406,5 @@ void handle_get_feed_stream(struct http_request *request)
 		free(stream);
 		return;
 	}
-	stream->request = request;
-	stream->heartbeat_due = clock_now() + FEED_HEARTBEAT_S;
-	counters_gauge_add(COUNTERS_GAUGE_STREAMS, 1);
-	http_respond_stream(request, "text/event-stream; charset=utf-8", feed_stream_read, stream, feed_stream_free);
+	stream_respond(request, &feed_stream_source, stream, free, FEED_HEARTBEAT_S, FEED_HELD_S);
 }

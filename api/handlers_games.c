@@ -6,21 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/auth.h"
-#include "base/clock.h"
-#include "api/config.h"
-#include "codec/options.h"
-#include "codec/shapes.h"
 #include "api/handlers.h"
-#include "base/counters.h"
 #include "api/notify.h"
-#include "api/quotas.h"
 #include "api/service.h"
+#include "base/clock.h"
 #include "base/xalloc.h"
-#include "codec/text.h"
-#include "engine/apply.h"
+#include "codec/shapes.h"
 #include "engine/legal.h"
-#include "engine/rules.h"
 #include "engine/view.h"
 
 /* The view of API.md for the session's viewer (the admin sees what a spectator sees). */

@@ -17,12 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/config.h"
-#include "base/xalloc.h"
 #include "api/handlers.h"
-#include "base/counters.h"
 #include "api/service.h"
-#include "codec/text.h"
+#include "base/xalloc.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/lobby.h"

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "base/counters.h"
-#include "api/service.h"
 #include "api/notify.h"
+#include "api/service.h"
+#include "base/counters.h"
 #include "game/messages.h"
 
 #define MESSAGES_PAGE_DEFAULT 100
@@ -26,9 +26,7 @@
 void handle_post_message(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_body(request, &session);
 	if (!body)
 		return;
 	const char *text;

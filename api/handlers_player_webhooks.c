@@ -121,22 +121,15 @@ static json_t *find_own(struct http_request *request, struct store_player *playe
 {
 	if (!handlers_authenticate_player(request, player))
 		return NULL;
-	if (!request->params[0] || !handlers_webhook_id_parse(request->params[0], id)) {
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
-				     -1);
+	if (!handlers_webhook_param(request, request->params[0], id))
 		return NULL;
-	}
 	struct store_webhook *webhooks;
 	int count;
 	if (!list_own(request, player, &webhooks, &count))
 		return NULL;
-	json_t *found = NULL;
-	for (int i = 0; i < count && !found; i++)
-		if (webhooks[i].id == *id)
-			found = player_webhook_json(&webhooks[i], player->id);
+	int at = handlers_webhook_find(request, webhooks, count, *id, HANDLERS_ANY_OWNER, "");
+	json_t *found = at >= 0 ? player_webhook_json(&webhooks[at], player->id) : NULL;
 	store_webhooks_free(webhooks, count);
-	if (!found)
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours", NULL, -1);
 	return found;
 }
 

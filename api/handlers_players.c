@@ -28,11 +28,9 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "base/xalloc.h"
 #include "api/quotas.h"
-#include "api/routes.h"
 #include "api/service.h"
-#include "codec/text.h"
+#include "base/xalloc.h"
 #include "engine/legal.h"
 #include "game/auth.h"
 #include "game/game_repo.h"

@@ -27,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/auth.h"
 #include "api/config.h"
 #include "api/handlers.h"
 #include "api/registration.h"
 #include "api/service.h"
 #include "deliver/deliver.h"
+#include "game/auth.h"
 #include "game/webhooks.h"
 
 #define WEBHOOKS_PER_OWNER 5
@@ -47,9 +47,12 @@ void handlers_webhook_id_text(int64_t id, char out[24])
 	snprintf(out, 24, "wh_%s", hex);
 }
 
-int handlers_webhook_id_parse(const char *text, int64_t *id)
+int handlers_webhook_param(struct http_request *request, const char *param, int64_t *id)
 {
-	return strncmp(text, "wh_", 3) == 0 && store_parse_id(text + 3, id);
+	if (param && strncmp(param, "wh_", 3) == 0 && store_parse_id(param + 3, id))
+		return 1;
+	http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL, -1);
+	return 0;
 }
 
 static int owner_of(const struct session *session)
@@ -164,9 +167,7 @@ void handlers_webhook_created(struct http_request *request, json_t *answer, cons
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_body(request, &session);
 	if (!body)
 		return;
 	struct handlers_webhook_request wanted;
@@ -222,23 +223,15 @@ void handle_get_webhooks(struct http_request *request)
  * seat's, or the admin's), or 0 with a 404 queued, whoever else's it is. */
 static int find_own(struct http_request *request, const struct session *session, int64_t *id)
 {
-	if (!request->params[1] || !handlers_webhook_id_parse(request->params[1], id)) {
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
-				     -1);
+	if (!handlers_webhook_param(request, request->params[1], id))
 		return 0;
-	}
 	struct store_webhook *webhooks;
 	int count;
 	if (!list_webhooks(request, session, &webhooks, &count))
 		return 0;
-	int found = 0;
-	for (int i = 0; i < count; i++)
-		if (webhooks[i].id == *id && webhooks[i].seat == owner_of(session))
-			found = 1;
+	int at = handlers_webhook_find(request, webhooks, count, *id, owner_of(session), " in this game");
 	store_webhooks_free(webhooks, count);
-	if (!found)
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours in this game", NULL, -1);
-	return found;
+	return at >= 0;
 }
 
 void handle_delete_webhook(struct http_request *request)
@@ -248,6 +241,18 @@ void handle_delete_webhook(struct http_request *request)
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
 	handlers_webhook_deleted(request, webhooks_delete(session.game.id, id));
+}
+
+int handlers_webhook_find(struct http_request *request, const struct store_webhook *webhooks, int count, int64_t id,
+			  int owner, const char *where)
+{
+	for (int i = 0; i < count; i++)
+		if (webhooks[i].id == id && (owner == HANDLERS_ANY_OWNER || webhooks[i].seat == owner))
+			return i;
+	char detail[96];
+	snprintf(detail, sizeof detail, "no such webhook of yours%s", where);
+	http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, detail, NULL, -1);
+	return -1;
 }
 
 void handlers_webhook_deleted(struct http_request *request, enum store_status status)

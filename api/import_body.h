@@ -21,12 +21,12 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "http/problem.h"
 #include "codec/options.h"
 #include "engine/event.h"
 #include "engine/game.h"
 #include "game/import.h"
 #include "game/play.h"
+#include "http/problem.h"
 
 struct import_body {
 	/* The log: events[0 .. count), each entry's origin (STORE_ORIGIN_*). Owned. */

@@ -14,8 +14,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "http/problem.h"
 #include "codec/person_name.h"
+#include "http/problem.h"
 
 /* Room for a name: 40 characters of UTF-8 and the NUL (PLAY_NAME_SIZE of game/play.h). */
 #define INPUTS_NAME_SIZE (PERSON_NAME_MAX_CHARACTERS * 4 + 1)

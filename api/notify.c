@@ -191,6 +191,21 @@ static void wake_departed(void)
 		counters_add(COUNTERS_WAITERS_DEPARTED, departed);
 }
 
+/* Put `waiter` on `list` and suspend its request (registry_lock held). */
+static void park(struct notify_waiter *waiter, struct notify_waiter **list, struct http_request *request,
+		 double deadline)
+{
+	waiter->request = request;
+	waiter->deadline = deadline;
+	waiter->parked = 1;
+	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
+		hurry_until = deadline;
+	waiter->next = *list;
+	*list = waiter;
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
+	http_suspend(request);
+}
+
 static int park_game(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
 		     int messages, uint64_t seen, double deadline)
 {
@@ -205,18 +220,9 @@ static int park_game(struct notify_waiter *waiter, struct http_request *request,
 	waiter->seen = seen;
 	waiter->games = NULL;
 	waiter->game_count = 0;
-	waiter->request = request;
 	waiter->game_id = game_id;
 	waiter->after = after;
-	waiter->deadline = deadline;
-	waiter->parked = 1;
-	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
-		hurry_until = deadline;
-	size_t bucket = bucket_of(game_id);
-	waiter->next = buckets[bucket];
-	buckets[bucket] = waiter;
-	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
-	http_suspend(request);
+	park(waiter, &buckets[bucket_of(game_id)], request, deadline);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
 }
@@ -244,21 +250,13 @@ int notify_park_games(struct notify_waiter *waiter, struct http_request *request
 		pthread_mutex_unlock(&registry_lock);
 		return 0;
 	}
-	waiter->request = request;
 	waiter->game_id = 0;
 	waiter->after = 0;
 	waiter->messages = 0;
 	waiter->seen = seen;
 	waiter->games = games;
 	waiter->game_count = count;
-	waiter->deadline = deadline;
-	waiter->parked = 1;
-	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
-		hurry_until = deadline;
-	waiter->next = feeds;
-	feeds = waiter;
-	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
-	http_suspend(request);
+	park(waiter, &feeds, request, deadline);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
 }

@@ -56,9 +56,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/log.h"
-#include "base/counters.h"
 #include "api/service.h"
+#include "base/counters.h"
+#include "base/log.h"
 #include "game/quota.h"
 
 struct budget_rule {

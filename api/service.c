@@ -17,17 +17,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/clock.h"
-#include "base/log.h"
-#include "http/headers.h"
-#include "base/counters.h"
 #include "api/notify.h"
-#include "http/ratelimit.h"
 #include "api/routes.h"
-#include "game/worker.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "base/log.h"
 #include "base/xalloc.h"
 #include "engine/view.h"
 #include "game/auth.h"
+#include "game/worker.h"
+#include "http/headers.h"
+#include "http/ratelimit.h"
 
 static const struct config *settings;
 
@@ -223,6 +223,11 @@ int service_open_for_move(struct http_request *request, struct session *session)
 json_t *service_open_move_body(struct http_request *request, struct session *session)
 {
 	return service_open_for_move(request, session) ? service_body(request, 0) : NULL;
+}
+
+json_t *service_open_body(struct http_request *request, struct session *session)
+{
+	return service_open(request, session) ? service_body(request, 0) : NULL;
 }
 
 int service_refresh(struct http_request *request, struct session *session)

@@ -15,13 +15,13 @@
 #include <stdint.h>
 
 #include "api/config.h"
-#include "http/http.h"
 #include "api/inputs.h"
 #include "codec/error.h"
 #include "codec/options.h"
 #include "engine/command.h"
 #include "engine/game.h"
 #include "game/play.h"
+#include "http/http.h"
 
 struct session {
 	struct game_record game;
@@ -58,6 +58,10 @@ int service_open_for_move(struct http_request *request, struct session *session)
 /* service_open_for_move() and service_body() together: the body of a seat's move (new
  * reference), or NULL with a problem queued. */
 json_t *service_open_move_body(struct http_request *request, struct session *session);
+
+/* service_open() and service_body() (no empty body) together, for a write that is no
+ * move (a message, a webhook): the body (new reference), or NULL with a problem queued. */
+json_t *service_open_body(struct http_request *request, struct session *session);
 
 /* Bring session->game.state up to date with the log. 0 (a problem queued) on failure. */
 int service_refresh(struct http_request *request, struct session *session);

@@ -94,3 +94,17 @@ struct xtext xtext_new(void)
 	text.data[0] = '\0';
 	return text;
 }
+
+void xbytes_add(struct xbytes *bytes, const void *data, size_t size, size_t first)
+{
+	if (bytes->length + size + 1 > bytes->capacity) {
+		size_t capacity = bytes->capacity ? bytes->capacity : first;
+		while (bytes->length + size + 1 > capacity)
+			capacity *= 2;
+		bytes->data = xrealloc(bytes->data, capacity);
+		bytes->capacity = capacity;
+	}
+	memcpy(bytes->data + bytes->length, data, size);
+	bytes->length += size;
+	bytes->data[bytes->length] = '\0';
+}

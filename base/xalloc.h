@@ -22,6 +22,17 @@ struct xtext {
 struct xtext xtext_new(void);
 void xtext_add(struct xtext *text, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
+/* A growing run of bytes (a picture, a document), kept NUL-terminated after its length:
+ * zeroed to start, nothing allocated until the first bytes; data is the caller's to
+ * free(). */
+struct xbytes {
+	unsigned char *data;
+	size_t length, capacity;
+};
+/* Append `size` bytes; the first growth makes room for `first` bytes (what the whole is
+ * expected to take), each next one doubles. */
+void xbytes_add(struct xbytes *bytes, const void *data, size_t size, size_t first);
+
 /* printf into a new string; caller frees. */
 char *xasprintf(const char *format, ...) __attribute__((format(printf, 1, 2)));
 

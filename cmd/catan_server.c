@@ -14,21 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/log.h"
-#include "http/client.h"
 #include "api/config.h"
-#include "http/cors.h"
-#include "http/http.h"
 #include "api/notify.h"
 #include "api/quotas.h"
-#include "http/ratelimit.h"
-#include "render/render_slots.h"
 #include "api/routes.h"
 #include "api/service.h"
+#include "base/log.h"
+#include "db/store.h"
 #include "deliver/deliver.h"
 #include "game/worker.h"
-#include "db/store.h"
+#include "http/client.h"
+#include "http/cors.h"
+#include "http/http.h"
+#include "http/ratelimit.h"
 #include "render/render.h"
+#include "render/render_slots.h"
 
 static int migrate(const struct config *config)
 {

@@ -38,11 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deliver/summary.h"
 #include "base/xalloc.h"
 #include "codec/escape.h"
-#include "game/webhooks.h"
+#include "deliver/summary.h"
 #include "engine/legal.h"
+#include "game/webhooks.h"
 
 #define RETRY_AFTER_MAX_MS (3600 * 1000)
 

@@ -25,8 +25,8 @@
  *   token may hold at most MAX_WAITING_PER_TOKEN of them and one client address at most
  *   MAX_WAITING_PER_IP (429 and Retry-After past either), so no single client can fill
  *   the places everybody else waits in. A place is given back when its request ends,
- *   which for a parked request whose client has gone is at once (api/notify.c watches the
- *   sockets of parked requests).
+ *   which for a parked request whose client has gone is at once (the application looks
+ *   at the sockets of parked requests: http_probe_departed()).
  */
 #ifndef CATAN_HTTP_CONNECTIONS_H
 #define CATAN_HTTP_CONNECTIONS_H

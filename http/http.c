@@ -40,6 +40,8 @@
 
 #include "base/clock.h"
 #include "base/counters.h"
+#include "base/xalloc.h"
+#include "codec/text.h"
 #include "http/access_log.h"
 #include "http/client.h"
 #include "http/connections.h"
@@ -47,8 +49,6 @@
 #include "http/headers.h"
 #include "http/metrics.h"
 #include "http/ratelimit.h"
-#include "codec/text.h"
-#include "base/xalloc.h"
 
 long http_query_integer(struct http_request *request, const char *name, long fallback, long low, long high)
 {
@@ -162,7 +162,7 @@ static void add_common_headers(struct http_request *request, struct MHD_Response
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CONNECTION, "close");
 	MHD_add_response_header(response, "X-Request-Id", request->request_id);
 	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-	/* The web client's files bring their own policy (api/web.c); everything else allows nothing. */
+	/* A handler may bring its own policy (the web client's files do); else nothing is allowed. */
 	if (!has_extra_header(request, "Content-Security-Policy"))
 		MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
 	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
@@ -556,16 +556,11 @@ static void append_body(struct http_request *request, const char *data, size_t s
 	}
 	/* Doubling, not growing by each chunk: a 4 MiB import arrives in hundreds of chunks,
 	 * and copying the body again for each one was quadratic. */
-	if (request->body_length + size + 1 > request->body_capacity) {
-		size_t capacity = request->body_capacity ? request->body_capacity : 1024;
-		while (capacity < request->body_length + size + 1)
-			capacity *= 2;
-		request->body = xrealloc(request->body, capacity);
-		request->body_capacity = capacity;
-	}
-	memcpy(request->body + request->body_length, data, size);
-	request->body_length += size;
-	request->body[request->body_length] = '\0';
+	struct xbytes body = {(unsigned char *)request->body, request->body_length, request->body_capacity};
+	xbytes_add(&body, data, size, 1024);
+	request->body = (char *)body.data;
+	request->body_length = body.length;
+	request->body_capacity = body.capacity;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,

@@ -54,26 +54,9 @@ static void draw_picture(struct canvas *canvas)
 
 /* ---- surfaces ---- */
 
-struct buffer {
-	unsigned char *bytes;
-	size_t length;
-	size_t capacity;
-};
-
 static cairo_status_t buffer_write(void *closure, const unsigned char *data, unsigned int length)
 {
-	struct buffer *buffer = closure;
-	if (buffer->length + length + 1 > buffer->capacity) {
-		size_t capacity = buffer->capacity ? buffer->capacity : 262144; /* a 1024 px SVG or PNG: ~140 KB */
-		while (buffer->length + length + 1 > capacity)
-			capacity *= 2;
-		unsigned char *grown = xrealloc(buffer->bytes, capacity);
-		buffer->bytes = grown;
-		buffer->capacity = capacity;
-	}
-	memcpy(buffer->bytes + buffer->length, data, length);
-	buffer->length += length;
-	buffer->bytes[buffer->length] = '\0';
+	xbytes_add(closure, data, length, 262144); /* a 1024 px SVG or PNG: ~140 KB */
 	return CAIRO_STATUS_SUCCESS;
 }
 
@@ -116,7 +99,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	canvas.unit = canvas.layout.scale;
 	canvas.pt = canvas.layout.height / 640.0;
 
-	struct buffer buffer = {0};
+	struct xbytes buffer = {0};
 	struct marks *marks = NULL;
 	unsigned char *pixels = NULL; /* the PNG's image, ours: it outlives the surface */
 	int stride = 0;
@@ -155,19 +138,19 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	cairo_surface_destroy(surface);
 	render_lock_release();
 	if (options->format == RENDER_FORMAT_PNG && ok)
-		ok = png_writer_encode(pixels, canvas.layout.width, canvas.layout.height, stride, &buffer.bytes,
+		ok = png_writer_encode(pixels, canvas.layout.width, canvas.layout.height, stride, &buffer.data,
 		                       &buffer.length);
 	free(pixels);
 	if (ok && marks) {
-		buffer.length = marks_rewrite(marks, buffer.bytes, buffer.length);
+		buffer.length = marks_rewrite(marks, buffer.data, buffer.length);
 		ok = buffer.length > 0;
 	}
 	free(marks);
 	if (!ok) {
-		free(buffer.bytes);
+		free(buffer.data);
 		return 0;
 	}
-	*out = buffer.bytes;
+	*out = buffer.data;
 	*length = buffer.length;
 	return 1;
 }

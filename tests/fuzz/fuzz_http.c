@@ -66,7 +66,7 @@ static const char *query_value(const char *query, const char *name, char *out, s
 
 static void check_route(enum http_method method, const char *path)
 {
-	char *params[HTTP_MAX_PARAMS] = {NULL};
+	char *params[ROUTER_MAX_PARAMS] = {NULL};
 	unsigned allowed = 0;
 	const struct route *route = router_match(routes(), method, path, params, &allowed);
 	if (route) {
@@ -75,7 +75,7 @@ static void check_route(enum http_method method, const char *path)
 		int capture = 0;
 		for (const char *p = route->pattern; *p && used < sizeof rebuilt - 1;) {
 			if (*p == ':') {
-				const char *value = capture < HTTP_MAX_PARAMS ? params[capture++] : NULL;
+				const char *value = capture < ROUTER_MAX_PARAMS ? params[capture++] : NULL;
 				size_t length = value ? strlen(value) : 0;
 				if (!value || length == 0 || length > 64 || strchr(value, '/'))
 					fail("a capture is empty, too long or holds a '/'", value);
@@ -91,7 +91,7 @@ static void check_route(enum http_method method, const char *path)
 		rebuilt[used] = '\0';
 		if (strcmp(rebuilt, path) != 0)
 			fail("a matched route does not give the path back", path);
-		for (int i = capture; i < HTTP_MAX_PARAMS; i++)
+		for (int i = capture; i < ROUTER_MAX_PARAMS; i++)
 			if (params[i])
 				fail("a capture beyond the pattern's", params[i]);
 		if (router_index(routes(), route) < 0 || router_index(routes(), route) >= routes()->count)
@@ -101,7 +101,7 @@ static void check_route(enum http_method method, const char *path)
 		    (trade < 1 || trade > 65535))
 			fail("a trade id out of range passes", params[1]);
 	} else {
-		for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+		for (int i = 0; i < ROUTER_MAX_PARAMS; i++)
 			if (params[i])
 				fail("no route but a capture", params[i]);
 		if (allowed) {
@@ -122,7 +122,7 @@ static void check_route(enum http_method method, const char *path)
 					    NULL, NULL);
 		}
 	}
-	for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+	for (int i = 0; i < ROUTER_MAX_PARAMS; i++)
 		free(params[i]);
 }
 
