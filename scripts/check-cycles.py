@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """check-cycles: no circles between the project's modules (run by scripts/check-layers.sh).
 
-A module is a .c file and the .h file of the same name (api/http.c and api/http.h are the
-module api/http), with its internal header if it has one (db/store_internal.h is db/store's). Two kinds of circle are refused:
+A module is a .c file and the .h file of the same name (http/http.c and http/http.h are the
+module http/http), with its internal header if it has one (db/store_internal.h is db/store's).
+Two kinds of circle are refused:
 
   includes  module A includes a header of module B, and B (through any path) includes one
             of A: the sources and headers of every library, program, benchmark and test

@@ -101,7 +101,7 @@ ALL_TARGETS += $(API_UNIT_TESTS)
 
 # The import judge (game/import.c: engine and codec only) on the random games of bench/games.c.
 IMPORT_JUDGE_TEST := $(B)/tests/api/test_import_judge
-$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+$(IMPORT_JUDGE_TEST): $(B)/obj/tests/api/test_import_judge.o $(GAME_LIB) $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
 

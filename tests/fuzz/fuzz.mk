@@ -66,7 +66,7 @@ test-fuzz: $(FUZZ_PROGRAMS)
 
 # Re-make the seed corpora (tests/fuzz/gen_corpus.c, built with the normal compiler).
 FUZZ_GEN := $(B)/tests/fuzz/gen_corpus
-$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(GAME_LIB) $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
