@@ -1,4 +1,5 @@
-# Catan game service: engine (pure C rules), db (PostgreSQL event store), api (HTTP).
+# Catan game service: one library per folder (README's source layout), from the floor
+# (base/) and the pure rules (engine/) up to the API (api/), and the programs (cmd/).
 #
 #   make            build everything into build/ (runs scripts/deps.sh first)
 #   make test       every test suite, then again under ASan+UBSan (build/asan/), then a
@@ -10,10 +11,10 @@
 #                   web client is at http://localhost:8080/ (web/web.mk: make web-build,
 #                   make test-web)
 #
-# Each layer adds its targets in its own fragment (engine/engine.mk, db/db.mk,
-# api/api.mk, tests/tests.mk, tests/fuzz/fuzz.mk). B is the build directory and SAN=1
-# builds with sanitizers; the sanitizer pass of `make test` is this same Makefile run with
-# B=build/asan SAN=1.
+# Each folder adds its targets in its own fragment (<folder>/<folder>.mk: base/base.mk ...
+# api/api.mk, cmd/cmd.mk; tests/tests.mk, tests/fuzz/fuzz.mk). B is the build directory
+# and SAN=1 builds with sanitizers; the sanitizer pass of `make test` is this same
+# Makefile run with B=build/asan SAN=1.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -65,11 +66,14 @@ $(B)/obj/%.o: %.c | $(DEPS_STAMP)
 
 # One fragment per folder, each building exactly that folder (see README's source layout):
 # the libraries first, then the programs that link them, then the tests.
+include base/base.mk
 include engine/engine.mk
 include codec/codec.mk
 include render/render.mk
 include db/db.mk
 include game/game.mk
+include http/http.mk
+include deliver/deliver.mk
 include api/api.mk
 include cmd/cmd.mk
 include bench/bench.mk
@@ -82,6 +86,10 @@ include tests/tsan.mk
 all: $(ALL_TARGETS)
 .PHONY: all
 
+# Every library, lowest last (the order a program links them in).
+LIBRARIES := $(API_LIB) $(DELIVER_LIB) $(HTTP_LIB) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) \
+	$(BASE_LIB)
+
 # Everything CI checks: the contract's lint, every suite, then every suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
@@ -91,7 +99,7 @@ all: $(ALL_TARGETS)
 # on the CPU), each with a cluster of its own; -k runs them all before saying which failed.
 TEST_JOBS ?= 4
 test: all
-	scripts/check-layers.sh
+	B=$(B) scripts/check-layers.sh
 	scripts/check-cairo-calls.sh
 	$(MAKE) lint
 	@rm -f build/test-times.txt build/asan/test-times.txt
@@ -104,10 +112,12 @@ test: all
 	$(MAKE) test-tsan-short
 .PHONY: test
 
-# Each folder includes only the folders below it (scripts/check-layers.sh; run by `make test`),
-# and every cairo call is checked for render/lock.h's lock (scripts/check-cairo-calls.sh).
-check-layers:
-	@scripts/check-layers.sh
+# Each folder includes only the folders below it, and no two modules are in a circle of
+# includes or of calls (scripts/check-layers.sh, scripts/check-cycles.py: the calls are read
+# from the libraries' objects, so they are built first); every cairo call is checked for
+# render/lock.h's lock (scripts/check-cairo-calls.sh). Run by `make test`.
+check-layers: $(LIBRARIES) $(SERVER) $(CATAN)
+	@B=$(B) scripts/check-layers.sh
 	@scripts/check-cairo-calls.sh
 .PHONY: check-layers
 

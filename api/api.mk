@@ -1,10 +1,12 @@
-# The HTTP layer: api/*.c as a static library, with the OpenAPI document compiled in. The
-# program `catan-server` (cmd/catan_server.c) links it.
+# The API: api/*.c (the route table, the handlers and their glue to the game service) as a
+# static library, with the OpenAPI document and the web client's files compiled in. The
+# program `catan-server` (cmd/catan_server.c) links it before $(DELIVER_LIB) and
+# $(HTTP_LIB), on which it stands.
 
 API_SRC := $(wildcard api/*.c)
 API_OBJ := $(API_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/openapi_json.o $(B)/obj/gen/web_files.o $(B)/obj/gen/docs_files.o
 API_LIB := $(B)/libapi.a
-API_LIBS := -lmicrohttpd -lcurl -lpthread -lm
+API_LIBS := -lpthread -lm
 
 $(B)/gen/openapi_json.c: openapi/openapi.json scripts/embed.sh scripts/c_lines.sh
 	@mkdir -p $(dir $@)

@@ -4,7 +4,7 @@
  */
 #include "api/config.h"
 
-#include "api/mail.h"
+#include "deliver/mail_message.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  *   MAX_CONNECTIONS_PER_IP  256
  *   CONNECTION_TIMEOUT_S    30 (no progress at all on a connection, e.g. a reader that stalls)
  *   REQUEST_TIMEOUT_S       10 (to deliver a request's headers, then its body: trickling
- *                           clients are cut off; see api/connections.h)
+ *                           clients are cut off; see http/connections.h)
  *   KEEPALIVE_TIMEOUT_S     15 (idle between requests on a kept-alive connection)
  *   MAX_WAITING             MAX_CONNECTIONS / 2 (long-polls and streams at once; more: 503)
  *   MAX_WAITING_PER_TOKEN   8 (of them with one token; more: 429 waiting_quota); 0: no limit
@@ -32,11 +32,11 @@
  *                           channels and mail of the game and its players; 0: no bound)
  *   TRUSTED_PROXIES         unset: the client is the socket's peer; set (addresses and CIDR
  *                           ranges, comma-separated): a request from one of them is the
- *                           client's that X-Forwarded-For names (api/client.h)
+ *                           client's that X-Forwarded-For names (http/client.h)
  *   CREATE_KEY              unset: anyone may create games; set: POST /v1/games needs
  *                           "Authorization: Bearer <CREATE_KEY>" (at least 16 characters)
  *   ALL_BOT_GAMES           0: a game without a human seat needs CREATE_KEY; 1: anyone
- *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (api/destination.h);
+ *   WEBHOOK_ALLOW_PRIVATE   0: webhooks reach only public addresses (deliver/destination.h);
  *                           1: also loopback and private ones (tests, on-premise receivers)
  *   SNAPSHOT_EVERY          events between snapshots of a game's state (see game/game_repo)
  *   PUBLIC_URL              the base URL printed at start and used in the board_url of
@@ -44,14 +44,14 @@
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
  *   RENDER_CONCURRENCY      the number of CPUs (board pictures drawn at once; see
- *                           api/render_slots.h)
+ *                           render/render_slots.h)
  *   RENDER_WAIT_MS          2000 (how long a picture request waits for a drawing slot
  *                           before answering 503 render_busy)
  *   CHANNEL_MAX_FAILURES    10: a discord or slack webhook is disabled after this many
- *                           failed attempts in a row (api/channels.h)
+ *                           failed attempts in a row (deliver/channels.h)
  *   SMTP_URL                unset: mail is off (registering an address answers 503
  *                           mail_disabled); smtp://relay:25 or smtps://relay:465: the
- *                           relay "your turn" mails go through (api/mail.h)
+ *                           relay "your turn" mails go through (deliver/mail_message.h)
  *   SMTP_USER, SMTP_PASSWORD  the relay's credentials, if it wants them (then STARTTLS is
  *                           required on smtp://)
  *   MAIL_FROM               catan@localhost: the sender of mails (one plain address)
@@ -101,7 +101,7 @@ struct config {
 	int render_concurrency;
 	int render_wait_ms;
 	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
-	const char *cors_origins; /* NULL: any origin (api/cors.h) */
+	const char *cors_origins; /* NULL: any origin (http/cors.h) */
 	const char *smtp_url;      /* NULL: mail is off */
 	const char *smtp_user;     /* NULL: no credentials */
 	const char *smtp_password;

@@ -9,19 +9,57 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "api/http.h"
-#include "db/store_lobby.h"
-#include "db/store_webhooks.h"
 #include "game/auth.h"
+#include "game/play.h"
+#include "game/webhooks.h"
+#include "http/http.h"
 
 struct session; /* api/service.h */
 
 /* The longest wait of a long-poll (GET /moves, GET /actions), in seconds. */
 #define HANDLERS_WAIT_MAX_S 60
 
-/* handlers_games.c */
+/* handlers_create.c: POST /v1/games, and what an import shares with it. */
 void handle_create_game(struct http_request *request);
+/* The secrets of a new game, shown once in its 201 answer: the admin token and a token per
+ * seat with their hashes, and the game they make for play_create() (or lobby_create(),
+ * play_import()), whose pointers point into this struct and the arguments given. */
+struct handlers_new_game {
+	char admin_token[AUTH_TOKEN_LENGTH + 1];
+	char tokens[GAME_MAX_SEATS][AUTH_TOKEN_LENGTH + 1];
+	uint8_t admin_hash[AUTH_HASH_SIZE];
+	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
+	struct play_new_game game;
+};
+/* Draw them for a game of `options` (options->game.seats seats; the seed `seed` when
+ * has_seed, else a random one), seats named names[s] with bots[s] and players[s] (NULL:
+ * none), borrowed while *out is used: 1, or 0 with 500 queued (no randomness). */
+int handlers_new_game(struct http_request *request, const struct codec_options *options, int has_seed,
+		      int64_t seed, const char (*names)[PLAY_NAME_SIZE], const int *bots, const int64_t *players,
+		      struct handlers_new_game *out);
+/* Answer 201 for the game just made (session->game loaded): its id, version, admin token,
+ * seats with their tokens, and its view, at Location /v1/games/{id}; or a problem. */
+void handlers_respond_created(struct http_request *request, const struct session *session,
+			      const struct handlers_new_game *secrets);
+/* Creation's admission (CREATE_KEY, the per-client quota CREATE_RATE_IP): 0 with a problem
+ * queued; handlers_created() pays that quota when the answer queued is a 201 (a game was
+ * made) and the caller had no creation key. */
+int handlers_may_create(struct http_request *request);
+void handlers_created(struct http_request *request);
+/* The gate of games without a human seat, for creation and import alike: 1 when some seat
+ * of bots[0 .. seats) is not a bot, or the request carries the creation key, or
+ * ALL_BOT_GAMES=1; else 0 with 403 create_key_required naming `players` queued. */
+int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats);
+/* 1 when the request carries the server's creation key (CREATE_KEY) as its bearer token:
+ * an operator's request, to which no per-client quota applies. */
+int handlers_has_create_key(struct http_request *request);
+
+/* handlers_games.c: reading a game: its view, the board, the players, the caller's legal
+ * actions. */
 void handle_get_game(struct http_request *request);
+/* The game view of GET /v1/games/{id} for the session: a new reference, or NULL with a
+ * problem queued. */
+json_t *handlers_game_view(struct http_request *request, const struct session *session);
 
 /* api/handlers_lobby.c: waiting games, joining, the admin's seat changes, the lobby. */
 void handle_get_lobby(struct http_request *request);
@@ -38,27 +76,6 @@ int handlers_respond_waiting(struct http_request *request, int64_t game_id);
 void handle_create_player(struct http_request *request);
 void handle_get_my_games(struct http_request *request);
 
-/* A player's name (`value`, a member named `field`): 1 with it copied into out (which
- * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
- * (missing_field when value is NULL). The one rule for every name a client gives:
- * codec/person_name.h (1..40 characters without control or bidi-control characters, at
- * least one of which shows); the detail says which part failed. */
-int handlers_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
-
-/* The create body's players[seat].player (`value`, may be NULL) into players[seat]: an
- * existing player's id, not already given to another seat, on a seat that is neither
- * a bot's nor open; the seat is named after the player unless `named`. 0 with a 400
- * naming players[seat].player queued. */
-int handlers_seat_player(struct http_request *request, const json_t *value, int seat, int64_t *players, int named,
-			 char *name, int excluded);
-/* The create body's `public` (a boolean, only with open seats) into *out; 0 with a 400 queued. */
-int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out);
-/* Create a waiting game from the create handler's parsed request and answer it: 201 with
- * the invite and the tokens of the seats taken, or a problem. tokens[s] are the seat
- * tokens (unused for open and bot seats), borrowed. */
-struct play_new_game; /* game/play.h */
-void handlers_create_waiting(struct http_request *request, const struct play_new_game *game, const int *open,
-			     int public_game, const char (*tokens)[AUTH_TOKEN_LENGTH + 1], const char *admin_token);
 void handle_get_board(struct http_request *request);
 void handle_get_players(struct http_request *request);
 void handle_get_actions(struct http_request *request);
@@ -81,24 +98,8 @@ void handle_get_summary(struct http_request *request);
 void handle_replace_seat_token(struct http_request *request);
 void handle_replace_player_token(struct http_request *request);
 
-/* handlers_import.c: POST /v1/games/import. handlers_may_create() (handlers_games.c) is
- * creation's admission (CREATE_KEY, the per-client quota CREATE_RATE_IP): 0 with a problem
- * queued; handlers_created() pays that quota when the answer queued is a 201 (a game was
- * made) and the caller had no creation key. */
+/* handlers_import.c: POST /v1/games/import. */
 void handle_import_game(struct http_request *request);
-int handlers_may_create(struct http_request *request);
-/* The gate of games without a human seat (handlers_games.c), for creation and import
- * alike: 1 when some seat of bots[0 .. seats) is not a bot, or the request carries the
- * creation key, or ALL_BOT_GAMES=1; else 0 with 403 create_key_required naming
- * `players` queued. */
-int handlers_bots_only_allowed(struct http_request *request, const int *bots, int seats);
-void handlers_created(struct http_request *request);
-/* 1 when the request carries the server's creation key (CREATE_KEY) as its bearer token:
- * an operator's request, to which no per-client quota applies. */
-int handlers_has_create_key(struct http_request *request);
-/* The game view of GET /v1/games/{id} for the session (handlers_games.c): a new reference,
- * or NULL with a problem queued. */
-json_t *handlers_game_view(struct http_request *request, const struct session *session);
 
 /* api/handlers_webhooks.c: registering webhooks of a game, and what player webhooks
  * (api/handlers_player_webhooks.c) share with them. */
@@ -116,6 +117,10 @@ struct handlers_webhook_request {
  * 400 naming the field (or a 500: no randomness) queued (out->mentions then NULL). */
 int handlers_read_webhook(struct http_request *request, const json_t *body, int seats, int for_seat,
 			  struct handlers_webhook_request *out);
+/* The API's id of a webhook ("wh_" + 16 hex digits); and the id of the route's :webhook
+ * parameter `param` (may be NULL): 1 and *id, or 0 with 404 webhook_not_found queued. */
+void handlers_webhook_id_text(int64_t id, char out[24]);
+int handlers_webhook_param(struct http_request *request, const char *param, int64_t *id);
 /* A webhook as listings show it (no secret, no mentions). New reference. */
 json_t *handlers_webhook_json(const struct store_webhook *webhook);
 /* Answer 201 with `answer` (stolen) plus the secret shown once, at `location`. */
@@ -123,6 +128,12 @@ void handlers_webhook_created(struct http_request *request, json_t *answer, cons
 			      const char *location);
 /* Answer the delivery log of webhook `id` (the caller checked it is the caller's; ?limit). */
 void handlers_webhook_deliveries(struct http_request *request, int64_t id);
+/* The place of webhook `id` among webhooks[0 .. count) (borrowed) registered by `owner` (a
+ * seat, STORE_WEBHOOK_ADMIN, or HANDLERS_ANY_OWNER), or -1 with 404 webhook_not_found
+ * queued ("no such webhook of yours" and `where`). */
+#define HANDLERS_ANY_OWNER (-100)
+int handlers_webhook_find(struct http_request *request, const struct store_webhook *webhooks, int count, int64_t id,
+			  int owner, const char *where);
 /* Answer a webhook's removal by its store status: 204, 404 webhook_not_found or the failure. */
 void handlers_webhook_deleted(struct http_request *request, enum store_status status);
 
@@ -182,17 +193,16 @@ void handle_get_webhooks(struct http_request *request);
 void handle_delete_webhook(struct http_request *request);
 void handle_get_webhook_deliveries(struct http_request *request);
 
-/* handlers_mail.c: a seat's mail address, and the links of the mails (api/mail.h) */
+/* handlers_mail.c: a seat's mail address (.../mail), or a player's for all the player's
+ * seats (/v1/players/me/mail: the same handlers, told apart by the route), and the links
+ * of the mails (deliver/mail_message.h) */
 void handle_post_mail(struct http_request *request);
 void handle_get_mail(struct http_request *request);
 void handle_delete_mail(struct http_request *request);
 void handle_mail_confirm(struct http_request *request);
 void handle_mail_unsubscribe_page(struct http_request *request);
 void handle_mail_unsubscribe(struct http_request *request);
-/* ... and a player's, for all the player's seats */
-void handle_post_player_mail(struct http_request *request);
-void handle_get_player_mail(struct http_request *request);
-void handle_delete_player_mail(struct http_request *request);
+
 /* handlers_system.c */
 void handle_healthz(struct http_request *request);
 void handle_readyz(struct http_request *request);

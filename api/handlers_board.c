@@ -11,13 +11,13 @@
  *
  * Caching: a picture is fixed by (game, version, options), so its ETag is built from them
  * without drawing ("picture-<version>-<options>"), If-None-Match answers 304 before any
- * drawing, and a drawn picture goes into api/picture_cache.h for the next caller. A picture
+ * drawing, and a drawn picture goes into render/picture_cache.h for the next caller. A picture
  * of a named version never changes (Cache-Control: immutable); the current one is
  * revalidated (no-cache + ETag). The database is read first (state, the last events) and
  * released before drawing: rendering holds no transaction and no lock.
  *
  * Cost: size is bounded (320..2048) and a picture is drawn only in one of the server's
- * RENDER_CONCURRENCY drawing slots (api/render_slots.h), waited for at most RENDER_WAIT_MS;
+ * RENDER_CONCURRENCY drawing slots (render/render_slots.h), waited for at most RENDER_WAIT_MS;
  * when none comes free the answer is 503 render_busy with Retry-After: 1.
  */
 #include <stdio.h>
@@ -25,14 +25,14 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/headers.h"
-#include "api/picture_cache.h"
-#include "api/render_slots.h"
 #include "api/service.h"
 #include "codec/log.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "http/headers.h"
+#include "render/picture_cache.h"
 #include "render/render.h"
+#include "render/render_slots.h"
 
 /* Events read back to find the last move: a move adds at most a few consequences. */
 #define RECENT_EVENTS 8
@@ -154,7 +154,7 @@ static int recent_events(int64_t game_id, int32_t version, struct event *out)
 enum drawn { DRAWN, DRAW_FAILED, DRAW_BUSY };
 
 /* Draw the picture of `state` (the game at that version) in one of the server's drawing
- * slots (api/render_slots.h): DRAWN with *bytes (caller frees), or DRAW_BUSY with a 503
+ * slots (render/render_slots.h): DRAWN with *bytes (caller frees), or DRAW_BUSY with a 503
  * queued when no slot came free in time, or DRAW_FAILED (nothing queued). */
 static enum drawn draw(struct http_request *request, const struct game_record *game, const struct game *state,
 		       const struct render_options *options, unsigned char **bytes, size_t *length)

@@ -31,15 +31,17 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/headers.h"
-#include "api/metrics.h"
 #include "api/notify.h"
 #include "api/service.h"
-#include "api/xalloc.h"
-#include "db/store_feed.h"
+#include "api/stream.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "base/xalloc.h"
 #include "game/auth.h"
+#include "game/feed.h"
 #include "game/lobby.h"
 #include "game/messages.h"
+#include "http/headers.h"
 
 #define FEED_GAMES_MAX 500
 #define FEED_LIMIT_DEFAULT 100
@@ -164,7 +166,7 @@ static enum store_status load_games(struct feed *feed)
 {
 	struct store_player_seat *seats = xcalloc(FEED_GAMES_MAX, sizeof *seats);
 	int count = 0;
-	enum store_status status = store_player_games(play_store(), feed->player_id, FEED_GAMES_MAX, seats, &count);
+	enum store_status status = lobby_player_seats(feed->player_id, FEED_GAMES_MAX, seats, &count);
 	if (status == STORE_OK) {
 		feed->game_count = count;
 		for (int i = 0; i < count; i++) {
@@ -207,7 +209,7 @@ static const struct game_record *page_game(struct page_games *games, int64_t gam
 }
 
 /* Read what follows feed->cursor into *page (advancing the cursor past what is in it). */
-static enum store_status feed_read(struct feed *feed, struct feed_page *page)
+static enum store_status read_page(struct feed *feed, struct feed_page *page)
 {
 	memset(page, 0, sizeof *page);
 	if (feed->announce) {
@@ -219,7 +221,7 @@ static enum store_status feed_read(struct feed *feed, struct feed_page *page)
 		}
 	}
 	struct store_feed rows;
-	enum store_status status = store_feed_read_player(play_store(), feed->player_id, &feed->cursor, feed->limit, &rows);
+	enum store_status status = feed_read_player(feed->player_id, &feed->cursor, feed->limit, &rows);
 	if (status != STORE_OK)
 		return status;
 	int settled = 0;
@@ -284,7 +286,7 @@ static int feed_open(struct http_request *request, struct feed *feed, const char
 	enum store_status status = load_games(feed);
 	if (status == STORE_OK && !after) {
 		feed->announce = 1;
-		status = store_feed_xmin(play_store(), &feed->cursor.xact);
+		status = feed_xmin(&feed->cursor.xact);
 	}
 	if (status != STORE_OK) {
 		service_store_error(request, status);
@@ -316,7 +318,7 @@ void handle_get_feed(struct http_request *request)
 			return;
 		poll = xcalloc(1, sizeof *poll);
 		poll->feed = feed;
-		poll->deadline = http_now() + (double)wait;
+		poll->deadline = clock_now() + (double)wait;
 		request->state = poll;
 		request->free_state = free;
 	} else {
@@ -329,12 +331,12 @@ void handle_get_feed(struct http_request *request)
 	for (;;) {
 		uint64_t seen = notify_seen();
 		struct feed_page page;
-		enum store_status status = feed_read(&poll->feed, &page);
+		enum store_status status = read_page(&poll->feed, &page);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;
 		}
-		double now = http_now();
+		double now = clock_now();
 		if (page.count == 0 && now < poll->deadline && !notify_stopping()) {
 			double until = page.held && now + FEED_HELD_S < poll->deadline ? now + FEED_HELD_S : poll->deadline;
 			page_free(&page);
@@ -358,98 +360,49 @@ void handle_get_feed(struct http_request *request)
 
 /* ---- Server-Sent Events ---- */
 
+/* A player's stream (api/stream.h): the feed and its waiting place. */
 struct feed_stream {
-	struct http_request *request;
 	struct notify_waiter waiter;
 	struct feed feed;
-	double heartbeat_due;
-	char *pending;
-	size_t pending_length, pending_offset;
 };
 
-static void feed_stream_free(void *cls)
+/* Frame the next page; 0 on a database error. */
+static int feed_stream_fill(void *state, struct sse *sse, int *held)
 {
-	struct feed_stream *stream = cls;
-	metrics_gauge_add(METRICS_STREAMS, -1);
-	free(stream->pending);
-	free(stream);
-}
-
-/* Format the next page as SSE into stream->pending; 0 on a database error. */
-static int feed_stream_fill(struct feed_stream *stream, int *held)
-{
+	struct feed_stream *stream = state;
 	struct feed_page page;
-	if (load_games(&stream->feed) != STORE_OK || feed_read(&stream->feed, &page) != STORE_OK)
+	if (load_games(&stream->feed) != STORE_OK || read_page(&stream->feed, &page) != STORE_OK)
 		return 0;
 	*held = page.held;
-	size_t length = 0, capacity = 256;
-	char *buffer = xmalloc(capacity);
 	for (int i = 0; i < page.count; i++) {
 		char *data = json_dumps(page.items[i].json, JSON_COMPACT);
 		if (!data)
 			abort();
 		const char *kind = json_string_value(json_object_get(page.items[i].json, "kind"));
-		size_t need = strlen(data) + FEED_CURSOR_SIZE + 48;
-		if (length + need > capacity) {
-			capacity = (length + need) * 2;
-			buffer = xrealloc(buffer, capacity);
-		}
-		length += (size_t)snprintf(buffer + length, capacity - length, "id: %s\nevent: %s\ndata: %s\n\n",
-					   page.items[i].cursor, kind ? kind : "event", data);
+		sse_item(sse, page.items[i].cursor, kind ? kind : "event", data);
 		free(data);
 	}
 	page_free(&page);
-	free(stream->pending);
-	stream->pending = buffer;
-	stream->pending_length = length;
-	stream->pending_offset = 0;
 	return 1;
 }
 
-static ssize_t feed_stream_read(void *cls, uint64_t position, char *out, size_t max)
+static int feed_stream_park(void *state, struct http_request *request, uint64_t seen, double until)
 {
-	(void)position;
-	struct feed_stream *stream = cls;
-	for (;;) {
-		if (http_departed(stream->request))
-			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client has gone */
-		if (stream->pending_offset < stream->pending_length) {
-			size_t count = stream->pending_length - stream->pending_offset;
-			if (count > max)
-				count = max;
-			memcpy(out, stream->pending + stream->pending_offset, count);
-			stream->pending_offset += count;
-			return (ssize_t)count;
-		}
-		if (notify_stopping())
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		uint64_t seen = notify_seen();
-		int held = 0;
-		/* A replaced token (POST /v1/players/me/token) ends the streams opened with the old
-		 * one (the replacement wakes them: LISTENER_TOKENS wakes the player's games); the
-		 * reconnection with it is then refused (401). */
-		struct store_player player;
-		enum store_status known = lobby_player_by_token(stream->feed.token_hash, &player);
-		if (known == STORE_NOT_FOUND || (known == STORE_OK && player.id != stream->feed.player_id))
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		if (!feed_stream_fill(stream, &held))
-			return MHD_CONTENT_READER_END_WITH_ERROR;
-		if (stream->pending_length)
-			continue;
-		double now = http_now();
-		if (now >= stream->heartbeat_due) {
-			stream->heartbeat_due = now + FEED_HEARTBEAT_S;
-			static const char ping[] = ": ping\n\n";
-			size_t count = sizeof ping - 1 < max ? sizeof ping - 1 : max;
-			memcpy(out, ping, count);
-			return (ssize_t)count;
-		}
-		double until = held && now + FEED_HELD_S < stream->heartbeat_due ? now + FEED_HELD_S : stream->heartbeat_due;
-		if (notify_park_games(&stream->waiter, stream->request, stream->feed.games, stream->feed.game_count, seen,
-				      until))
-			return 0;
-	}
+	struct feed_stream *stream = state;
+	return notify_park_games(&stream->waiter, request, stream->feed.games, stream->feed.game_count, seen, until);
 }
+
+/* A replaced token (POST /v1/players/me/token) ends the streams opened with the old one
+ * (the replacement wakes them: LISTENER_TOKENS wakes the player's games). */
+static int feed_stream_allowed(void *state)
+{
+	struct feed_stream *stream = state;
+	struct store_player player;
+	enum store_status known = lobby_player_by_token(stream->feed.token_hash, &player);
+	return !(known == STORE_NOT_FOUND || (known == STORE_OK && player.id != stream->feed.player_id));
+}
+
+static const struct stream_source feed_stream_source = {feed_stream_allowed, feed_stream_fill, NULL, feed_stream_park};
 
 void handle_get_feed_stream(struct http_request *request)
 {
@@ -464,8 +417,5 @@ void handle_get_feed_stream(struct http_request *request)
 		free(stream);
 		return;
 	}
-	stream->request = request;
-	stream->heartbeat_due = http_now() + FEED_HEARTBEAT_S;
-	metrics_gauge_add(METRICS_STREAMS, 1);
-	http_respond_stream(request, "text/event-stream; charset=utf-8", feed_stream_read, stream, feed_stream_free);
+	stream_respond(request, &feed_stream_source, stream, free, FEED_HEARTBEAT_S, FEED_HELD_S);
 }

@@ -5,7 +5,7 @@
  * A person in eight correspondence games who leaves for a week should not stall eight
  * tables nor lose their seats. The seat's own token (or its player's) decides, never the
  * admin's: the seat is the player's to lend. While away the seat is played by the bot as a
- * bot seat is (the bot timer, api/worker.c), at once whenever the game waits for it; back,
+ * bot seat is (the bot timer, game/worker.c), at once whenever the game waits for it; back,
  * the game waits for the seat again (or for its deadline). Both are events of the log
  * (seat_away, seat_back: the rules ignore them), so every reader, replay, export and import
  * sees when the seat was whose; the change, its event and the timer are one transaction
@@ -37,7 +37,7 @@ static void set_away(struct http_request *request, int away)
 	if (!body)
 		return;
 	int seat;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	int parsed = inputs_away(body, request->params[1], session.game.state.options.seats, &seat, &refusal);
 	if (!parsed)
 		service_refuse(request, &refusal);

@@ -16,7 +16,7 @@
  * whose every seat is a bot only with the creation key or ALL_BOT_GAMES=1), plus the
  * client's bytes of imports an hour (IMPORT_BYTES_IP: 429 import_quota) and this process's
  * imports judged at once (IMPORT_CONCURRENCY: 503 import_busy); the body may be up to
- * HTTP_IMPORT_BODY_LIMIT (api/http.h), the log IMPORT_MAX_EVENTS events (400 naming
+ * ROUTES_IMPORT_BODY_LIMIT (api/routes.h), the log IMPORT_MAX_EVENTS events (400 naming
  * `events`), and each seat's seat_away and seat_back events AWAY_RATE_SEAT (a seat's
  * holiday toggles of a day: 422 naming the first past it). Only an import that made a
  * game is charged (api/quotas.c). The worst legal import (4 MiB of holiday toggles, 139,000
@@ -105,67 +105,27 @@ static void import_game(struct http_request *request)
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "events", -1);
 		goto done;
 	}
-	struct import_body_error error;
+	struct problem_refusal error;
 	if (!import_body_read(body, &import, &error)) {
-		http_respond_problem(request, error.code, error.detail, error.field, -1);
+		service_refuse(request, &error);
 		goto done;
 	}
 	if (!holidays_within_budget(request, import.events, import.count) ||
 	    !handlers_bots_only_allowed(request, import.bots, import.seats))
 		goto done;
-	int seats = import.seats;
-	int64_t seed = import.seed;
-	if (!import.has_seed) {
-		uint64_t random_seed;
-		if (!auth_random(&random_seed, sizeof random_seed)) {
-			http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
-			goto done;
-		}
-		seed = (int64_t)(random_seed >> 1);
-	}
-	char admin_token[AUTH_TOKEN_LENGTH + 1];
-	char tokens[GAME_MAX_SEATS][AUTH_TOKEN_LENGTH + 1];
-	uint8_t admin_hash[AUTH_HASH_SIZE];
-	uint8_t token_hashes[GAME_MAX_SEATS][AUTH_HASH_SIZE];
-	int ok = auth_new_token("at_", admin_token);
-	auth_hash(admin_token, strlen(admin_token), admin_hash);
-	struct play_new_game new_game = {&import.options, seed, {NULL}, import.bots, token_hashes, admin_hash, NULL};
-	for (int s = 0; s < seats && ok; s++) {
-		new_game.names[s] = import.names[s];
-		ok = auth_new_token("st_", tokens[s]);
-		auth_hash(tokens[s], strlen(tokens[s]), token_hashes[s]);
-	}
-	if (!ok) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	struct handlers_new_game secrets;
+	if (!handlers_new_game(request, &import.options, import.has_seed, import.seed, import.names, import.bots, NULL,
+			       &secrets))
 		goto done;
-	}
 	struct session session;
 	memset(&session, 0, sizeof session);
 	session.viewer = VIEW_SPECTATOR;
-	enum store_status status = play_import(&new_game, import.events, import.groups, import.group_count,
+	enum store_status status = play_import(&secrets.game, import.events, import.groups, import.group_count,
 					       import.group_origins, &session.game);
-	if (status != STORE_OK) {
+	if (status != STORE_OK)
 		service_store_error(request, status);
-		goto done;
-	}
-	snprintf(request->game, sizeof request->game, "%s", session.game.id_text);
-	json_t *view = handlers_game_view(request, &session);
-	if (!view)
-		goto done;
-	json_t *seat_list = json_array();
-	for (int s = 0; s < seats; s++)
-		json_array_append_new(seat_list,
-				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", import.names[s], "bot",
-						import.bots[s], "token",
-						import.bots[s] ? json_null() : json_string(tokens[s])));
-	long version = (long)session.game.state.version;
-	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session.game.id_text, "version", (int)version,
-				     "admin_token", admin_token, "seats", seat_list, "game", view);
-	char location[64];
-	snprintf(location, sizeof location, "/v1/games/%s", session.game.id_text);
-	http_add_header(request, "Location", location);
-	http_add_header(request, "Cache-Control", "no-store");
-	http_respond_json(request, 201, response, version);
+	else
+		handlers_respond_created(request, &session, &secrets);
 done:
 	import_body_free(&import);
 	json_decref(body);

@@ -1,12 +1,8 @@
 /*
- * handlers_lobby.c - games that wait for players: creating one with open seats, its view
- * while it waits, joining it with the invite, the admin's seat changes before the start,
- * and the public lobby (GET /v1/games?status=waiting).
- *
- * The invite is a secret shown once to the creator, like the tokens: "iv_" and 43
- * base64url characters (256 bits), kept only as its SHA-256. Its link is
- * <base>/#game=<id>&invite=<code>: the code rides in the fragment, which browsers never
- * send to a server, with <base> PUBLIC_URL or else the request's own Host.
+ * handlers_lobby.c - games that wait for players: their view while they wait, joining one
+ * with the invite, the admin's seat changes before the start, and the public lobby (GET
+ * /v1/games?status=waiting). Creating one (with open seats, its invite shown once) is
+ * handlers_create.c's.
  *
  * Everything that decides who gets which seat happens in one SQL statement that locks the
  * game's row (db/store_lobby.c): this file only validates, hashes and renders. The rules
@@ -21,11 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/config.h"
 #include "api/handlers.h"
-#include "api/metrics.h"
 #include "api/service.h"
-#include "codec/text.h"
+#include "base/xalloc.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/lobby.h"
@@ -108,110 +102,6 @@ static void respond_seats(struct http_request *request, int64_t game_id)
 	http_respond_json(request, 200, started_json(&session), (long)session.game.state.version);
 }
 
-int handlers_lobby_public(struct http_request *request, const json_t *body, int open_count, int *out)
-{
-	json_t *value = json_object_get(body, "public");
-	*out = 0;
-	if (!value)
-		return 1;
-	if (!json_is_boolean(value)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "public is true or false", "public", -1);
-		return 0;
-	}
-	if (json_is_true(value) && open_count == 0) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "only a game with open seats ({\"open\": true} in players) is listed in the lobby",
-				     "public", -1);
-		return 0;
-	}
-	*out = json_is_true(value);
-	return 1;
-}
-
-/* 1 when `host` is a plausible Host header (name or address and port, nothing else). */
-static int plausible_host(const char *host)
-{
-	size_t length = host ? strlen(host) : 0;
-	if (length == 0 || length > 255)
-		return 0;
-	for (const char *c = host; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-		      strchr(".-:[]_", *c)))
-			return 0;
-	return 1;
-}
-
-/* The invite's link: PUBLIC_URL, or http://<Host>, then /#game=<id>&invite=<code>. */
-static void invite_url(struct http_request *request, const char *id, const char *code, char *out, size_t size)
-{
-	const struct config *config = service_config();
-	char base[512];
-	const char *host = http_header(request, "Host");
-	if (config && config->public_url && *config->public_url) {
-		snprintf(base, sizeof base, "%s", config->public_url);
-	} else if (plausible_host(host)) {
-		snprintf(base, sizeof base, "http://%s", host);
-	} else {
-		const char *address = config && config->listen_address ? config->listen_address : "127.0.0.1";
-		snprintf(base, sizeof base, "http://%s:%d", strcmp(address, "0.0.0.0") == 0 ? "localhost" : address,
-			 config ? config->port : 8080);
-	}
-	size_t length = strlen(base);
-	while (length > 0 && base[length - 1] == '/')
-		base[--length] = '\0';
-	snprintf(out, size, "%s/#game=%s&invite=%s", base, id, code);
-}
-
-void handlers_create_waiting(struct http_request *request, const struct play_new_game *game, const int *open,
-			     int public_game, const char (*tokens)[AUTH_TOKEN_LENGTH + 1], const char *admin_token)
-{
-	char invite[AUTH_TOKEN_LENGTH + 1];
-	uint8_t invite_hash[AUTH_HASH_SIZE];
-	if (!auth_new_token("iv_", invite)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
-		return;
-	}
-	auth_hash(invite, strlen(invite), invite_hash);
-	struct lobby_new_game waiting = {game, {0}, public_game, invite_hash};
-	int seats = game->options->game.seats;
-	for (int s = 0; s < seats; s++)
-		waiting.open[s] = open[s];
-	int64_t id;
-	enum store_status status;
-	enum error refused = lobby_create(&waiting, &id, &status);
-	if (refused != ERROR_OK) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, error_message(refused), "options", -1);
-		return;
-	}
-	if (status != STORE_OK) {
-		service_store_error(request, status);
-		return;
-	}
-	metrics_add(METRICS_GAMES_CREATED, 1);
-	char id_text[STORE_ID_TEXT_SIZE];
-	store_format_id(id, id_text);
-	snprintf(request->game, sizeof request->game, "%s", id_text);
-	json_t *seat_list = json_array();
-	for (int s = 0; s < seats; s++) {
-		char name[PLAY_NAME_SIZE];
-		snprintf(name, sizeof name, "Seat %d", s + 1);
-		json_t *token = open[s] || game->bots[s] ? json_null() : json_string(tokens[s]);
-		json_array_append_new(seat_list, json_pack("{s:i, s:s, s:b, s:b, s:o}", "seat", s, "name",
-							   open[s] ? name : game->names[s], "bot", !open[s] && game->bots[s],
-							   "open", open[s], "token", token));
-	}
-	char url[1024];
-	invite_url(request, id_text, invite, url, sizeof url);
-	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:b, s:{s:s, s:s}, s:o}", "id", id_text, "version", 0,
-				     "status", "waiting", "admin_token", admin_token, "public", public_game, "invite",
-				     "code", invite, "url", url, "seats", seat_list);
-	char location[64];
-	snprintf(location, sizeof location, "/v1/games/%s", id_text);
-	http_add_header(request, "Location", location);
-	http_add_header(request, "Cache-Control", "no-store");
-	http_respond_json(request, 201, response, 0);
-}
-
 /* The game id of the path: 1 and *id, or 0 with 404 queued. */
 static int path_game(struct http_request *request, int64_t *id)
 {
@@ -270,7 +160,7 @@ void handle_join_game(struct http_request *request)
 		return;
 	char name[PLAY_NAME_SIZE];
 	const json_t *invite, *name_value;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (!inputs_join(body, &invite, &name_value, &refusal)) {
 		service_refuse(request, &refusal);
 		json_decref(body);
@@ -304,7 +194,7 @@ void handle_join_game(struct http_request *request)
 	}
 	if (player.id && !name_value) {
 		snprintf(name, sizeof name, "%s", player.name);
-	} else if (!handlers_read_name(request, name_value, "name", name)) {
+	} else if (!service_read_name(request, name_value, "name", name)) {
 		json_decref(body);
 		return;
 	}
@@ -358,7 +248,7 @@ static void change_seat(struct http_request *request, int action)
 			return;
 		}
 		json_t *value = json_object_get(body, "name");
-		if (value && !handlers_read_name(request, value, "name", name)) {
+		if (value && !service_read_name(request, value, "name", name)) {
 			json_decref(body);
 			return;
 		}
@@ -452,9 +342,7 @@ void handle_get_lobby(struct http_request *request)
 				     "cursor", -1);
 		return;
 	}
-	struct store_waiting_game *games = calloc((size_t)limit, sizeof *games);
-	if (!games)
-		abort();
+	struct store_waiting_game *games = xcalloc((size_t)limit, sizeof *games);
 	int count = 0;
 	enum store_status status = lobby_list(after_created, after_id, limit, games, &count);
 	if (status != STORE_OK) {

@@ -1,5 +1,5 @@
 /*
- * handlers_mail.c - a seat's mail address (api/mail.h sends the mails).
+ * handlers_mail.c - a seat's mail address (deliver/mail_message.h sends the mails).
  *
  *   POST   /v1/games/{id}/mail {address}   register (or replace) the seat's address:
  *                                          202, and a confirmation mail with a link
@@ -7,7 +7,7 @@
  *   DELETE /v1/games/{id}/mail             remove it (204, also when there was none)
  *   POST   /v1/players/me/mail {address}   the same for a player (player token): one
  *   GET    /v1/players/me/mail             address for every game the player sits in,
- *   DELETE /v1/players/me/mail             now and later (api/mail.c says how it mails)
+ *   DELETE /v1/players/me/mail             now and later (deliver/mail.c says how it mails)
  *   GET    /v1/mail/confirm?code=          the confirmation link: turns the mails on
  *   GET    /v1/mail/unsubscribe?code=      a page with one button that POSTs ...
  *   POST   /v1/mail/unsubscribe?code=      ... here: removes the registration (RFC 8058
@@ -38,11 +38,12 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/mail.h"
 #include "api/registration.h"
+#include "api/routes.h"
 #include "api/service.h"
-#include "api/xalloc.h"
-#include "db/store_mail.h"
+#include "base/xalloc.h"
+#include "deliver/mail_message.h"
+#include "game/mailing.h"
 
 static void respond_page(struct http_request *request, int status, const char *title, const char *paragraph,
 			 const char *form_action)
@@ -78,10 +79,10 @@ static int read_address(struct http_request *request, json_t **body, const char 
 	*body = service_body(request, 0);
 	if (!*body)
 		return 0;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (registration_read_mail(*body, address, &refusal))
 		return 1;
-	http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
+	service_refuse(request, &refusal);
 	json_decref(*body);
 	*body = NULL;
 	return 0;
@@ -147,121 +148,117 @@ static void respond_state(struct http_request *request, int found, struct store_
 				 "mail-");
 }
 
-void handle_post_player_mail(struct http_request *request)
+/* Whose registration a request is about: a seat of a game (its token, or its player's),
+ * or a player (for every game the player sits in). */
+struct registrant {
+	int64_t game_id; /* 0 for a player */
+	int seat;
+	int64_t player_id; /* 0 for a seat */
+	int finished;      /* the seat's game is over */
+};
+
+/* The registrant of a seat route (`player` 0) or of a player route: 1 and *out, or 0 with
+ * a problem queued. */
+static int open_registrant(struct http_request *request, int player, struct registrant *out)
 {
-	struct store_player player;
-	if (!handlers_authenticate_player(request, &player) || !mail_enabled(request))
+	memset(out, 0, sizeof *out);
+	if (player) {
+		struct store_player found;
+		if (!handlers_authenticate_player(request, &found))
+			return 0;
+		out->player_id = found.id;
+		out->seat = -1;
+		return 1;
+	}
+	struct session session;
+	if (!service_open(request, &session))
+		return 0;
+	out->game_id = session.game.id;
+	out->seat = session.viewer;
+	out->finished = session.game.state.phase == GAME_PHASE_FINISHED;
+	return 1;
+}
+
+/* POST: register (or replace) the address, its confirmation mail queued within the budgets. */
+static void post_mail(struct http_request *request, int player)
+{
+	struct registrant who;
+	if (!open_registrant(request, player, &who) || !mail_enabled(request))
 		return;
 	json_t *body;
 	const char *address;
 	if (!read_address(request, &body, &address))
 		return;
+	if (who.finished) {
+		http_respond_problem(request, PROBLEM_GAME_FINISHED, "a finished game sends no more mail", NULL, -1);
+		json_decref(body);
+		return;
+	}
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	int64_t id;
 	int retry_after_s = 0;
 	struct store_mail_budget budget = mail_budget();
 	enum store_status status = STORE_UNAVAILABLE;
 	if (auth_random(secret, sizeof secret))
-		status = store_mail_register_player(play_store(), player.id, address, secret, MAIL_CONFIRM_EXPIRES_S,
-						    &budget, &id, &retry_after_s);
+		status = who.player_id ? mailing_register_player(who.player_id, address, secret, MAIL_CONFIRM_EXPIRES_S,
+								  &budget, &id, &retry_after_s)
+				       : mailing_register(who.game_id, who.seat, address, secret, MAIL_CONFIRM_EXPIRES_S,
+							  &budget, &id, &retry_after_s);
 	if (status == STORE_OK && retry_after_s > 0)
 		respond_over_budget(request, retry_after_s);
 	else if (status == STORE_OK)
 		respond_registered(request, address);
+	else if (status == STORE_NOT_FOUND && !who.player_id)
+		http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
 	else
 		service_store_error(request, status);
 	json_decref(body);
 }
 
-void handle_get_player_mail(struct http_request *request)
+/* GET (`remove` 0): whether mail is on, the address masked; DELETE: remove it (204, also
+ * when there was none). */
+static void read_or_remove(struct http_request *request, int player, int remove)
 {
-	struct store_player player;
-	if (!handlers_authenticate_player(request, &player))
+	struct registrant who;
+	if (!open_registrant(request, player, &who))
 		return;
 	struct store_mail mail;
-	enum store_status status = store_mail_get_player(play_store(), player.id, &mail);
-	if (status != STORE_OK && status != STORE_NOT_FOUND) {
+	int removed;
+	enum store_status status;
+	if (remove)
+		status = who.player_id ? mailing_delete_player(who.player_id, &removed)
+				       : mailing_delete(0, who.game_id, who.seat, &removed);
+	else
+		status = who.player_id ? mailing_get_player(who.player_id, &mail)
+				       : mailing_get(0, who.game_id, who.seat, &mail);
+	if (status != STORE_OK && (remove || status != STORE_NOT_FOUND))
 		service_store_error(request, status);
-		return;
-	}
-	respond_state(request, status == STORE_OK, &mail);
+	else if (remove)
+		http_respond_empty(request, 204);
+	else
+		respond_state(request, status == STORE_OK, &mail);
 }
 
-void handle_delete_player_mail(struct http_request *request)
+/* The same handlers serve a seat's routes (/v1/games/{id}/mail, a seat route) and a
+ * player's (/v1/players/me/mail): the route says whose registration it is. */
+static int player_route(const struct http_request *request)
 {
-	struct store_player player;
-	if (!handlers_authenticate_player(request, &player))
-		return;
-	int removed;
-	enum store_status status = store_mail_delete_player(play_store(), player.id, &removed);
-	if (status != STORE_OK) {
-		service_store_error(request, status);
-		return;
-	}
-	http_respond_empty(request, 204);
+	return request->route && request->route->access == ROUTE_NO_GAME;
 }
 
 void handle_post_mail(struct http_request *request)
 {
-	struct session session;
-	if (!service_open(request, &session) || !mail_enabled(request))
-		return;
-	json_t *body;
-	const char *address_text;
-	if (!read_address(request, &body, &address_text))
-		return;
-	json_t *address = json_object_get(body, "address");
-	if (session.game.state.phase == GAME_PHASE_FINISHED) {
-		http_respond_problem(request, PROBLEM_GAME_FINISHED, "a finished game sends no more mail", NULL, -1);
-	} else {
-		uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
-		int64_t id;
-		int retry_after_s = 0;
-		struct store_mail_budget budget = mail_budget();
-		enum store_status status = STORE_UNAVAILABLE;
-		if (auth_random(secret, sizeof secret))
-			status = store_mail_register(play_store(), session.game.id, session.viewer,
-						     json_string_value(address), secret, MAIL_CONFIRM_EXPIRES_S, &budget,
-						     &id, &retry_after_s);
-		if (status == STORE_OK && retry_after_s > 0) {
-			respond_over_budget(request, retry_after_s);
-		} else if (status == STORE_OK) {
-			respond_registered(request, address_text);
-		} else if (status == STORE_NOT_FOUND) {
-			http_respond_problem(request, PROBLEM_GAME_NOT_FOUND, NULL, NULL, -1);
-		} else {
-			service_store_error(request, status);
-		}
-	}
-	json_decref(body);
+	post_mail(request, player_route(request));
 }
 
 void handle_get_mail(struct http_request *request)
 {
-	struct session session;
-	if (!service_open(request, &session))
-		return;
-	struct store_mail mail;
-	enum store_status status = store_mail_get(play_store(), 0, session.game.id, session.viewer, &mail);
-	if (status != STORE_OK && status != STORE_NOT_FOUND) {
-		service_store_error(request, status);
-		return;
-	}
-	respond_state(request, status == STORE_OK, &mail);
+	read_or_remove(request, player_route(request), 0);
 }
 
 void handle_delete_mail(struct http_request *request)
 {
-	struct session session;
-	if (!service_open(request, &session))
-		return;
-	int removed;
-	enum store_status status = store_mail_delete(play_store(), 0, session.game.id, session.viewer, &removed);
-	if (status != STORE_OK) {
-		service_store_error(request, status);
-		return;
-	}
-	http_respond_empty(request, 204);
+	read_or_remove(request, player_route(request), 1);
 }
 
 /* The registration a link's ?code= names, checked: 1 with *mail set; 0 when the code is
@@ -275,7 +272,7 @@ static int link_registration(struct http_request *request, enum mail_purpose pur
 				     -1);
 		return -1;
 	}
-	enum store_status status = store_mail_get(play_store(), id, 0, 0, mail);
+	enum store_status status = mailing_get(id, 0, 0, mail);
 	if (status == STORE_NOT_FOUND)
 		return 0;
 	if (status != STORE_OK) {
@@ -306,7 +303,7 @@ void handle_mail_confirm(struct http_request *request)
 		return;
 	}
 	int confirmed = 0;
-	enum store_status status = store_mail_confirm(play_store(), mail.id, &confirmed);
+	enum store_status status = mailing_confirm(mail.id, &confirmed);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -347,7 +344,7 @@ void handle_mail_unsubscribe(struct http_request *request)
 		return;
 	if (found > 0) {
 		int removed;
-		enum store_status status = store_mail_delete(play_store(), mail.id, 0, 0, &removed);
+		enum store_status status = mailing_delete(mail.id, 0, 0, &removed);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/metrics.h"
-#include "api/service.h"
 #include "api/notify.h"
+#include "api/service.h"
+#include "base/counters.h"
 #include "game/messages.h"
 
 #define MESSAGES_PAGE_DEFAULT 100
@@ -26,13 +26,11 @@
 void handle_post_message(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_body(request, &session);
 	if (!body)
 		return;
 	const char *text;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (!inputs_message(body, &text, &refusal)) {
 		service_refuse(request, &refusal);
 		json_decref(body);
@@ -55,7 +53,7 @@ void handle_post_message(struct http_request *request)
 		snprintf(detail, sizeof detail, "a seat may post %d messages a minute (MESSAGE_RATE_SEAT): retry in %d s",
 			 per_minute, retry_after);
 		http_add_header(request, "Retry-After", seconds);
-		metrics_add(METRICS_RATE_LIMITED, 1);
+		counters_add(COUNTERS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, detail, NULL, -1);
 		return;
 	}

@@ -33,17 +33,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/shapes.h"
 #include "api/handlers.h"
-#include "api/headers.h"
-#include "api/metrics.h"
 #include "api/notify.h"
 #include "api/service.h"
-#include "api/xalloc.h"
-#include "db/store_feed.h"
-#include "game/messages.h"
+#include "api/stream.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "base/xalloc.h"
+#include "codec/shapes.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "game/feed.h"
+#include "game/messages.h"
+#include "http/headers.h"
 
 #define LOG_LIMIT_DEFAULT 100
 #define LOG_LIMIT_MAX 1000
@@ -123,7 +125,7 @@ void handle_get_moves(struct http_request *request)
 		if (wait > 0 && !http_wait_admit(request))
 			return;
 		state = xcalloc(1, sizeof *state);
-		state->deadline = http_now() + (double)wait;
+		state->deadline = clock_now() + (double)wait;
 		request->state = state;
 		request->free_state = free;
 	}
@@ -136,7 +138,7 @@ void handle_get_moves(struct http_request *request)
 			return;
 		}
 		int32_t last = log.count ? log.rows[log.count - 1].seq : (int32_t)session.game.state.version;
-		if (log.count == 0 && http_now() < state->deadline && !notify_stopping()) {
+		if (log.count == 0 && clock_now() < state->deadline && !notify_stopping()) {
 			store_log_free(&log);
 			if (notify_park(&state->waiter, request, session.game.id, (int32_t)after, state->deadline))
 				return;
@@ -155,59 +157,30 @@ void handle_get_moves(struct http_request *request)
 
 /* ---- Server-Sent Events ---- */
 
-struct stream {
-	struct http_request *request;
+/* A game's stream (api/stream.h): what was sent, and where it goes on. */
+struct game_stream {
 	struct notify_waiter waiter;
 	struct session session;
 	int32_t sent; /* last version sent */
-	double heartbeat_due;
-	char *pending; /* formatted bytes not yet handed to MHD */
-	size_t pending_length, pending_offset;
-	int counted;
 	int finished;          /* the game is over: end once caught up */
-	int ended;             /* the end event is formatted: close when it is sent */
 	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
 	int32_t your_turn_checked; /* the last version whose your_turn was sent or found not due, -1 none */
-	struct store_feed_position position; /* of the last item sent (db/store_feed.h) */
+	struct store_feed_position position; /* of the last item sent (game/feed.h) */
 	int32_t event_floor;      /* a resume from a version the log has no place for: events after it */
 	char last_id[40];         /* the id of the last item sent */
 };
 
-static void stream_free(void *cls)
+/* Frame newer events and messages; 0 on a database error. Sets *held when rows follow
+ * that are not yet below xmin (read again shortly). */
+static int game_stream_fill(void *state, struct sse *sse, int *held)
 {
-	struct stream *stream = cls;
-	if (stream->counted)
-		metrics_gauge_add(METRICS_STREAMS, -1);
-	free(stream->pending);
-	free(stream);
-}
-
-/* Append one SSE item to the buffer. */
-static void buffer_item(char **buffer, size_t *length, size_t *capacity, const char *id, const char *type,
-			const char *data)
-{
-	size_t need = strlen(data) + strlen(type) + strlen(id) + 32;
-	if (*length + need > *capacity) {
-		*capacity = (*length + need) * 2;
-		*buffer = xrealloc(*buffer, *capacity);
-	}
-	*length += (size_t)snprintf(*buffer + *length, *capacity - *length, "%s%s%sevent: %s\ndata: %s\n\n",
-				    *id ? "id: " : "", id, *id ? "\n" : "", type, data);
-}
-
-/* Read newer events and messages into the pending buffer; 0 on a database error. Sets
- * *held when rows follow that are not yet below xmin (read again shortly). */
-static int stream_fill(struct stream *stream, int *held)
-{
+	struct game_stream *stream = state;
 	*held = 0;
 	struct store_feed feed;
-	enum store_status status = store_feed_read_game(play_store(), stream->session.game.id, &stream->position,
-							stream->event_floor, 0, STREAM_BATCH, &feed);
+	enum store_status status = feed_read_game(stream->session.game.id, &stream->position, stream->event_floor, 0,
+						  STREAM_BATCH, &feed);
 	if (status != STORE_OK)
 		return 0;
-	size_t capacity = 256;
-	char *buffer = xmalloc(capacity);
-	size_t length = 0;
 	int settled = 0;
 	while (settled < feed.count && feed.items[settled].settled)
 		settled++;
@@ -239,7 +212,7 @@ static int stream_fill(struct stream *stream, int *held)
 		const char *type = json_string_value(json_object_get(entry, "type"));
 		if (type && strcmp(type, "game_won") == 0)
 			stream->finished = 1;
-		buffer_item(&buffer, &length, &capacity, stream->last_id, type ? type : "event", data);
+		sse_item(sse, stream->last_id, type ? type : "event", data);
 		free(data);
 		json_decref(entry);
 	}
@@ -258,73 +231,38 @@ static int stream_fill(struct stream *stream, int *held)
 		json_decref(your_turn);
 		if (!data)
 			abort();
-		char id[40];
-		snprintf(id, sizeof id, "%s", stream->last_id[0] ? stream->last_id : "0");
-		buffer_item(&buffer, &length, &capacity, id, "your_turn", data);
+		sse_item(sse, stream->last_id[0] ? stream->last_id : "0", "your_turn", data);
 		free(data);
 	}
-	free(stream->pending);
-	stream->pending = buffer;
-	stream->pending_length = length;
-	stream->pending_offset = 0;
 	return 1;
 }
 
-static ssize_t stream_read(void *cls, uint64_t position, char *out, size_t max)
+/* Caught up with a finished game (every row below xmin): nothing more will come. */
+static int game_stream_end(void *state, struct sse *sse)
 {
-	(void)position;
-	struct stream *stream = cls;
-	for (;;) {
-		if (http_departed(stream->request))
-			return MHD_CONTENT_READER_END_WITH_ERROR; /* its client has gone */
-		if (stream->pending_offset < stream->pending_length) {
-			size_t count = stream->pending_length - stream->pending_offset;
-			if (count > max)
-				count = max;
-			memcpy(out, stream->pending + stream->pending_offset, count);
-			stream->pending_offset += count;
-			return (ssize_t)count;
-		}
-		if (notify_stopping())
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		if (stream->ended)
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		uint64_t seen = notify_seen();
-		int held;
-		/* A replaced token ends the streams opened with it (its replacement wakes them);
-		 * the reconnection with the old token is then refused (401). */
-		if (!service_token_still_valid(&stream->session))
-			return MHD_CONTENT_READER_END_OF_STREAM;
-		if (!stream_fill(stream, &held))
-			return MHD_CONTENT_READER_END_WITH_ERROR;
-		if (stream->pending_length)
-			continue;
-		if (stream->finished && !held) {
-			/* Caught up with a finished game (every row below xmin): nothing more will come. */
-			free(stream->pending);
-			stream->pending = xasprintf("event: end\ndata: {\"type\":\"end\",\"version\":%ld}\n\n",
-						    (long)stream->final_version);
-			stream->pending_length = strlen(stream->pending);
-			stream->pending_offset = 0;
-			stream->ended = 1;
-			continue;
-		}
-		double now = http_now();
-		if (now >= stream->heartbeat_due) {
-			stream->heartbeat_due = now + STREAM_HEARTBEAT_S;
-			static const char ping[] = ": ping\n\n";
-			size_t count = sizeof ping - 1 < max ? sizeof ping - 1 : max;
-			memcpy(out, ping, count);
-			return (ssize_t)count;
-		}
-		/* Rows not yet below xmin: look again in a moment (their commit is under way). */
-		double until = held && now + STREAM_HELD_S < stream->heartbeat_due ? now + STREAM_HELD_S
-										   : stream->heartbeat_due;
-		if (notify_park_messages(&stream->waiter, stream->request, stream->session.game.id, stream->sent, seen,
-					 until))
-			return 0;
-	}
+	struct game_stream *stream = state;
+	if (!stream->finished)
+		return 0;
+	char data[64];
+	snprintf(data, sizeof data, "{\"type\":\"end\",\"version\":%ld}", (long)stream->final_version);
+	sse_item(sse, "", "end", data);
+	return 1;
 }
+
+static int game_stream_park(void *state, struct http_request *request, uint64_t seen, double until)
+{
+	struct game_stream *stream = state;
+	return notify_park_messages(&stream->waiter, request, stream->session.game.id, stream->sent, seen, until);
+}
+
+/* A replaced token ends the streams opened with it (its replacement wakes them). */
+static int game_stream_allowed(void *state)
+{
+	struct game_stream *stream = state;
+	return service_token_still_valid(&stream->session);
+}
+
+static const struct stream_source game_stream_source = {game_stream_allowed, game_stream_fill, game_stream_end, game_stream_park};
 
 void handle_get_stream(struct http_request *request)
 {
@@ -357,10 +295,10 @@ void handle_get_stream(struct http_request *request)
 	int32_t event_floor = 0;
 	enum store_status status = STORE_NOT_FOUND;
 	if (message > 0)
-		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
+		status = feed_position_of(session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
 						&position);
 	else if (after > 0)
-		status = store_feed_position_of(play_store(), session.game.id, STORE_FEED_EVENT, (int32_t)after,
+		status = feed_position_of(session.game.id, STORE_FEED_EVENT, (int32_t)after,
 						&position);
 	if (status == STORE_NOT_FOUND && message > 0) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID names no message of this game",
@@ -376,8 +314,7 @@ void handle_get_stream(struct http_request *request)
 	}
 	if (!http_wait_admit(request))
 		return;
-	struct stream *stream = xcalloc(1, sizeof *stream);
-	stream->request = request;
+	struct game_stream *stream = xcalloc(1, sizeof *stream);
 	memcpy(&stream->session, &session, sizeof session);
 	stream->position = position;
 	stream->event_floor = event_floor;
@@ -389,8 +326,5 @@ void handle_get_stream(struct http_request *request)
 	stream->your_turn_checked = -1;
 	stream->final_version = (int32_t)session.game.state.version;
 	stream->finished = session.game.state.phase == GAME_PHASE_FINISHED;
-	stream->heartbeat_due = http_now() + STREAM_HEARTBEAT_S;
-	stream->counted = 1;
-	metrics_gauge_add(METRICS_STREAMS, 1);
-	http_respond_stream(request, "text/event-stream; charset=utf-8", stream_read, stream, stream_free);
+	stream_respond(request, &game_stream_source, stream, free, STREAM_HEARTBEAT_S, STREAM_HELD_S);
 }

@@ -8,7 +8,7 @@
  * the events (db/migrations/0006_player_webhooks.sql, catan_receivers), and the delivery
  * worker sends it exactly as it would send a webhook registered by the player's seat of
  * that game: the events redacted for that seat, its your_turn notes, or, in a chat format,
- * the turn changes (api/webhooks.c; the claim resolves the seat). Every delivery names its
+ * the turn changes (deliver/deliver.c; the claim resolves the seat). Every delivery names its
  * game (game_id), since one receiver hears many games.
  *
  * The body is a game webhook's (api/handlers_webhooks.c reads it): url, events ("all" or
@@ -23,9 +23,9 @@
 
 #include "api/handlers.h"
 #include "api/service.h"
-#include "api/webhooks.h"
 #include "game/auth.h"
 #include "game/lobby.h"
+#include "game/webhooks.h"
 
 #define PLAYER_WEBHOOKS_MAX 10
 
@@ -45,7 +45,7 @@ static json_t *player_webhook_json(const struct store_webhook *webhook, int64_t 
 static int list_own(struct http_request *request, const struct store_player *player, struct store_webhook **webhooks,
 		    int *count)
 {
-	enum store_status status = store_player_webhook_list(play_store(), player->id, webhooks, count);
+	enum store_status status = webhooks_player_list(player->id, webhooks, count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -85,7 +85,7 @@ void handle_post_player_webhook(struct http_request *request)
 	struct store_webhook webhook = {0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_player_webhook_create(play_store(), player.id, wanted.your_turn_only, wanted.secret, webhook.url,
+		webhooks_player_create(player.id, wanted.your_turn_only, wanted.secret, webhook.url,
 					    wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -96,7 +96,7 @@ void handle_post_player_webhook(struct http_request *request)
 	json_t *answer = player_webhook_json(&webhook, player.id);
 	json_decref(body);
 	char id[24], location[96];
-	webhooks_format_id(webhook.id, id);
+	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/players/me/webhooks/%s", id);
 	handlers_webhook_created(request, answer, wanted.secret, location);
 }
@@ -121,22 +121,15 @@ static json_t *find_own(struct http_request *request, struct store_player *playe
 {
 	if (!handlers_authenticate_player(request, player))
 		return NULL;
-	if (!request->params[0] || !webhooks_parse_id(request->params[0], id)) {
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
-				     -1);
+	if (!handlers_webhook_param(request, request->params[0], id))
 		return NULL;
-	}
 	struct store_webhook *webhooks;
 	int count;
 	if (!list_own(request, player, &webhooks, &count))
 		return NULL;
-	json_t *found = NULL;
-	for (int i = 0; i < count && !found; i++)
-		if (webhooks[i].id == *id)
-			found = player_webhook_json(&webhooks[i], player->id);
+	int at = handlers_webhook_find(request, webhooks, count, *id, HANDLERS_ANY_OWNER, "");
+	json_t *found = at >= 0 ? player_webhook_json(&webhooks[at], player->id) : NULL;
 	store_webhooks_free(webhooks, count);
-	if (!found)
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours", NULL, -1);
 	return found;
 }
 
@@ -162,7 +155,7 @@ void handle_delete_player_webhook(struct http_request *request)
 	struct store_player player;
 	int64_t id;
 	if (own_id(request, &player, &id))
-		handlers_webhook_deleted(request, store_player_webhook_delete(play_store(), player.id, id));
+		handlers_webhook_deleted(request, webhooks_player_delete(player.id, id));
 }
 
 void handle_get_player_webhook_deliveries(struct http_request *request)

@@ -1,6 +1,7 @@
 /*
- * handlers_players.c - players across games: making a player, binding seats to players at
- * creation, and "my games" (GET /v1/players/me/games).
+ * handlers_players.c - players across games: making a player, who a player's token is, and
+ * "my games" (GET /v1/players/me/games). Binding seats to players at creation is
+ * handlers_create.c's.
  *
  * A player is a name and a token ("pt_" and 43 base64url characters, shown once, kept as
  * its SHA-256 like every token). A seat is bound to a player when the game is created with
@@ -11,7 +12,7 @@
  * player_not_seated.
  *
  * "My games" is read, not kept: the player's seats and what they are sorted by (the last
- * event's time, the current deadline) come from one query (store_player_game_summaries),
+ * event's time, the current deadline) come from one query (lobby_player_games()),
  * so the list is sorted and paged before any game is read; then only the games of the
  * page are read from the game service's cache (game/play.c: a cached state brought up to
  * date by reading only the events after it, never a replay), one small query each for
@@ -28,9 +29,8 @@
 
 #include "api/handlers.h"
 #include "api/quotas.h"
-#include "api/routes.h"
 #include "api/service.h"
-#include "codec/text.h"
+#include "base/xalloc.h"
 #include "engine/legal.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
@@ -59,7 +59,7 @@ static void create_player(struct http_request *request)
 	if (!body)
 		return;
 	char text[PLAY_NAME_SIZE];
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	int named = inputs_player(body, text, &refusal);
 	if (!named)
 		service_refuse(request, &refusal);
@@ -85,45 +85,6 @@ static void create_player(struct http_request *request)
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json(request, 201, json_pack("{s:s, s:s, s:s}", "id", id_text, "name", text, "token", token), -1);
-}
-
-int handlers_seat_player(struct http_request *request, const json_t *value, int seat, int64_t *players, int named,
-			 char *name, int excluded)
-{
-	char field[64];
-	snprintf(field, sizeof field, "players[%d].player", seat);
-	players[seat] = 0;
-	if (!value)
-		return 1;
-	int64_t id;
-	if (!json_is_string(value) || !store_parse_id(json_string_value(value), &id)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player id is 16 lowercase hex digits", field, -1);
-		return 0;
-	}
-	if (excluded) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "an open or bot seat has no player", field, -1);
-		return 0;
-	}
-	for (int s = 0; s < seat; s++) {
-		if (players[s] == id) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player holds one seat of a game", field, -1);
-			return 0;
-		}
-	}
-	struct store_player player;
-	enum store_status status = lobby_player_get(id, &player);
-	if (status == STORE_NOT_FOUND) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no player has this id", field, -1);
-		return 0;
-	}
-	if (status != STORE_OK) {
-		service_store_error(request, status);
-		return 0;
-	}
-	if (!named)
-		snprintf(name, PLAY_NAME_SIZE, "%s", player.name);
-	players[seat] = id;
-	return 1;
 }
 
 /* The player of the request's bearer token: 1 and *out, or 0 with 401 queued. */
@@ -287,12 +248,10 @@ void handle_get_my_games(struct http_request *request)
 	struct store_player player;
 	if (!handlers_authenticate_player(request, &player))
 		return;
-	struct store_player_game *rows = calloc(MY_GAMES_MAX, sizeof *rows);
-	struct my_game *games = calloc(MY_GAMES_MAX, sizeof *games);
-	if (!rows || !games)
-		abort();
+	struct store_player_game *rows = xcalloc(MY_GAMES_MAX, sizeof *rows);
+	struct my_game *games = xcalloc(MY_GAMES_MAX, sizeof *games);
 	int count = 0;
-	enum store_status status = store_player_game_summaries(play_store(), player.id, MY_GAMES_MAX, rows, &count);
+	enum store_status status = lobby_player_games(player.id, MY_GAMES_MAX, rows, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		goto done;

@@ -16,7 +16,7 @@
 
 #include "api/handlers.h"
 #include "api/service.h"
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "game/statistics.h"
 

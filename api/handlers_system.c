@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "api/handlers.h"
-#include "api/metrics.h"
 #include "api/openapi_json.h"
 #include "api/service.h"
+#include "http/metrics.h"
 
 void handle_healthz(struct http_request *request)
 {

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/shapes.h"
 #include "api/handlers.h"
-#include "api/headers.h"
 #include "api/service.h"
+#include "codec/shapes.h"
 #include "engine/view.h"
+#include "http/headers.h"
 
 /* The :trade parameter as an offer id, or 0 (a 404 queued). */
 static int trade_param(struct http_request *request)

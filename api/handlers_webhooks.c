@@ -1,5 +1,5 @@
 /*
- * handlers_webhooks.c - registering webhooks (delivery: api/webhooks.c).
+ * handlers_webhooks.c - registering webhooks (delivery: deliver/deliver.c).
  *
  * The admin token registers receivers of every public event of the game; a seat token
  * registers receivers of that seat's view of the events plus "your_turn" notes. The
@@ -17,7 +17,7 @@
  * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
- * "discord" or "slack" (chat messages at turn changes and at the end: api/channels.h).
+ * "discord" or "slack" (chat messages at turn changes and at the end: deliver/channels.h).
  * A chat webhook may carry mentions (seat -> mention); they are stored but never shown
  * again, not even to the registrant: no answer of this file holds them. A chat webhook
  * that kept failing is listed with "disabled": true and the reason. The body is read by
@@ -27,18 +27,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/auth.h"
 #include "api/config.h"
 #include "api/handlers.h"
 #include "api/registration.h"
 #include "api/service.h"
-#include "api/webhooks.h"
-#include "db/store_quota.h"
+#include "deliver/deliver.h"
+#include "game/auth.h"
+#include "game/webhooks.h"
 
 #define WEBHOOKS_PER_OWNER 5
 #define WEBHOOKS_PER_GAME 20
 #define HISTORY_DEFAULT 50
 #define HISTORY_MAX 500
+
+void handlers_webhook_id_text(int64_t id, char out[24])
+{
+	char hex[STORE_ID_TEXT_SIZE];
+	store_format_id(id, hex);
+	snprintf(out, 24, "wh_%s", hex);
+}
+
+int handlers_webhook_param(struct http_request *request, const char *param, int64_t *id)
+{
+	if (param && strncmp(param, "wh_", 3) == 0 && store_parse_id(param + 3, id))
+		return 1;
+	http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL, -1);
+	return 0;
+}
 
 static int owner_of(const struct session *session)
 {
@@ -48,7 +63,7 @@ static int owner_of(const struct session *session)
 json_t *handlers_webhook_json(const struct store_webhook *webhook)
 {
 	char id[24], created[40];
-	webhooks_format_id(webhook->id, id);
+	handlers_webhook_id_text(webhook->id, id);
 	play_format_time(webhook->created_at_us, created, sizeof created);
 	json_t *json = json_pack("{s:s, s:s, s:s, s:o, s:s, s:i, s:s, s:b}", "id", id, "url", webhook->url, "events",
 				 webhook->your_turn_only ? "your_turn" : "all", "seat",
@@ -69,7 +84,7 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook)
 static int list_webhooks(struct http_request *request, const struct session *session, struct store_webhook **webhooks,
 			 int *count)
 {
-	enum store_status status = store_webhook_list(play_store(), session->game.id, webhooks, count);
+	enum store_status status = webhooks_list(session->game.id, webhooks, count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -99,7 +114,7 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 	/* One event reaches at most WEBHOOK_RECEIVERS_MAX receivers, the game's and its
 	 * players' together (db/migrations/0011_quotas.sql): one more would receive nothing. */
 	int receivers, most = service_config()->webhook_receivers_max;
-	enum store_status status = most > 0 ? store_receivers_count(play_store(), session->game.id, &receivers) : STORE_OK;
+	enum store_status status = most > 0 ? webhooks_receivers(session->game.id, &receivers) : STORE_OK;
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;
@@ -119,10 +134,10 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 {
 	memset(out, 0, sizeof *out);
 	struct registration_webhook read;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (!registration_read_webhook(body, seats, for_seat, service_config()->webhook_allow_private, &read,
 				       &refusal)) {
-		http_respond_problem(request, refusal.problem, refusal.detail, refusal.field, -1);
+		service_refuse(request, &refusal);
 		return 0;
 	}
 	out->url = read.url;
@@ -141,8 +156,8 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
 			      const char *location)
 {
-	char secret_text[WEBHOOKS_SECRET_TEXT_SIZE];
-	webhooks_secret_text(secret, secret_text);
+	char secret_text[DELIVER_SECRET_TEXT_SIZE];
+	deliver_secret_text(secret, secret_text);
 	json_object_set_new(answer, "secret", json_string(secret_text));
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
@@ -152,9 +167,7 @@ void handlers_webhook_created(struct http_request *request, json_t *answer, cons
 void handle_post_webhook(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 0);
+	json_t *body = service_open_body(request, &session);
 	if (!body)
 		return;
 	struct handlers_webhook_request wanted;
@@ -167,7 +180,7 @@ void handle_post_webhook(struct http_request *request)
 	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
 					wanted.format, 0, 0, NULL};
 	enum store_status status =
-		store_webhook_create(play_store(), session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
+		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
 				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
@@ -181,7 +194,7 @@ void handle_post_webhook(struct http_request *request)
 	json_t *answer = handlers_webhook_json(&webhook);
 	json_decref(body);
 	char id[24], location[96];
-	webhooks_format_id(webhook.id, id);
+	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
 	handlers_webhook_created(request, answer, wanted.secret, location);
 }
@@ -193,7 +206,7 @@ void handle_get_webhooks(struct http_request *request)
 		return;
 	struct store_webhook *webhooks;
 	int count;
-	enum store_status status = store_webhook_list(play_store(), session.game.id, &webhooks, &count);
+	enum store_status status = webhooks_list(session.game.id, &webhooks, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
@@ -210,23 +223,15 @@ void handle_get_webhooks(struct http_request *request)
  * seat's, or the admin's), or 0 with a 404 queued, whoever else's it is. */
 static int find_own(struct http_request *request, const struct session *session, int64_t *id)
 {
-	if (!request->params[1] || !webhooks_parse_id(request->params[1], id)) {
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "webhook ids look like wh_<16 hex digits>", NULL,
-				     -1);
+	if (!handlers_webhook_param(request, request->params[1], id))
 		return 0;
-	}
 	struct store_webhook *webhooks;
 	int count;
 	if (!list_webhooks(request, session, &webhooks, &count))
 		return 0;
-	int found = 0;
-	for (int i = 0; i < count; i++)
-		if (webhooks[i].id == *id && webhooks[i].seat == owner_of(session))
-			found = 1;
+	int at = handlers_webhook_find(request, webhooks, count, *id, owner_of(session), " in this game");
 	store_webhooks_free(webhooks, count);
-	if (!found)
-		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, "no such webhook of yours in this game", NULL, -1);
-	return found;
+	return at >= 0;
 }
 
 void handle_delete_webhook(struct http_request *request)
@@ -235,7 +240,19 @@ void handle_delete_webhook(struct http_request *request)
 	int64_t id;
 	if (!service_open(request, &session) || !find_own(request, &session, &id))
 		return;
-	handlers_webhook_deleted(request, store_webhook_delete(play_store(), session.game.id, id));
+	handlers_webhook_deleted(request, webhooks_delete(session.game.id, id));
+}
+
+int handlers_webhook_find(struct http_request *request, const struct store_webhook *webhooks, int count, int64_t id,
+			  int owner, const char *where)
+{
+	for (int i = 0; i < count; i++)
+		if (webhooks[i].id == id && (owner == HANDLERS_ANY_OWNER || webhooks[i].seat == owner))
+			return i;
+	char detail[96];
+	snprintf(detail, sizeof detail, "no such webhook of yours%s", where);
+	http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, detail, NULL, -1);
+	return -1;
 }
 
 void handlers_webhook_deleted(struct http_request *request, enum store_status status)
@@ -264,7 +281,7 @@ void handlers_webhook_deliveries(struct http_request *request, int64_t id)
 		return;
 	struct store_delivery_entry *entries;
 	int count;
-	enum store_status status = store_delivery_history(play_store(), id, (int)limit, &entries, &count);
+	enum store_status status = webhooks_history(id, (int)limit, &entries, &count);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;

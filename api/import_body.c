@@ -24,28 +24,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/xalloc.h"
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/text.h"
-#include "db/store_events.h"
+#include "game/play.h"
 
 static const char *const envelope[] = {"version", "created_at", "origin"};
 
-static int refuse(struct import_body_error *error, enum problem code, const char *field, const char *detail)
+/* A refusal naming `field` (a literal, a member of the body, or error->field_text). */
+static int refuse(struct problem_refusal *error, enum problem code, const char *field, const char *detail)
 {
-	error->code = code;
-	error->field = field;
-	snprintf(error->detail, sizeof error->detail, "%s", detail);
-	return 0;
+	return problem_refuse(error, code, field, "%s", detail);
 }
 
 /* A refusal of field_text (already written by the caller). */
-static int refuse_own_field(struct import_body_error *error, enum problem code, const char *detail)
+static int refuse_own_field(struct problem_refusal *error, enum problem code, const char *detail)
 {
 	return refuse(error, code, error->field_text, detail);
 }
 
-static int refuse_event(struct import_body_error *error, int index, const char *reason)
+static int refuse_event(struct problem_refusal *error, int index, const char *reason)
 {
 	snprintf(error->field_text, sizeof error->field_text, "events[%d]", index);
 	char detail[sizeof error->detail];
@@ -53,7 +51,7 @@ static int refuse_event(struct import_body_error *error, int index, const char *
 	return refuse_own_field(error, PROBLEM_IMPORT_REFUSED, detail);
 }
 
-static int known_members(const json_t *body, struct import_body_error *error)
+static int known_members(const json_t *body, struct problem_refusal *error)
 {
 	static const char *const members[] = {"format",  "game",    "version", "finished", "seed",
 	                                      "options", "players", "board",   "events"};
@@ -82,7 +80,7 @@ static int origin_of(const json_t *entry)
 	return STORE_ORIGIN_PLAYER;
 }
 
-static int read_seed(const json_t *value, struct import_body *out, struct import_body_error *error)
+static int read_seed(const json_t *value, struct import_body *out, struct problem_refusal *error)
 {
 	out->has_seed = 0;
 	if (!value || json_is_null(value))
@@ -106,7 +104,7 @@ static int read_seed(const json_t *value, struct import_body *out, struct import
 }
 
 /* The events of the list and each entry's origin, into out->events and out->entry_origins. */
-static int read_events(const json_t *list, struct import_body *out, struct import_body_error *error)
+static int read_events(const json_t *list, struct import_body *out, struct problem_refusal *error)
 {
 	if (!json_is_array(list) || json_array_size(list) == 0 || json_array_size(list) > INT32_MAX / 2)
 		return refuse(error, PROBLEM_INVALID_FIELD, "events", "events is the log: a non-empty array of events");
@@ -136,7 +134,7 @@ static int read_events(const json_t *list, struct import_body *out, struct impor
 }
 
 /* Of the export's options only the service's own are read; the game's are the log's. */
-static int read_options(const json_t *given, struct import_body *out, struct import_body_error *error)
+static int read_options(const json_t *given, struct import_body *out, struct problem_refusal *error)
 {
 	memset(&out->options, 0, sizeof out->options);
 	out->options.game.seats = (uint8_t)out->seats;
@@ -161,22 +159,17 @@ static int read_options(const json_t *given, struct import_body *out, struct imp
 
 /* players[s].name into out->names[s] (field_text names the member), by the one rule of
  * every name a client gives (inputs_name(), api/inputs.h). */
-static int read_name(const json_t *value, char *name, struct import_body_error *error)
+static int read_name(const json_t *value, char *name, struct problem_refusal *error)
 {
-	struct inputs_refusal refusal;
 	char read[INPUTS_NAME_SIZE];
-	if (!inputs_name(value, error->field_text, read, &refusal)) {
-		error->code = refusal.problem;
-		error->field = error->field_text;
-		snprintf(error->detail, sizeof error->detail, "%s", refusal.detail);
+	if (!inputs_name(value, error->field_text, read, error))
 		return 0;
-	}
 	snprintf(name, PLAY_NAME_SIZE, "%s", read);
 	return 1;
 }
 
 /* Names and bots from `players` (absent: "Seat n", no bots). */
-static int read_players(const json_t *players, struct import_body *out, struct import_body_error *error)
+static int read_players(const json_t *players, struct import_body *out, struct problem_refusal *error)
 {
 	int seats = out->seats;
 	for (int s = 0; s < seats; s++) {
@@ -222,7 +215,7 @@ static int read_players(const json_t *players, struct import_body *out, struct i
 }
 
 /* The rules' judgement: the decisions of the log and each one's origin (its first entry's). */
-static int judge(struct import_body *out, struct import_body_error *error)
+static int judge(struct import_body *out, struct problem_refusal *error)
 {
 	out->groups = xcalloc((size_t)out->count, sizeof *out->groups);
 	out->final = xmalloc(sizeof *out->final);
@@ -236,7 +229,7 @@ static int judge(struct import_body *out, struct import_body_error *error)
 	return 1;
 }
 
-int import_body_read(const json_t *body, struct import_body *out, struct import_body_error *error)
+int import_body_read(const json_t *body, struct import_body *out, struct problem_refusal *error)
 {
 	memset(out, 0, sizeof *out);
 	memset(error, 0, sizeof *error);

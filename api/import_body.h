@@ -6,8 +6,8 @@
  * events (each through codec_event_from_json(), with its envelope removed, and its
  * origin), that the log begins with game_created, the service's own options, the players,
  * and the judgement of the rules (import_verify(), game/import.h) with each decision's
- * origin. A refusal is a struct import_body_error, the problem the handler answers with as
- * it is: code, field and detail. The fuzz target tests/fuzz/fuzz_import.c calls the same
+ * origin. A refusal is a struct problem_refusal (http/problem.h), the problem the handler
+ * answers with as it is: code, field and detail. The fuzz target tests/fuzz/fuzz_import.c calls the same
  * function, so what it reaches is what a client reaches.
  *
  * Ownership: the one owner of everything a read allocates is the struct import_body;
@@ -21,12 +21,12 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "api/problem.h"
 #include "codec/options.h"
 #include "engine/event.h"
 #include "engine/game.h"
 #include "game/import.h"
 #include "game/play.h"
+#include "http/problem.h"
 
 struct import_body {
 	/* The log: events[0 .. count), each entry's origin (STORE_ORIGIN_*). Owned. */
@@ -47,19 +47,9 @@ struct import_body {
 	struct game *final;
 };
 
-/* A refusal: the problem (code and, through it, the status), the member at fault and why.
- * `field` points into `field_text`, or into the body read (borrowed: valid while it is),
- * or is NULL. */
-struct import_body_error {
-	enum problem code;
-	const char *field;
-	char field_text[96];
-	char detail[400];
-};
-
 /* Read and judge `body` (a JSON object, borrowed) into *out: 1, or 0 with *error filled.
  * Either way *out owns what it holds: release it with import_body_free(). */
-int import_body_read(const json_t *body, struct import_body *out, struct import_body_error *error);
+int import_body_read(const json_t *body, struct import_body *out, struct problem_refusal *error);
 
 /* Release what *body owns and empty it (a second call does nothing). */
 void import_body_free(struct import_body *body);

@@ -1,14 +1,13 @@
 /*
  * inputs.c - request bodies parsed and checked without HTTP (see inputs.h).
  *
- * Every refusal goes through refuse(), which fills the one struct the handler answers
- * from; the texts are the ones the handlers answered before they were moved here, so a
+ * Every refusal goes through problem_refuse() (http/problem.h), which fills the one struct
+ * the handler answers from; the texts are the ones the handlers answered before they were moved here, so a
  * client sees the same problem, member and detail as before. Nothing here allocates but
  * jansson (the parsed body, owned by the caller).
  */
 #include "api/inputs.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,49 +15,31 @@
 #include "codec/text.h"
 #include "game/messages.h"
 
-/* Fill *refusal; `field` NULL for none (copied when `borrowed` is 0, else kept as is). */
-static int refuse(struct inputs_refusal *refusal, enum problem problem, const char *field, int borrowed,
-                  const char *format, ...)
-{
-	refusal->problem = problem;
-	if (!field || borrowed) {
-		refusal->field = field;
-	} else {
-		snprintf(refusal->field_buffer, sizeof refusal->field_buffer, "%s", field);
-		refusal->field = refusal->field_buffer;
-	}
-	va_list arguments;
-	va_start(arguments, format);
-	vsnprintf(refusal->detail, sizeof refusal->detail, format, arguments);
-	va_end(arguments);
-	return 0;
-}
-
-json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struct inputs_refusal *refusal)
+json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struct problem_refusal *refusal)
 {
 	if (!bytes || length == 0) {
 		if (empty_ok)
 			return json_object();
-		refuse(refusal, PROBLEM_INVALID_JSON, "", 0, "a JSON object body is required");
+		problem_refuse(refusal, PROBLEM_INVALID_JSON, "", "a JSON object body is required");
 		return NULL;
 	}
 	json_error_t error;
 	json_t *body = json_loadb(bytes, length, JSON_REJECT_DUPLICATES, &error);
 	if (!body) {
-		refuse(refusal, PROBLEM_INVALID_JSON, "", 0, "line %d, column %d: %s", error.line, error.column,
+		problem_refuse(refusal, PROBLEM_INVALID_JSON, "", "line %d, column %d: %s", error.line, error.column,
 		       error.text);
 		return NULL;
 	}
 	if (!json_is_object(body)) {
 		json_decref(body);
-		refuse(refusal, PROBLEM_INVALID_JSON, "", 0, "the body must be a JSON object");
+		problem_refuse(refusal, PROBLEM_INVALID_JSON, "", "the body must be a JSON object");
 		return NULL;
 	}
 	return body;
 }
 
 int inputs_known_members(const json_t *body, const char *const *members, const char *detail,
-                         struct inputs_refusal *refusal)
+                         struct problem_refusal *refusal)
 {
 	const char *key;
 	json_t *value;
@@ -68,50 +49,54 @@ int inputs_known_members(const json_t *body, const char *const *members, const c
 		for (const char *const *member = members; *member && !known; member++)
 			known = strcmp(key, *member) == 0;
 		if (!known)
-			return refuse(refusal, PROBLEM_UNKNOWN_FIELD, key, 1, "%s", detail);
+			return problem_refuse(refusal, PROBLEM_UNKNOWN_FIELD, key, "%s", detail);
 	}
 	return 1;
 }
 
-int inputs_name(const json_t *value, const char *field, char out[INPUTS_NAME_SIZE], struct inputs_refusal *refusal)
+int inputs_name(const json_t *value, const char *field, char out[INPUTS_NAME_SIZE], struct problem_refusal *refusal)
 {
 	int characters;
 	enum person_name_verdict verdict =
 	        json_is_string(value)
 	                ? person_name_check(json_string_value(value), json_string_length(value), &characters)
 	                : PERSON_NAME_MALFORMED;
-	if (verdict != PERSON_NAME_OK)
-		return refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, field, 0, "%s",
-		              person_name_reason(verdict));
+	if (verdict != PERSON_NAME_OK) {
+		/* The member's name is the caller's (often a local buffer): copied. */
+		if (field != refusal->field_text)
+			snprintf(refusal->field_text, sizeof refusal->field_text, "%s", field);
+		return problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, refusal->field_text,
+				      "%s", person_name_reason(verdict));
+	}
 	snprintf(out, INPUTS_NAME_SIZE, "%s", json_string_value(value));
 	return 1;
 }
 
-int inputs_player(const json_t *body, char out[INPUTS_NAME_SIZE], struct inputs_refusal *refusal)
+int inputs_player(const json_t *body, char out[INPUTS_NAME_SIZE], struct problem_refusal *refusal)
 {
 	static const char *const members[] = {"name", NULL};
 	return inputs_known_members(body, members, "a player has a name", refusal) &&
 	       inputs_name(json_object_get(body, "name"), "name", out, refusal);
 }
 
-int inputs_message(const json_t *body, const char **text, struct inputs_refusal *refusal)
+int inputs_message(const json_t *body, const char **text, struct problem_refusal *refusal)
 {
 	static const char *const members[] = {"text", NULL};
 	if (!inputs_known_members(body, members, "a message is {text}", refusal))
 		return 0;
 	json_t *value = json_object_get(body, "text");
 	if (!value)
-		return refuse(refusal, PROBLEM_MISSING_FIELD, "text", 0, "a message needs its text");
+		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "text", "a message needs its text");
 	if (!json_is_string(value) || strlen(json_string_value(value)) != json_string_length(value) ||
 	    text_message_length(json_string_value(value), MESSAGES_MAX_CHARACTERS) < 0)
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "text", 0,
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "text",
 		              "text is 1..500 characters of UTF-8, without control characters (line feeds allowed) or "
 		              "bidi controls");
 	*text = json_string_value(value);
 	return 1;
 }
 
-int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat, struct inputs_refusal *refusal)
+int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat, struct problem_refusal *refusal)
 {
 	static const char *const members[] = {NULL};
 	if (!inputs_known_members(body, members, "away takes no body (or {})", refusal))
@@ -119,20 +104,20 @@ int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat,
 	char *end = NULL;
 	long value = seat_text ? strtol(seat_text, &end, 10) : -1;
 	if (!seat_text || !*seat_text || *end || value < 0 || value >= seats)
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "seat", 0, "seat is a seat number of the game, 0 to %d",
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "seat", "seat is a seat number of the game, 0 to %d",
 		              seats - 1);
 	*seat = (int)value;
 	return 1;
 }
 
-int inputs_join(const json_t *body, const json_t **invite, const json_t **name, struct inputs_refusal *refusal)
+int inputs_join(const json_t *body, const json_t **invite, const json_t **name, struct problem_refusal *refusal)
 {
 	static const char *const members[] = {"invite", "name", NULL};
 	if (!inputs_known_members(body, members, "a join has the invite and a name", refusal))
 		return 0;
 	json_t *code = json_object_get(body, "invite");
 	if (!json_is_string(code) || json_string_length(code) < 1 || json_string_length(code) > 128)
-		return refuse(refusal, code ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "invite", 0,
+		return problem_refuse(refusal, code ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "invite",
 		              "invite is the code of the game's invite (a string)");
 	*invite = code;
 	*name = json_object_get(body, "name");

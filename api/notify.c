@@ -19,8 +19,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "api/metrics.h"
-#include "db/listener.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "game/changes.h"
 #include "game/play.h"
 
 #define WAITER_BUCKETS 1024
@@ -51,7 +52,7 @@ static int stopping;
 static atomic_int thread_running;
 static double hurry_until; /* until then a waiter's deadline is near: tick fast (registry_lock) */
 static pthread_t listener_thread;
-static struct listener *listener;
+static struct changes *changes;
 
 static size_t bucket_of(int64_t game_id)
 {
@@ -72,18 +73,18 @@ static void wake(struct notify_waiter **link)
 	*link = waiter->next;
 	waiter->next = NULL;
 	waiter->parked = 0;
-	metrics_gauge_add(METRICS_WAITERS, -1);
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, -1);
 	http_resume(waiter->request);
 }
 
-/* version LISTENER_MESSAGE: a message, waking the waiters that want messages. */
+/* version CHANGES_MESSAGE: a message, waking the waiters that want messages. */
 static void wake_game(int64_t game_id, int32_t version)
 {
 	struct notify_waiter **link = &buckets[bucket_of(game_id)];
 	while (*link) {
 		const struct notify_waiter *waiter = *link;
 		if (waiter->game_id == game_id &&
-		    (version == LISTENER_MESSAGE ? waiter->messages : waiter->after < version))
+		    (version == CHANGES_MESSAGE ? waiter->messages : waiter->after < version))
 			wake(link);
 		else
 			link = &(*link)->next;
@@ -133,7 +134,7 @@ void notify_message(int64_t game_id)
 {
 	pthread_mutex_lock(&registry_lock);
 	note_game(game_id);
-	wake_game(game_id, LISTENER_MESSAGE);
+	wake_game(game_id, CHANGES_MESSAGE);
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -148,9 +149,9 @@ uint64_t notify_seen(void)
 static void on_append(void *context, int64_t game_id, int32_t version)
 {
 	(void)context;
-	if (version == LISTENER_MESSAGE) {
+	if (version == CHANGES_MESSAGE) {
 		notify_message(game_id);
-	} else if (version == LISTENER_TOKENS) {
+	} else if (version == CHANGES_TOKENS) {
 		/* A token was replaced: forget the cached lookups, and wake the game's streams,
 		 * which check their token again (api/handlers_moves.c). */
 		play_forget_tokens(game_id);
@@ -194,7 +195,22 @@ static void wake_departed(void)
 	}
 	pthread_mutex_unlock(&registry_lock);
 	if (departed)
-		metrics_add(METRICS_WAITERS_DEPARTED, departed);
+		counters_add(COUNTERS_WAITERS_DEPARTED, departed);
+}
+
+/* Put `waiter` on `list` and suspend its request (registry_lock held). */
+static void park(struct notify_waiter *waiter, struct notify_waiter **list, struct http_request *request,
+		 double deadline)
+{
+	waiter->request = request;
+	waiter->deadline = deadline;
+	waiter->parked = 1;
+	if (deadline < clock_now() + HURRY_WITHIN_S && deadline > hurry_until)
+		hurry_until = deadline;
+	waiter->next = *list;
+	*list = waiter;
+	counters_gauge_add(COUNTERS_GAUGE_WAITERS, 1);
+	http_suspend(request);
 }
 
 static int park_game(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
@@ -211,18 +227,9 @@ static int park_game(struct notify_waiter *waiter, struct http_request *request,
 	waiter->seen = seen;
 	waiter->games = NULL;
 	waiter->game_count = 0;
-	waiter->request = request;
 	waiter->game_id = game_id;
 	waiter->after = after;
-	waiter->deadline = deadline;
-	waiter->parked = 1;
-	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
-		hurry_until = deadline;
-	size_t bucket = bucket_of(game_id);
-	waiter->next = buckets[bucket];
-	buckets[bucket] = waiter;
-	metrics_gauge_add(METRICS_WAITERS, 1);
-	http_suspend(request);
+	park(waiter, &buckets[bucket_of(game_id)], request, deadline);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
 }
@@ -250,21 +257,13 @@ int notify_park_games(struct notify_waiter *waiter, struct http_request *request
 		pthread_mutex_unlock(&registry_lock);
 		return 0;
 	}
-	waiter->request = request;
 	waiter->game_id = 0;
 	waiter->after = 0;
 	waiter->messages = 0;
 	waiter->seen = seen;
 	waiter->games = games;
 	waiter->game_count = count;
-	waiter->deadline = deadline;
-	waiter->parked = 1;
-	if (deadline < http_now() + HURRY_WITHIN_S && deadline > hurry_until)
-		hurry_until = deadline;
-	waiter->next = feeds;
-	feeds = waiter;
-	metrics_gauge_add(METRICS_WAITERS, 1);
-	http_suspend(request);
+	park(waiter, &feeds, request, deadline);
 	pthread_mutex_unlock(&registry_lock);
 	return 1;
 }
@@ -276,15 +275,15 @@ static void *listen_loop(void *unused)
 	while (atomic_load(&thread_running)) {
 		int reconnected = 0;
 		pthread_mutex_lock(&registry_lock);
-		int fast = http_now() < hurry_until;
+		int fast = clock_now() < hurry_until;
 		pthread_mutex_unlock(&registry_lock);
-		listener_wait(listener, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
+		changes_wait(changes, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
 		if (reconnected) {
 			/* Notifications may have been missed, a replaced token's among them. */
 			play_forget_tokens(0);
 			wake_expired(0, 1);
 		}
-		double now = http_now();
+		double now = clock_now();
 		wake_expired(now, 0);
 		if (now >= probe_due) {
 			probe_due = now + PROBE_MS / 1000.0;
@@ -296,7 +295,7 @@ static void *listen_loop(void *unused)
 
 void notify_start(const char *conninfo)
 {
-	listener = listener_open(conninfo);
+	changes = changes_open(conninfo);
 	atomic_store(&thread_running, 1);
 	if (pthread_create(&listener_thread, NULL, listen_loop, NULL) != 0)
 		abort();
@@ -310,8 +309,8 @@ void notify_stop(void)
 	wake_expired(0, 1);
 	if (atomic_exchange(&thread_running, 0)) {
 		pthread_join(listener_thread, NULL);
-		listener_close(listener);
-		listener = NULL;
+		changes_close(changes);
+		changes = NULL;
 	}
 }
 

@@ -1,7 +1,7 @@
 /*
  * notify.h - parking requests until a game changes: long-polls and event streams.
  *
- * One thread per process LISTENs for appends (db/listener.h) made by any server on the
+ * One thread per process LISTENs for appends (game/changes.h) made by any server on the
  * database, and resumes the parked requests of that game; it also resumes requests whose
  * deadline passed. A parked request holds no thread (MHD_suspend_connection). A wake-up
  * only means "read again": handlers always re-read the log by version, so a late or lost
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "api/http.h"
+#include "http/http.h"
 
 /* Room for one parked request; owned by the request (e.g. inside its handler state). */
 struct notify_waiter {

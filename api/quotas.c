@@ -4,8 +4,8 @@
  *
  * Keyed by the client as the service sees it. The client is the socket's peer, or the
  * address a proxy the operator trusts reports (TRUSTED_PROXIES and X-Forwarded-For,
- * api/client.h); one function computes it for every request (request->client_key), and
- * the per-request rates (api/ratelimit.h), these budgets and the access log all use it.
+ * http/client.h); one function computes it for every request (request->client_key), and
+ * the per-request rates (http/ratelimit.h), these budgets and the access log all use it.
  * Behind the README's HAProxy recipe each client therefore has its own quota, and a
  * client that is not behind a trusted proxy cannot choose its key by sending the header.
  * An IPv6 client is keyed by its /64. Budgets of a seat (holiday toggles, messages) are
@@ -16,10 +16,10 @@
  * too (db/migrations/0011_quotas.sql, game/quota.h; messages count their own rows,
  * db/migrations/0004_messages.sql), so the budget is the same on every server of one
  * database and survives restarts. Per-request rates (RATE_LIMIT_IP, RATE_LIMIT_TOKEN) stay
- * in each process (api/ratelimit.c): they protect that process's threads, and counting
+ * in each process (http/ratelimit.c): they protect that process's threads, and counting
  * every request in the database would cost more than the requests. So do the limits of
  * one process's resources: imports judged at once (IMPORT_CONCURRENCY, here), pictures
- * drawn at once (api/render_slots.h), parked requests (api/connections.h).
+ * drawn at once (render/render_slots.h), parked requests (http/connections.h).
  *
  * Charged only for work actually done. A handler peeks before the work (quotas_admit: one
  * read; a client past its budget is refused before anything is parsed or judged) and pays
@@ -56,9 +56,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/access_log.h"
-#include "api/metrics.h"
 #include "api/service.h"
+#include "base/counters.h"
+#include "base/log.h"
 #include "game/quota.h"
 
 struct budget_rule {
@@ -125,7 +125,7 @@ int quotas_admit(struct http_request *request, enum quotas_budget budget, const 
 	snprintf(seconds, sizeof seconds, "%d", answer.retry_after_s > 0 ? answer.retry_after_s : 1);
 	snprintf(detail, sizeof detail, rules[budget].refusal, rules[budget].setting);
 	http_add_header(request, "Retry-After", seconds);
-	metrics_add(METRICS_RATE_LIMITED, 1);
+	counters_add(COUNTERS_RATE_LIMITED, 1);
 	http_respond_problem(request, rules[budget].problem, detail, NULL, -1);
 	return 0;
 }
@@ -136,7 +136,7 @@ void quotas_charge(struct http_request *request, enum quotas_budget budget, cons
 		return;
 	enum store_status status = quota_charge(&budgets[budget], key, amount);
 	if (status != STORE_OK)
-		access_log_event("error", "a quota could not be charged", "budget", rules[budget].setting, "request_id",
+		log_event("error", "a quota could not be charged", "budget", rules[budget].setting, "request_id",
 		                 request->request_id, "status", store_status_name(status), NULL);
 }
 

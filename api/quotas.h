@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "api/config.h"
-#include "api/http.h"
+#include "http/http.h"
 
 /* The budgets counted in the database (game/quota.h), for every server of one database. */
 enum quotas_budget {
@@ -43,7 +43,7 @@ int quotas_admit(struct http_request *request, enum quotas_budget budget, const 
  * answered: the work is done and its answer queued). */
 void quotas_charge(struct http_request *request, enum quotas_budget budget, const char *key, double amount);
 
-/* The key of per-client budgets: the client as the service sees it (api/client.h). */
+/* The key of per-client budgets: the client as the service sees it (http/client.h). */
 const char *quotas_client(const struct http_request *request);
 
 /* The key of a game's seat ("seat:<game id>:<seat>") into out (at least 48 bytes). */

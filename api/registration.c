@@ -12,36 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/channels.h"
-#include "api/destination.h"
-#include "api/mail.h"
-#include "db/store_webhooks.h"
-
-static int refuse(struct registration_refusal *refusal, enum problem problem, const char *field, const char *detail)
-{
-	refusal->problem = problem;
-	refusal->field = field;
-	snprintf(refusal->detail, sizeof refusal->detail, "%s", detail);
-	return 0;
-}
-
-/* 1 when every member of `body` is one of `members`; else 0, the refusal naming the first
- * unknown one (borrowed from the body). */
-static int known_members(const json_t *body, const char *const *members, const char *detail,
-                         struct registration_refusal *refusal)
-{
-	const char *key;
-	json_t *value;
-	json_object_foreach((json_t *)body, key, value)
-	{
-		int known = 0;
-		for (const char *const *member = members; *member && !known; member++)
-			known = strcmp(key, *member) == 0;
-		if (!known)
-			return refuse(refusal, PROBLEM_UNKNOWN_FIELD, key, detail);
-	}
-	return 1;
-}
+#include "api/inputs.h"
+#include "deliver/channels.h"
+#include "deliver/destination.h"
+#include "deliver/mail_message.h"
+#include "game/webhooks.h"
 
 static int valid_url(const char *url)
 {
@@ -57,29 +32,29 @@ static int valid_url(const char *url)
 }
 
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
-                              struct registration_webhook *out, struct registration_refusal *refusal)
+                              struct registration_webhook *out, struct problem_refusal *refusal)
 {
 	memset(out, 0, sizeof *out);
 	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
-	if (!known_members(body, members, "a webhook has url, events, format and mentions", refusal))
+	if (!inputs_known_members(body, members, "a webhook has url, events, format and mentions", refusal))
 		return 0;
 	json_t *url = json_object_get(body, "url");
 	json_t *events = json_object_get(body, "events");
 	if (!url)
-		return refuse(refusal, PROBLEM_MISSING_FIELD, "url", "url is required");
+		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "url", "url is required");
 	if (!json_is_string(url) || !valid_url(json_string_value(url)))
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "url",
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "url",
 		              "url must be an http:// or https:// URL of at most 2048 characters");
 	char why[128];
 	if (!destination_url_allowed(json_string_value(url), allow_private, why, sizeof why))
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "url", why);
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "url", "%s", why);
 	out->url = json_string_value(url);
 	if (events && !json_is_null(events)) {
 		const char *which = json_is_string(events) ? json_string_value(events) : "";
 		if (strcmp(which, "your_turn") == 0 && for_seat)
 			out->your_turn_only = 1;
 		else if (strcmp(which, "all") != 0)
-			return refuse(refusal, PROBLEM_INVALID_FIELD, "events",
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "events",
 			              "events is \"all\", or \"your_turn\" for a seat's webhook");
 	}
 	out->format = STORE_FORMAT_STANDARD;
@@ -88,17 +63,17 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 		out->format = json_is_string(format_json) ? store_format_parse(json_string_value(format_json)) : -1;
 		/* Mail has its own route (POST .../mail): its registrations are not webhooks to list. */
 		if (out->format < 0 || out->format == STORE_FORMAT_MAIL)
-			return refuse(refusal, PROBLEM_INVALID_FIELD, "format",
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "format",
 			              "format is \"standard\", \"discord\" or \"slack\"");
 	}
 	json_t *mentions = json_object_get(body, "mentions");
 	if (mentions && !json_is_null(mentions)) {
 		char why_mentions[160];
 		if (out->format == STORE_FORMAT_STANDARD)
-			return refuse(refusal, PROBLEM_INVALID_FIELD, "mentions",
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "mentions",
 			              "mentions are for \"discord\" and \"slack\" webhooks only");
 		if (!channels_mentions_valid(mentions, seats, out->format, why_mentions, sizeof why_mentions))
-			return refuse(refusal, PROBLEM_INVALID_FIELD, "mentions", why_mentions);
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "mentions", "%s", why_mentions);
 		out->mentions = json_dumps(mentions, JSON_COMPACT);
 		if (!out->mentions)
 			abort();
@@ -106,19 +81,19 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 	return 1;
 }
 
-int registration_read_mail(const json_t *body, const char **address, struct registration_refusal *refusal)
+int registration_read_mail(const json_t *body, const char **address, struct problem_refusal *refusal)
 {
 	static const char *const members[] = {"address", NULL};
-	if (!known_members(body, members, "a mail registration has an address", refusal))
+	if (!inputs_known_members(body, members, "a mail registration has an address", refusal))
 		return 0;
 	json_t *value = json_object_get(body, "address");
 	char why[200];
 	if (!value)
-		return refuse(refusal, PROBLEM_MISSING_FIELD, "address", "address is required");
+		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "address", "address is required");
 	if (!json_is_string(value))
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "address", "address is a string: one plain mail address");
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "address", "address is a string: one plain mail address");
 	if (!mail_address_valid(json_string_value(value), why, sizeof why))
-		return refuse(refusal, PROBLEM_INVALID_FIELD, "address", why);
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "address", "%s", why);
 	*address = json_string_value(value);
 	return 1;
 }

@@ -20,17 +20,9 @@
 
 #include <jansson.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 
 #define REGISTRATION_URL_MAX 2048
-
-/* Why a body was refused: the problem to answer, the member it is about (NULL: none) and
- * the detail. */
-struct registration_refusal {
-	enum problem problem;
-	const char *field;
-	char detail[200];
-};
 
 /* A webhook registration's body, read. */
 struct registration_webhook {
@@ -41,15 +33,15 @@ struct registration_webhook {
 };
 
 /* Read a webhook registration: members url (an http:// or https:// URL of at most
- * REGISTRATION_URL_MAX characters whose destination api/destination.h allows, with private
+ * REGISTRATION_URL_MAX characters whose destination deliver/destination.h allows, with private
  * targets when `allow_private`), events ("all", or "your_turn" when `for_seat`), format
  * ("standard", "discord", "slack") and mentions (chat formats only; keyed by seats below
- * `seats`; api/channels.h). 1 with *out set, or 0 with *refusal set (out->mentions NULL). */
+ * `seats`; deliver/channels.h). 1 with *out set, or 0 with *refusal set (out->mentions NULL). */
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
-                              struct registration_webhook *out, struct registration_refusal *refusal);
+                              struct registration_webhook *out, struct problem_refusal *refusal);
 
 /* Read a mail registration: the one member address, one plain mail address
- * (mail_address_valid(), api/mail.h). 1 with *address set, or 0 with *refusal set. */
-int registration_read_mail(const json_t *body, const char **address, struct registration_refusal *refusal);
+ * (mail_address_valid(), deliver/mail_message.h). 1 with *address set, or 0 with *refusal set. */
+int registration_read_mail(const json_t *body, const char **address, struct problem_refusal *refusal);
 
 #endif

@@ -17,16 +17,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/access_log.h"
-#include "api/headers.h"
-#include "api/metrics.h"
 #include "api/notify.h"
-#include "api/ratelimit.h"
 #include "api/routes.h"
-#include "api/worker.h"
-#include "api/xalloc.h"
+#include "base/clock.h"
+#include "base/counters.h"
+#include "base/log.h"
+#include "base/xalloc.h"
 #include "engine/view.h"
 #include "game/auth.h"
+#include "game/worker.h"
+#include "http/headers.h"
+#include "http/ratelimit.h"
 
 static const struct config *settings;
 
@@ -35,28 +36,28 @@ static const struct config *settings;
 static void on_appended(int64_t game_id, int32_t version, int events, int bot_due)
 {
 	notify_version(game_id, version);
-	metrics_add(METRICS_EVENTS_APPENDED, events);
+	counters_add(COUNTERS_EVENTS_APPENDED, events);
 	if (bot_due)
 		worker_wake();
 }
 
 static void on_append_conflict(void)
 {
-	metrics_add(METRICS_APPEND_CONFLICTS, 1);
+	counters_add(COUNTERS_APPEND_CONFLICTS, 1);
 }
 
 static void on_created(int64_t game_id, int events, int bot_due)
 {
 	(void)game_id;
-	metrics_add(METRICS_GAMES_CREATED, 1);
-	metrics_add(METRICS_EVENTS_APPENDED, events);
+	counters_add(COUNTERS_GAMES_CREATED, 1);
+	counters_add(COUNTERS_EVENTS_APPENDED, events);
 	if (bot_due)
 		worker_wake();
 }
 
 static void on_problem(const char *what, const char *game, const char *detail)
 {
-	access_log_event("error", what, "game", game, "detail", detail, NULL);
+	log_event("error", what, "game", game, "detail", detail, NULL);
 }
 
 void service_init(const struct config *config)
@@ -79,7 +80,7 @@ void service_store_error(struct http_request *request, enum store_status status)
 				     NULL, 0);
 		return;
 	}
-	metrics_add(METRICS_DATABASE_ERRORS, 1);
+	counters_add(COUNTERS_DATABASE_ERRORS, 1);
 	if (status == STORE_UNAVAILABLE) {
 		http_add_header(request, "Retry-After", "1");
 		http_respond_problem(request, PROBLEM_DATABASE_UNAVAILABLE, "the database cannot be reached; retry shortly",
@@ -93,14 +94,14 @@ int service_token_admit(struct http_request *request, const char *token, size_t 
 {
 	/* The token's quota replaces the address's in the answer's RateLimit-* headers. */
 	struct ratelimit_quota quota;
-	int allowed = ratelimit_take(RATELIMIT_TOKEN, token, length, http_now(), &quota);
+	int allowed = ratelimit_take(RATELIMIT_TOKEN, token, length, clock_now(), &quota);
 	if (quota.limit > 0)
 		request->quota = quota;
 	if (!allowed) {
 		char seconds[16];
 		snprintf(seconds, sizeof seconds, "%d", quota.retry_after_s);
 		http_add_header(request, "Retry-After", seconds);
-		metrics_add(METRICS_RATE_LIMITED, 1);
+		counters_add(COUNTERS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, "too many requests with this token", NULL, -1);
 		return 0;
 	}
@@ -240,6 +241,11 @@ json_t *service_open_move_body(struct http_request *request, struct session *ses
 	return service_open_for_move(request, session) ? service_body(request, 0) : NULL;
 }
 
+json_t *service_open_body(struct http_request *request, struct session *session)
+{
+	return service_open(request, session) ? service_body(request, 0) : NULL;
+}
+
 int service_refresh(struct http_request *request, struct session *session)
 {
 	enum store_status status = play_refresh(&session->game);
@@ -250,14 +256,23 @@ int service_refresh(struct http_request *request, struct session *session)
 	return 1;
 }
 
-void service_refuse(struct http_request *request, const struct inputs_refusal *refusal)
+void service_refuse(struct http_request *request, const struct problem_refusal *refusal)
 {
 	http_respond_problem(request, refusal->problem, refusal->detail, refusal->field, -1);
 }
 
+int service_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
+{
+	struct problem_refusal refusal;
+	if (inputs_name(value, field, out, &refusal))
+		return 1;
+	service_refuse(request, &refusal);
+	return 0;
+}
+
 json_t *service_body(struct http_request *request, int empty_ok)
 {
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	json_t *body;
 	if (!request->body || request->body_length == 0) {
 		if (!(body = inputs_json_object(NULL, 0, empty_ok, &refusal)))
@@ -277,7 +292,7 @@ json_t *service_body(struct http_request *request, int empty_ok)
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail)
 {
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (inputs_known_members(body, members, detail, &refusal))
 		return 1;
 	service_refuse(request, &refusal);

@@ -15,14 +15,13 @@
 #include <stdint.h>
 
 #include "api/config.h"
-#include "api/http.h"
 #include "api/inputs.h"
 #include "codec/error.h"
 #include "codec/options.h"
-#include "db/store.h"
 #include "engine/command.h"
 #include "engine/game.h"
 #include "game/play.h"
+#include "http/http.h"
 
 struct session {
 	struct game_record game;
@@ -44,7 +43,7 @@ void service_init(const struct config *config);
 const struct config *service_config(void);
 
 /* Count a request with this bearer token (any token: a seat's, the admin's, a player's)
- * against the per-token rate (RATE_LIMIT_TOKEN, api/ratelimit.h), before the token is
+ * against the per-token rate (RATE_LIMIT_TOKEN, http/ratelimit.h), before the token is
  * looked up: 1, or 0 with 429 rate_limited (Retry-After) queued. Its quota goes out in
  * the answer's RateLimit-* headers. Every route that takes a token calls it. */
 int service_token_admit(struct http_request *request, const char *token, size_t length);
@@ -67,6 +66,10 @@ int service_open_for_move(struct http_request *request, struct session *session)
  * reference), or NULL with a problem queued. */
 json_t *service_open_move_body(struct http_request *request, struct session *session);
 
+/* service_open() and service_body() (no empty body) together, for a write that is no
+ * move (a message, a webhook): the body (new reference), or NULL with a problem queued. */
+json_t *service_open_body(struct http_request *request, struct session *session);
+
 /* Bring session->game.state up to date with the log. 0 (a problem queued) on failure. */
 int service_refresh(struct http_request *request, struct session *session);
 
@@ -86,8 +89,15 @@ json_t *service_body(struct http_request *request, int empty_ok);
 int service_known_members(struct http_request *request, const json_t *body, const char *const *members,
 			  const char *detail);
 
+/* A player's name (`value`, a member named `field`): 1 with it copied into out (which
+ * holds PLAY_NAME_SIZE bytes, game/play.h), 0 with a 400 naming `field` queued
+ * (missing_field when value is NULL). The one rule for every name a client gives:
+ * inputs_name() (codec/person_name.h: 1..40 characters without control or bidi-control
+ * characters, at least one of which shows); the detail says which part failed. */
+int service_read_name(struct http_request *request, const json_t *value, const char *field, char *out);
+
 /* Answer a refused input (api/inputs.h): its problem, detail and member. */
-void service_refuse(struct http_request *request, const struct inputs_refusal *refusal);
+void service_refuse(struct http_request *request, const struct problem_refusal *refusal);
 
 /* Answer a codec error. */
 void service_codec_error(struct http_request *request, const struct codec_error *error);

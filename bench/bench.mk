@@ -17,7 +17,7 @@ bench: $(CATAN)
 EXTRA_CFLAGS_bench := $(PQ_CFLAGS)
 
 BENCH_CODEC := $(B)/bench/codec_bench
-$(BENCH_CODEC): $(B)/obj/bench/codec_bench.o $(B)/obj/bench/games.o $(CODEC_LIB) $(ENGINE_LIB)
+$(BENCH_CODEC): $(B)/obj/bench/codec_bench.o $(B)/obj/bench/games.o $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 
@@ -26,7 +26,7 @@ bench-codec: $(BENCH_CODEC)
 .PHONY: bench-codec
 
 STORE_BENCH := $(B)/bench/store_bench
-$(STORE_BENCH): $(B)/obj/bench/store_bench.o $(B)/obj/bench/games.o $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(STORE_BENCH): $(B)/obj/bench/store_bench.o $(B)/obj/bench/games.o $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DB_LIBS) $(CODEC_LIBS)
 
@@ -48,7 +48,7 @@ bench-http-haproxy: $(SERVER) $(HTTP_BENCH)
 .PHONY: bench-http-haproxy
 
 RENDER_BENCH := $(B)/bench/render_bench
-$(RENDER_BENCH): $(B)/obj/bench/render_bench.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB)
+$(RENDER_BENCH): $(B)/obj/bench/render_bench.o $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RENDER_LIBS) $(CODEC_LIBS)
 

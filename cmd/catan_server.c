@@ -14,20 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/access_log.h"
-#include "api/client.h"
 #include "api/config.h"
-#include "api/cors.h"
-#include "api/http.h"
 #include "api/notify.h"
 #include "api/quotas.h"
-#include "api/ratelimit.h"
-#include "api/render_slots.h"
+#include "api/routes.h"
 #include "api/service.h"
-#include "api/webhooks.h"
-#include "api/worker.h"
+#include "base/log.h"
 #include "db/store.h"
+#include "deliver/deliver.h"
+#include "game/worker.h"
+#include "http/client.h"
+#include "http/cors.h"
+#include "http/http.h"
+#include "http/ratelimit.h"
 #include "render/render.h"
+#include "render/render_slots.h"
 
 static int migrate(const struct config *config)
 {
@@ -35,13 +36,13 @@ static int migrate(const struct config *config)
 	char message[512] = "";
 	enum store_status status = store_migrate(config->database_url, &applied, message, sizeof message);
 	if (status != STORE_OK) {
-		access_log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
+		log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
 				 NULL);
 		return 0;
 	}
 	char count[16];
 	snprintf(count, sizeof count, "%d", applied);
-	access_log_event("info", "migrations applied", "count", count, NULL);
+	log_event("info", "migrations applied", "count", count, NULL);
 	return 1;
 }
 
@@ -78,9 +79,24 @@ int main(int argc, char **argv)
 	render_slots_configure(config.render_concurrency, config.threads / 2, config.render_wait_ms);
 	notify_start(config.database_url);
 	worker_start(config.workers);
-	webhooks_start(config.webhook_workers, config.webhook_allow_private);
+	struct deliver_config delivery = {
+		.threads = config.webhook_workers,
+		.allow_private = config.webhook_allow_private,
+		.public_url = config.public_url,
+		.listen_address = config.listen_address,
+		.port = config.port,
+		.channel_max_failures = config.channel_max_failures,
+		.smtp_url = config.smtp_url,
+		.smtp_user = config.smtp_user,
+		.smtp_password = config.smtp_password,
+		.mail_from = config.mail_from,
+		.mail_min_interval_s = config.mail_min_interval_s,
+	};
+	deliver_start(&delivery);
 
 	struct http_config http = {
+		.router = routes(),
+		.rate_limited_prefix = "/v1/", /* the API; probes and metrics are not limited */
 		.listen_address = config.listen_address,
 		.port = config.port,
 		.threads = config.threads,
@@ -95,7 +111,7 @@ int main(int argc, char **argv)
 	};
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {
-		webhooks_stop();
+		deliver_stop();
 		worker_stop();
 		notify_stop();
 		return 1;
@@ -109,21 +125,21 @@ int main(int argc, char **argv)
 			 http_bound_port(daemon));
 	char port[16];
 	snprintf(port, sizeof port, "%d", http_bound_port(daemon));
-	access_log_event("info", "listening", "url", url, "port", port, NULL);
+	log_event("info", "listening", "url", url, "port", port, NULL);
 	printf("catan-server: serving on %s (try: curl %s/healthz)\n", url, url);
 	fflush(stdout);
 
 	int signal_number = 0;
 	sigwait(&signals, &signal_number);
-	access_log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
+	log_event("info", "shutting down", "signal", strsignal(signal_number), NULL);
 	play_shutdown_begin();
 	http_quiesce(daemon);
 	notify_stop();
 	http_stop(daemon, 5.0);
 	worker_stop();
-	webhooks_stop();
+	deliver_stop();
 	play_shutdown();
 	render_shutdown(); /* no picture is being drawn: the HTTP threads have stopped */
-	access_log_event("info", "stopped", NULL);
+	log_event("info", "stopped", NULL);
 	return 0;
 }

@@ -4,7 +4,7 @@
  *
  * Every reader of codec/ (move bodies, options, stored events, payloads) returns 1, or 0
  * with a struct codec_error: the code, the JSON member at fault and a sentence. The codes
- * are the problem codes of the HTTP API for input (api/problem.h has a problem of the same
+ * are the problem codes of the HTTP API for input (http/problem.h has a problem of the same
  * name for each, and problem_of_codec_error() maps one to the other by that name), so the
  * strings below are part of the API.
  */

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/xalloc.h"
+
 struct listener {
 	char *conninfo;
 	PGconn *connection;
@@ -17,12 +19,8 @@ struct listener {
 
 struct listener *listener_open(const char *conninfo)
 {
-	struct listener *listener = calloc(1, sizeof *listener);
-	if (!listener)
-		abort();
-	listener->conninfo = strdup(conninfo ? conninfo : "");
-	if (!listener->conninfo)
-		abort();
+	struct listener *listener = xcalloc(1, sizeof *listener);
+	listener->conninfo = xstrdup(conninfo ? conninfo : "");
 	return listener;
 }
 

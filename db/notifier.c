@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "base/xalloc.h"
 #include "db/store_internal.h"
 
 #define STORE_NOTE_SIZE 32 /* "0123456789abcdef:2147483647" and the NUL */
@@ -62,9 +63,7 @@ static int notes_add(struct notes *notes, const char *note)
 		if (notes->capacity >= STORE_NOTIFIER_MAX_PENDING)
 			return 0;
 		int capacity = notes->capacity ? 2 * notes->capacity : 256;
-		void *text = realloc(notes->text, sizeof notes->text[0] * (size_t)capacity);
-		if (!text)
-			abort();
+		void *text = xrealloc(notes->text, sizeof notes->text[0] * (size_t)capacity);
 		notes->text = text;
 		notes->capacity = capacity;
 	}

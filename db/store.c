@@ -55,10 +55,6 @@
 #define CONNECTION_STATEMENTS(X) X(notify, 2, "SELECT catan_notify($1::bigint, $2::integer)")
 STORE_STATEMENTS(connection, CONNECTION_STATEMENTS);
 
-#define STORE__AREA_ADDRESS(area) &store__area_##area,
-static const struct store_area *const areas[] = {STORE_AREAS(STORE__AREA_ADDRESS)};
-#undef STORE__AREA_ADDRESS
-
 static int64_t monotonic_ms(void)
 {
 	struct timespec now;
@@ -110,31 +106,6 @@ const char *store_status_message(enum store_status status)
 	return (unsigned)status < STORE_STATUS_COUNT ? status_messages[status] : "unknown store status";
 }
 
-void store_format_id(int64_t id, char out[STORE_ID_TEXT_SIZE])
-{
-	snprintf(out, STORE_ID_TEXT_SIZE, "%016llx", (unsigned long long)id);
-}
-
-int store_parse_id(const char *text, int64_t *id)
-{
-	uint64_t value = 0;
-	for (int i = 0; i < 16; i++) {
-		char c = text[i];
-		int digit;
-		if (c >= '0' && c <= '9')
-			digit = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			digit = c - 'a' + 10;
-		else
-			return 0;
-		value = value << 4 | (uint64_t)digit;
-	}
-	if (text[16] != '\0' || value == 0 || value > (uint64_t)INT64_MAX)
-		return 0;
-	*id = (int64_t)value;
-	return 1;
-}
-
 int store__random_id(int64_t *id)
 {
 	uint64_t value = 0;
@@ -184,9 +155,9 @@ static enum store_status connect_store(struct store *store)
 		store__say(store, "cannot connect to the database: %s", PQerrorMessage(store->conn));
 		goto failed;
 	}
-	for (size_t area = 0; area < sizeof areas / sizeof areas[0]; area++) {
-		for (int i = 0; i < areas[area]->count; i++) {
-			const struct store_statement *statement = areas[area]->statements[i];
+	for (int area = 0; area < store->area_count; area++) {
+		for (int i = 0; i < store->areas[area]->count; i++) {
+			const struct store_statement *statement = store->areas[area]->statements[i];
 			/* As many parameters as the list says, their types left to the SQL's casts: a
 			 * parameter the SQL never reads has no type, and fails here. */
 			static const Oid unspecified[STORE_MAX_PARAMS];
@@ -258,10 +229,13 @@ char *store_conninfo_for_database(const char *conninfo, const char *dbname, char
 	return text;
 }
 
-enum store_status store_open(const char *conninfo, struct store **out)
+enum store_status store__open(const char *conninfo, const struct store_area *const *areas, int area_count,
+			      struct store **out)
 {
 	struct store *store = store_alloc(sizeof *store);
 	memset(store, 0, sizeof *store);
+	store->areas = areas;
+	store->area_count = area_count;
 	store->conninfo = store_strndup(conninfo ? conninfo : "", conninfo ? strlen(conninfo) : 0);
 	*out = store;
 	return connect_store(store);

@@ -66,7 +66,9 @@ struct store_area {
 	                                              (int)(sizeof area##_statements / sizeof area##_statements[0])}
 
 /* Every area, one per file that runs statements: store.c prepares them all on each new
- * connection. */
+ * connection. The list is read in store_areas.c, whose store_open() hands it to
+ * store__open(): store.c itself names no area but its own, so the areas, which run their
+ * statements through store.c, and store.c call no circle (scripts/check-cycles.py). */
 #define STORE_AREAS(X)                           \
 	X(connection)  /* store.c */             \
 	X(events)      /* store_events.c */      \
@@ -87,11 +89,18 @@ struct store_notifier;
 
 struct store {
 	char *conninfo;
+	const struct store_area *const *areas; /* every area's statements (store_areas.c) */
+	int area_count;
 	PGconn *conn;          /* NULL when there is no usable connection */
 	int64_t retry_at_ms;   /* no connection attempt before this (monotonic) */
 	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
 	char message[STORE_MESSAGE_SIZE];
 };
+
+/* Open a store that prepares the statements of `areas` on every connection (store_open()
+ * of store_areas.c hands in every area of STORE_AREAS). */
+enum store_status store__open(const char *conninfo, const struct store_area *const *areas, int area_count,
+			      struct store **out);
 
 /* Set the store's message (one line). */
 __attribute__((format(printf, 2, 3))) void store__say(struct store *store, const char *format, ...);

@@ -4,7 +4,7 @@
  * confirmation state and when it was last mailed (a player's: per game, in mail_games).
  *
  * The address is private: these functions are its only readers, for the mail transport
- * (api/mail.h) and the registrant's own masked view; store_webhook_list() never returns
+ * (deliver/mail_message.h) and the registrant's own masked view; store_webhook_list() never returns
  * mail rows and store_webhook_delete() never removes them.
  */
 #ifndef CATAN_DB_STORE_MAIL_H

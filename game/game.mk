@@ -1,6 +1,8 @@
-# The game service's library: the glue between the event store and the engine
-# (game/game_repo.c: a game's log and snapshots as engine states). It needs $(DB_LIB),
-# $(CODEC_LIB) and $(ENGINE_LIB).
+# The game service (game/*.c), free of HTTP: every read and write of a game (play.c over
+# game_repo.c, the glue between the event store and the engine), the timer workers
+# (worker.c), and the doors through which the floors above reach the store (lobby,
+# messages, quota, webhooks, outbox, mailing, feed, changes). It needs $(DB_LIB),
+# $(CODEC_LIB), $(ENGINE_LIB) and $(BASE_LIB).
 
 GAME_SRC := $(wildcard game/*.c)
 GAME_OBJ := $(GAME_SRC:%.c=$(B)/obj/%.o)

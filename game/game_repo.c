@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "engine/apply.h"
 
@@ -123,10 +124,8 @@ enum store_status game_repo_import(struct game_repo *repo, const struct store_ne
 				   const struct game *after, int64_t *id)
 {
 	repo->message[0] = '\0';
-	char **texts = malloc(sizeof *texts * (size_t)(count > 0 ? count : 1));
-	struct store_event *rows = malloc(sizeof *rows * (size_t)(count > 0 ? count : 1));
-	if (!texts || !rows)
-		abort();
+	char **texts = xmalloc(sizeof *texts * (size_t)(count > 0 ? count : 1));
+	struct store_event *rows = xmalloc(sizeof *rows * (size_t)(count > 0 ? count : 1));
 	for (int i = 0; i < count; i++) {
 		struct event_list one;
 		one.count = 1;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "db/store_events.h"
+#include "db/store_timers.h"
 #include "engine/event.h"
 #include "engine/game.h"
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "engine/apply.h"
 #include "engine/command.h"
@@ -195,10 +196,8 @@ int import_verify(const struct event *events, int count, int has_seed, uint64_t 
 	*group_count = 0;
 	if (count < 1 || events[0].type != EVENT_GAME_CREATED)
 		return refuse(refusal, 0, "a log begins with game_created%s", NULL);
-	struct game *state = calloc(2, sizeof *state);
-	struct event_list *produced = malloc(sizeof *produced);
-	if (!state || !produced)
-		abort();
+	struct game *state = xcalloc(2, sizeof *state);
+	struct event_list *produced = xmalloc(sizeof *produced);
 	struct game *after = &state[1];
 	int ok = 1;
 	int i;

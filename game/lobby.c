@@ -8,7 +8,7 @@
  * set its first timer (a bot's move when that seat is a bot then, a deadline when the
  * game has turn_timeout_s) without calling back into C.
  *
- * Everything else is one store call on this thread's connection (play_store()): the race
+ * Everything else is one store call on this thread's connection (play_thread_store()): the race
  * between joins is settled by the row lock inside the store's statement.
  */
 #include "game/lobby.h"
@@ -19,9 +19,11 @@
 
 #include "codec/options.h"
 #include "db/store_events.h"
+#include "db/store_lobby.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
 #include "game/game_repo.h"
+#include "game/play_internal.h"
 
 enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum store_status *status)
 {
@@ -58,7 +60,7 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 		abort();
 	row.options = options_text;
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	*status = game_repo_create_waiting(&repo, &row, &waiting, &events, &after, id);
 	free(options_text);
 	return ERROR_OK;
@@ -67,7 +69,7 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
 			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out)
 {
-	enum store_status status = store_join(play_store(), game_id, invite_hash, name, token_hash, player, out);
+	enum store_status status = store_join(play_thread_store(), game_id, invite_hash, name, token_hash, player, out);
 	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
 		play_started(game_id, out->version);
 	return status;
@@ -76,7 +78,7 @@ enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HA
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
 				    int action, const char *name, struct store_seat_result *out)
 {
-	enum store_status status = store_change_seat(play_store(), game_id, admin_hash, seat, action, name, out);
+	enum store_status status = store_change_seat(play_thread_store(), game_id, admin_hash, seat, action, name, out);
 	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
 		play_started(game_id, out->version);
 	return status;
@@ -84,7 +86,7 @@ enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[ST
 
 enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out)
 {
-	return store_waiting_game(play_store(), game_id, out);
+	return store_waiting_game(play_thread_store(), game_id, out);
 }
 
 enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int limit, struct store_waiting_game *out,
@@ -94,28 +96,38 @@ enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int lim
 		*count = 0;
 		return STORE_INVALID;
 	}
-	return store_lobby(play_store(), after_created_us, after_id, limit, out, count);
+	return store_lobby(play_thread_store(), after_created_us, after_id, limit, out, count);
 }
 
 enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id)
 {
-	return store_player_create(play_store(), name, token_hash, id);
+	return store_player_create(play_thread_store(), name, token_hash, id);
 }
 
 enum store_status lobby_player_by_token(const uint8_t token_hash[STORE_HASH_SIZE], struct store_player *out)
 {
-	return store_player_by_token(play_store(), token_hash, out);
+	return store_player_by_token(play_thread_store(), token_hash, out);
 }
 
 enum store_status lobby_player_get(int64_t id, struct store_player *out)
 {
-	return store_player_get(play_store(), id, out);
+	return store_player_get(play_thread_store(), id, out);
+}
+
+enum store_status lobby_player_seats(int64_t player_id, int max, struct store_player_seat *out, int *count)
+{
+	return store_player_games(play_thread_store(), player_id, max, out, count);
+}
+
+enum store_status lobby_player_games(int64_t player_id, int max, struct store_player_game *out, int *count)
+{
+	return store_player_game_summaries(play_thread_store(), player_id, max, out, count);
 }
 
 enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
 					     const uint8_t new_hash[STORE_HASH_SIZE])
 {
-	enum store_status status = store_replace_player_token(play_store(), player, old_hash, new_hash);
+	enum store_status status = store_replace_player_token(play_thread_store(), player, old_hash, new_hash);
 	/* The player's token may be cached with any of its games: forget them all. */
 	if (status == STORE_OK)
 		play_forget_tokens(0);

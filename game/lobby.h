@@ -57,6 +57,12 @@ enum store_status lobby_player_get(int64_t id, struct store_player *out);
  * (play_forget_tokens()). STORE_NOT_FOUND when `old_hash` is no longer the player's. */
 enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
 					     const uint8_t new_hash[STORE_HASH_SIZE]);
+/* The player's seats, at most `max`, by game id (store_player_games()). */
+enum store_status lobby_player_seats(int64_t player_id, int max, struct store_player_seat *out, int *count);
+
+/* The player's seats with what lists of the player's games sort by (creation, last event,
+ * deadline), at most `max` (store_player_game_summaries()). */
+enum store_status lobby_player_games(int64_t player_id, int max, struct store_player_game *out, int *count);
 
 /* The admin's change of a seat before the start (store_change_seat()). */
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codec/text.h"
+#include "game/play_internal.h"
 
 int messages_text_length(const char *text)
 {
@@ -24,13 +25,13 @@ int messages_text_length(const char *text)
 enum store_status messages_post(int64_t game_id, int seat, const char *text, int per_minute,
 				struct store_message *posted, int *retry_after_s)
 {
-	return store_message_post(play_store(), game_id, seat, text, per_minute > 0 ? per_minute : INT_MAX, posted,
+	return store_message_post(play_thread_store(), game_id, seat, text, per_minute > 0 ? per_minute : INT_MAX, posted,
 				  retry_after_s);
 }
 
 enum store_status messages_read(int64_t game_id, int32_t after, int limit, struct store_messages *out)
 {
-	return store_messages_read(play_store(), game_id, after, limit, out);
+	return store_messages_read(play_thread_store(), game_id, after, limit, out);
 }
 
 json_t *messages_json(const struct game_record *game, const struct store_message *message, const char *text)

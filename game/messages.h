@@ -6,7 +6,7 @@
  * changes the game's version, so it never makes a move's If-Match fail, never wakes a
  * long-poll of moves and never appears in the event log or the export. Each message has
  * its game's next `seq` (1, 2, 3 ...) and the game version it followed (`after_version`),
- * which places it between the moves. Uses the thread's store (play_store()).
+ * which places it between the moves. Uses the thread's store (play_thread_store()).
  *
  * On GET .../stream (api/handlers_moves.c) and in the player's feed (api/handlers_feed.c)
  * messages are merged with the events in the order of the transactions that wrote them
@@ -20,7 +20,7 @@
  * event just before the message). A post NOTIFYs ('<game>:m<seq>', from
  * catan_post_message()), so parked streams and feeds wake on any server. The same post
  * writes one webhook outbox row per standard (not your_turn_only) receiver of the game
- * (0009_message_deliveries.sql), delivered in order with the events (api/webhooks.c); GET
+ * (0009_message_deliveries.sql), delivered in order with the events (deliver/deliver.c); GET
  * .../moves carries events only.
  */
 #ifndef CATAN_GAME_MESSAGES_H

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/shapes.h"
 #include "db/notifier.h"
@@ -38,6 +39,7 @@
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/import.h"
+#include "game/play_internal.h"
 
 #define CACHE_SLOTS 4096
 #define TOKEN_CACHE 8
@@ -63,23 +65,13 @@ static void close_store(void *store)
 	store_close(store);
 }
 
-static void *allocate(size_t count, size_t size)
-{
-	void *memory = calloc(count, size);
-	if (!memory)
-		abort();
-	return memory;
-}
-
 void play_init(const char *database_url, const struct play_hooks *given)
 {
 	memset(&hooks, 0, sizeof hooks);
 	if (given)
 		hooks = *given;
-	conninfo = database_url ? strdup(database_url) : NULL;
-	if (database_url && !conninfo)
-		abort();
-	cache = allocate(CACHE_SLOTS, sizeof *cache);
+	conninfo = database_url ? xstrdup(database_url) : NULL;
+	cache = xcalloc(CACHE_SLOTS, sizeof *cache);
 	for (int i = 0; i < CACHE_SLOTS; i++)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
@@ -109,7 +101,7 @@ void play_shutdown(void)
 	conninfo = NULL;
 }
 
-struct store *play_store(void)
+struct store *play_thread_store(void)
 {
 	struct store *store = pthread_getspecific(store_key);
 	if (!store) {
@@ -246,12 +238,12 @@ static enum store_status load_record(struct store *store, int64_t id, struct gam
 enum store_status play_refresh(struct game_record *game)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	uint32_t before = game->state.version;
 	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
 	/* A seat went away or came back: its bot flag is in the seats, read them again. */
 	if (status == STORE_OK && repo.seats_changed)
-		status = load_info(play_store(), game);
+		status = load_info(play_thread_store(), game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
@@ -261,7 +253,7 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 {
 	if (cache_get(game_id, out))
 		return fresh ? play_refresh(out) : STORE_OK;
-	enum store_status status = load_record(play_store(), game_id, out);
+	enum store_status status = load_record(play_thread_store(), game_id, out);
 	if (status == STORE_OK)
 		cache_put(out);
 	return status;
@@ -269,20 +261,20 @@ enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 
 enum store_status play_read_log(int64_t game_id, int32_t after, int limit, struct store_log *out)
 {
-	return store_read_events(play_store(), game_id, after, limit, out);
+	return store_read_events(play_thread_store(), game_id, after, limit, out);
 }
 
 enum store_status play_state_at(int64_t game_id, int32_t version, struct game *out)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	return game_repo_load_at(&repo, game_id, version, out);
 }
 
 int play_database_ready(void)
 {
 	int32_t version;
-	enum store_status status = store_version(play_store(), 0, &version);
+	enum store_status status = store_version(play_thread_store(), 0, &version);
 	return status == STORE_OK || status == STORE_NOT_FOUND;
 }
 
@@ -290,7 +282,7 @@ enum store_status play_find_token(int64_t game_id, const uint8_t hash[STORE_HASH
 {
 	if (cache_find_token(game_id, hash, seat))
 		return STORE_OK;
-	enum store_status status = store_find_token(play_store(), game_id, hash, seat);
+	enum store_status status = store_find_token(play_thread_store(), game_id, hash, seat);
 	if (status == STORE_OK)
 		cache_add_token(game_id, hash, *seat);
 	return status;
@@ -311,7 +303,7 @@ void play_forget_tokens(int64_t game_id)
 
 enum store_status play_replace_seat_token(int64_t game_id, int seat, const uint8_t hash[STORE_HASH_SIZE])
 {
-	enum store_status status = store_replace_seat_token(play_store(), game_id, seat, hash);
+	enum store_status status = store_replace_seat_token(play_thread_store(), game_id, seat, hash);
 	if (status == STORE_OK)
 		play_forget_tokens(game_id);
 	return status;
@@ -562,7 +554,7 @@ static char *move_answer(const struct game_record *game, const struct play_move 
 static int answer_of_key(const struct game_record *game, const struct play_move *move, struct play_result *result)
 {
 	enum store_status status =
-		store_idempotency_get(play_store(), game->id, move->key, move->request_hash, &result->replay);
+		store_idempotency_get(play_thread_store(), game->id, move->key, move->request_hash, &result->replay);
 	if (status == STORE_NOT_FOUND)
 		return 0;
 	if (status == STORE_OK) {
@@ -601,7 +593,7 @@ static void refuse(const struct game_record *game, const struct play_move *move,
 	char *text = move->refusal_body(move->context, error, (long)game->state.version, &status_code);
 	struct store_idempotency record = {move->key, {0}, status_code, text};
 	memcpy(record.request_hash, move->request_hash, STORE_HASH_SIZE);
-	enum store_status stored = store_idempotency_put(play_store(), game->id, &record);
+	enum store_status stored = store_idempotency_put(play_thread_store(), game->id, &record);
 	free(text);
 	if (stored == STORE_IDEMPOTENCY_CONFLICT) {
 		if (!answer_of_key(game, move, result)) {
@@ -703,7 +695,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		    !play_unattended(game))
 			timer.due_ms = PLAY_BOT_LEASE_MS;
 		struct game_repo repo;
-		game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+		game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 		status = game_repo_append(&repo, game->id, &game->state, &events, &after, move->seat, move->origin,
 					  move->key ? &record : NULL, next);
 		if (status == STORE_OK) {
@@ -762,7 +754,7 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		apply_event(&after, &event);
 		/* The timer as the seats will be: a bot's move at once when the game waits for
 		 * the seat now away; the deadline or nothing when it waits for one come back. */
-		struct game_record *changed = allocate(1, sizeof *changed);
+		struct game_record *changed = xcalloc(1, sizeof *changed);
 		*changed = *game;
 		changed->bots[seat] = (uint8_t)away;
 		changed->away[seat] = (uint8_t)away;
@@ -775,7 +767,7 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		char *payload = codec_payload_dump(&event, game->state.options.seats);
 		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
 		int outcome;
-		*status = store_set_away(play_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
+		*status = store_set_away(play_thread_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
 					 &outcome);
 		free(payload);
 		if (*status == STORE_CONFLICT)
@@ -843,7 +835,7 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	struct store_timer_set timer;
 	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	*status = game_repo_create(&repo, &row, &events, &out->state, &out->id);
 	free(options_text);
 	if (*status != STORE_OK)
@@ -865,9 +857,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	/* Each event with its group's actor and origin (the creation's: no actor), and the
 	 * state after them all. */
 	int count = groups[group_count - 1].first + groups[group_count - 1].count;
-	int *actors = malloc(sizeof *actors * (size_t)count), *event_origins = malloc(sizeof *event_origins * (size_t)count);
-	if (!actors || !event_origins)
-		abort();
+	int *actors = xmalloc(sizeof *actors * (size_t)count), *event_origins = xmalloc(sizeof *event_origins * (size_t)count);
 	memset(&out->state, 0, sizeof out->state);
 	for (int g = 0; g < group_count; g++) {
 		for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++) {
@@ -879,7 +869,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	struct store_timer_set timer;
 	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
 	struct game_repo repo;
-	game_repo_init(&repo, play_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	enum store_status status =
 		game_repo_import(&repo, &row, events, count, actors, event_origins, &out->state, &out->id);
 	free(options_text);

@@ -28,8 +28,9 @@
  * HTTP layer needs to know of appends (wake long-polls, count, wake the workers) reaches it
  * through the hooks given to play_init(), so this module includes nothing of api/.
  *
- * Threads: each thread owns one store connection (play_store(), opened on first use). The
- * cache is shared, one mutex per slot.
+ * Threads: each thread owns one store connection (play_thread_store() of
+ * game/play_internal.h, opened on first use: game/'s own, never seen above it). The cache
+ * is shared, one mutex per slot.
  */
 #ifndef CATAN_GAME_PLAY_H
 #define CATAN_GAME_PLAY_H
@@ -39,6 +40,9 @@
 
 #include "codec/options.h"
 #include "db/store_events.h"
+#include "db/store_idempotency.h"
+#include "db/store_lobby.h"
+#include "db/store_timers.h"
 #include "engine/command.h"
 #include "engine/error.h"
 #include "engine/game.h"
@@ -81,9 +85,6 @@ void play_init(const char *database_url, const struct play_hooks *hooks);
 /* Refuse new writes from now on (PLAY_STOPPING); then release everything. */
 void play_shutdown_begin(void);
 void play_shutdown(void);
-
-/* This thread's store (opened on first use; closed when the thread ends). */
-struct store *play_store(void);
 
 /* ---- Reading ---- */
 

@@ -8,6 +8,7 @@
 
 #include "game/auth.h"
 #include "game/play.h"
+#include "game/play_internal.h"
 
 int quota_on(const struct quota_budget *budget)
 {
@@ -24,7 +25,7 @@ static enum store_status run(const struct quota_budget *budget, const char *key,
 	}
 	uint8_t hash[AUTH_HASH_SIZE];
 	auth_hash(key, strlen(key), hash);
-	return store_quota(play_store(), budget->kind, hash, amount, budget->rate, budget->burst, mode, answer);
+	return store_quota(play_thread_store(), budget->kind, hash, amount, budget->rate, budget->burst, mode, answer);
 }
 
 enum store_status quota_peek(const struct quota_budget *budget, const char *key, double amount,

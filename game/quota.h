@@ -4,7 +4,7 @@
  *
  * A budget is a name, a rate and a burst (struct quota_budget, filled from the server's
  * settings: api/quotas.c holds this server's). What it is counted by is a text key of the
- * caller's choosing: a client's key (api/client.h: "ip:203.0.113.7", "ip6:2001:db8::/64"),
+ * caller's choosing: a client's key (http/client.h: "ip:203.0.113.7", "ip6:2001:db8::/64"),
  * a game's seat ("seat:<game id>:<seat>"), a mail address ... The store keeps only its
  * SHA-256, so a budget row names no address.
  *

@@ -14,7 +14,7 @@ for bodies. Fails (exit 1) when:
 - a request body object lacks additionalProperties: false, or a response object has it;
 - an error response (4xx, 5xx) is not application/problem+json, or a 2xx JSON response
   about a game (under /v1/games/{id}, webhooks aside) lacks a required ETag header.
-Codes of api/problem.h (the server's table, when present) missing from the spec are
+Codes of http/problem.h (the server's table, when present) missing from the spec are
 printed as warnings.
 """
 import json
@@ -174,7 +174,7 @@ def main():
                     fail(errors, "%s %s: no required ETag header" % (where, status))
 
     # The server's problem table, when it exists: every (code, status) must be in the spec.
-    problem_h = os.path.join(root, "api/problem.h")
+    problem_h = os.path.join(root, "http/problem.h")
     if os.path.exists(problem_h):
         by_status = {}
         for name in ("BadRequestProblem", "UnauthorizedProblem", "ForbiddenProblem", "NotFoundProblem",
@@ -198,9 +198,9 @@ def main():
                     if status.isdigit():
                         listed = set(code.get("enum", [])) | ({code["const"]} if "const" in code else set())
                         by_status.setdefault(int(status), set()).update(listed)
-        for _, code, status in re.findall(r'X\((\w+), "(\w+)", (\d+),', read(root, "api/problem.h")):
+        for _, code, status in re.findall(r'X\((\w+), "(\w+)", (\d+),', read(root, "http/problem.h")):
             if code not in by_status.get(int(status), set()):
-                print("check_contract: warning: api/problem.h answers %s %s, which the spec does not list" % (status, code))
+                print("check_contract: warning: http/problem.h answers %s %s, which the spec does not list" % (status, code))
 
     for message in errors:
         print("check_contract: " + message, file=sys.stderr)

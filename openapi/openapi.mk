@@ -60,7 +60,7 @@ lint: $(OPENAPI_STAMP) $(OPENAPI_JSON) lint-client lint-generators
 # The codec's JSON against the spec: random games printed by codec_samples, validated by
 # validate_samples.js (Ajv, JSON Schema 2020-12).
 CODEC_SAMPLES := $(B)/openapi/codec_samples
-$(CODEC_SAMPLES): $(B)/obj/openapi/codec_samples.o $(CODEC_LIB) $(ENGINE_LIB)
+$(CODEC_SAMPLES): $(B)/obj/openapi/codec_samples.o $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "engine/board.h"
 
 #include "render/cairo_checked.h" /* last: after every header that declares cairo */
@@ -147,9 +148,7 @@ static void batch_add(struct canvas *canvas, cairo_scaled_font_t *font, const ca
 		int capacity = batch->capacity ? batch->capacity : 128;
 		while (batch->count + count > capacity)
 			capacity *= 2;
-		cairo_glyph_t *grown = realloc(batch->glyphs, sizeof *grown * (size_t)capacity);
-		if (!grown)
-			abort();
+		cairo_glyph_t *grown = xrealloc(batch->glyphs, sizeof *grown * (size_t)capacity);
 		batch->glyphs = grown;
 		batch->capacity = capacity;
 	}

@@ -160,6 +160,26 @@ static void draw_highlight(struct canvas *canvas)
 	canvas_group_end(canvas, opened);
 }
 
+/* A piece of seat owner - 1: the polygon of `count` projection points, filled with the
+ * seat's colour and outlined. */
+static void draw_piece(struct canvas *canvas, const struct geometry_point *points, int count, int owner)
+{
+	cairo_t *cr = canvas->cr;
+	for (int k = 0; k < count; k++) {
+		struct geometry_point p = canvas_pixel(canvas, points[k]);
+		if (k == 0)
+			cairo_move_to(cr, p.x, p.y);
+		else
+			cairo_line_to(cr, p.x, p.y);
+	}
+	cairo_close_path(cr);
+	canvas_colour(cr, canvas_seat_colours[owner - 1]);
+	cairo_fill_preserve(cr);
+	canvas_colour(cr, canvas->theme->outline);
+	cairo_set_line_width(cr, 0.035 * canvas->unit);
+	cairo_stroke(cr);
+}
+
 static void draw_roads(struct canvas *canvas)
 {
 	cairo_t *cr = canvas->cr;
@@ -183,19 +203,7 @@ static void draw_roads(struct canvas *canvas)
 		        {b.x - dx * inset + dy * half, b.y - dy * inset - dx * half},
 		        {a.x + dx * inset + dy * half, a.y + dy * inset - dx * half},
 		};
-		for (int k = 0; k < 4; k++) {
-			struct geometry_point p = canvas_pixel(canvas, corners[k]);
-			if (k == 0)
-				cairo_move_to(cr, p.x, p.y);
-			else
-				cairo_line_to(cr, p.x, p.y);
-		}
-		cairo_close_path(cr);
-		canvas_colour(cr, canvas_seat_colours[owner - 1]);
-		cairo_fill_preserve(cr);
-		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.035 * canvas->unit);
-		cairo_stroke(cr);
+		draw_piece(canvas, corners, 4, owner);
 		canvas_group_end(canvas, opened);
 	}
 }
@@ -222,20 +230,10 @@ static void draw_buildings(struct canvas *canvas)
 		const double(*shape)[2] = city ? city_shape : canvas_settlement_shape;
 		int points = city ? (int)(sizeof city_shape / sizeof city_shape[0])
 		                  : (int)(sizeof canvas_settlement_shape / sizeof canvas_settlement_shape[0]);
-		struct geometry_point at = geometry_node_point(node);
-		for (int i = 0; i < points; i++) {
-			struct geometry_point p = canvas_pixel(canvas, (struct geometry_point){at.x + shape[i][0], at.y + shape[i][1]});
-			if (i == 0)
-				cairo_move_to(cr, p.x, p.y);
-			else
-				cairo_line_to(cr, p.x, p.y);
-		}
-		cairo_close_path(cr);
-		canvas_colour(cr, canvas_seat_colours[owner - 1]);
-		cairo_fill_preserve(cr);
-		canvas_colour(cr, canvas->theme->outline);
-		cairo_set_line_width(cr, 0.035 * canvas->unit);
-		cairo_stroke(cr);
+		struct geometry_point at = geometry_node_point(node), corners[8];
+		for (int i = 0; i < points; i++)
+			corners[i] = (struct geometry_point){at.x + shape[i][0], at.y + shape[i][1]};
+		draw_piece(canvas, corners, points, owner);
 		canvas_group_end(canvas, opened);
 	}
 }

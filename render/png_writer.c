@@ -35,30 +35,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+
 #define ZLIB_LEVEL 3
 #define ROW_FILTER PNG_FILTER_NONE
 
-struct sink {
-	unsigned char *bytes;
-	size_t length;
-	size_t capacity;
-};
-
 static void sink_write(png_structp png, png_bytep data, png_size_t length)
 {
-	struct sink *sink = png_get_io_ptr(png);
-	if (sink->length + length > sink->capacity) {
-		size_t capacity = sink->capacity ? sink->capacity : 65536;
-		while (sink->length + length > capacity)
-			capacity *= 2;
-		unsigned char *grown = realloc(sink->bytes, capacity);
-		if (!grown)
-			abort();
-		sink->bytes = grown;
-		sink->capacity = capacity;
-	}
-	memcpy(sink->bytes + sink->length, data, length);
-	sink->length += length;
+	xbytes_add(png_get_io_ptr(png), data, length, 65536);
 }
 
 static void sink_flush(png_structp png)
@@ -70,7 +54,7 @@ static void sink_flush(png_structp png)
 struct job {
 	png_structp png;
 	png_infop info;
-	struct sink sink;
+	struct xbytes sink;
 	unsigned char *row;
 };
 
@@ -109,17 +93,15 @@ int png_writer_encode(const unsigned char *pixels, int width, int height, int st
 	if (!job.png)
 		return 0;
 	job.info = png_create_info_struct(job.png);
-	job.row = malloc((size_t)width * 3 + 1);
-	if (!job.row)
-		abort();
+	job.row = xmalloc((size_t)width * 3 + 1);
 	int ok = job.info && encode(&job, pixels, width, height, stride);
 	png_destroy_write_struct(&job.png, job.info ? &job.info : NULL);
 	free(job.row);
 	if (!ok) {
-		free(job.sink.bytes);
+		free(job.sink.data);
 		return 0;
 	}
-	*out = job.sink.bytes;
+	*out = job.sink.data;
 	*length = job.sink.length;
 	return 1;
 }

@@ -1,7 +1,7 @@
 # The board pictures (render/*.c): a spectator's view drawn with cairo as SVG or PNG (PNG
-# bytes written by libpng). A
-# static library over the engine; the server, the CLI, the benchmark and the tests link it
-# with $(RENDER_LIBS).
+# bytes written by libpng), and the server's picture cache and drawing slots. A static
+# library over the engine and the floor; the server, the CLI, the benchmark and the tests
+# link it with $(RENDER_LIBS).
 
 RENDER_SRC := $(wildcard render/*.c)
 RENDER_OBJ := $(RENDER_SRC:%.c=$(B)/obj/%.o)

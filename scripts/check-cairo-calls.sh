@@ -6,8 +6,9 @@
 #     not wrap in its lock assertion;
 #   - a file of render/ calls one without including render/cairo_checked.h as its last
 #     include (a header included after it could declare what it wraps);
-#   - a file of the server's other folders (engine/ codec/ db/ game/ api/ cmd/) calls cairo
-#     or fontconfig at all: the server draws only through render_board().
+#   - a file of the server's other folders (base/ engine/ codec/ db/ game/ http/ deliver/
+#     api/ cmd/) calls cairo or fontconfig at all: the server draws only through
+#     render_board().
 #
 # Calls are found in the code with comments and strings removed. Run by `make check-layers`
 # (part of `make test`).
@@ -38,7 +39,7 @@ for path in sorted(glob.glob("render/*.c")):
     for name in calls:
         if name not in wrapped:
             problems.append("%s: calls %s, which render/cairo_checked.h does not check" % (path, name))
-for folder in ("engine", "codec", "db", "game", "api", "cmd"):
+for folder in ("base", "engine", "codec", "db", "game", "http", "deliver", "api", "cmd"):
     for path in sorted(glob.glob(folder + "/**/*.[ch]", recursive=True)):
         for name in sorted(set(call.findall(code_of(path)))):
             problems.append("%s: calls %s outside render/ (draw through render_board())" % (path, name))

@@ -2,7 +2,7 @@
 --
 -- A mail registration is a webhooks row, so its mails go through the same transactional
 -- outbox, claims, retries, backoff and delivery log as every other delivery
--- (0002_async.sql, api/webhooks.c), sent by api/mail.c over SMTP instead of HTTP.
+-- (0002_async.sql, deliver/deliver.c), sent by deliver/mail.c over SMTP instead of HTTP.
 --
 --   url               the fixed placeholder 'mail:' (never the address)
 --   mail_address      the address; private: read only by the mail transport (to send) and by
@@ -10,12 +10,12 @@
 --   mail_confirm_expires  until when the confirmation link works (NULL once confirmed)
 --   mail_last_sent_at when the last turn mail went out (MAIL_MIN_INTERVAL_S counts from it)
 --   mail_last_turn    the turn the last mail was about (turn number, seats waited for and
---                     phase: api/channels.h channels_turn_key), so one turn gets one mail
+--                     phase: deliver/channels.h channels_turn_key), so one turn gets one mail
 --
 -- An unconfirmed registration is disabled (disabled_at set, disabled_reason
 -- 'unconfirmed'): the appends enqueue nothing for it. Its confirmation mail is one outbox
 -- row with first_seq = last_seq = 0, written with the registration. The links' codes are
--- not stored: they are HMACs under the row's random secret (api/mail.h), so whoever could
+-- not stored: they are HMACs under the row's random secret (deliver/mail_message.h), so whoever could
 -- read them here could read the secret as well; nothing else derives from it.
 ALTER TABLE webhooks DROP CONSTRAINT webhooks_format_check;
 ALTER TABLE webhooks

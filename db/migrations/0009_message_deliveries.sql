@@ -6,7 +6,7 @@
 -- those of the players seated in it) that is not your_turn_only. The row carries the
 -- message's number (message_seq); its first_seq, last_seq and next_seq are all the
 -- message's after_version, so code that reads them without looking at message_seq sees an
--- empty, harmless range. The delivery worker (api/webhooks.c) claims a webhook's oldest row
+-- empty, harmless range. The delivery worker (deliver/deliver.c) claims a webhook's oldest row
 -- first, so a message posted after an append is delivered after that append's events and
 -- before the events of later appends. Chat formats and mail get no rows for messages: a
 -- chat channel or a mailbox is told whose turn it is, not what the table says.

@@ -17,7 +17,7 @@
 -- itself (mail_last_sent_at, mail_last_turn). It goes with the registration (cascade).
 --
 -- One address per turn change: a player's game whose seat has a confirmed registration of
--- its own is mailed by that one only; the player registration skips that game (api/mail.c).
+-- its own is mailed by that one only; the player registration skips that game (deliver/mail.c).
 CREATE UNIQUE INDEX webhooks_mail_player ON webhooks (player_id) WHERE format = 'mail';
 
 CREATE TABLE mail_games (

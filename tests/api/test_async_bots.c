@@ -325,7 +325,7 @@ END_TEST
 
 /* Four bots, no player: the game runs to its end by itself, persisted event by event,
  * without a pause between moves. Some games are longer than the moves a worker makes in
- * one go (api/worker.c lets go of a game after CHAIN_LIMIT, 500, moves): seeded games known
+ * one go (game/worker.c lets go of a game after CHAIN_LIMIT, 500, moves): seeded games known
  * to be that long come first, then random ones until one of them was. */
 START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 {

@@ -4,7 +4,7 @@
  * as many parameters as its SQL takes by the server's own count; a run that binds another
  * number is refused before anything is sent, and the connection stays usable.
  *
- * The lists are read here through STORE_AREAS, the way db/store.c prepares them, so a new
+ * The lists are read here through STORE_AREAS, the way db/store_areas.c hands them to db/store.c, so a new
  * area or row is checked without touching this file.
  */
 #include <stdio.h>

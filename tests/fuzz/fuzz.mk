@@ -34,10 +34,10 @@ FUZZ_PROGRAMS := $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 # What the targets run: the engine, the codec, and the parts of api/ that need no socket
 # (the bodies the handlers read: api/inputs.c and api/registration.c; the import's reading
 # and judging: api/import_body.c and game/import.c; the channels' text).
-FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) api/problem.c api/routes.c api/inputs.c \
-	game/auth.c api/destination.c api/headers.c api/xalloc.c api/import_body.c game/import.c \
+FUZZ_LIB_SRC := $(wildcard engine/*.c) $(wildcard codec/*.c) http/problem.c http/router.c api/routes.c api/inputs.c \
+	game/auth.c deliver/destination.c http/headers.c $(wildcard base/*.c) api/import_body.c game/import.c \
 	tests/fuzz/fuzz_support.c tests/fuzz/fuzz_handlers.c \
-	api/registration.c api/channels.c api/summary.c api/mail_message.c db/store_format.c
+	api/registration.c deliver/channels.c deliver/summary.c deliver/mail_message.c db/store_format.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_B)/obj/%.o)
 
 $(FUZZ_B)/obj/%.o: %.c | $(DEPS_STAMP)
@@ -66,7 +66,7 @@ test-fuzz: $(FUZZ_PROGRAMS)
 
 # Re-make the seed corpora (tests/fuzz/gen_corpus.c, built with the normal compiler).
 FUZZ_GEN := $(B)/tests/fuzz/gen_corpus
-$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB)
+$(FUZZ_GEN): $(B)/obj/tests/fuzz/gen_corpus.o $(GAME_LIB) $(CODEC_GAMES_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS)
 

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seat_text[seat_length] = '\0';
 	const char *body_bytes = newline ? newline + 1 : rest + left;
 	size_t body_length = newline ? left - seat_length - 1 : 0;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	json_t *body = inputs_json_object(body_bytes, body_length, 1, &refusal);
 	if (!body) {
 		fuzz_expect_refusal("/v1/games/0123456789abcdef/seats/0/away", &refusal);

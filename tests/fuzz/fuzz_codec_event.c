@@ -4,7 +4,7 @@
  * The first byte is the row's type column (any value, in range or not); the rest is the
  * payload text. It is read both as a whole event (codec_event_parse, the older rows and
  * `catan replay`) and as a payload of that type (codec_payload_parse, what api/service.c
- * and api/webhooks.c read from the store). Oracles: refusals are well formed and answer as
+ * and deliver/deliver.c read from the store). Oracles: refusals are well formed and answer as
  * problem bodies; an accepted event dumps and parses back byte for byte (whole and as a
  * payload); apply_event_valid() against prepared games either refuses it or lets
  * apply_event() run (under ASan and UBSan) without going out of bounds.

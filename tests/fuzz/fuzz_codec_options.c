@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "codec/options.h"
-#include "api/problem.h"
+#include "http/problem.h"
 #include "engine/apply.h"
 #include "engine/invariants.h"
 #include "engine/rules.h"

@@ -135,21 +135,6 @@ void handle_mail_unsubscribe(struct http_request *request)
 	(void)request;
 }
 
-void handle_post_player_mail(struct http_request *request)
-{
-	(void)request;
-}
-
-void handle_get_player_mail(struct http_request *request)
-{
-	(void)request;
-}
-
-void handle_delete_player_mail(struct http_request *request)
-{
-	(void)request;
-}
-
 void handle_get_webhook_deliveries(struct http_request *request)
 {
 	(void)request;

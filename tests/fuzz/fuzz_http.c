@@ -6,16 +6,16 @@
  * field is an absent header), and the url of a webhook registration. libmicrohttpd hands the server the path and query values
  * decoded by the server's own callback, headers_unescape() (which keeps %00 as written);
  * this target decodes with it too and then runs what the server runs on them:
- *   - routing (routes_match, routes_allow_header): a matched route's pattern with its
+ *   - routing (router_match over api/routes.c's table, router_allow_header): a matched route's pattern with its
  *     captures put back gives the path again; captures are 1..64 bytes without '/'; the
  *     Allow list is terminated and names only methods;
- *   - the headers (api/headers.c, auth_bearer of game/auth.c): an accepted If-Match version
+ *   - the headers (http/headers.c, auth_bearer of game/auth.c): an accepted If-Match version
  *     is in 0..INT32_MAX and reads back from its ETag form, only "*" is "no condition"; an accepted key or request id is
  *     printable and within its length; a bearer token lies inside the header, 1..128
  *     characters of base64url;
  *   - the integer query parameters of GET .../moves and .../deliveries and the trade ids
  *     of the path (headers_integer: in range, digits only);
- *   - a webhook's url through destination_url_allowed() (api/destination.c, libcurl's URL
+ *   - a webhook's url through destination_url_allowed() (deliver/destination.c, libcurl's URL
  *     parser, no connection): whatever private targets allow is a superset of the default,
  *     the reason of a refusal is UTF-8 and answers as a problem;
  *   - the problem writer: the problem+json bodies of a 404, a 405 (with the Allow list) and
@@ -26,9 +26,9 @@
 #include <string.h>
 
 #include "game/auth.h"
-#include "api/destination.h"
-#include "api/headers.h"
-#include "api/problem.h"
+#include "deliver/destination.h"
+#include "http/headers.h"
+#include "http/problem.h"
 #include "api/routes.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -66,16 +66,16 @@ static const char *query_value(const char *query, const char *name, char *out, s
 
 static void check_route(enum http_method method, const char *path)
 {
-	char *params[HTTP_MAX_PARAMS] = {NULL};
+	char *params[ROUTER_MAX_PARAMS] = {NULL};
 	unsigned allowed = 0;
-	const struct route *route = routes_match(method, path, params, &allowed);
+	const struct route *route = router_match(routes(), method, path, params, &allowed);
 	if (route) {
 		char rebuilt[1024];
 		size_t used = 0;
 		int capture = 0;
 		for (const char *p = route->pattern; *p && used < sizeof rebuilt - 1;) {
 			if (*p == ':') {
-				const char *value = capture < HTTP_MAX_PARAMS ? params[capture++] : NULL;
+				const char *value = capture < ROUTER_MAX_PARAMS ? params[capture++] : NULL;
 				size_t length = value ? strlen(value) : 0;
 				if (!value || length == 0 || length > 64 || strchr(value, '/'))
 					fail("a capture is empty, too long or holds a '/'", value);
@@ -91,23 +91,23 @@ static void check_route(enum http_method method, const char *path)
 		rebuilt[used] = '\0';
 		if (strcmp(rebuilt, path) != 0)
 			fail("a matched route does not give the path back", path);
-		for (int i = capture; i < HTTP_MAX_PARAMS; i++)
+		for (int i = capture; i < ROUTER_MAX_PARAMS; i++)
 			if (params[i])
 				fail("a capture beyond the pattern's", params[i]);
-		if (routes_index(route) < 0 || routes_at(routes_index(route)) != route)
+		if (router_index(routes(), route) < 0 || router_index(routes(), route) >= routes()->count)
 			fail("the route is not in the table", route->pattern);
 		long trade = -1;
 		if (strstr(route->pattern, ":trade") && headers_integer(params[1], 1, 65535, &trade) &&
 		    (trade < 1 || trade > 65535))
 			fail("a trade id out of range passes", params[1]);
 	} else {
-		for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+		for (int i = 0; i < ROUTER_MAX_PARAMS; i++)
 			if (params[i])
 				fail("no route but a capture", params[i]);
 		if (allowed) {
 			char list[64];
 			memset(list, 'x', sizeof list);
-			routes_allow_header(allowed, list, sizeof list);
+			router_allow_header(allowed, list, sizeof list);
 			if (!memchr(list, '\0', sizeof list) || list[0] == '\0')
 				fail("the Allow list is empty or not terminated", NULL);
 			for (const char *c = list; *c; c++)
@@ -122,7 +122,7 @@ static void check_route(enum http_method method, const char *path)
 					    NULL, NULL);
 		}
 	}
-	for (int i = 0; i < HTTP_MAX_PARAMS; i++)
+	for (int i = 0; i < ROUTER_MAX_PARAMS; i++)
 		free(params[i]);
 }
 

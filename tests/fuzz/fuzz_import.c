@@ -10,7 +10,7 @@
  * game/import.c) with each decision's origin. So it reaches everything the handler decides
  * before it writes; what it does not reach is the store (play_import()) and the answer.
  *
- * Oracles: a refusal is a problem the server can send (a 4xx code of api/problem.h, UTF-8
+ * Oracles: a refusal is a problem the server can send (a 4xx code of http/problem.h, UTF-8
  * field and detail, a problem+json body that keeps both) and names events[i] inside the
  * log when it is import_refused; an accepted body has 3 or 4 seats with names, decisions
  * that cut the log into consecutive groups from its first event to its last, each with an
@@ -38,11 +38,11 @@ static void fail(const char *what)
 	abort();
 }
 
-static void check_refusal(const struct import_body *body, const struct import_body_error *error)
+static void check_refusal(const struct import_body *body, const struct problem_refusal *error)
 {
-	if ((int)error->code < 0 || error->code >= PROBLEM_COUNT)
-		fail("a refusal's problem is outside api/problem.h's table");
-	int status = problem_status(error->code);
+	if ((int)error->problem < 0 || error->problem >= PROBLEM_COUNT)
+		fail("a refusal's problem is outside http/problem.h's table");
+	int status = problem_status(error->problem);
 	if (status != 400 && status != 422)
 		fail("a refusal of the body is neither 400 nor 422");
 	fuzz_expect_utf8("the refusal's detail", error->detail);
@@ -50,9 +50,9 @@ static void check_refusal(const struct import_body *body, const struct import_bo
 		fail("a refusal without a detail");
 	if (error->field)
 		fuzz_expect_utf8("the refusal's field", error->field);
-	fuzz_expect_problem(INSTANCE, problem_code(error->code), status, problem_title(error->code), error->detail,
+	fuzz_expect_problem(INSTANCE, problem_code(error->problem), status, problem_title(error->problem), error->detail,
 			    error->field);
-	if (error->code == PROBLEM_IMPORT_REFUSED) {
+	if (error->problem == PROBLEM_IMPORT_REFUSED) {
 		int index = -1;
 		if (!error->field || sscanf(error->field, "events[%d]", &index) != 1 || index < 0 ||
 		    index >= body->count)
@@ -104,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct import_body body;
-	struct import_body_error error;
+	struct problem_refusal error;
 	if (import_body_read(json, &body, &error))
 		check_accepted(&body);
 	else

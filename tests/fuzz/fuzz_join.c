@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char instance[] = "/v1/games/0123456789abcdef/join";
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	json_t *body = inputs_json_object((const char *)data, size, 0, &refusal);
 	if (!body) {
 		fuzz_expect_refusal(instance, &refusal);

@@ -4,11 +4,11 @@
  *
  * What it reaches: the input as a body, read as service_body() reads one and then by
  * registration_read_mail() (api/registration.c), the function both handlers call (known
- * members, address present, a string, mail_address_valid() of api/mail_message.c); and the
+ * members, address present, a string, mail_address_valid() of deliver/mail_message.c); and the
  * input itself, NUL-cut, as an address straight into mail_address_valid(), so the address
  * rules see any bytes, not only those a JSON string can hold. An accepted address goes
  * into mail_mask() (what GET .../mail answers) and mail_message() as the To of a mail
- * (api/mail_message.c), as the delivery thread builds it.
+ * (deliver/mail_message.c), as the delivery thread builds it.
  *
  * Oracles: a refusal is a 400 naming address (or the unknown member) with a UTF-8 detail
  * and a problem body; an accepted address is one plain addr-spec: at most 254 bytes, one
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mail.h"
+#include "deliver/mail_message.h"
 #include "api/registration.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	const char *address = NULL;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (registration_read_mail(body, &address, &refusal)) {
 		check_address(address);
 	} else {

@@ -49,7 +49,7 @@ static void check_accepted(const char *text)
 static void check(json_t *body)
 {
 	const char *text = NULL;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (inputs_message(body, &text, &refusal))
 		check_accepted(text);
 	else
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const char *rest = (const char *)data + 1;
 	size_t length = size - 1;
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (data[0] % 2 == 0) {
 		json_t *body = inputs_json_object(rest, length, 0, &refusal);
 		if (!body) {

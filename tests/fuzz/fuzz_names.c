@@ -2,7 +2,7 @@
  * fuzz_names.c - libFuzzer target: the names people give (players, seats, joiners, bots).
  *
  * What it reaches: the one name rule every route that takes a name runs,
- * inputs_name() (api/inputs.c, called by handlers_read_name() for creation's
+ * inputs_name() (api/inputs.c, called by service_read_name() for creation's
  * players[i].name, the import's players, a join's and a bot seat's name) and
  * inputs_player() (the body of POST /v1/players), with person_name_check()
  * (codec/person_name.c: the form of codec/text.h, NFC and the visibility of each code point
@@ -67,7 +67,7 @@ static void check_verdict(const char *text, size_t length, enum person_name_verd
 static void check_name(const json_t *value, const char *field)
 {
 	char out[INPUTS_NAME_SIZE];
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	if (inputs_name(value, field, out, &refusal)) {
 		const char *given = json_string_value(value);
 		if (!given || strcmp(out, given) != 0 || strlen(given) != json_string_length(value))
@@ -92,7 +92,7 @@ static void check_raw(const char *text, size_t length)
 	if (!string)
 		return;
 	char out[INPUTS_NAME_SIZE];
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	int accepted = inputs_name(string, "players[0].name", out, &refusal);
 	if (accepted != (verdict == PERSON_NAME_OK))
 		fail("inputs_name() and person_name_check() disagree", text, length);
@@ -103,7 +103,7 @@ static void check_raw(const char *text, size_t length)
 
 static void check_body(const char *bytes, size_t length)
 {
-	struct inputs_refusal refusal;
+	struct problem_refusal refusal;
 	json_t *body = inputs_json_object(bytes, length, 0, &refusal);
 	if (!body) {
 		fuzz_expect_refusal("/v1/players", &refusal);

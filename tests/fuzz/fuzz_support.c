@@ -1,8 +1,8 @@
 /*
  * fuzz_support.c - the shared oracles and helpers of fuzz_support.h.
  *
- * The problem oracle builds the body with problem_json() from api/problem.c, the same
- * function api/http.c answers every error with, and dumps it with json_dumps() as the
+ * The problem oracle builds the body with problem_json() from http/problem.c, the same
+ * function http/http.c answers every error with, and dumps it with json_dumps() as the
  * server does; a NULL body or dump is exactly the abort of issue 8 item 1.
  *
  * The prepared game states are played by playout_choose() from fixed seeds, so every run
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/problem.h"
+#include "http/problem.h"
 #include "engine/apply.h"
 #include "engine/legal.h"
 #include "engine/playout.h"
@@ -125,7 +125,7 @@ void fuzz_expect_codec_error(const struct codec_error *error)
 			    error->message, error->field);
 }
 
-void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal)
+void fuzz_expect_refusal(const char *instance, const struct problem_refusal *refusal)
 {
 	int status = problem_status(refusal->problem);
 	if (refusal->problem < 0 || refusal->problem >= PROBLEM_COUNT || status < 400 || status > 499 ||

@@ -23,7 +23,7 @@ int fuzz_utf8_valid(const char *text, size_t size);
 void fuzz_expect_utf8(const char *what, const char *text);
 
 /* Abort unless the problem+json body the server would send for these values (through
- * problem_json(), as api/http.c builds it) exists, dumps, and keeps detail and, when
+ * problem_json(), as http/http.c builds it) exists, dumps, and keeps detail and, when
  * given, field. */
 void fuzz_expect_problem(const char *instance, const char *code, int status, const char *title, const char *detail,
 			 const char *field);
@@ -35,7 +35,7 @@ void fuzz_expect_codec_error(const struct codec_error *error);
 /* Abort unless a refused input (api/inputs.h) is well formed: a 4xx problem with a
  * detail, answering as a problem body at `instance` as service_refuse() answers it (the
  * detail, which may quote the body, kept when it is UTF-8 and repaired when not). */
-void fuzz_expect_refusal(const char *instance, const struct inputs_refusal *refusal);
+void fuzz_expect_refusal(const char *instance, const struct problem_refusal *refusal);
 
 /* The fuzzer's input read front to back; reads past the end give zeros. */
 struct fuzz_bytes {

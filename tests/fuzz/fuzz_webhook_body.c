@@ -6,8 +6,8 @@
  * (GAME_MAX_SEATS), a seat or the admin, private targets allowed or not); the rest is the
  * body, read as service_body() reads one (json_loadb, duplicates refused, an object) and
  * then by registration_read_webhook() (api/registration.c), the very function both
- * handlers call: known members, url (api/destination.c's rules), events, format,
- * mentions (api/channels.c channels_mentions_valid(), channels_mention_parse()). An
+ * handlers call: known members, url (deliver/destination.c's rules), events, format,
+ * mentions (deliver/channels.c channels_mentions_valid(), channels_mention_parse()). An
  * accepted chat registration's mentions then go into channels_message() for a game state
  * waiting for each seat in turn (fuzz_state()), with seat names taken from the body's url
  * and events members (client text, escaped by codec/escape.h).
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/channels.h"
-#include "api/destination.h"
+#include "deliver/channels.h"
+#include "deliver/destination.h"
 #include "api/registration.h"
 #include "db/store_webhooks.h"
 #include "engine/legal.h"
@@ -41,7 +41,7 @@ static void fail(const char *what, const char *text)
 	abort();
 }
 
-static void check_refusal(const json_t *body, const struct registration_refusal *refusal)
+static void check_refusal(const json_t *body, const struct problem_refusal *refusal)
 {
 	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
 	if (refusal->problem != PROBLEM_UNKNOWN_FIELD && refusal->problem != PROBLEM_MISSING_FIELD &&
@@ -249,7 +249,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct registration_webhook read;
-	struct registration_refusal refusal;
+	struct problem_refusal refusal;
 	if (!registration_read_webhook(body, seats, for_seat, allow_private, &read, &refusal)) {
 		if (read.mentions)
 			fail("a refused body with mentions kept", read.mentions);

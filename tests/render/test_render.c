@@ -2,8 +2,8 @@
  * test_render.c - the renderer (render/) without a server: it refuses anything but a
  * spectator's view, draws the same bytes for the same scene, frames the island on the
  * projection, names the SVG's elements, reads its options; the last move it highlights;
- * the picture cache of the server (api/picture_cache.c) keeps to its budget and its drawing
- * slots (api/render_slots.c) to their count, queue and wait; and `catan
+ * the picture cache of the server (render/picture_cache.c) keeps to its budget and its drawing
+ * slots (render/render_slots.c) to their count, queue and wait; and `catan
  * render` draws a log file like `catan replay` reads it (through the program named by
  * $CATAN).
  */
@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api/picture_cache.h"
-#include "api/render_slots.h"
+#include "render/picture_cache.h"
+#include "render/render_slots.h"
 #include "bench/games.h"
 #include "codec/log.h"
 #include "engine/apply.h"

@@ -1,0 +1,92 @@
+/*
+ * chat.c - the discord and slack formats: chat messages for incoming webhooks (two rows of
+ * deliver/deliver.c's table; the texts are deliver/channels.h's).
+ *
+ * They use the same rows, claims and log as every webhook: a row becomes at most one
+ * unsigned chat message (when the append changed whom the game waits for, or ended it),
+ * logged as kind "channel". Table talk is never posted to a channel (a message row is
+ * dropped). A 429 answer's Retry-After (or Discord's JSON retry_after) is the row's next
+ * due time instead of the backoff, and neither counts towards disabling the webhook nor
+ * resets the count: it is the service alive and asking for patience. Every other failure
+ * counts in webhooks.failures, and the CHANNEL_MAX_FAILURES-th in a row disables the
+ * webhook (its pending rows dropped, a "disabled" entry in its log saying why).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deliver/channels.h"
+#include "deliver/deliver_internal.h"
+#include "engine/view.h"
+
+static void send_chat(struct deliver_job *job)
+{
+	const struct store_delivery *row = job->row;
+	if (row->message_seq > 0) {
+		deliver_done(job, row->next_seq);
+		return;
+	}
+	struct game_record record;
+	struct game before, after;
+	if (play_load(row->game_id, 1, &record) != STORE_OK ||
+	    play_state_at(row->game_id, row->first_seq - 1, &before) != STORE_OK ||
+	    play_state_at(row->game_id, row->last_seq, &after) != STORE_OK) {
+		deliver_retry(job, row->next_seq);
+		return;
+	}
+	int only_seat = row->your_turn_only ? row->seat : -1;
+	if (!channels_worth_a_message(&before, &after, only_seat)) {
+		deliver_done(job, row->last_seq + 1);
+		return;
+	}
+	struct event recent[DELIVER_RECENT_EVENTS];
+	char board[700], game_url[700];
+	struct channels_turn turn = {record.id_text, {NULL}, board, game_url, row->last_seq, recent, 0};
+	turn.recent_count = deliver_recent_events(record.id, row->last_seq, VIEW_SPECTATOR, recent);
+	play_names(&record, turn.names);
+	deliver_board_url(job, &record, row->last_seq, board, sizeof board);
+	deliver_game_url(job, &record, game_url, sizeof game_url);
+	char *body = channels_message(row->format, row->mentions, &after, &turn);
+
+	struct curl_slist *headers = NULL;
+	headers = curl_slist_append(headers, "Content-Type: application/json");
+	headers = curl_slist_append(headers, "User-Agent: catan-server webhooks");
+	char error[192];
+	int duration_ms;
+	struct deliver_answer answer;
+	long status = deliver_post(job, headers, body, error, sizeof error, &duration_ms, &answer);
+	curl_slist_free_all(headers);
+	free(body);
+	int acknowledged = status >= 200 && status <= 299;
+	int64_t retry_ms = -1;
+	if (status == 429) {
+		retry_ms = channels_retry_after_ms(answer.retry_after[0] ? answer.retry_after : NULL, answer.body,
+						   answer.body_size);
+		if (retry_ms >= 0) {
+			size_t used = strlen(error);
+			snprintf(error + used, sizeof error - used, " (rate limited: retry after %lld ms)",
+				 (long long)retry_ms);
+		}
+	}
+	deliver_attempt(job, row->last_seq, "channel", (int)status, duration_ms, acknowledged ? NULL : error);
+	int max_failures = job->config->channel_max_failures;
+	char reason[200];
+	snprintf(reason, sizeof reason, "disabled after %d failed attempts in a row (the last: %.120s)", max_failures,
+		 acknowledged ? "" : error);
+	int disabled = 0;
+	if (status != 429)
+		outbox_channel_result(row->webhook_id, acknowledged, max_failures, reason, &disabled);
+	if (acknowledged) {
+		deliver_done(job, row->last_seq + 1);
+	} else if (disabled) {
+		deliver_note(job, row->last_seq, "disabled", reason);
+		deliver_gone(job);
+	} else if (retry_ms >= 0) {
+		deliver_later(job, row->next_seq, retry_ms);
+	} else {
+		deliver_retry(job, row->next_seq);
+	}
+}
+
+const struct deliver_format deliver_discord = {STORE_FORMAT_DISCORD, "discord", 0, send_chat};
+const struct deliver_format deliver_slack = {STORE_FORMAT_SLACK, "slack", 0, send_chat};

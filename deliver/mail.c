@@ -1,0 +1,369 @@
+/*
+ * mail.c - the mail format: a seat's "your turn" mails, when they are due, what they say,
+ * and sending them over SMTP with libcurl (a row of deliver/deliver.c's table; the parts of
+ * a mail are deliver/mail_message.c's).
+ *
+ * Who gets what. A seat registers an address (api/handlers_mail.c); the first and only
+ * mail it gets before confirming is the confirmation, with a link. After that it gets one
+ * mail when the game starts waiting for it: at most one per turn (a turn here is the turn
+ * number, the setup step and the seats waited for, so rolling the dice and then building
+ * is one turn, while a discard asked in someone else's turn is another), never one for a
+ * change the seat made itself, and never two within MAIL_MIN_INTERVAL_S. When a mail is
+ * due within the interval, the outbox row is simply due later; when it comes due, the mail
+ * says what is true then (still your turn: one mail; not any more: nothing). The game's end
+ * gets one last mail.
+ *
+ * What a mail holds: the subject "Your turn in Catan game <id>: <what it waits for>"
+ * (channels_expectation(), the chat messages' words), a plain-text and an HTML part with
+ * the summary (deliver/summary.h: whose turn, what is expected, the last moves as the seat sees
+ * them), the board picture of that version as a link (the PNG URL from PUBLIC_URL: mail
+ * clients block remote images by default and an attachment would cost every mail ~100 KB),
+ * and a link to the game in the web client WITHOUT the seat's token. The token is the seat:
+ * anyone who reads it may play for the seat. Mails are forwarded, kept on servers, read on
+ * shared screens and leak in ways a private link sent once does not; the player keeps the
+ * seat link they got when they joined. A mail therefore only says "it is your turn".
+ *
+ * Headers: From (MAIL_FROM), To, Subject, Date (RFC 5322, UTC), Message-ID (unique: the
+ * outbox row, the version and random bits), MIME-Version, List-Unsubscribe with the
+ * one-click link, and List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058). Nothing
+ * a client wrote goes into a header: the subject holds the game id and fixed words, the
+ * address is checked to be one plain addr-spec (no CR, LF, spaces, comments or quotes), and
+ * the parts are base64, so no text of a player can end a header or a part.
+ *
+ * The links' codes are HMAC-SHA256 of the purpose ("confirm", "unsubscribe") under the
+ * registration's random 32-byte secret, after the registration's id: they are never
+ * stored, cannot be guessed, and die with the registration (removing it, or registering
+ * another address, which makes a new secret).
+ *
+ * A player's registration (POST /v1/players/me/mail) mails every game the player sits in:
+ * the delivery claim resolves the player's seat of the outbox row's game, and the mail is
+ * about that game and seat, exactly as a registration of that seat would be, with the
+ * interval and "one per turn" kept per game (mail_games, mailing_game_state()). One
+ * address per turn change: a game whose seat (the player's) has a confirmed registration of
+ * its own is left to that registration, and the player's skips it. Its confirmation mail is
+ * about no game (outbox row of game 0). One limit: the outbox hands out a registration's
+ * rows oldest first, one at a time, so a turn held back by one game's interval holds back
+ * the player's mails of other games behind it too (by at most that interval).
+ *
+ * Failures: no answer from the relay, or a refusal, is logged (coarsely: never the
+ * address, nor the relay's words, which may quote it) and retried with every row's
+ * backoff (1 s doubling to an hour): moves never wait for mail, and mails go out when the
+ * relay is back. Relay trouble is the server's, not the registrant's: it never disables
+ * a registration.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/xalloc.h"
+#include "deliver/channels.h"
+#include "deliver/deliver_internal.h"
+#include "deliver/mail_message.h"
+#include "deliver/summary.h"
+#include "engine/legal.h"
+
+#define CONNECT_TIMEOUT_MS 5000
+#define TOTAL_TIMEOUT_MS 20000
+#define TURN_FINISHED INT64_C(0x7fffffff)
+
+/* ---- Transport -------------------------------------------------------------------------- */
+
+struct reader {
+	const char *data;
+	size_t left;
+};
+
+static size_t read_message(char *buffer, size_t size, size_t count, void *user)
+{
+	struct reader *reader = user;
+	size_t room = size * count;
+	size_t take = reader->left < room ? reader->left : room;
+	memcpy(buffer, reader->data, take);
+	reader->data += take;
+	reader->left -= take;
+	return take;
+}
+
+/* Send `message` to `to` through SMTP_URL: 1 when the relay took it, else 0 with a coarse
+ * reason (no address, no relay text). */
+static int smtp_send(const struct deliver_job *job, const char *to, const char *message, char *error,
+		     size_t error_size, long *reply, int *duration_ms)
+{
+	const struct deliver_config *config = job->config;
+	CURL *curl = job->curl;
+	char from[MAIL_ADDRESS_MAX + 3], rcpt[MAIL_ADDRESS_MAX + 3];
+	snprintf(from, sizeof from, "<%s>", config->mail_from);
+	snprintf(rcpt, sizeof rcpt, "<%s>", to);
+	struct curl_slist *recipients = curl_slist_append(NULL, rcpt);
+	struct reader reader = {message, strlen(message)};
+	curl_easy_reset(curl);
+	curl_easy_setopt(curl, CURLOPT_URL, config->smtp_url);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
+	curl_easy_setopt(curl, CURLOPT_READDATA, &reader);
+	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)TOTAL_TIMEOUT_MS);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	if (config->smtp_user) {
+		curl_easy_setopt(curl, CURLOPT_USERNAME, config->smtp_user);
+		curl_easy_setopt(curl, CURLOPT_PASSWORD, config->smtp_password ? config->smtp_password : "");
+		/* Credentials never go over a plain connection: STARTTLS is required. */
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+	} else {
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+	}
+	struct timespec start, end;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	CURLcode code = curl_easy_perform(curl);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
+	*reply = 0;
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, reply);
+	curl_slist_free_all(recipients);
+	error[0] = '\0';
+	if (code == CURLE_OK)
+		return 1;
+	if (*reply >= 400)
+		snprintf(error, error_size, "the mail relay refused the mail (SMTP %ld)", *reply);
+	else if (code == CURLE_OPERATION_TIMEDOUT)
+		snprintf(error, error_size, "the mail relay did not answer in time");
+	else if (code == CURLE_LOGIN_DENIED)
+		snprintf(error, error_size, "the mail relay refused the credentials");
+	else
+		snprintf(error, error_size, "the mail relay could not be reached");
+	return 0;
+}
+
+/* ---- Delivery --------------------------------------------------------------------------- */
+
+static void link_url(const struct deliver_job *job, const char *path, const char *code, char *out, size_t size)
+{
+	char base[512];
+	deliver_public_base(job, base, sizeof base);
+	snprintf(out, size, "%s%s?code=%s", base, path, code);
+}
+
+/* Send one mail and log the attempt as `kind`; 1 when the relay took it. A failure makes
+ * the row due again after the backoff. */
+static int send_logged(struct deliver_job *job, const struct store_mail *mail, const struct mail_content *content,
+		       const char *kind, int32_t seq)
+{
+	char *message = mail_message(content);
+	char error[128];
+	long reply;
+	int duration_ms;
+	int sent = smtp_send(job, mail->address, message, error, sizeof error, &reply, &duration_ms);
+	free(message);
+	deliver_attempt(job, seq, kind, (int)reply, duration_ms, sent ? NULL : error);
+	if (!sent)
+		deliver_retry(job, job->row->next_seq);
+	return sent;
+}
+
+/* Nothing (more) to mail for this row. */
+static void done(struct deliver_job *job)
+{
+	deliver_done(job, job->row->last_seq + 1);
+}
+
+static void send_confirmation(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
+{
+	if (mail->confirmed || mail->confirm_expired) {
+		done(job);
+		return;
+	}
+	char code[MAIL_CODE_SIZE], confirm[700], unsubscribe[700];
+	mail_code(mail->secret, mail->id, MAIL_CONFIRM, code);
+	link_url(job, "/v1/mail/confirm", code, confirm, sizeof confirm);
+	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
+	link_url(job, "/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
+	char subject[128], what[128];
+	if (record) {
+		snprintf(subject, sizeof subject, "Confirm mail for Catan game %s", record->id_text);
+		snprintf(what, sizeof what, "seat %d of Catan game %s", mail->seat + 1, record->id_text);
+	} else {
+		snprintf(subject, sizeof subject, "Confirm mail for your Catan games");
+		snprintf(what, sizeof what, "every Catan game of a player");
+	}
+	char *text = xasprintf("Someone asked for \"your turn\" mails of %s to go to this address.\n\n"
+			       "To confirm, open this link within 24 hours:\n%s\n\n"
+			       "If it was not you, ignore this mail: nothing more will be sent.\n",
+			       what, confirm);
+	struct xtext html = xtext_new();
+	xtext_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
+		   "this address.</p><p><a href=\"",
+	    what);
+	mail_text_add_html(&html, confirm);
+	xtext_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
+		   "sent.</p></body></html>\n");
+	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
+				       unsubscribe, job->row->outbox_id, (int64_t)time(NULL)};
+	if (send_logged(job, mail, &content, "mail_confirm", 0))
+		done(job);
+	free(text);
+	free(html.data);
+}
+
+/* The turn a mail is about, or -1 when the game does not wait for the seat (nor ended). */
+static int64_t turn_of(const struct game *game, int seat)
+{
+	if (game->phase == GAME_PHASE_FINISHED)
+		return TURN_FINISHED;
+	if (!game_in_progress(game) || !(legal_waiting_for(game) >> seat & 1u))
+		return -1;
+	return (int64_t)game->turn_number << 16 | (int64_t)game->setup_step << 8 | legal_waiting_for(game);
+}
+
+/* The last mail's words: who won, and the last moves. Caller frees. */
+static char *game_over(const struct game_record *record, const struct game *game, const char *names[GAME_MAX_SEATS],
+		       const struct event *recent, int recent_count)
+{
+	struct xtext text = xtext_new();
+	xtext_add(&text, "Catan game %s is over", record->id_text);
+	if (game->winner >= 0 && game->winner < GAME_MAX_SEATS) {
+		if (names[game->winner] && names[game->winner][0])
+			xtext_add(&text, ": %s won", names[game->winner]);
+		else
+			xtext_add(&text, ": Seat %d won", game->winner + 1);
+		xtext_add(&text, " with %d points", game_total_points(game, game->winner));
+	}
+	xtext_add(&text, ".");
+	char sentence[256];
+	if (recent_count > 0)
+		xtext_add(&text, " Last moves:");
+	for (int i = 0; i < recent_count; i++) {
+		summary_event(&recent[i], names, sentence, sizeof sentence);
+		xtext_add(&text, " %s", sentence);
+	}
+	return text.data;
+}
+
+static void send_turn(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
+{
+	const struct store_delivery *row = job->row;
+	const struct game *now = &record->state;
+	int seat = mail->seat;
+	int64_t turn = turn_of(now, seat);
+	/* Nothing for a turn already mailed, for a state that no longer waits for the seat, or
+	 * for an append the seat made itself (it knows). */
+	struct store_log log;
+	if (play_read_log(row->game_id, row->first_seq - 1, row->last_seq - row->first_seq + 1, &log) != STORE_OK) {
+		deliver_retry(job, row->next_seq);
+		return;
+	}
+	int prompted = deliver_prompted(&log, seat);
+	store_log_free(&log);
+	if (turn < 0 || turn == mail->last_turn || (!prompted && turn != TURN_FINISHED)) {
+		done(job);
+		return;
+	}
+	int64_t interval_ms = (int64_t)job->config->mail_min_interval_s * 1000;
+	if (mail->since_last_ms >= 0 && mail->since_last_ms < interval_ms && turn != TURN_FINISHED) {
+		deliver_later(job, row->next_seq, interval_ms - mail->since_last_ms);
+		return;
+	}
+	int32_t version = (int32_t)now->version;
+	struct event recent[DELIVER_RECENT_EVENTS];
+	int recent_count = deliver_recent_events(record->id, version, seat, recent);
+	const char *names[GAME_MAX_SEATS];
+	play_names(record, names);
+	char board[700], game_url[700], code[MAIL_CODE_SIZE], unsubscribe[700], subject[160];
+	deliver_board_url(job, record, version, board, sizeof board);
+	deliver_game_url(job, record, game_url, sizeof game_url);
+	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
+	link_url(job, "/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
+	if (turn == TURN_FINISHED)
+		snprintf(subject, sizeof subject, "Catan game %s is over", record->id_text);
+	else
+		snprintf(subject, sizeof subject, "Your turn in Catan game %s: %s", record->id_text,
+			 channels_expectation(now->phase));
+	char *summary = turn == TURN_FINISHED ? game_over(record, now, names, recent, recent_count)
+					      : summary_your_turn(now, seat, names, recent, recent_count);
+	char *text = xasprintf("%s\n\nThe board now: %s\nOpen the game (with the seat link you were given): %s\n\n"
+			       "To stop these mails: %s\n",
+			       summary, board, game_url, unsubscribe);
+	struct xtext html = xtext_new();
+	xtext_add(&html, "<!DOCTYPE html><html><body><p>");
+	mail_text_add_html(&html, summary);
+	xtext_add(&html, "</p><p><a href=\"");
+	mail_text_add_html(&html, board);
+	xtext_add(&html, "\"><img src=\"");
+	mail_text_add_html(&html, board);
+	xtext_add(&html, "\" alt=\"The board now\" width=\"480\"></a></p><p><a href=\"");
+	mail_text_add_html(&html, game_url);
+	xtext_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
+	mail_text_add_html(&html, unsubscribe);
+	xtext_add(&html, "\">Stop these mails</a></p></body></html>\n");
+	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
+				       unsubscribe, row->outbox_id << 20 | (version & 0xfffff), (int64_t)time(NULL)};
+	if (send_logged(job, mail, &content, "mail", version)) {
+		if (mail->player_id)
+			mailing_game_sent(mail->id, record->id, turn);
+		else
+			mailing_sent(mail->id, turn);
+		done(job);
+	}
+	free(summary);
+	free(text);
+	free(html.data);
+}
+
+/* One claimed row of a mail registration: its confirmation mail (first_seq 0) or a turn
+ * mail (the essay says when). */
+static void send_mail(struct deliver_job *job)
+{
+	const struct store_delivery *row = job->row;
+	struct store_mail mail;
+	enum store_status status = mailing_get(row->webhook_id, 0, 0, &mail);
+	if (status == STORE_NOT_FOUND) {
+		/* Removed meanwhile: nothing to send, ever. */
+		done(job);
+		return;
+	}
+	/* A server without SMTP_URL leaves the row to one that has it (or to itself after a
+	 * restart with it), as when the relay is down. */
+	if (status != STORE_OK || !job->config->smtp_url) {
+		deliver_retry(job, row->next_seq);
+		return;
+	}
+	/* A player's: its confirmation is about no game; a game the player has left, or whose
+	 * seat has a registration of its own, gets nothing from it. */
+	if (mail.player_id && row->first_seq == 0) {
+		send_confirmation(job, &mail, NULL);
+		return;
+	}
+	if (mail.player_id) {
+		int own = 0;
+		if (!mail.confirmed || row->seat < 0) {
+			done(job);
+			return;
+		}
+		mail.seat = row->seat;
+		if (mailing_game_state(mail.id, row->game_id, mail.seat, &mail.since_last_ms, &mail.last_turn, &own) !=
+		    STORE_OK) {
+			deliver_retry(job, row->next_seq);
+			return;
+		}
+		if (own) {
+			done(job);
+			return;
+		}
+	}
+	struct game_record record;
+	if (play_load(row->game_id, 1, &record) != STORE_OK) {
+		deliver_retry(job, row->next_seq);
+		return;
+	}
+	if (row->first_seq == 0)
+		send_confirmation(job, &mail, &record);
+	else if (mail.confirmed)
+		send_turn(job, &mail, &record);
+	else
+		done(job);
+}
+
+const struct deliver_format deliver_mail = {STORE_FORMAT_MAIL, "mail", 1, send_mail};
