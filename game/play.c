@@ -327,8 +327,17 @@ uint8_t play_bot_seats(const struct game_record *game)
 	return bots;
 }
 
+static atomic_int unattended_pacing = 1;
+
+void play_set_unattended_pacing(int on)
+{
+	atomic_store(&unattended_pacing, on != 0);
+}
+
 int play_unattended(const struct game_record *game)
 {
+	if (!atomic_load(&unattended_pacing))
+		return 0;
 	int away = 0;
 	for (int s = 0; s < game->state.options.seats; s++) {
 		if (!game->bots[s])

@@ -244,6 +244,11 @@ uint8_t play_bot_seats(const struct game_record *game);
  * seat comes back (seat_back sets the bot's timer at once again). */
 int play_unattended(const struct game_record *game);
 
+/* Whether unattended games are paced: 1, the default. 0 on a server that admits games of
+ * bots only from anyone (ALL_BOT_GAMES=1): there a game whose people all went on holiday
+ * plays at the speed of a game created with bots, since pacing it would protect nothing. */
+void play_set_unattended_pacing(int on);
+
 /* When the game's current wait times out and the server makes the default move
  * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus
  * turn_timeout_s (the deadline timer is set in the same transaction as that event), while

@@ -369,7 +369,10 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_holidays");
 	TCase *holidays = tcase_create("holidays");
-	http_fixture_add(holidays, HTTP_FIXTURE_PRISM, NULL);
+	/* A server where a game of bots only needs the creation key: there, and only there, a
+	 * game whose people all went away is paced (game/play.h play_set_unattended_pacing()). */
+	static const char *const settings[] = {"ALL_BOT_GAMES=0", NULL};
+	http_fixture_add(holidays, HTTP_FIXTURE_PRISM, settings);
 	tcase_set_timeout(holidays, 240);
 	tcase_add_test(holidays, test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_again);
 	tcase_add_test(holidays, test_only_the_seat_decides_and_bad_input_changes_nothing);
