@@ -135,6 +135,12 @@ static int seat_outcome(struct http_request *request, const struct store_seat_re
 	case STORE_SEAT_FINISHED:
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, "the game is over", NULL, -1);
 		return 0;
+	case STORE_SEAT_BOTS_ONLY:
+		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
+				     "the last seat a person may take cannot go to a bot: a game of bots only is created "
+				     "with the server's creation key (or on a server with ALL_BOT_GAMES=1)",
+				     "seat", -1);
+		return 0;
 	case STORE_SEAT_ALREADY_SEATED:
 		http_respond_problem(request, PROBLEM_ALREADY_SEATED, "this player holds a seat of this game already", NULL,
 				     -1);
@@ -267,7 +273,10 @@ static void change_seat(struct http_request *request, int action)
 	uint8_t hash[AUTH_HASH_SIZE];
 	auth_hash(token, length, hash);
 	struct store_seat_result result;
-	enum store_status status = lobby_change_seat(id, hash, (int)seat, action, name, &result);
+	/* A game of bots only is for a server that admits them: the creation key gives them
+	 * at creation (api/handlers_create.c), not here, where the bearer is the admin's. */
+	enum store_status status =
+		lobby_change_seat(id, hash, (int)seat, action, name, service_config()->all_bot_games, &result);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;

@@ -25,10 +25,11 @@
 	  "SELECT j.outcome, j.seat, j.version,"                                                                    \
 	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                   \
 	  " FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                             \
-	X(change_seat, 5,                                                                                           \
+	X(change_seat, 6,                                                                                           \
 	  "SELECT c.outcome, c.seat, c.version,"                                                                    \
 	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                   \
-	  " FROM catan_change_seat($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text) c")                   \
+	  " FROM catan_change_seat_gated($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text,"                \
+	  "  $6::boolean) c")                                                                                       \
 	X(waiting_game, 1,                                                                                          \
 	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"  \
 	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                          \
@@ -109,7 +110,8 @@ enum store_status store_join(struct store *store, int64_t game_id, const uint8_t
 }
 
 enum store_status store_change_seat(struct store *store, int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE],
-				    int seat, int action, const char *name, struct store_seat_result *out)
+				    int seat, int action, const char *name, int bots_only_allowed,
+				    struct store_seat_result *out)
 {
 	store->message[0] = '\0';
 	memset(out, 0, sizeof *out);
@@ -123,6 +125,7 @@ enum store_status store_change_seat(struct store *store, int64_t game_id, const 
 	param_int(&params, seat);
 	param_int(&params, action);
 	param_text(&params, name);
+	param_text(&params, bots_only_allowed ? "true" : "false");
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_change_seat, &params, 0, &result);
 	if (status != STORE_OK)

@@ -22,7 +22,8 @@ enum store_seat_outcome {
 	STORE_SEAT_STARTED = 3,
 	STORE_SEAT_FINISHED = 4,
 	STORE_SEAT_NONE_OPEN = 5,    /* join: no open seat; change: the seat is not as required */
-	STORE_SEAT_ALREADY_SEATED = 6 /* join: the player holds a seat of this game already */
+	STORE_SEAT_ALREADY_SEATED = 6, /* join: the player holds a seat of this game already */
+	STORE_SEAT_BOTS_ONLY = 7       /* change: the game would be bots only (0018_bot_seat_gate.sql) */
 };
 
 struct store_seat_result {
@@ -43,9 +44,11 @@ enum store_seat_action { STORE_SEAT_REMOVE = 1, STORE_SEAT_MAKE_BOT = 2 };
 
 /* The admin's change of `seat` before the start: remove the player who holds it (the seat
  * opens again, its token is forgotten), or make an open seat a bot named `name` (which
- * may start the game). */
+ * may start the game). Unless `bots_only_allowed`, making the last seat that is not a bot
+ * one is refused (STORE_SEAT_BOTS_ONLY). */
 enum store_status store_change_seat(struct store *store, int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE],
-				    int seat, int action, const char *name, struct store_seat_result *out);
+				    int seat, int action, const char *name, int bots_only_allowed,
+				    struct store_seat_result *out);
 
 /* A waiting game as anyone may see it. */
 struct store_waiting_game {

@@ -76,9 +76,10 @@ enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HA
 }
 
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
-				    int action, const char *name, struct store_seat_result *out)
+				    int action, const char *name, int bots_only_allowed, struct store_seat_result *out)
 {
-	enum store_status status = store_change_seat(play_thread_store(), game_id, admin_hash, seat, action, name, out);
+	enum store_status status =
+		store_change_seat(play_thread_store(), game_id, admin_hash, seat, action, name, bots_only_allowed, out);
 	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
 		play_started(game_id, out->version);
 	return status;

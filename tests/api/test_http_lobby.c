@@ -381,6 +381,45 @@ START_TEST(test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_
 }
 END_TEST
 
+/* Issue 20: on a server where a game of bots only needs the creation key, the admin cannot
+ * make one by giving every open seat to a bot: the last gift is refused, naming the seat,
+ * and nothing changes; a person may still take that seat. */
+START_TEST(test_the_last_seat_a_person_may_take_cannot_go_to_a_bot_without_the_key)
+{
+	static const char *const need_key[] = {"ALL_BOT_GAMES=0", NULL};
+	struct http_server server;
+	http_server_start(&server, need_key);
+	struct http_client own;
+	http_client_init(&own, server.url, 0);
+	struct http_client *client = &own;
+	struct waiting game;
+	create_waiting(client, "{\"players\": [{\"open\": true}, {\"open\": true}, {\"open\": true}]}", &game);
+	struct http_response response;
+	for (int s = 0; s < 2; s++) {
+		char path[128], name[32];
+		snprintf(name, sizeof name, "/seats/%d/bot", s);
+		http_call(client, "POST", http_game_path(&game.game, name, path, sizeof path), game.game.admin_token, NULL,
+			  NULL, &response);
+		ck_assert_msg(response.status == 200, "bot %d: %s", s, http_describe(&response));
+		ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
+		http_response_free(&response);
+	}
+	char *before = seats_text(client, &game);
+	http_call(client, "POST", http_game_path(&game.game, "/seats/2/bot", (char[128]){0}, 128), game.game.admin_token,
+		  "{\"name\": \"Robo\"}", NULL, &response);
+	http_assert_problem(&response, 403, "create_key_required");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "seat");
+	http_response_free(&response);
+	assert_seats_unchanged(client, &game, before);
+	free(before);
+	int started = 0;
+	ck_assert_int_eq(join_ok(client, &game, "Ann", &started), 2);
+	ck_assert_msg(started, "the person's join of the last open seat starts the game");
+	http_client_cleanup(&own);
+	http_server_stop(&server, 30);
+}
+END_TEST
+
 /* ---- The lobby ---- */
 
 START_TEST(test_the_lobby_lists_public_waiting_games_newest_first_in_pages_without_secrets)
@@ -511,6 +550,7 @@ Suite *test_suite(void)
 	tcase_add_test(lobby, test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_start);
 	tcase_add_test(lobby, test_the_lobby_lists_public_waiting_games_newest_first_in_pages_without_secrets);
 	tcase_add_test(lobby, test_bad_input_is_400_naming_the_field_and_changes_nothing);
+	tcase_add_test(lobby, test_the_last_seat_a_person_may_take_cannot_go_to_a_bot_without_the_key);
 	suite_add_tcase(suite, lobby);
 	return suite;
 }

@@ -1143,7 +1143,10 @@ export interface paths {
          * @description With the game's admin token, before the start: the open seat is played by the server
          *     from now on, named `name` (default "Bot N"). When it was the last open seat the game
          *     starts at once, and the answer is `{id, status: started, version}`; otherwise it is
-         *     the seats. A seat that is not open answers `409 seat_not_changeable`.
+         *     the seats. A seat that is not open answers `409 seat_not_changeable`. The last seat
+         *     that is not a bot cannot be given to one (`403 create_key_required`, naming `seat`)
+         *     unless the server admits games of bots only (`ALL_BOT_GAMES=1`): such a game is
+         *     created with the server's creation key, as `POST /v1/games` says.
          */
         post: operations["makeSeatBot"];
         delete?: never;
