@@ -316,11 +316,8 @@ static void create_waiting(struct http_request *request, const struct handlers_n
 	const struct play_new_game *game = &secrets->game;
 	char invite[AUTH_TOKEN_LENGTH + 1];
 	uint8_t invite_hash[AUTH_HASH_SIZE];
-	if (!auth_new_token("iv_", invite)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	if (!service_new_token(request, "iv_", invite, invite_hash))
 		return;
-	}
-	auth_hash(invite, strlen(invite), invite_hash);
 	struct lobby_new_game waiting = {game, {0}, public_game, invite_hash};
 	int seats = game->options->game.seats;
 	for (int s = 0; s < seats; s++)

@@ -208,11 +208,8 @@ void handle_join_game(struct http_request *request)
 	auth_hash(json_string_value(invite), json_string_length(invite), invite_hash);
 	json_decref(body);
 	char token[AUTH_TOKEN_LENGTH + 1];
-	if (!auth_new_token("st_", token)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	if (!service_new_token(request, "st_", token, token_hash))
 		return;
-	}
-	auth_hash(token, strlen(token), token_hash);
 	struct store_seat_result result;
 	enum store_status status = lobby_join(id, invite_hash, name, token_hash, player.id, &result);
 	if (status != STORE_OK) {

@@ -68,11 +68,8 @@ static void create_player(struct http_request *request)
 		return;
 	char token[AUTH_TOKEN_LENGTH + 1];
 	uint8_t hash[AUTH_HASH_SIZE];
-	if (!auth_new_token("pt_", token)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	if (!service_new_token(request, "pt_", token, hash))
 		return;
-	}
-	auth_hash(token, strlen(token), hash);
 	int64_t id;
 	enum store_status status = lobby_player_create(text, hash, &id);
 	if (status != STORE_OK) {

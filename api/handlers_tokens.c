@@ -63,11 +63,8 @@ void handle_replace_seat_token(struct http_request *request)
 	}
 	char token[AUTH_TOKEN_LENGTH + 1];
 	uint8_t hash[AUTH_HASH_SIZE];
-	if (!auth_new_token("st_", token)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	if (!service_new_token(request, "st_", token, hash))
 		return;
-	}
-	auth_hash(token, strlen(token), hash);
 	enum store_status status = play_replace_seat_token(session.game.id, (int)seat, hash);
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE, "the seat has no token to replace", "seat",
@@ -94,11 +91,8 @@ void handle_replace_player_token(struct http_request *request)
 		return;
 	char token[AUTH_TOKEN_LENGTH + 1];
 	uint8_t hash[AUTH_HASH_SIZE];
-	if (!auth_new_token("pt_", token)) {
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+	if (!service_new_token(request, "pt_", token, hash))
 		return;
-	}
-	auth_hash(token, strlen(token), hash);
 	enum store_status status = lobby_player_replace_token(player.id, old_hash, hash);
 	if (status == STORE_NOT_FOUND) {
 		/* Replaced in between by another request with the same old token. */

@@ -262,6 +262,17 @@ void service_refuse(struct http_request *request, const struct problem_refusal *
 	http_respond_problem(request, refusal->problem, refusal->detail, refusal->field, -1);
 }
 
+int service_new_token(struct http_request *request, const char *prefix, char token[AUTH_TOKEN_LENGTH + 1],
+		      uint8_t hash[AUTH_HASH_SIZE])
+{
+	if (!auth_new_token(prefix, token)) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return 0;
+	}
+	auth_hash(token, strlen(token), hash);
+	return 1;
+}
+
 int service_read_name(struct http_request *request, const json_t *value, const char *field, char *out)
 {
 	struct problem_refusal refusal;

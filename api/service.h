@@ -20,6 +20,7 @@
 #include "codec/options.h"
 #include "engine/command.h"
 #include "engine/game.h"
+#include "game/auth.h"
 #include "game/play.h"
 #include "http/http.h"
 
@@ -98,6 +99,11 @@ int service_read_name(struct http_request *request, const json_t *value, const c
 
 /* Answer a refused input (api/inputs.h): its problem, detail and member. */
 void service_refuse(struct http_request *request, const struct problem_refusal *refusal);
+
+/* A new token of kind `prefix` ("st_", "pt_", "at_", "iv_": game/auth.h) into `token`, and
+ * its hash, the only form the store keeps: 1, or 0 with 500 queued (no randomness). */
+int service_new_token(struct http_request *request, const char *prefix, char token[AUTH_TOKEN_LENGTH + 1],
+		      uint8_t hash[AUTH_HASH_SIZE]);
 
 /* Answer a codec error. */
 void service_codec_error(struct http_request *request, const struct codec_error *error);

@@ -104,19 +104,25 @@ static PGconn *connect_to(const char *conninfo)
 	return conn;
 }
 
+/* `verb` database_name `rest` (CREATE or DROP) through the server's postgres database. */
+static void on_the_bench_database(const char *url, const char *verb, const char *rest)
+{
+	char *admin = conninfo_for(url, "postgres");
+	PGconn *conn = connect_to(admin);
+	char statement[160];
+	snprintf(statement, sizeof statement, "%s %s%s", verb, database_name, rest);
+	sql(conn, statement);
+	PQfinish(conn);
+	free(admin);
+}
+
 static void create_database(void)
 {
 	const char *url = getenv("DATABASE_URL");
 	if (!url || !*url)
 		die("DATABASE_URL is not set", "run through scripts/with-postgres.sh (make bench-store)");
 	snprintf(database_name, sizeof database_name, "catan_bench_%ld", (long)getpid());
-	char *admin = conninfo_for(url, "postgres");
-	PGconn *conn = connect_to(admin);
-	char statement[128];
-	snprintf(statement, sizeof statement, "CREATE DATABASE %s", database_name);
-	sql(conn, statement);
-	PQfinish(conn);
-	free(admin);
+	on_the_bench_database(url, "CREATE DATABASE", "");
 	database = conninfo_for(url, database_name);
 	char message[256];
 	if (store_migrate(database, NULL, message, sizeof message) != STORE_OK)
@@ -125,13 +131,7 @@ static void create_database(void)
 
 static void drop_database(void)
 {
-	char *admin = conninfo_for(getenv("DATABASE_URL"), "postgres");
-	PGconn *conn = connect_to(admin);
-	char statement[128];
-	snprintf(statement, sizeof statement, "DROP DATABASE %s WITH (FORCE)", database_name);
-	sql(conn, statement);
-	PQfinish(conn);
-	free(admin);
+	on_the_bench_database(getenv("DATABASE_URL"), "DROP DATABASE", " WITH (FORCE)");
 }
 
 /* ---- Games through the repo ---------------------------------------------------------------- */

@@ -70,7 +70,8 @@ static int discord_rule(uint32_t c, struct piece *piece)
 	return 1;
 }
 
-static int slack_rule(uint32_t c, struct piece *piece)
+/* The three characters Slack's mrkdwn and HTML/XML both take as markup. */
+static int angle_rule(uint32_t c, struct piece *piece)
 {
 	switch (c) {
 	case '&':
@@ -81,27 +82,27 @@ static int slack_rule(uint32_t c, struct piece *piece)
 		return 1;
 	case '>':
 		piece_text(piece, "&gt;");
-		return 1;
-	case '@':
-		piece_text(piece, "@" ZERO_WIDTH_SPACE);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
+static int slack_rule(uint32_t c, struct piece *piece)
+{
+	if (angle_rule(c, piece))
+		return 1;
+	if (c != '@')
+		return 0;
+	piece_text(piece, "@" ZERO_WIDTH_SPACE);
+	return 1;
+}
+
 static int markup_rule(uint32_t c, struct piece *piece)
 {
+	if (angle_rule(c, piece))
+		return 1;
 	switch (c) {
-	case '&':
-		piece_text(piece, "&amp;");
-		return 1;
-	case '<':
-		piece_text(piece, "&lt;");
-		return 1;
-	case '>':
-		piece_text(piece, "&gt;");
-		return 1;
 	case '"':
 		piece_text(piece, "&quot;");
 		return 1;
