@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
-clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq"
+clang clang-format libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq"
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
 # libpng writes them as PNG;
@@ -17,7 +17,8 @@ clang libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core l
 # python3-aiosmtpd is the SMTP sink the mail tests run (tests/api/smtp_sink.py, with Debian's
 # /usr/bin/python3).
 
-# clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/.
+# clang and its runtime (libFuzzer, the sanitizers) build the fuzz targets of tests/fuzz/;
+# clang-format (14 on Debian 12) holds the tree to .clang-format (scripts/format-check.sh).
 # chromium runs the web client's browser tests (web/tests/run.mjs, through playwright-core).
 
 # curl and jq run the README's walk-through, as a reader would (tests/api/test_http_readme.c);
