@@ -23,8 +23,8 @@ static int read_int(const char *name, int fallback, int low, int high, int *out)
 	errno = 0;
 	long value = strtol(text, &end, 10);
 	if (errno || *end || value < low || value > high) {
-		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"%s\",\"range\":\"%d..%d\"}\n", name,
-			low, high);
+		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"%s\",\"range\":\"%d..%d\"}\n",
+			name, low, high);
 		return 0;
 	}
 	*out = (int)value;
@@ -76,7 +76,8 @@ int config_from_env(struct config *config)
 	if (!config->mail_from || !*config->mail_from)
 		config->mail_from = "catan@localhost";
 	char why[200];
-	if (strcmp(config->mail_from, "catan@localhost") != 0 && !mail_address_valid(config->mail_from, why, sizeof why)) {
+	if (strcmp(config->mail_from, "catan@localhost") != 0 &&
+	    !mail_address_valid(config->mail_from, why, sizeof why)) {
 		fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"MAIL_FROM\","
 				"\"range\":\"one plain mail address\"}\n");
 		return 0;

@@ -81,33 +81,33 @@ struct config {
 	int keepalive_timeout_s;
 	int max_waiting;
 	int max_waiting_per_token; /* waiting requests one token may hold (0: no limit) */
-	int max_waiting_per_ip;    /* waiting requests one client address may hold (0: no limit) */
+	int max_waiting_per_ip;	   /* waiting requests one client address may hold (0: no limit) */
 	double rate_limit_ip;
 	double rate_limit_token;
-	int create_per_hour;      /* games one client may create per hour (0: no limit) */
-	int players_per_hour;     /* players one client may make per hour (0: no limit) */
-	int import_bytes_per_hour; /* bytes one client may import per hour (0: no limit) */
-	int import_max_events;    /* events at most in one import */
-	int import_concurrency;   /* imports judged at once in this process (0: no bound) */
-	int away_per_day;         /* holiday toggles per seat per day (0: no limit) */
-	int messages_per_minute;  /* table-talk messages per seat per minute (0: no limit) */
-	int webhook_receivers_max; /* receivers of one event of a game (0: no bound) */
+	int create_per_hour;	     /* games one client may create per hour (0: no limit) */
+	int players_per_hour;	     /* players one client may make per hour (0: no limit) */
+	int import_bytes_per_hour;   /* bytes one client may import per hour (0: no limit) */
+	int import_max_events;	     /* events at most in one import */
+	int import_concurrency;	     /* imports judged at once in this process (0: no bound) */
+	int away_per_day;	     /* holiday toggles per seat per day (0: no limit) */
+	int messages_per_minute;     /* table-talk messages per seat per minute (0: no limit) */
+	int webhook_receivers_max;   /* receivers of one event of a game (0: no bound) */
 	const char *trusted_proxies; /* NULL: nobody's X-Forwarded-For is believed */
-	const char *create_key;   /* when set, creating a game needs it as a bearer token */
-	int all_bot_games;        /* 1: anyone may create a game without a human seat */
-	int webhook_allow_private; /* 1: webhooks may reach private and loopback addresses */
+	const char *create_key;	     /* when set, creating a game needs it as a bearer token */
+	int all_bot_games;	     /* 1: anyone may create a game without a human seat */
+	int webhook_allow_private;   /* 1: webhooks may reach private and loopback addresses */
 	int workers;
 	int webhook_workers;
 	int render_concurrency;
 	int render_wait_ms;
 	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
 	const char *cors_origins; /* NULL: any origin (http/cors.h) */
-	const char *smtp_url;      /* NULL: mail is off */
-	const char *smtp_user;     /* NULL: no credentials */
+	const char *smtp_url;	  /* NULL: mail is off */
+	const char *smtp_user;	  /* NULL: no credentials */
 	const char *smtp_password;
 	const char *mail_from;
 	int mail_min_interval_s;
-	int mail_confirms_per_address;    /* confirmation mails to one address per window (0: no bound) */
+	int mail_confirms_per_address;	  /* confirmation mails to one address per window (0: no bound) */
 	int mail_confirms_per_registrant; /* ... caused by one seat or player per window (0: no bound) */
 	int mail_confirm_window_s;
 };

@@ -34,8 +34,8 @@ struct handlers_new_game {
 /* Draw them for a game of `options` (options->game.seats seats; the seed `seed` when
  * has_seed, else a random one), seats named names[s] with bots[s] and players[s] (NULL:
  * none), borrowed while *out is used: 1, or 0 with 500 queued (no randomness). */
-int handlers_new_game(struct http_request *request, const struct codec_options *options, int has_seed,
-		      int64_t seed, const char (*names)[PLAY_NAME_SIZE], const int *bots, const int64_t *players,
+int handlers_new_game(struct http_request *request, const struct codec_options *options, int has_seed, int64_t seed,
+		      const char (*names)[PLAY_NAME_SIZE], const int *bots, const int64_t *players,
 		      struct handlers_new_game *out);
 /* Answer 201 for the game just made (session->game loaded): its id, version, admin token,
  * seats with their tokens, and its view, at Location /v1/games/{id}; or a problem. */
@@ -108,8 +108,8 @@ struct store_webhook; /* db/store_webhooks.h */
 struct handlers_webhook_request {
 	const char *url;
 	int your_turn_only;
-	int format;     /* enum store_webhook_format */
-	char *mentions; /* the mentions object as JSON text, or NULL */
+	int format;				   /* enum store_webhook_format */
+	char *mentions;				   /* the mentions object as JSON text, or NULL */
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* the new signing secret, random */
 };
 /* Read a registration body (url, events, format, mentions; mentions keyed by seats below

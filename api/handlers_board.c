@@ -48,7 +48,8 @@ static double media_q(const char *params, size_t length)
 			at++;
 		if (end - at >= 2 && (at[0] == 'q' || at[0] == 'Q') && at[1] == '=') {
 			char number[8] = "";
-			size_t n = (size_t)(end - at - 2) < sizeof number - 1 ? (size_t)(end - at - 2) : sizeof number - 1;
+			size_t n =
+				(size_t)(end - at - 2) < sizeof number - 1 ? (size_t)(end - at - 2) : sizeof number - 1;
 			memcpy(number, at + 2, n);
 			char *stop;
 			double q = strtod(number, &stop);
@@ -144,7 +145,8 @@ static int recent_events(int64_t game_id, int32_t version, struct event *out)
 	for (int i = 0; i < log.count && count < RECENT_EVENTS; i++) {
 		struct event event;
 		struct codec_error error;
-		if (codec_payload_parse(log.rows[i].type, log.rows[i].payload, log.rows[i].payload_size, &event, &error))
+		if (codec_payload_parse(log.rows[i].type, log.rows[i].payload, log.rows[i].payload_size, &event,
+					&error))
 			view_event(&event, VIEW_SPECTATOR, &out[count++]);
 	}
 	store_log_free(&log);
@@ -172,8 +174,8 @@ static enum drawn draw(struct http_request *request, const struct game_record *g
 		http_add_header(request, "Retry-After", "1");
 		http_respond_problem(request, PROBLEM_RENDER_BUSY,
 				     slot == RENDER_SLOT_TIMED_OUT
-				             ? "every drawing slot stayed busy: retry shortly (RENDER_CONCURRENCY)"
-				             : "too many pictures are waiting to be drawn: retry shortly",
+					     ? "every drawing slot stayed busy: retry shortly (RENDER_CONCURRENCY)"
+					     : "too many pictures are waiting to be drawn: retry shortly",
 				     NULL, -1);
 		return DRAW_BUSY;
 	}
@@ -210,7 +212,8 @@ static void respond_picture(struct http_request *request, enum render_format for
 		http_respond_bytes(request, 200, content_types[format], "", 0, etag);
 		return;
 	}
-	struct picture_key key = {session.game.id, (int32_t)at, (uint8_t)format, (uint8_t)options.theme,
+	struct picture_key key = {session.game.id,	   (int32_t)at,
+				  (uint8_t)format,	   (uint8_t)options.theme,
 				  (uint8_t)options.labels, (uint16_t)options.size};
 	unsigned char *bytes;
 	size_t length;
@@ -229,7 +232,8 @@ static void respond_picture(struct http_request *request, enum render_format for
 		if (drawn == DRAW_BUSY)
 			return;
 		if (drawn == DRAW_FAILED) {
-			http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the picture could not be drawn", NULL, -1);
+			http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the picture could not be drawn", NULL,
+					     -1);
 			return;
 		}
 		picture_cache_put(&key, bytes, length);

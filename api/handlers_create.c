@@ -67,7 +67,8 @@ static int seat_player(struct http_request *request, const json_t *value, int se
 		return 1;
 	int64_t id;
 	if (!json_is_string(value) || !store_parse_id(json_string_value(value), &id)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player id is 16 lowercase hex digits", field, -1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player id is 16 lowercase hex digits", field,
+				     -1);
 		return 0;
 	}
 	if (excluded) {
@@ -76,7 +77,8 @@ static int seat_player(struct http_request *request, const json_t *value, int se
 	}
 	for (int s = 0; s < seat; s++) {
 		if (players[s] == id) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player holds one seat of a game", field, -1);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "a player holds one seat of a game", field,
+					     -1);
 			return 0;
 		}
 	}
@@ -100,7 +102,7 @@ struct new_seats {
 	int count;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	int bots[GAME_MAX_SEATS];
-	int open[GAME_MAX_SEATS]; /* {"open": true}: a seat to join (api/handlers_lobby.c) */
+	int open[GAME_MAX_SEATS];	 /* {"open": true}: a seat to join (api/handlers_lobby.c) */
 	int64_t players[GAME_MAX_SEATS]; /* {"player": "<id>"}: the seat's player, 0 none */
 	int open_count;
 };
@@ -112,12 +114,13 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 	json_t *players = json_object_get(body, "players");
 	memset(out, 0, sizeof *out);
 	if (seats && players) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "give either seats or players, not both", "players", -1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "give either seats or players, not both",
+				     "players", -1);
 		return 0;
 	}
 	if (!seats && !players) {
-		http_respond_problem(request, PROBLEM_MISSING_FIELD, "give seats (3 or 4) or players (3 or 4 entries)", "seats",
-				     -1);
+		http_respond_problem(request, PROBLEM_MISSING_FIELD, "give seats (3 or 4) or players (3 or 4 entries)",
+				     "seats", -1);
 		return 0;
 	}
 	if (seats) {
@@ -142,16 +145,19 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		char field[128];
 		if (!json_is_object(player)) {
 			snprintf(field, sizeof field, "players[%d]", s);
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "each player is an object {name, bot}", field, -1);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, "each player is an object {name, bot}",
+					     field, -1);
 			return 0;
 		}
 		const char *key;
 		json_t *value;
-		json_object_foreach(player, key, value) {
+		json_object_foreach(player, key, value)
+		{
 			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0 && strcmp(key, "open") != 0 &&
 			    strcmp(key, "player") != 0) {
 				char quoted[64];
-				snprintf(field, sizeof field, "players[%d].%s", s, text_quote(quoted, sizeof quoted, key, 16));
+				snprintf(field, sizeof field, "players[%d].%s", s,
+					 text_quote(quoted, sizeof quoted, key, 16));
 				http_respond_problem(request, PROBLEM_UNKNOWN_FIELD,
 						     "a player has only name, bot and player, or open", field, -1);
 				return 0;
@@ -176,13 +182,14 @@ static int parse_seats(struct http_request *request, json_t *body, struct new_se
 		if (open && (!json_is_boolean(open) || (json_is_true(open) && (name || bot)))) {
 			snprintf(field, sizeof field, "players[%d].open", s);
 			http_respond_problem(request, PROBLEM_INVALID_FIELD,
-					     "open is true or false; an open seat has no name and is not a bot", field, -1);
+					     "open is true or false; an open seat has no name and is not a bot", field,
+					     -1);
 			return 0;
 		}
 		out->open[s] = open && json_is_true(open);
 		out->open_count += out->open[s];
-		if (!seat_player(request, json_object_get(player, "player"), s, out->players, name != NULL, out->names[s],
-					  out->bots[s] || out->open[s]))
+		if (!seat_player(request, json_object_get(player, "player"), s, out->players, name != NULL,
+				 out->names[s], out->bots[s] || out->open[s]))
 			return 0;
 	}
 	return 1;
@@ -209,8 +216,8 @@ static int may_create(struct http_request *request, int keyed)
 {
 	if (service_config()->create_key && !keyed) {
 		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
-				     "this server creates games only with its creation key (Authorization: Bearer)", NULL,
-				     -1);
+				     "this server creates games only with its creation key (Authorization: Bearer)",
+				     NULL, -1);
 		return 0;
 	}
 	return keyed || quotas_admit(request, QUOTAS_CREATE, quotas_client(request), 1);
@@ -337,14 +344,14 @@ static void create_waiting(struct http_request *request, const struct handlers_n
 		snprintf(name, sizeof name, "Seat %d", s + 1);
 		json_t *token = open[s] || game->bots[s] ? json_null() : json_string(secrets->tokens[s]);
 		json_array_append_new(seat_list, json_pack("{s:i, s:s, s:b, s:b, s:o}", "seat", s, "name",
-							   open[s] ? name : game->names[s], "bot", !open[s] && game->bots[s],
-							   "open", open[s], "token", token));
+							   open[s] ? name : game->names[s], "bot",
+							   !open[s] && game->bots[s], "open", open[s], "token", token));
 	}
 	char url[1024];
 	invite_url(request, id_text, invite, url, sizeof url);
 	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:b, s:{s:s, s:s}, s:o}", "id", id_text, "version", 0,
-				     "status", "waiting", "admin_token", secrets->admin_token, "public", public_game, "invite",
-				     "code", invite, "url", url, "seats", seat_list);
+				     "status", "waiting", "admin_token", secrets->admin_token, "public", public_game,
+				     "invite", "code", invite, "url", url, "seats", seat_list);
 	char location[64];
 	snprintf(location, sizeof location, "/v1/games/%s", id_text);
 	http_add_header(request, "Location", location);
@@ -352,8 +359,8 @@ static void create_waiting(struct http_request *request, const struct handlers_n
 	http_respond_json(request, 201, response, 0);
 }
 
-int handlers_new_game(struct http_request *request, const struct codec_options *options, int has_seed,
-		      int64_t seed, const char (*names)[PLAY_NAME_SIZE], const int *bots, const int64_t *players,
+int handlers_new_game(struct http_request *request, const struct codec_options *options, int has_seed, int64_t seed,
+		      const char (*names)[PLAY_NAME_SIZE], const int *bots, const int64_t *players,
 		      struct handlers_new_game *out)
 {
 	int seats = options->game.seats;
@@ -391,9 +398,10 @@ void handlers_respond_created(struct http_request *request, const struct session
 		return;
 	json_t *seat_list = json_array();
 	for (int s = 0; s < game->options->game.seats; s++)
-		json_array_append_new(seat_list, json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", game->names[s], "bot",
-							   game->bots[s],
-							   "token", game->bots[s] ? json_null() : json_string(secrets->tokens[s])));
+		json_array_append_new(seat_list,
+				      json_pack("{s:i, s:s, s:b, s:o}", "seat", s, "name", game->names[s], "bot",
+						game->bots[s], "token",
+						game->bots[s] ? json_null() : json_string(secrets->tokens[s])));
 	long version = (long)session->game.state.version;
 	json_t *response = json_pack("{s:s, s:i, s:s, s:o, s:o}", "id", session->game.id_text, "version", (int)version,
 				     "admin_token", secrets->admin_token, "seats", seat_list, "game", view);

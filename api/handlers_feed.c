@@ -115,10 +115,10 @@ static int cursor_parse(const char *text, struct store_feed_position *out)
 struct feed {
 	int64_t player_id;
 	uint8_t token_hash[AUTH_HASH_SIZE]; /* the player's token, checked again by a stream */
-	struct store_feed_position cursor; /* the last row delivered (or the start) */
-	int announce;                      /* started now: tell the games that wait for the player */
+	struct store_feed_position cursor;  /* the last row delivered (or the start) */
+	int announce;			    /* started now: tell the games that wait for the player */
 	int limit;
-	int64_t games[FEED_GAMES_MAX];     /* sorted: the waiter's list */
+	int64_t games[FEED_GAMES_MAX]; /* sorted: the waiter's list */
 	int seats[FEED_GAMES_MAX];
 	int game_count;
 };
@@ -236,7 +236,9 @@ static enum store_status read_page(struct feed *feed, struct feed_page *page)
 		if (!game)
 			continue; /* gone: nothing to show */
 		if (row->at.kind == STORE_FEED_MESSAGE) {
-			page_add(page, item_json("message", row->at.game_id, row->seat, messages_json(game, &row->message, NULL)),
+			page_add(page,
+				 item_json("message", row->at.game_id, row->seat,
+					   messages_json(game, &row->message, NULL)),
 				 &row->at);
 			continue;
 		}
@@ -249,7 +251,8 @@ static enum store_status read_page(struct feed *feed, struct feed_page *page)
 		/* The game's last event in this page: does the game now wait for the seat? */
 		int last = 1;
 		for (int k = i + 1; k < settled && last; k++)
-			last = !(rows.items[k].at.game_id == row->at.game_id && rows.items[k].at.kind == STORE_FEED_EVENT);
+			last = !(rows.items[k].at.game_id == row->at.game_id &&
+				 rows.items[k].at.kind == STORE_FEED_EVENT);
 		json_t *note = last ? your_turn_item(row->at.game_id, row->seat, row->at.seq) : NULL;
 		if (note)
 			page_add(page, note, &row->at);
@@ -338,9 +341,11 @@ void handle_get_feed(struct http_request *request)
 		}
 		double now = clock_now();
 		if (page.count == 0 && now < poll->deadline && !notify_stopping()) {
-			double until = page.held && now + FEED_HELD_S < poll->deadline ? now + FEED_HELD_S : poll->deadline;
+			double until =
+				page.held && now + FEED_HELD_S < poll->deadline ? now + FEED_HELD_S : poll->deadline;
 			page_free(&page);
-			if (notify_park_games(&poll->waiter, request, poll->feed.games, poll->feed.game_count, seen, until))
+			if (notify_park_games(&poll->waiter, request, poll->feed.games, poll->feed.game_count, seen,
+					      until))
 				return;
 			continue;
 		}
@@ -352,8 +357,8 @@ void handle_get_feed(struct http_request *request)
 		store_format_id(poll->feed.player_id, player);
 		cursor_format(&poll->feed.cursor, cursor);
 		http_add_header(request, "Cache-Control", "no-store");
-		http_respond_json(request, 200, json_pack("{s:s, s:s, s:o}", "player", player, "cursor", cursor, "items", items),
-				  -1);
+		http_respond_json(request, 200,
+				  json_pack("{s:s, s:s, s:o}", "player", player, "cursor", cursor, "items", items), -1);
 		return;
 	}
 }

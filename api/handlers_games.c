@@ -31,11 +31,11 @@ static json_t *game_json(const struct session *session)
 	json_t *players = json_object_get(body, "players");
 	size_t index;
 	json_t *player;
-	json_array_foreach(players, index, player)
-		if (index < GAME_MAX_SEATS) {
-			json_object_set_new(player, "bot", json_boolean(game->bots[index]));
-			json_object_set_new(player, "away", json_boolean(game->away[index]));
-		}
+	json_array_foreach(players, index, player) if (index < GAME_MAX_SEATS)
+	{
+		json_object_set_new(player, "bot", json_boolean(game->bots[index]));
+		json_object_set_new(player, "away", json_boolean(game->away[index]));
+	}
 	json_t *options = json_object_get(body, "options");
 	if (options) {
 		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));
@@ -166,7 +166,8 @@ void handle_get_actions(struct http_request *request)
 	}
 	for (;;) {
 		const struct game *state = &session->game.state;
-		if (!parked || state->phase == GAME_PHASE_FINISHED || ((long)state->version >= after && play_seat_due(state, session->viewer)) ||
+		if (!parked || state->phase == GAME_PHASE_FINISHED ||
+		    ((long)state->version >= after && play_seat_due(state, session->viewer)) ||
 		    clock_now() >= parked->deadline || notify_stopping())
 			break;
 		/* Woken by every event after the version read: each may make the seat act. */

@@ -52,7 +52,8 @@ int handlers_history_at(struct http_request *request, struct session *session)
 		session->game.state = past;
 	}
 	http_add_header(request, "Cache-Control",
-			session->viewer >= 0 ? "private, max-age=31536000, immutable" : "public, max-age=31536000, immutable");
+			session->viewer >= 0 ? "private, max-age=31536000, immutable"
+					     : "public, max-age=31536000, immutable");
 	return 1;
 }
 
@@ -87,21 +88,23 @@ void handle_export_game(struct http_request *request)
 	}
 	if ((int32_t)json_array_size(events) != version) {
 		json_decref(events);
-		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the game's log could not be read whole", NULL, -1);
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the game's log could not be read whole", NULL,
+				     -1);
 		return;
 	}
 	const char *names[GAME_MAX_SEATS];
 	play_names(game, names);
 	json_t *players = json_array();
 	for (int s = 0; s < game->state.options.seats; s++)
-		json_array_append_new(players, json_pack("{s:s, s:b}", "name", names[s] ? names[s] : "", "bot", game->bots[s]));
+		json_array_append_new(players,
+				      json_pack("{s:s, s:b}", "name", names[s] ? names[s] : "", "bot", game->bots[s]));
 	json_t *board = codec_board_to_json(&game->state.board, game->state.options.edition);
 	/* A decimal string: a random seed is up to 2^63-1, which a JavaScript number would round. */
 	char seed[24];
 	snprintf(seed, sizeof seed, "%lld", (long long)game->seed);
-	json_t *body = json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}", "format", "catan-log-1", "game",
-				 game->id_text, "version", (int)version, "finished", finished, "seed",
-				 finished ? json_string(seed) : json_null(), "options",
-				 codec_options_to_json(&game->options), "players", players, "board", board, "events", events);
+	json_t *body = json_pack(
+		"{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}", "format", "catan-log-1", "game", game->id_text,
+		"version", (int)version, "finished", finished, "seed", finished ? json_string(seed) : json_null(),
+		"options", codec_options_to_json(&game->options), "players", players, "board", board, "events", events);
 	http_respond_json(request, 200, body, (long)version);
 }

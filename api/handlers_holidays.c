@@ -45,8 +45,8 @@ static void set_away(struct http_request *request, int away)
 	if (!parsed)
 		return;
 	if (session.viewer != seat) {
-		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sends itself away", NULL,
-				     -1);
+		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sends itself away",
+				     NULL, -1);
 		return;
 	}
 	/* The seat's holiday toggles of a day (AWAY_RATE_SEAT), paid only for a toggle made:
@@ -61,14 +61,16 @@ static void set_away(struct http_request *request, int away)
 	case PLAY_AWAY_DONE:
 		quotas_charge(request, QUOTAS_AWAY, key, 1);
 		http_respond_json(request, 200,
-				  json_pack("{s:i, s:b, s:i}", "seat", seat, "away", away, "version", (int)version), version);
+				  json_pack("{s:i, s:b, s:i}", "seat", seat, "away", away, "version", (int)version),
+				  version);
 		return;
 	case PLAY_AWAY_NO_SEAT:
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
 		return;
 	case PLAY_AWAY_BOT_SEAT:
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
-				     "the seat was created as a bot: it has no player to go away or come back", NULL, -1);
+				     "the seat was created as a bot: it has no player to go away or come back", NULL,
+				     -1);
 		return;
 	case PLAY_AWAY_UNCHANGED:
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
@@ -78,7 +80,8 @@ static void set_away(struct http_request *request, int away)
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, NULL, NULL, -1);
 		return;
 	case PLAY_AWAY_RACED:
-		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept moving: try again", NULL, version);
+		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept moving: try again", NULL,
+				     version);
 		return;
 	case PLAY_AWAY_STOPPING:
 		http_respond_problem(request, PROBLEM_SHUTTING_DOWN, NULL, NULL, -1);

@@ -51,7 +51,8 @@ static int holidays_within_budget(struct http_request *request, const struct eve
 			char field[32], detail[200];
 			snprintf(field, sizeof field, "events[%d]", i);
 			snprintf(detail, sizeof detail,
-				 "event %d: seat %d goes away or comes back more than %.0f times (AWAY_RATE_SEAT, its budget of a day)",
+				 "event %d: seat %d goes away or comes back more than %.0f times (AWAY_RATE_SEAT, its "
+				 "budget of a day)",
 				 i, event->seat, most);
 			http_respond_problem(request, PROBLEM_IMPORT_REFUSED, detail, field, -1);
 			return 0;
@@ -73,7 +74,8 @@ void handle_import_game(struct http_request *request)
 		return;
 	if (!keyed && quotas_on(QUOTAS_IMPORT_BYTES) && bytes > quotas_burst(QUOTAS_IMPORT_BYTES)) {
 		char detail[160];
-		snprintf(detail, sizeof detail, "this server imports at most %.0f bytes an hour from one client (IMPORT_BYTES_IP)",
+		snprintf(detail, sizeof detail,
+			 "this server imports at most %.0f bytes an hour from one client (IMPORT_BYTES_IP)",
 			 quotas_burst(QUOTAS_IMPORT_BYTES));
 		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, detail, NULL, -1);
 		return;
@@ -100,8 +102,8 @@ static void import_game(struct http_request *request)
 	int most = service_config()->import_max_events;
 	if (json_array_size(json_object_get(body, "events")) > (size_t)most) {
 		char detail[128];
-		snprintf(detail, sizeof detail, "an import is at most %d events (IMPORT_MAX_EVENTS); a whole game is a few thousand",
-			 most);
+		snprintf(detail, sizeof detail,
+			 "an import is at most %d events (IMPORT_MAX_EVENTS); a whole game is a few thousand", most);
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "events", -1);
 		goto done;
 	}

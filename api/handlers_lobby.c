@@ -37,8 +37,8 @@ static json_t *seats_json(const struct store_waiting_game *game, int *open_count
 		char name[PLAY_NAME_SIZE];
 		snprintf(name, sizeof name, "Seat %d", s + 1);
 		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name",
-						       game->names[s] ? game->names[s] : name, "bot", game->bots[s], "open",
-						       game->open[s]));
+						       game->names[s] ? game->names[s] : name, "bot", game->bots[s],
+						       "open", game->open[s]));
 	}
 	return seats;
 }
@@ -53,8 +53,9 @@ static json_t *waiting_json(const struct store_waiting_game *game)
 	json_t *seats = seats_json(game, &open_count);
 	json_t *options = json_loads(game->options ? game->options : "{}", 0, NULL);
 	/* No "version": the seats change while the game has none (its tag is the content's). */
-	return json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "public", game->public_game, "created_at", created, "open_seats", open_count, "seats", seats,
-			 "options", options ? options : json_object());
+	return json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "public",
+			 game->public_game, "created_at", created, "open_seats", open_count, "seats", seats, "options",
+			 options ? options : json_object());
 }
 
 static int path_game(struct http_request *request, int64_t *id);
@@ -69,8 +70,8 @@ static json_t *started_json(const struct session *session)
 		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name", game->names[s], "bot",
 						       game->bots[s], "open", 0));
 	return json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", game->id_text, "status",
-			 statuses[game_repo_status_of(&game->state)], "version", (int)game->state.version, "open_seats", 0,
-			 "seats", seats);
+			 statuses[game_repo_status_of(&game->state)], "version", (int)game->state.version, "open_seats",
+			 0, "seats", seats);
 }
 
 int handlers_respond_waiting(struct http_request *request, int64_t game_id)
@@ -124,34 +125,38 @@ static int seat_outcome(struct http_request *request, const struct store_seat_re
 		return 0;
 	case STORE_SEAT_WRONG_SECRET:
 		if (join)
-			http_respond_problem(request, PROBLEM_WRONG_INVITE, "this invite is not this game's", "invite", -1);
+			http_respond_problem(request, PROBLEM_WRONG_INVITE, "this invite is not this game's", "invite",
+					     -1);
 		else
 			http_respond_problem(request, PROBLEM_ADMIN_TOKEN_REQUIRED,
 					     "changing a seat needs the game's admin token", NULL, -1);
 		return 0;
 	case STORE_SEAT_STARTED:
-		http_respond_problem(request, PROBLEM_GAME_STARTED, "the game has started: its seats are taken", NULL, -1);
+		http_respond_problem(request, PROBLEM_GAME_STARTED, "the game has started: its seats are taken", NULL,
+				     -1);
 		return 0;
 	case STORE_SEAT_FINISHED:
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, "the game is over", NULL, -1);
 		return 0;
 	case STORE_SEAT_BOTS_ONLY:
-		http_respond_problem(request, PROBLEM_CREATE_KEY_REQUIRED,
-				     "the last seat a person may take cannot go to a bot: a game of bots only is created "
-				     "with the server's creation key (or on a server with ALL_BOT_GAMES=1)",
-				     "seat", -1);
+		http_respond_problem(
+			request, PROBLEM_CREATE_KEY_REQUIRED,
+			"the last seat a person may take cannot go to a bot: a game of bots only is created "
+			"with the server's creation key (or on a server with ALL_BOT_GAMES=1)",
+			"seat", -1);
 		return 0;
 	case STORE_SEAT_ALREADY_SEATED:
-		http_respond_problem(request, PROBLEM_ALREADY_SEATED, "this player holds a seat of this game already", NULL,
-				     -1);
+		http_respond_problem(request, PROBLEM_ALREADY_SEATED, "this player holds a seat of this game already",
+				     NULL, -1);
 		return 0;
 	default:
 		if (join)
 			http_respond_problem(request, PROBLEM_GAME_FULL, "every seat of the game is taken", NULL, -1);
 		else
-			http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
-					     "DELETE takes a seat a player holds (not a bot, not open); .../bot an open seat",
-					     "seat", -1);
+			http_respond_problem(
+				request, PROBLEM_SEAT_NOT_CHANGEABLE,
+				"DELETE takes a seat a player holds (not a bot, not open); .../bot an open seat",
+				"seat", -1);
 		return 0;
 	}
 }
@@ -188,7 +193,8 @@ void handle_join_game(struct http_request *request)
 		enum store_status found = bearer > 0 ? lobby_player_by_token(player_hash, &player) : STORE_NOT_FOUND;
 		if (found == STORE_NOT_FOUND) {
 			http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN,
-					     "join with a player token (Authorization: Bearer pt_...) or with none", NULL, -1);
+					     "join with a player token (Authorization: Bearer pt_...) or with none",
+					     NULL, -1);
 			json_decref(body);
 			return;
 		}
@@ -285,8 +291,8 @@ static void change_seat(struct http_request *request, int action)
 		respond_seats(request, id);
 		return;
 	}
-	json_t *response = json_pack("{s:s, s:s, s:i}", "id", request->game, "status", "started", "version",
-				     (int)result.version);
+	json_t *response =
+		json_pack("{s:s, s:s, s:i}", "id", request->game, "status", "started", "version", (int)result.version);
 	http_respond_json(request, 200, response, result.version);
 }
 

@@ -133,18 +133,17 @@ static void respond_state(struct http_request *request, int found, struct store_
 	int available = service_config() && service_config()->smtp_url;
 	http_add_header(request, "Cache-Control", "no-store");
 	if (!found) {
-		http_respond_json_hashed(request, 200,
-					 json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0,
-						   "confirmed", 0),
-					 "mail-");
+		http_respond_json_hashed(
+			request, 200,
+			json_pack("{s:b, s:b, s:b}", "available", available, "registered", 0, "confirmed", 0), "mail-");
 		return;
 	}
 	char masked[MAIL_ADDRESS_MAX + 8];
 	mail_mask(mail->address, masked, sizeof masked);
 	memset(mail->address, 0, sizeof mail->address);
 	http_respond_json_hashed(request, 200,
-				 json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1,
-					   "confirmed", mail->confirmed, "address", masked),
+				 json_pack("{s:b, s:b, s:b, s:s}", "available", available, "registered", 1, "confirmed",
+					   mail->confirmed, "address", masked),
 				 "mail-");
 }
 
@@ -154,7 +153,7 @@ struct registrant {
 	int64_t game_id; /* 0 for a player */
 	int seat;
 	int64_t player_id; /* 0 for a seat */
-	int finished;      /* the seat's game is over */
+	int finished;	   /* the seat's game is over */
 };
 
 /* The registrant of a seat route (`player` 0) or of a player route: 1 and *out, or 0 with
@@ -201,9 +200,9 @@ static void post_mail(struct http_request *request, int player)
 	enum store_status status = STORE_UNAVAILABLE;
 	if (auth_random(secret, sizeof secret))
 		status = who.player_id ? mailing_register_player(who.player_id, address, secret, MAIL_CONFIRM_EXPIRES_S,
-								  &budget, &id, &retry_after_s)
-				       : mailing_register(who.game_id, who.seat, address, secret, MAIL_CONFIRM_EXPIRES_S,
-							  &budget, &id, &retry_after_s);
+								 &budget, &id, &retry_after_s)
+				       : mailing_register(who.game_id, who.seat, address, secret,
+							  MAIL_CONFIRM_EXPIRES_S, &budget, &id, &retry_after_s);
 	if (status == STORE_OK && retry_after_s > 0)
 		respond_over_budget(request, retry_after_s);
 	else if (status == STORE_OK)
@@ -268,8 +267,8 @@ static int link_registration(struct http_request *request, enum mail_purpose pur
 	const char *code = http_query(request, "code");
 	int64_t id;
 	if (!code || !mail_code_id(code, &id)) {
-		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID, "the link's code is missing or malformed", "code",
-				     -1);
+		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID, "the link's code is missing or malformed",
+				     "code", -1);
 		return -1;
 	}
 	enum store_status status = mailing_get(id, 0, 0, mail);
@@ -295,7 +294,8 @@ void handle_mail_confirm(struct http_request *request)
 		return;
 	if (found == 0) {
 		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID,
-				     "this registration was removed or replaced: register the address again", "code", -1);
+				     "this registration was removed or replaced: register the address again", "code",
+				     -1);
 		return;
 	}
 	if (mail.confirmed) {
@@ -310,11 +310,13 @@ void handle_mail_confirm(struct http_request *request)
 	}
 	if (!confirmed) {
 		http_respond_problem(request, PROBLEM_MAIL_LINK_INVALID,
-				     "the confirmation link expired (24 hours): register the address again", "code", -1);
+				     "the confirmation link expired (24 hours): register the address again", "code",
+				     -1);
 		return;
 	}
 	respond_page(request, 200, "Mail is on",
-		     "You will get a mail when the game waits for your seat. Every mail has a link to stop them.", NULL);
+		     "You will get a mail when the game waits for your seat. Every mail has a link to stop them.",
+		     NULL);
 }
 
 void handle_mail_unsubscribe_page(struct http_request *request)

@@ -7,10 +7,9 @@
  * and the answers here carry no game ETag but a tag of their content ("messages-<hash>",
  * so If-None-Match answers 304 while nothing new was said). A seat may post
  * MESSAGE_RATE_SEAT messages a minute (api/config.h, default 10; the seat's budget, keyed by
- * the game and the seat, api/quotas.c): past that, 429 rate_limited with Retry-After (the seconds until the oldest message
- * of the last minute leaves the window), counted in the database so it holds across servers.
- * Text: 1..500 characters of valid UTF-8, no control characters but line feeds, no bidi
- * controls (400 naming `text`).
+ * the game and the seat, api/quotas.c): past that, 429 rate_limited with Retry-After (the seconds until the oldest
+ * message of the last minute leaves the window), counted in the database so it holds across servers. Text: 1..500
+ * characters of valid UTF-8, no control characters but line feeds, no bidi controls (400 naming `text`).
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +38,8 @@ void handle_post_message(struct http_request *request)
 	struct store_message posted;
 	int retry_after;
 	int per_minute = service_config()->messages_per_minute;
-	enum store_status status = messages_post(session.game.id, session.viewer, text, per_minute, &posted,
-						 &retry_after);
+	enum store_status status =
+		messages_post(session.game.id, session.viewer, text, per_minute, &posted, &retry_after);
 	if (status != STORE_OK) {
 		json_decref(body);
 		service_store_error(request, status);
@@ -50,8 +49,9 @@ void handle_post_message(struct http_request *request)
 		json_decref(body);
 		char seconds[16], detail[128];
 		snprintf(seconds, sizeof seconds, "%d", retry_after);
-		snprintf(detail, sizeof detail, "a seat may post %d messages a minute (MESSAGE_RATE_SEAT): retry in %d s",
-			 per_minute, retry_after);
+		snprintf(detail, sizeof detail,
+			 "a seat may post %d messages a minute (MESSAGE_RATE_SEAT): retry in %d s", per_minute,
+			 retry_after);
 		http_add_header(request, "Retry-After", seconds);
 		counters_add(COUNTERS_RATE_LIMITED, 1);
 		http_respond_problem(request, PROBLEM_RATE_LIMITED, detail, NULL, -1);

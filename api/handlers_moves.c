@@ -69,8 +69,8 @@ json_t *handlers_your_turn_json(struct session *session, int32_t version)
 	if ((int32_t)state->version != version || state->phase == GAME_PHASE_FINISHED ||
 	    !(legal_waiting_for(state) >> session->viewer & 1u))
 		return NULL;
-	return json_pack("{s:s, s:i, s:i, s:o}", "type", "your_turn", "version", (int)version, "seat",
-			 session->viewer, "actions", handlers_actions_json(session));
+	return json_pack("{s:s, s:i, s:i, s:o}", "type", "your_turn", "version", (int)version, "seat", session->viewer,
+			 "actions", handlers_actions_json(session));
 }
 
 void handle_post_move(struct http_request *request)
@@ -87,7 +87,8 @@ void handle_post_move(struct http_request *request)
 			return;
 		}
 		if (json_integer_value(seat) != session.viewer) {
-			http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "the token belongs to another seat", "seat", -1);
+			http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "the token belongs to another seat",
+					     "seat", -1);
 			json_decref(body);
 			return;
 		}
@@ -131,8 +132,7 @@ void handle_get_moves(struct http_request *request)
 	}
 	for (;;) {
 		struct store_log log;
-		enum store_status status =
-			play_read_log(session.game.id, (int32_t)after, (int)limit, &log);
+		enum store_status status = play_read_log(session.game.id, (int32_t)after, (int)limit, &log);
 		if (status != STORE_OK) {
 			service_store_error(request, status);
 			return;
@@ -144,8 +144,10 @@ void handle_get_moves(struct http_request *request)
 				return;
 			continue;
 		}
-		int32_t version = last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
-		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events", play_log_json(&session.game, session.viewer, &log));
+		int32_t version =
+			last > (int32_t)session.game.state.version ? last : (int32_t)session.game.state.version;
+		json_t *body = json_pack("{s:i, s:o}", "version", (int)version, "events",
+					 play_log_json(&session.game, session.viewer, &log));
 		store_log_free(&log);
 		json_t *your_turn = handlers_your_turn_json(&session, last);
 		if (your_turn)
@@ -161,13 +163,13 @@ void handle_get_moves(struct http_request *request)
 struct game_stream {
 	struct notify_waiter waiter;
 	struct session session;
-	int32_t sent; /* last version sent */
-	int finished;          /* the game is over: end once caught up */
-	int32_t final_version; /* the newest version seen (read, or the game's at the start) */
-	int32_t your_turn_checked; /* the last version whose your_turn was sent or found not due, -1 none */
+	int32_t sent;			     /* last version sent */
+	int finished;			     /* the game is over: end once caught up */
+	int32_t final_version;		     /* the newest version seen (read, or the game's at the start) */
+	int32_t your_turn_checked;	     /* the last version whose your_turn was sent or found not due, -1 none */
 	struct store_feed_position position; /* of the last item sent (game/feed.h) */
-	int32_t event_floor;      /* a resume from a version the log has no place for: events after it */
-	char last_id[40];         /* the id of the last item sent */
+	int32_t event_floor;		     /* a resume from a version the log has no place for: events after it */
+	char last_id[40];		     /* the id of the last item sent */
 };
 
 /* Frame newer events and messages; 0 on a database error. Sets *held when rows follow
@@ -177,8 +179,8 @@ static int game_stream_fill(void *state, struct sse *sse, int *held)
 	struct game_stream *stream = state;
 	*held = 0;
 	struct store_feed feed;
-	enum store_status status = feed_read_game(stream->session.game.id, &stream->position, stream->event_floor, 0,
-						  STREAM_BATCH, &feed);
+	enum store_status status =
+		feed_read_game(stream->session.game.id, &stream->position, stream->event_floor, 0, STREAM_BATCH, &feed);
 	if (status != STORE_OK)
 		return 0;
 	int settled = 0;
@@ -262,7 +264,8 @@ static int game_stream_allowed(void *state)
 	return service_token_still_valid(&stream->session);
 }
 
-static const struct stream_source game_stream_source = {game_stream_allowed, game_stream_fill, game_stream_end, game_stream_park};
+static const struct stream_source game_stream_source = {game_stream_allowed, game_stream_fill, game_stream_end,
+							game_stream_park};
 
 void handle_get_stream(struct http_request *request)
 {
@@ -277,7 +280,7 @@ void handle_get_stream(struct http_request *request)
 		if (dot && (size_t)(dot - last_event_id) < sizeof version_text)
 			memcpy(version_text, last_event_id, (size_t)(dot - last_event_id));
 		if (dot ? !headers_integer(version_text, 0, INT32_MAX, &after) ||
-				  !headers_integer(dot + 1, 1, INT32_MAX, &message)
+				    !headers_integer(dot + 1, 1, INT32_MAX, &message)
 			: !headers_integer(last_event_id, 0, INT32_MAX, &after)) {
 			http_respond_problem(request, PROBLEM_INVALID_FIELD,
 					     "Last-Event-ID is a version number, or <version>.<message seq>",
@@ -295,11 +298,9 @@ void handle_get_stream(struct http_request *request)
 	int32_t event_floor = 0;
 	enum store_status status = STORE_NOT_FOUND;
 	if (message > 0)
-		status = feed_position_of(session.game.id, STORE_FEED_MESSAGE, (int32_t)message,
-						&position);
+		status = feed_position_of(session.game.id, STORE_FEED_MESSAGE, (int32_t)message, &position);
 	else if (after > 0)
-		status = feed_position_of(session.game.id, STORE_FEED_EVENT, (int32_t)after,
-						&position);
+		status = feed_position_of(session.game.id, STORE_FEED_EVENT, (int32_t)after, &position);
 	if (status == STORE_NOT_FOUND && message > 0) {
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Last-Event-ID names no message of this game",
 				     "Last-Event-ID", -1);

@@ -101,8 +101,8 @@ int handlers_authenticate_player_hash(struct http_request *request, struct store
 	if (query_token && !(request->route && request->route->query_token)) {
 		/* Only an EventSource needs a token in the URL; anywhere else it would only leak. */
 		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "?token= is accepted only by the streams: send Authorization: Bearer <token>", "token",
-				     -1);
+				     "?token= is accepted only by the streams: send Authorization: Bearer <token>",
+				     "token", -1);
 		return 0;
 	}
 	if (bearer == 0 && query_token) {
@@ -111,7 +111,8 @@ int handlers_authenticate_player_hash(struct http_request *request, struct store
 		bearer = length > 0 && length <= 128 ? 1 : -1;
 	}
 	if (bearer == 0) {
-		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <player token>", NULL, -1);
+		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <player token>", NULL,
+				     -1);
 		return 0;
 	}
 	/* A player's token is limited as a seat's is (it acts for all the player's seats). */
@@ -141,7 +142,7 @@ struct my_game {
 	const char *status; /* NULL until complete() read the game (a waiting game needs no read) */
 	int32_t version;
 	uint8_t waiting_for;
-	int64_t deadline_us;    /* 0: none */
+	int64_t deadline_us;	/* 0: none */
 	int64_t last_change_us; /* the last event's time (the creation's while waiting) */
 };
 
@@ -211,7 +212,8 @@ void handle_get_my_games(struct http_request *request)
 {
 	const char *filter = http_query(request, "waiting_for_me");
 	if (filter && strcmp(filter, "true") != 0 && strcmp(filter, "false") != 0) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "waiting_for_me is true or false", "waiting_for_me", -1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "waiting_for_me is true or false",
+				     "waiting_for_me", -1);
 		return;
 	}
 	const char *sort = http_query(request, "sort");
@@ -237,8 +239,8 @@ void handle_get_my_games(struct http_request *request)
 		char *end = NULL;
 		offset = cursor[0] == 'o' ? strtol(cursor + 1, &end, 10) : -1;
 		if (offset < 0 || offset > MY_GAMES_MAX || !end || *end || end == cursor + 1) {
-			http_respond_problem(request, PROBLEM_INVALID_FIELD, "cursor is the next_cursor of a previous page",
-					     "cursor", -1);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD,
+					     "cursor is the next_cursor of a previous page", "cursor", -1);
 			return;
 		}
 	}
@@ -292,12 +294,12 @@ void handle_get_my_games(struct http_request *request)
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
 			if (game->waiting_for >> s & 1u)
 				json_array_append_new(waiting, json_integer(s));
-		json_array_append_new(
-			list, json_pack("{s:s, s:i, s:s, s:i, s:o, s:b, s:o, s:{s:s, s:i}}", "id", id, "seat", game->seat,
-					"status", game->status, "version", (int)game->version, "waiting_for", waiting,
-					"waiting_for_me", game->waiting_for >> game->seat & 1u, "deadline",
-					game->deadline_us ? json_string(deadline) : json_null(), "last_change", "at",
-					changed, "version", (int)game->version));
+		json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:i, s:o, s:b, s:o, s:{s:s, s:i}}", "id", id,
+						      "seat", game->seat, "status", game->status, "version",
+						      (int)game->version, "waiting_for", waiting, "waiting_for_me",
+						      game->waiting_for >> game->seat & 1u, "deadline",
+						      game->deadline_us ? json_string(deadline) : json_null(),
+						      "last_change", "at", changed, "version", (int)game->version));
 	}
 	json_t *next = json_null();
 	if (more) {

@@ -30,8 +30,8 @@ void handle_get_summary(struct http_request *request)
 	const struct game_record *game = &session.game;
 	if (game->state.phase != GAME_PHASE_FINISHED) {
 		http_respond_problem(request, PROBLEM_GAME_NOT_FINISHED,
-		                     "the summary of a game is given once it is finished (its log is then public)",
-		                     NULL, (long)game->state.version);
+				     "the summary of a game is given once it is finished (its log is then public)",
+				     NULL, (long)game->state.version);
 		return;
 	}
 	int32_t version = (int32_t)game->state.version;
@@ -50,8 +50,8 @@ void handle_get_summary(struct http_request *request)
 			struct codec_error error;
 			const struct store_event_row *row = &log.rows[i];
 			parsed =
-			        row->seq == count + 1 && count < version &&
-			        codec_payload_parse(row->type, row->payload, row->payload_size, &events[count], &error);
+				row->seq == count + 1 && count < version &&
+				codec_payload_parse(row->type, row->payload, row->payload_size, &events[count], &error);
 			count += parsed;
 		}
 		store_log_free(&log);
@@ -62,7 +62,7 @@ void handle_get_summary(struct http_request *request)
 	if (count != version || !statistics_compute(events, count, &stats, NULL, NULL)) {
 		free(events);
 		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "the game's log could not be read whole", NULL,
-		                     -1);
+				     -1);
 		return;
 	}
 	free(events);

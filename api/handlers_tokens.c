@@ -52,13 +52,13 @@ void handle_replace_seat_token(struct http_request *request)
 	if (!text || !*text || *end || seat < 0 || seat >= session.game.state.options.seats) {
 		char detail[96];
 		snprintf(detail, sizeof detail, "seat is a seat number of the game, 0 to %d",
-		         session.game.state.options.seats - 1);
+			 session.game.state.options.seats - 1);
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "seat", -1);
 		return;
 	}
 	if (session.viewer != seat) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH,
-		                     "only the seat (its token, or its player's) replaces its token", NULL, -1);
+				     "only the seat (its token, or its player's) replaces its token", NULL, -1);
 		return;
 	}
 	char token[AUTH_TOKEN_LENGTH + 1];
@@ -68,7 +68,7 @@ void handle_replace_seat_token(struct http_request *request)
 	enum store_status status = play_replace_seat_token(session.game.id, (int)seat, hash);
 	if (status == STORE_NOT_FOUND) {
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE, "the seat has no token to replace", "seat",
-		                     -1);
+				     -1);
 		return;
 	}
 	if (status != STORE_OK) {
@@ -78,9 +78,9 @@ void handle_replace_seat_token(struct http_request *request)
 	long version = (long)session.game.state.version;
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json(request, 200,
-	                  json_pack("{s:s, s:i, s:s, s:i}", "id", session.game.id_text, "seat", (int)seat, "token",
-	                            token, "version", (int)version),
-	                  version);
+			  json_pack("{s:s, s:i, s:s, s:i}", "id", session.game.id_text, "seat", (int)seat, "token",
+				    token, "version", (int)version),
+			  version);
 }
 
 void handle_replace_player_token(struct http_request *request)
@@ -107,5 +107,5 @@ void handle_replace_player_token(struct http_request *request)
 	store_format_id(player.id, id);
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json(request, 200, json_pack("{s:s, s:s, s:s}", "id", id, "name", player.name, "token", token),
-	                  -1);
+			  -1);
 }

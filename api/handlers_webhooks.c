@@ -121,8 +121,10 @@ static int room_for_webhook(struct http_request *request, struct session *sessio
 	}
 	if (most > 0 && receivers >= most) {
 		char detail[160];
-		snprintf(detail, sizeof detail,
-			 "an event of this game already reaches %d receivers, with its players' (WEBHOOK_RECEIVERS_MAX)", most);
+		snprintf(
+			detail, sizeof detail,
+			"an event of this game already reaches %d receivers, with its players' (WEBHOOK_RECEIVERS_MAX)",
+			most);
 		http_respond_problem(request, PROBLEM_TOO_MANY_WEBHOOKS, detail, NULL, -1);
 		return 0;
 	}
@@ -153,8 +155,7 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 	return 1;
 }
 
-void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
-			      const char *location)
+void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret, const char *location)
 {
 	char secret_text[DELIVER_SECRET_TEXT_SIZE];
 	deliver_secret_text(secret, secret_text);
@@ -177,11 +178,11 @@ void handle_post_webhook(struct http_request *request)
 		json_decref(body);
 		return;
 	}
-	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
-					wanted.format, 0, 0, NULL};
+	struct store_webhook webhook = {
+		0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url, wanted.format, 0, 0, NULL};
 	enum store_status status =
-		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
-				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret, webhook.url,
+				wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);
@@ -290,8 +291,8 @@ void handlers_webhook_deliveries(struct http_request *request, int64_t id)
 	for (int i = 0; i < count; i++) {
 		char at[40];
 		play_format_time(entries[i].at_us, at, sizeof at);
-		json_t *entry = json_pack("{s:s, s:s, s:i, s:i, s:o, s:i}", "at", at, "kind", entries[i].kind, "version",
-					  (int)entries[i].seq, "attempt", entries[i].attempt, "status",
+		json_t *entry = json_pack("{s:s, s:s, s:i, s:i, s:o, s:i}", "at", at, "kind", entries[i].kind,
+					  "version", (int)entries[i].seq, "attempt", entries[i].attempt, "status",
 					  entries[i].http_status ? json_integer(entries[i].http_status) : json_null(),
 					  "duration_ms", entries[i].duration_ms);
 		if (entries[i].error[0])

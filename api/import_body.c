@@ -53,8 +53,8 @@ static int refuse_event(struct problem_refusal *error, int index, const char *re
 
 static int known_members(const json_t *body, struct problem_refusal *error)
 {
-	static const char *const members[] = {"format",  "game",    "version", "finished", "seed",
-	                                      "options", "players", "board",   "events"};
+	static const char *const members[] = {"format",	 "game",    "version", "finished", "seed",
+					      "options", "players", "board",   "events"};
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)body, key, value)
@@ -64,7 +64,7 @@ static int known_members(const json_t *body, struct problem_refusal *error)
 			known = strcmp(key, members[k]) == 0;
 		if (!known)
 			return refuse(error, PROBLEM_UNKNOWN_FIELD, key,
-			              "an import is an export of GET /v1/games/{id}/export");
+				      "an import is an export of GET /v1/games/{id}/export");
 	}
 	return 1;
 }
@@ -100,7 +100,7 @@ static int read_seed(const json_t *value, struct import_body *out, struct proble
 		}
 	}
 	return refuse(error, PROBLEM_INVALID_FIELD, "seed",
-	              "seed is a decimal string (or integer) of 0..2^63-1, or null");
+		      "seed is a decimal string (or integer) of 0..2^63-1, or null");
 }
 
 /* The events of the list and each entry's origin, into out->events and out->entry_origins. */
@@ -125,7 +125,7 @@ static int read_events(const json_t *list, struct import_body *out, struct probl
 		if (!ok) {
 			char reason[300];
 			snprintf(reason, sizeof reason, "not an unredacted event (%s)",
-			         is_object ? codec.message : "not an object");
+				 is_object ? codec.message : "not an object");
 			return refuse_event(error, (int)i, reason);
 		}
 		out->entry_origins[i] = origin_of(entry);
@@ -180,7 +180,7 @@ static int read_players(const json_t *players, struct import_body *out, struct p
 		return 1;
 	if (!json_is_array(players) || json_array_size(players) != (size_t)seats)
 		return refuse(error, PROBLEM_INVALID_FIELD, "players",
-		              "players lists one {name, bot} per seat of the log");
+			      "players lists one {name, bot} per seat of the log");
 	for (int s = 0; s < seats; s++) {
 		json_t *player = json_array_get(players, (size_t)s);
 		if (!json_is_object(player)) {
@@ -194,7 +194,7 @@ static int read_players(const json_t *players, struct import_body *out, struct p
 			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
 				char quoted[64];
 				snprintf(error->field_text, sizeof error->field_text, "players[%d].%s", s,
-				         text_quote(quoted, sizeof quoted, key, 16));
+					 text_quote(quoted, sizeof quoted, key, 16));
 				return refuse_own_field(error, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot");
 			}
 		}
@@ -221,7 +221,7 @@ static int judge(struct import_body *out, struct problem_refusal *error)
 	out->final = xmalloc(sizeof *out->final);
 	struct import_refusal refusal;
 	if (!import_verify(out->events, out->count, out->has_seed, (uint64_t)out->seed, out->groups, &out->group_count,
-	                   out->final, &refusal))
+			   out->final, &refusal))
 		return refuse_event(error, refusal.index, refusal.reason);
 	out->group_origins = xcalloc((size_t)out->group_count, sizeof *out->group_origins);
 	for (int g = 0; g < out->group_count; g++)

@@ -27,7 +27,7 @@ json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struc
 	json_t *body = json_loadb(bytes, length, JSON_REJECT_DUPLICATES, &error);
 	if (!body) {
 		problem_refuse(refusal, PROBLEM_INVALID_JSON, "", "line %d, column %d: %s", error.line, error.column,
-		       error.text);
+			       error.text);
 		return NULL;
 	}
 	if (!json_is_object(body)) {
@@ -39,7 +39,7 @@ json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struc
 }
 
 int inputs_known_members(const json_t *body, const char *const *members, const char *detail,
-                         struct problem_refusal *refusal)
+			 struct problem_refusal *refusal)
 {
 	const char *key;
 	json_t *value;
@@ -58,15 +58,15 @@ int inputs_name(const json_t *value, const char *field, char out[INPUTS_NAME_SIZ
 {
 	int characters;
 	enum person_name_verdict verdict =
-	        json_is_string(value)
-	                ? person_name_check(json_string_value(value), json_string_length(value), &characters)
-	                : PERSON_NAME_MALFORMED;
+		json_is_string(value)
+			? person_name_check(json_string_value(value), json_string_length(value), &characters)
+			: PERSON_NAME_MALFORMED;
 	if (verdict != PERSON_NAME_OK) {
 		/* The member's name is the caller's (often a local buffer): copied. */
 		if (field != refusal->field_text)
 			snprintf(refusal->field_text, sizeof refusal->field_text, "%s", field);
-		return problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, refusal->field_text,
-				      "%s", person_name_reason(verdict));
+		return problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
+				      refusal->field_text, "%s", person_name_reason(verdict));
 	}
 	snprintf(out, INPUTS_NAME_SIZE, "%s", json_string_value(value));
 	return 1;
@@ -89,9 +89,10 @@ int inputs_message(const json_t *body, const char **text, struct problem_refusal
 		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "text", "a message needs its text");
 	if (!json_is_string(value) || strlen(json_string_value(value)) != json_string_length(value) ||
 	    text_message_length(json_string_value(value), MESSAGES_MAX_CHARACTERS) < 0)
-		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "text",
-		              "text is 1..500 characters of UTF-8, without control characters (line feeds allowed) or "
-		              "bidi controls");
+		return problem_refuse(
+			refusal, PROBLEM_INVALID_FIELD, "text",
+			"text is 1..500 characters of UTF-8, without control characters (line feeds allowed) or "
+			"bidi controls");
 	*text = json_string_value(value);
 	return 1;
 }
@@ -104,8 +105,8 @@ int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat,
 	char *end = NULL;
 	long value = seat_text ? strtol(seat_text, &end, 10) : -1;
 	if (!seat_text || !*seat_text || *end || value < 0 || value >= seats)
-		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "seat", "seat is a seat number of the game, 0 to %d",
-		              seats - 1);
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "seat",
+				      "seat is a seat number of the game, 0 to %d", seats - 1);
 	*seat = (int)value;
 	return 1;
 }
@@ -118,7 +119,7 @@ int inputs_join(const json_t *body, const json_t **invite, const json_t **name, 
 	json_t *code = json_object_get(body, "invite");
 	if (!json_is_string(code) || json_string_length(code) < 1 || json_string_length(code) > 128)
 		return problem_refuse(refusal, code ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "invite",
-		              "invite is the code of the game's invite (a string)");
+				      "invite is the code of the game's invite (a string)");
 	*invite = code;
 	*name = json_object_get(body, "name");
 	return 1;

@@ -29,7 +29,7 @@ json_t *inputs_json_object(const char *bytes, size_t length, int empty_ok, struc
 /* 1 when every member of `body` is one of `members` (NULL-terminated); else 0 with 400
  * unknown_field naming the member and `detail` (static text) as the detail. */
 int inputs_known_members(const json_t *body, const char *const *members, const char *detail,
-                         struct problem_refusal *refusal);
+			 struct problem_refusal *refusal);
 
 /* A name a client gives (codec/person_name.h) from `value` (NULL: missing) into `out`:
  * 1, or 0 with 400 (missing_field when NULL, else invalid_field) naming `field` (at most

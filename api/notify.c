@@ -240,8 +240,8 @@ int notify_park(struct notify_waiter *waiter, struct http_request *request, int6
 	return park_game(waiter, request, game_id, after, 0, 0, deadline);
 }
 
-int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id,
-			 int32_t after, uint64_t seen, double deadline)
+int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
+			 uint64_t seen, double deadline)
 {
 	return park_game(waiter, request, game_id, after, 1, seen, deadline);
 }

@@ -28,9 +28,9 @@ struct notify_waiter {
 	int32_t after;
 	double deadline;
 	int parked;
-	int messages;          /* woken by the game's messages too */
-	uint64_t seen;         /* the notify_seen() before the waiter's last read */
-	const int64_t *games;  /* a feed's games (borrowed while parked), else NULL */
+	int messages;	      /* woken by the game's messages too */
+	uint64_t seen;	      /* the notify_seen() before the waiter's last read */
+	const int64_t *games; /* a feed's games (borrowed while parked), else NULL */
 	int game_count;
 };
 
@@ -50,8 +50,8 @@ int notify_park(struct notify_waiter *waiter, struct http_request *request, int6
 /* Like notify_park(), also woken by a message posted to the game (notify_message()):
  * `seen` is notify_seen() taken before the handler's last read; a notification of the
  * game since then returns 0 (read again). */
-int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id,
-			 int32_t after, uint64_t seen, double deadline);
+int notify_park_messages(struct notify_waiter *waiter, struct http_request *request, int64_t game_id, int32_t after,
+			 uint64_t seen, double deadline);
 
 /* Park a feed (a player's games): woken by any append or message of games[0 .. count)
  * (borrowed until woken), or at `deadline`. Returns 0 without parking when one of them

@@ -69,14 +69,14 @@ struct budget_rule {
 };
 
 static const struct budget_rule rules[QUOTAS_BUDGET_COUNT] = {
-        [QUOTAS_CREATE] = {"create", "CREATE_RATE_IP", PROBLEM_CREATE_QUOTA,
-                           "this address has created (or imported) as many games as it may for now (%s)"},
-        [QUOTAS_PLAYER] = {"player", "PLAYER_RATE_IP", PROBLEM_PLAYER_QUOTA,
-                           "this address has made as many players as it may for now (%s)"},
-        [QUOTAS_IMPORT_BYTES] = {"import_bytes", "IMPORT_BYTES_IP", PROBLEM_IMPORT_QUOTA,
-                                 "this address has imported as many bytes as it may for now (%s)"},
-        [QUOTAS_AWAY] = {"away", "AWAY_RATE_SEAT", PROBLEM_AWAY_QUOTA,
-                         "this seat has gone away and come back as often as it may for now (%s)"},
+	[QUOTAS_CREATE] = {"create", "CREATE_RATE_IP", PROBLEM_CREATE_QUOTA,
+			   "this address has created (or imported) as many games as it may for now (%s)"},
+	[QUOTAS_PLAYER] = {"player", "PLAYER_RATE_IP", PROBLEM_PLAYER_QUOTA,
+			   "this address has made as many players as it may for now (%s)"},
+	[QUOTAS_IMPORT_BYTES] = {"import_bytes", "IMPORT_BYTES_IP", PROBLEM_IMPORT_QUOTA,
+				 "this address has imported as many bytes as it may for now (%s)"},
+	[QUOTAS_AWAY] = {"away", "AWAY_RATE_SEAT", PROBLEM_AWAY_QUOTA,
+			 "this seat has gone away and come back as often as it may for now (%s)"},
 };
 
 static struct quota_budget budgets[QUOTAS_BUDGET_COUNT];
@@ -137,7 +137,7 @@ void quotas_charge(struct http_request *request, enum quotas_budget budget, cons
 	enum store_status status = quota_charge(&budgets[budget], key, amount);
 	if (status != STORE_OK)
 		log_event("error", "a quota could not be charged", "budget", rules[budget].setting, "request_id",
-		                 request->request_id, "status", store_status_name(status), NULL);
+			  request->request_id, "status", store_status_name(status), NULL);
 }
 
 const char *quotas_client(const struct http_request *request)
@@ -160,8 +160,8 @@ int quotas_import_enter(struct http_request *request)
 	atomic_fetch_sub(&imports_running, 1);
 	http_add_header(request, "Retry-After", "5");
 	http_respond_problem(request, PROBLEM_IMPORT_BUSY,
-	                     "this server judges as many imports at once as it may (IMPORT_CONCURRENCY): retry shortly",
-	                     NULL, -1);
+			     "this server judges as many imports at once as it may (IMPORT_CONCURRENCY): retry shortly",
+			     NULL, -1);
 	return 0;
 }
 

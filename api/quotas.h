@@ -18,10 +18,10 @@
 
 /* The budgets counted in the database (game/quota.h), for every server of one database. */
 enum quotas_budget {
-	QUOTAS_CREATE,       /* games created or imported per client: CREATE_RATE_IP an hour, burst 20 */
-	QUOTAS_PLAYER,       /* players made per client: PLAYER_RATE_IP an hour, burst 10 */
+	QUOTAS_CREATE,	     /* games created or imported per client: CREATE_RATE_IP an hour, burst 20 */
+	QUOTAS_PLAYER,	     /* players made per client: PLAYER_RATE_IP an hour, burst 10 */
 	QUOTAS_IMPORT_BYTES, /* bytes of imports per client: IMPORT_BYTES_IP an hour, burst the same */
-	QUOTAS_AWAY,         /* holiday toggles (away or back) per seat: AWAY_RATE_SEAT a day, burst the same */
+	QUOTAS_AWAY,	     /* holiday toggles (away or back) per seat: AWAY_RATE_SEAT a day, burst the same */
 	QUOTAS_BUDGET_COUNT
 };
 

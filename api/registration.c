@@ -32,7 +32,7 @@ static int valid_url(const char *url)
 }
 
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
-                              struct registration_webhook *out, struct problem_refusal *refusal)
+			      struct registration_webhook *out, struct problem_refusal *refusal)
 {
 	memset(out, 0, sizeof *out);
 	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
@@ -44,7 +44,7 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "url", "url is required");
 	if (!json_is_string(url) || !valid_url(json_string_value(url)))
 		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "url",
-		              "url must be an http:// or https:// URL of at most 2048 characters");
+				      "url must be an http:// or https:// URL of at most 2048 characters");
 	char why[128];
 	if (!destination_url_allowed(json_string_value(url), allow_private, why, sizeof why))
 		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "url", "%s", why);
@@ -55,7 +55,7 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 			out->your_turn_only = 1;
 		else if (strcmp(which, "all") != 0)
 			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "events",
-			              "events is \"all\", or \"your_turn\" for a seat's webhook");
+					      "events is \"all\", or \"your_turn\" for a seat's webhook");
 	}
 	out->format = STORE_FORMAT_STANDARD;
 	json_t *format_json = json_object_get(body, "format");
@@ -64,14 +64,14 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 		/* Mail has its own route (POST .../mail): its registrations are not webhooks to list. */
 		if (out->format < 0 || out->format == STORE_FORMAT_MAIL)
 			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "format",
-			              "format is \"standard\", \"discord\" or \"slack\"");
+					      "format is \"standard\", \"discord\" or \"slack\"");
 	}
 	json_t *mentions = json_object_get(body, "mentions");
 	if (mentions && !json_is_null(mentions)) {
 		char why_mentions[160];
 		if (out->format == STORE_FORMAT_STANDARD)
 			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "mentions",
-			              "mentions are for \"discord\" and \"slack\" webhooks only");
+					      "mentions are for \"discord\" and \"slack\" webhooks only");
 		if (!channels_mentions_valid(mentions, seats, out->format, why_mentions, sizeof why_mentions))
 			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "mentions", "%s", why_mentions);
 		out->mentions = json_dumps(mentions, JSON_COMPACT);
@@ -91,7 +91,8 @@ int registration_read_mail(const json_t *body, const char **address, struct prob
 	if (!value)
 		return problem_refuse(refusal, PROBLEM_MISSING_FIELD, "address", "address is required");
 	if (!json_is_string(value))
-		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "address", "address is a string: one plain mail address");
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "address",
+				      "address is a string: one plain mail address");
 	if (!mail_address_valid(json_string_value(value), why, sizeof why))
 		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "address", "%s", why);
 	*address = json_string_value(value);

@@ -28,7 +28,7 @@
 struct registration_webhook {
 	const char *url;
 	int your_turn_only;
-	int format;     /* enum store_webhook_format: standard, discord or slack */
+	int format;	/* enum store_webhook_format: standard, discord or slack */
 	char *mentions; /* the mentions object as compact JSON text, or NULL */
 };
 
@@ -38,7 +38,7 @@ struct registration_webhook {
  * ("standard", "discord", "slack") and mentions (chat formats only; keyed by seats below
  * `seats`; deliver/channels.h). 1 with *out set, or 0 with *refusal set (out->mentions NULL). */
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
-                              struct registration_webhook *out, struct problem_refusal *refusal);
+			      struct registration_webhook *out, struct problem_refusal *refusal);
 
 /* Read a mail registration: the one member address, one plain mail address
  * (mail_address_valid(), deliver/mail_message.h). 1 with *address set, or 0 with *refusal set. */

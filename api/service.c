@@ -76,16 +76,17 @@ const struct config *service_config(void)
 void service_store_error(struct http_request *request, enum store_status status)
 {
 	if (status == STORE_NOT_STARTED) {
-		http_respond_problem(request, PROBLEM_GAME_NOT_STARTED,
-				     "the game waits for players to join its open seats: it starts when every seat is taken",
-				     NULL, 0);
+		http_respond_problem(
+			request, PROBLEM_GAME_NOT_STARTED,
+			"the game waits for players to join its open seats: it starts when every seat is taken", NULL,
+			0);
 		return;
 	}
 	counters_add(COUNTERS_DATABASE_ERRORS, 1);
 	if (status == STORE_UNAVAILABLE) {
 		http_add_header(request, "Retry-After", "1");
-		http_respond_problem(request, PROBLEM_DATABASE_UNAVAILABLE, "the database cannot be reached; retry shortly",
-				     NULL, -1);
+		http_respond_problem(request, PROBLEM_DATABASE_UNAVAILABLE,
+				     "the database cannot be reached; retry shortly", NULL, -1);
 	} else {
 		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, store_status_message(status), NULL, -1);
 	}
@@ -118,11 +119,13 @@ static int authenticate(struct http_request *request, struct session *session, c
 	enum store_status status = play_find_token(session->game.id, hash, &seat);
 	if (status == STORE_NOT_FOUND && length > 3 && memcmp(token, "pt_", 3) == 0) {
 		/* A player's token acts for the player's own seats, and for nothing else. */
-		http_respond_problem(request, PROBLEM_PLAYER_NOT_SEATED, "this player holds no seat in this game", NULL, -1);
+		http_respond_problem(request, PROBLEM_PLAYER_NOT_SEATED, "this player holds no seat in this game", NULL,
+				     -1);
 		return 0;
 	}
 	if (status == STORE_NOT_FOUND) {
-		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "this token does not belong to this game", NULL, -1);
+		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "this token does not belong to this game", NULL,
+				     -1);
 		return 0;
 	}
 	if (status != STORE_OK) {
@@ -186,7 +189,8 @@ static int open_game(struct http_request *request, struct session *session, int 
 		bearer = length > 0 && length <= 128 ? 1 : -1;
 	}
 	if (bearer < 0) {
-		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "Authorization must be \"Bearer <token>\"", NULL, -1);
+		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "Authorization must be \"Bearer <token>\"", NULL,
+				     -1);
 		return 0;
 	}
 	if (bearer == 0 && access != ROUTE_ANYONE) {
@@ -215,8 +219,8 @@ static int open_game(struct http_request *request, struct session *session, int 
 		return 0;
 	request->seat = session->viewer == PLAY_ADMIN ? -2 : session->viewer;
 	if (access == ROUTE_SEAT && session->viewer == PLAY_ADMIN) {
-		http_respond_problem(request, PROBLEM_SEAT_TOKEN_REQUIRED, "the admin token cannot make moves: use a seat token",
-				     NULL, -1);
+		http_respond_problem(request, PROBLEM_SEAT_TOKEN_REQUIRED,
+				     "the admin token cannot make moves: use a seat token", NULL, -1);
 		return 0;
 	}
 	return 1;
@@ -292,8 +296,10 @@ json_t *service_body(struct http_request *request, int empty_ok)
 		return body;
 	}
 	const char *type = http_header(request, MHD_HTTP_HEADER_CONTENT_TYPE);
-	if (!type || strncasecmp(type, "application/json", 16) != 0 || (type[16] && type[16] != ';' && type[16] != ' ')) {
-		http_respond_problem(request, PROBLEM_UNSUPPORTED_MEDIA_TYPE, "send Content-Type: application/json", NULL, -1);
+	if (!type || strncasecmp(type, "application/json", 16) != 0 ||
+	    (type[16] && type[16] != ';' && type[16] != ' ')) {
+		http_respond_problem(request, PROBLEM_UNSUPPORTED_MEDIA_TYPE, "send Content-Type: application/json",
+				     NULL, -1);
 		return NULL;
 	}
 	if (!(body = inputs_json_object(request->body, request->body_length, empty_ok, &refusal)))
@@ -374,15 +380,15 @@ void service_move(struct http_request *request, struct session *session, const s
 	struct game_record *game = &session->game;
 	const char *key = http_header(request, "Idempotency-Key");
 	if (key && !headers_idempotency_key_valid(key)) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "Idempotency-Key must be 1..200 printable characters",
-				     "Idempotency-Key", -1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "Idempotency-Key must be 1..200 printable characters", "Idempotency-Key", -1);
 		return;
 	}
 	long pinned = -1;
 	int if_match = headers_if_match(http_header(request, MHD_HTTP_HEADER_IF_MATCH), &pinned);
 	if (if_match < 0) {
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "If-Match must be a version in quotes, e.g. \"12\"",
-				     "If-Match", -1);
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "If-Match must be a version in quotes, e.g. \"12\"", "If-Match", -1);
 		return;
 	}
 	char *scoped = key ? scoped_key(session, key) : NULL;
@@ -401,7 +407,9 @@ void service_move(struct http_request *request, struct session *session, const s
 		.origin = STORE_ORIGIN_PLAYER,
 		.viewer = session->viewer,
 		/* A weak tag pins to no version there is: 412, unless the key has an answer. */
-		.pinned = if_match == 2 ? LONG_MAX : if_match == 1 ? pinned : -1,
+		.pinned = if_match == 2	  ? LONG_MAX
+			  : if_match == 1 ? pinned
+					  : -1,
 		/* An answer to an offer depends on the offer, not on other seats' answers. */
 		.pinned_offer = command->type == COMMAND_ACCEPT_TRADE || command->type == COMMAND_DECLINE_TRADE
 					? command->trade
@@ -440,8 +448,9 @@ void service_move(struct http_request *request, struct session *session, const s
 		return;
 	case PLAY_STALE:
 		http_respond_problem(request, PROBLEM_PRECONDITION_FAILED,
-				     if_match == 2 ? "a weak tag (W/) never matches: If-Match compares versions strongly"
-						   : "the game has moved on: reload and decide again",
+				     if_match == 2
+					     ? "a weak tag (W/) never matches: If-Match compares versions strongly"
+					     : "the game has moved on: reload and decide again",
 				     NULL, result.version);
 		return;
 	case PLAY_RACED:

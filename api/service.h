@@ -26,7 +26,7 @@
 
 struct session {
 	struct game_record game;
-	int viewer; /* a seat, VIEW_SPECTATOR or PLAY_ADMIN */
+	int viewer;    /* a seat, VIEW_SPECTATOR or PLAY_ADMIN */
 	int has_token; /* the caller sent a token of the game: its hash is token_hash */
 	uint8_t token_hash[STORE_HASH_SIZE];
 };

@@ -36,12 +36,9 @@ static const struct {
 	const char *extension;
 	const char *type;
 } content_types[] = {
-	{".html", "text/html; charset=utf-8"},
-	{".js", "text/javascript; charset=utf-8"},
-	{".css", "text/css; charset=utf-8"},
-	{".svg", "image/svg+xml"},
-	{".json", "application/json; charset=utf-8"},
-	{".txt", "text/plain; charset=utf-8"},
+	{".html", "text/html; charset=utf-8"},	      {".js", "text/javascript; charset=utf-8"},
+	{".css", "text/css; charset=utf-8"},	      {".svg", "image/svg+xml"},
+	{".json", "application/json; charset=utf-8"}, {".txt", "text/plain; charset=utf-8"},
 };
 
 const char *web_content_type(const char *name)

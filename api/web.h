@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 
-#define WEB_CSP                                                                                                   \
-	"default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; "    \
+#define WEB_CSP                                                                                               \
+	"default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; " \
 	"object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 /* The API reference's policy (the files of openapi/docs, served at /docs): Redoc's script
@@ -27,9 +27,9 @@
  * its search index, run in a worker it makes from a blob: URL. Nothing else: no inline
  * script, no eval, no other origin. web/tests/docs.mjs checks in a browser that the page
  * renders with no violation of it. */
-#define DOCS_CSP                                                                                                  \
-	"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "        \
-	"connect-src 'self'; worker-src blob:; object-src 'none'; base-uri 'none'; form-action 'none'; "         \
+#define DOCS_CSP                                                                                          \
+	"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " \
+	"connect-src 'self'; worker-src blob:; object-src 'none'; base-uri 'none'; form-action 'none'; "  \
 	"frame-ancestors 'none'"
 
 /* One embedded file (defined by the generated build/gen/web_files.c): its name in

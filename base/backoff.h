@@ -11,7 +11,7 @@
 #define BACKOFF_MAX_MS 5000
 
 struct backoff {
-	int failures; /* in a row */
+	int failures;  /* in a row */
 	unsigned seed; /* for the jitter */
 };
 

@@ -15,46 +15,46 @@
 #include "base/xalloc.h"
 
 /* X(name, metric, help): counters, which only grow. */
-#define COUNTERS_TABLE(X) \
-	X(GAMES_CREATED, "catan_games_created_total", "Games created") \
-	X(EVENTS_APPENDED, "catan_events_appended_total", "Events appended to game logs") \
-	X(APPEND_CONFLICTS, "catan_append_conflicts_total", "Appends that lost a race for the next version") \
-	X(DATABASE_ERRORS, "catan_database_errors_total", "Database operations that failed (unavailable or error)") \
-	X(RATE_LIMITED, "catan_rate_limited_total", "Requests refused by the rate limit") \
-	X(WEBHOOK_DELIVERED, "catan_webhook_deliveries_total", "Webhook deliveries acknowledged by the receiver") \
-	X(WEBHOOK_FAILED, "catan_webhook_failures_total", "Webhook delivery attempts that failed") \
-	X(DEADLINES_FIRED, "catan_deadlines_fired_total", "Turn deadlines that expired into a default move") \
-	X(BOT_MOVES, "catan_bot_moves_total", "Moves made by server-side bots") \
-	X(CONNECTIONS_SHED, "catan_connections_shed_total", \
-	  "Connections owing their request closed to keep capacity free for new ones") \
-	X(CONNECTIONS_TIMED_OUT, "catan_connections_timed_out_total", \
-	  "Connections closed for not delivering a request in time") \
+#define COUNTERS_TABLE(X)                                                                                              \
+	X(GAMES_CREATED, "catan_games_created_total", "Games created")                                                 \
+	X(EVENTS_APPENDED, "catan_events_appended_total", "Events appended to game logs")                              \
+	X(APPEND_CONFLICTS, "catan_append_conflicts_total", "Appends that lost a race for the next version")           \
+	X(DATABASE_ERRORS, "catan_database_errors_total", "Database operations that failed (unavailable or error)")    \
+	X(RATE_LIMITED, "catan_rate_limited_total", "Requests refused by the rate limit")                              \
+	X(WEBHOOK_DELIVERED, "catan_webhook_deliveries_total", "Webhook deliveries acknowledged by the receiver")      \
+	X(WEBHOOK_FAILED, "catan_webhook_failures_total", "Webhook delivery attempts that failed")                     \
+	X(DEADLINES_FIRED, "catan_deadlines_fired_total", "Turn deadlines that expired into a default move")           \
+	X(BOT_MOVES, "catan_bot_moves_total", "Moves made by server-side bots")                                        \
+	X(CONNECTIONS_SHED, "catan_connections_shed_total",                                                            \
+	  "Connections owing their request closed to keep capacity free for new ones")                                 \
+	X(CONNECTIONS_TIMED_OUT, "catan_connections_timed_out_total",                                                  \
+	  "Connections closed for not delivering a request in time")                                                   \
 	X(WAITING_REFUSED, "catan_waiting_refused_total", "Long-polls and streams refused because too many were open") \
-	X(WAITERS_DEPARTED, "catan_waiters_departed_total", \
-	  "Parked long-polls and streams ended because their client had gone") \
-	X(BACKGROUND_RETRIES, "catan_background_retries_total", \
+	X(WAITERS_DEPARTED, "catan_waiters_departed_total",                                                            \
+	  "Parked long-polls and streams ended because their client had gone")                                         \
+	X(BACKGROUND_RETRIES, "catan_background_retries_total",                                                        \
 	  "Database calls of background threads that failed and were retried later")
 
 /* X(name, metric, help): gauges, which go up and down. */
-#define COUNTERS_GAUGE_TABLE(X) \
+#define COUNTERS_GAUGE_TABLE(X)                                                       \
 	X(WAITERS, "catan_long_poll_waiters", "Long-poll requests currently waiting") \
-	X(STREAMS, "catan_streams", "Event streams currently open") \
-	X(CONNECTIONS, "catan_connections", "Connections currently open") \
-	X(BACKING_OFF, "catan_background_backing_off", \
+	X(STREAMS, "catan_streams", "Event streams currently open")                   \
+	X(CONNECTIONS, "catan_connections", "Connections currently open")             \
+	X(BACKING_OFF, "catan_background_backing_off",                                \
 	  "Background threads whose last database call failed (waiting to retry)")
 
 enum counters_counter {
 #define COUNTERS_ENUM(name, metric, help) COUNTERS_##name,
 	COUNTERS_TABLE(COUNTERS_ENUM)
 #undef COUNTERS_ENUM
-	COUNTERS_COUNT
+		COUNTERS_COUNT
 };
 
 enum counters_gauge {
 #define COUNTERS_GAUGE_ENUM(name, metric, help) COUNTERS_GAUGE_##name,
 	COUNTERS_GAUGE_TABLE(COUNTERS_GAUGE_ENUM)
 #undef COUNTERS_GAUGE_ENUM
-	COUNTERS_GAUGE_COUNT
+		COUNTERS_GAUGE_COUNT
 };
 
 void counters_add(enum counters_counter counter, long amount);

@@ -59,8 +59,8 @@ int log_utf8_valid(const char *text, size_t length)
 			point = point << 6 | (at[i] & 0x3fu);
 		}
 		/* overlong, surrogate, beyond Unicode */
-		if ((more == 2 && point < 0x800) || (more == 3 && point < 0x10000) || (point >= 0xd800 && point <= 0xdfff) ||
-		    point > 0x10ffff)
+		if ((more == 2 && point < 0x800) || (more == 3 && point < 0x10000) ||
+		    (point >= 0xd800 && point <= 0xdfff) || point > 0x10ffff)
 			return 0;
 		at += more + 1;
 	}

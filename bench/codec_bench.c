@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 			struct codec_error error;
 			if (!codec_event_parse(texts[i], strlen(texts[i]), &event, &error) ||
 			    memcmp(&event, &game.events[i], sizeof event) != 0) {
-				fprintf(stderr, "bench_codec: event %d of game %ld does not round-trip: %s\n", i, g, texts[i]);
+				fprintf(stderr, "bench_codec: event %d of game %ld does not round-trip: %s\n", i, g,
+					texts[i]);
 				return 1;
 			}
 		}
@@ -63,13 +64,14 @@ int main(int argc, char **argv)
 		games_record_free(&game);
 	}
 	printf("bench codec: %ld games%s, %ld events (%.0f per game), %.1f bytes per event (largest %ld)\n", games,
-	       trades ? " with trades" : "", events,
-	       (double)events / (double)games, (double)bytes / (double)events, largest);
+	       trades ? " with trades" : "", events, (double)events / (double)games, (double)bytes / (double)events,
+	       largest);
 	printf("bench codec: dump %.2f us + parse %.2f us = %.2f us per event\n", 1e6 * dump_seconds / (double)events,
 	       1e6 * parse_seconds / (double)events, 1e6 * (dump_seconds + parse_seconds) / (double)events);
 	for (int t = 0; t < EVENT_TYPE_COUNT; t++)
 		if (type_count[t])
 			printf("  %-24s %6.1f%% of events, %5.1f bytes\n", event_type_name(t),
-			       100.0 * (double)type_count[t] / (double)events, (double)type_bytes[t] / (double)type_count[t]);
+			       100.0 * (double)type_count[t] / (double)events,
+			       (double)type_bytes[t] / (double)type_count[t]);
 	return 0;
 }

@@ -71,8 +71,8 @@ static size_t on_data(char *data, size_t size, size_t count, void *user)
 
 /* One request; returns the status (0 on a transport error) and, when out is not NULL, the
  * parsed body in *out. */
-static long request(CURL *curl, const char *method, const char *url, const char *token, const char *body,
-		    json_t **out, double *ms)
+static long request(CURL *curl, const char *method, const char *url, const char *token, const char *body, json_t **out,
+		    double *ms)
 {
 	struct buffer buffer = {NULL, 0};
 	struct curl_slist *headers = NULL;
@@ -218,8 +218,10 @@ static void *work(void *argument)
 		/* Random play without domestic offers (they would let a random game chatter on). */
 		size_t candidates[4096], count = 0, index;
 		json_t *action;
-		json_array_foreach(actions, index, action) {
-			if (strcmp(json_string_value(json_object_get(action, "type")), "offer_trade") != 0 && count < 4096)
+		json_array_foreach(actions, index, action)
+		{
+			if (strcmp(json_string_value(json_object_get(action, "type")), "offer_trade") != 0 &&
+			    count < 4096)
 				candidates[count++] = index;
 		}
 		if (count == 0) {
@@ -325,7 +327,8 @@ int main(int argc, char **argv)
 	qsort(gets.values, gets.count, sizeof *gets.values, compare_doubles);
 	printf("bench http: %.0f moves/s, p50 %.2f ms, p99 %.2f ms\n", (double)moves / elapsed, percentile(&posts, 0.5),
 	       percentile(&posts, 0.99));
-	printf("bench http: %ld moves and %ld GET actions in %.1f s by %d concurrent games (%ld finished); GET p50 %.2f ms, "
+	printf("bench http: %ld moves and %ld GET actions in %.1f s by %d concurrent games (%ld finished); GET p50 "
+	       "%.2f ms, "
 	       "p99 %.2f ms; %ld failures\n",
 	       moves, get_count, elapsed, games, finished, percentile(&gets, 0.5), percentile(&gets, 0.99), failures);
 	free(posts.values);

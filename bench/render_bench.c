@@ -99,9 +99,9 @@ int main(int argc, char **argv)
 		for (int s = 0; s < game.options.seats; s++)
 			shown = game_public_points(&game, s) >= MID_GAME_POINTS ? 1 : shown;
 		/* stop in the middle of a turn, after a piece was built */
-		if (shown && game.phase == GAME_PHASE_MAIN && (command.type == COMMAND_BUILD_ROAD ||
-		                                               command.type == COMMAND_BUILD_SETTLEMENT ||
-		                                               command.type == COMMAND_BUILD_CITY))
+		if (shown && game.phase == GAME_PHASE_MAIN &&
+		    (command.type == COMMAND_BUILD_ROAD || command.type == COMMAND_BUILD_SETTLEMENT ||
+		     command.type == COMMAND_BUILD_CITY))
 			break;
 	}
 	struct event recent[RECENT];

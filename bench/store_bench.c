@@ -195,7 +195,8 @@ static void build_pool(int size, int trades)
 		while (entry->decisions && entry->events && games_step(&game, &before, &seat, &events)) {
 			if (entry->decision_count == capacity) {
 				capacity *= 2;
-				entry->decisions = realloc(entry->decisions, sizeof *entry->decisions * (size_t)capacity);
+				entry->decisions =
+					realloc(entry->decisions, sizeof *entry->decisions * (size_t)capacity);
 			}
 			while (event_count + events.count > event_capacity) {
 				event_capacity *= 2;
@@ -204,7 +205,8 @@ static void build_pool(int size, int trades)
 			if (!entry->decisions || !entry->events)
 				break;
 			entry->decisions[entry->decision_count++] = (struct decision){seat, event_count, events.count};
-			memcpy(entry->events + event_count, events.events, sizeof events.events[0] * (size_t)events.count);
+			memcpy(entry->events + event_count, events.events,
+			       sizeof events.events[0] * (size_t)events.count);
 			event_count += events.count;
 		}
 		if (!entry->decisions || !entry->events)
@@ -275,7 +277,8 @@ static void *write_games(void *argument)
 		}
 		const struct decision *decision = &writer->playing->decisions[writer->next_decision++];
 		list.count = decision->count;
-		memcpy(list.events, writer->playing->events + decision->first, sizeof list.events[0] * (size_t)list.count);
+		memcpy(list.events, writer->playing->events + decision->first,
+		       sizeof list.events[0] * (size_t)list.count);
 		struct game before;
 		memcpy(&before, &writer->state, sizeof before);
 		apply_events(&writer->state, &list);
@@ -360,9 +363,10 @@ static double run_pgbench(int clients, int seconds, const char *payload)
 		die("mkstemp", NULL);
 	FILE *script = fdopen(fd, "w");
 	/* A random 63-bit game id per row: the primary key never collides. */
-	fprintf(script, "\\set game random(1, 9223372036854775806)\n"
-			"INSERT INTO bench_events (game_id, seq, type, actor, origin, payload)"
-			" VALUES (:game, 1, 5, 1, 0, '%s');\n",
+	fprintf(script,
+		"\\set game random(1, 9223372036854775806)\n"
+		"INSERT INTO bench_events (game_id, seq, type, actor, origin, payload)"
+		" VALUES (:game, 1, 5, 1, 0, '%s');\n",
 		payload);
 	fclose(script);
 
@@ -409,11 +413,12 @@ static int64_t game_of_length(struct game_repo *repo, uint32_t events, uint64_t 
 		struct event_list list;
 		int seat;
 		while (game.playout.state.version < events && games_step(&game, &before, &seat, &list)) {
-			if (game_repo_append(repo, id, &before, &list, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL) !=
-			    STORE_OK)
+			if (game_repo_append(repo, id, &before, &list, &game.playout.state, seat, STORE_ORIGIN_PLAYER,
+					     NULL, NULL) != STORE_OK)
 				die("game_repo_append", game_repo_message(repo));
 			if (states && game.playout.state.version <= events + EVENT_LIST_MAX)
-				memcpy(&states[game.playout.state.version], &game.playout.state, sizeof game.playout.state);
+				memcpy(&states[game.playout.state.version], &game.playout.state,
+				       sizeof game.playout.state);
 		}
 		int long_enough = game.playout.state.version >= events;
 		memcpy(final, &game.playout.state, sizeof *final);
@@ -543,7 +548,8 @@ int main(void)
 	int games = env_int("BENCH_GAMES", 100);
 	int count = env_int("BENCH_WRITERS", 16);
 	int rounds = env_int("BENCH_ROUNDS", 3);
-	int snapshot_every = getenv("BENCH_SNAPSHOT_EVERY") ? atoi(getenv("BENCH_SNAPSHOT_EVERY")) : GAME_REPO_SNAPSHOT_EVERY;
+	int snapshot_every =
+		getenv("BENCH_SNAPSHOT_EVERY") ? atoi(getenv("BENCH_SNAPSHOT_EVERY")) : GAME_REPO_SNAPSHOT_EVERY;
 	if (count > MAX_WRITERS)
 		count = MAX_WRITERS;
 	create_database();
@@ -610,11 +616,12 @@ int main(void)
 	if (pgbench_sum > 0) {
 		printf("append vs pgbench: %.0f (shared notifier) and %.0f (wake-up per append) vs %.0f per second"
 		       " over %d rounds: %.0f%% and %.0f%% (target >= 70%%)\n",
-		       shared_sum / rounds, own_sum / rounds, pgbench_sum / rounds, rounds, 100.0 * shared_sum / pgbench_sum,
-		       100.0 * own_sum / pgbench_sum);
+		       shared_sum / rounds, own_sum / rounds, pgbench_sum / rounds, rounds,
+		       100.0 * shared_sum / pgbench_sum, 100.0 * own_sum / pgbench_sum);
 		printf("notifier: %ld wake-ups in %ld transactions (%.1f per transaction), %ld dropped;"
 		       " the listener received %ld notifications\n",
-		       sent, batches, batches ? (double)sent / (double)batches : 0.0, dropped, atomic_load(&listening.received));
+		       sent, batches, batches ? (double)sent / (double)batches : 0.0, dropped,
+		       atomic_load(&listening.received));
 	}
 	for (int i = 0; i < count; i++)
 		store_use_notifier(writers[i].store, notifier);
@@ -630,17 +637,17 @@ int main(void)
 	sql(conn, "VACUUM ANALYZE events, snapshots, idempotency_keys");
 	double stored = sql_number(conn, "SELECT count(*) FROM events");
 	double relation_bytes = sql_number(conn, "SELECT pg_total_relation_size('events')"
-					       " + pg_total_relation_size('snapshots')"
-					       " + pg_total_relation_size('idempotency_keys')");
+						 " + pg_total_relation_size('snapshots')"
+						 " + pg_total_relation_size('idempotency_keys')");
 	double events_bytes = sql_number(conn, "SELECT pg_total_relation_size('events')");
 	double index_bytes = sql_number(conn, "SELECT pg_indexes_size('events')");
 	double payload_bytes = sql_number(conn, "SELECT avg(pg_column_size(payload)) FROM events");
 	double finished = sql_number(conn, "SELECT count(*) FROM games WHERE status = 2");
 	printf("size: %.0f complete games%s (%.0f games in all), %.0f events: %.1f bytes per event on disk"
 	       " (events %.1f of which index %.1f, payload jsonb %.1f; snapshots + idempotency %.1f) (target <= 200)\n",
-	       finished, trades ? " with trades" : " without trades", sql_number(conn, "SELECT count(*) FROM games"), stored,
-	       relation_bytes / stored,
-	       events_bytes / stored, index_bytes / stored, payload_bytes, (relation_bytes - events_bytes) / stored);
+	       finished, trades ? " with trades" : " without trades", sql_number(conn, "SELECT count(*) FROM games"),
+	       stored, relation_bytes / stored, events_bytes / stored, index_bytes / stored, payload_bytes,
+	       (relation_bytes - events_bytes) / stored);
 	PQfinish(conn);
 
 	measure_loads();

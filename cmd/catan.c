@@ -58,12 +58,13 @@ struct sim_totals {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
-			"       catan bench --games N --players P --seed S\n"
-			"       catan bots --games N --players P --seed S [--bots K] [--layout beginner|random]\n"
-			"       catan replay FILE\n"
-			"       catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]\n"
-			"                    [--size PX] [--theme light|dark]\n");
+	fprintf(stderr,
+		"usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
+		"       catan bench --games N --players P --seed S\n"
+		"       catan bots --games N --players P --seed S [--bots K] [--layout beginner|random]\n"
+		"       catan replay FILE\n"
+		"       catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]\n"
+		"                    [--size PX] [--theme light|dark]\n");
 	exit(2);
 }
 
@@ -204,7 +205,8 @@ static int run_sim(int argc, char **argv, int bench)
 	double per_second = elapsed > 0 ? (double)totals.games / elapsed : 0;
 	double per_game = (double)totals.actions / (double)totals.games;
 	if (bench) {
-		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game\n", totals.games, per_second, per_game);
+		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game\n", totals.games, per_second,
+		       per_game);
 	} else {
 		printf("sim: %ld games, %ld with a winner, %.1f actions/game, %.0f games/s, all invariants held\n",
 		       totals.games, totals.winners, per_game, per_second);
@@ -264,8 +266,7 @@ static double cpu_seconds(void)
 
 /* One game with `bots` bot seats; the bot seats rotate with the game index so that no seat
  * order favours either side. Returns 0 when a chosen move was refused. */
-static int play_bots_game(const struct bots_args *args, long index, struct command *scratch,
-			  struct bots_totals *totals)
+static int play_bots_game(const struct bots_args *args, long index, struct command *scratch, struct bots_totals *totals)
 {
 	struct game_options options;
 	rules_default_options(&options);
@@ -465,8 +466,8 @@ static int run_render(int argc, char **argv)
 	struct event recent[RENDER_RECENT];
 	int recent_count;
 	char message[256];
-	int ok = codec_replay_log_to(text, size, (uint32_t)version, &game, recent, RENDER_RECENT, &recent_count, message,
-	                             sizeof message);
+	int ok = codec_replay_log_to(text, size, (uint32_t)version, &game, recent, RENDER_RECENT, &recent_count,
+				     message, sizeof message);
 	free(text);
 	if (!ok) {
 		fprintf(stderr, "catan render: %s\n", message);

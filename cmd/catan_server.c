@@ -36,8 +36,7 @@ static int migrate(const struct config *config)
 	char message[512] = "";
 	enum store_status status = store_migrate(config->database_url, &applied, message, sizeof message);
 	if (status != STORE_OK) {
-		log_event("error", "migrations failed", "status", store_status_name(status), "detail", message,
-				 NULL);
+		log_event("error", "migrations failed", "status", store_status_name(status), "detail", message, NULL);
 		return 0;
 	}
 	char count[16];

@@ -5,7 +5,7 @@
 
 static const char *const codec_error_code_names[CODEC_ERROR_COUNT] = {[CODEC_ERROR_NONE] = "none",
 #define CODEC_ERROR_NAME(name, code) [CODEC_ERROR_##name] = code,
-                                                                      CODEC_ERROR_TABLE(CODEC_ERROR_NAME)
+								      CODEC_ERROR_TABLE(CODEC_ERROR_NAME)
 #undef CODEC_ERROR_NAME
 };
 

@@ -24,7 +24,7 @@ enum codec_error_code {
 #define CODEC_ERROR_ENUM(name, code) CODEC_ERROR_##name,
 	CODEC_ERROR_TABLE(CODEC_ERROR_ENUM)
 #undef CODEC_ERROR_ENUM
-	        CODEC_ERROR_COUNT
+		CODEC_ERROR_COUNT
 };
 
 /* Why input was refused: the code, the JSON member at fault (a path like "resources.ore",

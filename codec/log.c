@@ -36,32 +36,32 @@
 
 /* Members of each event type after "type"; every one is written, so every one is required. */
 static const char *const event_members[EVENT_TYPE_COUNT] = {
-        [EVENT_GAME_CREATED] = "options board first_seat start_rolls",
-        [EVENT_SETTLEMENT_BUILT] = "seat node free",
-        [EVENT_ROAD_BUILT] = "seat edge free",
-        [EVENT_CITY_BUILT] = "seat node",
-        [EVENT_RESOURCES_PRODUCED] = "gains",
-        [EVENT_DICE_ROLLED] = "seat dice total",
-        [EVENT_DISCARDED] = "seat resources",
-        [EVENT_ROBBER_MOVED] = "seat hex",
-        [EVENT_RESOURCE_STOLEN] = "seat victim resource",
-        [EVENT_DEVELOPMENT_CARD_BOUGHT] = "seat card",
-        [EVENT_KNIGHT_PLAYED] = "seat",
-        [EVENT_ROAD_BUILDING_PLAYED] = "seat",
-        [EVENT_YEAR_OF_PLENTY_PLAYED] = "seat resources",
-        [EVENT_MONOPOLY_PLAYED] = "seat resource taken",
-        [EVENT_MARITIME_TRADED] = "seat give get",
-        [EVENT_TRADE_OFFERED] = "seat trade to give want counter_to",
-        [EVENT_TRADE_ACCEPTED] = "seat trade",
-        [EVENT_TRADE_DECLINED] = "seat trade",
-        [EVENT_TRADE_WITHDRAWN] = "seat trade",
-        [EVENT_TRADE_COMPLETED] = "seat with trade give get",
-        [EVENT_LONGEST_ROAD_CHANGED] = "seat previous",
-        [EVENT_LARGEST_ARMY_CHANGED] = "seat previous",
-        [EVENT_TURN_ENDED] = "seat",
-        [EVENT_GAME_WON] = "seat points victory_point_cards",
-        [EVENT_SEAT_AWAY] = "seat",
-        [EVENT_SEAT_BACK] = "seat",
+	[EVENT_GAME_CREATED] = "options board first_seat start_rolls",
+	[EVENT_SETTLEMENT_BUILT] = "seat node free",
+	[EVENT_ROAD_BUILT] = "seat edge free",
+	[EVENT_CITY_BUILT] = "seat node",
+	[EVENT_RESOURCES_PRODUCED] = "gains",
+	[EVENT_DICE_ROLLED] = "seat dice total",
+	[EVENT_DISCARDED] = "seat resources",
+	[EVENT_ROBBER_MOVED] = "seat hex",
+	[EVENT_RESOURCE_STOLEN] = "seat victim resource",
+	[EVENT_DEVELOPMENT_CARD_BOUGHT] = "seat card",
+	[EVENT_KNIGHT_PLAYED] = "seat",
+	[EVENT_ROAD_BUILDING_PLAYED] = "seat",
+	[EVENT_YEAR_OF_PLENTY_PLAYED] = "seat resources",
+	[EVENT_MONOPOLY_PLAYED] = "seat resource taken",
+	[EVENT_MARITIME_TRADED] = "seat give get",
+	[EVENT_TRADE_OFFERED] = "seat trade to give want counter_to",
+	[EVENT_TRADE_ACCEPTED] = "seat trade",
+	[EVENT_TRADE_DECLINED] = "seat trade",
+	[EVENT_TRADE_WITHDRAWN] = "seat trade",
+	[EVENT_TRADE_COMPLETED] = "seat with trade give get",
+	[EVENT_LONGEST_ROAD_CHANGED] = "seat previous",
+	[EVENT_LARGEST_ARMY_CHANGED] = "seat previous",
+	[EVENT_TURN_ENDED] = "seat",
+	[EVENT_GAME_WON] = "seat points victory_point_cards",
+	[EVENT_SEAT_AWAY] = "seat",
+	[EVENT_SEAT_BACK] = "seat",
 };
 
 static json_t *board_layout_new(const struct board_layout *board)
@@ -224,25 +224,25 @@ static int read_board_layout(const json_t *value, struct board_layout *board, st
 	char path[CODEC_PATH_SIZE];
 	if (!json_is_object(value))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "board",
-		                     "board must be an object {terrain, numbers, harbors}");
+				     "board must be an object {terrain, numbers, harbors}");
 	if (!reader_check_members(value, "terrain numbers harbors", "terrain numbers harbors", 0, "board", "board",
-	                          error))
+				  error))
 		return 0;
 	const json_t *terrain = json_object_get(value, "terrain");
 	const json_t *numbers = json_object_get(value, "numbers");
 	const json_t *harbors = json_object_get(value, "harbors");
 	if (!reader_array(terrain, "board.terrain", BOARD_HEXES, BOARD_HEXES, "terrain names", error) ||
 	    !reader_array(numbers, "board.numbers", BOARD_HEXES, BOARD_HEXES, "number tokens (null on the desert)",
-	                  error) ||
+			  error) ||
 	    !reader_array(harbors, "board.harbors", BOARD_HARBORS, BOARD_HARBORS, "harbor types", error))
 		return 0;
 	for (size_t hex = 0; hex < BOARD_HEXES; hex++) {
 		if (!reader_name(json_array_get(terrain, hex), reader_path_index(path, "board.terrain", hex),
-		                 &codec_terrain_names, &board->terrain[hex], error))
+				 &codec_terrain_names, &board->terrain[hex], error))
 			return 0;
 		const json_t *number = json_array_get(numbers, hex);
 		if (!json_is_null(number) && !reader_uint8(number, reader_path_index(path, "board.numbers", hex), 2, 12,
-		                                           &board->number[hex], error))
+							   &board->number[hex], error))
 			return 0;
 	}
 	for (size_t slot = 0; slot < BOARD_HARBORS; slot++) {
@@ -251,8 +251,8 @@ static int read_board_layout(const json_t *value, struct board_layout *board, st
 		int harbor = codec_harbor_from_name(name);
 		if (harbor < 0)
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD,
-			                     reader_path_index(path, "board.harbors", slot),
-			                     "%s must be \"3:1\" or a resource", path);
+					     reader_path_index(path, "board.harbors", slot),
+					     "%s must be \"3:1\" or a resource", path);
 		board->harbor[slot] = (uint8_t)harbor;
 	}
 	return 1;
@@ -270,7 +270,7 @@ static int read_start_rolls(const json_t *value, struct event_setup *setup, stru
 	{
 		reader_path_index(path, "start_rolls", round);
 		if (!reader_array(totals, path, (size_t)seats, (size_t)seats,
-		                  "totals (one per seat, null when not rolled)", error))
+				  "totals (one per seat, null when not rolled)", error))
 			return 0;
 		for (int s = 0; s < seats; s++) {
 			char entry[CODEC_PATH_SIZE];
@@ -291,17 +291,17 @@ static int read_game_created(const json_t *json, struct event *out, struct codec
 	if (!json_is_object(options))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options", "options must be an object");
 	if (!reader_check_members(options, "seats layout start numbers edition dice first_seat",
-	                          "seats layout start numbers edition dice first_seat", 0, "options", "options", error))
+				  "seats layout start numbers edition dice first_seat", 0, "options", "options", error))
 		return 0;
 	if (!reader_uint8(json_object_get(options, "seats"), "options.seats", GAME_MIN_SEATS, GAME_MAX_SEATS,
-	                  &setup->options.seats, error) ||
+			  &setup->options.seats, error) ||
 	    !codec_game_options_read(options, "options", 0, &setup->options, error) ||
 	    !read_board_layout(json_object_get(json, "board"), &setup->board, error) ||
 	    !reader_seat(json_object_get(json, "first_seat"), "first_seat", 0, &setup->first_seat, error))
 		return 0;
 	if (setup->first_seat >= setup->options.seats)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "first_seat",
-		                     "first_seat must be a seat of this game");
+				     "first_seat must be a seat of this game");
 	return read_start_rolls(json_object_get(json, "start_rolls"), setup, error);
 }
 
@@ -325,7 +325,7 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 			return 0;
 		for (size_t s = 0; s < json_array_size(value); s++)
 			if (!reader_resource_map(json_array_get(value, s), reader_path_index(path, "gains", s),
-			                         out->gains[s], error))
+						 out->gains[s], error))
 				return 0;
 		return 1;
 	}
@@ -348,7 +348,7 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 			return 0;
 		if (total != out->dice[0] + out->dice[1])
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "total",
-			                     "total must be the sum of the dice");
+					     "total must be the sum of the dice");
 		return 1;
 	}
 	case EVENT_DISCARDED:
@@ -372,8 +372,8 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 			card = DEVELOPMENT_HIDDEN;
 		else if (card < 0)
 			return reader_refuse(
-			        error, CODEC_ERROR_INVALID_FIELD, "card",
-			        "card must be knight, road_building, year_of_plenty, monopoly, victory_point or null");
+				error, CODEC_ERROR_INVALID_FIELD, "card",
+				"card must be knight, road_building, year_of_plenty, monopoly, victory_point or null");
 		out->card = (uint8_t)card;
 		return 1;
 	}
@@ -385,7 +385,7 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 			return 0;
 		for (size_t s = 0; s < json_array_size(value); s++)
 			if (!reader_uint8(json_array_get(value, s), reader_path_index(path, "taken", s), 0,
-			                  CODEC_MAX_COUNT, &out->gains[s][out->resource], error))
+					  CODEC_MAX_COUNT, &out->gains[s][out->resource], error))
 				return 0;
 		return 1;
 	case EVENT_MARITIME_TRADED:
@@ -411,9 +411,9 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 		return reader_seat(json_object_get(json, "previous"), "previous", 1, &out->other, error);
 	case EVENT_GAME_WON:
 		return reader_uint8(json_object_get(json, "points"), "points", 0, CODEC_MAX_POINTS, &out->points,
-		                    error) &&
+				    error) &&
 		       reader_uint8(json_object_get(json, "victory_point_cards"), "victory_point_cards", 0,
-		                    CODEC_MAX_VICTORY_POINT_CARDS, &out->victory_point_cards, error);
+				    CODEC_MAX_VICTORY_POINT_CARDS, &out->victory_point_cards, error);
 	default:
 		return 1;
 	}
@@ -466,7 +466,7 @@ int codec_event_parse(const char *text, size_t size, struct event *out, struct c
 	json_t *json = json_loadb(text, size, JSON_REJECT_DUPLICATES, &parse_error);
 	if (!json)
 		return reader_refuse(error, CODEC_ERROR_INVALID_JSON, "", "invalid JSON at line %d, column %d: %s",
-		                     parse_error.line, parse_error.column, parse_error.text);
+				     parse_error.line, parse_error.column, parse_error.text);
 	int ok = codec_event_from_json(json, out, error);
 	json_decref(json);
 	return ok;
@@ -508,7 +508,7 @@ int codec_payload_parse(int type, const char *text, size_t size, struct event *o
 	json_t *json = json_loadb(text, size, JSON_REJECT_DUPLICATES, &parse_error);
 	if (!json)
 		return reader_refuse(error, CODEC_ERROR_INVALID_JSON, "", "invalid JSON at line %d, column %d: %s",
-		                     parse_error.line, parse_error.column, parse_error.text);
+				     parse_error.line, parse_error.column, parse_error.text);
 	if (!json_is_object(json)) {
 		json_decref(json);
 		return reader_refuse(error, CODEC_ERROR_INVALID_JSON, "", "a stored payload must be a JSON object");
@@ -518,7 +518,7 @@ int codec_payload_parse(int type, const char *text, size_t size, struct event *o
 	if (stored_type && !(json_is_string(stored_type) && strcmp(json_string_value(stored_type), name) == 0)) {
 		json_decref(json);
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type",
-		                     "the payload's type differs from the row's (%s)", name);
+				     "the payload's type differs from the row's (%s)", name);
 	}
 	if (!stored_type)
 		json_object_set_new(json, "type", json_string(name));
@@ -537,15 +537,15 @@ static int replay_entry(const json_t *entry, size_t index, struct game *game, st
 	int seats = game->phase == GAME_PHASE_NONE ? 0 : game->options.seats;
 	if (!read_event(entry, &event, seats, 1, &error)) {
 		snprintf(message, message_size, "event %zu: %s (%s%s%s)", index + 1, error.message,
-		         codec_error_code_name(error.code), *error.field ? " at " : "", error.field);
+			 codec_error_code_name(error.code), *error.field ? " at " : "", error.field);
 		return 0;
 	}
 	const char *type = event_type_name(event.type);
 	if ((event.type == EVENT_RESOURCE_STOLEN && event.resource == RESOURCE_HIDDEN) ||
 	    (event.type == EVENT_DEVELOPMENT_CARD_BOUGHT && event.card == DEVELOPMENT_HIDDEN)) {
 		snprintf(message, message_size,
-		         "event %zu (%s): the %s is hidden (null): a redacted log cannot be replayed", index + 1, type,
-		         event.type == EVENT_RESOURCE_STOLEN ? "stolen resource" : "card bought");
+			 "event %zu (%s): the %s is hidden (null): a redacted log cannot be replayed", index + 1, type,
+			 event.type == EVENT_RESOURCE_STOLEN ? "stolen resource" : "card bought");
 		return 0;
 	}
 	if (index == 0 && event.type != EVENT_GAME_CREATED) {
@@ -554,7 +554,7 @@ static int replay_entry(const json_t *entry, size_t index, struct game *game, st
 	}
 	if (!apply_event_valid(game, &event)) {
 		snprintf(message, message_size, "event %zu (%s) cannot be applied to the game at version %u", index + 1,
-		         type, (unsigned)game->version);
+			 type, (unsigned)game->version);
 		return 0;
 	}
 	apply_event(game, &event);
@@ -577,7 +577,7 @@ int codec_replay_log_to(const char *text, size_t size, uint32_t version, struct 
 	json_t *root = text ? json_loadb(text, size, JSON_REJECT_DUPLICATES, &parse_error) : NULL;
 	if (!root) {
 		snprintf(message, message_size, "invalid JSON at line %d, column %d: %s", text ? parse_error.line : 0,
-		         text ? parse_error.column : 0, text ? parse_error.text : "no text");
+			 text ? parse_error.column : 0, text ? parse_error.text : "no text");
 		/* jansson quotes the bytes near the error, cut inside a character after a bad escape. */
 		text_make_valid(message);
 		return 0;
@@ -586,14 +586,14 @@ int codec_replay_log_to(const char *text, size_t size, uint32_t version, struct 
 	int ok = 0;
 	if (!json_is_array(events))
 		snprintf(message, message_size,
-		         "an event log is an array of events or an object with an \"events\" array");
+			 "an event log is an array of events or an object with an \"events\" array");
 	else if (json_array_size(events) == 0)
 		snprintf(message, message_size, "the event log is empty");
 	else
 		ok = 1;
 	if (ok && version > json_array_size(events)) {
 		snprintf(message, message_size, "version %u is beyond the log's last version %zu", (unsigned)version,
-		         json_array_size(events));
+			 json_array_size(events));
 		ok = 0;
 	}
 	size_t stop = version ? version : json_array_size(events);

@@ -32,14 +32,14 @@ const struct codec_names codec_edition_names = NAMES(edition_names, "classic, 20
 const struct codec_names codec_dice_names = NAMES(dice_names, "random, manual");
 const struct codec_names codec_on_timeout_names = NAMES(on_timeout_names, "default, bot");
 const struct codec_names codec_terrain_names =
-        NAMES(terrain_names, "hills, forest, pasture, fields, mountains, desert");
+	NAMES(terrain_names, "hills, forest, pasture, fields, mountains, desert");
 
 static const struct {
 	const char *alias;
 	int resource;
 } resource_aliases[] = {
-        {"wood", RESOURCE_LUMBER}, {"wheat", RESOURCE_GRAIN}, {"corn", RESOURCE_GRAIN},
-        {"sheep", RESOURCE_WOOL},  {"clay", RESOURCE_BRICK},  {"loam", RESOURCE_BRICK},
+	{"wood", RESOURCE_LUMBER}, {"wheat", RESOURCE_GRAIN}, {"corn", RESOURCE_GRAIN},
+	{"sheep", RESOURCE_WOOL},  {"clay", RESOURCE_BRICK},  {"loam", RESOURCE_BRICK},
 };
 
 /* The index of `name` among the `count` names `name_of` gives; -1 when absent or NULL. */

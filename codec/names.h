@@ -32,13 +32,13 @@ struct codec_names {
 	const char *expected; /* the names as a message lists them: "beginner, random" */
 };
 
-extern const struct codec_names codec_layout_names;     /* enum game_layout */
-extern const struct codec_names codec_start_names;      /* enum game_start */
-extern const struct codec_names codec_numbers_names;    /* enum board_numbers */
-extern const struct codec_names codec_edition_names;    /* enum game_edition */
-extern const struct codec_names codec_dice_names;       /* enum game_dice */
+extern const struct codec_names codec_layout_names;	/* enum game_layout */
+extern const struct codec_names codec_start_names;	/* enum game_start */
+extern const struct codec_names codec_numbers_names;	/* enum board_numbers */
+extern const struct codec_names codec_edition_names;	/* enum game_edition */
+extern const struct codec_names codec_dice_names;	/* enum game_dice */
 extern const struct codec_names codec_on_timeout_names; /* enum codec_on_timeout */
-extern const struct codec_names codec_terrain_names;    /* enum terrain */
+extern const struct codec_names codec_terrain_names;	/* enum terrain */
 
 /* The index of `name` in `names`; -1 when absent or NULL. */
 int codec_names_find(const struct codec_names *names, const char *name);

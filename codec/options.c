@@ -31,14 +31,14 @@ json_t *codec_game_options_to_json(const struct game_options *options)
 }
 
 int codec_game_options_read(const json_t *object, const char *prefix, int null_keeps, struct game_options *options,
-                            struct codec_error *error)
+			    struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
 	const json_t *value;
 #define OPTION_NAME(member)                                                                                        \
 	if ((value = json_object_get(object, #member)) && !(null_keeps && json_is_null(value)) &&                  \
 	    !reader_name(value, reader_path_key(path, prefix, #member), &codec_##member##_names, &options->member, \
-	                 error))                                                                                   \
+			 error))                                                                                   \
 		return 0;
 	OPTION_NAME(layout)
 	OPTION_NAME(start)
@@ -53,13 +53,13 @@ int codec_game_options_read(const json_t *object, const char *prefix, int null_k
 			return 0;
 		if (seat >= options->seats)
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, path,
-			                     "%s must be null or a seat 0..%d of this game", path, options->seats - 1);
+					     "%s must be null or a seat 0..%d of this game", path, options->seats - 1);
 		options->first_seat = seat;
 	}
 	if (options->start == GAME_START_FIXED && options->layout != GAME_LAYOUT_BEGINNER)
 		return reader_refuse(
-		        error, CODEC_ERROR_INVALID_FIELD, reader_path_key(path, prefix, "start"),
-		        "start fixed needs layout beginner (the fixed placements are on the beginner board)");
+			error, CODEC_ERROR_INVALID_FIELD, reader_path_key(path, prefix, "start"),
+			"start fixed needs layout beginner (the fixed placements are on the beginner board)");
 	return 1;
 }
 
@@ -85,7 +85,7 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	out->on_timeout = CODEC_ON_TIMEOUT_DEFAULT;
 	if (seats < GAME_MIN_SEATS || seats > GAME_MAX_SEATS)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "seats", "seats must be %d or %d",
-		                     GAME_MIN_SEATS, GAME_MAX_SEATS);
+				     GAME_MIN_SEATS, GAME_MAX_SEATS);
 	out->offer_wait_s = codec_offer_wait_default(0);
 	if (!json || json_is_null(json))
 		return 1;
@@ -93,10 +93,10 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options", "options must be an object");
 	if (json_object_get(json, "seats"))
 		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "options.seats",
-		                     "seats is given at the top level of the body, not inside options");
-	if (!reader_check_members(json,
-	                          "layout start numbers edition dice first_seat turn_timeout_s on_timeout offer_wait_s seed",
-	                          "", 0, "options", "options", error))
+				     "seats is given at the top level of the body, not inside options");
+	if (!reader_check_members(
+		    json, "layout start numbers edition dice first_seat turn_timeout_s on_timeout offer_wait_s seed",
+		    "", 0, "options", "options", error))
 		return 0;
 	if (!codec_game_options_read(json, "options", 1, &out->game, error))
 		return 0;
@@ -124,7 +124,7 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	}
 	if (rules_check_options(&out->game) != ERROR_OK)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options",
-		                     "these options do not describe a game this server plays");
+				     "these options do not describe a game this server plays");
 	return 1;
 }
 

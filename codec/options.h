@@ -7,8 +7,8 @@
  * random), edition (classic, 2025), dice (random, manual), first_seat (a seat or null),
  * turn_timeout_s (0 .. one year; 0: no deadlines), on_timeout (default, bot),
  * offer_wait_s (0 .. CODEC_MAX_OFFER_WAIT_S; absent or null: codec_offer_wait_default() of
- * the turn clock), seed (0 .. CODEC_SEED_MAX; never shown back). The seat count is a member of the body's top level, not of
- * "options". Absent or null members take the defaults of rules_default_options().
+ * the turn clock), seed (0 .. CODEC_SEED_MAX; never shown back). The seat count is a member of the body's top level,
+ * not of "options". Absent or null members take the defaults of rules_default_options().
  */
 #ifndef CATAN_CODEC_OPTIONS_H
 #define CATAN_CODEC_OPTIONS_H
@@ -26,7 +26,7 @@ struct codec_options {
 	int has_seed;
 	uint64_t seed;
 	int32_t turn_timeout_s; /* 0: no deadlines */
-	uint8_t on_timeout;     /* enum codec_on_timeout */
+	uint8_t on_timeout;	/* enum codec_on_timeout */
 	/* How long a bot's trade offer waits for the people it went to to answer before the
 	 * bot moves on (game/play.c); 0: it does not wait. */
 	int32_t offer_wait_s;
@@ -63,6 +63,6 @@ json_t *codec_game_options_to_json(const struct game_options *options);
  * *options already holds. Checks first_seat against options->seats and that a fixed start
  * is on the beginner layout. Returns 1, or 0 with *error filled. */
 int codec_game_options_read(const json_t *object, const char *prefix, int null_keeps, struct game_options *options,
-                            struct codec_error *error);
+			    struct codec_error *error);
 
 #endif

@@ -67,7 +67,7 @@ enum person_name_verdict person_name_check(const char *text, size_t length, int 
 		return PERSON_NAME_MALFORMED; /* cannot happen: the text is valid UTF-8 */
 	const UNormalizer2 *nfc = unorm2_getNFCInstance(&status);
 	int32_t normal_count =
-	        U_SUCCESS(status) ? unorm2_normalize(nfc, units, unit_count, normal, UNITS_MAX, &status) : 0;
+		U_SUCCESS(status) ? unorm2_normalize(nfc, units, unit_count, normal, UNITS_MAX, &status) : 0;
 	const UChar *scan = normal;
 	if (U_FAILURE(status)) {
 		/* No NFC data (or no room): judge the text as given, which NFC never makes

@@ -84,7 +84,7 @@ static void hex_part(const struct board_layout *board, int edition, int hex, cha
 		snprintf(out, size, "%s in the middle", base);
 	else
 		snprintf(out, size, "%s at %d o'clock %s", base, clock_hour(hex),
-		         ring == 2 ? "on the coast" : "inland");
+			 ring == 2 ? "on the coast" : "inland");
 }
 
 void places_hex(const struct board_layout *board, int edition, int hex, char *out, size_t size)

@@ -63,7 +63,7 @@ static int word_listed(const char *list, const char *word)
 }
 
 int reader_refuse_unknown_members(const json_t *object, const char *allowed, int typed, const char *prefix,
-                                  const char *what, struct codec_error *error)
+				  const char *what, struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
 	char quoted[CODEC_QUOTE_SIZE];
@@ -75,14 +75,14 @@ int reader_refuse_unknown_members(const json_t *object, const char *allowed, int
 			continue;
 		if (!word_listed(allowed, key))
 			return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, reader_path_key(path, prefix, key),
-			                     "unknown member \"%s\" in %s (its members: %s)", reader_quote(quoted, key),
-			                     what, *allowed ? allowed : "none");
+					     "unknown member \"%s\" in %s (its members: %s)", reader_quote(quoted, key),
+					     what, *allowed ? allowed : "none");
 	}
 	return 1;
 }
 
 int reader_require_members(const json_t *object, const char *required, const char *prefix, const char *what,
-                           struct codec_error *error)
+			   struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
 	const char *at = required;
@@ -92,7 +92,7 @@ int reader_require_members(const json_t *object, const char *required, const cha
 		snprintf(word, sizeof word, "%.*s", (int)size, at);
 		if (!json_object_get(object, word))
 			return reader_refuse(error, CODEC_ERROR_MISSING_FIELD, reader_path_key(path, prefix, word),
-			                     "%s needs member \"%s\"", what, word);
+					     "%s needs member \"%s\"", what, word);
 		at += size;
 		at += *at == ' ';
 	}
@@ -100,46 +100,46 @@ int reader_require_members(const json_t *object, const char *required, const cha
 }
 
 int reader_check_members(const json_t *object, const char *allowed, const char *required, int typed, const char *prefix,
-                         const char *what, struct codec_error *error)
+			 const char *what, struct codec_error *error)
 {
 	return reader_refuse_unknown_members(object, allowed, typed, prefix, what, error) &&
 	       reader_require_members(object, required, prefix, what, error);
 }
 
 int reader_type(const json_t *json, const char *shape, const char *kind, int (*from_name)(const char *name), int *out,
-                struct codec_error *error)
+		struct codec_error *error)
 {
 	if (!json_is_object(json))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "", "%s must be a JSON object with a \"type\"",
-		                     shape);
+				     shape);
 	const json_t *type = json_object_get(json, "type");
 	if (!type)
 		return reader_refuse(error, CODEC_ERROR_MISSING_FIELD, "type", "%s needs \"type\"", shape);
 	if (!json_is_string(type))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "type must be a string naming the %s",
-		                     kind);
+				     kind);
 	*out = from_name(json_string_value(type));
 	if (*out < 0) {
 		char quoted[CODEC_QUOTE_SIZE];
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "type", "unknown %s type \"%s\"", kind,
-		                     reader_quote(quoted, json_string_value(type)));
+				     reader_quote(quoted, json_string_value(type)));
 	}
 	return 1;
 }
 
 int reader_integer(const json_t *value, const char *field, json_int_t low, json_int_t high, json_int_t *out,
-                   struct codec_error *error)
+		   struct codec_error *error)
 {
 	if (!json_is_integer(value))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
-		                     "%s must be an integer %" JSON_INTEGER_FORMAT "..%" JSON_INTEGER_FORMAT, field,
-		                     low, high);
+				     "%s must be an integer %" JSON_INTEGER_FORMAT "..%" JSON_INTEGER_FORMAT, field,
+				     low, high);
 	json_int_t number = json_integer_value(value);
 	if (number < low || number > high)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
-		                     "%s must be %" JSON_INTEGER_FORMAT "..%" JSON_INTEGER_FORMAT
-		                     " (got %" JSON_INTEGER_FORMAT ")",
-		                     field, low, high, number);
+				     "%s must be %" JSON_INTEGER_FORMAT "..%" JSON_INTEGER_FORMAT
+				     " (got %" JSON_INTEGER_FORMAT ")",
+				     field, low, high, number);
 	*out = number;
 	return 1;
 }
@@ -170,7 +170,7 @@ int reader_seat(const json_t *value, const char *field, int nullable, int8_t *ou
 	}
 	if (!json_is_integer(value))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field, "%s must be a seat 0..%d%s", field,
-		                     GAME_MAX_SEATS - 1, nullable ? " or null" : "");
+				     GAME_MAX_SEATS - 1, nullable ? " or null" : "");
 	return reader_int8(value, field, 0, GAME_MAX_SEATS - 1, out, error);
 }
 
@@ -196,12 +196,12 @@ int reader_bool(const json_t *value, const char *field, uint8_t *out, struct cod
 }
 
 int reader_name(const json_t *value, const char *field, const struct codec_names *names, uint8_t *out,
-                struct codec_error *error)
+		struct codec_error *error)
 {
 	int index = json_is_string(value) ? codec_names_find(names, json_string_value(value)) : -1;
 	if (index < 0)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field, "%s must be one of: %s", field,
-		                     names->expected);
+				     names->expected);
 	*out = (uint8_t)index;
 	return 1;
 }
@@ -211,7 +211,7 @@ int reader_resource(const json_t *value, const char *field, uint8_t *out, struct
 	int resource = json_is_string(value) ? codec_resource_from_name(json_string_value(value)) : -1;
 	if (resource < 0)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
-		                     "%s must be a resource: brick, lumber, wool, grain, ore", field);
+				     "%s must be a resource: brick, lumber, wool, grain, ore", field);
 	*out = (uint8_t)resource;
 	return 1;
 }
@@ -222,7 +222,7 @@ int reader_resource_map(const json_t *value, const char *field, uint8_t out[RESO
 	memset(out, 0, RESOURCE_COUNT);
 	if (!json_is_object(value))
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
-		                     "%s must be an object of resource counts, e.g. {\"ore\": 2}", field);
+				     "%s must be an object of resource counts, e.g. {\"ore\": 2}", field);
 	unsigned seen = 0;
 	const char *key;
 	json_t *count;
@@ -233,12 +233,12 @@ int reader_resource_map(const json_t *value, const char *field, uint8_t out[RESO
 		if (resource < 0) {
 			char quoted[CODEC_QUOTE_SIZE];
 			return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, path,
-			                     "unknown resource \"%s\" (brick, lumber, wool, grain, ore)",
-			                     reader_quote(quoted, key));
+					     "unknown resource \"%s\" (brick, lumber, wool, grain, ore)",
+					     reader_quote(quoted, key));
 		}
 		if (seen >> resource & 1u)
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, path,
-			                     "%s names %s twice (through an alias)", field, resource_name(resource));
+					     "%s names %s twice (through an alias)", field, resource_name(resource));
 		seen |= 1u << resource;
 		if (!reader_uint8(count, path, 0, CODEC_MAX_COUNT, &out[resource], error))
 			return 0;
@@ -251,7 +251,7 @@ int reader_seat_list(const json_t *value, const char *field, uint8_t *mask, stru
 	char path[CODEC_PATH_SIZE];
 	if (!json_is_array(value) || json_array_size(value) == 0 || json_array_size(value) > GAME_MAX_SEATS)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
-		                     "%s must be a list of 1..%d distinct seats", field, GAME_MAX_SEATS);
+				     "%s must be a list of 1..%d distinct seats", field, GAME_MAX_SEATS);
 	*mask = 0;
 	size_t index;
 	json_t *entry;
@@ -262,21 +262,21 @@ int reader_seat_list(const json_t *value, const char *field, uint8_t *mask, stru
 			return 0;
 		if (*mask >> seat & 1u)
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, path, "%s lists seat %d twice", field,
-			                     seat);
+					     seat);
 		*mask |= (uint8_t)(1u << seat);
 	}
 	return 1;
 }
 
 int reader_array(const json_t *value, const char *field, size_t low, size_t high, const char *what,
-                 struct codec_error *error)
+		 struct codec_error *error)
 {
 	if (!json_is_array(value) || json_array_size(value) < low || json_array_size(value) > high) {
 		if (low == high)
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field, "%s must be an array of %zu %s",
-			                     field, low, what);
+					     field, low, what);
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field, "%s must be an array of %zu..%zu %s",
-		                     field, low, high, what);
+				     field, low, high, what);
 	}
 	return 1;
 }

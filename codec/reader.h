@@ -30,7 +30,7 @@
 
 /* Fill *error (field and message cut to fit, kept valid UTF-8); returns 0. */
 int reader_refuse(struct codec_error *error, enum codec_error_code code, const char *field, const char *format, ...)
-        __attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5)));
 
 /* Client text to quote in a message, into `buffer` of CODEC_QUOTE_SIZE bytes: short, cut on
  * a character boundary, controls escaped. Returns `buffer`. */
@@ -46,21 +46,21 @@ const char *reader_path_index(char *buffer, const char *prefix, size_t index);
  * the shape in messages ("move build_road"). reader_check_members() is the unknown-member
  * check, then the missing-member check. */
 int reader_refuse_unknown_members(const json_t *object, const char *allowed, int typed, const char *prefix,
-                                  const char *what, struct codec_error *error);
+				  const char *what, struct codec_error *error);
 int reader_require_members(const json_t *object, const char *required, const char *prefix, const char *what,
-                           struct codec_error *error);
+			   struct codec_error *error);
 int reader_check_members(const json_t *object, const char *allowed, const char *required, int typed, const char *prefix,
-                         const char *what, struct codec_error *error);
+			 const char *what, struct codec_error *error);
 
 /* The "type" of a typed object (a move body, an event): `json` must be an object whose
  * "type" is a name `from_name` knows (it returns -1 for others). `shape` names the object
  * in messages ("a move body"), `kind` its types ("move"). *out is the type. */
 int reader_type(const json_t *json, const char *shape, const char *kind, int (*from_name)(const char *name), int *out,
-                struct codec_error *error);
+		struct codec_error *error);
 
 /* An integer in [low, high]. */
 int reader_integer(const json_t *value, const char *field, json_int_t low, json_int_t high, json_int_t *out,
-                   struct codec_error *error);
+		   struct codec_error *error);
 int reader_int8(const json_t *value, const char *field, int low, int high, int8_t *out, struct codec_error *error);
 int reader_uint8(const json_t *value, const char *field, int low, int high, uint8_t *out, struct codec_error *error);
 
@@ -74,7 +74,7 @@ int reader_bool(const json_t *value, const char *field, uint8_t *out, struct cod
 
 /* A name of `names`, as its index. */
 int reader_name(const json_t *value, const char *field, const struct codec_names *names, uint8_t *out,
-                struct codec_error *error);
+		struct codec_error *error);
 
 /* A resource name (aliases too). */
 int reader_resource(const json_t *value, const char *field, uint8_t *out, struct codec_error *error);
@@ -87,7 +87,7 @@ int reader_seat_list(const json_t *value, const char *field, uint8_t *mask, stru
 
 /* An array whose length is in [low, high]; `what` names its entries for the message. */
 int reader_array(const json_t *value, const char *field, size_t low, size_t high, const char *what,
-                 struct codec_error *error);
+		 struct codec_error *error);
 
 /* [d1, d2], each 1..6. */
 int reader_dice(const json_t *value, const char *field, uint8_t dice[2], struct codec_error *error);

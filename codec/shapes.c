@@ -31,24 +31,24 @@ static const struct {
 	const char *members;
 	const char *required;
 } command_shapes[COMMAND_TYPE_COUNT] = {
-        [COMMAND_BUILD_SETTLEMENT] = {"node template", "node"},
-        [COMMAND_BUILD_ROAD] = {"edge template", "edge"},
-        [COMMAND_BUILD_CITY] = {"node template", "node"},
-        [COMMAND_ROLL] = {"dice template", ""},
-        [COMMAND_DISCARD] = {"resources template", "resources"},
-        [COMMAND_MOVE_ROBBER] = {"hex victim template", "hex"},
-        [COMMAND_BUY_DEVELOPMENT_CARD] = {"template", ""},
-        [COMMAND_PLAY_KNIGHT] = {"hex victim template", "hex"},
-        [COMMAND_PLAY_ROAD_BUILDING] = {"edges template", ""},
-        [COMMAND_PLAY_YEAR_OF_PLENTY] = {"resources template", "resources"},
-        [COMMAND_PLAY_MONOPOLY] = {"resource template", "resource"},
-        [COMMAND_MARITIME_TRADE] = {"give get rate template", "give get"},
-        [COMMAND_END_TURN] = {"template", ""},
-        [COMMAND_OFFER_TRADE] = {"give want to counter_to template", "give want"},
-        [COMMAND_ACCEPT_TRADE] = {"trade template", "trade"},
-        [COMMAND_DECLINE_TRADE] = {"trade template", "trade"},
-        [COMMAND_CONFIRM_TRADE] = {"trade with template", "trade"},
-        [COMMAND_WITHDRAW_TRADE] = {"trade template", "trade"},
+	[COMMAND_BUILD_SETTLEMENT] = {"node template", "node"},
+	[COMMAND_BUILD_ROAD] = {"edge template", "edge"},
+	[COMMAND_BUILD_CITY] = {"node template", "node"},
+	[COMMAND_ROLL] = {"dice template", ""},
+	[COMMAND_DISCARD] = {"resources template", "resources"},
+	[COMMAND_MOVE_ROBBER] = {"hex victim template", "hex"},
+	[COMMAND_BUY_DEVELOPMENT_CARD] = {"template", ""},
+	[COMMAND_PLAY_KNIGHT] = {"hex victim template", "hex"},
+	[COMMAND_PLAY_ROAD_BUILDING] = {"edges template", ""},
+	[COMMAND_PLAY_YEAR_OF_PLENTY] = {"resources template", "resources"},
+	[COMMAND_PLAY_MONOPOLY] = {"resource template", "resource"},
+	[COMMAND_MARITIME_TRADE] = {"give get rate template", "give get"},
+	[COMMAND_END_TURN] = {"template", ""},
+	[COMMAND_OFFER_TRADE] = {"give want to counter_to template", "give want"},
+	[COMMAND_ACCEPT_TRADE] = {"trade template", "trade"},
+	[COMMAND_DECLINE_TRADE] = {"trade template", "trade"},
+	[COMMAND_CONFIRM_TRADE] = {"trade with template", "trade"},
+	[COMMAND_WITHDRAW_TRADE] = {"trade template", "trade"},
 };
 
 /* 1 for the moves that answer an offer, whose "trade" a request's path may name. */
@@ -72,7 +72,8 @@ static int read_command_fields(const json_t *json, uint16_t named, struct comman
 {
 	const json_t *value = json_object_get(json, "template");
 	if (value && !json_is_boolean(value))
-		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "template", "template is true or false (and ignored)");
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "template",
+				     "template is true or false (and ignored)");
 	switch (out->type) {
 	case COMMAND_BUILD_SETTLEMENT:
 	case COMMAND_BUILD_CITY:
@@ -99,7 +100,7 @@ static int read_command_fields(const json_t *json, uint16_t named, struct comman
 		out->edge_count = (uint8_t)json_array_size(value);
 		for (size_t i = 0; i < out->edge_count; i++)
 			if (!reader_int8(json_array_get(value, i), reader_path_index(path, "edges", i), 0,
-			                 BOARD_EDGES - 1, &out->edges[i], error))
+					 BOARD_EDGES - 1, &out->edges[i], error))
 				return 0;
 		return 1;
 	}
@@ -118,7 +119,7 @@ static int read_command_fields(const json_t *json, uint16_t named, struct comman
 			return 0;
 		if (resource_total(out->give) != rate * resource_total(out->want))
 			return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "rate",
-			                     "rate must be the cards given per card taken");
+					     "rate must be the cards given per card taken");
 		return 1;
 	}
 	case COMMAND_OFFER_TRADE:
@@ -144,7 +145,7 @@ static int read_command_fields(const json_t *json, uint16_t named, struct comman
 /* Check the members of a body of move `type` against its shape ("type" too when `typed`),
  * then read them; `named` (nonzero) stands for the "trade" member of an answer to an offer. */
 static int read_command(const json_t *json, int type, int typed, uint16_t named, struct command *out,
-                        struct codec_error *error)
+			struct codec_error *error)
 {
 	char what[48];
 	snprintf(what, sizeof what, "move %s", command_type_name(type));
@@ -166,7 +167,7 @@ int codec_command_from_json(const json_t *json, struct command *out, struct code
 }
 
 int codec_command_from_json_as(const json_t *json, enum command_type type, uint16_t trade, struct command *out,
-                               struct codec_error *error)
+			       struct codec_error *error)
 {
 	struct codec_error ignored;
 	if (!error)
@@ -179,7 +180,7 @@ int codec_command_from_json_as(const json_t *json, enum command_type type, uint1
 	 * the reader took the type, and the answers stay as they were. */
 	if (json_object_get(json, "type"))
 		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "type",
-		                     "the path says what kind of move this is");
+				     "the path says what kind of move this is");
 	uint16_t named = answers_offer(type) ? trade : 0;
 	if (named && json_object_get(json, "trade"))
 		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "trade", "the path names the trade");
@@ -350,7 +351,7 @@ static json_t *view_pieces_new(const struct game_view *view, int roads)
 		writer_put_int(piece, "seat", owner - 1);
 		if (!roads)
 			writer_put_new(piece, "kind",
-			               json_string(view->node_building[id] == BUILDING_CITY ? "city" : "settlement"));
+				       json_string(view->node_building[id] == BUILDING_CITY ? "city" : "settlement"));
 		writer_append_new(array, piece);
 	}
 	return array;
@@ -377,7 +378,7 @@ static json_t *view_pending_new(const struct game_view *view)
 	writer_put_new(pending, "seats", waiting);
 	writer_put_new(pending, "discards", discards);
 	writer_put_new(pending, "setup_node",
-	               view->phase == GAME_PHASE_SETUP_ROAD ? writer_id_or_null(view->setup_node) : json_null());
+		       view->phase == GAME_PHASE_SETUP_ROAD ? writer_id_or_null(view->setup_node) : json_null());
 	return pending;
 }
 
@@ -504,9 +505,9 @@ json_t *codec_board_to_json(const struct board_layout *board, int edition)
 		writer_put_int(entry, "r", board_hex_r[hex]);
 		writer_put_new(entry, "terrain", writer_name_or_null(&codec_terrain_names, board->terrain[hex]));
 		writer_put_new(entry, "number",
-		               board->terrain[hex] == TERRAIN_DESERT || !board->number[hex]
-		                       ? json_null()
-		                       : json_integer(board->number[hex]));
+			       board->terrain[hex] == TERRAIN_DESERT || !board->number[hex]
+				       ? json_null()
+				       : json_integer(board->number[hex]));
 		put_point(entry, geometry_hex_centre(hex));
 		int corners[6];
 		geometry_hex_corners(hex, corners);

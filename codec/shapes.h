@@ -49,7 +49,7 @@ int codec_command_from_json(const json_t *json, struct command *out, struct code
  * and refused, as codec_command_from_json() reads the body with those members added.
  * Returns 1, or 0 with *error filled (error may be NULL). Borrows json. */
 int codec_command_from_json_as(const json_t *json, enum command_type type, uint16_t trade, struct command *out,
-                               struct codec_error *error);
+			       struct codec_error *error);
 
 /* A command (or a legal-move template) as a move body. New reference. */
 json_t *codec_command_to_json(const struct command *command);

@@ -82,8 +82,8 @@ static int parse_payload(const char *payload, int64_t *game_id, int32_t *version
 	return 1;
 }
 
-enum store_status listener_wait(struct listener *listener, int timeout_ms, listener_callback on_append,
-				void *context, int *reconnected)
+enum store_status listener_wait(struct listener *listener, int timeout_ms, listener_callback on_append, void *context,
+				int *reconnected)
 {
 	*reconnected = 0;
 	if (!listener->connection || PQstatus(listener->connection) != CONNECTION_OK) {

@@ -34,7 +34,7 @@ typedef void (*listener_callback)(void *context, int64_t game_id, int32_t versio
  * set to 1 when the connection was (re)established during this call: notifications may
  * have been missed. Returns STORE_UNAVAILABLE while the database cannot be reached (after
  * sleeping up to timeout_ms, so a caller's loop never spins). */
-enum store_status listener_wait(struct listener *listener, int timeout_ms, listener_callback on_append,
-				void *context, int *reconnected);
+enum store_status listener_wait(struct listener *listener, int timeout_ms, listener_callback on_append, void *context,
+				int *reconnected);
 
 #endif

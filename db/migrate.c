@@ -52,9 +52,8 @@ static int applied_already(PGconn *conn, int version, char *message, size_t mess
 	char text[16];
 	snprintf(text, sizeof text, "%d", version);
 	const char *values[] = {text};
-	PGresult *result =
-		PQexecParams(conn, "SELECT 1 FROM schema_migrations WHERE version = $1::integer", 1, NULL, values,
-			     NULL, NULL, 0);
+	PGresult *result = PQexecParams(conn, "SELECT 1 FROM schema_migrations WHERE version = $1::integer", 1, NULL,
+					values, NULL, NULL, 0);
 	int answer = -1;
 	if (PQresultStatus(result) == PGRES_TUPLES_OK)
 		answer = PQntuples(result) > 0;

@@ -9,7 +9,7 @@
 #define CATAN_DB_MIGRATIONS_H
 
 struct store_migration {
-	int version;      /* NNNN */
+	int version;	  /* NNNN */
 	const char *name; /* "NNNN_name" */
 	const char *sql;  /* the file's text: one or more statements */
 };

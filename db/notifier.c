@@ -109,8 +109,8 @@ static int send_notes(struct store_notifier *notifier, const struct notes *notes
 	*end++ = '}';
 	*end = '\0';
 	const char *values[] = {array};
-	PGresult *result = PQexecParams(notifier->conn, "SELECT catan_notify_all($1::text[])", 1, NULL, values, NULL,
-					NULL, 0);
+	PGresult *result =
+		PQexecParams(notifier->conn, "SELECT catan_notify_all($1::text[])", 1, NULL, values, NULL, NULL, 0);
 	int ok = PQresultStatus(result) == PGRES_TUPLES_OK;
 	PQclear(result);
 	free(array);

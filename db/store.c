@@ -161,8 +161,8 @@ static enum store_status connect_store(struct store *store)
 			/* As many parameters as the list says, their types left to the SQL's casts: a
 			 * parameter the SQL never reads has no type, and fails here. */
 			static const Oid unspecified[STORE_MAX_PARAMS];
-			PGresult *result = PQprepare(store->conn, statement->name, statement->sql, statement->params,
-						     unspecified);
+			PGresult *result =
+				PQprepare(store->conn, statement->name, statement->sql, statement->params, unspecified);
 			int ok = PQresultStatus(result) == PGRES_COMMAND_OK;
 			if (!ok)
 				store__say(store, "cannot prepare %s (is the schema migrated?): %s", statement->name,
@@ -178,8 +178,9 @@ static enum store_status connect_store(struct store *store)
 		char value[16];
 		snprintf(value, sizeof value, "%d", receivers);
 		const char *values_set[] = {value};
-		PGresult *result = PQexecParams(store->conn, "SELECT set_config('catan.webhook_receivers_max', $1, false)",
-						1, NULL, values_set, NULL, NULL, 0);
+		PGresult *result =
+			PQexecParams(store->conn, "SELECT set_config('catan.webhook_receivers_max', $1, false)", 1,
+				     NULL, values_set, NULL, NULL, 0);
 		int ok = PQresultStatus(result) == PGRES_TUPLES_OK;
 		if (!ok)
 			store__say(store, "cannot set catan.webhook_receivers_max: %s", PQresultErrorMessage(result));
@@ -414,8 +415,8 @@ static enum store_status run_and_notify_once(struct store *store, const struct s
 	 * left: whatever the server received of it cannot commit. */
 	int write_sent = 0;
 	if (!PQenterPipelineMode(conn) ||
-	    !PQsendQueryPrepared(conn, statement->name, params->count, params->values, params->lengths,
-				 params->formats, 1) ||
+	    !PQsendQueryPrepared(conn, statement->name, params->count, params->values, params->lengths, params->formats,
+				 1) ||
 	    !PQpipelineSync(conn) || !(write_sent = 1) ||
 	    !PQsendQueryPrepared(conn, statement_notify.name, notify.count, notify.values, notify.lengths,
 				 notify.formats, 1) ||

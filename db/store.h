@@ -43,28 +43,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_STATUS_LIST(X)                                                                   \
-	X(STORE_OK, "ok")                                                                      \
-	X(STORE_NOT_FOUND, "no such game or record")                                           \
-	X(STORE_CONFLICT, "the game is no longer at the version the write was decided on")     \
-	X(STORE_IDEMPOTENCY_CONFLICT, "the idempotency key was already used for this game")    \
-	X(STORE_UNAVAILABLE, "the database is unavailable")                                    \
-	X(STORE_CORRUPT, "a stored row is not what the store wrote")                           \
-	X(STORE_INVALID, "the store was called with malformed arguments")                     \
+#define STORE_STATUS_LIST(X)                                                                \
+	X(STORE_OK, "ok")                                                                   \
+	X(STORE_NOT_FOUND, "no such game or record")                                        \
+	X(STORE_CONFLICT, "the game is no longer at the version the write was decided on")  \
+	X(STORE_IDEMPOTENCY_CONFLICT, "the idempotency key was already used for this game") \
+	X(STORE_UNAVAILABLE, "the database is unavailable")                                 \
+	X(STORE_CORRUPT, "a stored row is not what the store wrote")                        \
+	X(STORE_INVALID, "the store was called with malformed arguments")                   \
 	X(STORE_NOT_STARTED, "the game waits for players and has not started")
 
 enum store_status {
 #define STORE_STATUS_ENUM(name, message) name,
 	STORE_STATUS_LIST(STORE_STATUS_ENUM)
 #undef STORE_STATUS_ENUM
-	STORE_STATUS_COUNT
+		STORE_STATUS_COUNT
 };
 
 /* "STORE_CONFLICT" ... and a sentence; static strings. */
 const char *store_status_name(enum store_status status);
 const char *store_status_message(enum store_status status);
 
-#define STORE_HASH_SIZE 32  /* SHA-256: seat and admin tokens, idempotent request bodies */
+#define STORE_HASH_SIZE 32 /* SHA-256: seat and admin tokens, idempotent request bodies */
 #define STORE_MAX_SEATS 8
 #define STORE_ID_TEXT_SIZE 17 /* 16 lowercase hex digits and the NUL */
 

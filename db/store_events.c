@@ -126,15 +126,15 @@ STORE_STATEMENTS(events, EVENTS_STATEMENTS);
 
 /* Columns of the load and read statements. */
 enum log_column {
-	LOG_SEQ,          /* int4: 0 for the header row */
-	LOG_TYPE,         /* int2: header: games.status */
-	LOG_ACTOR,        /* int2: header: games.seats */
-	LOG_ORIGIN,       /* int2 */
-	LOG_SEED,         /* int8: header only */
-	LOG_CREATED_AT,   /* timestamptz: events only */
+	LOG_SEQ,	  /* int4: 0 for the header row */
+	LOG_TYPE,	  /* int2: header: games.status */
+	LOG_ACTOR,	  /* int2: header: games.seats */
+	LOG_ORIGIN,	  /* int2 */
+	LOG_SEED,	  /* int8: header only */
+	LOG_CREATED_AT,	  /* timestamptz: events only */
 	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
-	LOG_STATE,        /* bytea: header only */
-	LOG_PAYLOAD       /* text: events only */
+	LOG_STATE,	  /* bytea: header only */
+	LOG_PAYLOAD	  /* text: events only */
 };
 
 #define STORE_ID_ATTEMPTS 4
@@ -254,8 +254,8 @@ static void new_game_arrays_free(struct new_game_arrays *arrays)
 
 /* Check `game` and build its arrays (`open`: per seat, or NULL for none); STORE_INVALID
  * (said under the name `what`) when it cannot be a game. */
-static enum store_status new_game_arrays_build(struct store *store, const struct store_new_game *game,
-					       const int *open, const char *what, struct new_game_arrays *arrays)
+static enum store_status new_game_arrays_build(struct store *store, const struct store_new_game *game, const int *open,
+					       const char *what, struct new_game_arrays *arrays)
 {
 	memset(arrays, 0, sizeof *arrays);
 	if (game->seats < 1 || game->seats > STORE_MAX_SEATS || game->event_count < 1 || !game->events ||
@@ -329,7 +329,8 @@ static enum store_status create_game_attempt(struct store *store, int64_t id, co
 	params_timer(&params, game->timer);
 	param_text(&params, arrays->players.data);
 	PGresult *result;
-	enum store_status status = write_and_wake(store, &statement_create_game, &params, id, game->event_count, &result);
+	enum store_status status =
+		write_and_wake(store, &statement_create_game, &params, id, game->event_count, &result);
 	PQclear(result);
 	return status;
 }
@@ -347,7 +348,8 @@ enum store_status store_create_game(struct store *store, const struct store_new_
 }
 
 static enum store_status create_waiting_attempt(struct store *store, int64_t id, const struct store_new_game *game,
-						const struct new_game_arrays *arrays, const struct store_waiting *waiting)
+						const struct new_game_arrays *arrays,
+						const struct store_waiting *waiting)
 {
 	struct params params = {0};
 	param_int(&params, id);
@@ -422,19 +424,23 @@ enum store_status store_append(struct store *store, const struct store_append *a
 			param_int(&single, event->actor);
 			param_int(&single, event->origin);
 			param_text(&single, event->payload);
-			status = write_and_wake(store, &statement_append_event, &single, append->game_id, version, &result);
+			status = write_and_wake(store, &statement_append_event, &single, append->game_id, version,
+						&result);
 		} else {
-			status = write_and_wake(store, &statement_append_events, &params, append->game_id, version, &result);
+			status = write_and_wake(store, &statement_append_events, &params, append->game_id, version,
+						&result);
 		}
 		int32_t inserted = -1;
 		if (status == STORE_OK && (PQntuples(result) != 1 || !get_int32(result, 0, 0, &inserted)))
-			status = store__corrupt(store, append->game_id, "an append did not say how many events it inserted");
+			status = store__corrupt(store, append->game_id,
+						"an append did not say how many events it inserted");
 		if (status == STORE_OK && inserted == 0) {
 			/* Event `version` is not there: no game, or not this version of it. */
 			int32_t current;
 			status = store_version(store, append->game_id, &current);
 			if (status == STORE_OK) {
-				store__say(store, "the game is at version %d, not %d", (int)current, (int)append->version);
+				store__say(store, "the game is at version %d, not %d", (int)current,
+					   (int)append->version);
 				status = STORE_CONFLICT;
 			}
 		} else if (status == STORE_OK && inserted != append->event_count) {
@@ -568,8 +574,8 @@ static enum store_status copy_log(struct store *store, int64_t game_id, const PG
 	return STORE_OK;
 }
 
-enum store_status store_load(struct store *store, int64_t game_id, int format_version, void *state,
-			     size_t state_size, struct store_loaded *out)
+enum store_status store_load(struct store *store, int64_t game_id, int format_version, void *state, size_t state_size,
+			     struct store_loaded *out)
 {
 	memset(out, 0, sizeof *out);
 	struct params params = {0};
@@ -644,8 +650,7 @@ enum store_status store_read_events(struct store *store, int64_t game_id, int32_
 	return read_log(store, &statement_read_events, game_id, after, limit, out);
 }
 
-enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t after, int limit,
-				  struct store_log *out)
+enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t after, int limit, struct store_log *out)
 {
 	return read_log(store, &statement_read_tail, game_id, after, limit, out);
 }
@@ -668,8 +673,7 @@ enum store_status store_version(struct store *store, int64_t game_id, int32_t *v
 	return status;
 }
 
-enum store_status store_find_token(struct store *store, int64_t game_id, const uint8_t hash[STORE_HASH_SIZE],
-				   int *seat)
+enum store_status store_find_token(struct store *store, int64_t game_id, const uint8_t hash[STORE_HASH_SIZE], int *seat)
 {
 	struct params params = {0};
 	param_int(&params, game_id);
@@ -734,9 +738,9 @@ enum store_status store_game_info(struct store *store, int64_t game_id, struct s
 		}
 		out->away[seat] = away;
 		if (!PQgetisnull(result, row, 8))
-			out->names[seat] = store_strndup(PQgetvalue(result, row, 8), (size_t)PQgetlength(result, row, 8));
+			out->names[seat] =
+				store_strndup(PQgetvalue(result, row, 8), (size_t)PQgetlength(result, row, 8));
 	}
 	PQclear(result);
 	return STORE_OK;
 }
-

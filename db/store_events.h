@@ -44,11 +44,11 @@ struct store_new_game {
 	int status;
 	const char *options; /* JSON text */
 	uint8_t admin_token_hash[STORE_HASH_SIZE];
-	int seats; /* 1..STORE_MAX_SEATS */
-	const char *names[STORE_MAX_SEATS];  /* NULL for none */
-	int bots[STORE_MAX_SEATS];           /* a bot seat has no token */
+	int seats;						/* 1..STORE_MAX_SEATS */
+	const char *names[STORE_MAX_SEATS];			/* NULL for none */
+	int bots[STORE_MAX_SEATS];				/* a bot seat has no token */
 	uint8_t token_hashes[STORE_MAX_SEATS][STORE_HASH_SIZE]; /* distinct */
-	const struct store_event *events;    /* the first events, at least one */
+	const struct store_event *events;			/* the first events, at least one */
 	int event_count;
 	const struct store_snapshot *snapshot; /* NULL, or the state after the events */
 	const struct store_timer_set *timer;   /* NULL: no timer */
@@ -74,11 +74,11 @@ struct store_append {
 	int64_t game_id;
 	int32_t version; /* the version the events were decided on: they become version+1.. */
 	const struct store_event *events;
-	int event_count; /* at least one */
-	int status;      /* the game's new status, or STORE_NO_STATUS */
-	const struct store_snapshot *snapshot;         /* NULL, or the state after the events */
-	const struct store_idempotency *idempotency;   /* NULL, or the record to keep */
-	const struct store_timer_set *timer;           /* NULL: leave the game's timer as it is */
+	int event_count;			     /* at least one */
+	int status;				     /* the game's new status, or STORE_NO_STATUS */
+	const struct store_snapshot *snapshot;	     /* NULL, or the state after the events */
+	const struct store_idempotency *idempotency; /* NULL, or the record to keep */
+	const struct store_timer_set *timer;	     /* NULL: leave the game's timer as it is */
 };
 
 /* Append events in one transaction, then wake listeners (see above). STORE_CONFLICT: version+1 is taken or version is
@@ -125,8 +125,8 @@ struct store_loaded {
  * events after it, read in one statement (one consistent view). The game's version is
  * the last row's seq (or snapshot_seq when there are none after it). The caller frees
  * out->log with store_log_free(). STORE_CORRUPT when the rows have a gap. */
-enum store_status store_load(struct store *store, int64_t game_id, int format_version, void *state,
-			     size_t state_size, struct store_loaded *out);
+enum store_status store_load(struct store *store, int64_t game_id, int format_version, void *state, size_t state_size,
+			     struct store_loaded *out);
 
 /* Up to `limit` events with seq > after, in order (an empty log when there are none).
  * The caller frees *out with store_log_free(). */
@@ -151,8 +151,8 @@ struct store_game_info {
 	int status;
 	int seats;
 	int64_t created_at_us;
-	int64_t updated_at_us; /* when the status or the snapshot last changed */
-	char *options;         /* JSON text */
+	int64_t updated_at_us;	      /* when the status or the snapshot last changed */
+	char *options;		      /* JSON text */
 	char *names[STORE_MAX_SEATS]; /* NULL for none */
 	int bots[STORE_MAX_SEATS];    /* played by the server: a bot seat, or a seat away */
 	int away[STORE_MAX_SEATS];    /* on holiday: handed to the bot by its player (bots[] set too) */
@@ -171,11 +171,11 @@ void store_game_info_free(struct store_game_info *info);
 #define STORE_STATUS_WAITING 3
 
 struct store_waiting {
-	int open[STORE_MAX_SEATS];          /* 1: the seat is open (its name, bot and token ignored) */
-	int public_game;                    /* listed in the lobby */
+	int open[STORE_MAX_SEATS]; /* 1: the seat is open (its name, bot and token ignored) */
+	int public_game;	   /* listed in the lobby */
 	uint8_t invite_hash[STORE_HASH_SIZE];
-	int start_status;                   /* the status once started */
-	int start_seat;                     /* the seat the game waits for once started */
+	int start_status; /* the status once started */
+	int start_seat;	  /* the seat the game waits for once started */
 };
 
 /* Create a waiting game: `game` as for store_create_game() (its events are kept for the

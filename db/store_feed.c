@@ -22,33 +22,32 @@
  * (game_id, xact, seq) indexes: a page reads at most games x limit rows, however far
  * behind its cursor is. In one game, (xact, game, kind, seq) > the position is
  * (xact, seq) > (position's xact, a bound on seq), which the index scans in order. */
-#define FEED_SQL(GAMES, EVENT_FLOOR, MESSAGE_FLOOR)                                                        \
-	"WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),"                  \
-	" c AS MATERIALIZED (SELECT $2::bigint::text::xid8 AS xact),"                                      \
-	" g AS MATERIALIZED (" GAMES ")"                                                                     \
-	" SELECT x.xact::text::bigint, x.game_id, x.kind, x.seq, x.player_seat, x.xact < h.xmin, x.type,"  \
-	"  x.actor, x.origin, x.created_at, x.body, x.seat, x.after_version"                               \
-	" FROM (SELECT e.xact, e.game_id, 0 AS kind, e.seq, g.seat AS player_seat, e.type, e.actor,"      \
-	"   e.origin, e.created_at, e.payload::text AS body, NULL::smallint AS seat,"                       \
-	"   NULL::integer AS after_version"                                                                  \
-	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM events e"                                   \
-	"   WHERE e.game_id = g.game_id AND (e.xact, e.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
-	"    WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer ELSE 2147483647 END)" EVENT_FLOOR \
-	"   ORDER BY e.xact, e.seq LIMIT $6::integer) e"                                                     \
-	"  UNION ALL"                                                                                        \
-	"  SELECT m.xact, m.game_id, 1, m.seq, g.seat, NULL, NULL, NULL, m.created_at, m.text, m.seat,"     \
-	"   m.after_version"                                                                                 \
-	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM messages m"                                 \
-	"   WHERE m.game_id = g.game_id AND (m.xact, m.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0" \
-	"    WHEN g.game_id = $3::bigint THEN CASE WHEN $4::integer = 0 THEN 0 ELSE $5::integer END"          \
-	"    ELSE 2147483647 END)" MESSAGE_FLOOR                                                            \
-	"   ORDER BY m.xact, m.seq LIMIT $6::integer) m) x CROSS JOIN h"                                      \
+#define FEED_SQL(GAMES, EVENT_FLOOR, MESSAGE_FLOOR)                                                               \
+	"WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),"                        \
+	" c AS MATERIALIZED (SELECT $2::bigint::text::xid8 AS xact),"                                             \
+	" g AS MATERIALIZED (" GAMES ")"                                                                          \
+	" SELECT x.xact::text::bigint, x.game_id, x.kind, x.seq, x.player_seat, x.xact < h.xmin, x.type,"         \
+	"  x.actor, x.origin, x.created_at, x.body, x.seat, x.after_version"                                      \
+	" FROM (SELECT e.xact, e.game_id, 0 AS kind, e.seq, g.seat AS player_seat, e.type, e.actor,"              \
+	"   e.origin, e.created_at, e.payload::text AS body, NULL::smallint AS seat,"                             \
+	"   NULL::integer AS after_version"                                                                       \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM events e"                                        \
+	"   WHERE e.game_id = g.game_id AND (e.xact, e.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0"   \
+	"    WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer ELSE 2147483647 END)" EVENT_FLOOR   \
+	"   ORDER BY e.xact, e.seq LIMIT $6::integer) e"                                                          \
+	"  UNION ALL"                                                                                             \
+	"  SELECT m.xact, m.game_id, 1, m.seq, g.seat, NULL, NULL, NULL, m.created_at, m.text, m.seat,"           \
+	"   m.after_version"                                                                                      \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM messages m"                                      \
+	"   WHERE m.game_id = g.game_id AND (m.xact, m.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0"   \
+	"    WHEN g.game_id = $3::bigint THEN CASE WHEN $4::integer = 0 THEN 0 ELSE $5::integer END"              \
+	"    ELSE 2147483647 END)" MESSAGE_FLOOR "   ORDER BY m.xact, m.seq LIMIT $6::integer) m) x CROSS JOIN h" \
 	" ORDER BY x.xact, x.game_id, x.kind, x.seq LIMIT $6::integer"
 #define FEED_STATEMENTS(X)                                                                                             \
 	X(feed_player, 6, FEED_SQL("SELECT s.game_id, s.seat FROM seats s WHERE s.player_id = $1::bigint", "", ""))    \
 	X(feed_game, 8,                                                                                                \
 	  FEED_SQL("SELECT $1::bigint AS game_id, (-1)::smallint AS seat", " AND e.seq > $7::integer",                 \
-	           " AND m.seq > $8::integer"))                                                                        \
+		   " AND m.seq > $8::integer"))                                                                        \
 	X(feed_position, 3,                                                                                            \
 	  "SELECT xact::text::bigint FROM events WHERE game_id = $1::bigint AND seq = $3::integer AND $2::integer = 0" \
 	  " UNION ALL"                                                                                                 \
@@ -74,7 +73,6 @@ enum feed_column {
 	FEED_AFTER_VERSION
 };
 
-
 static enum store_status copy_feed(struct store *store, PGresult *result, struct store_feed *out)
 {
 	int count = PQntuples(result);
@@ -85,9 +83,10 @@ static enum store_status copy_feed(struct store *store, PGresult *result, struct
 		memset(item, 0, sizeof *item);
 		int32_t kind = -1;
 		int settled = 0;
-		if (!get_int64(result, i, FEED_XACT, &item->at.xact) || !get_int64(result, i, FEED_GAME, &item->at.game_id) ||
-		    !get_int32(result, i, FEED_KIND, &kind) || !get_int32(result, i, FEED_SEQ, &item->at.seq) ||
-		    !get_int16(result, i, FEED_SEAT, &item->seat) || !get_bool(result, i, FEED_SETTLED, &settled) ||
+		if (!get_int64(result, i, FEED_XACT, &item->at.xact) ||
+		    !get_int64(result, i, FEED_GAME, &item->at.game_id) || !get_int32(result, i, FEED_KIND, &kind) ||
+		    !get_int32(result, i, FEED_SEQ, &item->at.seq) || !get_int16(result, i, FEED_SEAT, &item->seat) ||
+		    !get_bool(result, i, FEED_SETTLED, &settled) ||
 		    !get_timestamp(result, i, FEED_CREATED_AT, &item->event.created_at_us) ||
 		    PQgetisnull(result, i, FEED_TEXT) || (kind != STORE_FEED_EVENT && kind != STORE_FEED_MESSAGE)) {
 			store_feed_free(out);
@@ -130,8 +129,8 @@ static void position_params(struct params *params, const struct store_feed_posit
 	param_int(params, after->seq);
 }
 
-static enum store_status read_feed(struct store *store, const struct store_statement *statement,
-				   struct params *params, struct store_feed *out)
+static enum store_status read_feed(struct store *store, const struct store_statement *statement, struct params *params,
+				   struct store_feed *out)
 {
 	out->count = 0;
 	out->items = NULL;
@@ -144,8 +143,8 @@ static enum store_status read_feed(struct store *store, const struct store_state
 	return status;
 }
 
-enum store_status store_feed_read_player(struct store *store, int64_t player_id, const struct store_feed_position *after,
-					 int limit, struct store_feed *out)
+enum store_status store_feed_read_player(struct store *store, int64_t player_id,
+					 const struct store_feed_position *after, int limit, struct store_feed *out)
 {
 	struct params params = {0};
 	param_int(&params, player_id);

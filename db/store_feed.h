@@ -29,10 +29,10 @@ struct store_feed_position {
 
 struct store_feed_item {
 	struct store_feed_position at;
-	int seat;    /* the player's seat in the game (the player's feed), else -1 */
-	int settled; /* its transaction is below xmin: it may be delivered */
-	struct store_event_row event;     /* STORE_FEED_EVENT (payload owned by the list) */
-	struct store_message message;     /* STORE_FEED_MESSAGE (text owned by the list) */
+	int seat;		      /* the player's seat in the game (the player's feed), else -1 */
+	int settled;		      /* its transaction is below xmin: it may be delivered */
+	struct store_event_row event; /* STORE_FEED_EVENT (payload owned by the list) */
+	struct store_message message; /* STORE_FEED_MESSAGE (text owned by the list) */
 };
 
 /* Rows in order of position. Free with store_feed_free(). */
@@ -43,8 +43,8 @@ struct store_feed {
 
 /* The rows of every game where player `player_id` holds a seat, after `after`, at most
  * `limit`. */
-enum store_status store_feed_read_player(struct store *store, int64_t player_id, const struct store_feed_position *after,
-					 int limit, struct store_feed *out);
+enum store_status store_feed_read_player(struct store *store, int64_t player_id,
+					 const struct store_feed_position *after, int limit, struct store_feed *out);
 
 /* The rows of one game after `after` whose events have seq > event_floor and whose
  * messages have seq > message_floor (a resume from a version or a message number), at most

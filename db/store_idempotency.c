@@ -55,8 +55,7 @@ enum store_status store_idempotency_get(struct store *store, int64_t game_id, co
 	return STORE_OK;
 }
 
-enum store_status store_idempotency_put(struct store *store, int64_t game_id,
-					const struct store_idempotency *record)
+enum store_status store_idempotency_put(struct store *store, int64_t game_id, const struct store_idempotency *record)
 {
 	if (!record->key) {
 		store__say(store, "store_idempotency_put: no key");

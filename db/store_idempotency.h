@@ -36,7 +36,6 @@ enum store_status store_idempotency_get(struct store *store, int64_t game_id, co
 
 /* Keep a record for a request that appended nothing (a refusal worth replaying).
  * STORE_IDEMPOTENCY_CONFLICT when the key exists, STORE_NOT_FOUND for an unknown game. */
-enum store_status store_idempotency_put(struct store *store, int64_t game_id,
-					const struct store_idempotency *record);
+enum store_status store_idempotency_put(struct store *store, int64_t game_id, const struct store_idempotency *record);
 
 #endif

@@ -41,7 +41,7 @@
 
 struct store_statement {
 	const char *name; /* the prepared statement's name on every connection: unique */
-	int params;       /* $1..$params, each bound by every run */
+	int params;	  /* $1..$params, each bound by every run */
 	const char *sql;
 };
 
@@ -63,7 +63,7 @@ struct store_area {
 	LIST(STORE__STATEMENT_DEFINE)                                                                      \
 	static const struct store_statement *const area##_statements[] = {LIST(STORE__STATEMENT_ADDRESS)}; \
 	const struct store_area store__area_##area = {#area, area##_statements,                            \
-	                                              (int)(sizeof area##_statements / sizeof area##_statements[0])}
+						      (int)(sizeof area##_statements / sizeof area##_statements[0])}
 
 /* Every area, one per file that runs statements: store.c prepares them all on each new
  * connection. The list is read in store_areas.c, whose store_open() hands it to
@@ -77,8 +77,8 @@ struct store_area {
 	X(webhooks)    /* store_webhooks.c */    \
 	X(lobby)       /* store_lobby.c */       \
 	X(messages)    /* store_messages.c */    \
-	X(feed)        /* store_feed.c */        \
-	X(mail)        /* store_mail.c */        \
+	X(feed)	       /* store_feed.c */        \
+	X(mail)	       /* store_mail.c */        \
 	X(quota)       /* store_quota.c */
 
 #define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
@@ -91,8 +91,8 @@ struct store {
 	char *conninfo;
 	const struct store_area *const *areas; /* every area's statements (store_areas.c) */
 	int area_count;
-	PGconn *conn;          /* NULL when there is no usable connection */
-	int64_t retry_at_ms;   /* no connection attempt before this (monotonic) */
+	PGconn *conn;			 /* NULL when there is no usable connection */
+	int64_t retry_at_ms;		 /* no connection attempt before this (monotonic) */
 	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
 	char message[STORE_MESSAGE_SIZE];
 };

@@ -45,9 +45,9 @@
 	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")  \
 	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                          \
 	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                      \
-	/* A token that leaked, replaced (0015_token_rotation.sql). */                                             \
-	X(replace_seat_token, 3, "SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)")            \
-	X(replace_player_token, 3, "SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)")          \
+	/* A token that leaked, replaced (0015_token_rotation.sql). */                                              \
+	X(replace_seat_token, 3, "SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)")             \
+	X(replace_player_token, 3, "SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)")           \
 	X(player_games, 2,                                                                                          \
 	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                        \
 	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                   \
@@ -115,7 +115,8 @@ enum store_status store_change_seat(struct store *store, int64_t game_id, const 
 {
 	store->message[0] = '\0';
 	memset(out, 0, sizeof *out);
-	if ((action != STORE_SEAT_REMOVE && action != STORE_SEAT_MAKE_BOT) || (action == STORE_SEAT_MAKE_BOT && !name)) {
+	if ((action != STORE_SEAT_REMOVE && action != STORE_SEAT_MAKE_BOT) ||
+	    (action == STORE_SEAT_MAKE_BOT && !name)) {
 		store__say(store, "store_change_seat: action %d", action);
 		return STORE_INVALID;
 	}
@@ -155,8 +156,8 @@ static int read_game(const PGresult *result, int first, struct store_waiting_gam
 	for (int i = 0; i < out->seats; i++) {
 		int row = first + i, seat;
 		int64_t id;
-		if (!get_int64(result, row, 0, &id) || id != out->id || !get_int16(result, row, 6, &seat) || seat != i ||
-		    !get_bool(result, row, 7, &out->bots[i]) || !get_bool(result, row, 9, &out->open[i])) {
+		if (!get_int64(result, row, 0, &id) || id != out->id || !get_int16(result, row, 6, &seat) ||
+		    seat != i || !get_bool(result, row, 7, &out->bots[i]) || !get_bool(result, row, 9, &out->open[i])) {
 			store_waiting_game_free(out);
 			return 0;
 		}
@@ -306,7 +307,8 @@ enum store_status store_replace_seat_token(struct store *store, int64_t game_id,
 	return replaced(store, &statement_replace_seat_token, &params);
 }
 
-enum store_status store_replace_player_token(struct store *store, int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+enum store_status store_replace_player_token(struct store *store, int64_t player,
+					     const uint8_t old_hash[STORE_HASH_SIZE],
 					     const uint8_t new_hash[STORE_HASH_SIZE])
 {
 	store->message[0] = '\0';
@@ -363,7 +365,8 @@ enum store_status store_player_game_summaries(struct store *store, int64_t playe
 	for (int row = 0; row < PQntuples(result) && row < max; row++) {
 		struct store_player_game *game = &out[row];
 		if (!get_int64(result, row, 0, &game->seat.game_id) || !get_int16(result, row, 1, &game->seat.seat) ||
-		    !get_int16(result, row, 2, &game->seat.status) || !get_timestamp(result, row, 3, &game->created_at_us) ||
+		    !get_int16(result, row, 2, &game->seat.status) ||
+		    !get_timestamp(result, row, 3, &game->created_at_us) ||
 		    !get_optional_time(result, row, 4, &game->last_event_at_us) ||
 		    !get_optional_time(result, row, 5, &game->deadline_us)) {
 			PQclear(result);

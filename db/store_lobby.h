@@ -21,14 +21,14 @@ enum store_seat_outcome {
 	STORE_SEAT_WRONG_SECRET = 2, /* the invite (join) or the admin token (change) */
 	STORE_SEAT_STARTED = 3,
 	STORE_SEAT_FINISHED = 4,
-	STORE_SEAT_NONE_OPEN = 5,    /* join: no open seat; change: the seat is not as required */
+	STORE_SEAT_NONE_OPEN = 5,      /* join: no open seat; change: the seat is not as required */
 	STORE_SEAT_ALREADY_SEATED = 6, /* join: the player holds a seat of this game already */
 	STORE_SEAT_BOTS_ONLY = 7       /* change: the game would be bots only (0018_bot_seat_gate.sql) */
 };
 
 struct store_seat_result {
-	int outcome;     /* enum store_seat_outcome */
-	int seat;        /* the seat taken or changed */
+	int outcome;	 /* enum store_seat_outcome */
+	int seat;	 /* the seat taken or changed */
 	int32_t version; /* the game's version now: > 0 when this statement started it */
 };
 
@@ -57,7 +57,7 @@ struct store_waiting_game {
 	int status;
 	int public_game;
 	int seats;
-	char *options; /* JSON text */
+	char *options;		      /* JSON text */
 	char *names[STORE_MAX_SEATS]; /* NULL for an open seat */
 	int bots[STORE_MAX_SEATS];
 	int open[STORE_MAX_SEATS];
@@ -105,7 +105,8 @@ enum store_status store_replace_seat_token(struct store *store, int64_t game_id,
 
 /* Player `player`, whose token has hash `old_hash`, gets the token of hash `new_hash`:
  * STORE_OK, or STORE_NOT_FOUND when `old_hash` is not the player's token (any more). */
-enum store_status store_replace_player_token(struct store *store, int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
+enum store_status store_replace_player_token(struct store *store, int64_t player,
+					     const uint8_t old_hash[STORE_HASH_SIZE],
 					     const uint8_t new_hash[STORE_HASH_SIZE]);
 
 /* A game seat of a player. */
@@ -121,9 +122,9 @@ enum store_status store_player_games(struct store *store, int64_t player, int ma
 /* A player's seat with what lists of the player's games sort by. */
 struct store_player_game {
 	struct store_player_seat seat;
-	int64_t created_at_us;    /* the game's creation */
+	int64_t created_at_us;	  /* the game's creation */
 	int64_t last_event_at_us; /* its last event's time; 0: no event yet (waiting) */
-	int64_t deadline_us;      /* when its current wait times out; 0: none */
+	int64_t deadline_us;	  /* when its current wait times out; 0: none */
 };
 
 /* store_player_games() with those times, in one statement. */

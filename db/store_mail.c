@@ -134,7 +134,8 @@ enum store_status store_mail_register_player(struct store *store, int64_t player
 /* Run mail_get or mail_delete on the registration with this id, of this seat, or of this
  * player: the statements match whichever is given (the others 0 / -1). */
 static enum store_status run_on_registration(struct store *store, const struct store_statement *statement, int retry,
-					     int64_t id, int64_t game_id, int seat, int64_t player_id, PGresult **result)
+					     int64_t id, int64_t game_id, int seat, int64_t player_id,
+					     PGresult **result)
 {
 	struct params params = {0};
 	param_int(&params, id);

@@ -18,16 +18,16 @@
 #define STORE_MAIL_ADDRESS_MAX 254
 
 struct store_mail {
-	int64_t id; /* the webhooks row */
-	int64_t game_id;  /* 0 for a player's registration */
-	int seat;         /* -1 for a player's registration */
+	int64_t id;	   /* the webhooks row */
+	int64_t game_id;   /* 0 for a player's registration */
+	int seat;	   /* -1 for a player's registration */
 	int64_t player_id; /* the player's registration: its player; else 0 */
 	char address[STORE_MAIL_ADDRESS_MAX + 1];
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* keys the confirm and unsubscribe codes */
 	int confirmed;
-	int confirm_expired;    /* unconfirmed and the confirmation link's time is up */
-	int64_t since_last_ms;  /* since the last turn mail; -1: none yet (a player's: -1) */
-	int64_t last_turn;      /* the turn key of the last turn mail; -1: none yet (a player's: -1) */
+	int confirm_expired;   /* unconfirmed and the confirmation link's time is up */
+	int64_t since_last_ms; /* since the last turn mail; -1: none yet (a player's: -1) */
+	int64_t last_turn;     /* the turn key of the last turn mail; -1: none yet (a player's: -1) */
 };
 
 /* The confirmation mails a registration may cost (0012_registrations.sql): at most

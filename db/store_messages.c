@@ -16,8 +16,8 @@
 	  " WHERE game_id = $1::bigint AND seq > $2::integer ORDER BY seq LIMIT $3::integer")
 STORE_STATEMENTS(messages, MESSAGES_STATEMENTS);
 
-enum store_status store_message_post(struct store *store, int64_t game_id, int seat, const char *text,
-				     int per_minute, struct store_message *posted, int *retry_after_s)
+enum store_status store_message_post(struct store *store, int64_t game_id, int seat, const char *text, int per_minute,
+				     struct store_message *posted, int *retry_after_s)
 {
 	*retry_after_s = 0;
 	memset(posted, 0, sizeof *posted);

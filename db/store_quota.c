@@ -25,7 +25,7 @@ static void param_number(struct params *params, double value)
 }
 
 enum store_status store_quota(struct store *store, const char *kind, const uint8_t key[STORE_HASH_SIZE], double amount,
-                              double rate, double burst, enum store_quota_mode mode, struct store_quota_answer *answer)
+			      double rate, double burst, enum store_quota_mode mode, struct store_quota_answer *answer)
 {
 	memset(answer, 0, sizeof *answer);
 	if (!kind || !*kind || strlen(kind) > 32 || amount < 0 || burst < 0) {

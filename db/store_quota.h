@@ -23,14 +23,14 @@ enum store_quota_mode {
 };
 
 struct store_quota_answer {
-	int allowed;       /* amount fitted (for CHARGE: it fitted before the charge) */
+	int allowed;	   /* amount fitted (for CHARGE: it fitted before the charge) */
 	int retry_after_s; /* when refused: seconds until amount fits; 0 otherwise */
 	int64_t remaining; /* whole units left after the call */
 };
 
 /* Run one call of the budget `kind` for `key`. *answer is set on STORE_OK. */
 enum store_status store_quota(struct store *store, const char *kind, const uint8_t key[STORE_HASH_SIZE], double amount,
-                              double rate, double burst, enum store_quota_mode mode, struct store_quota_answer *answer);
+			      double rate, double burst, enum store_quota_mode mode, struct store_quota_answer *answer);
 
 /* How many receivers one event of game `game_id` is enqueued for now (its own webhooks,
  * chat channels and mail registrations and those of its seated players, enabled ones),

@@ -21,8 +21,7 @@
 	  " RETURNING t.game_id, t.version, t.kind, t.attempts")
 STORE_STATEMENTS(timers, TIMERS_STATEMENTS);
 
-enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out,
-				     int *count)
+enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out, int *count)
 {
 	*count = 0;
 	struct params params = {0};

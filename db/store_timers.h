@@ -17,12 +17,7 @@
  * `due_ms` milliseconds from the commit. STORE_TIMER_BOT_KEEP is a bot's move that keeps
  * the due time of the game's bot timer when that is sooner (a wait going on across the
  * write: db/migrations/0017_offer_wait.sql); it is stored as a bot timer. Borrowed. */
-enum store_timer_kind {
-	STORE_TIMER_NONE = 0,
-	STORE_TIMER_DEADLINE = 1,
-	STORE_TIMER_BOT = 2,
-	STORE_TIMER_BOT_KEEP = 3
-};
+enum store_timer_kind { STORE_TIMER_NONE = 0, STORE_TIMER_DEADLINE = 1, STORE_TIMER_BOT = 2, STORE_TIMER_BOT_KEEP = 3 };
 
 struct store_timer_set {
 	int kind; /* enum store_timer_kind */
@@ -37,12 +32,11 @@ struct store_timer_set {
 struct store_timer {
 	int64_t game_id;
 	int32_t version; /* the game's version when the timer was set */
-	int kind;        /* enum store_timer_kind */
-	int attempts;    /* claims so far, this one included */
+	int kind;	 /* enum store_timer_kind */
+	int attempts;	 /* claims so far, this one included */
 };
 
 /* Claim up to `max` due timers into out[0..*count). */
-enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out,
-				     int *count);
+enum store_status store_claim_timers(struct store *store, int max, int lease_ms, struct store_timer *out, int *count);
 
 #endif

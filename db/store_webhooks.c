@@ -80,9 +80,9 @@ STORE_STATEMENTS(webhooks, WEBHOOKS_STATEMENTS);
  * (player_webhook_create, no seat: with_seat 0); `owner` is the game's or the
  * player's id. */
 static enum store_status create_webhook(struct store *store, const struct store_statement *statement, int64_t owner,
-					int with_seat, int seat, int your_turn_only, const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE],
-					const char *url, int format, const char *mentions_json, int64_t *id,
-					int64_t *created_at_us)
+					int with_seat, int seat, int your_turn_only,
+					const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
+					const char *mentions_json, int64_t *id, int64_t *created_at_us)
 {
 	if (!store__random_id(id)) {
 		store__say(store, "the system random generator failed");
@@ -258,9 +258,9 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		d->url = NULL;
 		d->mentions = NULL;
 		d->format = store_format_parse(PQgetvalue(result, row, 11));
-		if (d->format < 0 || !get_int64(result, row, 0, &d->outbox_id) || !get_int64(result, row, 1, &d->webhook_id) ||
-		    !get_int64(result, row, 2, &d->game_id) || !get_int16(result, row, 3, &d->seat) ||
-		    !get_bool(result, row, 4, &d->your_turn_only) ||
+		if (d->format < 0 || !get_int64(result, row, 0, &d->outbox_id) ||
+		    !get_int64(result, row, 1, &d->webhook_id) || !get_int64(result, row, 2, &d->game_id) ||
+		    !get_int16(result, row, 3, &d->seat) || !get_bool(result, row, 4, &d->your_turn_only) ||
 		    PQgetlength(result, row, 5) != STORE_WEBHOOK_SECRET_SIZE || PQgetisnull(result, row, 6) ||
 		    !get_int32(result, row, 7, &d->first_seq) || !get_int32(result, row, 8, &d->last_seq) ||
 		    !get_int32(result, row, 9, &d->next_seq) || !get_int32(result, row, 10, &d->attempts) ||
@@ -333,7 +333,8 @@ enum store_status store_delivery_history(struct store *store, int64_t webhook_id
 		int32_t attempt, http_status, duration;
 		if (!get_timestamp(result, row, 0, &e->at_us) || !get_int32(result, row, 1, &e->seq) ||
 		    !get_int32(result, row, 2, &attempt) || !get_int32(result, row, 3, &http_status) ||
-		    !get_int32(result, row, 4, &duration) || PQgetisnull(result, row, 5) || PQgetisnull(result, row, 6)) {
+		    !get_int32(result, row, 4, &duration) || PQgetisnull(result, row, 5) ||
+		    PQgetisnull(result, row, 6)) {
 			free(list);
 			PQclear(result);
 			return store__corrupt(store, 0, "a delivery log row with malformed columns");

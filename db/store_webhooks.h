@@ -3,7 +3,8 @@
  * player's registrations (0006_player_webhooks.sql), signed or chat formats with their
  * failure counts (0005_channels.sql), the outbox every append fills for them, claims of due
  * deliveries, and the log of every attempt. Mail registrations are rows of the same table,
- * registered and read only through db/store_mail.h (never listed or deleted here). Same connection and threading rules as db/store.h.
+ * registered and read only through db/store_mail.h (never listed or deleted here). Same connection and threading rules
+ * as db/store.h.
  */
 #ifndef CATAN_DB_STORE_WEBHOOKS_H
 #define CATAN_DB_STORE_WEBHOOKS_H
@@ -13,7 +14,7 @@
 #include "db/store.h"
 
 #define STORE_WEBHOOK_SECRET_SIZE 32
-#define STORE_WEBHOOK_ADMIN (-1) /* a webhook registered with the admin token */
+#define STORE_WEBHOOK_ADMIN (-1)    /* a webhook registered with the admin token */
 #define STORE_WEBHOOK_UNSEATED (-2) /* a delivery of a player's webhook in a game the player left */
 
 /* What a webhook's deliveries look like (0005_channels.sql): signed Standard Webhooks
@@ -38,10 +39,10 @@ struct store_webhook {
 	int64_t created_at_us;
 	long pending; /* outbox rows not yet delivered */
 	char *url;
-	int format;              /* enum store_webhook_format */
-	int failures;            /* failed attempts in a row (chat formats) */
-	int64_t disabled_at_us;  /* 0: enabled */
-	char *disabled_reason;   /* NULL unless disabled; owned */
+	int format;		/* enum store_webhook_format */
+	int failures;		/* failed attempts in a row (chat formats) */
+	int64_t disabled_at_us; /* 0: enabled */
+	char *disabled_reason;	/* NULL unless disabled; owned */
 };
 
 /* Register a webhook; *id and *created_at_us are set. mentions_json: NULL, or a JSON
@@ -82,9 +83,9 @@ struct store_delivery {
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
 	char *url;
 	int32_t first_seq, last_seq, next_seq;
-	int attempts; /* claims so far, this one included */
-	int format;      /* enum store_webhook_format */
-	char *mentions;  /* the mentions JSON object as text, or NULL; owned */
+	int attempts;	     /* claims so far, this one included */
+	int format;	     /* enum store_webhook_format */
+	char *mentions;	     /* the mentions JSON object as text, or NULL; owned */
 	int32_t message_seq; /* > 0: the row delivers this table-talk message, not events
 			      * (0009_message_deliveries.sql) */
 };
@@ -101,7 +102,8 @@ enum store_status store_delivery_update(struct store *store, int64_t outbox_id, 
 
 /* Record one attempt in the webhook's delivery log (http_status 0: no answer). */
 enum store_status store_delivery_log(struct store *store, int64_t webhook_id, int64_t outbox_id, int32_t seq,
-				     int attempt, int http_status, int duration_ms, const char *kind, const char *error);
+				     int attempt, int http_status, int duration_ms, const char *kind,
+				     const char *error);
 
 struct store_delivery_entry {
 	int64_t at_us;

@@ -205,7 +205,7 @@ static void remember(struct mentioned *mentioned, const struct channels_mention 
 /* Write the mention registered for `seat`, if there is one that reads as a mention of the
  * format, and remember it. */
 static void add_mention_of(struct xtext *text, int format, const json_t *mentions, int seat,
-                           struct mentioned *mentioned)
+			   struct mentioned *mentioned)
 {
 	char key[8];
 	snprintf(key, sizeof key, "%d", seat);
@@ -221,7 +221,7 @@ static void add_mention_of(struct xtext *text, int format, const json_t *mention
 
 /* The headline: who, what, and the game; the mentions first so the ping shows them. */
 static void add_headline(struct xtext *text, int format, const json_t *mentions, const struct game *game,
-                         const struct channels_turn *turn, char *const *names, struct mentioned *mentioned)
+			 const struct channels_turn *turn, char *const *names, struct mentioned *mentioned)
 {
 	if (game->phase == GAME_PHASE_FINISHED) {
 		if (game->winner >= 0) {
@@ -313,7 +313,7 @@ static json_t *allowed_mentions(const struct mentioned *mentioned)
 }
 
 char *channels_message(int format, const char *mentions_json, const struct game *after,
-                       const struct channels_turn *turn)
+		       const struct channels_turn *turn)
 {
 	json_t *mentions = mentions_json ? json_loads(mentions_json, 0, NULL) : NULL;
 	char *names[GAME_MAX_SEATS];
@@ -335,17 +335,17 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 		clip(&headline, CHANNELS_DISCORD_CONTENT_MAX);
 		clip(&moves, 4000);
 		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:o}", "content", headline.data, "embeds",
-		                 "title", title, "description", moves.data, "url", turn->game_url, "image", "url",
-		                 turn->board_url, "allowed_mentions", allowed_mentions(&mentioned));
+				 "title", title, "description", moves.data, "url", turn->game_url, "image", "url",
+				 turn->board_url, "allowed_mentions", allowed_mentions(&mentioned));
 	} else {
 		clip(&headline, 2900);
 		clip(&moves, 2900);
 		char *section = xasprintf("%s\n*Last moves*\n%s\n<%s|Open the game>", headline.data, moves.data,
-		                          turn->game_url);
+					  turn->game_url);
 		body = json_pack("{s:s, s:[{s:s, s:{s:s, s:s}}, {s:s, s:s, s:s, s:{s:s, s:s}}]}", "text", headline.data,
-		                 "blocks", "type", "section", "text", "type", "mrkdwn", "text", section, "type",
-		                 "image", "image_url", turn->board_url, "alt_text", "The board now", "title", "type",
-		                 "plain_text", "text", title);
+				 "blocks", "type", "section", "text", "type", "mrkdwn", "text", section, "type",
+				 "image", "image_url", turn->board_url, "alt_text", "The board now", "title", "type",
+				 "plain_text", "text", title);
 		free(section);
 	}
 	free(headline.data);
@@ -409,11 +409,11 @@ int channels_mentions_valid(const json_t *mentions, int seats, int format, char 
 		struct channels_mention mention;
 		if (!text || strlen(text) > CHANNELS_MENTION_MAX || !channels_mention_parse(format, text, &mention)) {
 			snprintf(why, why_size, "%s",
-			         format == STORE_FORMAT_DISCORD
-			                 ? "mentions values are Discord mentions of a user or a role: \"<@123>\", "
-			                   "\"<@!123>\" or \"<@&123>\" (ids of 1 to 20 digits)"
-			                 : "mentions values are Slack mentions of a user or a user group: \"<@U123>\", "
-			                   "\"<@W123>\" or \"<!subteam^S123>\" (ids of capital letters and digits)");
+				 format == STORE_FORMAT_DISCORD
+					 ? "mentions values are Discord mentions of a user or a role: \"<@123>\", "
+					   "\"<@!123>\" or \"<@&123>\" (ids of 1 to 20 digits)"
+					 : "mentions values are Slack mentions of a user or a user group: \"<@U123>\", "
+					   "\"<@W123>\" or \"<!subteam^S123>\" (ids of capital letters and digits)");
 			return 0;
 		}
 	}

@@ -25,16 +25,16 @@
 #include "engine/event.h"
 #include "engine/game.h"
 
-#define CHANNELS_MENTION_MAX 64           /* bytes of one mention text */
-#define CHANNELS_MENTION_ID_MAX 24        /* characters of the id in a mention */
+#define CHANNELS_MENTION_MAX 64		  /* bytes of one mention text */
+#define CHANNELS_MENTION_ID_MAX 24	  /* characters of the id in a mention */
 #define CHANNELS_DISCORD_CONTENT_MAX 2000 /* characters Discord takes in "content" */
 
 /* What a message is about; every pointer is borrowed for the call. */
 struct channels_turn {
-	const char *game_id;               /* the API's game id */
+	const char *game_id;		   /* the API's game id */
 	const char *names[GAME_MAX_SEATS]; /* seat names (NULL: "Seat N") */
-	const char *board_url;             /* the PNG of this version (absolute) */
-	const char *game_url;              /* the game in the web client (absolute, no token) */
+	const char *board_url;		   /* the PNG of this version (absolute) */
+	const char *game_url;		   /* the game in the web client (absolute, no token) */
 	int32_t version;
 	const struct event *recent; /* the last moves, redacted for a spectator, oldest first */
 	int recent_count;
@@ -53,7 +53,7 @@ const char *channels_expectation(int phase);
  * at `after`, naming waited-for seats with their mention from mentions_json (NULL: none).
  * Caller frees. */
 char *channels_message(int format, const char *mentions_json, const struct game *after,
-                       const struct channels_turn *turn);
+		       const struct channels_turn *turn);
 
 /* Milliseconds a rate-limited answer asks to wait: the Retry-After header (seconds, possibly
  * fractional) or, when absent, a JSON body's "retry_after" (Discord, seconds); -1 when

@@ -90,7 +90,8 @@ static void deliver_row(CURL *curl, const struct store_delivery *row)
 {
 	struct deliver_job job = {row, curl, &settings, DELIVER_RETRY, row->next_seq, 0};
 	const struct deliver_format *format =
-		row->format >= 0 && row->format < (int)(sizeof formats / sizeof formats[0]) ? formats[row->format] : NULL;
+		row->format >= 0 && row->format < (int)(sizeof formats / sizeof formats[0]) ? formats[row->format]
+											    : NULL;
 	if (!format || (row->seat == STORE_WEBHOOK_UNSEATED && !format->unseated))
 		deliver_done(&job, row->last_seq + 1); /* nothing here is anyone's to receive */
 	else

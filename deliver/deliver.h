@@ -23,17 +23,17 @@
 /* What delivery needs to know, copied by deliver_start() (the strings are borrowed for the
  * life of the process). */
 struct deliver_config {
-	int threads;              /* delivery threads (WEBHOOK_WORKERS) */
-	int allow_private;        /* 1: receivers may be private or loopback addresses */
-	const char *public_url;   /* the server's base URL in links (NULL: http://listen:port) */
+	int threads;		/* delivery threads (WEBHOOK_WORKERS) */
+	int allow_private;	/* 1: receivers may be private or loopback addresses */
+	const char *public_url; /* the server's base URL in links (NULL: http://listen:port) */
 	const char *listen_address;
 	int port;
 	int channel_max_failures; /* failed attempts in a row that disable a chat webhook */
-	const char *smtp_url;     /* NULL: mail is off (rows wait for a server that has it) */
-	const char *smtp_user;    /* NULL: no credentials */
+	const char *smtp_url;	  /* NULL: mail is off (rows wait for a server that has it) */
+	const char *smtp_user;	  /* NULL: no credentials */
 	const char *smtp_password;
 	const char *mail_from;
-	int mail_min_interval_s;  /* at least this long between two mails to one registration */
+	int mail_min_interval_s; /* at least this long between two mails to one registration */
 };
 
 /* Start config->threads delivery threads. */

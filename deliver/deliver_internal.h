@@ -43,7 +43,7 @@ enum deliver_outcome {
 /* One claimed row being delivered; every pointer borrowed for the send. */
 struct deliver_job {
 	const struct store_delivery *row;
-	CURL *curl;                          /* this thread's handle */
+	CURL *curl;			     /* this thread's handle */
 	const struct deliver_config *config; /* deliver_start()'s settings */
 	/* What send() said (deliver_done() ...): the loop records it. */
 	enum deliver_outcome outcome;
@@ -114,7 +114,7 @@ struct deliver_answer {
  * deliver/destination.h allows: the receiver's HTTP status, or 0 with *error set (a
  * coarse reason, no address or libcurl text) when none came; a non-2xx status sets *error
  * too. With `answer`, what came back is kept there. */
-long deliver_post(struct deliver_job *job, struct curl_slist *headers, const char *body, char *error,
-		  size_t error_size, int *duration_ms, struct deliver_answer *answer);
+long deliver_post(struct deliver_job *job, struct curl_slist *headers, const char *body, char *error, size_t error_size,
+		  int *duration_ms, struct deliver_answer *answer);
 
 #endif

@@ -95,7 +95,7 @@ static int is_own_address(const struct sockaddr *address)
 			      ((const struct sockaddr_in *)address)->sin_addr.s_addr;
 		else if (address->sa_family == AF_INET6)
 			own = memcmp(&((const struct sockaddr_in6 *)at->ifa_addr)->sin6_addr,
-				      &((const struct sockaddr_in6 *)address)->sin6_addr, 16) == 0;
+				     &((const struct sockaddr_in6 *)address)->sin6_addr, 16) == 0;
 	}
 	freeifaddrs(interfaces);
 	return own;

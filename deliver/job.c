@@ -48,7 +48,8 @@ void deliver_progress(struct deliver_job *job, int32_t next_seq)
 void deliver_attempt(struct deliver_job *job, int32_t seq, const char *kind, int status, int duration_ms,
 		     const char *error)
 {
-	outbox_log(job->row->webhook_id, job->row->outbox_id, seq, job->row->attempts, status, duration_ms, kind, error);
+	outbox_log(job->row->webhook_id, job->row->outbox_id, seq, job->row->attempts, status, duration_ms, kind,
+		   error);
 	counters_add(error ? COUNTERS_WEBHOOK_FAILED : COUNTERS_WEBHOOK_DELIVERED, 1);
 }
 
@@ -97,8 +98,8 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 		for (int i = 0; i < tail.count && count < DELIVER_RECENT_EVENTS; i++) {
 			struct event event;
 			struct codec_error error;
-			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
-						&error))
+			if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size,
+						&event, &error))
 				view_event(&event, viewer, &recent[count++]);
 		}
 		store_log_free(&tail);

@@ -87,8 +87,8 @@ static size_t read_message(char *buffer, size_t size, size_t count, void *user)
 
 /* Send `message` to `to` through SMTP_URL: 1 when the relay took it, else 0 with a coarse
  * reason (no address, no relay text). */
-static int smtp_send(const struct deliver_job *job, const char *to, const char *message, char *error,
-		     size_t error_size, long *reply, int *duration_ms)
+static int smtp_send(const struct deliver_job *job, const char *to, const char *message, char *error, size_t error_size,
+		     long *reply, int *duration_ms)
 {
 	const struct deliver_config *config = job->config;
 	CURL *curl = job->curl;
@@ -194,14 +194,17 @@ static void send_confirmation(struct deliver_job *job, const struct store_mail *
 			       "If it was not you, ignore this mail: nothing more will be sent.\n",
 			       what, confirm);
 	struct xtext html = xtext_new();
-	xtext_add(&html, "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
-		   "this address.</p><p><a href=\"",
-	    what);
+	xtext_add(&html,
+		  "<!DOCTYPE html><html><body><p>Someone asked for &quot;your turn&quot; mails of %s to go to "
+		  "this address.</p><p><a href=\"",
+		  what);
 	mail_text_add_html(&html, confirm);
-	xtext_add(&html, "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
-		   "sent.</p></body></html>\n");
-	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
-				       unsubscribe, job->row->outbox_id, (int64_t)time(NULL)};
+	xtext_add(&html,
+		  "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
+		  "sent.</p></body></html>\n");
+	struct mail_content content = {
+		job->config->mail_from, mail->address,	    subject, text, html.data, unsubscribe,
+		job->row->outbox_id,	(int64_t)time(NULL)};
 	if (send_logged(job, mail, &content, "mail_confirm", 0))
 		done(job);
 	free(text);
@@ -298,8 +301,14 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	xtext_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
 	mail_text_add_html(&html, unsubscribe);
 	xtext_add(&html, "\">Stop these mails</a></p></body></html>\n");
-	struct mail_content content = {job->config->mail_from, mail->address, subject, text, html.data,
-				       unsubscribe, row->outbox_id << 20 | (version & 0xfffff), (int64_t)time(NULL)};
+	struct mail_content content = {job->config->mail_from,
+				       mail->address,
+				       subject,
+				       text,
+				       html.data,
+				       unsubscribe,
+				       row->outbox_id << 20 | (version & 0xfffff),
+				       (int64_t)time(NULL)};
 	if (send_logged(job, mail, &content, "mail", version)) {
 		if (mail->player_id)
 			mailing_game_sent(mail->id, record->id, turn);

@@ -47,8 +47,7 @@ int mail_address_valid(const char *address, char *why, size_t why_size)
 	int ok = length > 0 && length <= MAIL_ADDRESS_MAX && at && at != address && (size_t)(at - address) <= 64;
 	/* The local part: a dot-atom. */
 	for (const char *c = address; ok && c < at; c++)
-		if (!(atom_char((unsigned char)*c) ||
-		      (*c == '.' && c != address && c + 1 != at && c[1] != '.')))
+		if (!(atom_char((unsigned char)*c) || (*c == '.' && c != address && c + 1 != at && c[1] != '.')))
 			ok = 0;
 	/* The domain: at least two DNS labels of letters, digits and inner hyphens. */
 	int labels = 0;
@@ -194,8 +193,8 @@ char *mail_message(const struct mail_content *content)
 	xtext_add(&out, "To: <%s>\r\n", content->to);
 	xtext_add(&out, "Subject: %s\r\n", content->subject);
 	xtext_add(&out, "Date: %s\r\n", date);
-	xtext_add(&out, "Message-ID: <catan.%lld.%016llx@%s>\r\n", (long long)content->unique, (unsigned long long)random,
-	    domain);
+	xtext_add(&out, "Message-ID: <catan.%lld.%016llx@%s>\r\n", (long long)content->unique,
+		  (unsigned long long)random, domain);
 	xtext_add(&out, "MIME-Version: 1.0\r\n");
 	if (content->unsubscribe_url) {
 		xtext_add(&out, "List-Unsubscribe: <%s>\r\n", content->unsubscribe_url);
@@ -205,10 +204,10 @@ char *mail_message(const struct mail_content *content)
 	xtext_add(&out, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", boundary);
 	char *text = crlf(content->text), *html = crlf(content->html);
 	xtext_add(&out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
-	    boundary);
+		  boundary);
 	add_base64(&out, text);
 	xtext_add(&out, "--%s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
-	    boundary);
+		  boundary);
 	add_base64(&out, html);
 	xtext_add(&out, "--%s--\r\n", boundary);
 	free(text);

@@ -47,11 +47,11 @@ int mail_code_matches(const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int64_t i
 /* What a mail says; every pointer borrowed. */
 struct mail_content {
 	const char *from, *to, *subject;
-	const char *text;            /* the plain-text part (UTF-8, lines by \n) */
-	const char *html;            /* the HTML part */
+	const char *text;	     /* the plain-text part (UTF-8, lines by \n) */
+	const char *html;	     /* the HTML part */
 	const char *unsubscribe_url; /* List-Unsubscribe (RFC 8058), or NULL */
-	int64_t unique;              /* part of the Message-ID */
-	int64_t date_s;              /* the Date header, Unix seconds */
+	int64_t unique;		     /* part of the Message-ID */
+	int64_t date_s;		     /* the Date header, Unix seconds */
 };
 
 /* The whole message (RFC 5322, MIME multipart/alternative, CRLF lines, parts in base64).

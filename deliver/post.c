@@ -76,8 +76,8 @@ static size_t keep_body(char *data, size_t size, size_t count, void *user)
 	return bytes;
 }
 
-long deliver_post(struct deliver_job *job, struct curl_slist *headers, const char *body, char *error,
-		  size_t error_size, int *duration_ms, struct deliver_answer *answer)
+long deliver_post(struct deliver_job *job, struct curl_slist *headers, const char *body, char *error, size_t error_size,
+		  int *duration_ms, struct deliver_answer *answer)
 {
 	CURL *curl = job->curl;
 	curl_easy_reset(curl);

@@ -70,8 +70,7 @@ void deliver_secret_text(const uint8_t key[32], char out[DELIVER_SECRET_TEXT_SIZ
 }
 
 /* POST a signed body and log the attempt about `seq` as `kind`: 1 when acknowledged. */
-static int send_signed(struct deliver_job *job, const char *message_id, int32_t seq, const char *kind,
-		       const char *body)
+static int send_signed(struct deliver_job *job, const char *message_id, int32_t seq, const char *kind, const char *body)
 {
 	long long timestamp = (long long)time(NULL);
 	char signature[128], header_id[96], header_time[64], header_signature[160];

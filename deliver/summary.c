@@ -65,7 +65,8 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 	const char *other = name_of(names, e->other, b, sizeof b);
 	switch (e->type) {
 	case EVENT_GAME_CREATED:
-		xtext_add(&text, "The game was created; %s places first.", name_of(names, e->setup.first_seat, a, sizeof a));
+		xtext_add(&text, "The game was created; %s places first.",
+			  name_of(names, e->setup.first_seat, a, sizeof a));
 		break;
 	case EVENT_SETTLEMENT_BUILT:
 		xtext_add(&text, "%s built a settlement at intersection %d.", who, e->node);
@@ -128,7 +129,7 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
 			taken += e->resource < RESOURCE_COUNT ? e->gains[s][e->resource] : 0;
 		xtext_add(&text, "%s played a monopoly on %s and took %d.", who,
-		    e->resource < RESOURCE_COUNT ? resource_name(e->resource) : "?", taken);
+			  e->resource < RESOURCE_COUNT ? resource_name(e->resource) : "?", taken);
 		break;
 	}
 	case EVENT_MARITIME_TRADED:
@@ -211,8 +212,8 @@ static void add_expectation(struct xtext *text, const struct game *game, int sea
 		break;
 	case GAME_PHASE_DISCARD:
 		if (game->players[seat].discard_owed)
-			xtext_add(text, "A 7 was rolled: discard %d of your %d resource cards.", game->players[seat].discard_owed,
-			    game_resource_count(game, seat));
+			xtext_add(text, "A 7 was rolled: discard %d of your %d resource cards.",
+				  game->players[seat].discard_owed, game_resource_count(game, seat));
 		break;
 	case GAME_PHASE_MOVE_ROBBER:
 		if (active)
@@ -244,10 +245,11 @@ char *summary_your_turn(const struct game *game, int seat, const char *const *na
 	char a[24], sentence[256];
 	xtext_add(&text, "%s, it's your move", name_of(names, seat, a, sizeof a));
 	if (game->turn_number > 0 && game->turn_seat == seat)
-		xtext_add(&text, " (turn %u, your turn, you have %d points).", game->turn_number, game_total_points(game, seat));
+		xtext_add(&text, " (turn %u, your turn, you have %d points).", game->turn_number,
+			  game_total_points(game, seat));
 	else if (game->turn_number > 0)
 		xtext_add(&text, " (turn %u, %s's turn, you have %d points).", game->turn_number,
-		    name_of(names, game->turn_seat, a, sizeof a), game_total_points(game, seat));
+			  name_of(names, game->turn_seat, a, sizeof a), game_total_points(game, seat));
 	else
 		xtext_add(&text, ".");
 	xtext_add(&text, " ");

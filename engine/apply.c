@@ -323,8 +323,8 @@ int apply_event_valid(const struct game *game, const struct event *e)
 	const struct game_player *player = &game->players[e->seat];
 	switch (e->type) {
 	case EVENT_SETTLEMENT_BUILT:
-		return e->node >= 0 && e->node < BOARD_NODES && !game->node_owner[e->node] && player->settlements_left &&
-		       (e->free || counts_ok(game_cost_settlement, player->resources));
+		return e->node >= 0 && e->node < BOARD_NODES && !game->node_owner[e->node] &&
+		       player->settlements_left && (e->free || counts_ok(game_cost_settlement, player->resources));
 	case EVENT_ROAD_BUILT:
 		return e->edge >= 0 && e->edge < BOARD_EDGES && !game->edge_owner[e->edge] && player->roads_left &&
 		       (e->free || counts_ok(game_cost_road, player->resources)) &&

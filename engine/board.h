@@ -32,10 +32,7 @@ enum terrain {
 };
 
 /* A harbor piece: 2:1 for one resource (values 0..4, same as enum resource) or generic 3:1. */
-enum harbor {
-	HARBOR_GENERIC = RESOURCE_COUNT,
-	HARBOR_KIND_COUNT
-};
+enum harbor { HARBOR_GENERIC = RESOURCE_COUNT, HARBOR_KIND_COUNT };
 
 enum board_numbers { BOARD_NUMBERS_SPIRAL, BOARD_NUMBERS_RANDOM };
 

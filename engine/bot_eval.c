@@ -36,7 +36,10 @@
 #define POTENTIAL_REACH 4
 
 const uint8_t *const bot_build_cost[BOT_BUILD_COUNT] = {
-	game_cost_city, game_cost_settlement, game_cost_road, game_cost_development,
+	game_cost_city,
+	game_cost_settlement,
+	game_cost_road,
+	game_cost_development,
 };
 
 /* Tenths of a pip. Ore and grain (cities, development cards) above brick and lumber, wool

@@ -28,18 +28,18 @@ struct bot_eval {
 	int me;
 	const struct view_player *self;
 	uint8_t hand[RESOURCE_COUNT];
-	uint64_t occupied;       /* nodes holding any building */
-	uint64_t mine;           /* the seat's settlements and cities */
+	uint64_t occupied;	 /* nodes holding any building */
+	uint64_t mine;		 /* the seat's settlements and cities */
 	uint64_t my_settlements; /* candidates for a city */
-	uint64_t blocked;        /* nodes holding an opponent's building */
-	uint64_t open;           /* empty nodes with every neighbour empty */
-	uint64_t road_nodes;     /* nodes the seat's roads touch */
-	uint64_t anchors;        /* nodes a new road may grow from */
-	uint64_t harbor_nodes;   /* the 18 nodes that touch a harbor */
+	uint64_t blocked;	 /* nodes holding an opponent's building */
+	uint64_t open;		 /* empty nodes with every neighbour empty */
+	uint64_t road_nodes;	 /* nodes the seat's roads touch */
+	uint64_t anchors;	 /* nodes a new road may grow from */
+	uint64_t harbor_nodes;	 /* the 18 nodes that touch a harbor */
 	struct board_edge_set my_roads;
 	int production[RESOURCE_COUNT]; /* the seat's pips per resource */
-	int rate[RESOURCE_COUNT];       /* the seat's bank rate per resource given */
-	int leader;                     /* the opponent with most public points, -1 if none */
+	int rate[RESOURCE_COUNT];	/* the seat's bank rate per resource given */
+	int leader;			/* the opponent with most public points, -1 if none */
 	/* The plan: the usable builds, best first (bot_eval_plan()). */
 	int plan_count; /* -1 until computed */
 	int plan[BOT_BUILD_COUNT];
@@ -47,7 +47,7 @@ struct bot_eval {
 	int has_potential;
 	int has_reach;
 	int lr_interest; /* -1 unknown, else 0/1 */
-	int best_road;   /* -1 unknown */
+	int best_road;	 /* -1 unknown */
 	int potential[BOARD_NODES];
 	int8_t reach[BOARD_NODES];
 };

@@ -6,10 +6,24 @@
 #include <string.h>
 
 static const char *const command_names[COMMAND_TYPE_COUNT] = {
-	"build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
-	"buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty",
-	"play_monopoly", "maritime_trade", "end_turn", "offer_trade", "accept_trade",
-	"decline_trade", "confirm_trade", "withdraw_trade",
+	"build_settlement",
+	"build_road",
+	"build_city",
+	"roll",
+	"discard",
+	"move_robber",
+	"buy_development_card",
+	"play_knight",
+	"play_road_building",
+	"play_year_of_plenty",
+	"play_monopoly",
+	"maritime_trade",
+	"end_turn",
+	"offer_trade",
+	"accept_trade",
+	"decline_trade",
+	"confirm_trade",
+	"withdraw_trade",
 };
 
 void command_init(struct command *command, enum command_type type)

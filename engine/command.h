@@ -29,7 +29,7 @@ enum command_type {
 	COMMAND_PLAY_MONOPOLY,
 	COMMAND_MARITIME_TRADE,
 	COMMAND_END_TURN,
-	COMMAND_OFFER_TRADE,   /* active player: an offer; any other seat: a counter-offer */
+	COMMAND_OFFER_TRADE, /* active player: an offer; any other seat: a counter-offer */
 	COMMAND_ACCEPT_TRADE,
 	COMMAND_DECLINE_TRADE,
 	COMMAND_CONFIRM_TRADE, /* active player completes with `with`, or takes a counter-offer */
@@ -38,23 +38,23 @@ enum command_type {
 };
 
 struct command {
-	uint8_t type;     /* enum command_type */
+	uint8_t type;	     /* enum command_type */
 	uint8_t is_template; /* see above */
-	int8_t node;      /* build_settlement, build_city */
-	int8_t edge;      /* build_road */
-	int8_t hex;       /* move_robber, play_knight */
-	int8_t victim;    /* move_robber, play_knight: a seat or -1 */
-	int8_t with;      /* confirm_trade: the accepting seat, or -1 */
-	uint8_t edge_count; /* play_road_building: 0..2 entries of edges */
+	int8_t node;	     /* build_settlement, build_city */
+	int8_t edge;	     /* build_road */
+	int8_t hex;	     /* move_robber, play_knight */
+	int8_t victim;	     /* move_robber, play_knight: a seat or -1 */
+	int8_t with;	     /* confirm_trade: the accepting seat, or -1 */
+	uint8_t edge_count;  /* play_road_building: 0..2 entries of edges */
 	int8_t edges[2];
-	uint8_t dice[2];  /* roll in manual-dice games; 0 0 when absent */
-	uint8_t resource; /* play_monopoly */
-	uint8_t to;       /* offer_trade: seat mask; 0 means every other seat */
-	uint16_t trade;   /* accept/decline/confirm/withdraw: the offer id */
-	uint8_t count;    /* discard template: how many cards are owed */
+	uint8_t dice[2];		   /* roll in manual-dice games; 0 0 when absent */
+	uint8_t resource;		   /* play_monopoly */
+	uint8_t to;			   /* offer_trade: seat mask; 0 means every other seat */
+	uint16_t trade;			   /* accept/decline/confirm/withdraw: the offer id */
+	uint8_t count;			   /* discard template: how many cards are owed */
 	uint8_t resources[RESOURCE_COUNT]; /* discard, play_year_of_plenty */
-	uint8_t give[RESOURCE_COUNT];      /* maritime_trade, offer_trade */
-	uint8_t want[RESOURCE_COUNT];      /* maritime_trade (what is taken), offer_trade */
+	uint8_t give[RESOURCE_COUNT];	   /* maritime_trade, offer_trade */
+	uint8_t want[RESOURCE_COUNT];	   /* maritime_trade (what is taken), offer_trade */
 };
 
 /* A command of `type` with every id field -1 and every count 0. */

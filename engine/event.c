@@ -6,12 +6,32 @@
 #include <string.h>
 
 static const char *const event_names[EVENT_TYPE_COUNT] = {
-	"game_created", "settlement_built", "road_built", "city_built", "resources_produced",
-	"dice_rolled", "discarded", "robber_moved", "resource_stolen", "development_card_bought",
-	"knight_played", "road_building_played", "year_of_plenty_played", "monopoly_played",
-	"maritime_traded", "trade_offered", "trade_accepted", "trade_declined", "trade_withdrawn",
-	"trade_completed", "longest_road_changed", "largest_army_changed", "turn_ended", "game_won",
-	"seat_away", "seat_back",
+	"game_created",
+	"settlement_built",
+	"road_built",
+	"city_built",
+	"resources_produced",
+	"dice_rolled",
+	"discarded",
+	"robber_moved",
+	"resource_stolen",
+	"development_card_bought",
+	"knight_played",
+	"road_building_played",
+	"year_of_plenty_played",
+	"monopoly_played",
+	"maritime_traded",
+	"trade_offered",
+	"trade_accepted",
+	"trade_declined",
+	"trade_withdrawn",
+	"trade_completed",
+	"longest_road_changed",
+	"largest_army_changed",
+	"turn_ended",
+	"game_won",
+	"seat_away",
+	"seat_back",
 };
 
 void event_init(struct event *event, enum event_type type)

@@ -17,35 +17,35 @@
 #include "resource.h"
 
 enum event_type {
-	EVENT_GAME_CREATED,           /* options, board, first_seat, start_rolls */
-	EVENT_SETTLEMENT_BUILT,       /* seat, node, free */
-	EVENT_ROAD_BUILT,             /* seat, edge, free */
-	EVENT_CITY_BUILT,             /* seat, node */
-	EVENT_RESOURCES_PRODUCED,     /* gains (per seat): after a roll, and starting resources */
-	EVENT_DICE_ROLLED,            /* seat, dice */
-	EVENT_DISCARDED,              /* seat, resources */
-	EVENT_ROBBER_MOVED,           /* seat, hex */
-	EVENT_RESOURCE_STOLEN,        /* seat (thief), other (victim), resource (private) */
-	EVENT_DEVELOPMENT_CARD_BOUGHT,/* seat, card (private) */
-	EVENT_KNIGHT_PLAYED,          /* seat */
-	EVENT_ROAD_BUILDING_PLAYED,   /* seat */
-	EVENT_YEAR_OF_PLENTY_PLAYED,  /* seat, resources */
-	EVENT_MONOPOLY_PLAYED,        /* seat, resource, gains[s][resource] = cards taken from s */
-	EVENT_MARITIME_TRADED,        /* seat, give, want (taken from the bank) */
-	EVENT_TRADE_OFFERED,          /* seat, trade, to, give, want, counter_to */
-	EVENT_TRADE_ACCEPTED,         /* seat, trade */
-	EVENT_TRADE_DECLINED,         /* seat, trade */
-	EVENT_TRADE_WITHDRAWN,        /* seat, trade */
-	EVENT_TRADE_COMPLETED,        /* seat (active), other, trade, give, want (active's side) */
-	EVENT_LONGEST_ROAD_CHANGED,   /* seat (new holder or -1: set aside), other (old holder) */
-	EVENT_LARGEST_ARMY_CHANGED,   /* seat (new holder), other (old holder) */
-	EVENT_TURN_ENDED,             /* seat */
-	EVENT_GAME_WON,               /* seat, points, victory_point_cards (revealed) */
+	EVENT_GAME_CREATED,	       /* options, board, first_seat, start_rolls */
+	EVENT_SETTLEMENT_BUILT,	       /* seat, node, free */
+	EVENT_ROAD_BUILT,	       /* seat, edge, free */
+	EVENT_CITY_BUILT,	       /* seat, node */
+	EVENT_RESOURCES_PRODUCED,      /* gains (per seat): after a roll, and starting resources */
+	EVENT_DICE_ROLLED,	       /* seat, dice */
+	EVENT_DISCARDED,	       /* seat, resources */
+	EVENT_ROBBER_MOVED,	       /* seat, hex */
+	EVENT_RESOURCE_STOLEN,	       /* seat (thief), other (victim), resource (private) */
+	EVENT_DEVELOPMENT_CARD_BOUGHT, /* seat, card (private) */
+	EVENT_KNIGHT_PLAYED,	       /* seat */
+	EVENT_ROAD_BUILDING_PLAYED,    /* seat */
+	EVENT_YEAR_OF_PLENTY_PLAYED,   /* seat, resources */
+	EVENT_MONOPOLY_PLAYED,	       /* seat, resource, gains[s][resource] = cards taken from s */
+	EVENT_MARITIME_TRADED,	       /* seat, give, want (taken from the bank) */
+	EVENT_TRADE_OFFERED,	       /* seat, trade, to, give, want, counter_to */
+	EVENT_TRADE_ACCEPTED,	       /* seat, trade */
+	EVENT_TRADE_DECLINED,	       /* seat, trade */
+	EVENT_TRADE_WITHDRAWN,	       /* seat, trade */
+	EVENT_TRADE_COMPLETED,	       /* seat (active), other, trade, give, want (active's side) */
+	EVENT_LONGEST_ROAD_CHANGED,    /* seat (new holder or -1: set aside), other (old holder) */
+	EVENT_LARGEST_ARMY_CHANGED,    /* seat (new holder), other (old holder) */
+	EVENT_TURN_ENDED,	       /* seat */
+	EVENT_GAME_WON,		       /* seat, points, victory_point_cards (revealed) */
 	/* Holidays: the seat handed itself to the server's bot, and took itself back. The
 	 * rules ignore them (apply changes nothing but the version); the service keeps who is
 	 * away beside the log (seats.away) and reads these to bring its cache up to date. */
-	EVENT_SEAT_AWAY,              /* seat */
-	EVENT_SEAT_BACK,              /* seat */
+	EVENT_SEAT_AWAY, /* seat */
+	EVENT_SEAT_BACK, /* seat */
 	EVENT_TYPE_COUNT
 };
 

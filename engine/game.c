@@ -64,7 +64,8 @@ unsigned game_maritime_rates(const struct game *game, int seat, int resource)
 	uint64_t buildings = game->players[seat].buildings;
 	unsigned rates = 1u << 4;
 	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
-		uint64_t harbor_nodes = (UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
+		uint64_t harbor_nodes =
+			(UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
 		if (!(buildings & harbor_nodes))
 			continue;
 		int kind = game->board.harbor[slot];

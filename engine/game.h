@@ -49,11 +49,11 @@ enum game_dice { GAME_DICE_RANDOM, GAME_DICE_MANUAL };
 /* What a game is created with. first_seat is GAME_NO_SEAT to decide by a roll. */
 struct game_options {
 	uint8_t seats;
-	uint8_t layout;  /* enum game_layout */
-	uint8_t start;   /* enum game_start */
+	uint8_t layout;	 /* enum game_layout */
+	uint8_t start;	 /* enum game_start */
 	uint8_t numbers; /* enum board_numbers */
 	uint8_t edition; /* enum game_edition */
-	uint8_t dice;    /* enum game_dice */
+	uint8_t dice;	 /* enum game_dice */
 	int8_t first_seat;
 	uint8_t reserved;
 };
@@ -95,8 +95,8 @@ struct game_player {
 	uint8_t road_length; /* longest simple route, kept by apply */
 	uint8_t discard_owed;
 	uint8_t reserved[3];
-	uint64_t buildings;      /* node mask: settlements and cities */
-	uint64_t road_nodes;     /* node mask: nodes touched by this seat's roads */
+	uint64_t buildings;  /* node mask: settlements and cities */
+	uint64_t road_nodes; /* node mask: nodes touched by this seat's roads */
 	struct board_edge_set roads;
 };
 
@@ -107,7 +107,7 @@ struct game_offer {
 	uint16_t id;
 	uint16_t counter_to; /* the offer this answers, 0 for none */
 	int8_t from;
-	uint8_t to;       /* seat mask */
+	uint8_t to;	  /* seat mask */
 	uint8_t accepted; /* seat mask */
 	uint8_t declined; /* seat mask */
 	uint8_t give[RESOURCE_COUNT];
@@ -115,12 +115,12 @@ struct game_offer {
 };
 
 struct game {
-	uint32_t version; /* events applied */
+	uint32_t version;     /* events applied */
 	uint16_t turn_number; /* 0 during setup, 1 for the first regular turn */
 	uint16_t next_offer_id;
 	struct game_options options;
 	struct board_layout board;
-	uint8_t phase;  /* enum game_phase */
+	uint8_t phase; /* enum game_phase */
 	int8_t turn_seat;
 	int8_t first_seat;
 	uint8_t setup_step; /* 0 .. 2 * seats during initial placement */
@@ -134,10 +134,10 @@ struct game {
 	uint8_t dice[2];
 	uint8_t bank[RESOURCE_COUNT];
 	uint8_t deck[DEVELOPMENT_COUNT];
-	uint8_t node_owner[BOARD_NODES]; /* seat + 1, 0 empty */
+	uint8_t node_owner[BOARD_NODES];    /* seat + 1, 0 empty */
 	uint8_t node_building[BOARD_NODES]; /* enum building */
-	uint8_t edge_owner[BOARD_EDGES]; /* seat + 1, 0 empty */
-	uint8_t last_roll[2]; /* the last dice rolled in the game, kept past the turn; 0 0 before */
+	uint8_t edge_owner[BOARD_EDGES];    /* seat + 1, 0 empty */
+	uint8_t last_roll[2];		    /* the last dice rolled in the game, kept past the turn; 0 0 before */
 	uint8_t reserved;
 	uint64_t occupied_nodes;
 	struct board_edge_set occupied_edges;

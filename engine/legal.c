@@ -2,8 +2,8 @@
  * legal.c - legal move enumeration.
  *
  * Each list is built from the same placement queries and gates rules_decide() uses (and the
- * same maritime rates and offer caps, game.h), so the two cannot drift apart silently; the property tests (tests/test_properties.c) check
- * over thousands of random games that every listed move is accepted and a sample of
+ * same maritime rates and offer caps, game.h), so the two cannot drift apart silently; the property tests
+ * (tests/test_properties.c) check over thousands of random games that every listed move is accepted and a sample of
  * unlisted moves is refused.
  */
 #include "legal.h"
@@ -185,7 +185,8 @@ static void add_trade_moves(struct move_list *list, const struct game *g, int se
 			if (resource_covers(g->players[seat].resources, offer->want) &&
 			    resource_covers(g->players[offer->from].resources, offer->give))
 				add(list, COMMAND_CONFIRM_TRADE)->trade = offer->id;
-		} else if (!(offer->accepted >> seat & 1u) && resource_covers(g->players[seat].resources, offer->want)) {
+		} else if (!(offer->accepted >> seat & 1u) &&
+			   resource_covers(g->players[seat].resources, offer->want)) {
 			add(list, COMMAND_ACCEPT_TRADE)->trade = offer->id;
 		}
 		if (!(offer->declined >> seat & 1u))

@@ -26,7 +26,7 @@ uint64_t placement_settlement_nodes(const struct game *game, int seat)
 }
 
 static struct board_edge_set road_edges_from(const struct game *game, uint64_t buildings, uint64_t road_nodes,
-					      struct board_edge_set occupied)
+					     struct board_edge_set occupied)
 {
 	uint64_t anchors = buildings | (road_nodes & ~game->occupied_nodes);
 	struct board_edge_set edges = {{0, 0}};

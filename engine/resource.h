@@ -9,14 +9,7 @@
 
 #include <stdint.h>
 
-enum resource {
-	RESOURCE_BRICK,
-	RESOURCE_LUMBER,
-	RESOURCE_WOOL,
-	RESOURCE_GRAIN,
-	RESOURCE_ORE,
-	RESOURCE_COUNT
-};
+enum resource { RESOURCE_BRICK, RESOURCE_LUMBER, RESOURCE_WOOL, RESOURCE_GRAIN, RESOURCE_ORE, RESOURCE_COUNT };
 
 /* A resource an event hides from its viewer (a stolen card seen by a third seat). */
 #define RESOURCE_HIDDEN 0xff

@@ -158,8 +158,7 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 	return rules_decide(game, seat, command, &rng, out, after);
 }
 
-enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events,
-		       struct game *game)
+enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game)
 {
 	struct rng rng;
 	rng_init(&rng, seed, 0);

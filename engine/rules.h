@@ -41,8 +41,7 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 
 /* Create a game from its options and seed (rules_create() with rng_init(seed, 0)) and apply
  * the events to *game, which is cleared first. *events keeps what was applied. */
-enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events,
-		       struct game *game);
+enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game);
 
 /* The preset opening of `start: "fixed"` (this service's choice, not the printed start) on
  * the beginner board: settlement node and road edge for each seat's first and second

@@ -35,8 +35,8 @@ struct view_you {
 	int8_t seat;
 	uint8_t resources[RESOURCE_COUNT];
 	uint8_t development_cards[DEVELOPMENT_COUNT]; /* held, by kind */
-	uint8_t playable[DEVELOPMENT_COUNT];          /* how many of each may be played now */
-	uint8_t victory_points;                       /* hidden victory point cards included */
+	uint8_t playable[DEVELOPMENT_COUNT];	      /* how many of each may be played now */
+	uint8_t victory_points;			      /* hidden victory point cards included */
 };
 
 struct game_view {

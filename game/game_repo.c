@@ -79,7 +79,8 @@ enum game_repo_status game_repo_status_of(const struct game *game)
 /* Whether going from version `before` to `after` crosses a multiple of snapshot_every. */
 static int snapshot_due(const struct game_repo *repo, uint32_t before, uint32_t after)
 {
-	return repo->snapshot_every > 0 && before / (uint32_t)repo->snapshot_every != after / (uint32_t)repo->snapshot_every;
+	return repo->snapshot_every > 0 &&
+	       before / (uint32_t)repo->snapshot_every != after / (uint32_t)repo->snapshot_every;
 }
 
 /* The events' texts (caller frees each) and store rows. */
@@ -164,9 +165,8 @@ enum store_status game_repo_create_waiting(struct game_repo *repo, const struct 
 }
 
 enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
-				   const struct event_list *events, const struct game *after, int actor,
-				   int origin, const struct store_idempotency *idempotency,
-				   const struct store_timer_set *timer)
+				   const struct event_list *events, const struct game *after, int actor, int origin,
+				   const struct store_idempotency *idempotency, const struct store_timer_set *timer)
 {
 	repo->message[0] = '\0';
 	char *texts[EVENT_LIST_MAX];
@@ -194,8 +194,7 @@ enum store_status game_repo_append(struct game_repo *repo, int64_t id, const str
 static int snapshot_plausible(const struct game *game, int32_t seq)
 {
 	return game->version == (uint32_t)seq && game->options.seats >= GAME_MIN_SEATS &&
-	       game->options.seats <= GAME_MAX_SEATS && game->phase > GAME_PHASE_NONE &&
-	       game->phase < GAME_PHASE_COUNT;
+	       game->options.seats <= GAME_MAX_SEATS && game->phase > GAME_PHASE_NONE && game->phase < GAME_PHASE_COUNT;
 }
 
 static enum store_status corrupt(struct game_repo *repo, int64_t id, int32_t seq, const char *what, const char *detail)
@@ -216,7 +215,8 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 		if (!codec_payload_parse(row->type, row->payload, row->payload_size, &event, &error))
 			return corrupt(repo, id, row->seq, "unreadable payload", error.message);
 		if (!apply_event_valid(game, &event))
-			return corrupt(repo, id, row->seq, "the event cannot apply to the game", event_type_name(event.type));
+			return corrupt(repo, id, row->seq, "the event cannot apply to the game",
+				       event_type_name(event.type));
 		apply_event(game, &event);
 		if (event.type == EVENT_SEAT_AWAY || event.type == EVENT_SEAT_BACK)
 			repo->seats_changed = 1;

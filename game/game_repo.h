@@ -81,9 +81,8 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
  * again and decide again. `idempotency` (may be NULL) is kept with the events, and the
  * game's timer is set to `timer` (NULL: left as it is) in the same transaction. */
 enum store_status game_repo_append(struct game_repo *repo, int64_t id, const struct game *before,
-				   const struct event_list *events, const struct game *after, int actor,
-				   int origin, const struct store_idempotency *idempotency,
-				   const struct store_timer_set *timer);
+				   const struct event_list *events, const struct game *after, int actor, int origin,
+				   const struct store_idempotency *idempotency, const struct store_timer_set *timer);
 
 /* The state of game `id` at `version` (history: replayed from the first event, in
  * batches of GAME_REPO_REPLAY_BATCH). STORE_NOT_FOUND when the game has no such version. */

@@ -96,8 +96,9 @@ static int command_of(const struct event *events, int count, int i, const struct
 		if (next && next->type == EVENT_ROBBER_MOVED) {
 			out->hex = next->hex;
 			const struct event *theft = i + 2 < count ? &events[i + 2] : NULL;
-			out->victim = theft && theft->type == EVENT_RESOURCE_STOLEN && theft->seat == e->seat ? theft->other
-											       : -1;
+			out->victim = theft && theft->type == EVENT_RESOURCE_STOLEN && theft->seat == e->seat
+					      ? theft->other
+					      : -1;
 		}
 		return 1;
 	}
@@ -208,11 +209,13 @@ int import_verify(const struct event *events, int count, int has_seed, uint64_t 
 			goto done;
 		}
 		for (i = 0; i < produced->count; i++)
-			if (i >= count || !same_event(&produced->events[i], &events[i], events[0].setup.options.seats)) {
-				ok = refuse(refusal, i < count ? i : count - 1,
-					    "not the game the options and the seed create (the board, the first player or "
-					    "the opening)%s",
-					    NULL);
+			if (i >= count ||
+			    !same_event(&produced->events[i], &events[i], events[0].setup.options.seats)) {
+				ok = refuse(
+					refusal, i < count ? i : count - 1,
+					"not the game the options and the seed create (the board, the first player or "
+					"the opening)%s",
+					NULL);
 				goto done;
 			}
 	} else {

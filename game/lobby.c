@@ -75,8 +75,8 @@ enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HA
 	return status;
 }
 
-enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
-				    int action, const char *name, int bots_only_allowed, struct store_seat_result *out)
+enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat, int action,
+				    const char *name, int bots_only_allowed, struct store_seat_result *out)
 {
 	enum store_status status =
 		store_change_seat(play_thread_store(), game_id, admin_hash, seat, action, name, bots_only_allowed, out);

@@ -67,8 +67,8 @@ enum store_status lobby_player_games(int64_t player_id, int max, struct store_pl
 /* The admin's change of a seat before the start (store_change_seat()): unless
  * `bots_only_allowed` (the server admits games of bots only), the last seat that is not a
  * bot may not be given to one (STORE_SEAT_BOTS_ONLY). */
-enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat,
-				    int action, const char *name, int bots_only_allowed, struct store_seat_result *out);
+enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat, int action,
+				    const char *name, int bots_only_allowed, struct store_seat_result *out);
 
 /* A waiting game (STORE_NOT_FOUND when none, or started). */
 enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out);

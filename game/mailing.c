@@ -47,8 +47,8 @@ enum store_status mailing_delete_player(int64_t player_id, int *removed)
 	return store_mail_delete_player(play_thread_store(), player_id, removed);
 }
 
-enum store_status mailing_game_state(int64_t id, int64_t game_id, int seat, int64_t *since_last_ms,
-				     int64_t *last_turn, int *seat_has_own)
+enum store_status mailing_game_state(int64_t id, int64_t game_id, int seat, int64_t *since_last_ms, int64_t *last_turn,
+				     int *seat_has_own)
 {
 	return store_mail_game_state(play_thread_store(), id, game_id, seat, since_last_ms, last_turn, seat_has_own);
 }

@@ -41,8 +41,8 @@ enum store_status mailing_delete(int64_t id, int64_t game_id, int seat, int *rem
 enum store_status mailing_delete_player(int64_t player_id, int *removed);
 
 /* A player registration's state in one game (store_mail_game_state()). */
-enum store_status mailing_game_state(int64_t id, int64_t game_id, int seat, int64_t *since_last_ms,
-				     int64_t *last_turn, int *seat_has_own);
+enum store_status mailing_game_state(int64_t id, int64_t game_id, int seat, int64_t *since_last_ms, int64_t *last_turn,
+				     int *seat_has_own);
 
 /* A turn mail about `turn_key` went out now: of a seat's registration, or of a player's
  * in game `game_id`. */

@@ -25,8 +25,8 @@ int messages_text_length(const char *text)
 enum store_status messages_post(int64_t game_id, int seat, const char *text, int per_minute,
 				struct store_message *posted, int *retry_after_s)
 {
-	return store_message_post(play_thread_store(), game_id, seat, text, per_minute > 0 ? per_minute : INT_MAX, posted,
-				  retry_after_s);
+	return store_message_post(play_thread_store(), game_id, seat, text, per_minute > 0 ? per_minute : INT_MAX,
+				  posted, retry_after_s);
 }
 
 enum store_status messages_read(int64_t game_id, int32_t after, int limit, struct store_messages *out)

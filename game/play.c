@@ -358,8 +358,8 @@ enum offer_wait { OFFER_WAIT_NONE, OFFER_WAIT_BEGINS, OFFER_WAIT_GOES_ON };
  * (autoplay_offer_awaits()), and only until the bot moves again: `bot_moved` is a move of
  * the active bot other than an offer (the first of which is made when the wait is over, the
  * timer having come due), after which the offer, still open, is waited for no longer. */
-static enum offer_wait offer_wait_after(const struct game_record *game, uint8_t bots_before,
-					const struct game *before, const struct game *after, int bot_moved)
+static enum offer_wait offer_wait_after(const struct game_record *game, uint8_t bots_before, const struct game *before,
+					const struct game *after, int bot_moved)
 {
 	if (game->options.offer_wait_s <= 0 || bot_moved)
 		return OFFER_WAIT_NONE;
@@ -484,7 +484,8 @@ json_t *play_log_json(const struct game_record *game, int viewer, const struct s
 			tell_problem("unparsable event", game->id_text, error.message);
 			continue;
 		}
-		json_array_append_new(entries, log_entry(&event, viewer, seats, row->seq, row->created_at_us, row->origin));
+		json_array_append_new(entries,
+				      log_entry(&event, viewer, seats, row->seq, row->created_at_us, row->origin));
 	}
 	return entries;
 }
@@ -504,7 +505,8 @@ json_t *play_actions_json(const struct game *state, int viewer)
 			abort();
 		int count = legal_moves(state, viewer, moves, LEGAL_MOVES_MAX);
 		/* Templates carry what completes them (the hand, whom an offer may address). */
-		actions = codec_actions_to_json(state, viewer, moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
+		actions =
+			codec_actions_to_json(state, viewer, moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
 		free(moves);
 	} else {
 		actions = json_array();
@@ -526,8 +528,8 @@ int play_seat_due(const struct game *state, int seat)
 /* A move's answer: {version, events[, trade[, <offer_member>]][, actions]} as the mover sees
  * it; `actions` (the Actions body at the new state `after`) when the game then waits for
  * the mover again, so a client playing a turn of several moves needs no read between them. */
-static char *move_answer(const struct game_record *game, const struct play_move *move,
-			 const struct event_list *events, int32_t first_version, const struct game *after)
+static char *move_answer(const struct game_record *game, const struct play_move *move, const struct event_list *events,
+			 int32_t first_version, const struct game *after)
 {
 	json_t *list = json_array();
 	int64_t now = now_us();
@@ -672,8 +674,8 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		}
 		struct event_list events;
 		struct game after;
-		enum error error =
-			rules_decide_seeded(&game->state, (uint64_t)game->seed, move->seat, move->command, &events, &after);
+		enum error error = rules_decide_seeded(&game->state, (uint64_t)game->seed, move->seat, move->command,
+						       &events, &after);
 		if (error != ERROR_OK && !fresh && move->origin == STORE_ORIGIN_PLAYER) {
 			/* Perhaps refused only because the copy was stale: decide again on the log. */
 			if ((status = play_refresh(game)) != STORE_OK)
@@ -697,8 +699,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		}
 		struct store_timer_set timer;
 		int bot_moved = move->seat == game->state.turn_seat && move->command->type != COMMAND_OFFER_TRADE;
-		enum offer_wait wait =
-			offer_wait_after(game, play_bot_seats(game), &game->state, &after, bot_moved);
+		enum offer_wait wait = offer_wait_after(game, play_bot_seats(game), &game->state, &after, bot_moved);
 		const struct store_timer_set *next = next_timer(game, &after, wait, &timer);
 		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && wait == OFFER_WAIT_NONE &&
 		    !play_unattended(game))
@@ -740,8 +741,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 	settle(game, move, PLAY_RACED, result);
 }
 
-enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
-			     enum store_status *status)
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version, enum store_status *status)
 {
 	*status = STORE_OK;
 	*version = (long)game->state.version;
@@ -776,8 +776,8 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		char *payload = codec_payload_dump(&event, game->state.options.seats);
 		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
 		int outcome;
-		*status = store_set_away(play_thread_store(), game->id, seat, away, (int32_t)game->state.version, &row, next,
-					 &outcome);
+		*status = store_set_away(play_thread_store(), game->id, seat, away, (int32_t)game->state.version, &row,
+					 next, &outcome);
 		free(payload);
 		if (*status == STORE_CONFLICT)
 			continue; /* a move took the version: decide again on the new one */
@@ -866,7 +866,8 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	/* Each event with its group's actor and origin (the creation's: no actor), and the
 	 * state after them all. */
 	int count = groups[group_count - 1].first + groups[group_count - 1].count;
-	int *actors = xmalloc(sizeof *actors * (size_t)count), *event_origins = xmalloc(sizeof *event_origins * (size_t)count);
+	int *actors = xmalloc(sizeof *actors * (size_t)count),
+	    *event_origins = xmalloc(sizeof *event_origins * (size_t)count);
 	memset(&out->state, 0, sizeof out->state);
 	for (int g = 0; g < group_count; g++) {
 		for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++) {

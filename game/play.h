@@ -47,9 +47,9 @@
 #include "engine/error.h"
 #include "engine/game.h"
 
-#define PLAY_ADMIN (-2)   /* the viewer who holds the admin token: sees as a spectator */
+#define PLAY_ADMIN (-2)	     /* the viewer who holds the admin token: sees as a spectator */
 #define PLAY_UNREDACTED (-3) /* not a caller: the log as stored (a finished game's export) */
-#define PLAY_NAME_SIZE 161 /* 40 characters of UTF-8 and the NUL */
+#define PLAY_NAME_SIZE 161   /* 40 characters of UTF-8 and the NUL */
 #define PLAY_RETRIES 8
 /* How long a bot chain's next move waits when the worker making the chain dies. */
 #define PLAY_BOT_LEASE_MS 5000
@@ -120,30 +120,30 @@ enum store_status play_replace_seat_token(int64_t game_id, int seat, const uint8
 /* ---- Writing ---- */
 
 enum play_outcome {
-	PLAY_APPLIED,    /* appended: result->version, result->answer */
-	PLAY_REFUSED,    /* the rules refused: result->refused; recorded with the key */
-	PLAY_REPLAYED,   /* the key's recorded answer: result->replay */
-	PLAY_KEY_REUSED, /* the key was used for another request */
-	PLAY_STALE,      /* pinned to another version than the game's (result->version) */
-	PLAY_RACED,      /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_APPLIED,	   /* appended: result->version, result->answer */
+	PLAY_REFUSED,	   /* the rules refused: result->refused; recorded with the key */
+	PLAY_REPLAYED,	   /* the key's recorded answer: result->replay */
+	PLAY_KEY_REUSED,   /* the key was used for another request */
+	PLAY_STALE,	   /* pinned to another version than the game's (result->version) */
+	PLAY_RACED,	   /* lost the race for the next version PLAY_RETRIES times */
 	PLAY_STORE_FAILED, /* result->store_status */
-	PLAY_STOPPING    /* the service is shutting down */
+	PLAY_STOPPING	   /* the service is shutting down */
 };
 
 struct play_move {
 	int seat; /* who moves */
 	const struct command *command;
-	int origin;       /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
-	int viewer;       /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
-	long pinned;      /* apply only at this version (If-Match), -1: at any */
+	int origin;  /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
+	int viewer;  /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
+	long pinned; /* apply only at this version (If-Match), -1: at any */
 	/* An answer to an offer (accept, decline): the offer's id, and then the pin is scoped
 	 * to it: it holds while that offer, open at the pinned version, is still open, since
 	 * the moves in between (other seats' answers) change nothing the answer depends on.
 	 * 0 for every other move (the pin is the game's version). */
 	int pinned_offer;
-	int keep_lease;   /* a bot chain goes on: its next move is a lease, not due at once */
-	int render;       /* build result->answer (a player's move); 0 for the server's own */
-	int success_status;       /* kept with the key for an applied move */
+	int keep_lease;		  /* a bot chain goes on: its next move is a lease, not due at once */
+	int render;		  /* build result->answer (a player's move); 0 for the server's own */
+	int success_status;	  /* kept with the key for an applied move */
 	const char *offer_member; /* a second member naming a new offer's id besides "trade", or NULL */
 	/* An idempotency key (scoped to its sender by the caller) and the hash of the request,
 	 * or NULL. With a key, refusal_body() renders a refusal's answer to record (a new
@@ -158,12 +158,12 @@ struct play_result {
 	enum play_outcome outcome;
 	enum error refused;
 	enum store_status store_status;
-	long version;      /* the game's version after the move, or now */
+	long version; /* the game's version after the move, or now */
 	/* PLAY_APPLIED: the game now waits for people to answer the active bot's trade offer
 	 * (options.offer_wait_s); the bot's next move is due when they have or the wait is
 	 * over, so a chain of bot moves stops here. */
 	int bot_waits;
-	char *answer;      /* PLAY_APPLIED with render: {version, events[, trade]}; caller frees */
+	char *answer;				/* PLAY_APPLIED with render: {version, events[, trade]}; caller frees */
 	struct store_idempotency_record replay; /* PLAY_REPLAYED; caller frees replay.response */
 };
 
@@ -175,10 +175,10 @@ struct play_new_game {
 	const struct codec_options *options; /* options.game.seats set */
 	int64_t seed;
 	const char *names[GAME_MAX_SEATS];
-	const int *bots;                    /* per seat */
+	const int *bots; /* per seat */
 	const uint8_t (*token_hashes)[STORE_HASH_SIZE];
 	const uint8_t *admin_token_hash;
-	const int64_t *players;             /* per seat: the player it is bound to, 0 none; NULL: none */
+	const int64_t *players; /* per seat: the player it is bound to, 0 none; NULL: none */
 };
 
 /* Create and store a game: ERROR_OK with *out loaded, or the rules' refusal of the options
@@ -211,16 +211,15 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
  * new version when a move took it first. *version is the game's version after (or now). */
 enum play_away {
 	PLAY_AWAY_DONE,
-	PLAY_AWAY_NO_SEAT,      /* no such seat */
-	PLAY_AWAY_BOT_SEAT,     /* created as a bot: nobody to go away or come back */
-	PLAY_AWAY_UNCHANGED,    /* already away (or already back) */
-	PLAY_AWAY_FINISHED,     /* the game is over */
-	PLAY_AWAY_RACED,        /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_AWAY_NO_SEAT,	/* no such seat */
+	PLAY_AWAY_BOT_SEAT,	/* created as a bot: nobody to go away or come back */
+	PLAY_AWAY_UNCHANGED,	/* already away (or already back) */
+	PLAY_AWAY_FINISHED,	/* the game is over */
+	PLAY_AWAY_RACED,	/* lost the race for the next version PLAY_RETRIES times */
 	PLAY_AWAY_STORE_FAILED, /* *status says why */
 	PLAY_AWAY_STOPPING
 };
-enum play_away play_set_away(struct game_record *game, int seat, int away, long *version,
-			     enum store_status *status);
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version, enum store_status *status);
 
 /* ---- The server's own moves ---- */
 

@@ -16,7 +16,7 @@ int quota_on(const struct quota_budget *budget)
 }
 
 static enum store_status run(const struct quota_budget *budget, const char *key, double amount,
-                             enum store_quota_mode mode, struct store_quota_answer *answer)
+			     enum store_quota_mode mode, struct store_quota_answer *answer)
 {
 	if (!quota_on(budget)) {
 		memset(answer, 0, sizeof *answer);
@@ -29,13 +29,13 @@ static enum store_status run(const struct quota_budget *budget, const char *key,
 }
 
 enum store_status quota_peek(const struct quota_budget *budget, const char *key, double amount,
-                             struct store_quota_answer *answer)
+			     struct store_quota_answer *answer)
 {
 	return run(budget, key, amount, STORE_QUOTA_PEEK, answer);
 }
 
 enum store_status quota_take(const struct quota_budget *budget, const char *key, double amount,
-                             struct store_quota_answer *answer)
+			     struct store_quota_answer *answer)
 {
 	return run(budget, key, amount, STORE_QUOTA_TAKE, answer);
 }

@@ -24,8 +24,8 @@
 
 struct quota_budget {
 	const char *kind; /* the budget's name in the store: 1..32 characters */
-	double rate;      /* units regained a second; 0: no budget */
-	double burst;     /* units at most at once (and after a long pause) */
+	double rate;	  /* units regained a second; 0: no budget */
+	double burst;	  /* units at most at once (and after a long pause) */
 };
 
 /* 1 when the budget is on. */
@@ -33,11 +33,11 @@ int quota_on(const struct quota_budget *budget);
 
 /* Would `amount` fit `key`'s budget now? *answer (allowed, retry_after_s, remaining). */
 enum store_status quota_peek(const struct quota_budget *budget, const char *key, double amount,
-                             struct store_quota_answer *answer);
+			     struct store_quota_answer *answer);
 
 /* Take `amount` only if it fits. */
 enum store_status quota_take(const struct quota_budget *budget, const char *key, double amount,
-                             struct store_quota_answer *answer);
+			     struct store_quota_answer *answer);
 
 /* Pay `amount` for work done, whether or not it still fitted. */
 enum store_status quota_charge(const struct quota_budget *budget, const char *key, double amount);

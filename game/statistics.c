@@ -15,8 +15,8 @@
 #include "engine/resource.h"
 
 static const char *const flow_names[STATISTICS_FLOW_COUNT] = {
-        "produced", "from_cards",  "gained",    "stolen",     "traded_in", "spent",
-        "robbed",   "monopolized", "discarded", "traded_out", "hand",
+	"produced", "from_cards",  "gained",	"stolen",     "traded_in", "spent",
+	"robbed",   "monopolized", "discarded", "traded_out", "hand",
 };
 
 const char *statistics_flow_name(int flow)
@@ -106,7 +106,7 @@ static void count(struct statistics *out, const struct event *e)
 }
 
 int statistics_compute(const struct event *events, int count_of, struct statistics *out, struct game *final,
-                       int *failed_at)
+		       int *failed_at)
 {
 	memset(out, 0, sizeof *out);
 	out->winner = GAME_NO_SEAT;
@@ -133,7 +133,7 @@ int statistics_compute(const struct event *events, int count_of, struct statisti
 		const struct game_player *player = &game.players[s];
 		for (int r = 0; r < RESOURCE_COUNT; r++) {
 			seat->flows[STATISTICS_GAINED][r] =
-			        seat->flows[STATISTICS_PRODUCED][r] + seat->flows[STATISTICS_FROM_CARDS][r];
+				seat->flows[STATISTICS_PRODUCED][r] + seat->flows[STATISTICS_FROM_CARDS][r];
 			seat->flows[STATISTICS_HAND][r] = player->resources[r];
 		}
 		seat->cities = GAME_CITIES - player->cities_left;
@@ -174,19 +174,19 @@ json_t *statistics_to_json(const struct statistics *stats, const char *const *na
 		snprintf(fallback, sizeof fallback, "Seat %d", s + 1);
 		const char *name = names && names[s] && names[s][0] ? names[s] : fallback;
 		json_t *points = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "settlements", seat->settlements, "cities",
-		                           2 * seat->cities, "victory_point_cards", seat->victory_point_cards,
-		                           "longest_road", 2 * seat->longest_road, "largest_army",
-		                           2 * seat->largest_army, "total", seat->points);
+					   2 * seat->cities, "victory_point_cards", seat->victory_point_cards,
+					   "longest_road", 2 * seat->longest_road, "largest_army",
+					   2 * seat->largest_army, "total", seat->points);
 		json_t *pieces = json_pack("{s:i, s:i, s:i}", "settlements", seat->settlements, "cities", seat->cities,
-		                           "roads", seat->roads);
+					   "roads", seat->roads);
 		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:o, s:o, s:i, s:i, s:i, s:o}", "seat", s,
-		                                       "name", name, "bot", bots ? bots[s] != 0 : 0, "points", points,
-		                                       "pieces", pieces, "rolls", seat->rolls, "knights_played",
-		                                       seat->knights_played, "longest_road_length",
-		                                       seat->longest_road_length, "resources", resources));
+						       "name", name, "bot", bots ? bots[s] != 0 : 0, "points", points,
+						       "pieces", pieces, "rolls", seat->rolls, "knights_played",
+						       seat->knights_played, "longest_road_length",
+						       seat->longest_road_length, "resources", resources));
 	}
 	json_t *dice = json_pack("{s:i, s:o}", "rolls", stats->rolls, "histogram", histogram);
 	return json_pack("{s:i, s:b, s:o, s:i, s:i, s:o, s:o}", "version", stats->version, "finished", stats->finished,
-	                 "winner", stats->winner >= 0 ? json_integer(stats->winner) : json_null(), "turns",
-	                 stats->turns, "points_to_win", GAME_POINTS_TO_WIN, "dice", dice, "seats", seats);
+			 "winner", stats->winner >= 0 ? json_integer(stats->winner) : json_null(), "turns",
+			 stats->turns, "points_to_win", GAME_POINTS_TO_WIN, "dice", dice, "seats", seats);
 }

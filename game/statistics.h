@@ -58,11 +58,11 @@ const char *statistics_flow_name(int flow);
 
 struct statistics_seat {
 	int flows[STATISTICS_FLOW_COUNT][RESOURCE_COUNT];
-	int rolls;                      /* dice rolls this seat made */
+	int rolls;			/* dice rolls this seat made */
 	int settlements, cities, roads; /* on the board at the end */
 	int victory_point_cards;
 	int longest_road, largest_army; /* 1 when the seat holds it at the end */
-	int points;                     /* the total: game_total_points() */
+	int points;			/* the total: game_total_points() */
 	int knights_played;
 	int longest_road_length;
 };
@@ -82,7 +82,7 @@ struct statistics {
  * when an event does not apply where it stands or hides what it moved (a redacted log),
  * with *failed_at its index (may be NULL). *final (may be NULL) gets the final state. */
 int statistics_compute(const struct event *events, int count, struct statistics *out, struct game *final,
-                       int *failed_at);
+		       int *failed_at);
 
 /* The Summary body of the contract: version, finished, winner, turns, points_to_win, dice
  * (rolls, histogram of totals 2..12), and per seat its name (names[s], may be NULL), bot

@@ -9,14 +9,12 @@
  *            each append leaves is a lease (PLAY_BOT_LEASE_MS), not "due now", so other
  *            workers do not race the chain. A bot's trade offer to people ends the chain
  *            too: its timer is then due at the end of the wait for their answers
- *            (offer_wait_s, game/play.h), and the claim that comes due plays on. An unattended game (every human seat away on
- *            holiday, game/play.h play_unattended()) makes one move per timer, and its
- *            append sets the next one a turn clock later (or none: the game pauses).
- *   deadline the decisions pending at that version get their default move: unanswered
- *            offers declined, discards chosen at random, the robber moved at random, the
- *            dice rolled, the turn ended, or (on_timeout "bot") the bot plays the timed-out
- *            seat until its turn ends. Decisions that arise afterwards (the robber after the
- *            discards, the next player's roll) get a deadline of their own.
+ *            (offer_wait_s, game/play.h), and the claim that comes due plays on. An unattended game (every human seat
+ * away on holiday, game/play.h play_unattended()) makes one move per timer, and its append sets the next one a turn
+ * clock later (or none: the game pauses). deadline the decisions pending at that version get their default move:
+ * unanswered offers declined, discards chosen at random, the robber moved at random, the dice rolled, the turn ended,
+ * or (on_timeout "bot") the bot plays the timed-out seat until its turn ends. Decisions that arise afterwards (the
+ * robber after the discards, the next player's roll) get a deadline of their own.
  *
  * Choices draw from a stream of the game's seed distinct from the one decide() uses.
  */
@@ -217,7 +215,8 @@ static void *work(void *unused)
 	while (atomic_load(&running)) {
 		struct store_timer timers[CLAIM_BATCH];
 		int count = 0;
-		enum store_status status = store_claim_timers(play_thread_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
+		enum store_status status =
+			store_claim_timers(play_thread_store(), CLAIM_BATCH, LEASE_MS, timers, &count);
 		if (status != STORE_OK) {
 			/* Wake-ups are ignored while backing off: an outage is not work. */
 			wait_for_work(backoff_failed(&backoff), 0);

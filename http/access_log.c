@@ -28,10 +28,11 @@ void access_log_write(const struct access_log_line *request)
 	char ts[40];
 	log_timestamp(ts, sizeof ts);
 	/* The path is the client's: text_json() keeps the line writable whatever its bytes. */
-	json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:f, s:s, s:I}", "ts", ts, "level", "info", "msg",
-				 "request", "request_id", request->request_id, "method", request->method, "path",
-				 text_json(request->path ? request->path : ""), "status", request->status, "duration_ms",
-				 request->seconds * 1000.0, "ip", request->ip, "bytes", (json_int_t)request->bytes);
+	json_t *line =
+		json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:f, s:s, s:I}", "ts", ts, "level", "info", "msg",
+			  "request", "request_id", request->request_id, "method", request->method, "path",
+			  text_json(request->path ? request->path : ""), "status", request->status, "duration_ms",
+			  request->seconds * 1000.0, "ip", request->ip, "bytes", (json_int_t)request->bytes);
 	if (request->via[0])
 		json_object_set_new(line, "via", json_string(request->via));
 	if (request->route)

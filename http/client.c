@@ -145,9 +145,9 @@ int client_configure(const char *list)
 			if (trusted_count == CLIENT_MAX_TRUSTED ||
 			    !parse_range(first, (size_t)(last - first), &trusted[trusted_count])) {
 				fprintf(stderr,
-				        "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"TRUSTED_PROXIES\","
-				        "\"range\":\"at most %d addresses or CIDR ranges, comma-separated\"}\n",
-				        CLIENT_MAX_TRUSTED);
+					"{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"TRUSTED_PROXIES\","
+					"\"range\":\"at most %d addresses or CIDR ranges, comma-separated\"}\n",
+					CLIENT_MAX_TRUSTED);
 				trusted_count = 0;
 				return 0;
 			}

@@ -36,8 +36,8 @@
 
 enum phase {
 	PHASE_AWAITING, /* no complete request headers yet */
-	PHASE_READING,  /* headers read, body not complete */
-	PHASE_BUSY      /* being handled, answering, parked or streaming */
+	PHASE_READING,	/* headers read, body not complete */
+	PHASE_BUSY	/* being handled, answering, parked or streaming */
 };
 
 struct guarded {
@@ -45,8 +45,8 @@ struct guarded {
 	int fd;
 	enum phase phase;
 	double deadline; /* monotonic seconds; meaningful unless PHASE_BUSY */
-	int shut;        /* shutdown(2) done; waiting for libmicrohttpd to close it */
-	int listed;      /* on the list */
+	int shut;	 /* shutdown(2) done; waiting for libmicrohttpd to close it */
+	int listed;	 /* on the list */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -191,7 +191,7 @@ struct client_places {
 };
 
 struct connections_wait {
-	struct client_places *token;   /* NULL: no token */
+	struct client_places *token; /* NULL: no token */
 	struct client_places *address;
 };
 

@@ -34,13 +34,13 @@
 #include <microhttpd.h>
 
 struct connections_config {
-	int max_connections;      /* libmicrohttpd's hard limit */
-	int reserve;              /* kept free for new connections by shedding slow ones */
-	int max_waiting;          /* long-polls and streams at once */
+	int max_connections;	   /* libmicrohttpd's hard limit */
+	int reserve;		   /* kept free for new connections by shedding slow ones */
+	int max_waiting;	   /* long-polls and streams at once */
 	int max_waiting_per_token; /* of them for one token (0: no limit) */
-	int max_waiting_per_ip;   /* of them for one client address (0: no limit) */
-	int request_timeout_s;    /* to deliver a request's headers, then its body */
-	int keepalive_timeout_s;  /* between an answer and the next request's headers */
+	int max_waiting_per_ip;	   /* of them for one client address (0: no limit) */
+	int request_timeout_s;	   /* to deliver a request's headers, then its body */
+	int keepalive_timeout_s;   /* between an answer and the next request's headers */
 };
 
 /* Start the reaper thread. Call before the daemon accepts connections. */
@@ -62,7 +62,7 @@ void connections_answered(struct MHD_Connection *connection);
 /* Why a place was not given. */
 enum connections_wait_refusal {
 	CONNECTIONS_WAIT_ADMITTED,
-	CONNECTIONS_WAIT_FULL,       /* every one of the MAX_WAITING places is taken */
+	CONNECTIONS_WAIT_FULL,	     /* every one of the MAX_WAITING places is taken */
 	CONNECTIONS_WAIT_TOKEN_FULL, /* the token holds MAX_WAITING_PER_TOKEN places */
 	CONNECTIONS_WAIT_IP_FULL     /* the address holds MAX_WAITING_PER_IP places */
 };

@@ -15,7 +15,7 @@
 /* What a preflight allows a page to send, and what every answer lets it read. */
 #define CORS_ALLOW_HEADERS \
 	"authorization, content-type, idempotency-key, if-match, if-none-match, last-event-id, x-request-id"
-#define CORS_EXPOSE_HEADERS                                                                              \
+#define CORS_EXPOSE_HEADERS                                                                                      \
 	"ETag, Location, Retry-After, X-Request-Id, Idempotent-Replayed, RateLimit-Limit, RateLimit-Remaining, " \
 	"RateLimit-Reset"
 /* Seconds a browser may keep a preflight's answer (Chromium keeps at most 7200). */

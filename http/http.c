@@ -11,8 +11,8 @@
  * the handlers do.
  *
  * Body handling: a Content-Length over the route's limit (HTTP_BODY_LIMIT unless the
- * route has its own) is answered 413 at once, before the body is read; a chunked body that grows past the limit is discarded and answered 413 at
- * its end. Every response carries X-Request-Id (the client's, when it sent a sane one).
+ * route has its own) is answered 413 at once, before the body is read; a chunked body that grows past the limit is
+ * discarded and answered 413 at its end. Every response carries X-Request-Id (the client's, when it sent a sane one).
  *
  * Browsers: every response carries the CORS headers of http/cors.h, and OPTIONS is answered
  * here for every path of the route table (204 with Allow, and for a preflight the methods
@@ -64,7 +64,6 @@ long http_query_integer(struct http_request *request, const char *name, long fal
 	}
 	return value;
 }
-
 
 /* A request id: the client's X-Request-Id when it is 1..40 characters of [A-Za-z0-9._-],
  * else a fresh random one. */
@@ -164,13 +163,16 @@ static void add_common_headers(struct http_request *request, struct MHD_Response
 	MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
 	/* A handler may bring its own policy (the web client's files do); else nothing is allowed. */
 	if (!has_extra_header(request, "Content-Security-Policy"))
-		MHD_add_response_header(response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+		MHD_add_response_header(response, "Content-Security-Policy",
+					"default-src 'none'; frame-ancestors 'none'");
 	MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
 	int by_token = request->path && strncmp(request->path, "/v1/", 4) == 0;
 	int by_origin = cors_varies_by_origin();
 	if (by_token || by_origin)
 		MHD_add_response_header(response, "Vary",
-					by_token && by_origin ? "Authorization, Origin" : by_token ? "Authorization" : "Origin");
+					by_token && by_origin ? "Authorization, Origin"
+					: by_token	      ? "Authorization"
+							      : "Origin");
 	if (request->seat != -1 && !has_extra_header(request, "Cache-Control"))
 		MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "private, no-store");
 	const char *origin = cors_allow_origin(http_header(request, "Origin"));
@@ -257,8 +259,8 @@ static void respond_unbuildable(struct http_request *request, const char *what)
 	static const char body[] = "{\"type\":\"urn:catan:problem:internal_error\",\"title\":\"Internal error\","
 				   "\"status\":500,\"detail\":\"the server could not build its answer\","
 				   "\"code\":\"internal_error\"}";
-	fprintf(stderr, "catan-server: request %s %s: could not build the %s body; answered 500\n",
-		request->request_id, request->method_name, what);
+	fprintf(stderr, "catan-server: request %s %s: could not build the %s body; answered 500\n", request->request_id,
+		request->method_name, what);
 	request->problem_code = "internal_error";
 	struct MHD_Response *response =
 		MHD_create_response_from_buffer(sizeof body - 1, (void *)(uintptr_t)body, MHD_RESPMEM_PERSISTENT);
@@ -304,7 +306,8 @@ void http_respond_json_hashed(struct http_request *request, int status, json_t *
 void http_respond_stream(struct http_request *request, const char *content_type, MHD_ContentReaderCallback read,
 			 void *state, MHD_ContentReaderFreeCallback free_state)
 {
-	struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read, state, free_state);
+	struct MHD_Response *response =
+		MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read, state, free_state);
 	/* Proxies must pass events on as they come. */
 	MHD_add_response_header(response, "X-Accel-Buffering", "no");
 	if (!has_extra_header(request, "Cache-Control"))
@@ -340,8 +343,8 @@ void http_respond_problem(struct http_request *request, enum problem problem, co
 			  long version)
 {
 	int status = problem_status(problem);
-	json_t *body = problem_body(request, problem_code(problem), status, problem_title(problem), detail, field,
-				    version);
+	json_t *body =
+		problem_body(request, problem_code(problem), status, problem_title(problem), detail, field, version);
 	respond_problem_json(request, status, body, problem_code(problem));
 }
 
@@ -369,15 +372,17 @@ int http_wait_admit(struct http_request *request)
 		return 1;
 	http_add_header(request, "Retry-After", "5");
 	if (refusal == CONNECTIONS_WAIT_TOKEN_FULL)
-		http_respond_problem(request, PROBLEM_WAITING_QUOTA,
-				     "this token holds as many long-polls and streams as it may (MAX_WAITING_PER_TOKEN): "
-				     "close one, or retry later",
-				     NULL, -1);
+		http_respond_problem(
+			request, PROBLEM_WAITING_QUOTA,
+			"this token holds as many long-polls and streams as it may (MAX_WAITING_PER_TOKEN): "
+			"close one, or retry later",
+			NULL, -1);
 	else if (refusal == CONNECTIONS_WAIT_IP_FULL)
-		http_respond_problem(request, PROBLEM_WAITING_QUOTA,
-				     "this address holds as many long-polls and streams as it may (MAX_WAITING_PER_IP): "
-				     "close one, or retry later",
-				     NULL, -1);
+		http_respond_problem(
+			request, PROBLEM_WAITING_QUOTA,
+			"this address holds as many long-polls and streams as it may (MAX_WAITING_PER_IP): "
+			"close one, or retry later",
+			NULL, -1);
 	else
 		http_respond_problem(request, PROBLEM_TOO_MANY_WAITING,
 				     "too many long-polls and streams are open on this server: retry later", NULL, -1);
@@ -464,7 +469,8 @@ static void dispatch(struct http_request *request)
 	if (request->body_too_large) {
 		/* the limit of this route, which is not every route's (an import's is larger) */
 		char detail[80];
-		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes", request->body_limit);
+		snprintf(detail, sizeof detail, "request bodies of this route are limited to %zu bytes",
+			 request->body_limit);
 		http_respond_problem(request, PROBLEM_BODY_TOO_LARGE, detail, NULL, -1);
 		return;
 	}
@@ -479,7 +485,8 @@ static void dispatch(struct http_request *request)
 	}
 	/* The API is rate limited per client address; probes and metrics are not. */
 	if ((!rate_limited_prefix || strncmp(request->path, rate_limited_prefix, strlen(rate_limited_prefix)) == 0) &&
-	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), clock_now(), &request->quota)) {
+	    !ratelimit_take(RATELIMIT_IP, request->client_key, strlen(request->client_key), clock_now(),
+			    &request->quota)) {
 		char seconds[16];
 		snprintf(seconds, sizeof seconds, "%d", request->quota.retry_after_s);
 		http_add_header(request, "Retry-After", seconds);
@@ -632,7 +639,8 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 	struct sockaddr_in6 address6;
 	struct sockaddr_in address4;
 	const struct sockaddr *address;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG | MHD_USE_TURBO;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+			 MHD_USE_ERROR_LOG | MHD_USE_TURBO;
 	memset(&address4, 0, sizeof address4);
 	memset(&address6, 0, sizeof address6);
 	if (inet_pton(AF_INET, config->listen_address, &address4.sin_addr) == 1) {
@@ -670,8 +678,9 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 		(unsigned)config->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 		(unsigned)config->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
 		(unsigned)config->connection_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-		MHD_OPTION_NOTIFY_CONNECTION, connections_notify, NULL, MHD_OPTION_END);
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, connections_notify, NULL,
+		MHD_OPTION_END);
 	if (!daemon)
 		connections_stop();
 	if (!daemon)

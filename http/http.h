@@ -49,9 +49,9 @@ struct http_request {
 	double started; /* monotonic seconds */
 	const struct route *route;
 	char *params[HTTP_MAX_PARAMS]; /* path parameters, owned */
-	int status;                    /* of the queued response, 0 before */
+	int status;		       /* of the queued response, 0 before */
 	size_t response_bytes;
-	int suspended;                 /* set by http_suspend, cleared when the handler runs again */
+	int suspended; /* set by http_suspend, cleared when the handler runs again */
 	/* Handler state kept across a suspension; free_state(state) runs when the request ends. */
 	void *state;
 	void (*free_state)(void *state);
@@ -158,12 +158,12 @@ struct http_config {
 	int threads;
 	int max_connections;
 	int max_connections_per_ip;
-	int connection_timeout_s; /* libmicrohttpd's idle timeout (slow readers of answers) */
-	int request_timeout_s;    /* to deliver a request's headers, then its body */
-	int keepalive_timeout_s;  /* idle between requests */
-	int max_waiting;          /* long-polls and streams at once */
+	int connection_timeout_s;  /* libmicrohttpd's idle timeout (slow readers of answers) */
+	int request_timeout_s;	   /* to deliver a request's headers, then its body */
+	int keepalive_timeout_s;   /* idle between requests */
+	int max_waiting;	   /* long-polls and streams at once */
 	int max_waiting_per_token; /* of them for one token (0: no limit) */
-	int max_waiting_per_ip;   /* of them for one client address (0: no limit) */
+	int max_waiting_per_ip;	   /* of them for one client address (0: no limit) */
 };
 
 /* Start serving; returns NULL with a message on stderr when the socket cannot be bound. */

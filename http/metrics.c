@@ -15,7 +15,8 @@
 #include "base/counters.h"
 #include "base/xalloc.h"
 
-#define MAX_ROUTES 96 /* at least the route table's rows (62 in api/routes.c): a route past it would be counted as unmatched */
+#define MAX_ROUTES \
+	96 /* at least the route table's rows (62 in api/routes.c): a route past it would be counted as unmatched */
 static const int status_slots[] = {200, 201, 204, 400, 401, 403, 404, 405, 409, 412, 413, 415, 422, 429, 500, 503};
 #define STATUS_SLOTS ((int)(sizeof status_slots / sizeof status_slots[0]) + 1) /* + other */
 static const double bucket_bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
@@ -83,11 +84,11 @@ char *metrics_render(void)
 			if (!count)
 				continue;
 			if (s < STATUS_SLOTS - 1)
-				xtext_add(&text, "catan_http_requests_total{%s,status=\"%d\"} %llu\n", labels, status_slots[s],
-				    (unsigned long long)count);
+				xtext_add(&text, "catan_http_requests_total{%s,status=\"%d\"} %llu\n", labels,
+					  status_slots[s], (unsigned long long)count);
 			else
 				xtext_add(&text, "catan_http_requests_total{%s,status=\"other\"} %llu\n", labels,
-				    (unsigned long long)count);
+					  (unsigned long long)count);
 		}
 	}
 	xtext_add(&text, "# HELP catan_http_request_duration_seconds HTTP request latency by route\n");
@@ -98,13 +99,16 @@ char *metrics_render(void)
 			continue;
 		route_labels(slot, labels, sizeof labels);
 		for (int b = 0; b < BUCKETS; b++)
-			xtext_add(&text, "catan_http_request_duration_seconds_bucket{%s,le=\"%g\"} %llu\n", labels, bucket_bounds[b],
-			    (unsigned long long)atomic_load_explicit(&latency_buckets[slot][b], memory_order_relaxed));
+			xtext_add(&text, "catan_http_request_duration_seconds_bucket{%s,le=\"%g\"} %llu\n", labels,
+				  bucket_bounds[b],
+				  (unsigned long long)atomic_load_explicit(&latency_buckets[slot][b],
+									   memory_order_relaxed));
 		xtext_add(&text, "catan_http_request_duration_seconds_bucket{%s,le=\"+Inf\"} %llu\n", labels,
-		    (unsigned long long)count);
+			  (unsigned long long)count);
 		xtext_add(&text, "catan_http_request_duration_seconds_sum{%s} %.6f\n", labels,
-		    (double)atomic_load_explicit(&latency_sum_us[slot], memory_order_relaxed) / 1e6);
-		xtext_add(&text, "catan_http_request_duration_seconds_count{%s} %llu\n", labels, (unsigned long long)count);
+			  (double)atomic_load_explicit(&latency_sum_us[slot], memory_order_relaxed) / 1e6);
+		xtext_add(&text, "catan_http_request_duration_seconds_count{%s} %llu\n", labels,
+			  (unsigned long long)count);
 	}
 	counters_render(&text);
 	return text.data;

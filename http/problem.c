@@ -59,7 +59,7 @@ enum problem problem_of_codec_error(enum codec_error_code code)
 {
 	switch (code) {
 #define PROBLEM_OF_CODEC_ERROR(name, code) \
-	case CODEC_ERROR_##name:            \
+	case CODEC_ERROR_##name:           \
 		return PROBLEM_##name;
 		CODEC_ERROR_TABLE(PROBLEM_OF_CODEC_ERROR)
 #undef PROBLEM_OF_CODEC_ERROR
@@ -73,8 +73,8 @@ json_t *problem_json(const char *instance, const char *code, int status, const c
 {
 	char type[96];
 	snprintf(type, sizeof type, "urn:catan:problem:%s", code);
-	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status,
-				 "detail", text_json(detail ? detail : title), "code", code);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:o, s:s}", "type", type, "title", title, "status", status, "detail",
+				 text_json(detail ? detail : title), "code", code);
 	if (!body)
 		return NULL;
 	if (field)

@@ -15,60 +15,60 @@
 #include "engine/error.h"
 
 /* X(name, code, status, title) */
-#define PROBLEM_TABLE(X) \
-	X(INVALID_JSON, "invalid_json", 400, "The body is not valid JSON") \
-	X(UNKNOWN_FIELD, "unknown_field", 400, "Unknown member") \
-	X(MISSING_FIELD, "missing_field", 400, "Missing member") \
-	X(INVALID_FIELD, "invalid_field", 400, "Invalid value") \
-	X(MISSING_TOKEN, "missing_token", 401, "A seat token is required") \
-	X(UNKNOWN_TOKEN, "unknown_token", 401, "The token is not valid for this game") \
-	X(SEAT_TOKEN_REQUIRED, "seat_token_required", 403, "Only a seat can make moves") \
-	X(SEAT_MISMATCH, "seat_mismatch", 403, "The token belongs to another seat") \
-	X(ADMIN_TOKEN_REQUIRED, "admin_token_required", 403, "The game's admin token is required") \
-	X(CREATE_KEY_REQUIRED, "create_key_required", 403, "Creating this game needs the server's creation key") \
-	X(GAME_NOT_FOUND, "game_not_found", 404, "No such game") \
-	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer") \
-	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook") \
-	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource") \
-	X(MAIL_LINK_INVALID, "mail_link_invalid", 404, "This mail link is not valid (any more)") \
-	X(VERSION_NOT_FOUND, "version_not_found", 404, "The game has no such version yet") \
-	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource") \
-	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied") \
-	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may") \
-	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join") \
-	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open") \
-	X(GAME_FINISHED, "game_finished", 409, "The game is over") \
-	X(GAME_NOT_FINISHED, "game_not_finished", 409, "The game is not over yet") \
-	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken") \
-	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs") \
-	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already") \
-	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's") \
-	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game") \
-	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match") \
-	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large") \
-	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json") \
+#define PROBLEM_TABLE(X)                                                                                             \
+	X(INVALID_JSON, "invalid_json", 400, "The body is not valid JSON")                                           \
+	X(UNKNOWN_FIELD, "unknown_field", 400, "Unknown member")                                                     \
+	X(MISSING_FIELD, "missing_field", 400, "Missing member")                                                     \
+	X(INVALID_FIELD, "invalid_field", 400, "Invalid value")                                                      \
+	X(MISSING_TOKEN, "missing_token", 401, "A seat token is required")                                           \
+	X(UNKNOWN_TOKEN, "unknown_token", 401, "The token is not valid for this game")                               \
+	X(SEAT_TOKEN_REQUIRED, "seat_token_required", 403, "Only a seat can make moves")                             \
+	X(SEAT_MISMATCH, "seat_mismatch", 403, "The token belongs to another seat")                                  \
+	X(ADMIN_TOKEN_REQUIRED, "admin_token_required", 403, "The game's admin token is required")                   \
+	X(CREATE_KEY_REQUIRED, "create_key_required", 403, "Creating this game needs the server's creation key")     \
+	X(GAME_NOT_FOUND, "game_not_found", 404, "No such game")                                                     \
+	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer")                                       \
+	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook")                                            \
+	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource")                                               \
+	X(MAIL_LINK_INVALID, "mail_link_invalid", 404, "This mail link is not valid (any more)")                     \
+	X(VERSION_NOT_FOUND, "version_not_found", 404, "The game has no such version yet")                           \
+	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource")                      \
+	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied")            \
+	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may")           \
+	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join")                           \
+	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open")                                \
+	X(GAME_FINISHED, "game_finished", 409, "The game is over")                                                   \
+	X(GAME_NOT_FINISHED, "game_not_finished", 409, "The game is not over yet")                                   \
+	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken")                                            \
+	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs")         \
+	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already")                     \
+	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's")                                        \
+	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game")                      \
+	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match")             \
+	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large")                                            \
+	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json")                \
 	X(IDEMPOTENCY_KEY_REUSED, "idempotency_key_reused", 422, "The Idempotency-Key was used for another request") \
-	X(IMPORT_REFUSED, "import_refused", 422, "The rules refuse this log") \
-	X(RATE_LIMITED, "rate_limited", 429, "Too many requests") \
-	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address") \
-	X(WAITING_QUOTA, "waiting_quota", 429, "This client holds as many waiting requests as it may") \
-	X(PLAYER_QUOTA, "player_quota", 429, "Too many players made from this address") \
-	X(IMPORT_QUOTA, "import_quota", 429, "Too many bytes imported from this address") \
-	X(AWAY_QUOTA, "away_quota", 429, "This seat went away and came back too often") \
-	X(MAIL_QUOTA, "mail_quota", 429, "Too many confirmation mails for this address or registrant") \
-	X(INTERNAL_ERROR, "internal_error", 500, "Internal error") \
-	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable") \
-	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down") \
-	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes") \
-	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn") \
-	X(IMPORT_BUSY, "import_busy", 503, "Too many imports are being judged") \
+	X(IMPORT_REFUSED, "import_refused", 422, "The rules refuse this log")                                        \
+	X(RATE_LIMITED, "rate_limited", 429, "Too many requests")                                                    \
+	X(CREATE_QUOTA, "create_quota", 429, "Too many games created from this address")                             \
+	X(WAITING_QUOTA, "waiting_quota", 429, "This client holds as many waiting requests as it may")               \
+	X(PLAYER_QUOTA, "player_quota", 429, "Too many players made from this address")                              \
+	X(IMPORT_QUOTA, "import_quota", 429, "Too many bytes imported from this address")                            \
+	X(AWAY_QUOTA, "away_quota", 429, "This seat went away and came back too often")                              \
+	X(MAIL_QUOTA, "mail_quota", 429, "Too many confirmation mails for this address or registrant")               \
+	X(INTERNAL_ERROR, "internal_error", 500, "Internal error")                                                   \
+	X(DATABASE_UNAVAILABLE, "database_unavailable", 503, "The database is unavailable")                          \
+	X(SHUTTING_DOWN, "shutting_down", 503, "The server is shutting down")                                        \
+	X(TOO_MANY_WAITING, "too_many_waiting", 503, "Too many requests are waiting for changes")                    \
+	X(RENDER_BUSY, "render_busy", 503, "Too many board pictures are being drawn")                                \
+	X(IMPORT_BUSY, "import_busy", 503, "Too many imports are being judged")                                      \
 	X(MAIL_DISABLED, "mail_disabled", 503, "This server sends no mail (no SMTP_URL)")
 
 enum problem {
 #define PROBLEM_ENUM(name, code, status, title) PROBLEM_##name,
 	PROBLEM_TABLE(PROBLEM_ENUM)
 #undef PROBLEM_ENUM
-	PROBLEM_COUNT
+		PROBLEM_COUNT
 };
 
 const char *problem_code(enum problem problem);

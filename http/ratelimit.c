@@ -51,8 +51,7 @@ static uint64_t hash_key(int kind, const void *key, size_t length)
 	return h | 1; /* 0 marks an empty bucket */
 }
 
-int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now,
-		   struct ratelimit_quota *quota)
+int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now, struct ratelimit_quota *quota)
 {
 	pthread_once(&locks_once, init_locks);
 	double rate = kind == RATELIMIT_IP ? limits.ip_rate : limits.token_rate;

@@ -34,7 +34,6 @@ struct ratelimit_quota {
 
 /* 1 when a request of this key may go ahead now (and is counted); 0 when it is over the
  * limit. *quota is filled either way. */
-int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now,
-		   struct ratelimit_quota *quota);
+int ratelimit_take(enum ratelimit_kind kind, const void *key, size_t length, double now, struct ratelimit_quota *quota);
 
 #endif

@@ -24,7 +24,7 @@ struct route {
 	enum http_method method;
 	const char *pattern; /* also the metrics label */
 	route_handler handler;
-	int access;        /* the application's: who may call the route (api/routes.h) */
+	int access;	   /* the application's: who may call the route (api/routes.h) */
 	int query_token;   /* the application's: the token may also come as ?token= */
 	size_t body_limit; /* the largest body the route takes; 0: HTTP_BODY_LIMIT (http/http.h) */
 };

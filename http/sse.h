@@ -16,7 +16,7 @@
 
 struct sse {
 	struct xtext text; /* framed bytes; text.data NULL before the first */
-	size_t taken;      /* of text.length, handed out already */
+	size_t taken;	   /* of text.length, handed out already */
 };
 
 /* Append an item: "id: <id>" (unless id is ""), "event: <type>", "data: <data>". */

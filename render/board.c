@@ -115,13 +115,13 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	cairo_surface_t *surface;
 	if (options->format == RENDER_FORMAT_SVG) {
 		surface = cairo_svg_surface_create_for_stream(buffer_write, &buffer, canvas.layout.width,
-		                                              canvas.layout.height);
+							      canvas.layout.height);
 		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 	} else {
 		stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, canvas.layout.width);
 		pixels = xmalloc((size_t)stride * (size_t)canvas.layout.height);
 		surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_RGB24, canvas.layout.width,
-		                                              canvas.layout.height, stride);
+							      canvas.layout.height, stride);
 	}
 	canvas.cr = cairo_create(surface);
 	set_font_options(canvas.cr);
@@ -139,7 +139,7 @@ int render_board(const struct render_scene *scene, const struct render_options *
 	render_lock_release();
 	if (options->format == RENDER_FORMAT_PNG && ok)
 		ok = png_writer_encode(pixels, canvas.layout.width, canvas.layout.height, stride, &buffer.data,
-		                       &buffer.length);
+				       &buffer.length);
 	free(pixels);
 	if (ok && marks) {
 		buffer.length = marks_rewrite(marks, buffer.data, buffer.length);

@@ -28,12 +28,34 @@
 /* ---- colours ---- */
 
 const struct theme canvas_themes[2] = {
-        [RENDER_THEME_LIGHT] = {0xF7F4EC, 0x7FB6D9, 0xF7F4EC, 0x1F1F1F, 0x5A5A5A, 0x222222, 0xF6EBCB, 0x1F1F1F,
-                                0xC0261F, 0x8A6A4F, 0xFFD400, 0x2B2B2B,
-                                {0xB5653A, 0x2E7D32, 0x9CCC65, 0xEBC553, 0x8D9096, 0xE3D2A2}, 0xE9E2D0},
-        [RENDER_THEME_DARK] = {0x15191F, 0x1F4B6E, 0x15191F, 0xECECEC, 0xA8A8A8, 0x0A0A0A, 0xE4D8B4, 0x1F1F1F,
-                               0xC0261F, 0xB89B7F, 0xFFD400, 0x111111,
-                               {0x94502D, 0x23612A, 0x7DA651, 0xC4A13F, 0x6E7177, 0xBFAE80}, 0x2A323C},
+	[RENDER_THEME_LIGHT] = {0xF7F4EC,
+				0x7FB6D9,
+				0xF7F4EC,
+				0x1F1F1F,
+				0x5A5A5A,
+				0x222222,
+				0xF6EBCB,
+				0x1F1F1F,
+				0xC0261F,
+				0x8A6A4F,
+				0xFFD400,
+				0x2B2B2B,
+				{0xB5653A, 0x2E7D32, 0x9CCC65, 0xEBC553, 0x8D9096, 0xE3D2A2},
+				0xE9E2D0},
+	[RENDER_THEME_DARK] = {0x15191F,
+			       0x1F4B6E,
+			       0x15191F,
+			       0xECECEC,
+			       0xA8A8A8,
+			       0x0A0A0A,
+			       0xE4D8B4,
+			       0x1F1F1F,
+			       0xC0261F,
+			       0xB89B7F,
+			       0xFFD400,
+			       0x111111,
+			       {0x94502D, 0x23612A, 0x7DA651, 0xC4A13F, 0x6E7177, 0xBFAE80},
+			       0x2A323C},
 };
 
 /* Okabe-Ito: blue, vermillion, reddish purple, orange. */
@@ -108,7 +130,7 @@ void canvas_font(struct canvas *canvas, int bold, double pixels)
 			return;
 		}
 	cairo_select_font_face(canvas->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
-	                       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(canvas->cr, pixels);
 	if (i == CANVAS_FONTS)
 		return;

@@ -45,14 +45,14 @@ struct canvas {
 	const struct render_options *options;
 	const struct theme *theme;
 	struct render_layout layout;
-	double unit;         /* pixels per projection unit */
-	double pt;           /* pixels per panel point: the panel is laid out for a 640 px height */
+	double unit;	     /* pixels per projection unit */
+	double pt;	     /* pixels per panel point: the panel is laid out for a 640 px height */
 	struct marks *marks; /* NULL on the PNG surface */
 	struct canvas_font {
 		int bold;
 		double pixels;
 		cairo_scaled_font_t *font; /* a reference, released by canvas_fonts_release() */
-	} fonts[CANVAS_FONTS];       /* the fonts canvas_font() selected so far */
+	} fonts[CANVAS_FONTS];		   /* the fonts canvas_font() selected so far */
 	int font_count;
 	/* While batching (canvas_batch_begin()), text is kept here by font and colour and drawn
 	 * by canvas_batch_flush(): one glyph run, so one SVG element, for each. */

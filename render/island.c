@@ -91,7 +91,8 @@ static void draw_harbors(struct canvas *canvas)
 		int kind = canvas->view->board.harbor[slot];
 		char id[32], classes[48];
 		snprintf(id, sizeof id, "harbor-%d", slot);
-		snprintf(classes, sizeof classes, "harbor harbor-%s", kind == HARBOR_GENERIC ? "generic" : resource_name(kind));
+		snprintf(classes, sizeof classes, "harbor harbor-%s",
+			 kind == HARBOR_GENERIC ? "generic" : resource_name(kind));
 		int opened = canvas_group_begin(canvas, id, classes);
 		struct geometry_point anchor = canvas_pixel(canvas, geometry_harbor_anchor(slot, NULL));
 		uint32_t fill = kind == HARBOR_GENERIC ? 0xFFFFFF : canvas->theme->terrain[kind];
@@ -107,7 +108,8 @@ static void draw_harbors(struct canvas *canvas)
 		cairo_stroke(cr);
 		canvas_colour(cr, canvas_ink_on(fill));
 		canvas_font(canvas, 1, CANVAS_STRONG * canvas->unit);
-		canvas_text_centred(canvas, anchor.x, anchor.y - 0.09 * canvas->unit, kind == HARBOR_GENERIC ? "3:1" : "2:1");
+		canvas_text_centred(canvas, anchor.x, anchor.y - 0.09 * canvas->unit,
+				    kind == HARBOR_GENERIC ? "3:1" : "2:1");
 		canvas_font(canvas, 0, CANVAS_TEXT * canvas->unit);
 		canvas_text_centred(canvas, anchor.x, anchor.y + 0.15 * canvas->unit, harbor_word(kind));
 		canvas_group_end(canvas, opened);
@@ -149,8 +151,8 @@ static void draw_highlight(struct canvas *canvas)
 	} else if ((last->type == EVENT_ROBBER_MOVED) && last->hex >= 0 && last->hex < BOARD_HEXES) {
 		opened = canvas_group_begin(canvas, "highlight", "highlight");
 		struct geometry_point centre = geometry_hex_centre(last->hex);
-		struct geometry_point at =
-		        canvas_pixel(canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y - 0.05});
+		struct geometry_point at = canvas_pixel(
+			canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y - 0.05});
 		canvas_circle(cr, at.x, at.y, 0.3 * canvas->unit);
 	} else {
 		return;
@@ -198,10 +200,10 @@ static void draw_roads(struct canvas *canvas)
 		double dx = b.x - a.x, dy = b.y - a.y; /* length 1: an edge is a hex side */
 		const double inset = 0.17, half = 0.075;
 		struct geometry_point corners[4] = {
-		        {a.x + dx * inset - dy * half, a.y + dy * inset + dx * half},
-		        {b.x - dx * inset - dy * half, b.y - dy * inset + dx * half},
-		        {b.x - dx * inset + dy * half, b.y - dy * inset - dx * half},
-		        {a.x + dx * inset + dy * half, a.y + dy * inset - dx * half},
+			{a.x + dx * inset - dy * half, a.y + dy * inset + dx * half},
+			{b.x - dx * inset - dy * half, b.y - dy * inset + dx * half},
+			{b.x - dx * inset + dy * half, b.y - dy * inset - dx * half},
+			{a.x + dx * inset + dy * half, a.y + dy * inset - dx * half},
 		};
 		draw_piece(canvas, corners, 4, owner);
 		canvas_group_end(canvas, opened);
@@ -211,8 +213,8 @@ static void draw_roads(struct canvas *canvas)
 /* A settlement: a house. A city: a tower and a hall, wider. (x, y) in projection units
  * from the node; (0, 0) is inside both. */
 const double canvas_settlement_shape[5][2] = {{-0.14, 0.13}, {-0.14, -0.04}, {0, -0.17}, {0.14, -0.04}, {0.14, 0.13}};
-static const double city_shape[][2] = {{-0.23, 0.16}, {-0.23, -0.09}, {-0.13, -0.2}, {-0.03, -0.09},
-                                       {-0.03, -0.03}, {0.23, -0.03}, {0.23, 0.16}};
+static const double city_shape[][2] = {{-0.23, 0.16},  {-0.23, -0.09}, {-0.13, -0.2}, {-0.03, -0.09},
+				       {-0.03, -0.03}, {0.23, -0.03},  {0.23, 0.16}};
 
 static void draw_buildings(struct canvas *canvas)
 {
@@ -229,7 +231,7 @@ static void draw_buildings(struct canvas *canvas)
 		int opened = canvas_group_begin(canvas, id, classes);
 		const double(*shape)[2] = city ? city_shape : canvas_settlement_shape;
 		int points = city ? (int)(sizeof city_shape / sizeof city_shape[0])
-		                  : (int)(sizeof canvas_settlement_shape / sizeof canvas_settlement_shape[0]);
+				  : (int)(sizeof canvas_settlement_shape / sizeof canvas_settlement_shape[0]);
 		struct geometry_point at = geometry_node_point(node), corners[8];
 		for (int i = 0; i < points; i++)
 			corners[i] = (struct geometry_point){at.x + shape[i][0], at.y + shape[i][1]};
@@ -248,7 +250,7 @@ static void draw_robber(struct canvas *canvas)
 	cairo_new_path(cr);
 	struct geometry_point centre = geometry_hex_centre(hex);
 	struct geometry_point body =
-	        canvas_pixel(canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y});
+		canvas_pixel(canvas, (struct geometry_point){centre.x + RENDER_ROBBER_X, centre.y + RENDER_ROBBER_Y});
 	double u = canvas->unit;
 	cairo_save(cr);
 	cairo_translate(cr, body.x, body.y);
@@ -307,8 +309,12 @@ static void draw_tokens(struct canvas *canvas)
 		snprintf(text, sizeof text, "%d", number);
 		canvas_text_centred(canvas, at.x, at.y - 0.05 * u, text);
 		/* the pips as bullets of the same font: glyph uses, not five circles each */
-		static const char *const pips[6] = {"", "\u2022", "\u2022\u2022", "\u2022\u2022\u2022",
-		                                    "\u2022\u2022\u2022\u2022", "\u2022\u2022\u2022\u2022\u2022"};
+		static const char *const pips[6] = {"",
+						    "\u2022",
+						    "\u2022\u2022",
+						    "\u2022\u2022\u2022",
+						    "\u2022\u2022\u2022\u2022",
+						    "\u2022\u2022\u2022\u2022\u2022"};
 		int dots = 6 - (number > 7 ? number - 7 : 7 - number);
 		canvas_font(canvas, 0, CANVAS_TEXT * u);
 		canvas_text_centred(canvas, at.x, at.y + 0.16 * u, pips[dots]);
@@ -346,13 +352,15 @@ static void draw_labels(struct canvas *canvas)
 	if (canvas->options->labels & RENDER_LABEL_HEXES) {
 		canvas_font(canvas, 1, 0.16 * canvas->unit);
 		for (int hex = 0; hex < BOARD_HEXES; hex++) {
-			canvas_colour(canvas->cr, canvas_ink_on(canvas->theme->terrain[canvas->view->board.terrain[hex]]));
+			canvas_colour(canvas->cr,
+				      canvas_ink_on(canvas->theme->terrain[canvas->view->board.terrain[hex]]));
 			snprintf(id, sizeof id, "label-hex-%d", hex);
 			int opened = canvas_group_begin(canvas, id, "label label-hex");
 			char text[16];
 			snprintf(text, sizeof text, "#%d", hex);
 			struct geometry_point centre = geometry_hex_centre(hex);
-			struct geometry_point at = canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
+			struct geometry_point at =
+				canvas_pixel(canvas, (struct geometry_point){centre.x, centre.y + 0.58});
 			canvas_text_centred(canvas, at.x, at.y, text);
 			canvas_group_end(canvas, opened);
 		}
@@ -364,7 +372,9 @@ static void draw_labels(struct canvas *canvas)
 			struct geometry_point b = geometry_node_point(board_edge_nodes[edge][1]);
 			snprintf(id, sizeof id, "label-edge-%d", edge);
 			int opened = canvas_group_begin(canvas, id, "label label-edge");
-			draw_label(canvas, canvas_pixel(canvas, (struct geometry_point){(a.x + b.x) / 2, (a.y + b.y) / 2}), edge, 0);
+			draw_label(canvas,
+				   canvas_pixel(canvas, (struct geometry_point){(a.x + b.x) / 2, (a.y + b.y) / 2}),
+				   edge, 0);
 			canvas_group_end(canvas, opened);
 		}
 	}

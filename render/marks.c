@@ -140,7 +140,7 @@ size_t marks_rewrite(const struct marks *marks, unsigned char *svg, size_t lengt
 				size = snprintf(text, sizeof text, "</g>\n");
 			else
 				size = snprintf(text, sizeof text, "%s<g %s>\n", kind == MARK_NEXT ? "</g>\n" : "",
-				                marks->attributes[index]);
+						marks->attributes[index]);
 			if (size < 0 || (size_t)size > line_length)
 				return 0;
 		} else if (at[0] == '<' && line_length > 17 && memcmp(at, "<g id=\"surface", 14) == 0) {

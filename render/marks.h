@@ -26,7 +26,7 @@
 
 struct marks {
 	int count;
-	int pending; /* groups ended whose close is not drawn yet: 0 or 1 */
+	int pending;				     /* groups ended whose close is not drawn yet: 0 or 1 */
 	char attributes[MARKS_MAX][MARKS_TEXT_SIZE]; /* id="..." class="..." */
 };
 

@@ -118,13 +118,14 @@ void panel_draw(struct canvas *canvas)
 		double x = left + 24 * pt;
 		x += canvas_line_at(canvas, x, top + 16 * pt, name);
 		if (to_move)
-			canvas_text_at(canvas, x + 6 * pt, top + 16 * pt, view->turn_seat == seat ? "\xe2\x97\x80 to move" : "\xe2\x97\x80 to answer");
+			canvas_text_at(canvas, x + 6 * pt, top + 16 * pt,
+				       view->turn_seat == seat ? "\xe2\x97\x80 to move" : "\xe2\x97\x80 to answer");
 		snprintf(line, sizeof line, "%u VP", player->victory_points);
 		canvas_line_at(canvas, right - canvas_line_advance(canvas, line), top + 16 * pt, line);
 
 		canvas_colour(cr, theme->muted);
 		snprintf(line, sizeof line, "cards %u  dev. cards %u  knights %u  road %u", player->resource_count,
-		         player->development_card_count, player->knights_played, player->road_length);
+			 player->development_card_count, player->knights_played, player->road_length);
 		canvas_line_at(canvas, left + 24 * pt, top + 34 * pt, line);
 		line[0] = '\0';
 		if (view->longest_road == seat)
@@ -164,10 +165,10 @@ void panel_draw(struct canvas *canvas)
 	}
 	if (view->dice[0] && view->dice[1])
 		snprintf(line, sizeof line, "Last dice: %u + %u = %u", view->dice[0], view->dice[1],
-		         view->dice[0] + view->dice[1]);
+			 view->dice[0] + view->dice[1]);
 	else if (scene->last_move.type == EVENT_DICE_ROLLED)
-		snprintf(line, sizeof line, "Last dice: %u + %u = %u", scene->last_move.dice[0], scene->last_move.dice[1],
-		         scene->last_move.dice[0] + scene->last_move.dice[1]);
+		snprintf(line, sizeof line, "Last dice: %u + %u = %u", scene->last_move.dice[0],
+			 scene->last_move.dice[1], scene->last_move.dice[0] + scene->last_move.dice[1]);
 	else
 		snprintf(line, sizeof line, "Last dice: -");
 	canvas_line_at(canvas, left, y, line);

@@ -29,8 +29,8 @@ static uint64_t tick;
 
 static int same_key(const struct picture_key *a, const struct picture_key *b)
 {
-	return a->game_id == b->game_id && a->version == b->version && a->format == b->format &&
-	       a->theme == b->theme && a->labels == b->labels && a->size == b->size;
+	return a->game_id == b->game_id && a->version == b->version && a->format == b->format && a->theme == b->theme &&
+	       a->labels == b->labels && a->size == b->size;
 }
 
 static struct slot *find(const struct picture_key *key)

@@ -20,7 +20,7 @@ struct picture_key {
 	int64_t game_id;
 	int32_t version;
 	uint8_t format; /* enum render_format */
-	uint8_t theme;  /* enum render_theme */
+	uint8_t theme;	/* enum render_theme */
 	uint8_t labels; /* RENDER_LABEL_* */
 	uint16_t size;
 };

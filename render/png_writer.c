@@ -64,7 +64,7 @@ static int encode(struct job *job, const unsigned char *pixels, int width, int h
 		return 0;
 	png_set_write_fn(job->png, &job->sink, sink_write, sink_flush);
 	png_set_IHDR(job->png, job->info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
-	             PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_compression_level(job->png, ZLIB_LEVEL);
 	png_set_filter(job->png, PNG_FILTER_TYPE_BASE, ROW_FILTER);
 	png_write_info(job->png, job->info);
@@ -84,7 +84,7 @@ static int encode(struct job *job, const unsigned char *pixels, int width, int h
 }
 
 int png_writer_encode(const unsigned char *pixels, int width, int height, int stride, unsigned char **out,
-                      size_t *length)
+		      size_t *length)
 {
 	if (!pixels || width <= 0 || height <= 0 || stride < width * 4)
 		return 0;

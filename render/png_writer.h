@@ -19,6 +19,6 @@
  * 0 when libpng failed (nothing allocated then). The same pixels give the same bytes: no
  * time or text chunk is written. */
 int png_writer_encode(const unsigned char *pixels, int width, int height, int stride, unsigned char **out,
-                      size_t *length);
+		      size_t *length);
 
 #endif

@@ -30,7 +30,7 @@ void render_layout(const struct render_options *options, struct render_layout *o
 struct geometry_point render_to_pixels(const struct render_layout *layout, struct geometry_point point)
 {
 	struct geometry_point pixel = {layout->origin_x + layout->scale * point.x,
-	                               layout->origin_y + layout->scale * point.y};
+				       layout->origin_y + layout->scale * point.y};
 	return pixel;
 }
 
@@ -76,8 +76,8 @@ int render_theme_parse(const char *text, enum render_theme *out)
 
 static int is_consequence(int type)
 {
-	return type == EVENT_RESOURCES_PRODUCED || type == EVENT_RESOURCE_STOLEN || type == EVENT_LONGEST_ROAD_CHANGED ||
-	       type == EVENT_LARGEST_ARMY_CHANGED || type == EVENT_GAME_WON;
+	return type == EVENT_RESOURCES_PRODUCED || type == EVENT_RESOURCE_STOLEN ||
+	       type == EVENT_LONGEST_ROAD_CHANGED || type == EVENT_LARGEST_ARMY_CHANGED || type == EVENT_GAME_WON;
 }
 
 void render_last_move_of(const struct event *events, int count, struct render_last_move *out)

@@ -35,7 +35,7 @@
 #define RENDER_SIZE_MIN 320
 #define RENDER_SIZE_MAX 2048
 #define RENDER_SIZE_DEFAULT 1024
-#define RENDER_HEIGHT(size) (((size) * 5 + 4) / 8)
+#define RENDER_HEIGHT(size) (((size)*5 + 4) / 8)
 
 /* The label subsets (labels=nodes,edges,hexes). */
 #define RENDER_LABEL_NODES 1u
@@ -56,7 +56,7 @@ enum render_theme { RENDER_THEME_LIGHT, RENDER_THEME_DARK };
 struct render_options {
 	enum render_format format;
 	enum render_theme theme;
-	int size;        /* width in pixels, RENDER_SIZE_MIN..RENDER_SIZE_MAX */
+	int size;	 /* width in pixels, RENDER_SIZE_MIN..RENDER_SIZE_MAX */
 	unsigned labels; /* RENDER_LABEL_* */
 };
 
@@ -72,9 +72,9 @@ struct render_last_move {
 
 /* What is drawn. Borrowed for the call. */
 struct render_scene {
-	const struct game_view *view;         /* a VIEW_SPECTATOR view (has_you 0) */
-	const char *names[GAME_MAX_SEATS];    /* NULL: "Seat N" */
-	uint8_t waiting_for;                  /* seat mask: whose move the game waits for */
+	const struct game_view *view;	   /* a VIEW_SPECTATOR view (has_you 0) */
+	const char *names[GAME_MAX_SEATS]; /* NULL: "Seat N" */
+	uint8_t waiting_for;		   /* seat mask: whose move the game waits for */
 	struct render_last_move last_move;
 };
 

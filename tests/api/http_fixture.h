@@ -18,18 +18,18 @@
 
 /* What the fixture starts besides the server (bits of http_fixture_add's `flags`). */
 enum {
-	HTTP_FIXTURE_PRISM = 1 << 0,             /* Prism in front of the server, checking responses */
+	HTTP_FIXTURE_PRISM = 1 << 0,		 /* Prism in front of the server, checking responses */
 	HTTP_FIXTURE_VALIDATE_REQUESTS = 1 << 1, /* Prism also refuses requests that break the spec */
-	HTTP_FIXTURE_SECOND_SERVER = 1 << 2,     /* another server on the same database */
+	HTTP_FIXTURE_SECOND_SERVER = 1 << 2,	 /* another server on the same database */
 };
 
 struct http_fixture {
 	struct http_server server;
-	struct http_proxy proxy;           /* with HTTP_FIXTURE_PRISM */
-	struct http_client checked;        /* through Prism, contract checked (with HTTP_FIXTURE_PRISM) */
-	struct http_client direct;         /* straight to the server */
-	struct http_server second;         /* with HTTP_FIXTURE_SECOND_SERVER */
-	struct http_client second_direct;  /* straight to the second server */
+	struct http_proxy proxy;	  /* with HTTP_FIXTURE_PRISM */
+	struct http_client checked;	  /* through Prism, contract checked (with HTTP_FIXTURE_PRISM) */
+	struct http_client direct;	  /* straight to the server */
+	struct http_server second;	  /* with HTTP_FIXTURE_SECOND_SERVER */
+	struct http_client second_direct; /* straight to the second server */
 };
 
 /* Filled by the fixture: the processes while a TCase runs, the clients while a test runs. */

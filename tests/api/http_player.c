@@ -18,9 +18,23 @@
 #include "tests/api/http_support.h"
 
 static const char *const move_types[] = {
-	"build_settlement", "build_road", "build_city", "roll", "discard", "move_robber",
-	"buy_development_card", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly",
-	"maritime_trade", "end_turn", "offer_trade", "accept_trade", "decline_trade", "confirm_trade",
+	"build_settlement",
+	"build_road",
+	"build_city",
+	"roll",
+	"discard",
+	"move_robber",
+	"buy_development_card",
+	"play_knight",
+	"play_road_building",
+	"play_year_of_plenty",
+	"play_monopoly",
+	"maritime_trade",
+	"end_turn",
+	"offer_trade",
+	"accept_trade",
+	"decline_trade",
+	"confirm_trade",
 	"withdraw_trade",
 };
 #define MOVE_TYPE_COUNT ((int)(sizeof move_types / sizeof move_types[0]))
@@ -28,24 +42,24 @@ static const char *const move_types[] = {
 /* How much more likely one type is chosen than another (per type, then uniform within),
  * tuned so that random games finish in a few hundred moves. */
 static const int move_weights[] = {
-	[0] = 60,  /* build_settlement */
-	[1] = 12,  /* build_road */
-	[2] = 80,  /* build_city */
-	[3] = 10,  /* roll */
-	[4] = 10,  /* discard */
-	[5] = 10,  /* move_robber */
-	[6] = 25,  /* buy_development_card */
-	[7] = 6,   /* play_knight */
-	[8] = 10,  /* play_road_building */
-	[9] = 10,  /* play_year_of_plenty */
-	[10] = 10, /* play_monopoly */
-	[11] = 4,  /* maritime_trade */
-	[12] = 8,  /* end_turn */
-	[13] = 3,  /* offer_trade (only with trades on) */
-	[14] = 10, /* accept_trade */
-	[15] = 10, /* decline_trade */
+	[0] = 60,    /* build_settlement */
+	[1] = 12,    /* build_road */
+	[2] = 80,    /* build_city */
+	[3] = 10,    /* roll */
+	[4] = 10,    /* discard */
+	[5] = 10,    /* move_robber */
+	[6] = 25,    /* buy_development_card */
+	[7] = 6,     /* play_knight */
+	[8] = 10,    /* play_road_building */
+	[9] = 10,    /* play_year_of_plenty */
+	[10] = 10,   /* play_monopoly */
+	[11] = 4,    /* maritime_trade */
+	[12] = 8,    /* end_turn */
+	[13] = 3,    /* offer_trade (only with trades on) */
+	[14] = 10,   /* accept_trade */
+	[15] = 10,   /* decline_trade */
 	[16] = 1000, /* confirm_trade: confirm when listed */
-	[17] = 1,  /* withdraw_trade */
+	[17] = 1,    /* withdraw_trade */
 };
 
 int http_move_type_index(const char *type)
@@ -134,7 +148,8 @@ static void fill_offer(struct http_player *player, json_t *action, const json_t 
 			options[option_count++] = r;
 	int want = options[rng_below(&player->rng, (uint32_t)option_count)];
 	json_object_set_new(action, "give", give);
-	json_object_set_new(action, "want", json_pack("{s:i}", resource_names[want], 1 + (int)rng_below(&player->rng, 2)));
+	json_object_set_new(action, "want",
+			    json_pack("{s:i}", resource_names[want], 1 + (int)rng_below(&player->rng, 2)));
 	if (active && !json_object_get(action, "to") && rng_below(&player->rng, 3) == 0) {
 		json_t *to = json_array();
 		for (int s = 0; s < player->game->seats; s++)
@@ -145,15 +160,16 @@ static void fill_offer(struct http_player *player, json_t *action, const json_t 
 	/* An inactive seat sometimes answers an offer addressed to it with a counter-offer. */
 	size_t index;
 	json_t *trade;
-	json_array_foreach(json_object_get(view, "trades"), index, trade) {
+	json_array_foreach(json_object_get(view, "trades"), index, trade)
+	{
 		int addressed = 0;
 		size_t k;
 		json_t *to;
-		json_array_foreach(json_object_get(trade, "to"), k, to)
-			addressed |= json_integer_value(to) == seat;
+		json_array_foreach(json_object_get(trade, "to"), k, to) addressed |= json_integer_value(to) == seat;
 		if (active || !addressed || rng_below(&player->rng, 2))
 			continue;
-		json_object_set_new(action, "counter_to", json_integer(json_integer_value(json_object_get(trade, "id"))));
+		json_object_set_new(action, "counter_to",
+				    json_integer(json_integer_value(json_object_get(trade, "id"))));
 		break;
 	}
 }
@@ -165,15 +181,17 @@ static int unanswered_seats(const json_t *view, int seats[GAME_MAX_SEATS])
 	int mask = 0;
 	size_t index;
 	json_t *trade;
-	json_array_foreach(json_object_get(view, "trades"), index, trade) {
+	json_array_foreach(json_object_get(view, "trades"), index, trade)
+	{
 		int answered = 0;
 		size_t k;
 		json_t *seat;
-		json_array_foreach(json_object_get(trade, "accepted"), k, seat)
-			answered |= 1 << json_integer_value(seat);
-		json_array_foreach(json_object_get(trade, "declined"), k, seat)
-			answered |= 1 << json_integer_value(seat);
-		json_array_foreach(json_object_get(trade, "to"), k, seat) {
+		json_array_foreach(json_object_get(trade, "accepted"), k, seat) answered |= 1
+											    << json_integer_value(seat);
+		json_array_foreach(json_object_get(trade, "declined"), k, seat) answered |= 1
+											    << json_integer_value(seat);
+		json_array_foreach(json_object_get(trade, "to"), k, seat)
+		{
 			int s = (int)json_integer_value(seat);
 			if (!(answered >> s & 1) && !(mask >> s & 1)) {
 				mask |= 1 << s;
@@ -204,7 +222,8 @@ static json_t *choose_action(struct http_player *player, json_t *actions)
 	int weight_of_type[MOVE_TYPE_COUNT] = {0};
 	size_t index;
 	json_t *action;
-	json_array_foreach(actions, index, action) {
+	json_array_foreach(actions, index, action)
+	{
 		const char *type = json_string_value(json_object_get(action, "type"));
 		int t = http_move_type_index(type);
 		ck_assert_msg(t >= 0, "unknown action type %s", type ? type : "(none)");
@@ -227,10 +246,11 @@ static json_t *choose_action(struct http_player *player, json_t *actions)
 		pick -= weight_of_type[t];
 	}
 	int of_type = 0;
-	json_array_foreach(actions, index, action)
-		of_type += strcmp(json_string_value(json_object_get(action, "type")), move_types[chosen]) == 0;
+	json_array_foreach(actions, index, action) of_type +=
+		strcmp(json_string_value(json_object_get(action, "type")), move_types[chosen]) == 0;
 	int nth = (int)rng_below(&player->rng, (uint32_t)of_type);
-	json_array_foreach(actions, index, action) {
+	json_array_foreach(actions, index, action)
+	{
 		if (strcmp(json_string_value(json_object_get(action, "type")), move_types[chosen]) == 0 && nth-- == 0)
 			return action;
 	}
@@ -274,9 +294,9 @@ static int step_once(struct http_player *player, struct http_move *move)
 	int waiting[GAME_MAX_SEATS], waiting_count = 0;
 	size_t index;
 	json_t *value;
-	json_array_foreach(json_object_get(json_object_get(view, "pending"), "seats"), index, value)
-		if (waiting_count < GAME_MAX_SEATS)
-			waiting[waiting_count++] = (int)json_integer_value(value);
+	json_array_foreach(json_object_get(json_object_get(view, "pending"), "seats"), index,
+			   value) if (waiting_count < GAME_MAX_SEATS) waiting[waiting_count++] =
+		(int)json_integer_value(value);
 	ck_assert_msg(waiting_count > 0, "a game in progress waits for someone");
 	int answering[GAME_MAX_SEATS];
 	int answering_count = unanswered_seats(view, answering);
@@ -343,8 +363,9 @@ static int step_once(struct http_player *player, struct http_move *move)
 			int active = json_integer_value(json_object_get(json_object_get(view, "turn"), "seat")) == seat;
 			fill_offer(player, action, view, seat, active);
 		} else if (type_index == 3) {
-			json_object_set_new(action, "dice", json_pack("[i, i]", 1 + (int)rng_below(&player->rng, 6),
-								     1 + (int)rng_below(&player->rng, 6)));
+			json_object_set_new(action, "dice",
+					    json_pack("[i, i]", 1 + (int)rng_below(&player->rng, 6),
+						      1 + (int)rng_below(&player->rng, 6)));
 		} else {
 			ck_abort_msg("unexpected template %s", type);
 		}
@@ -449,4 +470,3 @@ int http_player_finish(struct http_player *player, int max_moves)
 	json_decref(view);
 	return moves;
 }
-

@@ -42,7 +42,8 @@ static char **environment_with(const char *const *overrides)
 		size_t name_length = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
 		int replaced = 0;
 		for (size_t k = 0; overrides && overrides[k] && !replaced; k++)
-			replaced = strncmp(overrides[k], environ[i], name_length) == 0 && overrides[k][name_length] == '=';
+			replaced =
+				strncmp(overrides[k], environ[i], name_length) == 0 && overrides[k][name_length] == '=';
 		if (!replaced)
 			out[n++] = environ[i];
 	}
@@ -147,7 +148,8 @@ void http_server_start(struct http_server *server, const char *const *settings)
 			http_log_tail(server->log_path, tail, sizeof tail);
 			kill(server->pid, SIGKILL);
 			waitpid(server->pid, NULL, 0);
-			ck_abort_msg("%s did not start within 60 s; its log %s ends:\n%s", program, server->log_path, tail);
+			ck_abort_msg("%s did not start within 60 s; its log %s ends:\n%s", program, server->log_path,
+				     tail);
 		}
 		struct pollfd poll_fd = {server->stdout_fd, POLLIN, 0};
 		int ready = poll(&poll_fd, 1, (int)(left * 1000) + 1);
@@ -329,12 +331,11 @@ const char *http_pg_dir(void)
 void http_pg_control(const char *verb)
 {
 	ck_assert_msg(http_pg_script() != NULL, "no throwaway cluster to %s", verb);
-	char *argv[] = {(char *)(uintptr_t)http_pg_script(), (char *)(uintptr_t)verb,
-			(char *)(uintptr_t)http_pg_dir(), NULL};
+	char *argv[] = {(char *)(uintptr_t)http_pg_script(), (char *)(uintptr_t)verb, (char *)(uintptr_t)http_pg_dir(),
+			NULL};
 	pid_t pid = spawn(argv[0], argv, environ, 2, 2);
 	int status = 0;
 	waitpid(pid, &status, 0);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s %s %s failed (%d)", argv[0], verb, argv[2],
 		      status);
 }
-

@@ -196,7 +196,8 @@ const char *http_response_header(const struct http_response *response, const cha
 	while (line && *line) {
 		const char *end = strstr(line, "\r\n");
 		size_t line_length = end ? (size_t)(end - line) : strlen(line);
-		if (line_length > name_length && strncasecmp(line, name, name_length) == 0 && line[name_length] == ':') {
+		if (line_length > name_length && strncasecmp(line, name, name_length) == 0 &&
+		    line[name_length] == ':') {
 			const char *value = line + name_length + 1;
 			while (*value == ' ' || *value == '\t')
 				value++;
@@ -241,8 +242,8 @@ const char *http_contract_violation(const struct http_response *response)
 static void check_contract(const char *method, const char *path, const struct http_response *response)
 {
 	const char *violation = http_contract_violation(response);
-	ck_assert_msg(violation == NULL, "%s %s: the response breaks openapi.yaml (Prism: %.1200s); %.800s", method, path,
-		      violation, http_describe(response));
+	ck_assert_msg(violation == NULL, "%s %s: the response breaks openapi.yaml (Prism: %.1200s); %.800s", method,
+		      path, violation, http_describe(response));
 }
 
 static void perform(struct http_client *client, const char *method, const char *path, const char *token,
@@ -304,8 +305,8 @@ static void perform(struct http_client *client, const char *method, const char *
 	CURLcode code = curl_easy_perform(curl);
 	out->seconds = http_clock() - started;
 	curl_slist_free_all(list);
-	ck_assert_msg(code == CURLE_OK, "%s %s%s: %s (after %.2f s)", method, client->base, path, curl_easy_strerror(code),
-		      out->seconds);
+	ck_assert_msg(code == CURLE_OK, "%s %s%s: %s (after %.2f s)", method, client->base, path,
+		      curl_easy_strerror(code), out->seconds);
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
 	out->body = response_body.data;
 	out->body_length = response_body.length;
@@ -316,8 +317,8 @@ static void perform(struct http_client *client, const char *method, const char *
 		check_contract(method, path, out);
 }
 
-void http_call(struct http_client *client, const char *method, const char *path, const char *token,
-	       const char *body, const char *const *headers, struct http_response *out)
+void http_call(struct http_client *client, const char *method, const char *path, const char *token, const char *body,
+	       const char *const *headers, struct http_response *out)
 {
 	perform(client, method, path, token, body, body ? strlen(body) : 0, headers, out);
 }
@@ -339,7 +340,8 @@ json_t *http_get_ok(struct http_client *client, const char *path, const char *to
 	if (json_is_integer(version)) {
 		char etag[64], expected[64];
 		snprintf(expected, sizeof expected, "\"%lld\"", (long long)json_integer_value(version));
-		ck_assert_msg(http_response_header(&response, "ETag", etag, sizeof etag) != NULL, "GET %s: no ETag", path);
+		ck_assert_msg(http_response_header(&response, "ETag", etag, sizeof etag) != NULL, "GET %s: no ETag",
+			      path);
 		ck_assert_msg(strcmp(etag, expected) == 0, "GET %s: ETag %s for version %s", path, etag, expected);
 	}
 	json_t *body = json_incref(response.json);
@@ -364,8 +366,8 @@ void http_assert_problem(const struct http_response *response, long status, cons
 	}
 	ck_assert_msg(json_integer_value(json_object_get(body, "status")) == status, "problem status: %s",
 		      http_describe(response));
-	ck_assert_msg(strcmp(json_string_value(json_object_get(body, "code")), code) == 0, "expected code %s: %s",
-		      code, http_describe(response));
+	ck_assert_msg(strcmp(json_string_value(json_object_get(body, "code")), code) == 0, "expected code %s: %s", code,
+		      http_describe(response));
 }
 
 /* ---- Server-Sent Events ---- */
@@ -463,8 +465,8 @@ static int on_stream_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, 
 	return reader->done;
 }
 
-void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id,
-		      int max_events, const volatile long *until, double timeout_s, struct http_stream *out)
+void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id, int max_events,
+		      const volatile long *until, double timeout_s, struct http_stream *out)
 {
 	global_init();
 	memset(out, 0, sizeof *out);
@@ -578,7 +580,8 @@ static void create_game(struct http_client *client, const char *body, int expect
 void http_game_create(struct http_client *client, int seats, const char *options, struct http_game *game)
 {
 	char body[1024];
-	snprintf(body, sizeof body, "{\"seats\": %d%s%s}", seats, options ? ", \"options\": " : "", options ? options : "");
+	snprintf(body, sizeof body, "{\"seats\": %d%s%s}", seats, options ? ", \"options\": " : "",
+		 options ? options : "");
 	create_game(client, body, seats, game);
 	ck_assert_msg(game->bots == 0, "a game created with seats has no bot seat");
 }
@@ -604,8 +607,8 @@ void http_post_move(struct http_client *client, const struct http_game *game, in
 		    const char *const *headers, struct http_response *out)
 {
 	char path[128];
-	http_call(client, "POST", http_game_path(game, "/moves", path, sizeof path), seat >= 0 ? game->tokens[seat] : NULL,
-		  body, headers, out);
+	http_call(client, "POST", http_game_path(game, "/moves", path, sizeof path),
+		  seat >= 0 ? game->tokens[seat] : NULL, body, headers, out);
 }
 
 long http_post_move_ok(struct http_client *client, const struct http_game *game, int seat, const char *body)
@@ -697,14 +700,16 @@ void http_state_assert_unchanged(struct http_client *client, const struct http_g
 		/* Name the first member that differs. */
 		const char *key;
 		json_t *was;
-		json_object_foreach(before->views[i], key, was) {
+		json_object_foreach(before->views[i], key, was)
+		{
 			json_t *now = json_object_get(after.views[i], key);
 			if (json_equal(was, now))
 				continue;
 			char *was_text = json_dumps(was, JSON_COMPACT | JSON_ENCODE_ANY);
 			char *now_text = now ? json_dumps(now, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 			ck_abort_msg("the view of %s%d changed in %s:\nbefore %.900s\nafter  %.900s",
-				     i ? "seat " : "spectator ", i - 1, key, was_text, now_text ? now_text : "(absent)");
+				     i ? "seat " : "spectator ", i - 1, key, was_text,
+				     now_text ? now_text : "(absent)");
 		}
 		ck_abort_msg("the view of %s%d gained members", i ? "seat " : "spectator ", i - 1);
 	}
@@ -771,14 +776,17 @@ static json_t *truth_read(const char *game_id, long after, int with_rows)
 			/* Payloads are stored without their type, which is the row's. */
 			if (!json_object_get(event, "type")) {
 				const char *name = event_type_name(log.rows[i].type);
-				ck_assert_msg(name != NULL, "stored event %d has type %d", log.rows[i].seq, log.rows[i].type);
+				ck_assert_msg(name != NULL, "stored event %d has type %d", log.rows[i].seq,
+					      log.rows[i].type);
 				json_object_set_new(event, "type", json_string(name));
 			}
 			if (with_rows) {
 				int origin = log.rows[i].origin;
-				ck_assert_msg(origin >= 0 && origin <= 2, "event %d has origin %d", log.rows[i].seq, origin);
-				event = json_pack("{s:i, s:s, s:f, s:o}", "actor", log.rows[i].actor, "origin", origins[origin],
-						  "at", (double)log.rows[i].created_at_us / 1e6, "event", event);
+				ck_assert_msg(origin >= 0 && origin <= 2, "event %d has origin %d", log.rows[i].seq,
+					      origin);
+				event = json_pack("{s:i, s:s, s:f, s:o}", "actor", log.rows[i].actor, "origin",
+						  origins[origin], "at", (double)log.rows[i].created_at_us / 1e6,
+						  "event", event);
 			}
 			json_array_append_new(events, event);
 			after++;

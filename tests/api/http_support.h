@@ -32,7 +32,7 @@
 struct http_server {
 	pid_t pid;
 	int port;
-	char url[64];       /* http://127.0.0.1:PORT */
+	char url[64];	    /* http://127.0.0.1:PORT */
 	char log_path[256]; /* its stderr */
 	int stdout_fd;
 };
@@ -107,8 +107,8 @@ void http_client_cleanup(struct http_client *client);
  * (NULL: no body) with Content-Type: application/json unless `headers` gives one.
  * `headers` is a NULL-terminated list of "Name: value" lines (or NULL). The response is
  * always filled; a transport failure fails the test. */
-void http_call(struct http_client *client, const char *method, const char *path, const char *token,
-	       const char *body, const char *const *headers, struct http_response *out);
+void http_call(struct http_client *client, const char *method, const char *path, const char *token, const char *body,
+	       const char *const *headers, struct http_response *out);
 
 /* http_call() with a JSON body (borrowed; NULL: none). */
 void http_call_json(struct http_client *client, const char *method, const char *path, const char *token,
@@ -117,8 +117,7 @@ void http_call_json(struct http_client *client, const char *method, const char *
 void http_response_free(struct http_response *response);
 
 /* The value of header `name` (case-insensitive), copied into out; NULL when absent. */
-const char *http_response_header(const struct http_response *response, const char *name, char *out,
-				 size_t size);
+const char *http_response_header(const struct http_response *response, const char *name, char *out, size_t size);
 
 /* GET `path` expecting 200 and a JSON body; returns the body (new reference). The response
  * must carry ETag: "<version>" equal to the body's `version` when the body has one. */
@@ -138,9 +137,9 @@ const char *http_describe(const struct http_response *response);
 /* ---- Server-Sent Events -------------------------------------------------------------- */
 
 struct http_sse_event {
-	long id;        /* the id: line, -1 when absent */
-	char type[48];  /* the event: line */
-	json_t *data;   /* the data: lines parsed (NULL when not JSON) */
+	long id;       /* the id: line, -1 when absent */
+	char type[48]; /* the event: line */
+	json_t *data;  /* the data: lines parsed (NULL when not JSON) */
 };
 
 /* A stream read: GET `path` on `base` as text/event-stream (token as Bearer, NULL: none;
@@ -152,12 +151,12 @@ struct http_stream {
 	char content_type[96];
 	int count;
 	struct http_sse_event *events; /* count of them; free with http_stream_free */
-	int comments; /* comment lines (heartbeats) seen */
+	int comments;		       /* comment lines (heartbeats) seen */
 	double seconds;
 };
 
-void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id,
-		      int max_events, const volatile long *until, double timeout_s, struct http_stream *out);
+void http_stream_read(const char *base, const char *path, const char *token, const char *last_event_id, int max_events,
+		      const volatile long *until, double timeout_s, struct http_stream *out);
 void http_stream_free(struct http_stream *stream);
 
 /* ---- Games -------------------------------------------------------------------------- */
@@ -253,7 +252,7 @@ struct http_move {
 	int seat;
 	char method[8];
 	char path[128];
-	json_t *sent;                 /* the body sent (new reference), NULL when none */
+	json_t *sent; /* the body sent (new reference), NULL when none */
 	struct http_response response;
 };
 

@@ -88,7 +88,7 @@ static int timer_of(const struct http_game *game, long *version, int *kind, long
 	snprintf(sql, sizeof sql, "SELECT kind FROM game_timers WHERE game_id = %lld", id);
 	*kind = (int)http_sql_number(sql);
 	snprintf(sql, sizeof sql,
-	         "SELECT (extract(epoch FROM due_at) * 1000000)::bigint FROM game_timers WHERE game_id = %lld", id);
+		 "SELECT (extract(epoch FROM due_at) * 1000000)::bigint FROM game_timers WHERE game_id = %lld", id);
 	*due_us = http_sql_number(sql);
 	return 1;
 }
@@ -98,8 +98,9 @@ static long long event_time_us(const struct http_game *game, long version)
 {
 	char sql[256];
 	snprintf(sql, sizeof sql,
-	         "SELECT (extract(epoch FROM created_at) * 1000000)::bigint FROM events WHERE game_id = %lld AND seq = %ld",
-	         store_id(game), version);
+		 "SELECT (extract(epoch FROM created_at) * 1000000)::bigint FROM events WHERE game_id = %lld AND seq = "
+		 "%ld",
+		 store_id(game), version);
 	return http_sql_number(sql);
 }
 
@@ -108,14 +109,15 @@ static json_t *trade_in(const json_t *view, long id)
 {
 	size_t index;
 	json_t *trade;
-	json_array_foreach(json_object_get(view, "trades"), index, trade) if (integer_of(trade, "id") == id) return trade;
+	json_array_foreach(json_object_get(view, "trades"), index,
+			   trade) if (integer_of(trade, "id") == id) return trade;
 	return NULL;
 }
 
 /* Long-poll until an event after `after` matches `type` by `seat` (-1: any), at most
  * timeout_s: its log entry (new reference). */
 static json_t *await_event(struct http_client *with, const struct http_game *game, long after, const char *type,
-                           int seat, double timeout_s)
+			   int seat, double timeout_s)
 {
 	double deadline = http_clock() + timeout_s;
 	long seen = after;
@@ -125,7 +127,8 @@ static json_t *await_event(struct http_client *with, const struct http_game *gam
 		json_t *entry;
 		json_array_foreach(log, index, entry)
 		{
-			if (strcmp(string_of(entry, "type"), type) == 0 && (seat < 0 || integer_of(entry, "seat") == seat)) {
+			if (strcmp(string_of(entry, "type"), type) == 0 &&
+			    (seat < 0 || integer_of(entry, "seat") == seat)) {
 				json_incref(entry);
 				json_decref(log);
 				return entry;
@@ -134,8 +137,8 @@ static json_t *await_event(struct http_client *with, const struct http_game *gam
 		seen += (long)json_array_size(log);
 		json_decref(log);
 		double left = deadline - http_clock();
-		ck_assert_msg(left > 0, "game %s: no %s by seat %d after version %ld within %.0f s", game->id, type, seat,
-		              after, timeout_s);
+		ck_assert_msg(left > 0, "game %s: no %s by seat %d after version %ld within %.0f s", game->id, type,
+			      seat, after, timeout_s);
 		http_game_wait(with, game, seen, left < 5 ? (int)left + 1 : 5);
 	}
 }
@@ -172,10 +175,11 @@ static void table_create(struct table *table, struct http_client *with, uint64_t
 	table->with = with;
 	char body[512];
 	snprintf(body, sizeof body,
-	         "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": true}, {\"name\": \"Cy\"}],"
-	         " \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0,"
-	         " \"seed\": %llu, \"offer_wait_s\": %d}}",
-	         (unsigned long long)seed, offer_wait_s);
+		 "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": true}, {\"name\": \"Cy\"}],"
+		 " \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": "
+		 "0,"
+		 " \"seed\": %llu, \"offer_wait_s\": %d}}",
+		 (unsigned long long)seed, offer_wait_s);
 	http_game_create_body(with, body, &table->game);
 	ck_assert_int_eq(table->game.bots, 1u << BOT);
 	json_t *view = http_get_ok(with, table->game.path, NULL);
@@ -201,9 +205,9 @@ static void discard(struct table *table, int seat, int count)
 	}
 	char body[256];
 	snprintf(body, sizeof body,
-	         "{\"type\": \"discard\", \"resources\": {\"brick\": %d, \"lumber\": %d, \"wool\": %d, \"grain\": %d, "
-	         "\"ore\": %d}}",
-	         drop[0], drop[1], drop[2], drop[3], drop[4]);
+		 "{\"type\": \"discard\", \"resources\": {\"brick\": %d, \"lumber\": %d, \"wool\": %d, \"grain\": %d, "
+		 "\"ore\": %d}}",
+		 drop[0], drop[1], drop[2], drop[3], drop[4]);
 	http_post_move_ok(table->with, &table->game, seat, body);
 }
 
@@ -263,8 +267,8 @@ static void answer(struct table *table, int seat, long trade, const char *verb)
 	char suffix[64], path[160];
 	snprintf(suffix, sizeof suffix, "/trades/%ld/%s", trade, verb);
 	struct http_response response;
-	http_call(table->with, "POST", http_game_path(&table->game, suffix, path, sizeof path), table->game.tokens[seat],
-	          NULL, NULL, &response);
+	http_call(table->with, "POST", http_game_path(&table->game, suffix, path, sizeof path),
+		  table->game.tokens[seat], NULL, NULL, &response);
 	ck_assert_msg(response.status == 200, "seat %d %s trade %ld: %s", seat, verb, trade, http_describe(&response));
 	http_response_free(&response);
 }
@@ -290,7 +294,7 @@ static long play_until_bot_offer(struct table *table, int payable, long *version
 	for (int moves = 0; moves < MAX_PEOPLE_MOVES; moves++) {
 		json_t *view = http_get_ok(table->with, table->game.path, NULL);
 		ck_assert_msg(strcmp(string_of(view, "status"), "finished") != 0, "game %s ended without a bot offer",
-		              table->game.id);
+			      table->game.id);
 		long now = integer_of(view, "version");
 		size_t index;
 		json_t *trade;
@@ -301,8 +305,9 @@ static long play_until_bot_offer(struct table *table, int payable, long *version
 			    seat_listed(json_object_get(trade, "declined"), 0) ||
 			    seat_listed(json_object_get(trade, "declined"), 2))
 				continue;
-			ck_assert_msg(seat_listed(json_object_get(trade, "to"), 0) && seat_listed(json_object_get(trade, "to"), 2),
-			              "the bot's offer goes to both people");
+			ck_assert_msg(seat_listed(json_object_get(trade, "to"), 0) &&
+					      seat_listed(json_object_get(trade, "to"), 2),
+				      "the bot's offer goes to both people");
 			long id = integer_of(trade, "id");
 			if (!payable || can_pay(table, 0, trade)) {
 				*version = now;
@@ -344,14 +349,15 @@ static long long assert_waiting(const struct table *table, long version, long tr
 	size_t index;
 	json_t *entry;
 	json_array_foreach(log, index, entry) if (strcmp(string_of(entry, "type"), "trade_offered") == 0 &&
-	                                          integer_of(entry, "trade") == trade) offered = integer_of(entry, "version");
+						  integer_of(entry, "trade") == trade) offered =
+		integer_of(entry, "version");
 	json_decref(log);
 	ck_assert_int_gt(offered, 0);
 	long long offered_us = event_time_us(&table->game, offered);
 	ck_assert_msg(due_us >= offered_us + (long long)wait_s * 1000000 &&
-	                      due_us <= event_time_us(&table->game, version) + (long long)wait_s * 1000000,
-	              "the bot's move is due %.3f s after its offer, the wait is %d s", (double)(due_us - offered_us) / 1e6,
-	              wait_s);
+			      due_us <= event_time_us(&table->game, version) + (long long)wait_s * 1000000,
+		      "the bot's move is due %.3f s after its offer, the wait is %d s",
+		      (double)(due_us - offered_us) / 1e6, wait_s);
 	return due_us;
 }
 
@@ -364,10 +370,10 @@ static int offer_to_the_bot(struct table *table, int give, int want, long *answe
 {
 	char body[160], path[160];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [%d]}",
-	         resource_names[give], resource_names[want], BOT);
+		 resource_names[give], resource_names[want], BOT);
 	struct http_response response;
 	http_call(table->with, "POST", http_game_path(&table->game, "/trades", path, sizeof path),
-	          table->game.tokens[0], body, NULL, &response);
+		  table->game.tokens[0], body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer %s: %s", body, http_describe(&response));
 	long trade = integer_of(response.json, "trade");
 	long version = integer_of(response.json, "version");
@@ -394,15 +400,15 @@ static int offer_to_the_bot(struct table *table, int give, int want, long *answe
 		}
 		seen += (long)json_array_size(log);
 		json_decref(log);
-		ck_assert_msg(reply || http_clock() < deadline, "game %s: Robo never answered offer %ld", table->game.id,
-		              trade);
+		ck_assert_msg(reply || http_clock() < deadline, "game %s: Robo never answered offer %ld",
+			      table->game.id, trade);
 		if (!reply)
 			http_game_wait(table->with, &table->game, seen, 2);
 	}
 	ck_assert_str_eq(string_of(reply, "origin"), "bot");
-	double took =
-	        (double)(event_time_us(&table->game, integer_of(reply, "version")) - event_time_us(&table->game, version)) /
-	        1e6;
+	double took = (double)(event_time_us(&table->game, integer_of(reply, "version")) -
+			       event_time_us(&table->game, version)) /
+		      1e6;
 	ck_assert_msg(took <= within, "Robo answered offer %ld %.2f s after it was made", trade, took);
 	const char *type = string_of(reply, "type");
 	int kind = strcmp(type, "trade_accepted") == 0 ? 0 : strcmp(type, "trade_declined") == 0 ? 1 : 2;
@@ -429,7 +435,8 @@ START_TEST(test_a_bot_answers_a_persons_offer_within_seconds)
 		 * to Robo, and takes the first exchange Robo agrees to. */
 		json_t *view;
 		while ((view = http_get_ok(table.with, table.game.path, NULL)),
-		       integer_of(json_object_get(view, "turn"), "seat") != 0 || strcmp(string_of(view, "phase"), "roll") != 0) {
+		       integer_of(json_object_get(view, "turn"), "seat") != 0 ||
+			       strcmp(string_of(view, "phase"), "roll") != 0) {
 			long now = integer_of(view, "version");
 			if (!person_moves(&table, view))
 				http_game_wait(table.with, &table.game, now, 5);
@@ -456,7 +463,7 @@ START_TEST(test_a_bot_answers_a_persons_offer_within_seconds)
 				snprintf(suffix, sizeof suffix, "/trades/%ld/confirm", trade);
 				struct http_response response;
 				http_call(table.with, "POST", http_game_path(&table.game, suffix, path, sizeof path),
-				          table.game.tokens[0], kind == 0 ? "{\"with\": 1}" : "{}", NULL, &response);
+					  table.game.tokens[0], kind == 0 ? "{\"with\": 1}" : "{}", NULL, &response);
 				completed += response.status == 200;
 				http_response_free(&response);
 				break;
@@ -477,7 +484,7 @@ START_TEST(test_a_bot_answers_a_persons_offer_within_seconds)
 		}
 	}
 	fprintf(stderr, "Robo answered %d offers: %d accepted, %d declined, %d countered; %d exchanges made (%.1f s)\n",
-	        offers, answered[0], answered[1], answered[2], completed, http_clock() - started);
+		offers, answered[0], answered[1], answered[2], completed, http_clock() - started);
 	ck_assert_int_ge(offers, 8);
 	/* With this seed Robo makes a counter-offer, which Ann takes. */
 	ck_assert_int_ge(answered[2], 1);
@@ -509,7 +516,8 @@ START_TEST(test_a_bots_offer_stays_open_until_the_people_answered_then_the_trade
 	ck_assert(timer_of(&table.game, &timer_version, &kind, &due_after));
 	ck_assert_int_eq(timer_version, version + 1);
 	ck_assert_int_eq(kind, STORE_TIMER_BOT);
-	ck_assert_msg(due_after == due_us, "Cy's answer moved the bot's move by %.3f s", (double)(due_after - due_us) / 1e6);
+	ck_assert_msg(due_after == due_us, "Cy's answer moved the bot's move by %.3f s",
+		      (double)(due_after - due_us) / 1e6);
 	http_pause(0.5);
 	ck_assert_int_eq(http_game_version(table.with, &table.game), version + 1);
 	view = http_get_ok(table.with, table.game.path, NULL);
@@ -523,7 +531,7 @@ START_TEST(test_a_bots_offer_stays_open_until_the_people_answered_then_the_trade
 	json_decref(view);
 	answer(&table, 0, trade, "accept");
 	json_t *completed = await_event(table.with, &table.game, version + 2, "trade_completed", BOT,
-	                                ANSWER_S * http_slowdown() + 5);
+					ANSWER_S * http_slowdown() + 5);
 	ck_assert_int_eq(integer_of(completed, "version"), version + 3);
 	ck_assert_int_eq(integer_of(completed, "trade"), trade);
 	ck_assert_int_eq(integer_of(completed, "with"), 0);
@@ -537,10 +545,11 @@ START_TEST(test_a_bots_offer_stays_open_until_the_people_answered_then_the_trade
 	json_decref(view);
 	for (int r = 0; r < RESOURCE_COUNT; r++)
 		ck_assert_int_eq(after[r], before[r] + count_of(json_object_get(offer, "give"), r) -
-		                                   count_of(json_object_get(offer, "want"), r));
+						   count_of(json_object_get(offer, "want"), r));
 	json_decref(offer);
 	/* The bot's turn goes on and ends without waiting again. */
-	json_t *ended = await_event(table.with, &table.game, version + 3, "turn_ended", BOT, LATE_S * http_slowdown() + 5);
+	json_t *ended =
+		await_event(table.with, &table.game, version + 3, "turn_ended", BOT, LATE_S * http_slowdown() + 5);
 	json_decref(ended);
 }
 END_TEST
@@ -561,12 +570,13 @@ START_TEST(test_a_bots_offer_nobody_answers_is_left_when_the_wait_is_over)
 	long next_version = integer_of(next, "version");
 	ck_assert_int_eq(next_version, version + 1);
 	ck_assert_msg(integer_of(next, "seat") == BOT && strcmp(string_of(next, "origin"), "bot") == 0,
-	              "after the wait: %s by seat %ld from %s", string_of(next, "type"), integer_of(next, "seat"),
-	              string_of(next, "origin"));
+		      "after the wait: %s by seat %ld from %s", string_of(next, "type"), integer_of(next, "seat"),
+		      string_of(next, "origin"));
 	long long moved_us = event_time_us(&table.game, next_version);
-	ck_assert_msg(moved_us >= due_us, "the bot moved %.3f s before its wait was over", (double)(due_us - moved_us) / 1e6);
+	ck_assert_msg(moved_us >= due_us, "the bot moved %.3f s before its wait was over",
+		      (double)(due_us - moved_us) / 1e6);
 	ck_assert_msg(moved_us <= due_us + (long long)(LATE_S * http_slowdown() * 1e6),
-	              "the bot moved %.2f s after its wait was over", (double)(moved_us - due_us) / 1e6);
+		      "the bot moved %.2f s after its wait was over", (double)(moved_us - due_us) / 1e6);
 	json_decref(next);
 	/* Its turn then goes on without waiting again: it ends within seconds. */
 	json_t *ended = await_event(table.with, &table.game, version, "turn_ended", BOT, LATE_S * http_slowdown() + 5);
@@ -582,7 +592,7 @@ START_TEST(test_a_bots_offer_nobody_answers_is_left_when_the_wait_is_over)
 			break;
 		ck_assert_msg(integer_of(row, "actor") == BOT, "seat %ld made a %s", integer_of(row, "actor"), type);
 		ck_assert_msg(strcmp(type, "trade_completed") != 0 && strcmp(type, "trade_accepted") != 0,
-		              "nobody answered, yet there is a %s", type);
+			      "nobody answered, yet there is a %s", type);
 	}
 	json_decref(rows);
 }
@@ -620,7 +630,7 @@ START_TEST(test_a_bots_wait_survives_a_kill_9_of_the_server)
 	answer(&table, 2, trade, "decline");
 	answer(&table, 0, trade, "accept");
 	json_t *completed =
-	        await_event(&direct, &table.game, version, "trade_completed", BOT, ANSWER_S * http_slowdown() + 5);
+		await_event(&direct, &table.game, version, "trade_completed", BOT, ANSWER_S * http_slowdown() + 5);
 	ck_assert_int_eq(integer_of(completed, "version"), version + 3);
 	ck_assert_int_eq(integer_of(completed, "with"), 0);
 	json_decref(completed);
@@ -667,20 +677,21 @@ END_TEST
 START_TEST(test_bots_among_themselves_never_wait)
 {
 	struct http_game game;
-	http_game_create_body(&http_fixture.checked,
-	                      "{\"players\": [{\"name\": \"A\", \"bot\": true}, {\"name\": \"B\", \"bot\": true},"
-	                      " {\"name\": \"C\", \"bot\": true}], \"options\": {\"layout\": \"beginner\", \"seed\": 2210,"
-	                      " \"offer_wait_s\": 600}}",
-	                      &game);
+	http_game_create_body(
+		&http_fixture.checked,
+		"{\"players\": [{\"name\": \"A\", \"bot\": true}, {\"name\": \"B\", \"bot\": true},"
+		" {\"name\": \"C\", \"bot\": true}], \"options\": {\"layout\": \"beginner\", \"seed\": 2210,"
+		" \"offer_wait_s\": 600}}",
+		&game);
 	double started = http_clock();
 	ck_assert_msg(http_game_wait_finished(&http_fixture.checked, &game, 60 * http_slowdown()),
-	              "a game of bots with a 10-minute offer wait did not end within a minute");
+		      "a game of bots with a 10-minute offer wait did not end within a minute");
 	json_t *rows = http_truth_rows(game.id, 0);
 	int offers = 0;
 	size_t index;
 	json_t *row;
 	json_array_foreach(rows, index, row) offers +=
-	        strcmp(string_of(json_object_get(row, "event"), "type"), "trade_offered") == 0;
+		strcmp(string_of(json_object_get(row, "event"), "type"), "trade_offered") == 0;
 	json_decref(rows);
 	fprintf(stderr, "a game of three bots with %d offers ended in %.1f s\n", offers, http_clock() - started);
 	ck_assert_int_gt(offers, 0);

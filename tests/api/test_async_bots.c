@@ -27,7 +27,7 @@
 #define MAX_MOVES 5000
 #define GAME_TIMEOUT_S 120
 #define ANSWER_WITHIN_S 2.0 /* a bot's answer to an offer, on a loaded server */
-#define STALL_S 1.0         /* the longest pause between two moves of a game of bots */
+#define STALL_S 1.0	    /* the longest pause between two moves of a game of bots */
 
 static const char *string_of(const json_t *object, const char *member)
 {
@@ -47,7 +47,7 @@ struct bot_tally {
 	long offers_to_bots;   /* offers made by players to bot seats */
 	long answered_by_bots; /* ... answered by every bot addressed before they closed */
 	long offers_by_bots;
-	double slowest_answer;     /* the longest a bot took to answer an offer */
+	double slowest_answer;	   /* the longest a bot took to answer an offer */
 	double longest_unanswered; /* the longest an offer stayed open to a bot that never answered */
 };
 
@@ -77,8 +77,8 @@ static void check_origins(const struct http_game *game, struct bot_tally *tally)
 		const char *type = string_of(event, "type");
 		int bot = actor >= 0 && (game->bots >> actor & 1u);
 		ck_assert_msg(strcmp(origin, bot ? "bot" : "player") == 0,
-		              "game %s version %zu: %s of %s seat %d from %s", game->id, index + 1, type,
-		              bot ? "bot" : "player", actor, origin);
+			      "game %s version %zu: %s of %s seat %d from %s", game->id, index + 1, type,
+			      bot ? "bot" : "player", actor, origin);
 		if (bot)
 			tally->bot_moves++;
 		else
@@ -130,7 +130,7 @@ static void tally_add(struct bot_tally *sum, const struct bot_tally *one)
 	sum->offers_by_bots += one->offers_by_bots;
 	sum->slowest_answer = one->slowest_answer > sum->slowest_answer ? one->slowest_answer : sum->slowest_answer;
 	sum->longest_unanswered =
-	        one->longest_unanswered > sum->longest_unanswered ? one->longest_unanswered : sum->longest_unanswered;
+		one->longest_unanswered > sum->longest_unanswered ? one->longest_unanswered : sum->longest_unanswered;
 }
 
 /* ---- Mixed games ---- */
@@ -170,7 +170,7 @@ static void play_mixed_game(struct mixed_run *run, int index, struct http_client
 	int moves = 0, races = 0;
 	if (bot_count == seats) {
 		ck_assert_msg(http_game_wait_finished(with, &game, GAME_TIMEOUT_S), "all-bot game %s did not finish",
-		              game.id);
+			      game.id);
 	} else {
 		struct http_player player;
 		http_player_init(&player, with, &game, run->seed ^ (uint64_t)index, 1);
@@ -227,24 +227,24 @@ START_TEST(test_a_hundred_games_with_1_to_4_bot_seats_beside_random_players_all_
 		pthread_join(threads[t], NULL);
 	pthread_mutex_destroy(&run.lock);
 	fprintf(stderr,
-	        "%d games (seed %llu; with 1/2/3/4 bots: %d/%d/%d/%d, %d all bots) in %.1f s, slowest %.1f s: %ld bot "
-	        "moves, %ld player moves (%d HTTP moves, %d raced by a bot); players' offers to bots %ld, answered by "
-	        "every bot addressed %ld (slowest answer %.0f ms; the others closed by the player after at most %.0f "
-	        "ms); bots' offers %ld\n",
-	        run.finished, (unsigned long long)run.seed, run.by_bots[1], run.by_bots[2], run.by_bots[3],
-	        run.by_bots[4], run.all_bot_games, http_clock() - started, run.slowest, run.tally.bot_moves,
-	        run.tally.player_moves, run.moves, run.races, run.tally.offers_to_bots, run.tally.answered_by_bots,
-	        run.tally.slowest_answer * 1000, run.tally.longest_unanswered * 1000, run.tally.offers_by_bots);
+		"%d games (seed %llu; with 1/2/3/4 bots: %d/%d/%d/%d, %d all bots) in %.1f s, slowest %.1f s: %ld bot "
+		"moves, %ld player moves (%d HTTP moves, %d raced by a bot); players' offers to bots %ld, answered by "
+		"every bot addressed %ld (slowest answer %.0f ms; the others closed by the player after at most %.0f "
+		"ms); bots' offers %ld\n",
+		run.finished, (unsigned long long)run.seed, run.by_bots[1], run.by_bots[2], run.by_bots[3],
+		run.by_bots[4], run.all_bot_games, http_clock() - started, run.slowest, run.tally.bot_moves,
+		run.tally.player_moves, run.moves, run.races, run.tally.offers_to_bots, run.tally.answered_by_bots,
+		run.tally.slowest_answer * 1000, run.tally.longest_unanswered * 1000, run.tally.offers_by_bots);
 	ck_assert_int_eq(run.finished, MIXED_GAMES);
 	ck_assert_msg(run.tally.offers_to_bots >= 20, "only %ld offers to bots: nothing to check",
-	              run.tally.offers_to_bots);
+		      run.tally.offers_to_bots);
 	/* Bots answer within milliseconds; an offer the player closed before they answered was
 	 * open no longer than that, whatever the load. */
 	ck_assert_msg(run.tally.answered_by_bots * 4 >= run.tally.offers_to_bots,
-	              "bots answered only %ld of the %ld offers made to them", run.tally.answered_by_bots,
-	              run.tally.offers_to_bots);
+		      "bots answered only %ld of the %ld offers made to them", run.tally.answered_by_bots,
+		      run.tally.offers_to_bots);
 	ck_assert_msg(run.tally.longest_unanswered < ANSWER_WITHIN_S * http_slowdown(),
-	              "an offer to a bot stayed open %.2f s without its answer", run.tally.longest_unanswered);
+		      "an offer to a bot stayed open %.2f s without its answer", run.tally.longest_unanswered);
 }
 END_TEST
 
@@ -255,11 +255,11 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 {
 	struct http_game game;
 	http_game_create_body(
-	        &http_fixture.checked,
-	        "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bo\", \"bot\": true}, {\"name\": \"Cy\", "
-	        "\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": "
-	        "\"manual\", \"first_seat\": 0, \"offer_wait_s\": 0}}",
-	        &game);
+		&http_fixture.checked,
+		"{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bo\", \"bot\": true}, {\"name\": \"Cy\", "
+		"\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": "
+		"\"manual\", \"first_seat\": 0, \"offer_wait_s\": 0}}",
+		&game);
 	ck_assert_int_eq(game.bots, 6);
 	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
 	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
@@ -272,12 +272,12 @@ START_TEST(test_bot_seats_answer_an_offer_addressed_to_them_at_once)
 	ck_assert_msg(give != NULL, "seat 0 holds no card to offer");
 	char body[128], path[160];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [1, 2]}", give,
-	         strcmp(give, "ore") ? "ore" : "grain");
+		 strcmp(give, "ore") ? "ore" : "grain");
 	json_decref(view);
 	struct http_response response;
 	double offered = http_clock();
 	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
-	          body, NULL, &response);
+		  body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
 	long version = integer_of(response.json, "version");
 	int trade = (int)integer_of(response.json, "id");
@@ -340,12 +340,12 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 		if (games < (int)(sizeof long_seeds / sizeof long_seeds[0]))
 			snprintf(seed, sizeof seed, ", \"seed\": %d", long_seeds[games]);
 		snprintf(body, sizeof body, "{\"players\": %s, \"options\": {\"layout\": \"random\"%s}}", players,
-		         seed);
+			 seed);
 		double started = http_clock();
 		struct http_game game;
 		http_game_create_body(&http_fixture.direct, body, &game);
 		ck_assert_msg(http_game_wait_finished(&http_fixture.direct, &game, GAME_TIMEOUT_S),
-		              "4-bot game %s did not finish", game.id);
+			      "4-bot game %s did not finish", game.id);
 		took[games] = http_clock() - started;
 		struct bot_tally tally = {0};
 		check_origins(&game, &tally);
@@ -369,16 +369,16 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 		}
 		json_decref(rows);
 		fprintf(stderr, "4-bot game %s: %ld appends in %.0f ms; longest pause %.0f ms, before version %ld\n",
-		        game.id, appends, took[games] * 1000, gap * 1000, at_version);
+			game.id, appends, took[games] * 1000, gap * 1000, at_version);
 		ck_assert_msg(gap < STALL_S * http_slowdown(), "game %s paused %.2f s before version %ld", game.id, gap,
-		              at_version);
+			      at_version);
 		long_games += appends > CHAIN_MOVES;
 		games++;
 	}
 	ck_assert_msg(long_games > 0, "no game of more than %d moves in %d games", CHAIN_MOVES, games);
 	double median = http_median(took, games);
 	fprintf(stderr, "4-bot game: %.0f ms from creation to winner (median of %d; %ld events per game)\n",
-	        median * 1000, games, events / games);
+		median * 1000, games, events / games);
 }
 END_TEST
 

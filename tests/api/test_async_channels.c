@@ -55,7 +55,7 @@ static void hook_register(const struct http_game *game, const char *extra, struc
 	snprintf(body, sizeof body, "{\"url\": \"%s\"%s}", webhook_receiver_url(hook->receiver), extra);
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", http_game_path(game, "/webhooks", path, sizeof path),
-	          game->admin_token, body, NULL, &response);
+		  game->admin_token, body, NULL, &response);
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	ck_assert_msg(!strstr(response.body, "<@"), "the answer shows no mention: %s", response.body);
 	snprintf(hook->id, sizeof hook->id, "%s", json_string_value(json_object_get(response.json, "id")));
@@ -68,15 +68,15 @@ static json_t *listed(const struct http_game *game, const char *id, char **text)
 {
 	char path[160];
 	json_t *body = http_get_ok(&http_fixture.checked, http_game_path(game, "/webhooks", path, sizeof path),
-	                           game->admin_token);
+				   game->admin_token);
 	if (text)
 		*text = json_dumps(body, JSON_COMPACT);
 	json_t *found = NULL;
 	size_t i;
 	json_t *webhook;
 	json_array_foreach(json_object_get(body, "webhooks"), i,
-	                   webhook) if (strcmp(json_string_value(json_object_get(webhook, "id")), id) == 0) found =
-	        json_incref(webhook);
+			   webhook) if (strcmp(json_string_value(json_object_get(webhook, "id")), id) == 0) found =
+		json_incref(webhook);
 	json_decref(body);
 	ck_assert_msg(found != NULL, "webhook %s is listed", id);
 	return found;
@@ -93,7 +93,7 @@ static void wait_all_delivered(const struct http_game *game, const struct hook *
 			if (pending == 0)
 				break;
 			ck_assert_msg(http_clock() < deadline, "webhook %s: %ld appends still to deliver", hooks[h].id,
-			              pending);
+				      pending);
 			http_pause(0.1);
 		}
 	}
@@ -105,7 +105,7 @@ static long idle_move(const struct http_game *game, int step)
 {
 	int seat = (step / 2) % game->seats;
 	return http_post_move_ok(&http_fixture.checked, game, seat,
-	                         step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
+				 step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
 }
 
 /* The version a chat message is about: its picture's ?version=N. */
@@ -127,10 +127,10 @@ static size_t points(const char *text)
 /* Check one message's shape for `format` as the service would; its version, its headline
  * into headline (borrowed from body). */
 static long check_shape(const char *format, const struct webhook_delivery *d, const struct http_game *game,
-                        const char **headline)
+			const char **headline)
 {
 	ck_assert_msg(strcmp(d->method, "POST") == 0 && strncmp(d->content_type, "application/json", 16) == 0,
-	              "a chat message is a POST of JSON: %s %s", d->method, d->content_type);
+		      "a chat message is a POST of JSON: %s %s", d->method, d->content_type);
 	ck_assert_msg(d->id[0] == '\0', "chat messages carry no webhook-id: %s", d->id);
 	json_t *body = d->body;
 	ck_assert_msg(json_is_object(body), "a chat message is a JSON object: %s", d->text);
@@ -144,8 +144,8 @@ static long check_shape(const char *format, const struct webhook_delivery *d, co
 		ck_assert_msg(json_is_array(embeds) && json_array_size(embeds) == 1, "one embed: %s", d->text);
 		json_t *embed = json_array_get(embeds, 0);
 		ck_assert_msg(json_is_string(json_object_get(embed, "title")) &&
-		                      json_is_string(json_object_get(embed, "description")),
-		              "an embed with title and description: %s", d->text);
+				      json_is_string(json_object_get(embed, "description")),
+			      "an embed with title and description: %s", d->text);
 		const char *url = json_string_value(json_object_get(embed, "url"));
 		ck_assert_msg(url && strstr(url, game_link) && !strstr(url, "token"), "the game link: %s", d->text);
 		image = json_string_value(json_object_get(json_object_get(embed, "image"), "url"));
@@ -157,20 +157,20 @@ static long check_shape(const char *format, const struct webhook_delivery *d, co
 		ck_assert_msg(json_is_array(blocks) && json_array_size(blocks) == 2, "two blocks: %s", d->text);
 		json_t *section = json_array_get(blocks, 0), *picture = json_array_get(blocks, 1);
 		ck_assert_msg(
-		        strcmp(json_string_value(json_object_get(section, "type")), "section") == 0 &&
-		                strcmp(json_string_value(json_object_get(json_object_get(section, "text"), "type")),
-		                       "mrkdwn") == 0,
-		        "a mrkdwn section: %s", d->text);
+			strcmp(json_string_value(json_object_get(section, "type")), "section") == 0 &&
+				strcmp(json_string_value(json_object_get(json_object_get(section, "text"), "type")),
+				       "mrkdwn") == 0,
+			"a mrkdwn section: %s", d->text);
 		const char *words = json_string_value(json_object_get(json_object_get(section, "text"), "text"));
 		ck_assert_msg(words && strstr(words, game_link), "the section links the game: %s", d->text);
 		ck_assert_msg(strcmp(json_string_value(json_object_get(picture, "type")), "image") == 0 &&
-		                      json_string_length(json_object_get(picture, "alt_text")) > 0,
-		              "an image block with alt_text: %s", d->text);
+				      json_string_length(json_object_get(picture, "alt_text")) > 0,
+			      "an image block with alt_text: %s", d->text);
 		image = json_string_value(json_object_get(picture, "image_url"));
 		*headline = text;
 	}
 	ck_assert_msg(image && strncmp(image, "http", 4) == 0 && strstr(image, game->id), "the board picture: %s",
-	              d->text);
+		      d->text);
 	return version_of(image);
 }
 
@@ -179,7 +179,7 @@ static long check_shape(const char *format, const struct webhook_delivery *d, co
  * seat present. Also the smallest gap between a 429 and the next request, into *min_gap
  * (seconds; 1e9 when there was no 429), and the number of 429 answers. */
 static void assert_messages(const struct hook *hook, const char *format, const struct http_game *game,
-                            const long *expected, int expected_count, double *min_gap, int *throttled)
+			    const long *expected, int expected_count, double *min_gap, int *throttled)
 {
 	int count;
 	struct webhook_delivery *all = webhook_receiver_deliveries(hook->receiver, &count);
@@ -201,16 +201,16 @@ static void assert_messages(const struct hook *hook, const char *format, const s
 		if (version == last)
 			continue; /* a duplicate: at least once */
 		ck_assert_msg(next < expected_count && version == expected[next],
-		              "%s: message %d is about version %ld, expected %ld", format, next, version,
-		              next < expected_count ? expected[next] : -1);
+			      "%s: message %d is about version %ld, expected %ld", format, next, version,
+			      next < expected_count ? expected[next] : -1);
 		/* Roll (even step) leaves the roller in the main phase; end_turn hands over. */
 		int seat = (int)((next + 1) / 2) % game->seats;
 		int slack = strcmp(format, "slack") == 0;
-		const char *mention = seat == 0   ? (slack ? SLACK_MENTION_0 : MENTION_0)
-		                      : seat == 1 ? (slack ? SLACK_MENTION_1 : MENTION_1)
-		                                  : (slack ? SLACK_MENTION_2 : MENTION_2);
+		const char *mention = seat == 0	  ? (slack ? SLACK_MENTION_0 : MENTION_0)
+				      : seat == 1 ? (slack ? SLACK_MENTION_1 : MENTION_1)
+						  : (slack ? SLACK_MENTION_2 : MENTION_2);
 		ck_assert_msg(strstr(headline, mention) == headline, "%s: version %ld names seat %d first: %s", format,
-		              version, seat, headline);
+			      version, seat, headline);
 		last = version;
 		next++;
 	}
@@ -248,8 +248,8 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	hook_register(&game, ", \"format\": \"slack\", \"mentions\": " SLACK_MENTIONS, &slack);
 	/* Discord says when in its JSON body, Slack in the header; every third request. */
 	webhook_receiver_throttle(discord.receiver, 3, NULL,
-	                          "{\"message\": \"You are being rate limited.\", "
-	                          "\"retry_after\": 1.5, \"global\": false}");
+				  "{\"message\": \"You are being rate limited.\", "
+				  "\"retry_after\": 1.5, \"global\": false}");
 	webhook_receiver_throttle(slack.receiver, 3, "1", "");
 	/* Slack fails for a while first. */
 	webhook_receiver_answer(slack.receiver, 503, 0);
@@ -270,9 +270,9 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
 	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
 	ck_assert_msg(throttled_discord >= 2 && throttled_slack >= 2, "rate limited %d and %d times", throttled_discord,
-	              throttled_slack);
+		      throttled_slack);
 	ck_assert_msg(gap_discord >= 1.5, "discord's retry_after 1.5 s honoured: the shortest gap was %.3f s",
-	              gap_discord);
+		      gap_discord);
 	ck_assert_msg(gap_slack >= 1.0, "Retry-After: 1 honoured: the shortest gap was %.3f s", gap_slack);
 	printf("channels: %d + %d rate-limited answers; shortest gaps after them %.3f s (asked 1.5) and %.3f s "
 	       "(asked 1)\n",
@@ -283,8 +283,8 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	json_t *log = http_get_ok(&http_fixture.checked, path, game.admin_token);
 	char *log_text = json_dumps(log, JSON_COMPACT);
 	ck_assert_msg(strstr(log_text, "\"kind\":\"channel\"") && strstr(log_text, "the receiver answered 503") &&
-	                      strstr(log_text, "rate limited: retry after 1000 ms"),
-	              "the log: %s", log_text);
+			      strstr(log_text, "rate limited: retry after 1000 ms"),
+		      "the log: %s", log_text);
 	free(log_text);
 	json_decref(log);
 	json_t *webhook = listed(&game, discord.id, NULL);
@@ -300,9 +300,9 @@ END_TEST
 static void assert_no_mention(const char *where, const char *text)
 {
 	ck_assert_msg(!strstr(text, MENTION_0) && !strstr(text, MENTION_1) && !strstr(text, MENTION_2) &&
-	                      !strstr(text, "80351110224678912") && !strstr(text, "80351110224678914") &&
-	                      !strstr(text, "U024BE7L") && !strstr(text, "SAZ94GDB8"),
-	              "%s shows a mention: %s", where, text);
+			      !strstr(text, "80351110224678912") && !strstr(text, "80351110224678914") &&
+			      !strstr(text, "U024BE7L") && !strstr(text, "SAZ94GDB8"),
+		      "%s shows a mention: %s", where, text);
 }
 
 static void assert_get_has_no_mention(const struct http_game *game, const char *suffix, const char *token)
@@ -394,8 +394,8 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 {
 	struct http_game game;
 	json_t *request = json_pack("{s:[{s:s}, {s:s}, {s:s}], s:{s:s, s:s, s:s, s:i}}", "players", "name", HOSTILE_0,
-	                            "name", HOSTILE_1, "name", HOSTILE_2, "options", "layout", "beginner", "start",
-	                            "fixed", "dice", "manual", "first_seat", 0);
+				    "name", HOSTILE_1, "name", HOSTILE_2, "options", "layout", "beginner", "start",
+				    "fixed", "dice", "manual", "first_seat", 0);
 	char *body = json_dumps(request, JSON_COMPACT);
 	json_decref(request);
 	http_game_create_body(&http_fixture.checked, body, &game);
@@ -419,10 +419,10 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 		const char *text = all[i].text;
 		/* Not a raw hostile name anywhere in the body: content, embed, everything. */
 		ck_assert_msg(!strstr(text, HOSTILE_0) && !strstr(text, "](") && !strstr(text, "https://evil") &&
-		                      !strstr(text, "@everyone") && !strstr(text, "<!channel>"),
-		              "a raw name in a Discord message: %s", text);
+				      !strstr(text, "@everyone") && !strstr(text, "<!channel>"),
+			      "a raw name in a Discord message: %s", text);
 		const char *description = json_string_value(
-		        json_object_get(json_array_get(json_object_get(all[i].body, "embeds"), 0), "description"));
+			json_object_get(json_array_get(json_object_get(all[i].body, "embeds"), 0), "description"));
 		ck_assert_msg(description && !strstr(description, HOSTILE_0), "%s", text);
 		/* Whom it names, escaped, and the one mention registered for that seat. */
 		char users[128], roles[128];
@@ -430,18 +430,18 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 		if (strstr(headline, "**\\<@" ZWSP "\\&111111\\>**")) {
 			seen[0]++;
 			ck_assert_msg(strncmp(headline, MENTION_0 " ", strlen(MENTION_0) + 1) == 0 &&
-			                      strcmp(users, "[\"80351110224678912\"]") == 0 && strcmp(roles, "[]") == 0,
-			              "seat 0: its user, nobody else: %s", text);
+					      strcmp(users, "[\"80351110224678912\"]") == 0 && strcmp(roles, "[]") == 0,
+				      "seat 0: its user, nobody else: %s", text);
 		} else if (strstr(headline, "**\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)**")) {
 			seen[1]++;
 			ck_assert_msg(strncmp(headline, MENTION_1 " ", strlen(MENTION_1) + 1) == 0 &&
-			                      strcmp(users, "[\"80351110224678913\"]") == 0 && strcmp(roles, "[]") == 0,
-			              "seat 1: its user, nobody else: %s", text);
+					      strcmp(users, "[\"80351110224678913\"]") == 0 && strcmp(roles, "[]") == 0,
+				      "seat 1: its user, nobody else: %s", text);
 		} else if (strstr(headline, "**@" ZWSP "everyone \\<\\!channel\\>**")) {
 			seen[2]++;
 			ck_assert_msg(strncmp(headline, MENTION_2 " ", strlen(MENTION_2) + 1) == 0 &&
-			                      strcmp(users, "[]") == 0 && strcmp(roles, "[\"80351110224678914\"]") == 0,
-			              "seat 2: its role, nobody else: %s", text);
+					      strcmp(users, "[]") == 0 && strcmp(roles, "[\"80351110224678914\"]") == 0,
+				      "seat 2: its role, nobody else: %s", text);
 		} else {
 			ck_abort_msg("a headline naming no seat as escaped: %s", text);
 		}
@@ -457,17 +457,17 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 		const char *headline;
 		check_shape("slack", &all[i], &game, &headline);
 		const char *section = json_string_value(json_object_get(
-		        json_object_get(json_array_get(json_object_get(all[i].body, "blocks"), 0), "text"), "text"));
+			json_object_get(json_array_get(json_object_get(all[i].body, "blocks"), 0), "text"), "text"));
 		ck_assert_msg(!strstr(all[i].text, "<!channel>") && !strstr(all[i].text, HOSTILE_0) &&
-		                      !strstr(all[i].text, "@everyone"),
-		              "a raw name in a Slack message: %s", all[i].text);
+				      !strstr(all[i].text, "@everyone"),
+			      "a raw name in a Slack message: %s", all[i].text);
 		/* Control sequences: the registered mention and the game link, nothing a name made. */
 		int opened = 0;
 		for (const char *c = section; *c; c++)
 			opened += *c == '<';
 		ck_assert_msg(opened == 2, "two control sequences (the mention, the game link): %s", section);
 		named += strstr(headline, "*&lt;@" ZWSP "&amp;111111&gt;*") != NULL ||
-		         strstr(headline, "*@" ZWSP "everyone &lt;!channel&gt;*") != NULL;
+			 strstr(headline, "*@" ZWSP "everyone &lt;!channel&gt;*") != NULL;
 	}
 	webhook_deliveries_free(all, count);
 	ck_assert_msg(named > 0, "the names arrive escaped for Slack");
@@ -482,11 +482,11 @@ static void expect_400(const struct http_game *game, const char *token, const ch
 	char path[160];
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", http_game_path(game, "/webhooks", path, sizeof path), token, body,
-	          NULL, &response);
+		  NULL, &response);
 	http_assert_problem(&response, 400, "invalid_field");
 	const char *named = json_string_value(json_object_get(response.json, "field"));
 	ck_assert_msg(named && strcmp(named, field) == 0, "%s: the problem names %s: %s", body, field,
-	              http_describe(&response));
+		      http_describe(&response));
 	assert_no_mention("a problem", response.body);
 	http_response_free(&response);
 }
@@ -506,14 +506,14 @@ START_TEST(test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_regist
 	memset(long_mention, 'x', 65);
 	long_mention[65] = '\0';
 	const char *mentions[] = {"[\"<@1>\"]",
-	                          "\"<@1>\"",
-	                          "{\"3\": \"<@1>\"}",
-	                          "{\"-1\": \"<@1>\"}",
-	                          "{\"seat0\": \"<@1>\"}",
-	                          "{\"0\": 123}",
-	                          "{\"0\": \"\"}",
-	                          "{\"0\": \"<@1>\\n@everyone\"}",
-	                          NULL};
+				  "\"<@1>\"",
+				  "{\"3\": \"<@1>\"}",
+				  "{\"-1\": \"<@1>\"}",
+				  "{\"seat0\": \"<@1>\"}",
+				  "{\"0\": 123}",
+				  "{\"0\": \"\"}",
+				  "{\"0\": \"<@1>\\n@everyone\"}",
+				  NULL};
 	for (int i = 0; mentions[i]; i++) {
 		snprintf(body, sizeof body, "{%s, \"format\": \"discord\", \"mentions\": %s}", url, mentions[i]);
 		expect_400(&game, game.admin_token, body, "mentions");
@@ -527,7 +527,7 @@ START_TEST(test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_regist
 	expect_400(&game, game.tokens[0], body, "mentions");
 	char path[160];
 	json_t *list = http_get_ok(&http_fixture.checked, http_game_path(&game, "/webhooks", path, sizeof path),
-	                           game.admin_token);
+				   game.admin_token);
 	ck_assert_msg(json_array_size(json_object_get(list, "webhooks")) == 0, "nothing registered");
 	json_decref(list);
 	/* The good ones register, and show their format. */
@@ -561,7 +561,7 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 	}
 	const char *reason = json_string_value(json_object_get(webhook, "disabled_reason"));
 	ck_assert_msg(reason && strstr(reason, DEAD_BOUND_TEXT " failed attempts") && strstr(reason, "answered 404"),
-	              "reason: %s", reason ? reason : "(none)");
+		      "reason: %s", reason ? reason : "(none)");
 	ck_assert(json_is_string(json_object_get(webhook, "disabled_at")));
 	ck_assert_int_eq(json_integer_value(json_object_get(webhook, "pending")), 0);
 	json_decref(webhook);
@@ -574,7 +574,7 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 	json_t *newest = json_array_get(entries, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(newest, "kind")), "disabled");
 	ck_assert_msg(strstr(json_string_value(json_object_get(newest, "error")), "disabled after " DEAD_BOUND_TEXT),
-	              "why: %s", json_string_value(json_object_get(newest, "error")));
+		      "why: %s", json_string_value(json_object_get(newest, "error")));
 	json_decref(log);
 	/* Nothing more reaches it, and nothing piles up for it. */
 	webhook_receiver_answer(dead.receiver, 200, 0);
@@ -598,10 +598,10 @@ Suite *test_suite(void)
 	tcase_set_timeout(channels, 240);
 	tcase_add_test(channels, test_a_bad_format_or_bad_mentions_are_400_naming_the_field_and_register_nothing);
 	tcase_add_test(channels,
-	               test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
+		       test_every_turn_change_reaches_discord_and_slack_in_order_through_rate_limits_and_failures);
 	tcase_add_test(channels, test_mentions_appear_in_chat_messages_and_nowhere_else);
 	tcase_add_test(channels,
-	               test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
+		       test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
 	suite_add_tcase(suite, channels);
 	return suite;

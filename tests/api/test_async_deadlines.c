@@ -58,7 +58,7 @@ static json_t *entry_at(struct http_client *with, const struct http_game *game, 
 /* Long-poll until an event of `type` (by `seat`, or any seat when -1) comes after version
  * `after`, at most timeout_s; its version. */
 static long await_event(struct http_client *with, const struct http_game *game, long after, const char *type, int seat,
-                        double timeout_s)
+			double timeout_s)
 {
 	double deadline = http_clock() + timeout_s;
 	long seen = after;
@@ -79,7 +79,7 @@ static long await_event(struct http_client *with, const struct http_game *game, 
 		json_decref(log);
 		double left = deadline - http_clock();
 		ck_assert_msg(left > 0, "game %s: no %s by seat %d after version %ld within %.0f s", game->id, type,
-		              seat, after, timeout_s);
+			      seat, after, timeout_s);
 		http_game_wait(with, game, seen, left < 5 ? (int)left + 1 : 5);
 	}
 }
@@ -89,8 +89,8 @@ static void assert_entry(const json_t *entry, const char *type, int seat, const 
 {
 	char *text = json_dumps(entry, JSON_COMPACT);
 	ck_assert_msg(strcmp(string_of(entry, "type"), type) == 0 && (seat < 0 || integer_of(entry, "seat") == seat) &&
-	                      strcmp(string_of(entry, "origin"), origin) == 0,
-	              "expected %s by seat %d from %s: %.400s", type, seat, origin, text);
+			      strcmp(string_of(entry, "origin"), origin) == 0,
+		      "expected %s by seat %d from %s: %.400s", type, seat, origin, text);
 	free(text);
 }
 
@@ -99,9 +99,9 @@ static void assert_one_deadline_after(const json_t *earlier, const json_t *later
 {
 	double gap = time_of(later) - time_of(earlier);
 	ck_assert_msg(gap >= deadline_s - EARLY_S && gap <= deadline_s + LATE_S,
-	              "version %ld (%s) came %.2f s after version %ld (%s): the deadline was %.0f s",
-	              integer_of(later, "version"), string_of(later, "type"), gap, integer_of(earlier, "version"),
-	              string_of(earlier, "type"), deadline_s);
+		      "version %ld (%s) came %.2f s after version %ld (%s): the deadline was %.0f s",
+		      integer_of(later, "version"), string_of(later, "type"), gap, integer_of(earlier, "version"),
+		      string_of(earlier, "type"), deadline_s);
 }
 
 /* ---- Deadlines ---- */
@@ -121,7 +121,7 @@ START_TEST(test_initial_placement_times_out_into_a_settlement_then_a_road)
 	/* The road is the one the rules allow: next to the settlement just placed. */
 	int edge = (int)integer_of(built, "edge"), node = (int)integer_of(settlement, "node");
 	ck_assert_msg(board_edge_nodes[edge][0] == node || board_edge_nodes[edge][1] == node,
-	              "road %d is not next to settlement %d", edge, node);
+		      "road %d is not next to settlement %d", edge, node);
 	json_decref(log);
 }
 END_TEST
@@ -169,14 +169,14 @@ static long roll_seven_with_two_seats_over_seven(const struct http_game *game, i
 		size_t index;
 		json_t *player;
 		json_array_foreach(json_object_get(view, "players"), index, player) over +=
-		        integer_of(player, "resource_count") > 7;
+			integer_of(player, "resource_count") > 7;
 		char body[64];
 		if (strcmp(phase, "roll") == 0 && over >= 2) {
 			snprintf(body, sizeof body, "{\"type\": \"roll\", \"dice\": [3, 4]}");
 		} else if (strcmp(phase, "roll") == 0) {
 			int total = totals[step % 8];
 			snprintf(body, sizeof body, "{\"type\": \"roll\", \"dice\": [%d, %d]}", total - total / 2,
-			         total / 2);
+				 total / 2);
 		} else if (strcmp(phase, "main") == 0) {
 			snprintf(body, sizeof body, "{\"type\": \"end_turn\"}");
 		} else {
@@ -236,7 +236,7 @@ START_TEST(test_every_owed_discard_then_the_robber_time_out_then_the_turn)
 		const char *name;
 		json_t *number;
 		json_object_foreach(json_object_get(entry, "resources"), name, number) count +=
-		        (int)json_integer_value(number);
+			(int)json_integer_value(number);
 		ck_assert_int_eq(count, owed[seat]);
 		owed[seat] = 0;
 		discarded++;
@@ -253,7 +253,7 @@ START_TEST(test_every_owed_discard_then_the_robber_time_out_then_the_turn)
 		json_t *entry = json_array_get(log, (size_t)(version - seven));
 		ck_assert_str_eq(string_of(entry, "origin"), "timeout");
 		ck_assert_msg(strcmp(string_of(entry, "type"), "resource_stolen") == 0, "after the robber: %s",
-		              string_of(entry, "type"));
+			      string_of(entry, "type"));
 	}
 	json_t *end = json_array_get(log, (size_t)(ended - seven));
 	assert_entry(end, "turn_ended", active, "timeout");
@@ -278,7 +278,7 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 		for (give = 0; give < RESOURCE_COUNT && !found; give++)
 			for (want = 0; want < RESOURCE_COUNT && !found; want++)
 				found = give != want && integer_of(hand, resource_names[give]) > 0 &&
-				        integer_of(other, resource_names[want]) > 0;
+					integer_of(other, resource_names[want]) > 0;
 		give--, want--;
 		json_decref(mine);
 		json_decref(theirs);
@@ -289,10 +289,10 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 	/* Seat 0 offers to both others; seat 1 accepts in time, seat 2 never answers. */
 	char body[160], path[160];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", resource_names[give],
-	         resource_names[want]);
+		 resource_names[want]);
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
-	          body, NULL, &response);
+		  body, NULL, &response);
 	ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
 	int trade = (int)integer_of(response.json, "id");
 	http_response_free(&response);
@@ -312,7 +312,7 @@ START_TEST(test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_end
 	assert_one_deadline_after(accept, declined, 1);
 	assert_entry(end, "turn_ended", 0, "timeout");
 	ck_assert_msg(time_of(end) - time_of(declined) < LATE_S, "the turn ended %.2f s after the decline",
-	              time_of(end) - time_of(declined));
+		      time_of(end) - time_of(declined));
 	json_decref(log);
 	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_int_eq(json_array_size(json_object_get(view, "trades")), 0);
@@ -324,9 +324,9 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 {
 	struct http_game game;
 	http_game_create(&http_fixture.checked, 3,
-	                 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"turn_timeout_s\": 1, "
-	                 "\"on_timeout\": \"bot\"}",
-	                 &game);
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"turn_timeout_s\": 1, "
+			 "\"on_timeout\": \"bot\"}",
+			 &game);
 	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert_str_eq(string_of(json_object_get(view, "options"), "on_timeout"), "bot");
 	json_decref(view);
@@ -345,12 +345,12 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 		json_t *entry = json_array_get(log, (size_t)(version - 1));
 		int actor = (int)integer_of(json_array_get(rows, (size_t)(version - 1)), "actor");
 		ck_assert_msg(strcmp(string_of(entry, "origin"), "bot") == 0, "version %ld (%s of seat %d) is from %s",
-		              version, string_of(entry, "type"), actor, string_of(entry, "origin"));
+			      version, string_of(entry, "type"), actor, string_of(entry, "origin"));
 		/* Other seats' decisions in that turn (a discard, an answer to the bot's offer) time
 		 * out into the bot's choice too. */
 		ck_assert_msg(actor == 0 || strcmp(string_of(entry, "type"), "discarded") == 0 ||
-		                      strcmp(string_of(entry, "type"), "trade_declined") == 0,
-		              "the bot made seat %d's %s in seat 0's turn", actor, string_of(entry, "type"));
+				      strcmp(string_of(entry, "type"), "trade_declined") == 0,
+			      "the bot made seat %d's %s in seat 0's turn", actor, string_of(entry, "type"));
 	}
 	json_t *roll = json_array_get(log, (size_t)(rolled - 1));
 	ck_assert_str_eq(string_of(json_array_get(log, (size_t)(ended)), "origin"), "player");
@@ -361,7 +361,7 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 	json_t *after_roll = json_array_get(log, (size_t)rolled);
 	ck_assert_str_eq(string_of(after_roll, "origin"), "bot");
 	ck_assert_msg(time_of(after_roll) - time_of(roll) >= 1 - EARLY_S, "the bot took over seat 1 after %.2f s",
-	              time_of(after_roll) - time_of(roll));
+		      time_of(after_roll) - time_of(roll));
 	json_decref(log);
 	json_decref(rows);
 }
@@ -379,9 +379,9 @@ static void deadline_fires_across_a_restart(int crash)
 	http_client_init(&direct, first.url, 0);
 	struct http_game game;
 	http_game_create(&direct, 3,
-	                 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, "
-	                 "\"turn_timeout_s\": 2}",
-	                 &game);
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, "
+			 "\"turn_timeout_s\": 2}",
+			 &game);
 	long created = http_game_version(&direct, &game);
 	http_client_cleanup(&direct);
 	if (crash)
@@ -395,7 +395,7 @@ static void deadline_fires_across_a_restart(int crash)
 	json_t *start = entry_at(&direct, &game, created), *roll = entry_at(&direct, &game, rolled);
 	assert_entry(roll, "dice_rolled", 0, "timeout");
 	fprintf(stderr, "%s: the 2 s deadline fired %.2f s after the game was created\n", crash ? "kill -9" : "SIGTERM",
-	        time_of(roll) - time_of(start));
+		time_of(roll) - time_of(start));
 	assert_one_deadline_after(start, roll, 2);
 	json_decref(start);
 	json_decref(roll);

@@ -121,7 +121,7 @@ static void wait_mails(const struct sink *sink, int count)
 	double deadline = http_clock() + MAIL_TIMEOUT_S * http_slowdown();
 	while (mail_count(sink) < count) {
 		ck_assert_msg(http_clock() < deadline, "%d of %d mails arrived in %d s", mail_count(sink), count,
-		              MAIL_TIMEOUT_S);
+			      MAIL_TIMEOUT_S);
 		http_pause(0.05);
 	}
 }
@@ -205,7 +205,7 @@ static void idle_move(const struct http_game *game, int step)
 {
 	int seat = (step / 2) % game->seats;
 	http_post_move_ok(&http_fixture.checked, game, seat,
-	                  step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
+			  step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
 }
 
 static void moves(const struct http_game *game, int from, int to)
@@ -226,7 +226,7 @@ static void register_address(const struct http_game *game, int seat, const char 
 	snprintf(body, sizeof body, "{\"address\": \"%s\"}", address);
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", http_game_path(game, "/mail", path, sizeof path), game->tokens[seat],
-	          body, NULL, &response);
+		  body, NULL, &response);
 	ck_assert_msg(response.status == 202, "register: %s", http_describe(&response));
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "address")), MASKED);
 	ck_assert_msg(!strstr(response.body, address), "the answer hides the address: %s", response.body);
@@ -247,7 +247,7 @@ static void confirm(const struct sink *sink, int n)
 	struct http_response response;
 	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 200 && strstr(response.body, "Mail is on"), "confirm: %s",
-	              http_describe(&response));
+		      http_describe(&response));
 	http_response_free(&response);
 	/* A wrong code of the same registration is refused. */
 	code[20] = code[20] == 'A' ? 'B' : 'A';
@@ -260,50 +260,51 @@ static void confirm(const struct sink *sink, int n)
 /* Turn mail n: every header well formed, about this game, the picture linked. Its
  * unsubscribe code into code. */
 static void assert_turn_mail(const struct sink *sink, int n, const struct http_game *game, char *message_id,
-                             size_t id_size, char *code, size_t code_size)
+			     size_t id_size, char *code, size_t code_size)
 {
 	char *eml, *txt, value[400], expected[200];
 	mail_read(sink, n, &eml, &txt);
 	ck_assert_msg(strstr(txt, "rcpt_to: " ADDRESS "\n") && strstr(txt, "mail_from: catan@example.org\n"),
-	              "envelope: %s", txt);
+		      "envelope: %s", txt);
 	ck_assert_msg(header(eml, "From", value, sizeof value) && strstr(value, "<catan@example.org>"), "From: %s",
-	              eml);
+		      eml);
 	ck_assert_msg(header(eml, "To", value, sizeof value) && strcmp(value, "<" ADDRESS ">") == 0, "To: %s", eml);
 	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
 	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0 &&
-	                      strlen(value) > strlen(expected),
-	              "Subject: %s", value);
+			      strlen(value) > strlen(expected),
+		      "Subject: %s", value);
 	char day[8], month[8], zone[8];
 	int date, year, hour, minute, second;
 	ck_assert_msg(header(eml, "Date", value, sizeof value) &&
-	                      sscanf(value, "%3s, %d %3s %d %d:%d:%d %5s", day, &date, month, &year, &hour, &minute,
-	                             &second, zone) == 8 &&
-	                      strstr("MonTueWedThuFriSatSun", day) && strstr("JanFebMarAprMayJunJulAugSepOctNovDec", month) &&
-	                      year >= 2024 && strcmp(zone, "+0000") == 0,
-	              "Date (RFC 5322): %s", value);
+			      sscanf(value, "%3s, %d %3s %d %d:%d:%d %5s", day, &date, month, &year, &hour, &minute,
+				     &second, zone) == 8 &&
+			      strstr("MonTueWedThuFriSatSun", day) &&
+			      strstr("JanFebMarAprMayJunJulAugSepOctNovDec", month) && year >= 2024 &&
+			      strcmp(zone, "+0000") == 0,
+		      "Date (RFC 5322): %s", value);
 	ck_assert_msg(header(eml, "Message-ID", message_id, id_size) && message_id[0] == '<' &&
-	                      strstr(message_id, "@example.org>") && !strchr(message_id, ' '),
-	              "Message-ID: %s", eml);
+			      strstr(message_id, "@example.org>") && !strchr(message_id, ' '),
+		      "Message-ID: %s", eml);
 	ck_assert_msg(header(eml, "MIME-Version", value, sizeof value) && strcmp(value, "1.0") == 0, "MIME: %s", eml);
 	ck_assert_msg(header(eml, "Content-Type", value, sizeof value) && strstr(value, "multipart/alternative"),
-	              "multipart/alternative: %s", eml);
+		      "multipart/alternative: %s", eml);
 	ck_assert_msg(strstr(eml, "Content-Type: text/plain") && strstr(eml, "Content-Type: text/html"),
-	              "a text and an HTML part: %s", eml);
-	ck_assert_msg(header(eml, "List-Unsubscribe", value, sizeof value) &&
-	                      strncmp(value, "<http://", 8) == 0 && strstr(value, "/v1/mail/unsubscribe?code=") &&
-	                      value[strlen(value) - 1] == '>',
-	              "List-Unsubscribe: %s", value);
+		      "a text and an HTML part: %s", eml);
+	ck_assert_msg(header(eml, "List-Unsubscribe", value, sizeof value) && strncmp(value, "<http://", 8) == 0 &&
+			      strstr(value, "/v1/mail/unsubscribe?code=") && value[strlen(value) - 1] == '>',
+		      "List-Unsubscribe: %s", value);
 	link_code(value, "/v1/mail/unsubscribe", code, code_size);
 	ck_assert_msg(header(eml, "List-Unsubscribe-Post", value, sizeof value) &&
-	                      strcmp(value, "List-Unsubscribe=One-Click") == 0,
-	              "List-Unsubscribe-Post: %s", eml);
+			      strcmp(value, "List-Unsubscribe=One-Click") == 0,
+		      "List-Unsubscribe-Post: %s", eml);
 	snprintf(expected, sizeof expected, "/v1/games/%s/board.png?version=", game->id);
 	ck_assert_msg(strstr(txt, expected) && strstr(txt, "The board now: http"), "the picture linked (%s): %s",
-	              expected, txt);
+		      expected, txt);
 	snprintf(expected, sizeof expected, "/#game=%s", game->id);
 	ck_assert_msg(strstr(txt, expected) != NULL, "the game linked: %s", txt);
 	for (int seat = 0; seat < game->seats; seat++)
-		ck_assert_msg(!strstr(eml, game->tokens[seat]) && !strstr(txt, game->tokens[seat]), "no token in a mail");
+		ck_assert_msg(!strstr(eml, game->tokens[seat]) && !strstr(txt, game->tokens[seat]),
+			      "no token in a mail");
 	free(eml);
 	free(txt);
 }
@@ -317,10 +318,10 @@ static void assert_address_private(const struct http_game *game, struct webhook_
 	for (int p = 0; paths[p]; p++) {
 		for (int t = 0; tokens[t]; t++) {
 			struct http_response response;
-			http_call(&http_fixture.checked, "GET", http_game_path(game, paths[p], path, sizeof path), tokens[t],
-			          NULL, NULL, &response);
+			http_call(&http_fixture.checked, "GET", http_game_path(game, paths[p], path, sizeof path),
+				  tokens[t], NULL, NULL, &response);
 			ck_assert_msg(!strstr(response.body, "ann.example") && !strstr(response.body, "@example.org"),
-			              "GET %s shows the address: %s", path, response.body);
+				      "GET %s shows the address: %s", path, response.body);
 			http_response_free(&response);
 		}
 	}
@@ -328,15 +329,17 @@ static void assert_address_private(const struct http_game *game, struct webhook_
 	struct webhook_delivery *all = webhook_receiver_deliveries(standard, &count);
 	ck_assert_msg(count > 0, "the standard webhook got deliveries");
 	for (int i = 0; i < count; i++)
-		ck_assert_msg(!strstr(all[i].text, "ann.example"), "a standard delivery shows the address: %s", all[i].text);
+		ck_assert_msg(!strstr(all[i].text, "ann.example"), "a standard delivery shows the address: %s",
+			      all[i].text);
 	webhook_deliveries_free(all, count);
 	char *log = read_all(http_fixture.server.log_path);
 	ck_assert_msg(strlen(log) > 0 && !strstr(log, "ann.example") && !strstr(log, MASKED),
-	              "the server's log shows the address");
+		      "the server's log shows the address");
 	free(log);
 }
 
-START_TEST(test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe)
+START_TEST(
+	test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe)
 {
 	struct sink sink;
 	sink_start(&sink);
@@ -347,14 +350,15 @@ START_TEST(test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by
 	snprintf(body, sizeof body, "{\"url\": \"%s\"}", webhook_receiver_url(standard));
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/webhooks", path, sizeof path), game.tokens[1],
-	          body, NULL, &response);
+		  body, NULL, &response);
 	ck_assert_msg(response.status == 201, "standard webhook: %s", http_describe(&response));
 	http_response_free(&response);
 
 	register_address(&game, 1, ADDRESS);
 	wait_mails(&sink, 1);
 	json_t *state = mail_state(&game, 1);
-	ck_assert(json_is_true(json_object_get(state, "registered")) && json_is_false(json_object_get(state, "confirmed")));
+	ck_assert(json_is_true(json_object_get(state, "registered")) &&
+		  json_is_false(json_object_get(state, "confirmed")));
 	json_decref(state);
 	/* Unconfirmed: turns of seat 1 come and go, nothing more is sent. */
 	moves(&game, 0, 7);
@@ -395,7 +399,7 @@ START_TEST(test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by
 	snprintf(path, sizeof path, "/v1/mail/unsubscribe?code=%s", code);
 	http_call(&http_fixture.checked, "GET", path, NULL, NULL, NULL, &response);
 	ck_assert_msg(response.status == 200 && strstr(response.body, "<form method=\"post\""), "page: %s",
-	              http_describe(&response));
+		      http_describe(&response));
 	http_response_free(&response);
 	state = mail_state(&game, 1);
 	ck_assert(json_is_true(json_object_get(state, "registered")));
@@ -433,7 +437,7 @@ START_TEST(test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answeri
 	while (http_clock() < until) {
 		char path[160];
 		json_t *view = http_get_ok(&http_fixture.checked, http_game_path(&game, "", path, sizeof path),
-		                           game.tokens[1]);
+					   game.tokens[1]);
 		json_decref(view);
 		http_pause(0.2);
 	}
@@ -453,8 +457,8 @@ static void expect_400(const struct http_game *game, const char *body, const cha
 {
 	char path[160];
 	struct http_response response;
-	http_call(&http_fixture.checked, "POST", http_game_path(game, "/mail", path, sizeof path), game->tokens[0], body,
-	          NULL, &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(game, "/mail", path, sizeof path), game->tokens[0],
+		  body, NULL, &response);
 	http_assert_problem(&response, 400, code);
 	const char *field = json_string_value(json_object_get(response.json, "field"));
 	ck_assert_msg(field && strcmp(field, "address") == 0, "%s: names address: %s", body, http_describe(&response));
@@ -469,20 +473,20 @@ START_TEST(test_a_bad_address_is_400_naming_address_and_registers_nothing)
 	memset(long_address, 'a', 250);
 	strcpy(long_address + 250, "@example.org");
 	const char *bad[] = {"\"ann@example.org\\r\\nBcc: all@example.org\"",
-	                     "\"Ann <ann@example.org>\"",
-	                     "\"ann@example.org, bob@example.org\"",
-	                     "\"ann example@example.org\"",
-	                     "\"ann@localhost\"",
-	                     "\"ann@@example.org\"",
-	                     "\"@example.org\"",
-	                     "\"ann.@example.org\"",
-	                     "\"ann@-example.org\"",
-	                     "\"\\\"ann\\\"@example.org\"",
-	                     "\"ann@example.org\\n\"",
-	                     "\"\"",
-	                     "42",
-	                     "[\"ann@example.org\"]",
-	                     NULL};
+			     "\"Ann <ann@example.org>\"",
+			     "\"ann@example.org, bob@example.org\"",
+			     "\"ann example@example.org\"",
+			     "\"ann@localhost\"",
+			     "\"ann@@example.org\"",
+			     "\"@example.org\"",
+			     "\"ann.@example.org\"",
+			     "\"ann@-example.org\"",
+			     "\"\\\"ann\\\"@example.org\"",
+			     "\"ann@example.org\\n\"",
+			     "\"\"",
+			     "42",
+			     "[\"ann@example.org\"]",
+			     NULL};
 	char body[400];
 	for (int i = 0; bad[i]; i++) {
 		snprintf(body, sizeof body, "{\"address\": %s}", bad[i]);
@@ -509,12 +513,12 @@ START_TEST(test_a_server_without_smtp_url_says_mail_is_disabled)
 	char path[160];
 	struct http_response response;
 	http_call(&client, "POST", http_game_path(&game, "/mail", path, sizeof path), game.tokens[0],
-	          "{\"address\": \"" ADDRESS "\"}", NULL, &response);
+		  "{\"address\": \"" ADDRESS "\"}", NULL, &response);
 	http_assert_problem(&response, 503, "mail_disabled");
 	http_response_free(&response);
 	json_t *state = http_get_ok(&client, path, game.tokens[0]);
 	ck_assert(json_is_false(json_object_get(state, "available")) &&
-	          json_is_false(json_object_get(state, "registered")));
+		  json_is_false(json_object_get(state, "registered")));
 	json_decref(state);
 	http_client_cleanup(&client);
 	http_server_stop(&plain, 10);
@@ -528,9 +532,9 @@ static void create_player_game(const char *player_id, struct http_game *game)
 {
 	char body[400];
 	snprintf(body, sizeof body,
-	         "{\"players\": [{\"name\": \"Bea\"}, {\"player\": \"%s\"}, {\"name\": \"Cal\"}], \"options\": "
-	         FIXED_START "}",
-	         player_id);
+		 "{\"players\": [{\"name\": \"Bea\"}, {\"player\": \"%s\"}, {\"name\": \"Cal\"}], "
+		 "\"options\": " FIXED_START "}",
+		 player_id);
 	http_game_create_body(&http_fixture.checked, body, game);
 }
 
@@ -553,7 +557,7 @@ static void assert_about(const struct sink *sink, int n, const struct http_game 
 	mail_read(sink, n, &eml, &txt);
 	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
 	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0,
-	              "mail %d is about game %s: %s", n, game->id, value);
+		      "mail %d is about game %s: %s", n, game->id, value);
 	free(eml);
 	free(txt);
 }
@@ -571,8 +575,8 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	struct http_response response;
 
 	/* A bad address is 400 naming address; a seat token is no player token. */
-	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"Ann <a@example.org>\"}",
-	          NULL, &response);
+	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token,
+		  "{\"address\": \"Ann <a@example.org>\"}", NULL, &response);
 	http_assert_problem(&response, 400, "invalid_field");
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "address");
 	http_response_free(&response);
@@ -581,15 +585,16 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "address");
 	http_response_free(&response);
 	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", a.tokens[1], "{\"address\": \"" ADDRESS "\"}",
-	          NULL, &response);
+		  NULL, &response);
 	http_assert_problem(&response, 401, "unknown_token");
 	http_response_free(&response);
 	json_t *state = player_mail_state(ann_token);
-	ck_assert(json_is_false(json_object_get(state, "registered")) && json_is_true(json_object_get(state, "available")));
+	ck_assert(json_is_false(json_object_get(state, "registered")) &&
+		  json_is_true(json_object_get(state, "available")));
 	json_decref(state);
 
 	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
-	          NULL, &response);
+		  NULL, &response);
 	ck_assert_msg(response.status == 202, "register: %s", http_describe(&response));
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "address")), MASKED);
 	ck_assert_msg(!strstr(response.body, "ann.example"), "the answer hides the address: %s", response.body);
@@ -618,8 +623,8 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	/* Nor is it a webhook of Ann's. */
 	http_call(&http_fixture.checked, "GET", "/v1/players/me/webhooks", ann_token, NULL, NULL, &response);
 	ck_assert_msg(response.status == 200 && json_array_size(json_object_get(response.json, "webhooks")) == 0 &&
-	                      !strstr(response.body, "ann.example") && !strstr(response.body, "mail"),
-	              "player webhooks: %s", http_describe(&response));
+			      !strstr(response.body, "ann.example") && !strstr(response.body, "mail"),
+		      "player webhooks: %s", http_describe(&response));
 	http_response_free(&response);
 
 	/* Ann's next turn in game a (seat 1, steps 6k + 2 on): one mail about a; then her
@@ -645,7 +650,8 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	assert_turn_mail(&sink, 4, &a, id_a, sizeof id_a, code, sizeof code);
 	assert_about(&sink, 4, &a);
 	gap = received_at(&sink, 4) - received_at(&sink, 2);
-	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails about a %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap, INTERVAL_S);
+	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails about a %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap,
+		      INTERVAL_S);
 
 	/* One click stops the mails of both games. */
 	char path[200];
@@ -664,7 +670,7 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 
 	/* Registered again and removed by its owner: DELETE answers 204 and GET says none. */
 	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
-	          NULL, &response);
+		  NULL, &response);
 	ck_assert_int_eq(response.status, 202);
 	http_response_free(&response);
 	http_call(&http_fixture.checked, "DELETE", "/v1/players/me/mail", ann_token, NULL, NULL, &response);
@@ -691,7 +697,7 @@ START_TEST(test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_playe
 	create_player_game(ann_id, &a);
 	struct http_response response;
 	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
-	          NULL, &response);
+		  NULL, &response);
 	ck_assert_int_eq(response.status, 202);
 	http_response_free(&response);
 	wait_mails(&sink, 1);
@@ -715,7 +721,7 @@ END_TEST
 
 /* POST `body` to `path` with `token` through `client`: the response (caller frees). */
 static void post_address(struct http_client *client, const char *path, const char *token, const char *address,
-                         struct http_response *response)
+			 struct http_response *response)
 {
 	char body[400];
 	snprintf(body, sizeof body, "{\"address\": \"%s\"}", address);
@@ -738,7 +744,7 @@ static void expect_over_budget(struct http_client *client, const char *path, con
 	http_assert_problem(&response, 429, "mail_quota");
 	char value[32];
 	ck_assert_msg(http_response_header(&response, "Retry-After", value, sizeof value), "Retry-After: %s",
-	              http_describe(&response));
+		      http_describe(&response));
 	long seconds = strtol(value, NULL, 10);
 	ck_assert_msg(seconds >= 1 && seconds <= 3600, "Retry-After %s within the window", value);
 	ck_assert_msg(!strstr(response.body, address), "the answer hides the address: %s", response.body);
@@ -779,11 +785,11 @@ START_TEST(test_confirmation_mails_past_the_address_or_registrant_budget_are_429
 	snprintf(settings_storage[0], sizeof settings_storage[0], "%s", smtp_setting);
 	snprintf(settings_storage[1], sizeof settings_storage[1], "MAIL_CONFIRMS_PER_ADDRESS=%d", BUDGET_PER_ADDRESS);
 	snprintf(settings_storage[2], sizeof settings_storage[2], "MAIL_CONFIRMS_PER_REGISTRANT=%d",
-	         BUDGET_PER_REGISTRANT);
+		 BUDGET_PER_REGISTRANT);
 	snprintf(settings_storage[3], sizeof settings_storage[3], "MAIL_CONFIRM_WINDOW_S=3600");
 	snprintf(settings_storage[4], sizeof settings_storage[4], "MAIL_FROM=catan@example.org");
-	const char *settings[] = {settings_storage[0], settings_storage[1], settings_storage[2], settings_storage[3],
-	                          settings_storage[4], NULL};
+	const char *settings[] = {settings_storage[0], settings_storage[1], settings_storage[2],
+				  settings_storage[3], settings_storage[4], NULL};
 	struct sink sink;
 	sink_start(&sink);
 	struct http_server server;
@@ -885,18 +891,18 @@ Suite *test_suite(void)
 	/* No confirmation-mail budgets: these tests register one address again and again (the
 	 * budget test runs a server of its own). */
 	static const char *settings[] = {smtp_setting,
-	                                 "MAIL_FROM=catan@example.org",
-	                                 "MAIL_MIN_INTERVAL_S=2",
-	                                 "MAIL_CONFIRMS_PER_ADDRESS=0",
-	                                 "MAIL_CONFIRMS_PER_REGISTRANT=0",
-	                                 NULL};
+					 "MAIL_FROM=catan@example.org",
+					 "MAIL_MIN_INTERVAL_S=2",
+					 "MAIL_CONFIRMS_PER_ADDRESS=0",
+					 "MAIL_CONFIRMS_PER_REGISTRANT=0",
+					 NULL};
 	http_fixture_add(mail, HTTP_FIXTURE_PRISM, settings);
 	tcase_set_timeout(mail, 240);
 	tcase_add_test(mail, test_a_bad_address_is_400_naming_address_and_registers_nothing);
 	tcase_add_test(mail, test_a_server_without_smtp_url_says_mail_is_disabled);
 	tcase_add_test(
-	        mail,
-	        test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe);
+		mail,
+		test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe);
 	tcase_add_test(mail, test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering);
 	tcase_add_test(mail, test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed);
 	tcase_add_test(mail, test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address);

@@ -145,7 +145,7 @@ static void assert_messages_in_order(const struct hook *hook, const struct http_
 	webhook_deliveries_assert_signed(all, count);
 	long latest = first - 1;
 	size_t messages = json_array_size(posted);
-	char (*ids)[128] = calloc(messages + 1, sizeof *ids);
+	char(*ids)[128] = calloc(messages + 1, sizeof *ids);
 	ck_assert(ids != NULL);
 	for (int i = 0; i < count; i++) {
 		json_t *body = all[i].body;
@@ -167,8 +167,9 @@ static void assert_messages_in_order(const struct hook *hook, const struct http_
 		ck_assert_msg(json_equal(message, json_array_get(posted, (size_t)seq - 1)),
 			      "message %ld as delivered: %s", seq, all[i].text);
 		long after = (long)json_integer_value(json_object_get(message, "after_version"));
-		ck_assert_msg(latest == after, "webhook %s: message %ld (after version %ld) came when the last event was %ld",
-			      hook->id, seq, after, latest);
+		ck_assert_msg(latest == after,
+			      "webhook %s: message %ld (after version %ld) came when the last event was %ld", hook->id,
+			      seq, after, latest);
 		char expected_suffix[32];
 		snprintf(expected_suffix, sizeof expected_suffix, "_m%ld", seq);
 		size_t id_length = strlen(all[i].id), suffix_length = strlen(expected_suffix);

@@ -234,15 +234,16 @@ START_TEST(test_a_discord_player_webhook_posts_the_turn_changes_of_the_players_g
 	struct player ann;
 	make_player("Ann", &ann);
 	char hook_id[32];
-	struct webhook_receiver *receiver = register_hook(&ann, ", \"format\": \"discord\", \"mentions\": {\"1\": \"<@42>\"}", hook_id);
+	struct webhook_receiver *receiver =
+		register_hook(&ann, ", \"format\": \"discord\", \"mentions\": {\"1\": \"<@42>\"}", hook_id);
 	json_t *hook = get_hook(&ann, hook_id);
 	ck_assert_str_eq(json_string_value(json_object_get(hook, "format")), "discord");
 	ck_assert_msg(!json_object_get(hook, "mentions"), "mentions are never shown again");
 	json_decref(hook);
 	char body[512];
 	snprintf(body, sizeof body,
-		 "{\"players\": [{\"name\": \"Bea\"}, {\"player\": \"%s\"}, {\"name\": \"Cal\"}], \"options\": %s}", ann.id,
-		 FIXED_START);
+		 "{\"players\": [{\"name\": \"Bea\"}, {\"player\": \"%s\"}, {\"name\": \"Cal\"}], \"options\": %s}",
+		 ann.id, FIXED_START);
 	struct http_game game;
 	create_game(body, &game);
 	/* Rolls of 2 and ends of turn: every end of turn hands the game to the next seat. */
@@ -257,8 +258,8 @@ START_TEST(test_a_discord_player_webhook_posts_the_turn_changes_of_the_players_g
 	int messages = 0, mentioned = 0;
 	for (int i = 0; i < count; i++) {
 		const char *content = json_string_value(json_object_get(all[i].body, "content"));
-		ck_assert_msg(content && json_is_array(json_object_get(all[i].body, "embeds")), "a Discord message: %.300s",
-			      all[i].text);
+		ck_assert_msg(content && json_is_array(json_object_get(all[i].body, "embeds")),
+			      "a Discord message: %.300s", all[i].text);
 		ck_assert_msg(strstr(all[i].text, game.id) != NULL, "a message links its game: %.300s", all[i].text);
 		ck_assert_msg(!all[i].id[0], "a chat message is unsigned");
 		messages++;
@@ -369,7 +370,8 @@ Suite *test_suite(void)
 	TCase *hooks = tcase_create("player webhooks");
 	http_fixture_add(hooks, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(hooks, 240);
-	tcase_add_test(hooks, test_a_player_webhook_gets_every_game_of_the_player_redacted_for_its_seat_and_no_other_game);
+	tcase_add_test(hooks,
+		       test_a_player_webhook_gets_every_game_of_the_player_redacted_for_its_seat_and_no_other_game);
 	tcase_add_test(hooks, test_a_discord_player_webhook_posts_the_turn_changes_of_the_players_games);
 	tcase_add_test(hooks, test_player_webhooks_are_the_players_alone);
 	tcase_add_test(hooks, test_a_bad_player_webhook_is_400_naming_the_field_and_registers_nothing);

@@ -53,7 +53,7 @@ static int is_webhook_id(const char *id)
 
 /* Register a receiver of its own for `seat` (-1: with the admin token). */
 static void hook_register(struct http_client *with, const struct http_game *game, int seat, int your_turn_only,
-                          struct hook *hook)
+			  struct hook *hook)
 {
 	memset(hook, 0, sizeof *hook);
 	hook->receiver = webhook_receiver_start();
@@ -65,7 +65,7 @@ static void hook_register(struct http_client *with, const struct http_game *game
 	char path[160];
 	struct http_response response;
 	http_call_json(with, "POST", http_game_path(game, "/webhooks", path, sizeof path), token_of(game, seat), body,
-	               NULL, &response);
+		       NULL, &response);
 	json_decref(body);
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	json_t *answer = response.json;
@@ -85,8 +85,8 @@ static void hook_register(struct http_client *with, const struct http_game *game
 	char location[160], expected[160];
 	snprintf(expected, sizeof expected, "%s/webhooks/%s", game->path, hook->id);
 	ck_assert_msg(http_response_header(&response, "Location", location, sizeof location) &&
-	                      strcmp(location, expected) == 0,
-	              "Location of a webhook");
+			      strcmp(location, expected) == 0,
+		      "Location of a webhook");
 	http_response_free(&response);
 }
 
@@ -119,7 +119,7 @@ static long pending_of_all(struct http_client *with, const struct http_game *gam
 		size_t index;
 		json_t *webhook;
 		json_array_foreach(list, index, webhook) pending +=
-		        (long)json_integer_value(json_object_get(webhook, "pending"));
+			(long)json_integer_value(json_object_get(webhook, "pending"));
 		json_decref(list);
 	}
 	return pending;
@@ -136,7 +136,7 @@ static void wait_all_delivered(struct http_client *with, const struct http_game 
 		if (pending == 0)
 			return;
 		ck_assert_msg(http_clock() < deadline, "game %s: %ld appends still to deliver after %.0f s", game->id,
-		              pending, timeout_s);
+			      pending, timeout_s);
 		http_pause(0.1);
 	}
 }
@@ -167,7 +167,7 @@ static long idle_move(struct http_client *with, const struct http_game *game, in
 {
 	int seat = (step / 2) % game->seats;
 	return http_post_move_ok(with, game, seat,
-	                         step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
+				 step % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [1, 1]}");
 }
 
 /* ---- What a receiver got ---- */
@@ -178,8 +178,8 @@ struct received {
 	long first, last; /* the versions expected: first..last */
 	json_t **events;  /* [version - first]: the event body first received, borrowed from all */
 	char (*ids)[128]; /* [version - first]: its webhook-id */
-	int duplicates;   /* event deliveries beyond the first of each version */
-	int notes;        /* your_turn deliveries */
+	int duplicates;	  /* event deliveries beyond the first of each version */
+	int notes;	  /* your_turn deliveries */
 };
 
 static void received_free(struct received *got)
@@ -195,7 +195,7 @@ static void received_free(struct received *got)
  * order of their first arrival when `in_order`), a version's repeats with the same
  * webhook-id and body. */
 static void received_read(const struct hook *hook, const struct http_game *game, long first, long last, int in_order,
-                          struct received *got)
+			  struct received *got)
 {
 	memset(got, 0, sizeof *got);
 	got->first = first;
@@ -222,29 +222,29 @@ static void received_read(const struct hook *hook, const struct http_game *game,
 		json_t *event = json_object_get(body, "event");
 		ck_assert_int_eq(json_integer_value(json_object_get(event, "version")), version);
 		ck_assert_msg(version >= first && version <= last, "an event of version %ld (expected %ld..%ld)",
-		              version, first, last);
+			      version, first, last);
 		long slot = version - first;
 		if (got->events[slot]) {
 			got->duplicates++;
 			ck_assert_msg(strcmp(got->ids[slot], delivery->id) == 0,
-			              "version %ld came as %s and again as %s", version, got->ids[slot], delivery->id);
+				      "version %ld came as %s and again as %s", version, got->ids[slot], delivery->id);
 			ck_assert_msg(json_equal(got->events[slot], event), "version %ld came with two bodies",
-			              version);
+				      version);
 			continue;
 		}
 		ck_assert_msg(!in_order || version > latest, "webhook %s: version %ld arrived after version %ld",
-		              hook->id, version, latest);
+			      hook->id, version, latest);
 		latest = version > latest ? version : latest;
 		got->events[slot] = event;
 		snprintf(got->ids[slot], sizeof got->ids[slot], "%s", delivery->id);
 	}
 	for (long version = first; version <= last && !hook->your_turn_only; version++) {
 		ck_assert_msg(got->events[version - first] != NULL, "webhook %s never got version %ld (of %ld..%ld)",
-		              hook->id, version, first, last);
+			      hook->id, version, first, last);
 		for (long other = first; other < version; other++)
 			ck_assert_msg(strcmp(got->ids[other - first], got->ids[version - first]) != 0,
-			              "versions %ld and %ld share the webhook-id %s", other, version,
-			              got->ids[version - first]);
+				      "versions %ld and %ld share the webhook-id %s", other, version,
+				      got->ids[version - first]);
 	}
 }
 
@@ -290,7 +290,7 @@ static void assert_bodies_keep_to_the_spec(struct hook *hooks, int count)
 	snprintf(command, sizeof command, "node tests/api/validate_json.js openapi/openapi.json < %s >&2", path);
 	int status = system(command);
 	ck_assert_msg(status == 0, "%d webhook bodies in %s break the spec (validate_json.js said so above)", lines,
-	              path);
+		      path);
 	unlink(path);
 }
 
@@ -306,20 +306,20 @@ START_TEST(test_the_receiver_verifies_the_standard_webhooks_test_vector)
 	const char *good = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
 	char problem[200];
 	ck_assert_msg(webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body), good,
-	                             problem, sizeof problem),
-	              "%s", problem);
+				     problem, sizeof problem),
+		      "%s", problem);
 	ck_assert(webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body),
-	                         "v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
+				 "v1,bm9wZQ== v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
 	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", "{\"test\": 2432232315}",
-	                          strlen(body), good, NULL, 0));
+				  strlen(body), good, NULL, 0));
 	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJel", "1614265330", body, strlen(body), good, NULL,
-	                          0));
+				  0));
 	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265331", body, strlen(body), good, NULL,
-	                          0));
+				  0));
 	ck_assert(!webhook_verify("whsec_AfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek",
-	                          "1614265330", body, strlen(body), good, NULL, 0));
+				  "1614265330", body, strlen(body), good, NULL, 0));
 	ck_assert(!webhook_verify(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", "1614265330", body, strlen(body),
-	                          "v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
+				  "v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", NULL, 0));
 }
 END_TEST
 
@@ -340,7 +340,7 @@ static void assert_listed(const json_t *list, const struct hook *const *hooks, i
 }
 
 static void call_expecting(struct http_client *with, const char *method, const char *path, const char *token,
-                           const char *body, long status, const char *code)
+			   const char *body, long status, const char *code)
 {
 	struct http_response response;
 	http_call(with, method, path, token, body, NULL, &response);
@@ -348,7 +348,7 @@ static void call_expecting(struct http_client *with, const char *method, const c
 		http_assert_problem(&response, status, code);
 	else
 		ck_assert_msg(response.status == status, "%s %s: expected %ld, got %s", method, path, status,
-		              http_describe(&response));
+			      http_describe(&response));
 	http_response_free(&response);
 }
 
@@ -377,9 +377,9 @@ START_TEST(test_each_token_lists_reads_and_removes_only_the_webhooks_it_register
 	assert_listed(list, all + 2, 1);
 	char *text = json_dumps(list, JSON_COMPACT);
 	ck_assert_msg(!strstr(text, webhook_receiver_url(by_seat0.receiver)) &&
-	                      !strstr(text, webhook_receiver_url(by_seat1.receiver)) && !strstr(text, by_seat0.id) &&
-	                      !strstr(text, by_seat1.id),
-	              "the admin's list shows no seat's webhook: %s", text);
+			      !strstr(text, webhook_receiver_url(by_seat1.receiver)) && !strstr(text, by_seat0.id) &&
+			      !strstr(text, by_seat1.id),
+		      "the admin's list shows no seat's webhook: %s", text);
 	free(text);
 	json_decref(list);
 	char path[200];
@@ -387,7 +387,7 @@ START_TEST(test_each_token_lists_reads_and_removes_only_the_webhooks_it_register
 	/* Without a token Prism answers for the server: ask the server itself. */
 	call_expecting(&http_fixture.direct, "GET", path, NULL, NULL, 401, "missing_token");
 	call_expecting(&http_fixture.direct, "POST", path, NULL, "{\"url\": \"http://127.0.0.1:9/hook\"}", 401,
-	               "missing_token");
+		       "missing_token");
 	call_expecting(&http_fixture.checked, "GET", path, other.admin_token, NULL, 401, "unknown_token");
 
 	/* Another token's webhook does not exist for a seat, nor for the admin: 404, as an id
@@ -459,10 +459,10 @@ static long long sql_scalar(const char *sql)
 	PGresult *result = PQexec(conn, sql);
 	ExecStatusType state = PQresultStatus(result);
 	ck_assert_msg(state == PGRES_TUPLES_OK || state == PGRES_COMMAND_OK, "%s: %s", sql,
-	              PQresultErrorMessage(result));
+		      PQresultErrorMessage(result));
 	long long value = state == PGRES_TUPLES_OK && PQntuples(result) > 0 && !PQgetisnull(result, 0, 0)
-	                          ? strtoll(PQgetvalue(result, 0, 0), NULL, 10)
-	                          : 0;
+				  ? strtoll(PQgetvalue(result, 0, 0), NULL, 10)
+				  : 0;
 	PQclear(result);
 	PQfinish(conn);
 	return value;
@@ -474,7 +474,8 @@ static long long seat_registrations(const char *id, int seat)
 {
 	char sql[256];
 	snprintf(sql, sizeof sql,
-	         "SELECT count(*) FROM webhooks WHERE game_id = ('x' || '%s')::bit(64)::bigint AND seat = %d", id, seat);
+		 "SELECT count(*) FROM webhooks WHERE game_id = ('x' || '%s')::bit(64)::bigint AND seat = %d", id,
+		 seat);
 	return sql_scalar(sql);
 }
 
@@ -487,12 +488,12 @@ static void plant_registrations(const char *id, int seat)
 	char sql[1024];
 	long long base = next += 16 + (long long)(http_random64() % 1000) * 16;
 	snprintf(sql, sizeof sql,
-	         "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mail_address)"
-	         " SELECT %lld + n, ('x' || '%s')::bit(64)::bigint, %d, false, decode(repeat('ab', 32), 'hex'),"
-	         "  CASE n WHEN 0 THEN 'https://example.org/hook' WHEN 1 THEN 'https://discord.com/api/webhooks/1/x'"
-	         "  ELSE 'mail:' END, (ARRAY['standard', 'discord', 'mail'])[n + 1],"
-	         "  CASE n WHEN 2 THEN 'seat@example.org' END FROM generate_series(0, 2) AS n",
-	         base, id, seat);
+		 "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mail_address)"
+		 " SELECT %lld + n, ('x' || '%s')::bit(64)::bigint, %d, false, decode(repeat('ab', 32), 'hex'),"
+		 "  CASE n WHEN 0 THEN 'https://example.org/hook' WHEN 1 THEN 'https://discord.com/api/webhooks/1/x'"
+		 "  ELSE 'mail:' END, (ARRAY['standard', 'discord', 'mail'])[n + 1],"
+		 "  CASE n WHEN 2 THEN 'seat@example.org' END FROM generate_series(0, 2) AS n",
+		 base, id, seat);
 	sql_scalar(sql);
 	ck_assert_int_eq(seat_registrations(id, seat), 3);
 }
@@ -502,20 +503,22 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 	struct http_client *client = &http_fixture.checked;
 	struct http_response response;
 	http_call(client, "POST", "/v1/games", NULL,
-	          "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}], \"options\": " FIXED_START "}",
-	          NULL, &response);
+		  "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}], \"options\": " FIXED_START
+		  "}",
+		  NULL, &response);
 	ck_assert_msg(response.status == 201, "create: %s", http_describe(&response));
 	char id[20], admin[64], invite[64], path[200], body[256];
 	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
 	snprintf(admin, sizeof admin, "%s", json_string_value(json_object_get(response.json, "admin_token")));
 	snprintf(invite, sizeof invite, "%s",
-	         json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
 	struct http_game game = {0};
 	snprintf(game.id, sizeof game.id, "%s", id);
 	snprintf(game.path, sizeof game.path, "/v1/games/%s", id);
 	game.seats = 3;
 	snprintf(game.tokens[0], sizeof game.tokens[0], "%s",
-	         json_string_value(json_object_get(json_array_get(json_object_get(response.json, "seats"), 0), "token")));
+		 json_string_value(
+			 json_object_get(json_array_get(json_object_get(response.json, "seats"), 0), "token")));
 	http_response_free(&response);
 
 	/* Pat joins seat 1 with a player token and has a player webhook (the player's own). */
@@ -525,7 +528,7 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 	snprintf(body, sizeof body, "{\"invite\": \"%s\"}", invite);
 	http_call(client, "POST", path, pat, body, NULL, &response);
 	ck_assert_msg(response.status == 200 && json_integer_value(json_object_get(response.json, "seat")) == 1,
-	              "Pat joins seat 1: %s", http_describe(&response));
+		      "Pat joins seat 1: %s", http_describe(&response));
 	http_response_free(&response);
 	struct webhook_receiver *pats = webhook_receiver_start();
 	snprintf(body, sizeof body, "{\"url\": \"%s\"}", webhook_receiver_url(pats));
@@ -548,7 +551,7 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 	snprintf(body, sizeof body, "{\"invite\": \"%s\", \"name\": \"Quinn\"}", invite);
 	http_call(client, "POST", path, NULL, body, NULL, &response);
 	ck_assert_msg(response.status == 200 && json_integer_value(json_object_get(response.json, "seat")) == 1,
-	              "Quinn joins seat 1: %s", http_describe(&response));
+		      "Quinn joins seat 1: %s", http_describe(&response));
 	char quinn[64];
 	snprintf(quinn, sizeof quinn, "%s", json_string_value(json_object_get(response.json, "token")));
 	http_response_free(&response);
@@ -576,7 +579,7 @@ START_TEST(test_a_seat_that_changes_hands_loses_its_registrations)
 	json_decref(list);
 	http_post_move_ok(client, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
 	ck_assert_msg(webhook_receiver_wait(by_quinn.receiver, 1, 20 * http_slowdown()) >= 1,
-	              "the seat's new holder hears of the game");
+		      "the seat's new holder hears of the game");
 	http_pause(0.5);
 	int count;
 	struct webhook_delivery *all = webhook_receiver_deliveries(pats, &count);
@@ -596,8 +599,8 @@ START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_noth
 	http_game_path(&game, "/webhooks", path, sizeof path);
 	snprintf(long_url, sizeof long_url, "http://example.org/%02100d", 7);
 	const char *const bad_urls[] = {
-	        "ftp://example.org/hook",    "example.org/hook",    "http://", "http://exa mple.org/hook",
-	        "http://example.org/\thook", "javascript:alert(1)", "",        long_url,
+		"ftp://example.org/hook",    "example.org/hook",    "http://", "http://exa mple.org/hook",
+		"http://example.org/\thook", "javascript:alert(1)", "",	       long_url,
 	};
 	for (size_t i = 0; i < sizeof bad_urls / sizeof bad_urls[0]; i++) {
 		json_t *json = json_pack("{s:s}", "url", bad_urls[i]);
@@ -610,12 +613,12 @@ START_TEST(test_registrations_with_a_bad_url_or_member_are_400_and_register_noth
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{\"url\": 42}", 400, "invalid_field");
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{}", 400, "missing_field");
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0],
-	               "{\"url\": \"http://example.org/h\", \"secret\": \"mine\"}", 400, "unknown_field");
+		       "{\"url\": \"http://example.org/h\", \"secret\": \"mine\"}", 400, "unknown_field");
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0],
-	               "{\"url\": \"http://example.org/h\", \"events\": \"some\"}", 400, "invalid_field");
+		       "{\"url\": \"http://example.org/h\", \"events\": \"some\"}", 400, "invalid_field");
 	/* The admin has no turn to be told about. */
 	call_expecting(&http_fixture.checked, "POST", path, game.admin_token,
-	               "{\"url\": \"http://example.org/h\", \"events\": \"your_turn\"}", 400, "invalid_field");
+		       "{\"url\": \"http://example.org/h\", \"events\": \"your_turn\"}", 400, "invalid_field");
 	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "[\"http://example.org/h\"]", 400, NULL);
 	for (int owner = -1; owner < game.seats; owner++) {
 		json_t *list = list_webhooks(&http_fixture.checked, &game, token_of(&game, owner));
@@ -674,7 +677,7 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 	/* Each event as the registrant's token reads it in the log: the admin as a spectator. */
 	for (int h = 0; h <= game.seats; h++) {
 		json_t *log = http_game_log(&http_fixture.checked, &game,
-		                            hooks[h].seat >= 0 ? game.tokens[hooks[h].seat] : NULL, first - 1);
+					    hooks[h].seat >= 0 ? game.tokens[hooks[h].seat] : NULL, first - 1);
 		ck_assert_int_eq(json_array_size(log), last - first + 1);
 		for (long version = first; version <= last; version++) {
 			json_t *logged = json_array_get(log, (size_t)(version - first));
@@ -683,7 +686,7 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 			char *want = json_dumps(logged, JSON_COMPACT);
 			char *had = json_dumps(got[h].events[version - first], JSON_COMPACT);
 			ck_abort_msg("webhook of seat %d, version %ld:\nlog      %.400s\ndelivered %.400s",
-			             hooks[h].seat, version, want, had);
+				     hooks[h].seat, version, want, had);
 		}
 		json_decref(log);
 	}
@@ -705,13 +708,13 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 			json_t *secret = json_object_get(got[h].events[version - first], stolen ? "resource" : "card");
 			int entitled = hooks[h].seat >= 0 && (hooks[h].seat == seat || hooks[h].seat == victim);
 			ck_assert_msg(entitled ? json_is_string(secret) : json_is_null(secret),
-			              "version %ld (%s of seat %d): the webhook of seat %d sees %s", version,
-			              type_of(truth), seat, hooks[h].seat,
-			              json_is_string(secret) ? json_string_value(secret) : "null");
+				      "version %ld (%s of seat %d): the webhook of seat %d sees %s", version,
+				      type_of(truth), seat, hooks[h].seat,
+				      json_is_string(secret) ? json_string_value(secret) : "null");
 		}
 	}
 	ck_assert_msg(steals > 0 && buys > 0, "the game had %d steals and %d purchases: nothing secret to check",
-	              steals, buys);
+		      steals, buys);
 
 	/* your_turn: after each turn ended by another seat, the next seat hears of it, at that
 	 * version, from both its webhooks; the notes-only webhook gets the same notes. */
@@ -734,37 +737,41 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 				ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), next);
 				const char *summary = json_string_value(json_object_get(body, "summary"));
 				ck_assert_msg(summary && strlen(summary) >= 10, "a note's summary: %.300s",
-				              seat_got->all[i].text);
+					      seat_got->all[i].text);
 				/* the PNG of that version, absolute, in the note and at the end of its summary */
 				char url_tail[96];
-				snprintf(url_tail, sizeof url_tail, "/v1/games/%s/board.png?version=%ld", game.id, version);
+				snprintf(url_tail, sizeof url_tail, "/v1/games/%s/board.png?version=%ld", game.id,
+					 version);
 				const char *url = json_string_value(json_object_get(body, "board_url"));
 				ck_assert_msg(url && strncmp(url, "http", 4) == 0 && strlen(url) > strlen(url_tail) &&
-				                      strcmp(url + strlen(url) - strlen(url_tail), url_tail) == 0,
-				              "a note's board_url: %.300s", seat_got->all[i].text);
+						      strcmp(url + strlen(url) - strlen(url_tail), url_tail) == 0,
+					      "a note's board_url: %.300s", seat_got->all[i].text);
 				ck_assert_msg(strlen(summary) > strlen(url) &&
-				                      strcmp(summary + strlen(summary) - strlen(url), url) == 0,
-				              "a note's summary ends with its board_url: %.300s", seat_got->all[i].text);
+						      strcmp(summary + strlen(summary) - strlen(url), url) == 0,
+					      "a note's summary ends with its board_url: %.300s",
+					      seat_got->all[i].text);
 				json_t *waiting = json_object_get(body, "waiting_for");
 				ck_assert_msg(json_array_size(waiting) == 1 &&
-				                      json_integer_value(json_array_get(waiting, 0)) == next,
-				              "a turn's note waits for its seat: %.300s", seat_got->all[i].text);
+						      json_integer_value(json_array_get(waiting, 0)) == next,
+					      "a turn's note waits for its seat: %.300s", seat_got->all[i].text);
 				/* the seat's actions at that version, as GET .../actions answers them:
 				 * a turn starts with a roll (or a knight before it) */
 				json_t *actions = json_object_get(body, "actions");
 				ck_assert_msg(json_integer_value(json_object_get(actions, "version")) == version &&
-				                      json_integer_value(json_object_get(actions, "seat")) == next &&
-				                      json_array_size(json_object_get(actions, "actions")) > 0,
-				              "a turn's note carries the seat's actions: %.300s", seat_got->all[i].text);
+						      json_integer_value(json_object_get(actions, "seat")) == next &&
+						      json_array_size(json_object_get(actions, "actions")) > 0,
+					      "a turn's note carries the seat's actions: %.300s",
+					      seat_got->all[i].text);
 				int rolls = 0;
 				size_t a;
 				json_t *action;
-				json_array_foreach(json_object_get(actions, "actions"), a, action)
-					rolls += strcmp(type_of(action), "roll") == 0;
-				ck_assert_msg(rolls == 1, "a turn's note lists its roll: %.300s", seat_got->all[i].text);
+				json_array_foreach(json_object_get(actions, "actions"), a, action) rolls +=
+					strcmp(type_of(action), "roll") == 0;
+				ck_assert_msg(rolls == 1, "a turn's note lists its roll: %.300s",
+					      seat_got->all[i].text);
 			}
 			ck_assert_msg(found, "seat %d got no your_turn note for its turn at version %ld (%s webhook)",
-			              next, version, kind ? "notes-only" : "all-events");
+				      next, version, kind ? "notes-only" : "all-events");
 		}
 	}
 	ck_assert_int_gt(turns, 10);
@@ -792,12 +799,12 @@ START_TEST(test_every_event_reaches_every_webhook_signed_in_order_and_redacted_f
 	for (int i = 0; i < got[1].count && !sample[0]; i++)
 		if (strcmp(type_of(got[1].all[i].body), "your_turn") == 0)
 			snprintf(sample, sizeof sample, "%s",
-			         json_string_value(json_object_get(got[1].all[i].body, "summary")));
+				 json_string_value(json_object_get(got[1].all[i].body, "summary")));
 	fprintf(stderr,
-	        "game %s (player seed %llu): %d moves, versions %ld..%ld in %.1f s; %d deliveries to %d webhooks "
-	        "(%d notes, %d duplicates) all acknowledged %.1f s after the last move\n  a note: %s\n",
-	        game.id, (unsigned long long)seed, moves, first, last, played, deliveries, HOOKS, notes, duplicates,
-	        delivered, sample);
+		"game %s (player seed %llu): %d moves, versions %ld..%ld in %.1f s; %d deliveries to %d webhooks "
+		"(%d notes, %d duplicates) all acknowledged %.1f s after the last move\n  a note: %s\n",
+		game.id, (unsigned long long)seed, moves, first, last, played, deliveries, HOOKS, notes, duplicates,
+		delivered, sample);
 	for (int h = 0; h < HOOKS; h++) {
 		received_free(&got[h]);
 		hook_stop(&hooks[h]);
@@ -904,23 +911,23 @@ START_TEST(test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_s
 		ck_assert_str_eq(json_string_value(json_object_get(entry, "kind")), "event");
 		ck_assert_int_eq(json_integer_value(json_object_get(entry, "status")), i < 3 ? 500 : 200);
 		ck_assert_msg(i < 3 ? json_is_string(json_object_get(entry, "error"))
-		                    : !json_object_get(entry, "error"),
-		              "attempt %d's error", i + 1);
+				    : !json_object_get(entry, "error"),
+			      "attempt %d's error", i + 1);
 		at[i] = http_parse_time(json_string_value(json_object_get(entry, "at")));
 		arrived[i] = all[i].at;
 	}
 	fprintf(stderr,
-	        "retries: the log's attempts %.2f s, %.2f s, %.2f s apart (the receiver saw %.2f, %.2f, %.2f)\n",
-	        at[1] - at[0], at[2] - at[1], at[3] - at[2], arrived[1] - arrived[0], arrived[2] - arrived[1],
-	        arrived[3] - arrived[2]);
+		"retries: the log's attempts %.2f s, %.2f s, %.2f s apart (the receiver saw %.2f, %.2f, %.2f)\n",
+		at[1] - at[0], at[2] - at[1], at[3] - at[2], arrived[1] - arrived[0], arrived[2] - arrived[1],
+		arrived[3] - arrived[2]);
 	for (int i = 1; i < 4; i++) {
 		double backoff = (double)(1 << (i - 1));
 		ck_assert_msg(at[i] - at[i - 1] >= backoff - 0.05 && at[i] - at[i - 1] <= backoff + 1.0,
-		              "attempt %d came %.2f s after attempt %d (backoff %.0f s)", i + 1, at[i] - at[i - 1], i,
-		              backoff);
+			      "attempt %d came %.2f s after attempt %d (backoff %.0f s)", i + 1, at[i] - at[i - 1], i,
+			      backoff);
 		ck_assert_msg(
-		        arrived[i] - arrived[i - 1] >= backoff - 0.05 && arrived[i] - arrived[i - 1] <= backoff + 1.0,
-		        "the receiver got attempt %d %.2f s after attempt %d", i + 1, arrived[i] - arrived[i - 1], i);
+			arrived[i] - arrived[i - 1] >= backoff - 0.05 && arrived[i] - arrived[i - 1] <= backoff + 1.0,
+			"the receiver got attempt %d %.2f s after attempt %d", i + 1, arrived[i] - arrived[i - 1], i);
 	}
 	json_decref(log);
 	webhook_deliveries_free(all, count);
@@ -963,13 +970,13 @@ START_TEST(test_a_receiver_that_never_answers_does_not_slow_moves)
 		slowest = during[i] > slowest ? during[i] : slowest;
 	double median_before = http_median(before, MOVES), median_during = http_median(during, MOVES);
 	fprintf(stderr,
-	        "moves with %d deliveries held by silent receivers (%ld appends pending): median %.1f ms (%.1f ms "
-	        "before), slowest %.1f ms\n",
-	        holding, pending, median_during * 1000, median_before * 1000, slowest * 1000);
+		"moves with %d deliveries held by silent receivers (%ld appends pending): median %.1f ms (%.1f ms "
+		"before), slowest %.1f ms\n",
+		holding, pending, median_during * 1000, median_before * 1000, slowest * 1000);
 	ck_assert_msg(holding >= 1 && pending >= MOVES, "the receivers hold %d deliveries, %ld appends pending",
-	              holding, pending);
+		      holding, pending);
 	ck_assert_msg(median_during <= median_before * 3 + 0.005, "moves slowed from %.1f ms to %.1f ms",
-	              median_before * 1000, median_during * 1000);
+		      median_before * 1000, median_during * 1000);
 	ck_assert_msg(slowest < 1.0, "a move took %.2f s while deliveries hung", slowest);
 	char path[200];
 	for (int h = 0; h < 4; h++) {
@@ -1004,22 +1011,22 @@ START_TEST(test_every_event_is_delivered_across_a_kill_9_of_the_delivering_serve
 	http_client_cleanup(&direct);
 	int at_kill = distinct_versions(&hook, from, last);
 	ck_assert_msg(at_kill < last - from + 1, "all %ld events were delivered before the kill: nothing to recover",
-	              last - from + 1);
+		      last - from + 1);
 
 	http_server_start(&second, NULL);
 	double restarted = http_clock();
 	while (distinct_versions(&hook, from, last) < last - from + 1) {
 		ck_assert_msg(http_clock() - restarted < 100, "%d of %ld events delivered 100 s after the restart",
-		              distinct_versions(&hook, from, last), last - from + 1);
+			      distinct_versions(&hook, from, last), last - from + 1);
 		http_pause(0.1);
 	}
 	double recovered = http_clock() - restarted;
 	struct received got;
 	received_read(&hook, &game, from, last, 0, &got);
 	fprintf(stderr,
-	        "kill -9: %d of %ld events delivered before the kill; all %ld (%d deliveries, %d duplicates) %.1f s "
-	        "after a new server started\n",
-	        at_kill, last - from + 1, last - from + 1, got.count, got.duplicates, recovered);
+		"kill -9: %d of %ld events delivered before the kill; all %ld (%d deliveries, %d duplicates) %.1f s "
+		"after a new server started\n",
+		at_kill, last - from + 1, last - from + 1, got.count, got.duplicates, recovered);
 	received_free(&got);
 	http_server_stop(&second, 30);
 	hook_stop(&hook);
@@ -1040,7 +1047,7 @@ Suite *test_suite(void)
 	tcase_add_test(webhooks, test_registrations_with_a_bad_url_or_member_are_400_and_register_nothing);
 	tcase_add_test(webhooks, test_a_seat_that_changes_hands_loses_its_registrations);
 	tcase_add_test(webhooks,
-	               test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant);
+		       test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant);
 	tcase_add_test(webhooks, test_events_arrive_in_the_order_of_their_versions);
 	tcase_add_test(webhooks, test_a_deleted_webhook_gets_no_more_deliveries);
 	tcase_add_test(webhooks, test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery);

@@ -32,16 +32,15 @@
 #define FIXED_START "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0}"
 #define RANDOM_DRAFT "{\"layout\": \"random\", \"first_seat\": 0}"
 
-static const char *const terrain_names[TERRAIN_COUNT] = {"hills", "forest", "pasture", "fields", "mountains",
-                                                         "desert"};
+static const char *const terrain_names[TERRAIN_COUNT] = {"hills", "forest", "pasture", "fields", "mountains", "desert"};
 
 /* ---- fetching ---- */
 
 /* GET `path` (with `suffix`) as `token`; expects 200 with `content_type`. The caller frees.
  * Through Prism for the contract's verdict on status and headers; a PNG's bytes are taken
  * straight from the server as well, since Prism passes bodies on as text. */
-static void get_picture(const struct http_game *game, const char *suffix, const char *token,
-                        const char *content_type, struct http_response *out)
+static void get_picture(const struct http_game *game, const char *suffix, const char *token, const char *content_type,
+			struct http_response *out)
 {
 	char path[256];
 	http_game_path(game, suffix, path, sizeof path);
@@ -56,7 +55,7 @@ static void get_picture(const struct http_game *game, const char *suffix, const 
 	ck_assert_msg(out->status == 200, "GET %s: %s", path, http_describe(out));
 	char type[64];
 	ck_assert_msg(http_response_header(out, "Content-Type", type, sizeof type) && strcmp(type, content_type) == 0,
-	              "GET %s: content type %s", path, type);
+		      "GET %s: content type %s", path, type);
 }
 
 struct reader {
@@ -81,7 +80,7 @@ static cairo_surface_t *decode_png(const struct http_response *response)
 	struct reader reader = {(const unsigned char *)response->body, response->body_length, 0};
 	cairo_surface_t *surface = cairo_image_surface_create_from_png_stream(read_png, &reader);
 	ck_assert_msg(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "the PNG does not decode (%zu bytes)",
-	              response->body_length);
+		      response->body_length);
 	cairo_surface_flush(surface);
 	return surface;
 }
@@ -90,7 +89,7 @@ static uint32_t pixel_at(cairo_surface_t *surface, double x, double y)
 {
 	int px = (int)(x + 0.5), py = (int)(y + 0.5);
 	ck_assert(px >= 0 && py >= 0 && px < cairo_image_surface_get_width(surface) &&
-	          py < cairo_image_surface_get_height(surface));
+		  py < cairo_image_surface_get_height(surface));
 	const unsigned char *data = cairo_image_surface_get_data(surface);
 	uint32_t value;
 	memcpy(&value, data + (size_t)py * (size_t)cairo_image_surface_get_stride(surface) + (size_t)px * 4, 4);
@@ -139,8 +138,7 @@ static double number_of(const json_t *object, const char *key)
 
 /* The pixel of the projection point of entry `id` of board list `list`, moved by (dx, dy)
  * projection units. */
-static struct geometry_point pixel_of(const struct projected *projected, const char *list, int id, double dx,
-                                      double dy)
+static struct geometry_point pixel_of(const struct projected *projected, const char *list, int id, double dx, double dy)
 {
 	json_t *entry = json_array_get(json_object_get(projected->board, list), (size_t)id);
 	struct geometry_point point = {number_of(entry, "px") + dx, number_of(entry, "py") + dy};
@@ -165,40 +163,46 @@ static int check_png_against_view(cairo_surface_t *png, const struct projected *
 	json_t *hexes = json_object_get(projected->board, "hexes");
 	int robber = (int)json_integer_value(json_object_get(projected->view, "robber"));
 	for (int hex = 0; hex < 19; hex++) {
-		int terrain = terrain_index(json_string_value(json_object_get(json_array_get(hexes, (size_t)hex), "terrain")));
+		int terrain = terrain_index(
+			json_string_value(json_object_get(json_array_get(hexes, (size_t)hex), "terrain")));
 		struct geometry_point probe =
-		        pixel_of(projected, "hexes", hex, RENDER_TERRAIN_PROBE_X, RENDER_TERRAIN_PROBE_Y);
+			pixel_of(projected, "hexes", hex, RENDER_TERRAIN_PROBE_X, RENDER_TERRAIN_PROBE_Y);
 		uint32_t seen = pixel_at(png, probe.x, probe.y);
 		ck_assert_msg(colour_close(seen, render_terrain_colour(RENDER_THEME_LIGHT, terrain)),
-		              "hex %d (%s) shows %06x at (%.0f, %.0f), not its terrain colour %06x", hex,
-		              terrain_names[terrain], seen, probe.x, probe.y,
-		              render_terrain_colour(RENDER_THEME_LIGHT, terrain));
+			      "hex %d (%s) shows %06x at (%.0f, %.0f), not its terrain colour %06x", hex,
+			      terrain_names[terrain], seen, probe.x, probe.y,
+			      render_terrain_colour(RENDER_THEME_LIGHT, terrain));
 		struct geometry_point body = pixel_of(projected, "hexes", hex, RENDER_ROBBER_X, RENDER_ROBBER_Y);
 		int robber_here = colour_close(pixel_at(png, body.x, body.y), render_robber_colour(RENDER_THEME_LIGHT));
 		ck_assert_msg(robber_here == (hex == robber), "the robber is %s hex %d (the view says hex %d)",
-		              robber_here ? "drawn on" : "missing from", hex, robber);
+			      robber_here ? "drawn on" : "missing from", hex, robber);
 	}
 	int pieces = 0;
 	size_t index;
 	json_t *piece;
-	json_array_foreach(json_object_get(projected->view, "buildings"), index, piece) {
+	json_array_foreach(json_object_get(projected->view, "buildings"), index, piece)
+	{
 		int node = (int)json_integer_value(json_object_get(piece, "node"));
 		int seat = (int)json_integer_value(json_object_get(piece, "seat"));
 		struct geometry_point at = pixel_of(projected, "nodes", node, 0, 0);
 		uint32_t seen = pixel_at(png, at.x, at.y);
 		ck_assert_msg(colour_close(seen, render_seat_colour(seat)), "the %s of seat %d at node %d shows %06x",
-		              json_string_value(json_object_get(piece, "kind")), seat, node, seen);
+			      json_string_value(json_object_get(piece, "kind")), seat, node, seen);
 		pieces++;
 	}
-	json_array_foreach(json_object_get(projected->view, "roads"), index, piece) {
+	json_array_foreach(json_object_get(projected->view, "roads"), index, piece)
+	{
 		int edge = (int)json_integer_value(json_object_get(piece, "edge"));
 		int seat = (int)json_integer_value(json_object_get(piece, "seat"));
-		json_t *ends = json_object_get(json_array_get(json_object_get(projected->board, "edges"), (size_t)edge), "nodes");
-		struct geometry_point a = pixel_of(projected, "nodes", (int)json_integer_value(json_array_get(ends, 0)), 0, 0);
-		struct geometry_point b = pixel_of(projected, "nodes", (int)json_integer_value(json_array_get(ends, 1)), 0, 0);
+		json_t *ends = json_object_get(json_array_get(json_object_get(projected->board, "edges"), (size_t)edge),
+					       "nodes");
+		struct geometry_point a =
+			pixel_of(projected, "nodes", (int)json_integer_value(json_array_get(ends, 0)), 0, 0);
+		struct geometry_point b =
+			pixel_of(projected, "nodes", (int)json_integer_value(json_array_get(ends, 1)), 0, 0);
 		uint32_t seen = pixel_at(png, (a.x + b.x) / 2, (a.y + b.y) / 2);
-		ck_assert_msg(colour_close(seen, render_seat_colour(seat)), "the road of seat %d at edge %d shows %06x", seat,
-		              edge, seen);
+		ck_assert_msg(colour_close(seen, render_seat_colour(seat)), "the road of seat %d at edge %d shows %06x",
+			      seat, edge, seen);
 		pieces++;
 	}
 	return pieces;
@@ -210,7 +214,8 @@ static void check_node_empty(cairo_surface_t *png, const struct projected *proje
 	struct geometry_point at = pixel_of(projected, "nodes", node, 0, 0);
 	uint32_t seen = pixel_at(png, at.x, at.y);
 	for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
-		ck_assert_msg(!colour_close(seen, render_seat_colour(seat)), "node %d shows seat %d's colour", node, seat);
+		ck_assert_msg(!colour_close(seen, render_seat_colour(seat)), "node %d shows seat %d's colour", node,
+			      seat);
 }
 
 /* ---- moves ---- */
@@ -220,11 +225,12 @@ static json_t *first_action(const struct http_game *game, int seat, const char *
 {
 	char path[128];
 	json_t *actions = http_get_ok(&http_fixture.checked, http_game_path(game, "/actions", path, sizeof path),
-	                              game->tokens[seat]);
+				      game->tokens[seat]);
 	json_t *found = NULL;
 	size_t index;
 	json_t *action;
-	json_array_foreach(json_object_get(actions, "actions"), index, action) {
+	json_array_foreach(json_object_get(actions, "actions"), index, action)
+	{
 		if (!found && strcmp(json_string_value(json_object_get(action, "type")), type) == 0)
 			found = json_deep_copy(action);
 	}
@@ -264,7 +270,7 @@ START_TEST(test_png_shows_terrain_robber_and_pieces_at_the_published_projection_
 	for (int a = 0; a < TERRAIN_COUNT; a++)
 		for (int b = a + 1; b < TERRAIN_COUNT; b++)
 			ck_assert(!colour_close(render_terrain_colour(RENDER_THEME_LIGHT, a),
-			                        render_terrain_colour(RENDER_THEME_LIGHT, b)));
+						render_terrain_colour(RENDER_THEME_LIGHT, b)));
 	cairo_surface_destroy(png);
 	projected_free(&projected);
 	http_response_free(&response);
@@ -310,7 +316,7 @@ START_TEST(test_robber_move_shows_at_its_hex_and_history_pictures_show_the_board
 	/* the desert of the beginner board is hex 9; the roll and the robber move left the pieces */
 	json_t *now = projected.view;
 	projected.view = json_pack("{s:O, s:O, s:i}", "buildings", json_object_get(now, "buildings"), "roads",
-	                           json_object_get(now, "roads"), "robber", 9);
+				   json_object_get(now, "roads"), "robber", 9);
 	json_decref(now);
 	png = decode_png(&response);
 	check_png_against_view(png, &projected);
@@ -354,8 +360,8 @@ START_TEST(test_random_boards_show_each_placement_and_earlier_versions_do_not)
 		/* the pieces of seats 0 and 1 are there */
 		json_t *buildings = json_array(), *roads = json_array();
 		for (int seat = 0; seat < 2; seat++) {
-			json_array_append_new(buildings, json_pack("{s:i, s:i, s:s}", "node", node[seat], "seat", seat, "kind",
-			                                           "settlement"));
+			json_array_append_new(buildings, json_pack("{s:i, s:i, s:s}", "node", node[seat], "seat", seat,
+								   "kind", "settlement"));
 			json_array_append_new(roads, json_pack("{s:i, s:i}", "edge", edge[seat], "seat", seat));
 		}
 		json_object_set_new(projected.view, "buildings", buildings);
@@ -420,18 +426,18 @@ START_TEST(test_svg_is_well_formed_with_one_group_per_hex_harbor_and_piece_and_l
 		const char *query;
 		long nodes, edges, hexes;
 	} asked[] = {{"?labels=nodes", 54, 0, 0},
-	             {"?labels=edges", 0, 72, 0},
-	             {"?labels=hexes,nodes", 54, 0, 19},
-	             {"?labels=nodes,edges,hexes", 54, 72, 19},
-	             {"?labels=", 0, 0, 0}};
+		     {"?labels=edges", 0, 72, 0},
+		     {"?labels=hexes,nodes", 54, 0, 19},
+		     {"?labels=nodes,edges,hexes", 54, 72, 19},
+		     {"?labels=", 0, 0, 0}};
 	for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
 		char suffix[64];
 		snprintf(suffix, sizeof suffix, "/board.svg%s", asked[i].query);
 		get_picture(&game, suffix, NULL, "image/svg+xml", &svg);
 		ck_assert_msg(count_class(&svg, "label label-node") == asked[i].nodes &&
-		                      count_class(&svg, "label label-edge") == asked[i].edges &&
-		                      count_class(&svg, "label label-hex") == asked[i].hexes,
-		              "labels for %s", asked[i].query);
+				      count_class(&svg, "label label-edge") == asked[i].edges &&
+				      count_class(&svg, "label label-hex") == asked[i].hexes,
+			      "labels for %s", asked[i].query);
 		ck_assert_int_eq(count_class(&svg, "hex "), 19);
 		http_response_free(&svg);
 	}
@@ -457,8 +463,8 @@ START_TEST(test_pictures_are_byte_identical_for_a_spectator_every_seat_and_the_a
 			struct http_response other;
 			get_picture(&game, suffixes[k], token, types[k], &other);
 			ck_assert_msg(other.body_length == spectator.body_length &&
-			                      memcmp(other.body, spectator.body, other.body_length) == 0,
-			              "%s differs for %s", suffixes[k], who < game.seats ? "a seat" : "the admin");
+					      memcmp(other.body, spectator.body, other.body_length) == 0,
+				      "%s differs for %s", suffixes[k], who < game.seats ? "a seat" : "the admin");
 			ck_assert(http_response_header(&other, "ETag", other_tag, sizeof other_tag));
 			ck_assert_str_eq(other_tag, tag);
 			http_response_free(&other);
@@ -498,7 +504,7 @@ START_TEST(test_if_none_match_answers_304_until_a_move_and_accept_picks_the_pict
 	ck_assert_int_eq(again.status, 200);
 	ck_assert(again.body_length == first.body_length && memcmp(again.body, first.body, first.body_length) == 0);
 	ck_assert_msg(strstr(again.headers, "Vary: Accept") != NULL, "the answer of /board depends on Accept: %s",
-	              again.headers);
+		      again.headers);
 	http_response_free(&again);
 	const char *accept_svg[] = {"Accept: application/json;q=0.5, image/svg+xml", NULL};
 	http_call(&http_fixture.checked, "GET", board, NULL, NULL, accept_svg, &again);
@@ -509,7 +515,7 @@ START_TEST(test_if_none_match_answers_304_until_a_move_and_accept_picks_the_pict
 	const char *accept_json[] = {"Accept: application/json, image/png", NULL};
 	http_call(&http_fixture.checked, "GET", board, NULL, NULL, accept_json, &again);
 	ck_assert_msg(again.status == 200 && again.json && json_object_get(again.json, "projection"), "%s",
-	              http_describe(&again));
+		      http_describe(&again));
 	http_response_free(&again);
 	http_call(&http_fixture.checked, "GET", board, NULL, NULL, NULL, &again);
 	ck_assert(again.status == 200 && again.json);
@@ -535,10 +541,12 @@ START_TEST(test_bad_parameters_are_400_naming_them_and_unknown_versions_and_game
 	static const struct {
 		const char *query;
 		const char *field;
-	} bad[] = {{"size=319", "size"},          {"size=2049", "size"},         {"size=big", "size"},
-	           {"size=-5", "size"},           {"theme=blue", "theme"},       {"theme=", "theme"},
-	           {"labels=roads", "labels"},    {"labels=nodes,nodes", "labels"}, {"labels=nodes,", "labels"},
-	           {"version=0", "version"},      {"version=x", "version"},      {"version=-1", "version"}};
+	} bad[] = {{"size=319", "size"},	{"size=2049", "size"},
+		   {"size=big", "size"},	{"size=-5", "size"},
+		   {"theme=blue", "theme"},	{"theme=", "theme"},
+		   {"labels=roads", "labels"},	{"labels=nodes,nodes", "labels"},
+		   {"labels=nodes,", "labels"}, {"version=0", "version"},
+		   {"version=x", "version"},	{"version=-1", "version"}};
 	const char *formats[] = {"/board.png", "/board.svg"};
 	for (int f = 0; f < 2; f++)
 		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -550,20 +558,21 @@ START_TEST(test_bad_parameters_are_400_naming_them_and_unknown_versions_and_game
 			http_call(&http_fixture.direct, "GET", path, NULL, NULL, NULL, &response);
 			http_assert_problem(&response, 400, "invalid_field");
 			ck_assert_msg(json_is_string(json_object_get(response.json, "field")) &&
-			                      strcmp(json_string_value(json_object_get(response.json, "field")), bad[i].field) == 0,
-			              "%s: %s", suffix, http_describe(&response));
+					      strcmp(json_string_value(json_object_get(response.json, "field")),
+						     bad[i].field) == 0,
+				      "%s: %s", suffix, http_describe(&response));
 			http_response_free(&response);
 		}
 	char suffix[96], path[160];
 	snprintf(suffix, sizeof suffix, "/board.png?version=%ld", version + 1);
 	struct http_response response;
 	http_call(&http_fixture.checked, "GET", http_game_path(&game, suffix, path, sizeof path), NULL, NULL, NULL,
-	          &response);
+		  &response);
 	http_assert_problem(&response, 404, "version_not_found");
 	char cache[96];
 	ck_assert_msg(!http_response_header(&response, "Cache-Control", cache, sizeof cache) ||
-	                      strstr(cache, "immutable") == NULL,
-	              "a problem is not cached: %s", cache);
+			      strstr(cache, "immutable") == NULL,
+		      "a problem is not cached: %s", cache);
 	http_response_free(&response);
 	snprintf(suffix, sizeof suffix, "/board.svg?version=%ld", version);
 	get_picture(&game, suffix, NULL, "image/svg+xml", &response);
@@ -610,13 +619,14 @@ static void *burst(void *argument)
 		    strcmp(value, "image/png") == 0) {
 			burster->ok++;
 		} else if (response.status == 503 && json_is_string(code) &&
-		           strcmp(json_string_value(code), "render_busy") == 0) {
+			   strcmp(json_string_value(code), "render_busy") == 0) {
 			burster->busy++;
 			if (!http_response_header(&response, "Retry-After", value, sizeof value))
 				burster->busy_without_retry_after++;
 		} else {
 			burster->other++;
-			snprintf(burster->other_description, sizeof burster->other_description, "%s", http_describe(&response));
+			snprintf(burster->other_description, sizeof burster->other_description, "%s",
+				 http_describe(&response));
 		}
 		http_response_free(&response);
 		http_client_cleanup(&client);
@@ -638,8 +648,10 @@ START_TEST(test_a_burst_of_large_pictures_gets_503_render_busy_while_healthz_ans
 	struct burster bursters[BURST_CLIENTS];
 	pthread_t threads[BURST_CLIENTS];
 	for (int i = 0; i < BURST_CLIENTS; i++) {
-		bursters[i] = (struct burster){.base = small.url, .game_path = game.path, .barrier = &barrier,
-		                               .first_size = RENDER_SIZE_MAX - i * BURST_ROUNDS};
+		bursters[i] = (struct burster){.base = small.url,
+					       .game_path = game.path,
+					       .barrier = &barrier,
+					       .first_size = RENDER_SIZE_MAX - i * BURST_ROUNDS};
 		pthread_create(&threads[i], NULL, burst, &bursters[i]);
 	}
 	struct http_client health;
@@ -658,7 +670,8 @@ START_TEST(test_a_burst_of_large_pictures_gets_503_render_busy_while_healthz_ans
 	int ok = 0, busy = 0;
 	for (int i = 0; i < BURST_CLIENTS; i++) {
 		pthread_join(threads[i], NULL);
-		ck_assert_msg(bursters[i].other == 0, "neither a picture nor render_busy: %s", bursters[i].other_description);
+		ck_assert_msg(bursters[i].other == 0, "neither a picture nor render_busy: %s",
+			      bursters[i].other_description);
 		ck_assert_int_eq(bursters[i].busy_without_retry_after, 0);
 		ok += bursters[i].ok;
 		busy += bursters[i].busy;
@@ -684,7 +697,8 @@ Suite *test_suite(void)
 	TCase *pictures = tcase_create("pictures");
 	http_fixture_add(pictures, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(pictures, 120);
-	tcase_add_test(pictures, test_png_shows_terrain_robber_and_pieces_at_the_published_projection_on_the_beginner_board);
+	tcase_add_test(pictures,
+		       test_png_shows_terrain_robber_and_pieces_at_the_published_projection_on_the_beginner_board);
 	tcase_add_test(pictures, test_robber_move_shows_at_its_hex_and_history_pictures_show_the_board_as_it_was);
 	tcase_add_test(pictures, test_random_boards_show_each_placement_and_earlier_versions_do_not);
 	tcase_add_test(pictures, test_svg_is_well_formed_with_one_group_per_hex_harbor_and_piece_and_labels_when_asked);

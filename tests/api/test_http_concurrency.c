@@ -50,8 +50,8 @@ static void *race(void *argument)
 		headers[i] = racer->headers[i];
 	pthread_barrier_wait(racer->barrier);
 	struct http_response response;
-	http_call(&own, racer->method, racer->path, racer->game->tokens[racer->seat], racer->body[0] ? racer->body : NULL,
-		  headers, &response);
+	http_call(&own, racer->method, racer->path, racer->game->tokens[racer->seat],
+		  racer->body[0] ? racer->body : NULL, headers, &response);
 	racer->status = response.status;
 	json_t *code = response.json ? json_object_get(response.json, "code") : NULL;
 	snprintf(racer->code, sizeof racer->code, "%s", json_is_string(code) ? json_string_value(code) : "");
@@ -107,7 +107,8 @@ static void assert_log_whole(const struct http_game *game)
 	ck_assert_int_eq(json_array_size(stored), json_array_size(events));
 	size_t index;
 	json_t *event;
-	json_array_foreach(events, index, event) {
+	json_array_foreach(events, index, event)
+	{
 		ck_assert_int_eq(json_integer_value(json_object_get(event, "version")), (long)index + 1);
 		ck_assert_str_eq(json_string_value(json_object_get(event, "type")),
 				 json_string_value(json_object_get(json_array_get(stored, index), "type")));
@@ -125,8 +126,8 @@ static int count_events(const struct http_game *game, const char *type)
 	int count = 0;
 	size_t index;
 	json_t *event;
-	json_array_foreach(stored, index, event)
-		count += strcmp(json_string_value(json_object_get(event, "type")), type) == 0;
+	json_array_foreach(stored, index, event) count +=
+		strcmp(json_string_value(json_object_get(event, "type")), type) == 0;
 	json_decref(stored);
 	return count;
 }
@@ -141,7 +142,8 @@ START_TEST(test_racing_the_same_move_applies_it_once)
 	int rolls = 0;
 	for (int round = 0; round < 6; round++) {
 		int seat = round % 3;
-		const char *moves[2] = {round % 2 ? "{\"type\": \"roll\", \"dice\": [1, 2]}" : "{\"type\": \"roll\", \"dice\": [5, 6]}",
+		const char *moves[2] = {round % 2 ? "{\"type\": \"roll\", \"dice\": [1, 2]}"
+						  : "{\"type\": \"roll\", \"dice\": [5, 6]}",
 					"{\"type\": \"end_turn\"}"};
 		for (int m = 0; m < 2; m++) {
 			long before = http_game_version(&http_fixture.direct, &game);
@@ -157,8 +159,10 @@ START_TEST(test_racing_the_same_move_applies_it_once)
 				/* Decided again on the fresh state, the losers hear why. */
 				const char *expected = m == 0 ? "already_rolled" : "not_your_turn";
 				ck_assert_msg((racers[i].status == 422 && strcmp(racers[i].code, expected) == 0) ||
-						      (racers[i].status == 409 && strcmp(racers[i].code, "version_conflict") == 0),
-					      "a loser of %s got %ld %s", moves[m], racers[i].status, racers[i].response_body);
+						      (racers[i].status == 409 &&
+						       strcmp(racers[i].code, "version_conflict") == 0),
+					      "a loser of %s got %ld %s", moves[m], racers[i].status,
+					      racers[i].response_body);
 			}
 			ck_assert_msg(won == 1, "%d of %d identical %s applied", won, RACERS, moves[m]);
 			ck_assert_int_gt(http_game_version(&http_fixture.direct, &game), before);
@@ -211,7 +215,8 @@ START_TEST(test_racing_retries_with_one_idempotency_key_apply_once)
 		int seat = round / 2 % 3;
 		const char *body = round % 2 ? "{\"type\": \"end_turn\"}" : "{\"type\": \"roll\", \"dice\": [4, 4]}";
 		char key[64];
-		snprintf(key, sizeof key, "Idempotency-Key: race-%d-%016llx", round, (unsigned long long)http_random64());
+		snprintf(key, sizeof key, "Idempotency-Key: race-%d-%016llx", round,
+			 (unsigned long long)http_random64());
 		for (int i = 0; i < RACERS; i++) {
 			move_racer(&racers[i], &game, seat, body);
 			snprintf(racers[i].headers[0], sizeof racers[i].headers[0], "%s", key);
@@ -221,7 +226,8 @@ START_TEST(test_racing_retries_with_one_idempotency_key_apply_once)
 		run_race(racers, RACERS);
 		int fresh = 0;
 		for (int i = 0; i < RACERS; i++) {
-			ck_assert_msg(racers[i].status == 201, "a retry got %ld %s", racers[i].status, racers[i].response_body);
+			ck_assert_msg(racers[i].status == 201, "a retry got %ld %s", racers[i].status,
+				      racers[i].response_body);
 			ck_assert_str_eq(racers[i].response_body, racers[0].response_body);
 			fresh += !racers[i].replayed;
 		}
@@ -259,8 +265,8 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 		owing = 0;
 		size_t index;
 		json_t *player;
-		json_array_foreach(json_object_get(view, "players"), index, player)
-			owing += json_integer_value(json_object_get(player, "resource_count")) > 7;
+		json_array_foreach(json_object_get(view, "players"), index, player) owing +=
+			json_integer_value(json_object_get(player, "resource_count")) > 7;
 		json_decref(view);
 	}
 	ck_assert_msg(owing >= 2, "two seats hold more than 7 cards");
@@ -277,9 +283,9 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 		int owed = 0;
 		size_t index;
 		json_t *debt;
-		json_array_foreach(json_object_get(json_object_get(own, "pending"), "discards"), index, debt)
-			if (json_integer_value(json_object_get(debt, "seat")) == s)
-				owed = (int)json_integer_value(json_object_get(debt, "count"));
+		json_array_foreach(json_object_get(json_object_get(own, "pending"), "discards"), index,
+				   debt) if (json_integer_value(json_object_get(debt, "seat")) == s) owed =
+			(int)json_integer_value(json_object_get(debt, "count"));
 		if (owed) {
 			seats_owing++;
 			json_t *hand = json_object_get(json_object_get(own, "you"), "resources");
@@ -287,7 +293,8 @@ START_TEST(test_racing_discards_of_several_seats_all_apply_once)
 			const char *name;
 			json_t *held;
 			int left = owed;
-			json_object_foreach(hand, name, held) {
+			json_object_foreach(hand, name, held)
+			{
 				int take = (int)json_integer_value(held) < left ? (int)json_integer_value(held) : left;
 				if (take)
 					json_object_set_new(chosen, name, json_integer(take));

@@ -30,16 +30,15 @@ static void expect_refusal(struct http_client *client, const struct http_game *g
 	http_state_capture(&http_fixture.checked, game, &before);
 	struct http_response response;
 	http_call(client, method, path, token, body, headers, &response);
-	ck_assert_msg(response.status == status, "%s %s %.200s: expected %ld %s, got %s", method, path, body ? body : "",
-		      status, code, http_describe(&response));
+	ck_assert_msg(response.status == status, "%s %s %.200s: expected %ld %s, got %s", method, path,
+		      body ? body : "", status, code, http_describe(&response));
 	http_assert_problem(&response, status, code);
 	http_response_free(&response);
 	http_state_assert_unchanged(&http_fixture.checked, game, &before);
 	http_state_free(&before);
 }
 
-static void expect_move_refusal(const struct http_game *game, int seat, const char *body, long status,
-				const char *code)
+static void expect_move_refusal(const struct http_game *game, int seat, const char *body, long status, const char *code)
 {
 	char path[128];
 	/* Prism answers bodies that are not JSON itself, and forwards a body with a duplicate
@@ -202,8 +201,8 @@ START_TEST(test_unknown_things_are_404_and_wrong_methods_405_with_allow)
 		char allow[64];
 		ck_assert_msg(http_response_header(&response, "Allow", allow, sizeof allow) != NULL, "%s %s: no Allow",
 			      wrong[i].method, path);
-		ck_assert_msg(strcmp(allow, wrong[i].allow) == 0, "%s %s: Allow: %s, expected %s", wrong[i].method, path,
-			      allow, wrong[i].allow);
+		ck_assert_msg(strcmp(allow, wrong[i].allow) == 0, "%s %s: Allow: %s, expected %s", wrong[i].method,
+			      path, allow, wrong[i].allow);
 		http_response_free(&response);
 		http_state_assert_unchanged(&http_fixture.checked, &game, &before);
 		http_state_free(&before);
@@ -347,7 +346,8 @@ static int neighbour_of(struct http_client *client, const struct http_game *game
 	int found = -1;
 	size_t index;
 	json_t *entry;
-	json_array_foreach(nodes, index, entry) {
+	json_array_foreach(nodes, index, entry)
+	{
 		if (json_integer_value(json_object_get(entry, "id")) == node)
 			found = (int)json_integer_value(json_array_get(json_object_get(entry, "neighbors"), 0));
 	}
@@ -392,7 +392,8 @@ START_TEST(test_rule_refusals_of_a_turn_are_422_with_the_rule)
 	expect_move_refusal(&game, 0, "{\"type\": \"end_turn\"}", 422, "must_roll_first");
 	expect_move_refusal(&game, 0, "{\"type\": \"buy_development_card\"}", 422, "must_roll_first");
 	expect_move_refusal(&game, 0, "{\"type\": \"roll\"}", 422, "dice_required");
-	expect_move_refusal(&game, 0, "{\"type\": \"play_monopoly\", \"resource\": \"ore\"}", 422, "no_development_card");
+	expect_move_refusal(&game, 0, "{\"type\": \"play_monopoly\", \"resource\": \"ore\"}", 422,
+			    "no_development_card");
 	/* A 7: nobody holds more than 7 cards after the fixed start, so the robber moves. */
 	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [3, 4]}");
 	expect_move_refusal(&game, 0, "{\"type\": \"end_turn\"}", 422, "robber_must_move");
@@ -404,9 +405,9 @@ START_TEST(test_rule_refusals_of_a_turn_are_422_with_the_rule)
 	int own_node = -1;
 	size_t index;
 	json_t *building;
-	json_array_foreach(buildings, index, building)
-		if (json_integer_value(json_object_get(building, "seat")) == 0 && own_node < 0)
-			own_node = (int)json_integer_value(json_object_get(building, "node"));
+	json_array_foreach(buildings, index,
+			   building) if (json_integer_value(json_object_get(building, "seat")) == 0 && own_node < 0)
+		own_node = (int)json_integer_value(json_object_get(building, "node"));
 	json_decref(view);
 	char body[128];
 	snprintf(body, sizeof body, "{\"type\": \"move_robber\", \"hex\": %d, \"victim\": null}", robber);
@@ -423,8 +424,8 @@ START_TEST(test_rule_refusals_of_a_turn_are_422_with_the_rule)
 	snprintf(body, sizeof body, "{\"type\": \"build_city\", \"node\": %d}", own_node);
 	expect_move_refusal(&game, 0, body, 422, "insufficient_resources");
 	expect_move_refusal(&game, 0, "{\"type\": \"build_city\", \"node\": 0}", 422, "not_your_settlement");
-	expect_move_refusal(&game, 0, "{\"type\": \"maritime_trade\", \"give\": {\"ore\": 1}, \"get\": {\"wool\": 1}}", 422,
-			    "maritime_rate");
+	expect_move_refusal(&game, 0, "{\"type\": \"maritime_trade\", \"give\": {\"ore\": 1}, \"get\": {\"wool\": 1}}",
+			    422, "maritime_rate");
 	expect_move_refusal(&game, 0, "{\"type\": \"play_knight\", \"hex\": 0, \"victim\": null}", 422,
 			    "no_development_card");
 	expect_move_refusal(&game, 1, "{\"type\": \"end_turn\"}", 422, "not_your_turn");
@@ -452,14 +453,15 @@ START_TEST(test_a_write_that_keeps_losing_the_race_is_409)
 	ck_assert_msg(PQstatus(conn) == CONNECTION_OK, "%s", PQerrorMessage(conn));
 	char sql[1024];
 	int64_t id = (int64_t)strtoull(game.id, NULL, 16);
-	snprintf(sql, sizeof sql,
-		 "SET client_min_messages = warning;"
-		 "CREATE OR REPLACE FUNCTION catan_test_lose_race() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-		 "RAISE unique_violation USING MESSAGE = 'injected lost race', CONSTRAINT = 'events_pkey'; END $$;"
-		 "DROP TRIGGER IF EXISTS catan_test_lose_race_%s ON events;"
-		 "CREATE TRIGGER catan_test_lose_race_%s BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.game_id = %lld) "
-		 "EXECUTE FUNCTION catan_test_lose_race();",
-		 game.id, game.id, (long long)id);
+	snprintf(
+		sql, sizeof sql,
+		"SET client_min_messages = warning;"
+		"CREATE OR REPLACE FUNCTION catan_test_lose_race() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+		"RAISE unique_violation USING MESSAGE = 'injected lost race', CONSTRAINT = 'events_pkey'; END $$;"
+		"DROP TRIGGER IF EXISTS catan_test_lose_race_%s ON events;"
+		"CREATE TRIGGER catan_test_lose_race_%s BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.game_id = %lld) "
+		"EXECUTE FUNCTION catan_test_lose_race();",
+		game.id, game.id, (long long)id);
 	PGresult *result = PQexec(conn, sql);
 	ck_assert_msg(PQresultStatus(result) == PGRES_COMMAND_OK, "%s", PQresultErrorMessage(result));
 	PQclear(result);
@@ -499,8 +501,8 @@ START_TEST(test_a_token_over_its_rate_is_429_with_retry_after)
 	double started = http_clock();
 	for (int i = 0; i < 12; i++) {
 		struct http_response response;
-		http_call(&client, "GET", http_game_path(&game, "/actions", path, sizeof path), game.tokens[0], NULL, NULL,
-			  &response);
+		http_call(&client, "GET", http_game_path(&game, "/actions", path, sizeof path), game.tokens[0], NULL,
+			  NULL, &response);
 		if (response.status == 429) {
 			http_assert_problem(&response, 429, "rate_limited");
 			char retry[16];

@@ -38,7 +38,7 @@ static long requests_of(const char *route, const char *method, int status, long 
 	ck_assert_int_eq(response.status, 200);
 	char labels[160];
 	snprintf(labels, sizeof labels, "catan_http_requests_total{route=\"%s\",method=\"%s\",status=\"", route,
-	         method);
+		 method);
 	long total = 0;
 	*of_status = 0;
 	for (const char *at = response.body; (at = strstr(at, labels)) != NULL; at++) {
@@ -58,10 +58,10 @@ START_TEST(test_the_example_bot_plays_a_game_with_one_request_per_move)
 {
 	struct http_game game;
 	http_game_create_body(
-	        &http_fixture.direct,
-	        "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bot B\", \"bot\": true}, {\"name\": \"Bot C\", "
-	        "\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"seed\": 23}}",
-	        &game);
+		&http_fixture.direct,
+		"{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bot B\", \"bot\": true}, {\"name\": \"Bot C\", "
+		"\"bot\": true}], \"options\": {\"layout\": \"beginner\", \"seed\": 23}}",
+		&game);
 	long created_moves, created_actions, ok;
 	created_moves = requests_of("/v1/games/:game/moves", "POST", 201, &ok);
 	created_actions = requests_of("/v1/games/:game/actions", "GET", 200, &ok);
@@ -69,7 +69,7 @@ START_TEST(test_the_example_bot_plays_a_game_with_one_request_per_move)
 
 	char command[1024];
 	snprintf(command, sizeof command, "python3 %s '%s' %s %s 5 2>&1", BOT_SCRIPT, http_fixture.server.url, game.id,
-	         game.tokens[0]);
+		 game.tokens[0]);
 	double started = http_clock();
 	FILE *pipe = popen(command, "r");
 	ck_assert_msg(pipe != NULL, "cannot run %s", command);
@@ -102,16 +102,16 @@ START_TEST(test_the_example_bot_plays_a_game_with_one_request_per_move)
 	}
 	json_decref(log);
 	fprintf(stderr,
-	        "example bot: %s  %.1f s; %ld moves (%ld events) in %ld runs of the seat; %ld waits; %ld requests in "
-	        "all\n",
-	        output, played_s, posts, events, runs, waits, posts + waits);
+		"example bot: %s  %.1f s; %ld moves (%ld events) in %ld runs of the seat; %ld waits; %ld requests in "
+		"all\n",
+		output, played_s, posts, events, runs, waits, posts + waits);
 	ck_assert_msg(won, "the game has no winner");
 	ck_assert_msg(played_s < GAME_BOUND_S, "the game took %.1f s", played_s);
 	ck_assert_int_eq(posts, moves_201);
 	ck_assert_int_eq(waits, actions_200);
 	ck_assert_msg(posts > 20 && posts <= events, "%ld moves for %ld events of the seat", posts, events);
 	ck_assert_msg(waits <= runs + 1, "%ld waits for %ld runs of the seat's moves: waits between its own moves",
-	              waits, runs);
+		      waits, runs);
 }
 END_TEST
 

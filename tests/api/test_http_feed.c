@@ -94,7 +94,8 @@ static void feed_drain(struct http_client *client, const char *token, char *curs
 		size_t index;
 		json_t *item;
 		int count = 0;
-		json_array_foreach(json_object_get(page, "items"), index, item) {
+		json_array_foreach(json_object_get(page, "items"), index, item)
+		{
 			if (strcmp(kind_of(item), "your_turn") != 0) {
 				json_array_append(rows, item);
 				count++;
@@ -151,8 +152,8 @@ static void sse_read(int port, const char *path, const char *token, const char *
 	ck_assert_int_eq(connect(fd, (struct sockaddr *)&address, sizeof address), 0);
 	char request[1024];
 	int length = snprintf(request, sizeof request,
-			      "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n%s%s%s%s%s%s\r\n", path,
-			      token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "",
+			      "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n%s%s%s%s%s%s\r\n",
+			      path, token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "",
 			      last_id ? "Last-Event-ID: " : "", last_id ? last_id : "", last_id ? "\r\n" : "");
 	ck_assert_int_eq(write(fd, request, (size_t)length), length);
 	size_t capacity = 1 << 16, used = 0, parsed = 0;
@@ -240,8 +241,10 @@ static json_t *events_of(const json_t *rows, const char *id)
 	json_t *events = json_array();
 	size_t index;
 	json_t *item;
-	json_array_foreach(rows, index, item) {
-		if (strcmp(kind_of(item), "event") == 0 && strcmp(json_string_value(json_object_get(item, "game")), id) == 0)
+	json_array_foreach(rows, index, item)
+	{
+		if (strcmp(kind_of(item), "event") == 0 &&
+		    strcmp(json_string_value(json_object_get(item, "game")), id) == 0)
 			json_array_append(events, json_object_get(item, "event"));
 	}
 	return events;
@@ -256,8 +259,9 @@ static void assert_events_are_the_seats_log(const json_t *rows, const struct htt
 	ck_assert_msg(json_array_size(events) > 0, "game %s: no event in the feed", game->id);
 	long first = (long)json_integer_value(json_object_get(json_array_get(events, 0), "version"));
 	json_t *log = http_game_log(&http_fixture.direct, game, game->tokens[0], first - 1);
-	ck_assert_msg(json_equal(events, log), "game %s: the feed's %zu events from version %ld differ from the seat's log (%zu)",
-		      game->id, json_array_size(events), first, json_array_size(log));
+	ck_assert_msg(json_equal(events, log),
+		      "game %s: the feed's %zu events from version %ld differ from the seat's log (%zu)", game->id,
+		      json_array_size(events), first, json_array_size(log));
 	ck_assert_int_eq(first + (long)json_array_size(events) - 1, version);
 	json_decref(log);
 	json_decref(events);
@@ -322,7 +326,8 @@ START_TEST(test_a_player_in_ten_games_on_two_servers_gets_every_event_once_in_or
 		snprintf(reading, sizeof reading, "%s", json_string_value(json_object_get(page, "cursor")));
 		size_t index;
 		json_t *item;
-		json_array_foreach(json_object_get(page, "items"), index, item) {
+		json_array_foreach(json_object_get(page, "items"), index, item)
+		{
 			ck_assert_int_eq(json_integer_value(json_object_get(item, "seat")), 0);
 			if (strcmp(kind_of(item), "your_turn") != 0)
 				json_array_append(rows, item);
@@ -398,7 +403,8 @@ START_TEST(test_resuming_from_a_cursor_by_pages_or_by_last_event_id_misses_and_r
 	json_decref(start);
 	struct http_player players[3];
 	for (int g = 0; g < 3; g++)
-		http_player_init(&players[g], g == 1 ? &http_fixture.second_direct : client, &games[g], 40 + (uint64_t)g, 0);
+		http_player_init(&players[g], g == 1 ? &http_fixture.second_direct : client, &games[g],
+				 40 + (uint64_t)g, 0);
 	char path[160];
 	for (int round = 0; round < 8; round++) {
 		for (int g = 0; g < 3; g++)
@@ -504,8 +510,8 @@ static void assert_refused(const char *path, const char *token, const char *cons
 	http_assert_problem(&response, status, code);
 	const char *named = json_string_value(json_object_get(response.json, "field"));
 	if (field)
-		ck_assert_msg(named && strcmp(named, field) == 0, "%s: field %s, not %s", path, named ? named : "(none)",
-			      field);
+		ck_assert_msg(named && strcmp(named, field) == 0, "%s: field %s, not %s", path,
+			      named ? named : "(none)", field);
 	http_response_free(&response);
 }
 
@@ -551,8 +557,8 @@ START_TEST(test_bad_cursors_waits_limits_and_tokens_are_refused_naming_the_field
 	assert_refused("/v1/players/me/feed", game.tokens[1], NULL, 401, "unknown_token", NULL);
 	assert_refused("/v1/players/me/feed", game.admin_token, NULL, 401, "unknown_token", NULL);
 	assert_refused("/v1/players/me/stream", game.tokens[1], NULL, 401, "unknown_token", NULL);
-	assert_refused("/v1/players/me/feed", "pt_not-a-player-token-at-all-0000000000000000", NULL, 401, "unknown_token",
-		       NULL);
+	assert_refused("/v1/players/me/feed", "pt_not-a-player-token-at-all-0000000000000000", NULL, 401,
+		       "unknown_token", NULL);
 	/* The game stream's Last-Event-ID: a version, or <version>.<message seq> of a message. */
 	const char *headers[] = {"Last-Event-ID: 3.1", NULL};
 	assert_refused(http_game_path(&game, "/stream", path, sizeof path), NULL, headers, 400, "invalid_field",
@@ -595,9 +601,11 @@ static void row_keys(const json_t *rows, int game_rows, char keys[][16], int *co
 	*count = 0;
 	size_t index;
 	json_t *row;
-	json_array_foreach(rows, index, row) {
-		const json_t *body = game_rows ? json_object_get(row, strcmp(kind_of(row), "event") == 0 ? "event" : "message")
-					       : row;
+	json_array_foreach(rows, index, row)
+	{
+		const json_t *body =
+			game_rows ? json_object_get(row, strcmp(kind_of(row), "event") == 0 ? "event" : "message")
+				  : row;
 		int message = game_rows ? strcmp(kind_of(row), "message") == 0
 					: strcmp(json_string_value(json_object_get(row, "type")), "message") == 0;
 		if (message && !game_rows)
@@ -698,8 +706,8 @@ START_TEST(test_messages_come_in_the_feed_and_on_the_game_stream_in_order_with_m
 		for (int i = 0; i <= cuts[c]; i++)
 			rows_before += strcmp(sse.items[i].event, "your_turn") != 0;
 		struct sse rest;
-		sse_read(http_fixture.second.port, path, game.tokens[1], sse.items[cuts[c]].id, stream_count - rows_before, 5,
-			 &rest);
+		sse_read(http_fixture.second.port, path, game.tokens[1], sse.items[cuts[c]].id,
+			 stream_count - rows_before, 5, &rest);
 		ck_assert_int_eq(rest.status, 200);
 		json_t *after = sse_rows(&rest);
 		static char rest_keys[400][16];
@@ -723,7 +731,8 @@ Suite *test_suite(void)
 	TCase *feed = tcase_create("the player's feed");
 	http_fixture_add(feed, HTTP_FIXTURE_SECOND_SERVER, NULL);
 	tcase_set_timeout(feed, 240);
-	tcase_add_test(feed, test_a_player_in_ten_games_on_two_servers_gets_every_event_once_in_order_as_its_seat_sees_it);
+	tcase_add_test(feed,
+		       test_a_player_in_ten_games_on_two_servers_gets_every_event_once_in_order_as_its_seat_sees_it);
 	tcase_add_test(feed, test_resuming_from_a_cursor_by_pages_or_by_last_event_id_misses_and_repeats_nothing);
 	tcase_add_test(feed, test_without_a_cursor_the_feed_tells_each_game_that_waits_for_the_player);
 	tcase_add_test(feed, test_bad_cursors_waits_limits_and_tokens_are_refused_naming_the_field);

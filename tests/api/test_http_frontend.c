@@ -66,12 +66,13 @@ static int browser_allows(const struct http_response *preflight, const char *ori
 		return 0;
 	if (strcmp(allow_origin, "*") != 0 && strcmp(allow_origin, origin) != 0)
 		return 0;
-	const char *method_list = http_response_header(preflight, "Access-Control-Allow-Methods", methods, sizeof methods);
+	const char *method_list =
+		http_response_header(preflight, "Access-Control-Allow-Methods", methods, sizeof methods);
 	int safelisted = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0 || strcmp(method, "POST") == 0;
 	if (!safelisted && !list_has(method_list, method))
 		return 0;
-	const char *header_list =
-		http_response_header(preflight, "Access-Control-Allow-Headers", allowed_headers, sizeof allowed_headers);
+	const char *header_list = http_response_header(preflight, "Access-Control-Allow-Headers", allowed_headers,
+						       sizeof allowed_headers);
 	for (size_t i = 0; headers && headers[i]; i++)
 		if (!list_has(header_list, headers[i]))
 			return 0;
@@ -94,8 +95,15 @@ static void preflight(struct http_client *client, const char *path, const char *
 	http_call(client, "OPTIONS", path, NULL, NULL, lines, out);
 }
 
-static const char *const exposed[] = {"ETag", "Location", "Retry-After", "X-Request-Id", "Idempotent-Replayed",
-				      "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", NULL};
+static const char *const exposed[] = {"ETag",
+				      "Location",
+				      "Retry-After",
+				      "X-Request-Id",
+				      "Idempotent-Replayed",
+				      "RateLimit-Limit",
+				      "RateLimit-Remaining",
+				      "RateLimit-Reset",
+				      NULL};
 
 /* The answer lets a page of any origin read it, and the headers a client needs. */
 static void assert_readable_by_any_origin(const struct http_response *response, const char *what)
@@ -145,8 +153,8 @@ START_TEST(test_preflights_answer_every_route_with_its_methods)
 		{NULL, "/metrics", "GET, HEAD"},
 		{NULL, "/openapi.json", "GET, HEAD"},
 	};
-	static const char *const sent[] = {"authorization", "content-type", "idempotency-key", "if-match",
-					   "if-none-match", "last-event-id", "x-request-id", NULL};
+	static const char *const sent[] = {"authorization", "content-type",  "idempotency-key", "if-match",
+					   "if-none-match", "last-event-id", "x-request-id",	NULL};
 	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
 		char path[160];
 		if (routes[i].suffix)
@@ -158,12 +166,14 @@ START_TEST(test_preflights_answer_every_route_with_its_methods)
 		snprintf(method, sizeof method, "%.*s", (int)strcspn(routes[i].methods, ","), routes[i].methods);
 		struct http_response response;
 		preflight(&http_fixture.direct, path, "https://play.example.com", method,
-			  "authorization, content-type, idempotency-key, if-match, if-none-match, last-event-id, x-request-id",
+			  "authorization, content-type, idempotency-key, if-match, if-none-match, last-event-id, "
+			  "x-request-id",
 			  &response);
 		ck_assert_msg(response.status == 204, "OPTIONS %s: %s", path, http_describe(&response));
 		ck_assert_msg(response.body_length == 0, "OPTIONS %s has a body", path);
 		char value[512];
-		ck_assert_ptr_nonnull(http_response_header(&response, "Access-Control-Allow-Methods", value, sizeof value));
+		ck_assert_ptr_nonnull(
+			http_response_header(&response, "Access-Control-Allow-Methods", value, sizeof value));
 		ck_assert_msg(strcmp(value, routes[i].methods) == 0, "OPTIONS %s: methods %s, expected %s", path, value,
 			      routes[i].methods);
 		ck_assert_ptr_nonnull(http_response_header(&response, "Access-Control-Max-Age", value, sizeof value));
@@ -332,8 +342,8 @@ static struct quota quota_of(const struct http_response *response)
 START_TEST(test_successes_tell_the_tokens_quota_or_the_addresss)
 {
 	struct http_game game;
-	http_game_create(&http_fixture.checked, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}",
-			 &game);
+	http_game_create(&http_fixture.checked, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}", &game);
 	struct http_response response;
 	/* With a token: the token's bucket, counting down. */
 	http_call(&http_fixture.checked, "GET", game.path, game.tokens[0], NULL, NULL, &response);
@@ -387,8 +397,8 @@ START_TEST(test_a_429_tells_the_quota_is_spent_and_when_it_is_back)
 			ck_assert_msg(quota.reset >= 1 && quota.reset <= 3, "reset %ld", quota.reset);
 			char retry[16];
 			ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
-			ck_assert_msg(atol(retry) >= 1 && atol(retry) <= quota.reset, "Retry-After %s, reset %ld", retry,
-				      quota.reset);
+			ck_assert_msg(atol(retry) >= 1 && atol(retry) <= quota.reset, "Retry-After %s, reset %ld",
+				      retry, quota.reset);
 		} else {
 			ck_assert_msg(response.status == 200, "%s", http_describe(&response));
 		}
@@ -436,8 +446,8 @@ static void get_if_none_match(const char *path, const char *token, const char *t
 START_TEST(test_if_none_match_answers_304_when_the_caller_has_it)
 {
 	struct http_game game;
-	http_game_create(&http_fixture.checked, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}",
-			 &game);
+	http_game_create(&http_fixture.checked, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}", &game);
 	static const char *const suffixes[] = {"", "/actions", "/players", "/trades", "/moves?after=0", "/board"};
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
 		char path[160];
@@ -468,7 +478,8 @@ START_TEST(test_if_none_match_answers_304_when_the_caller_has_it)
 			}
 			/* Another tag: the whole answer. */
 			get_if_none_match(path, token, "\"999999\", W/\"board-0\"", &response);
-			ck_assert_msg(response.status == 200 && response.json, "GET %s: %s", path, http_describe(&response));
+			ck_assert_msg(response.status == 200 && response.json, "GET %s: %s", path,
+				      http_describe(&response));
 			http_response_free(&response);
 		}
 	}
@@ -506,8 +517,8 @@ END_TEST
 START_TEST(test_the_board_has_its_own_tag_that_moves_do_not_change)
 {
 	struct http_game game;
-	http_game_create(&http_fixture.checked, 3, "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}",
-			 &game);
+	http_game_create(&http_fixture.checked, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0}", &game);
 	char path[160];
 	http_game_path(&game, "/board", path, sizeof path);
 	struct http_response response;

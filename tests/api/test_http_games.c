@@ -118,8 +118,8 @@ START_TEST(test_every_game_resource_carries_its_version_as_etag)
 			ck_assert_msg(response.status == 200, "GET %s: %s", path, http_describe(&response));
 			char etag[32], expected[32];
 			snprintf(expected, sizeof expected, "\"%ld\"", version);
-			ck_assert_msg(http_response_header(&response, "ETag", etag, sizeof etag) != NULL, "GET %s: no ETag",
-				      path);
+			ck_assert_msg(http_response_header(&response, "ETag", etag, sizeof etag) != NULL,
+				      "GET %s: no ETag", path);
 			ck_assert_msg(strcmp(etag, expected) == 0, "GET %s: ETag %s, version %ld", path, etag, version);
 			http_response_free(&response);
 		}
@@ -167,8 +167,9 @@ START_TEST(test_create_with_players_shows_tokens_once)
 	}
 	snprintf(path, sizeof path, "/v1/games/%s/players", id);
 	json_t *players = http_get_ok(&http_fixture.checked, path, NULL);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(players, "players"), 0), "name")),
-			 "Ada");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_array_get(json_object_get(players, "players"), 0), "name")),
+		"Ada");
 	json_decref(players);
 	http_response_free(&response);
 }
@@ -227,7 +228,8 @@ START_TEST(test_the_contract_check_catches_a_response_that_breaks_the_spec)
 		      http_describe(&response));
 	http_response_free(&response);
 	http_call(&client, "GET", "/readyz", NULL, NULL, NULL, &response);
-	ck_assert_msg(http_contract_violation(&response) != NULL, "a wrong body is flagged: %s", http_describe(&response));
+	ck_assert_msg(http_contract_violation(&response) != NULL, "a wrong body is flagged: %s",
+		      http_describe(&response));
 	http_response_free(&response);
 	http_client_cleanup(&client);
 	http_proxy_stop(&canned);

@@ -70,16 +70,16 @@ START_TEST(test_a_generated_client_plays_games_with_one_request_per_move)
 	fprintf(stderr, "generated client (hey-api): %s", line);
 
 	json_int_t moves = member(report, "moves"), waits = member(report, "waits"),
-	           requests = member(report, "requests");
+		   requests = member(report, "requests");
 	ck_assert_int_eq(member(report, "finished"), GAMES);
 	ck_assert_int_eq(member(report, "violations"), 0);
 	ck_assert_msg(member(report, "refused") == 0, "listed actions were refused: %s",
-	              json_dumps(json_object_get(report, "refusals"), 0));
+		      json_dumps(json_object_get(report, "refusals"), 0));
 	ck_assert_int_eq(member(report, "stalls"), 0);
 	ck_assert_msg(requests <= moves + waits + 2 * GAMES, "%lld requests for %lld moves and %lld waits",
-	              (long long)requests, (long long)moves, (long long)waits);
+		      (long long)requests, (long long)moves, (long long)waits);
 	ck_assert_msg(2 * waits < moves, "%lld waits for %lld moves: the answers' actions were not used",
-	              (long long)waits, (long long)moves);
+		      (long long)waits, (long long)moves);
 	json_decref(report);
 }
 END_TEST

@@ -181,7 +181,8 @@ START_TEST(test_export_of_a_game_going_on_is_redacted_and_has_no_seed)
 		/* And so redacted like the log: another seat's card is hidden. */
 		size_t index;
 		json_t *event;
-		json_array_foreach(events, index, event) {
+		json_array_foreach(events, index, event)
+		{
 			struct event stored, shown;
 			ck_assert(codec_event_from_json(json_array_get(truth, index), &stored, NULL));
 			view_event(&stored, viewer >= 0 ? viewer : VIEW_SPECTATOR, &shown);
@@ -217,13 +218,15 @@ START_TEST(test_export_of_a_finished_game_is_the_whole_log_and_replays_to_the_fi
 		json_t *events = json_object_get(export, "events");
 		size_t index;
 		json_t *event;
-		json_array_foreach(events, index, event) {
+		json_array_foreach(events, index, event)
+		{
 			ck_assert_int_eq(json_integer_value(json_object_get(event, "version")), (long)index + 1);
 			json_t *bare = json_deep_copy(event);
 			json_object_del(bare, "version");
 			json_object_del(bare, "created_at");
 			json_object_del(bare, "origin");
-			ck_assert_msg(json_equal(bare, json_array_get(truth, index)), "event %zu is the stored one", index + 1);
+			ck_assert_msg(json_equal(bare, json_array_get(truth, index)), "event %zu is the stored one",
+				      index + 1);
 			json_decref(bare);
 		}
 		ck_assert_int_eq(json_array_size(events), json_array_size(truth));
@@ -236,7 +239,8 @@ START_TEST(test_export_of_a_finished_game_is_the_whole_log_and_replays_to_the_fi
 			view_game(&state, seat >= 0 ? seat : VIEW_SPECTATOR, &want);
 			view_game(&replayed, seat >= 0 ? seat : VIEW_SPECTATOR, &got);
 			static const char *const names[GAME_MAX_SEATS] = {"a", "b", "c", "d"};
-			json_t *want_json = codec_view_to_json(&want, names), *got_json = codec_view_to_json(&got, names);
+			json_t *want_json = codec_view_to_json(&want, names),
+			       *got_json = codec_view_to_json(&got, names);
 			ck_assert(json_equal(want_json, got_json));
 			json_decref(want_json);
 			json_decref(got_json);

@@ -68,8 +68,7 @@ static unsigned waiting_for(const struct http_game *game, long *version)
 	unsigned mask = 0;
 	size_t index;
 	json_t *seat;
-	json_array_foreach(json_object_get(actions, "waiting_for"), index, seat) mask |= 1u
-										      << json_integer_value(seat);
+	json_array_foreach(json_object_get(actions, "waiting_for"), index, seat) mask |= 1u << json_integer_value(seat);
 	if (version)
 		*version = (long)json_integer_value(json_object_get(actions, "version"));
 	json_decref(actions);
@@ -161,7 +160,8 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	make_player("Ann", &ann);
 	char body[256];
 	snprintf(body, sizeof body,
-		 "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}], \"options\": " OPTIONS "}",
+		 "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}], \"options\": " OPTIONS
+		 "}",
 		 ann.id);
 	struct http_game game;
 	http_game_create_body(&http_fixture.checked, body, &game);
@@ -176,7 +176,8 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	long moved = wait_for_seats(&game, 1u << 1, 30);
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, start);
 	ck_assert_int_eq(count_entries(log, "seat_away", 0, "player"), 1);
-	ck_assert_msg(count_entries(log, "dice_rolled", 0, "bot") == 1 && count_entries(log, "turn_ended", 0, "bot") == 1,
+	ck_assert_msg(count_entries(log, "dice_rolled", 0, "bot") == 1 &&
+			      count_entries(log, "turn_ended", 0, "bot") == 1,
 		      "the bot rolled and ended seat 0's turn (versions %ld..%ld)", start, moved);
 	json_decref(log);
 
@@ -209,8 +210,9 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	long timer_version;
 	int kind;
 	double due_in;
-	ck_assert_msg(!timer_of(&game, &timer_version, &kind, &due_in), "an unattended game without a turn clock "
-								   "has a timer (kind %d, due in %.1f s)",
+	ck_assert_msg(!timer_of(&game, &timer_version, &kind, &due_in),
+		      "an unattended game without a turn clock "
+		      "has a timer (kind %d, due in %.1f s)",
 		      kind, due_in);
 	http_pause(1.0);
 	ck_assert_uint_eq(waiting_for(&game, &later), 1u << 0);

@@ -126,8 +126,8 @@ START_TEST(test_numbers_in_queries_are_digits_only)
 {
 	struct http_game game;
 	http_game_create(&http_fixture.direct, 3, NULL, &game);
-	static const char *const queries[] = {"limit=5abc", "limit=+5", "limit=%205", "after=-1", "after=1e3",
-					      "wait=0x10", "limit=", "after=99999999999999999999"};
+	static const char *const queries[] = {"limit=5abc", "limit=+5",	 "limit=%205", "after=-1",
+					      "after=1e3",  "wait=0x10", "limit=",     "after=99999999999999999999"};
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
 		char path[160];
 		snprintf(path, sizeof path, "%s/moves?%s", game.path, queries[i]);
@@ -135,7 +135,6 @@ START_TEST(test_numbers_in_queries_are_digits_only)
 	}
 }
 END_TEST
-
 
 /* ---- Connection exhaustion ---- */
 
@@ -475,7 +474,8 @@ START_TEST(test_game_creation_has_a_quota_per_address_and_an_optional_key)
 {
 	/* The quota is counted in the one test database: this test's client is an address of
 	 * its own, forwarded by the trusted proxy that the test client pretends to be. */
-	static const char *const quota[] = {"CREATE_RATE_IP=3600", "ALL_BOT_GAMES=0", "TRUSTED_PROXIES=127.0.0.1", NULL};
+	static const char *const quota[] = {"CREATE_RATE_IP=3600", "ALL_BOT_GAMES=0", "TRUSTED_PROXIES=127.0.0.1",
+					    NULL};
 	struct http_server limited;
 	http_server_start(&limited, quota);
 	struct http_client client;
@@ -521,8 +521,7 @@ START_TEST(test_game_creation_has_a_quota_per_address_and_an_optional_key)
 	ck_assert_msg(response.status == 201, "with the key: %s", http_describe(&response));
 	http_response_free(&response);
 	/* Bots only: the key is needed (and enough). */
-	static const char bots_only[] =
-		"{\"players\": [{\"bot\": true}, {\"bot\": true}, {\"bot\": true}]}";
+	static const char bots_only[] = "{\"players\": [{\"bot\": true}, {\"bot\": true}, {\"bot\": true}]}";
 	http_call(&client, "POST", "/v1/games", "0123456789abcdef-key", bots_only, NULL, &response);
 	ck_assert_msg(response.status == 201, "bots with the key: %s", http_describe(&response));
 	http_response_free(&response);
@@ -556,15 +555,15 @@ END_TEST
 
 /* Names that show nothing, as JSON strings (issue 20, item 13). */
 static const char *const invisible_names[] = {
-	"\\u3164",                                   /* HANGUL FILLER */
-	"   ",                                        /* spaces only */
-	"\\u00ad",                                   /* a soft hyphen */
+	"\\u3164",				      /* HANGUL FILLER */
+	"   ",					      /* spaces only */
+	"\\u00ad",				      /* a soft hyphen */
 	"\\udb40\\udc41\\udb40\\udc42\\udb40\\udc7f", /* tag characters */
 	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
 	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
 	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301"
 	"\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301\\u0301", /* 40 combining marks */
-	"\\u2800",                                   /* braille pattern blank */
+	"\\u2800",								  /* braille pattern blank */
 };
 
 /* A 400 invalid_field naming `field` whose detail says the name shows nothing. */
@@ -600,7 +599,8 @@ START_TEST(test_names_that_show_nothing_are_refused_everywhere_a_name_is_given)
 	json_t *seats_before = http_get_ok(&http_fixture.direct, seats_path, NULL);
 	for (size_t i = 0; i < sizeof invisible_names / sizeof invisible_names[0]; i++) {
 		char body[1024];
-		snprintf(body, sizeof body, "{\"players\": [{\"name\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
+		snprintf(body, sizeof body,
+			 "{\"players\": [{\"name\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
 			 invisible_names[i]);
 		expect_invisible("POST", "/v1/games", NULL, body, "players[0].name");
 		snprintf(body, sizeof body, "{\"name\": \"%s\"}", invisible_names[i]);
@@ -662,10 +662,10 @@ START_TEST(test_webhooks_cannot_reach_inner_addresses_or_carry_credentials)
 	char path[128];
 	http_game_path(&game, "/webhooks", path, sizeof path);
 	static const char *const refused[] = {
-		"http://127.0.0.1:9/hook",      "http://localhost/hook",        "http://10.1.2.3/hook",
-		"http://192.168.1.1/hook",      "http://169.254.169.254/latest", "http://[::1]/hook",
-		"http://[fe80::1]/hook",        "http://[::ffff:127.0.0.1]/hook", "http://user:pw@example.com/hook",
-		"http://0.0.0.0/hook",          "ftp://example.com/hook",        "http://100.64.0.1/hook",
+		"http://127.0.0.1:9/hook", "http://localhost/hook",	     "http://10.1.2.3/hook",
+		"http://192.168.1.1/hook", "http://169.254.169.254/latest",  "http://[::1]/hook",
+		"http://[fe80::1]/hook",   "http://[::ffff:127.0.0.1]/hook", "http://user:pw@example.com/hook",
+		"http://0.0.0.0/hook",	   "ftp://example.com/hook",	     "http://100.64.0.1/hook",
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		char body[256];

@@ -47,7 +47,8 @@ START_TEST(test_same_key_and_body_replays_the_first_response_and_applies_once)
 		keyed_move(&game, 0, key, roll, &again);
 		ck_assert_int_eq(again.status, first.status);
 		ck_assert_msg(replayed(&again), "a replay says so: %s", again.headers);
-		ck_assert_msg(again.body_length == first.body_length && memcmp(again.body, first.body, first.body_length) == 0,
+		ck_assert_msg(again.body_length == first.body_length &&
+				      memcmp(again.body, first.body, first.body_length) == 0,
 			      "the same body:\n%s\n%s", first.body, again.body);
 		http_response_free(&again);
 	}
@@ -60,8 +61,8 @@ START_TEST(test_same_key_and_body_replays_the_first_response_and_applies_once)
 	int rolls = 0;
 	size_t index;
 	json_t *event;
-	json_array_foreach(json_object_get(log, "events"), index, event)
-		rolls += strcmp(json_string_value(json_object_get(event, "type")), "dice_rolled") == 0;
+	json_array_foreach(json_object_get(log, "events"), index, event) rolls +=
+		strcmp(json_string_value(json_object_get(event, "type")), "dice_rolled") == 0;
 	ck_assert_int_eq(rolls, 1);
 	json_decref(log);
 	http_state_free(&before);
@@ -198,9 +199,7 @@ START_TEST(test_a_retried_offer_opens_one_trade)
 	const char *give = NULL;
 	const char *key;
 	json_t *count;
-	json_object_foreach(hand, key, count)
-		if (!give && json_integer_value(count) > 0)
-			give = key;
+	json_object_foreach(hand, key, count) if (!give && json_integer_value(count) > 0) give = key;
 	ck_assert_msg(give != NULL, "seat 0 holds a card after the fixed start");
 	char body[128];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give,

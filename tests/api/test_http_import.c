@@ -51,8 +51,7 @@ static json_t *rows_without_time(const char *game_id)
 	json_t *rows = http_truth_rows(game_id, 0);
 	size_t index;
 	json_t *row;
-	json_array_foreach(rows, index, row)
-		json_object_del(row, "at");
+	json_array_foreach(rows, index, row) json_object_del(row, "at");
 	return rows;
 }
 
@@ -107,9 +106,9 @@ static long find_event(const json_t *export, const char *type, int n)
 {
 	size_t index;
 	json_t *event;
-	json_array_foreach(json_object_get(export, "events"), index, event)
-		if (strcmp(json_string_value(json_object_get(event, "type")), type) == 0 && n-- == 0)
-			return (long)index;
+	json_array_foreach(json_object_get(export, "events"), index,
+			   event) if (strcmp(json_string_value(json_object_get(event, "type")), type) == 0 &&
+				      n-- == 0) return (long)index;
 	return -1;
 }
 
@@ -184,8 +183,10 @@ START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_create
 
 	/* And an event that never begins a move, where a move should be. */
 	json_t *orphan = json_deep_copy(export);
-	json_array_insert(json_object_get(orphan, "events"), 5, json_object_get(orphan, "events") ?
-				  json_array_get(json_object_get(orphan, "events"), (size_t)produced) : NULL);
+	json_array_insert(json_object_get(orphan, "events"), 5,
+			  json_object_get(orphan, "events")
+				  ? json_array_get(json_object_get(orphan, "events"), (size_t)produced)
+				  : NULL);
 	assert_refused_at(orphan, 5);
 	json_decref(orphan);
 	json_decref(export);
@@ -224,22 +225,26 @@ START_TEST(test_an_import_that_fails_at_its_last_event_leaves_nothing_behind)
 		 "CREATE FUNCTION test_refuse_last() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
 		 " IF NEW.seq = %ld AND NEW.game_id <> x'%s'::bigint THEN"
 		 "  RAISE EXCEPTION 'the last event refused by the test'; END IF; RETURN NEW; END $$;"
-		 " CREATE TRIGGER test_refuse_last BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_refuse_last()",
+		 " CREATE TRIGGER test_refuse_last BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION "
+		 "test_refuse_last()",
 		 last + 1, game.id);
 	run_sql(sql);
 	long games = game_count();
 	struct http_response response;
 	post_import(export, &response);
-	ck_assert_msg(response.status >= 500, "an import whose last event cannot be stored: %s", http_describe(&response));
+	ck_assert_msg(response.status >= 500, "an import whose last event cannot be stored: %s",
+		      http_describe(&response));
 	http_response_free(&response);
 	run_sql("DROP TRIGGER test_refuse_last ON events; DROP FUNCTION test_refuse_last()");
 	ck_assert_int_eq(game_count(), games);
 	PGconn *connection = PQconnectdb(getenv("DATABASE_URL"));
-	PGresult *result = PQexec(connection, "SELECT (SELECT count(*) FROM seats s WHERE NOT EXISTS (SELECT FROM games g"
-					      " WHERE g.id = s.game_id)) + (SELECT count(*) FROM events e WHERE NOT EXISTS"
-					      " (SELECT FROM games g WHERE g.id = e.game_id))");
+	PGresult *result =
+		PQexec(connection, "SELECT (SELECT count(*) FROM seats s WHERE NOT EXISTS (SELECT FROM games g"
+				   " WHERE g.id = s.game_id)) + (SELECT count(*) FROM events e WHERE NOT EXISTS"
+				   " (SELECT FROM games g WHERE g.id = e.game_id))");
 	ck_assert_int_eq(PQresultStatus(result), PGRES_TUPLES_OK);
-	ck_assert_msg(atol(PQgetvalue(result, 0, 0)) == 0, "%s seats or events of no game remain", PQgetvalue(result, 0, 0));
+	ck_assert_msg(atol(PQgetvalue(result, 0, 0)) == 0, "%s seats or events of no game remain",
+		      PQgetvalue(result, 0, 0));
 	PQclear(result);
 	PQfinish(connection);
 	/* And the same log imports once the store takes it. */
@@ -362,14 +367,15 @@ static long post_hostile(const char *body, const char *what)
 	http_call(parsed ? &http_fixture.checked : &http_fixture.direct, "POST", "/v1/games/import", NULL, body, NULL,
 		  &response);
 	json_decref(parsed);
-	ck_assert_msg(response.status >= 400 && response.status < 500 && !http_contract_violation(&response),
-		      "%s: %s", what, http_describe(&response));
+	ck_assert_msg(response.status >= 400 && response.status < 500 && !http_contract_violation(&response), "%s: %s",
+		      what, http_describe(&response));
 	ck_assert_msg(json_is_string(json_object_get(response.json, "code")), "%s: %s", what, http_describe(&response));
 	http_assert_problem(&response, response.status, json_string_value(json_object_get(response.json, "code")));
 	long status = response.status;
 	http_response_free(&response);
 	http_call(&http_fixture.direct, "GET", "/healthz", NULL, NULL, NULL, &response);
-	ck_assert_msg(response.status == 200, "after %s the server stopped answering: %s", what, http_describe(&response));
+	ck_assert_msg(response.status == 200, "after %s the server stopped answering: %s", what,
+		      http_describe(&response));
 	http_response_free(&response);
 	return status;
 }
@@ -401,42 +407,81 @@ START_TEST(test_hostile_import_bodies_answer_4xx_and_the_server_lives)
 	ck_assert_int_eq(post_hostile("{\"events\": [1]}", "events [1]"), 422);
 	ck_assert_int_eq(post_hostile("{\"events\": [{}]}", "events [{}]"), 422);
 	char body[8192];
-	snprintf(body, sizeof body, "{\"events\": [%s, {\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [6, 7], \"total\": 13}]}",
+	snprintf(body, sizeof body,
+		 "{\"events\": [%s, {\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [6, 7], \"total\": 13}]}",
 		 created);
 	ck_assert_int_eq(post_hostile(body, "a roll of [6, 7]"), 422);
 	snprintf(body, sizeof body, "{\"events\": [%s, 1]}", created);
 	ck_assert_int_eq(post_hostile(body, "a number after game_created"), 422);
 	static const char *const plain[] = {
-		"{\"events\": null}", "{\"events\": true}", "{\"events\": \"[1]\"}", "{\"events\": {\"0\": 1}}",
-		"{\"events\": 1e300}", "{\"events\": -9223372036854775808}", "{\"events\": [null]}",
-		"{\"events\": [[1]]}", "{\"events\": [\"game_created\"]}", "{\"events\": [true, false]}",
-		"{\"events\": [{\"type\": 1}]}", "{\"events\": [{\"type\": null}]}", "{\"events\": [{\"type\": [\"game_created\"]}]}",
-		"{\"events\": [{\"type\": \"game_created\"}]}", "{\"events\": [{\"type\": \"game_created\", \"options\": 1}]}",
+		"{\"events\": null}",
+		"{\"events\": true}",
+		"{\"events\": \"[1]\"}",
+		"{\"events\": {\"0\": 1}}",
+		"{\"events\": 1e300}",
+		"{\"events\": -9223372036854775808}",
+		"{\"events\": [null]}",
+		"{\"events\": [[1]]}",
+		"{\"events\": [\"game_created\"]}",
+		"{\"events\": [true, false]}",
+		"{\"events\": [{\"type\": 1}]}",
+		"{\"events\": [{\"type\": null}]}",
+		"{\"events\": [{\"type\": [\"game_created\"]}]}",
+		"{\"events\": [{\"type\": \"game_created\"}]}",
+		"{\"events\": [{\"type\": \"game_created\", \"options\": 1}]}",
 		"{\"events\": [{\"type\": \"game_created\", \"options\": {\"seats\": 9223372036854775807}}]}",
 		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 9223372036854775807}]}",
-		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": -1}]}", "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 1e308}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": -1}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 1e308}]}",
 		"{\"events\": [{\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [6, 7], \"total\": 13}]}",
 		"{\"events\": [{\"type\": \"dice_rolled\", \"seat\": 0, \"dice\": [[6], {}], \"total\": \"13\"}]}",
-		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"origin\": 5, \"version\": [], \"created_at\": {}}]}",
-		"{\"events\": [{\"type\": \"\\u0000\"}]}", "{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"\\u0000\": 1}]}",
-		"{\"events\": [1], \"seed\": 1}", "{\"events\": [1], \"seed\": -1}", "{\"events\": [1], \"seed\": 1.5}",
-		"{\"events\": [1], \"seed\": \"18446744073709551616\"}", "{\"events\": [1], \"seed\": \"99999999999999999999\"}",
-		"{\"events\": [1], \"seed\": [1]}", "{\"events\": [1], \"seed\": {}}", "{\"events\": [1], \"seed\": \"\"}",
-		"{\"events\": [1], \"seed\": \"-1\"}", "{\"events\": [1], \"seed\": true}",
-		"{\"events\": [1], \"options\": []}", "{\"events\": [1], \"players\": 1}", "{\"events\": [1], \"x\": 1}",
-		"{\"format\": {}, \"game\": [], \"version\": \"x\", \"finished\": 7, \"board\": null, \"events\": [{}]}",
-		"[]", "1", "\"events\"", "null", "{\"events\": [1]", "{\"events\": [1]}}", "{\"events\": [1], \"events\": [2]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"origin\": 5, \"version\": [], \"created_at\": "
+		"{}}]}",
+		"{\"events\": [{\"type\": \"\\u0000\"}]}",
+		"{\"events\": [{\"type\": \"turn_ended\", \"seat\": 0, \"\\u0000\": 1}]}",
+		"{\"events\": [1], \"seed\": 1}",
+		"{\"events\": [1], \"seed\": -1}",
+		"{\"events\": [1], \"seed\": 1.5}",
+		"{\"events\": [1], \"seed\": \"18446744073709551616\"}",
+		"{\"events\": [1], \"seed\": \"99999999999999999999\"}",
+		"{\"events\": [1], \"seed\": [1]}",
+		"{\"events\": [1], \"seed\": {}}",
+		"{\"events\": [1], \"seed\": \"\"}",
+		"{\"events\": [1], \"seed\": \"-1\"}",
+		"{\"events\": [1], \"seed\": true}",
+		"{\"events\": [1], \"options\": []}",
+		"{\"events\": [1], \"players\": 1}",
+		"{\"events\": [1], \"x\": 1}",
+		"{\"format\": {}, \"game\": [], \"version\": \"x\", \"finished\": 7, \"board\": null, \"events\": "
+		"[{}]}",
+		"[]",
+		"1",
+		"\"events\"",
+		"null",
+		"{\"events\": [1]",
+		"{\"events\": [1]}}",
+		"{\"events\": [1], \"events\": [2]}",
 	};
 	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
 		post_hostile(plain[i], plain[i]);
 	/* A valid first event, then the rest of the body wrong. */
 	static const char *const after_created[] = {
-		"\"options\": 1", "\"options\": [1]", "\"options\": {\"turn_timeout_s\": \"x\"}",
-		"\"options\": {\"turn_timeout_s\": 1e300}", "\"options\": {\"turn_timeout_s\": -9223372036854775808}",
-		"\"options\": {\"on_timeout\": {}}", "\"players\": {}", "\"players\": [1, 2, 3]", "\"players\": [[], [], []]",
-		"\"players\": [{\"name\": 1}, {}, {}]", "\"players\": [{\"name\": \"\"}, {}, {}]",
-		"\"players\": [{\"name\": \"" CUT_FORTY_ONE "\"}, {}, {}]", "\"players\": [{\"bot\": \"yes\"}, {}, {}]",
-		"\"players\": [{\"junk\": [[[]]]}, {}, {}]", "\"players\": [{}, {}]", "\"players\": [{}, {}, {}, {}, {}]",
+		"\"options\": 1",
+		"\"options\": [1]",
+		"\"options\": {\"turn_timeout_s\": \"x\"}",
+		"\"options\": {\"turn_timeout_s\": 1e300}",
+		"\"options\": {\"turn_timeout_s\": -9223372036854775808}",
+		"\"options\": {\"on_timeout\": {}}",
+		"\"players\": {}",
+		"\"players\": [1, 2, 3]",
+		"\"players\": [[], [], []]",
+		"\"players\": [{\"name\": 1}, {}, {}]",
+		"\"players\": [{\"name\": \"\"}, {}, {}]",
+		"\"players\": [{\"name\": \"" CUT_FORTY_ONE "\"}, {}, {}]",
+		"\"players\": [{\"bot\": \"yes\"}, {}, {}]",
+		"\"players\": [{\"junk\": [[[]]]}, {}, {}]",
+		"\"players\": [{}, {}]",
+		"\"players\": [{}, {}, {}, {}, {}]",
 		"\"seed\": \"0\"",
 	};
 	for (size_t i = 0; i < sizeof after_created / sizeof after_created[0]; i++) {
@@ -500,8 +545,8 @@ static void assert_too_large(const char *path, size_t size, int chunked, const c
 	free(body);
 	http_assert_problem(&response, 413, "body_too_large");
 	const char *detail = json_string_value(json_object_get(response.json, "detail"));
-	ck_assert_msg(detail && strstr(detail, limit), "%s of %zu bytes: the detail states the limit %s: %s", path, size,
-		      limit, http_describe(&response));
+	ck_assert_msg(detail && strstr(detail, limit), "%s of %zu bytes: the detail states the limit %s: %s", path,
+		      size, limit, http_describe(&response));
 	http_response_free(&response);
 }
 

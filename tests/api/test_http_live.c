@@ -54,8 +54,8 @@ static void *play_turn(void *argument)
 }
 
 /* GET <game>/actions?after=after&wait=wait_s as `seat` on `client`; the answer in *out. */
-static void wait_for_actions(struct http_client *client, const struct http_game *game, int seat, long after,
-			     int wait_s, struct http_response *out)
+static void wait_for_actions(struct http_client *client, const struct http_game *game, int seat, long after, int wait_s,
+			     struct http_response *out)
 {
 	char path[192];
 	snprintf(path, sizeof path, "%s/actions?after=%ld&wait=%d", game->path, after, wait_s);
@@ -68,9 +68,8 @@ static int waits_for(const json_t *actions, int seat)
 {
 	size_t index;
 	json_t *entry;
-	json_array_foreach(json_object_get(actions, "waiting_for"), index, entry)
-		if (json_integer_value(entry) == seat)
-			return 1;
+	json_array_foreach(json_object_get(actions, "waiting_for"), index,
+			   entry) if (json_integer_value(entry) == seat) return 1;
 	return 0;
 }
 
@@ -79,9 +78,8 @@ static int lists_action(const json_t *actions, const char *type)
 {
 	size_t index;
 	json_t *entry;
-	json_array_foreach(json_object_get(actions, "actions"), index, entry)
-		if (strcmp(json_string_value(json_object_get(entry, "type")), type) == 0)
-			return 1;
+	json_array_foreach(json_object_get(actions, "actions"), index,
+			   entry) if (strcmp(json_string_value(json_object_get(entry, "type")), type) == 0) return 1;
 	return 0;
 }
 
@@ -259,8 +257,10 @@ START_TEST(test_malformed_after_and_wait_are_400_naming_the_parameter)
 		const char *query;
 		const char *field;
 	} cases[] = {
-		{"wait=61", "wait"},   {"wait=-1", "wait"}, {"wait=soon", "wait"},     {"wait=", "wait"},
-		{"after=-1", "after"}, {"after=x", "after"}, {"after=1&wait=1.5", "wait"}, {"after=99999999999&wait=1", "after"},
+		{"wait=61", "wait"},	      {"wait=-1", "wait"},
+		{"wait=soon", "wait"},	      {"wait=", "wait"},
+		{"after=-1", "after"},	      {"after=x", "after"},
+		{"after=1&wait=1.5", "wait"}, {"after=99999999999&wait=1", "after"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[192];
@@ -270,7 +270,8 @@ START_TEST(test_malformed_after_and_wait_are_400_naming_the_parameter)
 		http_assert_problem(&response, 400, "invalid_field");
 		ck_assert_msg(response.seconds < 1, "%s took %.2f s", path, response.seconds);
 		const char *field = json_string_value(json_object_get(response.json, "field"));
-		ck_assert_msg(field && strcmp(field, cases[i].field) == 0, "%s: field %s", path, field ? field : "(none)");
+		ck_assert_msg(field && strcmp(field, cases[i].field) == 0, "%s: field %s", path,
+			      field ? field : "(none)");
 		http_response_free(&response);
 	}
 }
@@ -288,16 +289,19 @@ static void assert_stream_keeps_to_the_spec(const struct http_stream *stream)
 	FILE *file = fopen(path, "w");
 	ck_assert(file != NULL);
 	for (int i = 0; i < stream->count; i++) {
-		ck_assert_msg(stream->events[i].data != NULL, "event %d (%s) has no JSON data", i, stream->events[i].type);
+		ck_assert_msg(stream->events[i].data != NULL, "event %d (%s) has no JSON data", i,
+			      stream->events[i].type);
 		char *text = json_dumps(stream->events[i].data, JSON_COMPACT);
 		fprintf(file, "StreamEvent\t%s\n", text);
 		/* The data's type is the SSE event name. */
-		ck_assert_str_eq(json_string_value(json_object_get(stream->events[i].data, "type")), stream->events[i].type);
+		ck_assert_str_eq(json_string_value(json_object_get(stream->events[i].data, "type")),
+				 stream->events[i].type);
 		free(text);
 	}
 	fclose(file);
 	snprintf(command, sizeof command, "node tests/api/validate_json.js openapi/openapi.json < %s >&2", path);
-	ck_assert_msg(system(command) == 0, "stream events in %s break the spec (validate_json.js said so above)", path);
+	ck_assert_msg(system(command) == 0, "stream events in %s break the spec (validate_json.js said so above)",
+		      path);
 	unlink(path);
 }
 
@@ -361,8 +365,8 @@ START_TEST(test_the_stream_tells_the_seat_its_turn_after_the_events)
 	for (int viewer = -1; viewer <= 0; viewer++) {
 		snprintf(resume, sizeof resume, "%ld", before);
 		http_game_path(&game, "/stream", path, sizeof path);
-		http_stream_read(http_fixture.server.url, path, viewer < 0 ? NULL : game.tokens[viewer], resume, 1000, NULL,
-				 1.5, &stream);
+		http_stream_read(http_fixture.server.url, path, viewer < 0 ? NULL : game.tokens[viewer], resume, 1000,
+				 NULL, 1.5, &stream);
 		ck_assert_int_eq(stream.count, after - before);
 		for (int i = 0; i < stream.count; i++)
 			ck_assert_str_ne(stream.events[i].type, "your_turn");
@@ -396,7 +400,8 @@ START_TEST(test_a_live_stream_tells_each_seat_when_it_becomes_due)
 	long version = http_game_version(&http_fixture.direct, &game);
 	char path[160];
 	http_game_path(&game, "/stream", path, sizeof path);
-	struct stream_reader readers[2] = {{path, game.tokens[0], version, 3, {0}}, {path, game.tokens[1], version, 3, {0}}};
+	struct stream_reader readers[2] = {{path, game.tokens[0], version, 3, {0}},
+					   {path, game.tokens[1], version, 3, {0}}};
 	pthread_t threads[2];
 	for (int i = 0; i < 2; i++)
 		pthread_create(&threads[i], NULL, read_stream, &readers[i]);
@@ -467,7 +472,8 @@ START_TEST(test_the_long_poll_answer_carries_your_turn_when_the_seat_is_due)
 	http_response_free(&response);
 	/* Seat 0 and a spectator: no note. So too a page that stops short of the end. */
 	for (int viewer = -1; viewer <= 0; viewer++) {
-		http_call(&http_fixture.checked, "GET", path, viewer < 0 ? NULL : game.tokens[viewer], NULL, NULL, &response);
+		http_call(&http_fixture.checked, "GET", path, viewer < 0 ? NULL : game.tokens[viewer], NULL, NULL,
+			  &response);
 		ck_assert_msg(response.status == 200 && !json_object_get(response.json, "your_turn"), "%d: %s", viewer,
 			      http_describe(&response));
 		http_response_free(&response);
@@ -571,7 +577,8 @@ static void *answer_offer(void *argument)
 		const char *verb = NULL;
 		size_t index;
 		json_t *action;
-		json_array_foreach(json_object_get(actions, "actions"), index, action) {
+		json_array_foreach(json_object_get(actions, "actions"), index, action)
+		{
 			if (json_integer_value(json_object_get(action, "trade")) != answerer->trade)
 				continue;
 			const char *type = json_string_value(json_object_get(action, "type"));
@@ -585,13 +592,15 @@ static void *answer_offer(void *argument)
 		if (attempt == 0)
 			pthread_barrier_wait(answerer->barrier);
 		char answer_path[192], if_match[48];
-		snprintf(answer_path, sizeof answer_path, "%s/trades/%d/%s", answerer->game->path, answerer->trade, verb);
+		snprintf(answer_path, sizeof answer_path, "%s/trades/%d/%s", answerer->game->path, answerer->trade,
+			 verb);
 		snprintf(if_match, sizeof if_match, "If-Match: \"%ld\"", version);
 		const char *headers[] = {if_match, NULL};
 		struct http_response response;
 		http_call(&own, "POST", answer_path, answerer->game->tokens[answerer->seat], NULL, headers, &response);
 		long status = response.status;
-		ck_assert_msg(status == 200 || status == 412, "seat %d %s: %s", answerer->seat, verb, http_describe(&response));
+		ck_assert_msg(status == 200 || status == 412, "seat %d %s: %s", answerer->seat, verb,
+			      http_describe(&response));
 		http_response_free(&response);
 		if (status == 200) {
 			answerer->answers++;
@@ -613,7 +622,8 @@ START_TEST(test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_mat
 	const char *give = NULL;
 	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
 	for (int r = 0; r < 5 && !give; r++)
-		if (json_integer_value(json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
+		if (json_integer_value(
+			    json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
 			give = names[r];
 	json_decref(view);
 	ck_assert_msg(give != NULL, "seat 0 holds nothing to offer");
@@ -626,8 +636,8 @@ START_TEST(test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_mat
 			want = names[(round + 1) % 5];
 		snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give, want);
 		struct http_response response;
-		http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
-			  body, NULL, &response);
+		http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path),
+			  game.tokens[0], body, NULL, &response);
 		ck_assert_msg(response.status == 201, "%s", http_describe(&response));
 		int trade = (int)json_integer_value(json_object_get(response.json, "id"));
 		http_response_free(&response);
@@ -650,12 +660,13 @@ START_TEST(test_seats_answering_one_offer_at_once_do_not_fail_each_others_if_mat
 		/* Withdrawn, so the next round's offer has room. */
 		char suffix[48];
 		snprintf(suffix, sizeof suffix, "/trades/%d", trade);
-		http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path), game.tokens[0],
-			  NULL, NULL, &response);
+		http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path),
+			  game.tokens[0], NULL, NULL, &response);
 		ck_assert_msg(response.status == 200, "%s", http_describe(&response));
 		http_response_free(&response);
 	}
-	fprintf(stderr, "3 seats answering one offer at once, %d rounds: %d answers (%d accepts), %d 412s (%.2f per answer)\n",
+	fprintf(stderr,
+		"3 seats answering one offer at once, %d rounds: %d answers (%d accepts), %d 412s (%.2f per answer)\n",
 		OFFER_ROUNDS, answers, accepts, failures, (double)failures / answers);
 	ck_assert_int_eq(answers, 3 * OFFER_ROUNDS);
 	ck_assert_msg(failures == 0, "%d answers failed with 412 because another seat answered first", failures);
@@ -687,15 +698,16 @@ START_TEST(test_an_answers_if_match_still_fails_when_the_offer_changed)
 	const char *give = NULL;
 	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
 	for (int r = 0; r < 5 && !give; r++)
-		if (json_integer_value(json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
+		if (json_integer_value(
+			    json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
 			give = names[r];
 	json_decref(view);
 	char path[192], body[160];
 	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give,
 		 strcmp(give, "ore") == 0 ? "wool" : "ore");
 	struct http_response response;
-	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0], body,
-		  NULL, &response);
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
+		  body, NULL, &response);
 	ck_assert_int_eq(response.status, 201);
 	int trade = (int)json_integer_value(json_object_get(response.json, "id"));
 	long offered = (long)json_integer_value(json_object_get(response.json, "version"));
@@ -710,8 +722,8 @@ START_TEST(test_an_answers_if_match_still_fails_when_the_offer_changed)
 	/* Withdrawn since: the offer the caller saw is gone. */
 	char suffix[48];
 	snprintf(suffix, sizeof suffix, "/trades/%d", trade);
-	http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path), game.tokens[0], NULL,
-		  NULL, &response);
+	http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path), game.tokens[0],
+		  NULL, NULL, &response);
 	ck_assert_int_eq(response.status, 200);
 	http_response_free(&response);
 	ck_assert_int_eq(answer_if_match(&game, 3, trade, "decline", offered), 412);
@@ -787,8 +799,8 @@ START_TEST(test_the_view_tells_when_the_current_wait_times_out)
 		const char *at = json_string_value(json_object_get(json_array_get(log, 0), "created_at"));
 		ck_assert_ptr_nonnull(at);
 		double gap = utc_seconds(deadline) - utc_seconds(at);
-		ck_assert_msg(gap > 3599.99 && gap < 3600.01, "deadline %s is %.3f s after the last event (%s)", deadline,
-			      gap, at);
+		ck_assert_msg(gap > 3599.99 && gap < 3600.01, "deadline %s is %.3f s after the last event (%s)",
+			      deadline, gap, at);
 		json_decref(log);
 	}
 }

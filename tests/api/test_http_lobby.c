@@ -118,7 +118,9 @@ START_TEST(test_a_game_with_open_seats_waits_and_starts_when_the_last_seat_is_ta
 	struct http_client *client = &http_fixture.checked;
 	struct waiting game;
 	create_waiting(client,
-		       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}, {\"name\": \"Robo\", \"bot\": true}]}", &game);
+		       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}, {\"name\": \"Robo\", "
+		       "\"bot\": true}]}",
+		       &game);
 	char path[96];
 	json_t *seats = http_get_ok(client, http_game_path(&game.game, "/seats", path, sizeof path), NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(seats, "status")), "waiting");
@@ -139,10 +141,12 @@ START_TEST(test_a_game_with_open_seats_waits_and_starts_when_the_last_seat_is_ta
 		ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
 		static const char *const absent[] = {"version", "board", "phase", "turn", "players", "bank", "you"};
 		for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
-			ck_assert_msg(!json_object_get(response.json, absent[i]), "a waiting game has no %s", absent[i]);
+			ck_assert_msg(!json_object_get(response.json, absent[i]), "a waiting game has no %s",
+				      absent[i]);
 		http_response_free(&response);
 	}
-	http_call(client, "GET", game.game.path, "st_not-a-token-of-this-game-000000000000000000", NULL, NULL, &response);
+	http_call(client, "GET", game.game.path, "st_not-a-token-of-this-game-000000000000000000", NULL, NULL,
+		  &response);
 	http_assert_problem(&response, 401, "unknown_token");
 	http_response_free(&response);
 	/* Moves and actions answer 409 game_not_started, changing nothing. */
@@ -210,7 +214,10 @@ START_TEST(test_concurrent_joins_of_the_last_seat_one_wins_the_rest_409)
 	struct http_client *client = &http_fixture.direct;
 	for (int round = 0; round < 5; round++) {
 		struct waiting game;
-		create_waiting(client, "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": true}, {\"open\": true}]}", &game);
+		create_waiting(
+			client,
+			"{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Robo\", \"bot\": true}, {\"open\": true}]}",
+			&game);
 		pthread_t threads[RACERS];
 		struct racer racers[RACERS];
 		for (int i = 0; i < RACERS; i++) {
@@ -224,7 +231,8 @@ START_TEST(test_concurrent_joins_of_the_last_seat_one_wins_the_rest_409)
 				won++;
 			} else {
 				ck_assert_msg(racers[i].status == 409 && strcmp(racers[i].code, "game_started") == 0,
-					      "a loser gets 409 game_started, not %ld %s", racers[i].status, racers[i].code);
+					      "a loser gets 409 game_started, not %ld %s", racers[i].status,
+					      racers[i].code);
 			}
 		}
 		ck_assert_int_eq(won, 1);
@@ -283,7 +291,8 @@ START_TEST(test_joining_a_finished_game_is_409_game_finished)
 	struct http_client *client = &http_fixture.direct;
 	struct waiting game;
 	create_waiting(client,
-		       "{\"players\": [{\"open\": true}, {\"name\": \"R1\", \"bot\": true}, {\"name\": \"R2\", \"bot\": true}]}",
+		       "{\"players\": [{\"open\": true}, {\"name\": \"R1\", \"bot\": true}, {\"name\": \"R2\", "
+		       "\"bot\": true}]}",
 		       &game);
 	int started = 0;
 	ck_assert_int_eq(join_ok(client, &game, "Ann", &started), 0);
@@ -309,7 +318,8 @@ START_TEST(test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_
 	struct http_client *client = &http_fixture.checked;
 	struct waiting game;
 	create_waiting(client,
-		       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}, {\"open\": true}]}", &game);
+		       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}, {\"open\": true}]}",
+		       &game);
 	join_ok(client, &game, "Bob", NULL);
 	char bob[64];
 	snprintf(bob, sizeof bob, "%s", game.game.tokens[1]);
@@ -350,9 +360,9 @@ START_TEST(test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_
 	http_call(client, "POST", http_game_path(&game.game, "/seats/2/bot", (char[128]){0}, 128),
 		  game.game.admin_token, "{\"name\": \"Robo\"}", NULL, &response);
 	ck_assert_msg(response.status == 200, "bot: %s", http_describe(&response));
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(response.json, "seats"), 2),
-							   "name")),
-			 "Robo");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_array_get(json_object_get(response.json, "seats"), 2), "name")),
+		"Robo");
 	http_response_free(&response);
 	http_call(client, "POST", http_game_path(&game.game, "/seats/3/bot", (char[128]){0}, 128),
 		  game.game.admin_token, NULL, NULL, &response);
@@ -366,8 +376,8 @@ START_TEST(test_the_admin_removes_a_player_and_gives_a_seat_to_a_bot_before_the_
 	http_assert_problem(&response, 401, "unknown_token");
 	http_response_free(&response);
 	json_t *view = http_get_ok(client, game.game.path, game.game.tokens[1]);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(view, "players"), 1), "name")),
-			 "Dee");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_array_get(json_object_get(view, "players"), 1), "name")), "Dee");
 	ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(view, "players"), 2), "bot")));
 	json_decref(view);
 	http_call(client, "DELETE", path, game.game.admin_token, NULL, NULL, &response);
@@ -398,15 +408,15 @@ START_TEST(test_the_last_seat_a_person_may_take_cannot_go_to_a_bot_without_the_k
 	for (int s = 0; s < 2; s++) {
 		char path[128], name[32];
 		snprintf(name, sizeof name, "/seats/%d/bot", s);
-		http_call(client, "POST", http_game_path(&game.game, name, path, sizeof path), game.game.admin_token, NULL,
-			  NULL, &response);
+		http_call(client, "POST", http_game_path(&game.game, name, path, sizeof path), game.game.admin_token,
+			  NULL, NULL, &response);
 		ck_assert_msg(response.status == 200, "bot %d: %s", s, http_describe(&response));
 		ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
 		http_response_free(&response);
 	}
 	char *before = seats_text(client, &game);
-	http_call(client, "POST", http_game_path(&game.game, "/seats/2/bot", (char[128]){0}, 128), game.game.admin_token,
-		  "{\"name\": \"Robo\"}", NULL, &response);
+	http_call(client, "POST", http_game_path(&game.game, "/seats/2/bot", (char[128]){0}, 128),
+		  game.game.admin_token, "{\"name\": \"Robo\"}", NULL, &response);
 	http_assert_problem(&response, 403, "create_key_required");
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")), "seat");
 	http_response_free(&response);
@@ -428,9 +438,13 @@ START_TEST(test_the_lobby_lists_public_waiting_games_newest_first_in_pages_witho
 	enum { PUBLIC_GAMES = 5 };
 	struct waiting games[PUBLIC_GAMES], hidden;
 	for (int i = 0; i < PUBLIC_GAMES; i++)
-		create_waiting(client, "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"name\": \"Robo\", \"bot\": true}], \"public\": true}",
+		create_waiting(client,
+			       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"name\": \"Robo\", \"bot\": "
+			       "true}], \"public\": true}",
 			       &games[i]);
-	create_waiting(client, "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"name\": \"Robo\", \"bot\": true}]}", &hidden);
+	create_waiting(client,
+		       "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"name\": \"Robo\", \"bot\": true}]}",
+		       &hidden);
 	/* One public game starts: it leaves the lobby. */
 	join_ok(client, &games[2], "Bob", NULL);
 
@@ -449,7 +463,8 @@ START_TEST(test_the_lobby_lists_public_waiting_games_newest_first_in_pages_witho
 		ck_assert_int_le(json_array_size(list), 2);
 		size_t index;
 		json_t *entry;
-		json_array_foreach(list, index, entry) {
+		json_array_foreach(list, index, entry)
+		{
 			ck_assert_str_eq(json_string_value(json_object_get(entry, "status")), "waiting");
 			ck_assert_str_ne(json_string_value(json_object_get(entry, "id")), hidden.game.id);
 			for (int i = 0; i < PUBLIC_GAMES; i++)
@@ -522,11 +537,13 @@ START_TEST(test_bad_input_is_400_naming_the_field_and_changes_nothing)
 	assert_seats_unchanged(client, &game, before);
 	free(before);
 
-	assert_bad("POST", "/v1/games", NULL, "{\"players\": [{\"name\": \"A\"}, {\"open\": true, \"name\": \"B\"}, {\"open\": true}]}",
+	assert_bad("POST", "/v1/games", NULL,
+		   "{\"players\": [{\"name\": \"A\"}, {\"open\": true, \"name\": \"B\"}, {\"open\": true}]}",
 		   "invalid_field", "players[1].open");
 	assert_bad("POST", "/v1/games", NULL, "{\"players\": [{\"name\": \"A\"}, {\"open\": 1}, {\"open\": true}]}",
 		   "invalid_field", "players[1].open");
-	assert_bad("POST", "/v1/games", NULL, "{\"players\": [{\"name\": \"A\"}, {\"open\": true}, {\"open\": true}], \"public\": 1}",
+	assert_bad("POST", "/v1/games", NULL,
+		   "{\"players\": [{\"name\": \"A\"}, {\"open\": true}, {\"open\": true}], \"public\": 1}",
 		   "invalid_field", "public");
 	assert_bad("POST", "/v1/games", NULL, "{\"seats\": 3, \"public\": true}", "invalid_field", "public");
 	assert_bad("GET", "/v1/games", NULL, NULL, "missing_field", "status");

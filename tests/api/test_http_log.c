@@ -60,7 +60,8 @@ START_TEST(test_log_pages_have_no_gap_or_duplicate)
 		ck_assert_int_le(json_array_size(events), 7);
 		size_t index;
 		json_t *event;
-		json_array_foreach(events, index, event) {
+		json_array_foreach(events, index, event)
+		{
 			ck_assert_int_eq(json_integer_value(json_object_get(event, "version")), after + 1);
 			ck_assert(json_equal(event, json_array_get(all, seen)));
 			ck_assert(json_is_string(json_object_get(event, "created_at")));

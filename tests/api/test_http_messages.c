@@ -143,8 +143,11 @@ START_TEST(test_text_must_be_1_to_500_characters_of_clean_utf8)
 	char *too_long = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	static const char *const refused[] = {
-		"{\"text\": \"\"}", "{\"text\": \"\\n \"}", "{\"text\": \"bell \\u0007\"}",
-		"{\"text\": \"evil \\u202e txet\"}", "{\"text\": 12}",
+		"{\"text\": \"\"}",
+		"{\"text\": \"\\n \"}",
+		"{\"text\": \"bell \\u0007\"}",
+		"{\"text\": \"evil \\u202e txet\"}",
+		"{\"text\": 12}",
 	};
 	for (size_t i = 0; i <= sizeof refused / sizeof refused[0]; i++) {
 		struct http_response response;

@@ -7,11 +7,10 @@
  * one client per game follows its stream in short reads resumed by Last-Event-ID, one
  * long-polls the player's feed from its cursor, one asks pictures of the games now at
  * sizes nobody asked before, and two list the player's games sorted by deadline and by
- * last change by turns, each starting with another order. What must hold: every answer is the one asked for (each stream's
- * event ids rise and never repeat across reads, the feed names only the player's games,
- * each list is in the order asked: issue 20 item 13 shared the order between concurrent
- * requests through a static variable), the server exits 0 on SIGTERM and its log holds no
- * assertion or sanitizer report.
+ * last change by turns, each starting with another order. What must hold: every answer is the one asked for (each
+ * stream's event ids rise and never repeat across reads, the feed names only the player's games, each list is in the
+ * order asked: issue 20 item 13 shared the order between concurrent requests through a static variable), the server
+ * exits 0 on SIGTERM and its log holds no assertion or sanitizer report.
  *
  * `make test-tsan` runs this against a ThreadSanitizer build of the server (tests/tsan.mk),
  * where any data race in the server's code fails the run; in the normal suites it is one
@@ -93,7 +92,8 @@ static void *follow_stream(void *argument)
 	long seen = 0;
 	while (running(self->shared)) {
 		struct http_stream stream;
-		http_stream_read(self->shared->base, path, game->tokens[0], *last ? last : NULL, 16, NULL, 1.0, &stream);
+		http_stream_read(self->shared->base, path, game->tokens[0], *last ? last : NULL, 16, NULL, 1.0,
+				 &stream);
 		self->outcome.requests++;
 		if (stream.status != 200) {
 			char status[32];
@@ -104,7 +104,8 @@ static void *follow_stream(void *argument)
 			long id = stream.events[i].id;
 			const char *type = stream.events[i].type;
 			/* (a your_turn note repeats the id before it, and comes again on a resume) */
-			if (id < 0 || strcmp(type, "your_turn") == 0 || strcmp(type, "message") == 0 || strcmp(type, "end") == 0)
+			if (id < 0 || strcmp(type, "your_turn") == 0 || strcmp(type, "message") == 0 ||
+			    strcmp(type, "end") == 0)
 				continue;
 			if (id <= seen) {
 				char ids[64];
@@ -128,7 +129,8 @@ static void *poll_feed(void *argument)
 	http_client_init(&client, shared->base, 0);
 	char cursor[96] = "", path[192];
 	while (running(shared)) {
-		snprintf(path, sizeof path, "/v1/players/me/feed?wait=1&limit=50%s%s", *cursor ? "&after=" : "", cursor);
+		snprintf(path, sizeof path, "/v1/players/me/feed?wait=1&limit=50%s%s", *cursor ? "&after=" : "",
+			 cursor);
 		struct http_response response;
 		http_call(&client, "GET", path, shared->player_token, NULL, NULL, &response);
 		self->outcome.requests++;
@@ -139,13 +141,15 @@ static void *poll_feed(void *argument)
 			snprintf(cursor, sizeof cursor, "%s", next);
 			size_t index;
 			json_t *item;
-			json_array_foreach(json_object_get(response.json, "items"), index, item) {
+			json_array_foreach(json_object_get(response.json, "items"), index, item)
+			{
 				const char *id = json_string_value(json_object_get(item, "game"));
 				int ours = 0;
 				for (int g = 0; g < GAMES; g++)
 					ours |= id && strcmp(id, shared->games[g].id) == 0;
 				if (!ours)
-					wrong(&self->outcome, "%s: an item of another game: %s", path, http_describe(&response));
+					wrong(&self->outcome, "%s: an item of another game: %s", path,
+					      http_describe(&response));
 			}
 		}
 		http_response_free(&response);
@@ -163,8 +167,9 @@ static void *draw_pictures(void *argument)
 	client.timeout_ms = 120000;
 	for (int k = 0; running(shared); k++) {
 		char path[192];
-		snprintf(path, sizeof path, "%s/board.%s?size=%d%s", shared->games[k % GAMES].path, k / 2 % 2 ? "png" : "svg",
-		         RENDER_SIZE_MIN + k * 37 % (RENDER_SIZE_MAX - RENDER_SIZE_MIN + 1), k / 4 % 2 ? "&theme=dark" : "");
+		snprintf(path, sizeof path, "%s/board.%s?size=%d%s", shared->games[k % GAMES].path,
+			 k / 2 % 2 ? "png" : "svg", RENDER_SIZE_MIN + k * 37 % (RENDER_SIZE_MAX - RENDER_SIZE_MIN + 1),
+			 k / 4 % 2 ? "&theme=dark" : "");
 		struct http_response response;
 		http_call(&client, "GET", path, NULL, NULL, NULL, &response);
 		self->outcome.requests++;
@@ -186,7 +191,8 @@ static void *list_games(void *argument)
 	http_client_init(&client, shared->base, 0);
 	for (int k = self->game; running(shared); k++) {
 		int by_deadline = k % 2;
-		const char *path = by_deadline ? "/v1/players/me/games?sort=deadline" : "/v1/players/me/games?sort=last_change";
+		const char *path =
+			by_deadline ? "/v1/players/me/games?sort=deadline" : "/v1/players/me/games?sort=last_change";
 		struct http_response response;
 		http_call(&client, "GET", path, shared->player_token, NULL, NULL, &response);
 		self->outcome.requests++;
@@ -198,10 +204,13 @@ static void *list_games(void *argument)
 			int ordered;
 			if (by_deadline) {
 				/* the first game has a deadline, the second none: it comes first */
-				ordered = strcmp(json_string_value(json_object_get(first, "id")), shared->games[0].id) == 0;
+				ordered = strcmp(json_string_value(json_object_get(first, "id")),
+						 shared->games[0].id) == 0;
 			} else {
-				const char *a = json_string_value(json_object_get(json_object_get(first, "last_change"), "at"));
-				const char *b = json_string_value(json_object_get(json_object_get(second, "last_change"), "at"));
+				const char *a =
+					json_string_value(json_object_get(json_object_get(first, "last_change"), "at"));
+				const char *b = json_string_value(
+					json_object_get(json_object_get(second, "last_change"), "at"));
 				ordered = a && b && strcmp(a, b) >= 0;
 			}
 			if (!ordered)
@@ -227,9 +236,9 @@ START_TEST(test_moves_streams_feed_pictures_and_lists_at_once_answer_right_and_t
 	for (int g = 0; g < GAMES; g++) {
 		char body[512];
 		snprintf(body, sizeof body,
-		         "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}],"
-		         " \"options\": {" FIXED_START_OPTIONS "%s}}",
-		         shared.player_id, g == 0 ? ", \"turn_timeout_s\": 86400" : "");
+			 "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}],"
+			 " \"options\": {" FIXED_START_OPTIONS "%s}}",
+			 shared.player_id, g == 0 ? ", \"turn_timeout_s\": 86400" : "");
 		http_game_create_body(&client, body, &shared.games[g]);
 	}
 	atomic_store(&shared.movers_left, GAMES);
@@ -262,16 +271,16 @@ START_TEST(test_moves_streams_feed_pictures_and_lists_at_once_answer_right_and_t
 	char counts[512];
 	int used = 0;
 	for (int i = 0; i < CLIENTS; i++)
-		used += snprintf(counts + used, sizeof counts - (size_t)used, "%s%s %d", i ? ", " : "", clients[i].outcome.what,
-		                 clients[i].outcome.requests);
+		used += snprintf(counts + used, sizeof counts - (size_t)used, "%s%s %d", i ? ", " : "",
+				 clients[i].outcome.what, clients[i].outcome.requests);
 	fprintf(stderr, "mixed stress: %s requests in %.1f s\n", counts, seconds);
 	char tail[2048];
 	for (int i = 0; i < CLIENTS; i++) {
 		if (clients[i].outcome.wrong) {
 			http_log_tail(server.log_path, tail, sizeof tail);
 			ck_abort_msg("%s: %d of %d answers wrong; the first: %s\nthe server's log ends:\n%s",
-			             clients[i].outcome.what, clients[i].outcome.wrong, clients[i].outcome.requests,
-			             clients[i].outcome.first_wrong, tail);
+				     clients[i].outcome.what, clients[i].outcome.wrong, clients[i].outcome.requests,
+				     clients[i].outcome.first_wrong, tail);
 		}
 		ck_assert_msg(clients[i].outcome.requests > 0, "%s made no request", clients[i].outcome.what);
 	}
@@ -283,8 +292,9 @@ START_TEST(test_moves_streams_feed_pictures_and_lists_at_once_answer_right_and_t
 	ck_assert_ptr_nonnull(log);
 	char line[4096];
 	while (fgets(line, sizeof line, log))
-		ck_assert_msg(!strstr(line, "Assertion") && !strstr(line, "Sanitizer") && !strstr(line, "runtime error"),
-		              "the server's log: %s", line);
+		ck_assert_msg(!strstr(line, "Assertion") && !strstr(line, "Sanitizer") &&
+				      !strstr(line, "runtime error"),
+			      "the server's log: %s", line);
 	fclose(log);
 }
 END_TEST

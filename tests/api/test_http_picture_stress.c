@@ -44,7 +44,7 @@ static int setting(const char *name, int fallback, int low, int high)
 struct stress {
 	const char *base;
 	const char *game_path;
-	int pictures; /* per client */
+	int pictures;	  /* per client */
 	atomic_int *next; /* the next combination to ask for */
 	pthread_barrier_t *barrier;
 	/* results, checked by the test's own thread (Check's assertions belong to it) */
@@ -57,15 +57,15 @@ struct stress {
  * the range, so neighbouring combinations differ in size a lot) and with it the version. */
 static void picture_path(const char *game_path, int k, char *out, size_t size, int *png)
 {
-	static const char *const label_lists[8] = {"",           "nodes",       "edges",       "nodes,edges",
-	                                          "hexes",      "nodes,hexes", "edges,hexes", "nodes,edges,hexes"};
+	static const char *const label_lists[8] = {"",	    "nodes",	   "edges",	  "nodes,edges",
+						   "hexes", "nodes,hexes", "edges,hexes", "nodes,edges,hexes"};
 	*png = k & 1;
 	int dark = k >> 1 & 1, labels = k >> 2 & 7, rest = k >> 5;
 	int version = 1 + rest % VERSIONS;
 	int sizes = RENDER_SIZE_MAX - RENDER_SIZE_MIN + 1;
 	int pixels = RENDER_SIZE_MIN + rest * 97 % sizes;
 	snprintf(out, size, "%s/board.%s?version=%d&size=%d%s%s%s", game_path, *png ? "png" : "svg", version, pixels,
-	         dark ? "&theme=dark" : "", labels ? "&labels=" : "", label_lists[labels]);
+		 dark ? "&theme=dark" : "", labels ? "&labels=" : "", label_lists[labels]);
 }
 
 static void *ask(void *argument)
@@ -92,13 +92,13 @@ static void *ask(void *argument)
 		char type[64] = "";
 		http_response_header(&response, "Content-Type", type, sizeof type);
 		int right = response.status == 200 && strcmp(type, png ? "image/png" : "image/svg+xml") == 0 &&
-		            (png ? response.body_length > 8 && memcmp(response.body, "\x89PNG\r\n\x1a\n", 8) == 0
-		                 : strstr(response.body, "<svg") != NULL && strstr(response.body, "</svg>") != NULL);
+			    (png ? response.body_length > 8 && memcmp(response.body, "\x89PNG\r\n\x1a\n", 8) == 0
+				 : strstr(response.body, "<svg") != NULL && strstr(response.body, "</svg>") != NULL);
 		if (right) {
 			stress->drawn++;
 		} else if (stress->wrong++ == 0) {
 			snprintf(stress->wrong_description, sizeof stress->wrong_description, "%s: %s", path,
-			         http_describe(&response));
+				 http_describe(&response));
 		}
 		http_response_free(&response);
 	}
@@ -131,8 +131,11 @@ START_TEST(test_threads_drawing_uncached_pictures_at_once_never_abort_the_server
 	struct stress stresses[MAX_THREADS];
 	pthread_t ids[MAX_THREADS];
 	for (int t = 0; t < threads; t++) {
-		stresses[t] = (struct stress){.base = server.url, .game_path = game.path, .pictures = pictures,
-		                              .next = &next, .barrier = &barrier};
+		stresses[t] = (struct stress){.base = server.url,
+					      .game_path = game.path,
+					      .pictures = pictures,
+					      .next = &next,
+					      .barrier = &barrier};
 		pthread_create(&ids[t], NULL, ask, &stresses[t]);
 	}
 	double started = http_clock();
@@ -146,13 +149,14 @@ START_TEST(test_threads_drawing_uncached_pictures_at_once_never_abort_the_server
 	double seconds = http_clock() - started;
 	pthread_barrier_destroy(&barrier);
 	fprintf(stderr, "picture stress: %d threads x %d uncached pictures: %d drawn, %d wrong in %.1f s (%.0f/s)\n",
-	        threads, pictures, drawn, wrong, seconds, drawn / seconds);
+		threads, pictures, drawn, wrong, seconds, drawn / seconds);
 	char tail[2048];
 	for (int t = 0; t < threads; t++)
 		if (stresses[t].wrong) {
 			http_log_tail(server.log_path, tail, sizeof tail);
-			ck_abort_msg("%d of %d answers were not the picture asked for; the first: %s\nthe server's log ends:\n%s",
-			             wrong, threads * pictures, stresses[t].wrong_description, tail);
+			ck_abort_msg("%d of %d answers were not the picture asked for; the first: %s\nthe server's log "
+				     "ends:\n%s",
+				     wrong, threads * pictures, stresses[t].wrong_description, tail);
 		}
 	ck_assert_int_eq(drawn, threads * pictures);
 	struct http_response response;
@@ -167,8 +171,9 @@ START_TEST(test_threads_drawing_uncached_pictures_at_once_never_abort_the_server
 	ck_assert_ptr_nonnull(log);
 	char line[4096];
 	while (fgets(line, sizeof line, log))
-		ck_assert_msg(!strstr(line, "Assertion") && !strstr(line, "Sanitizer") && !strstr(line, "runtime error"),
-		              "the server's log: %s", line);
+		ck_assert_msg(!strstr(line, "Assertion") && !strstr(line, "Sanitizer") &&
+				      !strstr(line, "runtime error"),
+			      "the server's log: %s", line);
 	fclose(log);
 }
 END_TEST

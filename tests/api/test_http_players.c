@@ -64,8 +64,8 @@ START_TEST(test_a_player_token_acts_for_its_own_seat_and_is_403_on_every_route_o
 
 	/* Ann's token is seat 0: its view, its actions, its moves. */
 	json_t *view = http_get_ok(client, game.path, ann.token);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(view, "players"), 0), "name")),
-			 "Ann");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(json_array_get(json_object_get(view, "players"), 0), "name")), "Ann");
 	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(view, "you"), "seat")), 0);
 	json_decref(view);
 	char path[256];
@@ -107,11 +107,14 @@ START_TEST(test_a_player_token_acts_for_its_own_seat_and_is_403_on_every_route_o
 		{"GET", "/webhooks/0000000000000001/deliveries", NULL},
 	};
 	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
-		http_call(&http_fixture.direct, routes[i].method, http_game_path(&game, routes[i].suffix, path, sizeof path),
-			  quinn.token, routes[i].body, NULL, &response);
+		http_call(&http_fixture.direct, routes[i].method,
+			  http_game_path(&game, routes[i].suffix, path, sizeof path), quinn.token, routes[i].body, NULL,
+			  &response);
 		ck_assert_msg(response.status == 403 && response.json &&
-				      strcmp(json_string_value(json_object_get(response.json, "code")), "player_not_seated") == 0,
-			      "%s %s with a foreign player token: %s", routes[i].method, path, http_describe(&response));
+				      strcmp(json_string_value(json_object_get(response.json, "code")),
+					     "player_not_seated") == 0,
+			      "%s %s with a foreign player token: %s", routes[i].method, path,
+			      http_describe(&response));
 		http_response_free(&response);
 	}
 	ck_assert_int_eq(http_game_version(client, &game), version);
@@ -163,8 +166,8 @@ START_TEST(test_joining_with_a_player_token_binds_the_seat_to_the_player)
 	http_response_free(&response);
 
 	/* One seat per player and game: a second join is refused, the seat stays open. */
-	http_call(client, "POST", "/v1/games", NULL, "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}",
-		  NULL, &response);
+	http_call(client, "POST", "/v1/games", NULL,
+		  "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}", NULL, &response);
 	ck_assert_int_eq(response.status, 201);
 	snprintf(id, sizeof id, "%s", json_string_value(json_object_get(response.json, "id")));
 	snprintf(body, sizeof body, "{\"invite\": \"%s\"}",
@@ -249,7 +252,8 @@ START_TEST(test_my_games_over_a_player_in_twenty_games_with_filter_sorts_and_pag
 	size_t index;
 	json_t *entry;
 	const char *previous = NULL;
-	json_array_foreach(all, index, entry) {
+	json_array_foreach(all, index, entry)
+	{
 		int found = -1;
 		for (int g = 0; g < GAMES; g++)
 			if (strcmp(json_string_value(json_object_get(entry, "id")), games[g].id) == 0)
@@ -272,7 +276,8 @@ START_TEST(test_my_games_over_a_player_in_twenty_games_with_filter_sorts_and_pag
 
 	json_t *mine = all_pages(client, &ann, "waiting_for_me=true", 4);
 	ck_assert_int_eq(json_array_size(mine), GAMES / 2);
-	json_array_foreach(mine, index, entry) {
+	json_array_foreach(mine, index, entry)
+	{
 		ck_assert(json_is_true(json_object_get(entry, "waiting_for_me")));
 		json_t *waiting = json_object_get(entry, "waiting_for");
 		ck_assert_int_eq(json_integer_value(json_array_get(waiting, 0)), 0);
@@ -286,12 +291,14 @@ START_TEST(test_my_games_over_a_player_in_twenty_games_with_filter_sorts_and_pag
 	ck_assert_int_eq(json_array_size(by_deadline), GAMES);
 	int with_deadline = 0, ended = 0;
 	previous = NULL;
-	json_array_foreach(by_deadline, index, entry) {
+	json_array_foreach(by_deadline, index, entry)
+	{
 		json_t *deadline = json_object_get(entry, "deadline");
 		if (json_is_string(deadline)) {
 			ck_assert_msg(!ended, "games with a deadline come first");
 			if (previous)
-				ck_assert_msg(strcmp(previous, json_string_value(deadline)) <= 0, "soonest deadline first");
+				ck_assert_msg(strcmp(previous, json_string_value(deadline)) <= 0,
+					      "soonest deadline first");
 			previous = json_string_value(deadline);
 			with_deadline++;
 		} else {
@@ -313,8 +320,8 @@ static void assert_bad(const char *method, const char *path, const char *token, 
 	http_assert_problem(&response, status, code);
 	if (field) {
 		json_t *named = json_object_get(response.json, "field");
-		ck_assert_msg(json_is_string(named) && strcmp(json_string_value(named), field) == 0, "%s %s names %s: %s",
-			      method, path, field, http_describe(&response));
+		ck_assert_msg(json_is_string(named) && strcmp(json_string_value(named), field) == 0,
+			      "%s %s names %s: %s", method, path, field, http_describe(&response));
 	}
 	http_response_free(&response);
 }
@@ -333,8 +340,8 @@ START_TEST(test_bad_input_is_refused_naming_the_field)
 	assert_bad("POST", "/v1/games", NULL,
 		   "{\"players\": [{\"player\": \"0000000000000001\"}, {\"name\": \"B\"}, {\"name\": \"C\"}]}", 400,
 		   "invalid_field", "players[0].player");
-	snprintf(body, sizeof body,
-		 "{\"players\": [{\"player\": \"%s\"}, {\"player\": \"%s\"}, {\"name\": \"C\"}]}", ann.id, ann.id);
+	snprintf(body, sizeof body, "{\"players\": [{\"player\": \"%s\"}, {\"player\": \"%s\"}, {\"name\": \"C\"}]}",
+		 ann.id, ann.id);
 	assert_bad("POST", "/v1/games", NULL, body, 400, "invalid_field", "players[1].player");
 	snprintf(body, sizeof body,
 		 "{\"players\": [{\"player\": \"%s\", \"bot\": true}, {\"name\": \"B\"}, {\"name\": \"C\"}]}", ann.id);

@@ -49,16 +49,11 @@
 #define ANSWER_MAX 16384
 
 /* The server's own defaults, where the test fixture's differ (tests/api/http_process.c). */
-static const char *const default_settings[] = {"RATE_LIMIT_IP=200",
-                                               "RATE_LIMIT_TOKEN=50",
-                                               "CREATE_RATE_IP=60",
-                                               "ALL_BOT_GAMES=0",
-                                               "WEBHOOK_ALLOW_PRIVATE=0",
-                                               "THREADS=16",
-                                               "PLAYER_RATE_IP=30",
-                                               "IMPORT_BYTES_IP=16777216",
-                                               "AWAY_RATE_SEAT=24",
-                                               NULL};
+static const char *const default_settings[] = {"RATE_LIMIT_IP=200",	  "RATE_LIMIT_TOKEN=50",
+					       "CREATE_RATE_IP=60",	  "ALL_BOT_GAMES=0",
+					       "WEBHOOK_ALLOW_PRIVATE=0", "THREADS=16",
+					       "PLAYER_RATE_IP=30",	  "IMPORT_BYTES_IP=16777216",
+					       "AWAY_RATE_SEAT=24",	  NULL};
 
 struct probe_world {
 	int port;
@@ -75,104 +70,104 @@ struct probe_answer {
 /* ---- Hostile values ---- */
 
 static const char *const game_ids[] = {
-        NULL, /* the started game */
-        NULL, /* the waiting game */
-        "0000000000000000",
-        "ffffffffffffffff",
-        "0123456789ABCDEF",
-        "0123",
-        "0123456789abcdef0",
-        "zzzzzzzzzzzzzzzz",
-        "%00",
-        "..",
-        "%2e%2e",
-        "-1",
-        "%ff%fe",
-        "\xc3\x28",
-        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-        "7fffffffffffffff",
-        "8000000000000000",
+	NULL, /* the started game */
+	NULL, /* the waiting game */
+	"0000000000000000",
+	"ffffffffffffffff",
+	"0123456789ABCDEF",
+	"0123",
+	"0123456789abcdef0",
+	"zzzzzzzzzzzzzzzz",
+	"%00",
+	"..",
+	"%2e%2e",
+	"-1",
+	"%ff%fe",
+	"\xc3\x28",
+	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	"7fffffffffffffff",
+	"8000000000000000",
 };
-static const char *const numbers[] = {"0",          "1",   "2",    "3",   "4",  "9",
-                                      "-1",         "+1",  " 1",   "1e3", "x",  "99999999999999999999",
-                                      "2147483648", "%00", "0x10", "1.5", "%31"};
+static const char *const numbers[] = {"0",	    "1",   "2",	   "3",	  "4",	"9",
+				      "-1",	    "+1",  " 1",   "1e3", "x",	"99999999999999999999",
+				      "2147483648", "%00", "0x10", "1.5", "%31"};
 static const char *const files[] = {"index.js", "app.js",    "..%2f..%2fetc%2fpasswd", "%00", "x.css", "....",
-                                    "a%2fb",    "index.html"};
+				    "a%2fb",	"index.html"};
 static const char *const queries[] = {
-        "",
-        "?after=-1",
-        "?after=99999999999999999999&limit=0",
-        "?limit=1e9&wait=abc",
-        "?wait=61",
-        "?version=%ff",
-        "?version=0",
-        "?version=2147483648",
-        "?size=99999&labels=xyz&theme=%00",
-        "?size=319&theme=dark&labels=nodes,edges,hexes,nodes",
-        "?token=st_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-        "?cursor=zzz&status=waiting",
-        "?status=finished&limit=101",
-        "?sort=bad&waiting_for_me=maybe",
-        "?code=%00%00&code=x",
-        "?after=1.5.7",
-        "?after=%E2%80%AE",
-        "?limit=&after=&wait=",
-        NULL, /* a 4 KB query */
+	"",
+	"?after=-1",
+	"?after=99999999999999999999&limit=0",
+	"?limit=1e9&wait=abc",
+	"?wait=61",
+	"?version=%ff",
+	"?version=0",
+	"?version=2147483648",
+	"?size=99999&labels=xyz&theme=%00",
+	"?size=319&theme=dark&labels=nodes,edges,hexes,nodes",
+	"?token=st_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	"?cursor=zzz&status=waiting",
+	"?status=finished&limit=101",
+	"?sort=bad&waiting_for_me=maybe",
+	"?code=%00%00&code=x",
+	"?after=1.5.7",
+	"?after=%E2%80%AE",
+	"?limit=&after=&wait=",
+	NULL, /* a 4 KB query */
 };
 static const char *const content_types[] = {"application/json", "application/json; charset=utf-8", "text/plain", NULL,
-                                            "application/jsonx"};
+					    "application/jsonx"};
 
 static char deep_body[6100];
 static char big_body[16000];
 
 static const char *const bodies[] = {
-        NULL,
-        "{}",
-        "[]",
-        "null",
-        "12",
-        "\"text\"",
-        "{\"a\":",
-        "\xff\xfe\xfd not json",
-        NULL, /* deep nesting */
-        "{\"name\": 1, \"players\": \"x\", \"seats\": 99, \"options\": [], \"events\": {}, \"url\": 5, \"format\": "
-        "\"x\", "
-        "\"mentions\": [], \"text\": [], \"invite\": null, \"address\": 7, \"type\": {}, \"give\": \"x\", \"get\": [], "
-        "\"resources\": null, \"node\": -1, \"edge\": 1e99, \"dice\": \"x\", \"seed\": \"x\", \"public\": \"x\"}",
-        "{\"name\": \"\\u3164\"}",
-        "{\"text\": \"\\u202e\\u0000\"}",
-        "{\"type\": \"roll\"}",
-        "{\"type\": \"build_road\", \"edge\": 72}",
-        "{\"url\": \"http://127.0.0.1:1/\"}",
-        "{\"url\": \"https://discord.com/api/webhooks/1/x\", \"format\": \"discord\", \"mentions\": {\"0\": "
-        "\"@everyone\"}}",
-        "{\"address\": \"a@b\\r\\nBcc: c@d\"}",
-        "{\"invite\": \"iv_x\", \"name\": \"   \"}",
-        "{\"seats\": 3}",
-        "{\"players\": [{\"bot\": true}, {\"bot\": true}, {\"bot\": true}]}",
-        "{\"events\": [], \"seed\": \"12x\"}",
-        "{\"events\": [1]}",
-        "{\"events\": [{}], \"players\": null}",
-        "{\"give\": {\"ore\": -1}, \"get\": {\"wool\": 99999999999}}",
-        "{\"a\": 1, \"a\": 2}",
-        NULL, /* a body near the size limit */
+	NULL,
+	"{}",
+	"[]",
+	"null",
+	"12",
+	"\"text\"",
+	"{\"a\":",
+	"\xff\xfe\xfd not json",
+	NULL, /* deep nesting */
+	"{\"name\": 1, \"players\": \"x\", \"seats\": 99, \"options\": [], \"events\": {}, \"url\": 5, \"format\": "
+	"\"x\", "
+	"\"mentions\": [], \"text\": [], \"invite\": null, \"address\": 7, \"type\": {}, \"give\": \"x\", \"get\": [], "
+	"\"resources\": null, \"node\": -1, \"edge\": 1e99, \"dice\": \"x\", \"seed\": \"x\", \"public\": \"x\"}",
+	"{\"name\": \"\\u3164\"}",
+	"{\"text\": \"\\u202e\\u0000\"}",
+	"{\"type\": \"roll\"}",
+	"{\"type\": \"build_road\", \"edge\": 72}",
+	"{\"url\": \"http://127.0.0.1:1/\"}",
+	"{\"url\": \"https://discord.com/api/webhooks/1/x\", \"format\": \"discord\", \"mentions\": {\"0\": "
+	"\"@everyone\"}}",
+	"{\"address\": \"a@b\\r\\nBcc: c@d\"}",
+	"{\"invite\": \"iv_x\", \"name\": \"   \"}",
+	"{\"seats\": 3}",
+	"{\"players\": [{\"bot\": true}, {\"bot\": true}, {\"bot\": true}]}",
+	"{\"events\": [], \"seed\": \"12x\"}",
+	"{\"events\": [1]}",
+	"{\"events\": [{}], \"players\": null}",
+	"{\"give\": {\"ore\": -1}, \"get\": {\"wool\": 99999999999}}",
+	"{\"a\": 1, \"a\": 2}",
+	NULL, /* a body near the size limit */
 };
 
 static const char *const extra_headers[] = {
-        "",
-        "If-Match: \"-1\"\r\n",
-        "If-Match: *\r\n",
-        "If-None-Match: \"\xff\"\r\n",
-        "Idempotency-Key: "
-        "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\r\n",
-        "Idempotency-Key: \x01\x02\r\n",
-        "Last-Event-ID: 1.2.3\r\n",
-        "Last-Event-ID: 99999999999.1\r\n",
-        "X-Request-Id: <script>\r\n",
-        "Origin: https://evil.example\r\nAccess-Control-Request-Method: DELETE\r\n",
-        "Accept: image/png\r\n",
-        "Accept: */*;q=0, image/svg+xml\r\n",
-        "Range: bytes=0-1\r\nExpect: 100-continue\r\n",
+	"",
+	"If-Match: \"-1\"\r\n",
+	"If-Match: *\r\n",
+	"If-None-Match: \"\xff\"\r\n",
+	"Idempotency-Key: "
+	"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\r\n",
+	"Idempotency-Key: \x01\x02\r\n",
+	"Last-Event-ID: 1.2.3\r\n",
+	"Last-Event-ID: 99999999999.1\r\n",
+	"X-Request-Id: <script>\r\n",
+	"Origin: https://evil.example\r\nAccess-Control-Request-Method: DELETE\r\n",
+	"Accept: image/png\r\n",
+	"Accept: */*;q=0, image/svg+xml\r\n",
+	"Range: bytes=0-1\r\nExpect: 100-continue\r\n",
 };
 
 static void build_fillers(void)
@@ -238,7 +233,7 @@ static void head_value(const char *head, const char *name, char *out, size_t siz
 /* Send `request` from loopback address number `source`; 1 with *answer, 0 with no answer
  * (*why says what happened). */
 static int exchange(int port, int source, const char *request, size_t length, struct probe_answer *answer, char *why,
-                    size_t why_size)
+		    size_t why_size)
 {
 	memset(answer, 0, sizeof *answer);
 	int fd = connect_from(source, port);
@@ -274,8 +269,8 @@ static int exchange(int port, int source, const char *request, size_t length, st
 				wanted = head; /* the head says enough */
 			else if (content_length[0])
 				wanted = head + (size_t)atol(content_length) < ANSWER_MAX
-				                 ? head + (size_t)atol(content_length)
-				                 : ANSWER_MAX;
+						 ? head + (size_t)atol(content_length)
+						 : ANSWER_MAX;
 		}
 	}
 	close(fd);
@@ -311,13 +306,13 @@ static void make_world(struct probe_world *world, int port, const char *url)
 	snprintf(world->admin_token, sizeof world->admin_token, "%s", game.admin_token);
 	struct http_response response;
 	http_call(&client, "POST", "/v1/games", NULL,
-	          "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}", NULL, &response);
+		  "{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}]}", NULL, &response);
 	ck_assert_msg(response.status == 201, "waiting game: %s", http_describe(&response));
 	snprintf(world->waiting, sizeof world->waiting, "%s", json_string_value(json_object_get(response.json, "id")));
 	snprintf(world->waiting_admin, sizeof world->waiting_admin, "%s",
-	         json_string_value(json_object_get(response.json, "admin_token")));
+		 json_string_value(json_object_get(response.json, "admin_token")));
 	snprintf(world->invite, sizeof world->invite, "%s",
-	         json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
 	http_response_free(&response);
 	char player_id[64];
 	http_player_create(&client, "Probe", player_id, world->player_token);
@@ -393,11 +388,11 @@ static const char *pick_token(const struct probe_world *world, struct rng *rng, 
 }
 
 static const char *const other_methods[] = {"PUT",  "PATCH",   "DELETE", "POST", "GET",
-                                            "HEAD", "OPTIONS", "TRACE",  "BREW"};
+					    "HEAD", "OPTIONS", "TRACE",	 "BREW"};
 
 /* Build one request for `route`; its length. */
 static size_t build_request(const struct probe_world *world, const struct route *route, struct rng *rng, char *out,
-                            size_t size)
+			    size_t size)
 {
 	char path[512];
 	pick_path(world, route->pattern, rng, path, sizeof path);
@@ -424,12 +419,12 @@ static size_t build_request(const struct probe_world *world, const struct route 
 	const char *token = pick_token(world, rng, token_scratch, sizeof token_scratch);
 	const char *extra = extra_headers[rng_below(rng, sizeof extra_headers / sizeof extra_headers[0])];
 	size_t length = (size_t)snprintf(out, size, "%s %s%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s",
-	                                 method, path, query, token ? token : "", extra);
+					 method, path, query, token ? token : "", extra);
 	if (body) {
 		if (type)
 			length += (size_t)snprintf(out + length, size - length, "Content-Type: %s\r\n", type);
 		length += (size_t)snprintf(out + length, size - length, "Content-Length: %zu\r\n\r\n%s", strlen(body),
-		                           body);
+					   body);
 	} else {
 		length += (size_t)snprintf(out + length, size - length, "\r\n");
 	}
@@ -441,7 +436,7 @@ static size_t build_request(const struct probe_world *world, const struct route 
 static int documented_5xx(const struct probe_answer *answer)
 {
 	static const char *const codes[] = {"database_unavailable", "shutting_down", "too_many_waiting", "render_busy",
-	                                    "mail_disabled"};
+					    "mail_disabled"};
 	if (answer->status != 503)
 		return 0;
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
@@ -488,17 +483,17 @@ START_TEST(test_every_route_survives_hostile_requests_with_default_settings)
 					char tail[1024];
 					http_log_tail(server.log_path, tail, sizeof tail);
 					ck_abort_msg("%s: no answer (%s) to:\n%.300s\nserver log ends:\n%s",
-					             route->pattern, why, request, tail);
+						     route->pattern, why, request, tail);
 				}
 				total++;
 				by_status[answer.status / 100 < 6 ? answer.status / 100 : 0]++;
 				ck_assert_msg(answer.status < 500 || documented_5xx(&answer),
-				              "%s: answered %d %s to:\n%.400s", route->pattern, answer.status,
-				              answer.code, request);
+					      "%s: answered %d %s to:\n%.400s", route->pattern, answer.status,
+					      answer.code, request);
 				hits += reached(&answer);
 			}
 			ck_assert_msg(hits > 0, "round %d: no probe reached the handler of %s %s", round,
-			              router_method_name(route->method), route->pattern);
+				      router_method_name(route->method), route->pattern);
 		}
 		struct http_response response;
 		http_call(&client, "GET", "/healthz", NULL, NULL, NULL, &response);
@@ -506,13 +501,13 @@ START_TEST(test_every_route_survives_hostile_requests_with_default_settings)
 		http_response_free(&response);
 	}
 	fprintf(stderr,
-	        "test_http_probe: %ld requests to %d routes in %d rounds, %.1f s: %ld 2xx, %ld 3xx, %ld 4xx, %ld 5xx "
-	        "(documented 503s)\n",
-	        total, count, rounds, http_clock() - started, by_status[2], by_status[3], by_status[4], by_status[5]);
+		"test_http_probe: %ld requests to %d routes in %d rounds, %.1f s: %ld 2xx, %ld 3xx, %ld 4xx, %ld 5xx "
+		"(documented 503s)\n",
+		total, count, rounds, http_clock() - started, by_status[2], by_status[3], by_status[4], by_status[5]);
 	http_client_cleanup(&client);
 	int status = http_server_stop(&server, 30);
 	ck_assert_msg(status == 0, "the server did not exit cleanly after the probe (status %d; log %s)", status,
-	              server.log_path);
+		      server.log_path);
 }
 END_TEST
 

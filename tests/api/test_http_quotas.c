@@ -29,18 +29,18 @@
 #define MESSAGES 2
 
 static const char *const settings[] = {"TRUSTED_PROXIES=127.0.0.1",
-                                       "PLAYER_RATE_IP=30",
-                                       "AWAY_RATE_SEAT=3",
-                                       "IMPORT_BYTES_IP=100000",
-                                       "WEBHOOK_RECEIVERS_MAX=2",
-                                       "MESSAGE_RATE_SEAT=2",
-                                       "WORKERS=0",
-                                       "WEBHOOK_WORKERS=0",
-                                       NULL};
+				       "PLAYER_RATE_IP=30",
+				       "AWAY_RATE_SEAT=3",
+				       "IMPORT_BYTES_IP=100000",
+				       "WEBHOOK_RECEIVERS_MAX=2",
+				       "MESSAGE_RATE_SEAT=2",
+				       "WORKERS=0",
+				       "WEBHOOK_WORKERS=0",
+				       NULL};
 
 /* One request as the client at `address` behind the trusted proxy (NULL: none). */
 static void call_as(struct http_client *client, const char *address, const char *method, const char *path,
-                    const char *token, const char *body, struct http_response *response)
+		    const char *token, const char *body, struct http_response *response)
 {
 	char header[96];
 	snprintf(header, sizeof header, "X-Forwarded-For: %s", address ? address : "");
@@ -55,7 +55,7 @@ static void assert_budget_refusal(const struct http_response *response, const ch
 	http_assert_problem(response, 429, code);
 	char retry[16];
 	ck_assert_msg(http_response_header(response, "Retry-After", retry, sizeof retry) != NULL,
-	              "429 without Retry-After");
+		      "429 without Retry-After");
 	ck_assert_int_ge(atoi(retry), 1);
 	const char *detail = json_string_value(json_object_get(response->json, "detail"));
 	ck_assert_msg(detail && strstr(detail, setting), "the detail names %s: %s", setting, detail ? detail : "");
@@ -138,9 +138,9 @@ START_TEST(test_forwarded_for_is_ignored_from_an_untrusted_peer_and_when_malform
 	static const char *const untrusting[] = {"RATE_LIMIT_IP=1", NULL};
 	static const char *const trusting[] = {"RATE_LIMIT_IP=1", "TRUSTED_PROXIES=127.0.0.1", NULL};
 	static const char *const distinct[] = {"203.0.113.1", "203.0.113.2", "203.0.113.3",
-	                                       "203.0.113.4", "203.0.113.5", "203.0.113.6"};
+					       "203.0.113.4", "203.0.113.5", "203.0.113.6"};
 	static const char *const malformed[] = {"garbage", "203.0.113.7, garbage", "999.1.1.1",
-	                                        "[::1",    "203.0.113.8:80",       ", ,"};
+						"[::1",	   "203.0.113.8:80",	   ", ,"};
 	struct http_server server;
 	struct http_client client;
 	double seconds;
@@ -149,7 +149,7 @@ START_TEST(test_forwarded_for_is_ignored_from_an_untrusted_peer_and_when_malform
 	http_client_init(&client, server.url, 0);
 	int passed = lobby_reads(&client, distinct, 6, 6, &seconds);
 	ck_assert_msg(passed <= 2 + (int)seconds + 1, "%d of 6 passed in %.1f s: the header was believed", passed,
-	              seconds);
+		      seconds);
 	http_client_cleanup(&client);
 	http_server_stop(&server, 30);
 
@@ -185,7 +185,7 @@ START_TEST(test_game_creation_is_charged_only_for_games_made)
 	http_unique_address(a, sizeof a);
 	/* Refused bodies first: each is answered, none is paid for. */
 	static const char *const refused[] = {"{\"seats\": 9}", "{\"players\": []}", "{\"seats\": 3, \"x\": 1}",
-	                                      "{\"seats\": 3, \"options\": {\"layout\": \"moon\"}}"};
+					      "{\"seats\": 3, \"options\": {\"layout\": \"moon\"}}"};
 	for (int i = 0; i < 30; i++) {
 		struct http_response response;
 		call_as(&client, a, "POST", "/v1/games", NULL, refused[i % 4], &response);
@@ -197,7 +197,7 @@ START_TEST(test_game_creation_is_charged_only_for_games_made)
 		struct http_response response;
 		call_as(&client, a, "POST", "/v1/games", NULL, "{\"seats\": 3}", &response);
 		ck_assert_msg(response.status == 201, "game %d after 30 refused bodies: %s", i,
-		              http_describe(&response));
+			      http_describe(&response));
 		http_response_free(&response);
 	}
 	long long games = http_sql_number("SELECT count(*) FROM games");
@@ -313,7 +313,7 @@ START_TEST(test_an_import_with_more_holiday_events_per_seat_than_a_day_allows_is
 	/* One more toggle of seat 0 (it is away after an odd number: back). */
 	json_t *events = json_object_get(export, "events");
 	json_array_append_new(events,
-	                      json_pack("{s:s, s:i}", "type", AWAY_PER_DAY % 2 ? "seat_back" : "seat_away", "seat", 0));
+			      json_pack("{s:s, s:i}", "type", AWAY_PER_DAY % 2 ? "seat_back" : "seat_away", "seat", 0));
 	long long games = http_sql_number("SELECT count(*) FROM games");
 	body = body_of(export, 0);
 	import_as(&http_fixture.checked, NULL, body, &response);
@@ -348,7 +348,7 @@ START_TEST(test_an_import_of_more_events_than_import_max_events_is_refused)
 	http_response_free(&response);
 	free(body);
 	json_array_append_new(json_object_get(export, "events"),
-	                      json_pack("{s:s, s:i}", "type", "seat_away", "seat", 1));
+			      json_pack("{s:s, s:i}", "type", "seat_away", "seat", 1));
 	long long games = http_sql_number("SELECT count(*) FROM games");
 	body = body_of(export, 0);
 	import_as(&client, NULL, body, &response);
@@ -444,7 +444,7 @@ START_TEST(test_imports_past_import_concurrency_are_503_import_busy)
 	json_t *events = json_object_get(export, "events");
 	for (int i = 0; i < 6000; i++)
 		json_array_append_new(events,
-		                      json_pack("{s:s, s:i}", "type", i % 2 ? "seat_back" : "seat_away", "seat", 2));
+				      json_pack("{s:s, s:i}", "type", i % 2 ? "seat_back" : "seat_away", "seat", 2));
 	char *slow = body_of(export, 0);
 	json_decref(export);
 	struct background_import work = {server.url, slow, 0, 0};
@@ -473,7 +473,7 @@ START_TEST(test_imports_past_import_concurrency_are_503_import_busy)
 	double waited = http_clock();
 	pthread_join(thread, NULL);
 	fprintf(stderr, "import concurrency: %d tries, joined after %.2f s more; the import took %.2f s (%zu bytes)\n",
-	        tries, http_clock() - waited, work.seconds, strlen(slow));
+		tries, http_clock() - waited, work.seconds, strlen(slow));
 	ck_assert_msg(work.status == 201, "the slow import: %ld", work.status);
 	ck_assert_msg(busy, "no import was turned away while one was judged");
 	/* Its place is given back. */
@@ -498,15 +498,15 @@ START_TEST(test_one_event_reaches_at_most_webhook_receivers_max_receivers)
 	http_player_create(client, "Fan", player_id, player_token);
 	char body[512];
 	snprintf(body, sizeof body,
-	         "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}],"
-	         " \"options\": " OPTIONS "}",
-	         player_id);
+		 "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bea\"}, {\"name\": \"Cal\"}],"
+		 " \"options\": " OPTIONS "}",
+		 player_id);
 	struct http_game game;
 	http_game_create_body(client, body, &game);
 	struct http_response response;
 	/* The player's webhook, then the admin's: two receivers, the most one event reaches. */
 	http_call(client, "POST", "/v1/players/me/webhooks", player_token, "{\"url\": \"http://127.0.0.1:9/p1\"}", NULL,
-	          &response);
+		  &response);
 	ck_assert_msg(response.status == 201, "player webhook: %s", http_describe(&response));
 	http_response_free(&response);
 	char path[128];
@@ -519,26 +519,26 @@ START_TEST(test_one_event_reaches_at_most_webhook_receivers_max_receivers)
 	http_call(client, "POST", path, game.tokens[1], "{\"url\": \"http://127.0.0.1:9/g2\"}", NULL, &response);
 	http_assert_problem(&response, 409, "too_many_webhooks");
 	ck_assert_ptr_nonnull(
-	        strstr(json_string_value(json_object_get(response.json, "detail")), "WEBHOOK_RECEIVERS_MAX"));
+		strstr(json_string_value(json_object_get(response.json, "detail")), "WEBHOOK_RECEIVERS_MAX"));
 	http_response_free(&response);
 	ck_assert_int_eq(http_sql_number("SELECT count(*) FROM webhooks"), webhooks);
 	/* A player's registrations are the player's (they span games): a second is taken, but
 	 * an event of this game still reaches two, the oldest. */
 	http_call(client, "POST", "/v1/players/me/webhooks", player_token, "{\"url\": \"http://127.0.0.1:9/p2\"}", NULL,
-	          &response);
+		  &response);
 	ck_assert_msg(response.status == 201, "second player webhook: %s", http_describe(&response));
 	http_response_free(&response);
 	long version = http_post_move_ok(client, &game, 0, "{\"type\": \"roll\"}");
 	char id[64], sql[512];
 	snprintf(sql, sizeof sql,
-	         "SELECT count(*) FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
-	         " WHERE o.game_id = %s AND o.first_seq <= %ld AND o.last_seq >= %ld AND w.url LIKE '%%/p2'",
-	         game_sql(&game, id, sizeof id), version, version);
+		 "SELECT count(*) FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
+		 " WHERE o.game_id = %s AND o.first_seq <= %ld AND o.last_seq >= %ld AND w.url LIKE '%%/p2'",
+		 game_sql(&game, id, sizeof id), version, version);
 	ck_assert_int_eq(http_sql_number(sql), 0);
 	snprintf(sql, sizeof sql,
-	         "SELECT count(*) FROM webhook_outbox o WHERE o.game_id = %s AND o.first_seq <= %ld AND o.last_seq >= "
-	         "%ld",
-	         game_sql(&game, id, sizeof id), version, version);
+		 "SELECT count(*) FROM webhook_outbox o WHERE o.game_id = %s AND o.first_seq <= %ld AND o.last_seq >= "
+		 "%ld",
+		 game_sql(&game, id, sizeof id), version, version);
 	ck_assert_int_eq(http_sql_number(sql), RECEIVERS);
 }
 END_TEST
@@ -552,7 +552,7 @@ START_TEST(test_table_talk_is_budgeted_per_seat_and_the_message_past_it_writes_n
 	struct http_response response;
 	for (int i = 0; i < MESSAGES; i++) {
 		http_call(&http_fixture.checked, "POST", path, game.tokens[0], "{\"text\": \"hello\"}", NULL,
-		          &response);
+			  &response);
 		ck_assert_msg(response.status == 201, "message %d: %s", i, http_describe(&response));
 		http_response_free(&response);
 	}

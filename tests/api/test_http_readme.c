@@ -86,16 +86,16 @@ START_TEST(test_the_curl_walk_through_runs_as_printed)
 	FILE *out = fopen(script, "w");
 	ck_assert_ptr_nonnull(out);
 	fprintf(out,
-	        "set -eu\ncd '%s'\n"
-	        "curl() {\n"
-	        "\tcase \"$*\" in\n"
-	        "\t*/stream*) command curl --max-time 3 \"$@\" || [ $? -eq 28 ] ;;\n"
-	        "\t\"-sf \"* | *\" -sf \"*) command curl --max-time 70 \"$@\" ;;\n"
-	        "\t*) command curl --fail-with-body --max-time 70 \"$@\" ;;\n"
-	        "\tesac\n"
-	        "\techo\n"
-	        "}\n",
-	        dir);
+		"set -eu\ncd '%s'\n"
+		"curl() {\n"
+		"\tcase \"$*\" in\n"
+		"\t*/stream*) command curl --max-time 3 \"$@\" || [ $? -eq 28 ] ;;\n"
+		"\t\"-sf \"* | *\" -sf \"*) command curl --max-time 70 \"$@\" ;;\n"
+		"\t*) command curl --fail-with-body --max-time 70 \"$@\" ;;\n"
+		"\tesac\n"
+		"\techo\n"
+		"}\n",
+		dir);
 	/* Every ```sh block of the section, in order. */
 	const char *address = http_fixture.server.url + strlen("http://");
 	int blocks = 0;

@@ -55,15 +55,12 @@ static int has_seed_member(const json_t *json)
 	if (json_is_object(json)) {
 		const char *key;
 		json_t *value;
-		json_object_foreach((json_t *)(uintptr_t)json, key, value)
-			if (strcmp(key, "seed") == 0 || has_seed_member(value))
-				return 1;
+		json_object_foreach((json_t *)(uintptr_t)json, key,
+				    value) if (strcmp(key, "seed") == 0 || has_seed_member(value)) return 1;
 	} else if (json_is_array(json)) {
 		size_t index;
 		json_t *value;
-		json_array_foreach(json, index, value)
-			if (has_seed_member(value))
-				return 1;
+		json_array_foreach(json, index, value) if (has_seed_member(value)) return 1;
 	}
 	return 0;
 }
@@ -79,7 +76,8 @@ static json_t *read_as(struct watch *watch, const char *path, int viewer)
 {
 	struct http_response response;
 	http_call(watch->client, "GET", path, token_of(watch, viewer), NULL, NULL, &response);
-	ck_assert_msg(response.status == 200 && response.json, "GET %s as %d: %s", path, viewer, http_describe(&response));
+	ck_assert_msg(response.status == 200 && response.json, "GET %s as %d: %s", path, viewer,
+		      http_describe(&response));
 	assert_no_secret(watch, path, response.body, response.json);
 	json_t *body = json_incref(response.json);
 	http_response_free(&response);
@@ -139,7 +137,8 @@ static void check_view(struct watch *watch, int viewer, const json_t *view, cons
 	json_t *players = json_object_get(view, "players");
 	for (int s = 0; s < watch->game->seats; s++) {
 		json_t *player = json_array_get(players, (size_t)s);
-		ck_assert_int_eq(json_integer_value(json_object_get(player, "resource_count")), game_resource_count(truth, s));
+		ck_assert_int_eq(json_integer_value(json_object_get(player, "resource_count")),
+				 game_resource_count(truth, s));
 		ck_assert_int_eq(json_integer_value(json_object_get(player, "development_card_count")),
 				 game_development_count(truth, s));
 	}
@@ -182,7 +181,8 @@ static void check_actions(struct watch *watch, int viewer, const json_t *body)
 	ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), viewer);
 	size_t index;
 	json_t *action;
-	json_array_foreach(actions, index, action) {
+	json_array_foreach(actions, index, action)
+	{
 		json_t *hand = json_object_get(action, "hand");
 		if (!hand)
 			continue;
@@ -218,7 +218,8 @@ static void check_point(struct watch *watch)
 		json_t *log = read_as(watch, path, viewer);
 		size_t index;
 		json_t *entry;
-		json_array_foreach(json_object_get(log, "events"), index, entry) {
+		json_array_foreach(json_object_get(log, "events"), index, entry)
+		{
 			ck_assert_int_eq(json_integer_value(json_object_get(entry, "version")), *seen + 1);
 			check_entry(watch, entry, truth_events, viewer);
 			(*seen)++;
@@ -238,18 +239,19 @@ static void check_impersonation(struct watch *watch)
 	json_t *view = http_get_ok(watch->client, game->path, NULL);
 	const char *phase = json_string_value(json_object_get(view, "phase"));
 	int acting = (int)json_integer_value(json_object_get(json_object_get(view, "turn"), "seat"));
-	int plain_phase = strcmp(phase, "roll") == 0 || strcmp(phase, "main") == 0 || strcmp(phase, "move_robber") == 0 ||
-			  strncmp(phase, "setup", 5) == 0;
+	int plain_phase = strcmp(phase, "roll") == 0 || strcmp(phase, "main") == 0 ||
+			  strcmp(phase, "move_robber") == 0 || strncmp(phase, "setup", 5) == 0;
 	json_decref(view);
 	if (!plain_phase)
 		return;
 	char path[160];
-	json_t *body = http_get_ok(watch->client, http_game_path(game, "/actions", path, sizeof path),
-				   game->tokens[acting]);
+	json_t *body =
+		http_get_ok(watch->client, http_game_path(game, "/actions", path, sizeof path), game->tokens[acting]);
 	json_t *chosen = NULL;
 	size_t index;
 	json_t *action;
-	json_array_foreach(json_object_get(body, "actions"), index, action) {
+	json_array_foreach(json_object_get(body, "actions"), index, action)
+	{
 		const char *type = json_string_value(json_object_get(action, "type"));
 		if (!json_object_get(action, "template") && !strstr(type, "trade")) {
 			chosen = action;
@@ -265,8 +267,8 @@ static void check_impersonation(struct watch *watch)
 				continue;
 			struct http_response response;
 			http_post_move(watch->client, game, other, text, NULL, &response);
-			ck_assert_msg(response.status == 422, "seat %d making seat %d's move %s: %s", other, acting, text,
-				      http_describe(&response));
+			ck_assert_msg(response.status == 422, "seat %d making seat %d's move %s: %s", other, acting,
+				      text, http_describe(&response));
 			http_assert_problem(&response, 422, "not_your_turn");
 			http_response_free(&response);
 			watch->impersonations++;
@@ -315,7 +317,8 @@ static int makes_private_fact(const struct http_move *move)
 {
 	size_t index;
 	json_t *event;
-	json_array_foreach(json_object_get(move->response.json, "events"), index, event) {
+	json_array_foreach(json_object_get(move->response.json, "events"), index, event)
+	{
 		const char *type = json_string_value(json_object_get(event, "type"));
 		if (strcmp(type, "resource_stolen") == 0 || strcmp(type, "development_card_bought") == 0)
 			return 1;

@@ -63,7 +63,7 @@ START_TEST(test_summary_of_a_finished_game_is_the_figures_of_its_log)
 		ck_assert_msg(response.status == 200, "%s", http_describe(&response));
 		char cache[96];
 		ck_assert_str_eq(http_response_header(&response, "Cache-Control", cache, sizeof cache),
-		                 "public, max-age=31536000, immutable");
+				 "public, max-age=31536000, immutable");
 		json_t *got = json_loads(response.body, 0, NULL);
 		ck_assert_msg(json_equal(got, want), "summary for viewer %d: %s", viewer, response.body);
 		json_decref(got);
@@ -86,11 +86,11 @@ START_TEST(test_summary_of_a_finished_game_is_the_figures_of_its_log)
 				in += json_integer_value(json_object_get(json_object_get(flows, ins[k]), resources[r]));
 			for (size_t k = 0; k < 5; k++)
 				out += json_integer_value(
-				        json_object_get(json_object_get(flows, outs[k]), resources[r]));
+					json_object_get(json_object_get(flows, outs[k]), resources[r]));
 			ck_assert_int_eq(in - out, state.players[s].resources[r]);
 		}
 		ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(seat, "points"), "total")),
-		                 game_total_points(&state, s));
+				 game_total_points(&state, s));
 	}
 	ck_assert_int_eq(json_integer_value(json_object_get(want, "winner")), state.winner);
 	ck_assert_int_eq(json_integer_value(json_object_get(want, "version")), (long)state.version);
@@ -114,25 +114,25 @@ START_TEST(test_board_names_places_in_the_words_of_the_edition)
 	char path[160];
 	json_t *board = http_get_ok(&http_fixture.checked, http_game_path(&classic, "/board", path, sizeof path), NULL);
 	json_t *board_2025 =
-	        http_get_ok(&http_fixture.checked, http_game_path(&edition_2025, "/board", path, sizeof path), NULL);
+		http_get_ok(&http_fixture.checked, http_game_path(&edition_2025, "/board", path, sizeof path), NULL);
 	struct board_layout layout;
 	board_beginner(&layout);
 	char name[PLACES_NAME_SIZE];
 	for (int node = 0; node < BOARD_NODES; node++) {
 		places_node(&layout, GAME_EDITION_CLASSIC, node, name, sizeof name);
 		ck_assert_str_eq(json_string_value(json_object_get(
-		                         json_array_get(json_object_get(board, "nodes"), (size_t)node), "name")),
-		                 name);
+					 json_array_get(json_object_get(board, "nodes"), (size_t)node), "name")),
+				 name);
 	}
 	/* hex 8 is the forest 11 of the beginner board */
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(board, "hexes"), 8), "name")),
-	                 "the lumber 11");
+			 "the lumber 11");
 	ck_assert_str_eq(
-	        json_string_value(json_object_get(json_array_get(json_object_get(board_2025, "hexes"), 8), "name")),
-	        "the wood 11");
+		json_string_value(json_object_get(json_array_get(json_object_get(board_2025, "hexes"), 8), "name")),
+		"the wood 11");
 	ck_assert_str_eq(
-	        json_string_value(json_object_get(json_array_get(json_object_get(board_2025, "harbors"), 5), "name")),
-	        "the 2:1 wood harbor");
+		json_string_value(json_object_get(json_array_get(json_object_get(board_2025, "harbors"), 5), "name")),
+		"the 2:1 wood harbor");
 	json_decref(board);
 	json_decref(board_2025);
 }

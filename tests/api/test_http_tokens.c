@@ -70,7 +70,7 @@ START_TEST(test_a_replaced_seat_token_stops_at_once_on_every_server)
 	http_player_create(&http_fixture.checked, "Ann", player_id, player_token);
 	char body[256];
 	snprintf(body, sizeof body, "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
-	         player_id);
+		 player_id);
 	struct http_game game;
 	http_game_create_body(&http_fixture.checked, body, &game);
 	char old[64];
@@ -121,7 +121,7 @@ START_TEST(test_streams_opened_with_a_replaced_token_end)
 	http_player_create(&http_fixture.checked, "Ann", player_id, player_token);
 	char body[256];
 	snprintf(body, sizeof body, "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
-	         player_id);
+		 player_id);
 	struct http_game game;
 	http_game_create_body(&http_fixture.checked, body, &game);
 
@@ -163,7 +163,7 @@ START_TEST(test_a_replaced_player_token_stops_for_its_routes_and_its_games)
 	http_player_create(&http_fixture.checked, "Ann", player_id, old);
 	char body[256];
 	snprintf(body, sizeof body, "{\"players\": [{\"player\": \"%s\"}, {\"name\": \"Bob\"}, {\"name\": \"Cy\"}]}",
-	         player_id);
+		 player_id);
 	struct http_game game;
 	http_game_create_body(&http_fixture.checked, body, &game);
 	ck_assert_int_eq(status_of(&http_fixture.direct, "GET", game.path, old), 200);
@@ -182,7 +182,7 @@ START_TEST(test_a_replaced_player_token_stops_for_its_routes_and_its_games)
 	ck_assert_int_eq(status_of(&http_fixture.checked, "GET", "/v1/players/me/games", old), 401);
 	ck_assert_int_eq(status_of(&http_fixture.direct, "GET", game.path, old), 403);
 	ck_assert_msg(seconds_until(&http_fixture.second_direct, game.path, old, 403) >= 0,
-	              "the other server still takes the old player token");
+		      "the other server still takes the old player token");
 	json_t *games = http_get_ok(&http_fixture.checked, "/v1/players/me/games", fresh);
 	ck_assert_uint_eq(json_array_size(json_object_get(games, "games")), 1);
 	json_decref(games);
@@ -200,9 +200,9 @@ START_TEST(test_who_may_not_replace_a_seat_token_changes_nothing)
 {
 	struct http_game game;
 	http_game_create_body(
-	        &http_fixture.checked,
-	        "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}, {\"name\": \"Robo\", \"bot\": true}]}",
-	        &game);
+		&http_fixture.checked,
+		"{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}, {\"name\": \"Robo\", \"bot\": true}]}",
+		&game);
 	char path[128];
 	struct http_response response;
 	snprintf(path, sizeof path, "%s/seats/0/token", game.path);

@@ -125,7 +125,8 @@ START_TEST(test_an_accepted_offer_confirmed_exchanges_the_cards)
 	answer(&game, "POST", 1, trade, "accept", "{\"with\": 0}", 400, "unknown_field");
 	answer(&game, "POST", 1, trade, "accept", NULL, 200, NULL);
 	trades = open_trades(&game);
-	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(json_array_get(trades, 0), "accepted"), 0)), 1);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(json_array_get(trades, 0), "accepted"), 0)),
+			 1);
 	json_decref(trades);
 	answer(&game, "POST", 1, trade, "confirm", "{\"with\": 1}", 422, "not_your_turn");
 	answer(&game, "POST", 0, trade, "confirm", "{\"with\": 1}", 200, NULL);
@@ -210,9 +211,8 @@ START_TEST(test_a_counter_offer_is_completed_by_the_active_player)
 	ck_assert_int_eq(json_array_size(trades), 2);
 	size_t index;
 	json_t *open;
-	json_array_foreach(trades, index, open)
-		if (json_integer_value(json_object_get(open, "id")) == counter)
-			ck_assert_int_eq(json_integer_value(json_object_get(open, "counter_to")), trade);
+	json_array_foreach(trades, index, open) if (json_integer_value(json_object_get(open, "id")) == counter)
+		ck_assert_int_eq(json_integer_value(json_object_get(open, "counter_to")), trade);
 	json_decref(trades);
 	/* Inactive seats trade only with the active player. */
 	struct http_state before;

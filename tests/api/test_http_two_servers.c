@@ -221,7 +221,7 @@ START_TEST(test_the_same_move_raced_on_both_servers_applies_once)
 		for (int i = 0; i < RACERS; i++) {
 			racers[i] = (struct racer){&barrier, i % 2 ? http_fixture.second.url : http_fixture.server.url,
 						   &game,    body,
-						   0,        ""};
+						   0,	     ""};
 			pthread_create(&threads[i], NULL, race, &racers[i]);
 		}
 		for (int i = 0; i < RACERS; i++)
@@ -241,7 +241,8 @@ START_TEST(test_the_same_move_raced_on_both_servers_applies_once)
 	int rolls = 0, ends = 0;
 	size_t index;
 	json_t *event;
-	json_array_foreach(events, index, event) {
+	json_array_foreach(events, index, event)
+	{
 		rolls += strcmp(json_string_value(json_object_get(event, "type")), "dice_rolled") == 0;
 		ends += strcmp(json_string_value(json_object_get(event, "type")), "turn_ended") == 0;
 	}
@@ -304,7 +305,8 @@ START_TEST(test_one_key_sent_to_both_servers_at_once_gets_one_answer)
 		struct keyed_racer racers[RACERS];
 		pthread_t threads[RACERS];
 		for (int i = 0; i < RACERS; i++) {
-			racers[i] = (struct keyed_racer){&barrier, &racing[i], &game, seat, "{\"type\": \"end_turn\"}", header, {0}};
+			racers[i] = (struct keyed_racer){&barrier, &racing[i], &game, seat, "{\"type\": \"end_turn\"}",
+							 header,   {0}};
 			pthread_create(&threads[i], NULL, race_with_key, &racers[i]);
 		}
 		for (int i = 0; i < RACERS; i++)
@@ -313,12 +315,14 @@ START_TEST(test_one_key_sent_to_both_servers_at_once_gets_one_answer)
 		const struct http_response *first = &racers[0].response;
 		int same = 1;
 		for (int i = 1; i < RACERS; i++)
-			same &= racers[i].response.status == first->status && strcmp(racers[i].response.body, first->body) == 0;
+			same &= racers[i].response.status == first->status &&
+				strcmp(racers[i].response.body, first->body) == 0;
 		if (!same && !differing++) {
 			int at = snprintf(first_difference, sizeof first_difference, "turn %d:", turn);
 			for (int i = 0; i < RACERS && at < (int)sizeof first_difference; i++)
-				at += snprintf(first_difference + at, sizeof first_difference - (size_t)at, " [%c] %ld %.100s",
-					       i % 2 ? 'B' : 'A', racers[i].response.status, racers[i].response.body);
+				at += snprintf(first_difference + at, sizeof first_difference - (size_t)at,
+					       " [%c] %ld %.100s", i % 2 ? 'B' : 'A', racers[i].response.status,
+					       racers[i].response.body);
 		}
 		int accepted = 0;
 		for (int i = 0; i < RACERS; i++) {
@@ -340,8 +344,8 @@ START_TEST(test_one_key_sent_to_both_servers_at_once_gets_one_answer)
 	int ends = 0;
 	size_t index;
 	json_t *event;
-	json_array_foreach(events, index, event)
-		ends += strcmp(json_string_value(json_object_get(event, "type")), "turn_ended") == 0;
+	json_array_foreach(events, index, event) ends +=
+		strcmp(json_string_value(json_object_get(event, "type")), "turn_ended") == 0;
 	json_decref(events);
 	ck_assert_int_eq(ends, TURNS);
 }

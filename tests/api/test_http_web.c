@@ -21,21 +21,22 @@
 #include "tests/api/http_support.h"
 #include "tests/check_main.h"
 
-#define WEB_CSP                                                                                                   \
-	"default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; "    \
+#define WEB_CSP                                                                                               \
+	"default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; " \
 	"object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 static void assert_header(const struct http_response *response, const char *name, const char *expected,
 			  const char *what)
 {
 	char value[512];
-	ck_assert_msg(http_response_header(response, name, value, sizeof value) != NULL, "%s: no %s header", what, name);
+	ck_assert_msg(http_response_header(response, name, value, sizeof value) != NULL, "%s: no %s header", what,
+		      name);
 	ck_assert_msg(strcmp(value, expected) == 0, "%s: %s is \"%s\", expected \"%s\"", what, name, value, expected);
 }
 
-#define DOCS_CSP                                                                                                  \
-	"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "        \
-	"connect-src 'self'; worker-src blob:; object-src 'none'; base-uri 'none'; form-action 'none'; "         \
+#define DOCS_CSP                                                                                          \
+	"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " \
+	"connect-src 'self'; worker-src blob:; object-src 'none'; base-uri 'none'; form-action 'none'; "  \
 	"frame-ancestors 'none'"
 
 /* GET `path`: 200 with the headers of the site whose policy is `policy` and `type`; the
@@ -51,8 +52,8 @@ static void get_site_file(const char *path, const char *type, const char *policy
 	assert_header(response, "Cache-Control", "no-cache", path);
 	assert_header(response, "X-Content-Type-Options", "nosniff", path);
 	ck_assert_msg(http_response_header(response, "ETag", etag, size) != NULL, "GET %s: no ETag", path);
-	ck_assert_msg(etag[0] == '"' && strlen(etag) > 2 && etag[strlen(etag) - 1] == '"', "GET %s: ETag %s is not strong",
-		      path, etag);
+	ck_assert_msg(etag[0] == '"' && strlen(etag) > 2 && etag[strlen(etag) - 1] == '"',
+		      "GET %s: ETag %s is not strong", path, etag);
 }
 
 /* GET `path` of the web client. */
@@ -94,7 +95,8 @@ START_TEST(test_the_page_needs_nothing_the_policy_forbids)
 	char etag[64];
 	get_file("/", "text/html; charset=utf-8", &response, etag, sizeof etag);
 	const char *page = response.body;
-	ck_assert_msg(strstr(page, "<script type=\"module\" src=\"/web/main.js\"></script>") != NULL, "no module script");
+	ck_assert_msg(strstr(page, "<script type=\"module\" src=\"/web/main.js\"></script>") != NULL,
+		      "no module script");
 	/* Every script is a file of this origin; no inline style, style attribute or handler. */
 	for (const char *at = page; (at = strstr(at, "<script")) != NULL; at++) {
 		const char *end = strchr(at, '>');
@@ -104,7 +106,8 @@ START_TEST(test_the_page_needs_nothing_the_policy_forbids)
 	}
 	ck_assert_msg(strstr(page, "<style") == NULL, "an inline <style>");
 	ck_assert_msg(strstr(page, " style=") == NULL, "a style attribute");
-	ck_assert_msg(strstr(page, " onload=") == NULL && strstr(page, " onclick=") == NULL, "an event-handler attribute");
+	ck_assert_msg(strstr(page, " onload=") == NULL && strstr(page, " onclick=") == NULL,
+		      "an event-handler attribute");
 	ck_assert_msg(strstr(page, "<link rel=\"stylesheet\" href=\"/web/style.css\">") != NULL, "no style sheet");
 	http_response_free(&response);
 }
@@ -148,14 +151,15 @@ END_TEST
 
 START_TEST(test_unknown_files_are_404_and_the_api_keeps_its_own_policy)
 {
-	static const char *const missing[] = {"/web/nothing.js", "/web/..%2fMakefile", "/web/%2e%2e", "/web/", "/index.html",
-					      "/web/main.js/x"};
+	static const char *const missing[] = {"/web/nothing.js", "/web/..%2fMakefile", "/web/%2e%2e",
+					      "/web/",		 "/index.html",	       "/web/main.js/x"};
 	/* ("/web/.." itself is resolved by every client before it is sent.) */
 	for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
 		struct http_response response;
 		http_call(&http_fixture.direct, "GET", missing[i], NULL, NULL, NULL, &response);
 		http_assert_problem(&response, 404, "route_not_found");
-		assert_header(&response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'", missing[i]);
+		assert_header(&response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'",
+			      missing[i]);
 		http_response_free(&response);
 	}
 	struct http_response response;
@@ -213,7 +217,8 @@ START_TEST(test_the_api_reference_is_served_under_its_own_policy)
 	for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
 		http_call(&http_fixture.direct, "GET", missing[i], NULL, NULL, NULL, &response);
 		http_assert_problem(&response, 404, "route_not_found");
-		assert_header(&response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'", missing[i]);
+		assert_header(&response, "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'",
+			      missing[i]);
 		http_response_free(&response);
 	}
 	get_file("/", "text/html; charset=utf-8", &response, etag, sizeof etag);

@@ -59,8 +59,8 @@ struct webhook_receiver {
 	int stopping;
 	int holding;
 	int throttle_every, throttle_seen; /* every n-th request answered 429 (0: never) */
-	char throttle_header[32];         /* its Retry-After ("" : none) */
-	char throttle_body[256];          /* its body */
+	char throttle_header[32];	   /* its Retry-After ("" : none) */
+	char throttle_body[256];	   /* its body */
 	struct raw_request *requests;
 	int count, capacity;
 };
@@ -98,7 +98,7 @@ static int record(struct webhook_receiver *receiver, struct pending_request *pen
 }
 
 static enum MHD_Result answer_with(struct MHD_Connection *connection, unsigned int status, const char *retry_after,
-                                    const char *body)
+				   const char *body)
 {
 	struct MHD_Response *response =
 		MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
@@ -131,8 +131,8 @@ static void wait_ms(struct webhook_receiver *receiver, int milliseconds)
 }
 
 static enum MHD_Result on_request(void *context, struct MHD_Connection *connection, const char *url, const char *method,
-                                  const char *version, const char *upload_data, size_t *upload_data_size,
-                                  void **request_context)
+				  const char *version, const char *upload_data, size_t *upload_data_size,
+				  void **request_context)
 {
 	(void)version;
 	struct webhook_receiver *receiver = context;
@@ -206,7 +206,7 @@ static enum MHD_Result on_request(void *context, struct MHD_Connection *connecti
 }
 
 static void on_completed(void *context, struct MHD_Connection *connection, void **request_context,
-                         enum MHD_RequestTerminationCode code)
+			 enum MHD_RequestTerminationCode code)
 {
 	(void)context, (void)connection, (void)code;
 	struct pending_request *pending = *request_context;
@@ -230,9 +230,9 @@ struct webhook_receiver *webhook_receiver_start(void)
 	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	address.sin_port = 0;
 	receiver->daemon = MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL,
-	                                    NULL, on_request, receiver, MHD_OPTION_SOCK_ADDR,
-	                                    (struct sockaddr *)&address, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-	                                    receiver, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)120, MHD_OPTION_END);
+					    NULL, on_request, receiver, MHD_OPTION_SOCK_ADDR,
+					    (struct sockaddr *)&address, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+					    receiver, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)120, MHD_OPTION_END);
 	ck_assert_msg(receiver->daemon != NULL, "the webhook receiver did not start: %s", strerror(errno));
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(receiver->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	ck_assert(info != NULL && info->port > 0);
@@ -269,8 +269,7 @@ void webhook_receiver_set_secret(struct webhook_receiver *receiver, const char *
 	pthread_mutex_unlock(&receiver->lock);
 }
 
-void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after,
-                               const char *body)
+void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after, const char *body)
 {
 	pthread_mutex_lock(&receiver->lock);
 	receiver->throttle_every = every;
@@ -332,7 +331,7 @@ static int base64_decode(const char *text, unsigned char *out, size_t out_size)
 }
 
 int webhook_verify(const char *secret, const char *id, const char *timestamp, const char *body, size_t body_size,
-                   const char *signatures, char *problem, size_t problem_size)
+		   const char *signatures, char *problem, size_t problem_size)
 {
 	char ignored[8];
 	if (!problem) {
@@ -348,7 +347,7 @@ int webhook_verify(const char *secret, const char *id, const char *timestamp, co
 	}
 	if (!*id || !*timestamp || !*signatures) {
 		snprintf(problem, problem_size,
-		         "a webhook-id, webhook-timestamp or webhook-signature header is missing");
+			 "a webhook-id, webhook-timestamp or webhook-signature header is missing");
 		return 0;
 	}
 	size_t head_size = strlen(id) + strlen(timestamp) + 2;
@@ -394,17 +393,17 @@ static void verify(const struct raw_request *raw, const char *secret, struct web
 	long long timestamp = strtoll(raw->timestamp, &end, 10);
 	if (!*raw->timestamp || *end) {
 		snprintf(out->problem, sizeof out->problem, "webhook-timestamp \"%.40s\" is not an integer",
-		         raw->timestamp);
+			 raw->timestamp);
 		return;
 	}
 	long long skew = timestamp - (long long)raw->wall;
 	if (skew > TIMESTAMP_TOLERANCE_S || skew < -TIMESTAMP_TOLERANCE_S) {
 		snprintf(out->problem, sizeof out->problem,
-		         "webhook-timestamp %lld is %lld s from the receiver's clock", timestamp, skew);
+			 "webhook-timestamp %lld is %lld s from the receiver's clock", timestamp, skew);
 		return;
 	}
 	out->signature_valid = webhook_verify(secret, raw->id, raw->timestamp, raw->body, raw->body_size,
-	                                      raw->signature, out->problem, sizeof out->problem);
+					      raw->signature, out->problem, sizeof out->problem);
 }
 
 struct webhook_delivery *webhook_receiver_deliveries(struct webhook_receiver *receiver, int *count)
@@ -450,11 +449,11 @@ void webhook_deliveries_assert_signed(const struct webhook_delivery *deliveries,
 	for (int i = 0; i < count; i++) {
 		const struct webhook_delivery *delivery = &deliveries[i];
 		ck_assert_msg(delivery->signature_valid,
-		              "delivery %d (webhook-id %s) fails verification: %s; body %.300s", i, delivery->id,
-		              delivery->problem, delivery->text);
+			      "delivery %d (webhook-id %s) fails verification: %s; body %.300s", i, delivery->id,
+			      delivery->problem, delivery->text);
 		ck_assert_msg(strncasecmp(delivery->content_type, "application/json", 16) == 0,
-		              "delivery %s has Content-Type %s", delivery->id, delivery->content_type);
+			      "delivery %s has Content-Type %s", delivery->id, delivery->content_type);
 		ck_assert_msg(json_is_object(delivery->body), "delivery %s is not a JSON object: %.300s", delivery->id,
-		              delivery->text);
+			      delivery->text);
 	}
 }

@@ -28,15 +28,15 @@ struct webhook_receiver;
 struct webhook_delivery {
 	char method[8];
 	char path[128];
-	char id[128];        /* webhook-id ("" when absent) */
+	char id[128];	     /* webhook-id ("" when absent) */
 	long long timestamp; /* webhook-timestamp (0 when absent) */
 	char content_type[64];
 	int signature_valid; /* verified with the receiver's secret when read */
 	char problem[200];   /* why it is not valid ("" when it is) */
-	char *text;          /* the raw body, NUL-terminated */
-	json_t *body;        /* the body parsed, or NULL */
-	double at;           /* http_clock() when it arrived */
-	long answered;       /* the status it got (0: none yet, or never) */
+	char *text;	     /* the raw body, NUL-terminated */
+	json_t *body;	     /* the body parsed, or NULL */
+	double at;	     /* http_clock() when it arrived */
+	long answered;	     /* the status it got (0: none yet, or never) */
 };
 
 /* Start a receiver on a free port; it answers 200 until told otherwise. Caller stops it
@@ -59,8 +59,7 @@ void webhook_receiver_answer(struct webhook_receiver *receiver, long status, int
 /* Speak like a rate-limited chat service: from now on every `every`-th request (0: none)
  * is answered 429 with the header Retry-After: retry_after (NULL: no header) and the JSON
  * `body` (NULL: empty; e.g. Discord's {"retry_after": 1.5}), whatever the answer set. */
-void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after,
-                               const char *body);
+void webhook_receiver_throttle(struct webhook_receiver *receiver, int every, const char *retry_after, const char *body);
 
 /* Number of requests received so far, and how many are being held unanswered now. */
 int webhook_receiver_count(struct webhook_receiver *receiver);
@@ -81,6 +80,6 @@ void webhook_deliveries_assert_signed(const struct webhook_delivery *deliveries,
  * holds a "v1," signature of "id.timestamp.body" with the key of `secret`; else 0 with the
  * reason in problem (when problem is not NULL). */
 int webhook_verify(const char *secret, const char *id, const char *timestamp, const char *body, size_t body_size,
-                   const char *signatures, char *problem, size_t problem_size);
+		   const char *signatures, char *problem, size_t problem_size);
 
 #endif

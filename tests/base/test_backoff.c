@@ -18,8 +18,8 @@ START_TEST(test_waits_double_within_their_jitter_up_to_the_cap)
 	long expected = BACKOFF_FIRST_MS;
 	for (int failure = 1; failure <= 40; failure++) {
 		int wait = backoff_failed(&backoff);
-		ck_assert_msg(wait >= expected / 2 && wait <= expected, "failure %d: %d ms, not in %ld..%ld", failure, wait,
-			      expected / 2, expected);
+		ck_assert_msg(wait >= expected / 2 && wait <= expected, "failure %d: %d ms, not in %ld..%ld", failure,
+			      wait, expected / 2, expected);
 		expected = expected * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : expected * 2;
 	}
 	backoff_succeeded(&backoff);

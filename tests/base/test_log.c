@@ -60,8 +60,9 @@ END_TEST
  * jansson quotes it. Bytes drawn mostly from the places where UTF-8 is decided. */
 START_TEST(test_random_bytes_are_judged_and_quoted_as_jansson_does)
 {
-	static const unsigned char interesting[] = {0x01, 0x0a, 0x1f, '"', '\\', 'a', 0x7f, 0x80, 0xbf, 0xc0, 0xc1,
-						    0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x8f, 0x90};
+	static const unsigned char interesting[] = {0x01, 0x0a, 0x1f, '"',  '\\', 'a',	0x7f, 0x80,
+						    0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef,
+						    0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x8f, 0x90};
 	uint64_t state = 0x9e3779b97f4a7c15u;
 	int valid = 0;
 	for (int round = 0; round < 200000; round++) {
@@ -70,7 +71,8 @@ START_TEST(test_random_bytes_are_judged_and_quoted_as_jansson_does)
 		for (size_t i = 0; i < length; i++) {
 			state = state * 6364136223846793005u + 1442695040888963407u;
 			unsigned pick = (unsigned)(state >> 33);
-			bytes[i] = (char)(pick & 1 ? interesting[(pick >> 1) % sizeof interesting] : (pick >> 8) & 0xff);
+			bytes[i] =
+				(char)(pick & 1 ? interesting[(pick >> 1) % sizeof interesting] : (pick >> 8) & 0xff);
 			if (!bytes[i])
 				bytes[i] = 'z';
 		}
@@ -130,9 +132,10 @@ START_TEST(test_a_line_is_one_json_object_in_order_without_invalid_values)
 	const char *key;
 	json_t *value;
 	size_t at = 0;
-	json_object_foreach(object, key, value) {
-		ck_assert_msg(at < sizeof order / sizeof order[0] && strcmp(key, order[at]) == 0, "member %zu is %s: %s", at,
-			      key, line);
+	json_object_foreach(object, key, value)
+	{
+		ck_assert_msg(at < sizeof order / sizeof order[0] && strcmp(key, order[at]) == 0,
+			      "member %zu is %s: %s", at, key, line);
 		ck_assert(json_is_string(value));
 		at++;
 	}

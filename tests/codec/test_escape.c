@@ -23,64 +23,64 @@ struct hostile {
 /* Each row: a name a seat could be given (or a player could type), and what each format
  * makes of it. */
 static const struct hostile hostile[] = {
-        {"Ann", "Ann", "Ann", "Ann"},
-        {"<@&1>", "\\<@" ZWSP "\\&1\\>", "&lt;@" ZWSP "&amp;1&gt;", "&lt;@&amp;1&gt;"},
-        {"<@1>", "\\<@" ZWSP "1\\>", "&lt;@" ZWSP "1&gt;", "&lt;@1&gt;"},
-        {"<@!80351110224678912>", "\\<@" ZWSP "\\!80351110224678912\\>", "&lt;@" ZWSP "!80351110224678912&gt;",
-         "&lt;@!80351110224678912&gt;"},
-        {"<#123>", "\\<\\#123\\>", "&lt;#123&gt;", "&lt;#123&gt;"},
-        {"@everyone", "@" ZWSP "everyone", "@" ZWSP "everyone", "@everyone"},
-        {"@here", "@" ZWSP "here", "@" ZWSP "here", "@here"},
-        {"[x](https://evil)", "\\[x\\]\\(https\\:\\/\\/evil\\)", "[x](https://evil)", "[x](https://evil)"},
-        {"[Open the game](https://evil.example/)", "\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)",
-         "[Open the game](https://evil.example/)", "[Open the game](https://evil.example/)"},
-        {"`code` ```", "\\`code\\` \\`\\`\\`", "`code` ```", "`code` ```"},
-        {"*_~|>", "\\*\\_\\~\\|\\>", "*_~|&gt;", "*_~|&gt;"},
-        {"||spoiler||", "\\|\\|spoiler\\|\\|", "||spoiler||", "||spoiler||"},
-        {"# Heading", "\\# Heading", "# Heading", "# Heading"},
-        {"-# small", "\\-\\# small", "-# small", "-# small"},
-        {"<!channel>", "\\<\\!channel\\>", "&lt;!channel&gt;", "&lt;!channel&gt;"},
-        {"<!here|here>", "\\<\\!here\\|here\\>", "&lt;!here|here&gt;", "&lt;!here|here&gt;"},
-        {"<https://evil|x>", "\\<https\\:\\/\\/evil\\|x\\>", "&lt;https://evil|x&gt;", "&lt;https://evil|x&gt;"},
-        {"<:emoji:123>", "\\<\\:emoji\\:123\\>", "&lt;:emoji:123&gt;", "&lt;:emoji:123&gt;"},
-        {"<t:1700000000:R>", "\\<t\\:1700000000\\:R\\>", "&lt;t:1700000000:R&gt;", "&lt;t:1700000000:R&gt;"},
-        {"&amp;", "\\&amp\\;", "&amp;amp;", "&amp;amp;"},
-        {"&lt;@1&gt;", "\\&lt\\;@" ZWSP "1\\&gt\\;", "&amp;lt;@" ZWSP "1&amp;gt;", "&amp;lt;@1&amp;gt;"},
-        {"a\\b", "a\\\\b", "a\\b", "a\\b"},
-        {"\\<@1>", "\\\\\\<@" ZWSP "1\\>", "\\&lt;@" ZWSP "1&gt;", "\\&lt;@1&gt;"},
-        {"line\n# heading", "line" FFFD "\\# heading", "line" FFFD "# heading", "line" FFFD "# heading"},
-        {"tab\tcr\r", "tab" FFFD "cr" FFFD, "tab" FFFD "cr" FFFD, "tab" FFFD "cr" FFFD},
-        {"@\xe2\x80\x8b"
-         "everyone",
-         "@" ZWSP FFFD "everyone", "@" ZWSP FFFD "everyone", "@" FFFD "everyone"},
-        {"<\xe2\x80\x8b@1>", "\\<" FFFD "@" ZWSP "1\\>", "&lt;" FFFD "@" ZWSP "1&gt;", "&lt;" FFFD "@1&gt;"},
-        {"\xe2\x80\xae"
-         "nimda",
-         FFFD "nimda", FFFD "nimda", FFFD "nimda"},
-        {"a\xe2\x81\xa0"
-         "b\xef\xbb\xbf"
-         "c",
-         "a" FFFD "b" FFFD "c", "a" FFFD "b" FFFD "c", "a" FFFD "b" FFFD "c"},
-        {"soft\xc2\xad"
-         "hyphen",
-         "soft" FFFD "hyphen", "soft" FFFD "hyphen", "soft" FFFD "hyphen"},
-        {"\xe3\x85\xa4", FFFD, FFFD, FFFD},
-        {"\xf3\xa0\x80\x81tag", FFFD "tag", FFFD "tag", FFFD "tag"},
-        {"bad \xff\xc0 bytes \xe2\x82", "bad " FFFD FFFD " bytes " FFFD FFFD, "bad " FFFD FFFD " bytes " FFFD FFFD,
-         "bad " FFFD FFFD " bytes " FFFD FFFD},
-        {"\xc2\x85"
-         "nel \x7f"
-         "del",
-         FFFD "nel " FFFD "del", FFFD "nel " FFFD "del", FFFD "nel " FFFD "del"},
-        {"</p><script>alert(\"x\")</script>", "\\<\\/p\\>\\<script\\>alert\\(\\\"x\\\"\\)\\<\\/script\\>",
-         "&lt;/p&gt;&lt;script&gt;alert(\"x\")&lt;/script&gt;",
-         "&lt;/p&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"},
-        {"O'Neil \"Jr\"", "O\\'Neil \\\"Jr\\\"", "O'Neil \"Jr\"", "O&#39;Neil &quot;Jr&quot;"},
-        {"J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
-         "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
-         "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
-         "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2"},
-        {"", "", "", ""},
+	{"Ann", "Ann", "Ann", "Ann"},
+	{"<@&1>", "\\<@" ZWSP "\\&1\\>", "&lt;@" ZWSP "&amp;1&gt;", "&lt;@&amp;1&gt;"},
+	{"<@1>", "\\<@" ZWSP "1\\>", "&lt;@" ZWSP "1&gt;", "&lt;@1&gt;"},
+	{"<@!80351110224678912>", "\\<@" ZWSP "\\!80351110224678912\\>", "&lt;@" ZWSP "!80351110224678912&gt;",
+	 "&lt;@!80351110224678912&gt;"},
+	{"<#123>", "\\<\\#123\\>", "&lt;#123&gt;", "&lt;#123&gt;"},
+	{"@everyone", "@" ZWSP "everyone", "@" ZWSP "everyone", "@everyone"},
+	{"@here", "@" ZWSP "here", "@" ZWSP "here", "@here"},
+	{"[x](https://evil)", "\\[x\\]\\(https\\:\\/\\/evil\\)", "[x](https://evil)", "[x](https://evil)"},
+	{"[Open the game](https://evil.example/)", "\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)",
+	 "[Open the game](https://evil.example/)", "[Open the game](https://evil.example/)"},
+	{"`code` ```", "\\`code\\` \\`\\`\\`", "`code` ```", "`code` ```"},
+	{"*_~|>", "\\*\\_\\~\\|\\>", "*_~|&gt;", "*_~|&gt;"},
+	{"||spoiler||", "\\|\\|spoiler\\|\\|", "||spoiler||", "||spoiler||"},
+	{"# Heading", "\\# Heading", "# Heading", "# Heading"},
+	{"-# small", "\\-\\# small", "-# small", "-# small"},
+	{"<!channel>", "\\<\\!channel\\>", "&lt;!channel&gt;", "&lt;!channel&gt;"},
+	{"<!here|here>", "\\<\\!here\\|here\\>", "&lt;!here|here&gt;", "&lt;!here|here&gt;"},
+	{"<https://evil|x>", "\\<https\\:\\/\\/evil\\|x\\>", "&lt;https://evil|x&gt;", "&lt;https://evil|x&gt;"},
+	{"<:emoji:123>", "\\<\\:emoji\\:123\\>", "&lt;:emoji:123&gt;", "&lt;:emoji:123&gt;"},
+	{"<t:1700000000:R>", "\\<t\\:1700000000\\:R\\>", "&lt;t:1700000000:R&gt;", "&lt;t:1700000000:R&gt;"},
+	{"&amp;", "\\&amp\\;", "&amp;amp;", "&amp;amp;"},
+	{"&lt;@1&gt;", "\\&lt\\;@" ZWSP "1\\&gt\\;", "&amp;lt;@" ZWSP "1&amp;gt;", "&amp;lt;@1&amp;gt;"},
+	{"a\\b", "a\\\\b", "a\\b", "a\\b"},
+	{"\\<@1>", "\\\\\\<@" ZWSP "1\\>", "\\&lt;@" ZWSP "1&gt;", "\\&lt;@1&gt;"},
+	{"line\n# heading", "line" FFFD "\\# heading", "line" FFFD "# heading", "line" FFFD "# heading"},
+	{"tab\tcr\r", "tab" FFFD "cr" FFFD, "tab" FFFD "cr" FFFD, "tab" FFFD "cr" FFFD},
+	{"@\xe2\x80\x8b"
+	 "everyone",
+	 "@" ZWSP FFFD "everyone", "@" ZWSP FFFD "everyone", "@" FFFD "everyone"},
+	{"<\xe2\x80\x8b@1>", "\\<" FFFD "@" ZWSP "1\\>", "&lt;" FFFD "@" ZWSP "1&gt;", "&lt;" FFFD "@1&gt;"},
+	{"\xe2\x80\xae"
+	 "nimda",
+	 FFFD "nimda", FFFD "nimda", FFFD "nimda"},
+	{"a\xe2\x81\xa0"
+	 "b\xef\xbb\xbf"
+	 "c",
+	 "a" FFFD "b" FFFD "c", "a" FFFD "b" FFFD "c", "a" FFFD "b" FFFD "c"},
+	{"soft\xc2\xad"
+	 "hyphen",
+	 "soft" FFFD "hyphen", "soft" FFFD "hyphen", "soft" FFFD "hyphen"},
+	{"\xe3\x85\xa4", FFFD, FFFD, FFFD},
+	{"\xf3\xa0\x80\x81tag", FFFD "tag", FFFD "tag", FFFD "tag"},
+	{"bad \xff\xc0 bytes \xe2\x82", "bad " FFFD FFFD " bytes " FFFD FFFD, "bad " FFFD FFFD " bytes " FFFD FFFD,
+	 "bad " FFFD FFFD " bytes " FFFD FFFD},
+	{"\xc2\x85"
+	 "nel \x7f"
+	 "del",
+	 FFFD "nel " FFFD "del", FFFD "nel " FFFD "del", FFFD "nel " FFFD "del"},
+	{"</p><script>alert(\"x\")</script>", "\\<\\/p\\>\\<script\\>alert\\(\\\"x\\\"\\)\\<\\/script\\>",
+	 "&lt;/p&gt;&lt;script&gt;alert(\"x\")&lt;/script&gt;",
+	 "&lt;/p&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"},
+	{"O'Neil \"Jr\"", "O\\'Neil \\\"Jr\\\"", "O'Neil \"Jr\"", "O&#39;Neil &quot;Jr&quot;"},
+	{"J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
+	 "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
+	 "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
+	 "J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2"},
+	{"", "", "", ""},
 };
 
 #define HOSTILE_COUNT ((int)(sizeof hostile / sizeof hostile[0]))
@@ -93,9 +93,9 @@ static const struct format {
 	escape_function escape;
 	escape_check check;
 } formats[] = {
-        {"discord", escape_discord, escape_check_discord},
-        {"slack", escape_slack, escape_check_slack},
-        {"markup", escape_markup, escape_check_markup},
+	{"discord", escape_discord, escape_check_discord},
+	{"slack", escape_slack, escape_check_slack},
+	{"markup", escape_markup, escape_check_markup},
 };
 
 static const char *expected_of(const struct hostile *row, int format)
@@ -111,11 +111,11 @@ START_TEST(test_every_hostile_name_comes_out_as_each_format_needs_it)
 			char *out = malloc(ESCAPE_SIZE(length));
 			size_t written = formats[f].escape(out, ESCAPE_SIZE(length), hostile[i].text);
 			ck_assert_msg(strcmp(out, expected_of(&hostile[i], f)) == 0, "%s of \"%s\": got \"%s\"",
-			              formats[f].name, hostile[i].text, out);
+				      formats[f].name, hostile[i].text, out);
 			ck_assert_uint_eq(written, strlen(out));
 			const char *wrong = formats[f].check(out);
 			ck_assert_msg(wrong == NULL, "%s of \"%s\" (\"%s\"): %s", formats[f].name, hostile[i].text, out,
-			              wrong);
+				      wrong);
 			free(out);
 		}
 	}
@@ -131,12 +131,12 @@ START_TEST(test_a_cut_result_is_a_safe_prefix_never_half_an_escape)
 				char out[512];
 				size_t written = formats[f].escape(out, size, hostile[i].text);
 				ck_assert_msg(written < size && strlen(out) == written, "%s: %zu bytes in %zu",
-				              formats[f].name, written, size);
+					      formats[f].name, written, size);
 				ck_assert_msg(strncmp(out, whole, written) == 0, "%s of \"%s\" cut at %zu: a prefix",
-				              formats[f].name, hostile[i].text, size);
+					      formats[f].name, hostile[i].text, size);
 				const char *wrong = formats[f].check(out);
 				ck_assert_msg(wrong == NULL, "%s of \"%s\" cut at %zu (\"%s\"): %s", formats[f].name,
-				              hostile[i].text, size, out, wrong);
+					      hostile[i].text, size, out, wrong);
 			}
 		}
 	}
@@ -156,7 +156,7 @@ START_TEST(test_the_worst_case_fits_escape_size)
 			char whole[256];
 			formats[f].escape(whole, sizeof whole, worst[i]);
 			ck_assert_msg(strcmp(out, whole) == 0 && written + 1 <= ESCAPE_SIZE(length), "%s: %s",
-			              formats[f].name, worst[i]);
+				      formats[f].name, worst[i]);
 		}
 	}
 	char out[4] = "xyz";

@@ -86,7 +86,8 @@ static int every_event_type(struct event *events)
 	e->resources[RESOURCE_ORE] = 2, e->resources[RESOURCE_GRAIN] = 1;
 	e = &events[n++], event_init(e, EVENT_ROBBER_MOVED), e->seat = 0, e->hex = 18;
 	e = &events[n++], event_init(e, EVENT_RESOURCE_STOLEN), e->seat = 0, e->other = 3, e->resource = RESOURCE_WOOL;
-	e = &events[n++], event_init(e, EVENT_DEVELOPMENT_CARD_BOUGHT), e->seat = 2, e->card = DEVELOPMENT_VICTORY_POINT;
+	e = &events[n++], event_init(e, EVENT_DEVELOPMENT_CARD_BOUGHT), e->seat = 2,
+	e->card = DEVELOPMENT_VICTORY_POINT;
 	e = &events[n++], event_init(e, EVENT_KNIGHT_PLAYED), e->seat = 1;
 	e = &events[n++], event_init(e, EVENT_ROAD_BUILDING_PLAYED), e->seat = 1;
 	e = &events[n++], event_init(e, EVENT_YEAR_OF_PLENTY_PLAYED), e->seat = 0, e->resources[RESOURCE_BRICK] = 2;
@@ -162,7 +163,8 @@ START_TEST(test_event_dump_is_compact_and_omits_zero_counts)
 	struct event events[EVENT_TYPE_COUNT + 4];
 	every_event_type(events);
 	expect_dump(&events[EVENT_DICE_ROLLED], 4, "{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[6,1],\"total\":7}");
-	expect_dump(&events[EVENT_DISCARDED], 4, "{\"type\":\"discarded\",\"seat\":1,\"resources\":{\"grain\":1,\"ore\":2}}");
+	expect_dump(&events[EVENT_DISCARDED], 4,
+		    "{\"type\":\"discarded\",\"seat\":1,\"resources\":{\"grain\":1,\"ore\":2}}");
 	expect_dump(&events[EVENT_RESOURCES_PRODUCED], 4,
 		    "{\"type\":\"resources_produced\",\"gains\":[{\"ore\":2},{},{\"brick\":1,\"wool\":3},{}]}");
 	expect_dump(&events[EVENT_RESOURCES_PRODUCED], 3,
@@ -177,7 +179,8 @@ START_TEST(test_event_dump_is_compact_and_omits_zero_counts)
 		    "\"get\":{\"grain\":2}}");
 	expect_dump(&events[EVENT_LONGEST_ROAD_CHANGED], 4,
 		    "{\"type\":\"longest_road_changed\",\"seat\":null,\"previous\":2}");
-	expect_dump(&events[EVENT_SETTLEMENT_BUILT], 4, "{\"type\":\"settlement_built\",\"seat\":2,\"node\":17,\"free\":true}");
+	expect_dump(&events[EVENT_SETTLEMENT_BUILT], 4,
+		    "{\"type\":\"settlement_built\",\"seat\":2,\"node\":17,\"free\":true}");
 	expect_dump(&events[EVENT_GAME_WON], 4,
 		    "{\"type\":\"game_won\",\"seat\":2,\"points\":11,\"victory_point_cards\":2}");
 }
@@ -187,7 +190,7 @@ START_TEST(test_redacted_events_show_null_for_hidden_card_and_resource)
 {
 	struct event events[EVENT_TYPE_COUNT + 4];
 	every_event_type(events);
-	const struct event *stolen = &events[EVENT_RESOURCE_STOLEN]; /* seat 0 robs seat 3 of wool */
+	const struct event *stolen = &events[EVENT_RESOURCE_STOLEN];	     /* seat 0 robs seat 3 of wool */
 	const struct event *bought = &events[EVENT_DEVELOPMENT_CARD_BOUGHT]; /* seat 2 draws a VP card */
 	struct event seen;
 	char *text;
@@ -239,14 +242,21 @@ START_TEST(test_event_parse_refuses_bad_events_with_code_and_member)
 	expect_event_refused("{\"type\":\"turn_ended\",\"seat\":null}", "invalid_field", "seat");
 	expect_event_refused("{\"type\":\"turn_ended\",\"seat\":\"0\"}", "invalid_field", "seat");
 	expect_event_refused("{\"type\":\"turn_ended\",\"seat\":0.0}", "invalid_field", "seat");
-	expect_event_refused("{\"type\":\"settlement_built\",\"seat\":0,\"node\":54,\"free\":true}", "invalid_field", "node");
-	expect_event_refused("{\"type\":\"settlement_built\",\"seat\":0,\"node\":5,\"free\":1}", "invalid_field", "free");
-	expect_event_refused("{\"type\":\"road_built\",\"seat\":0,\"edge\":-1,\"free\":false}", "invalid_field", "edge");
+	expect_event_refused("{\"type\":\"settlement_built\",\"seat\":0,\"node\":54,\"free\":true}", "invalid_field",
+			     "node");
+	expect_event_refused("{\"type\":\"settlement_built\",\"seat\":0,\"node\":5,\"free\":1}", "invalid_field",
+			     "free");
+	expect_event_refused("{\"type\":\"road_built\",\"seat\":0,\"edge\":-1,\"free\":false}", "invalid_field",
+			     "edge");
 	expect_event_refused("{\"type\":\"robber_moved\",\"seat\":0,\"hex\":19}", "invalid_field", "hex");
-	expect_event_refused("{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[3,4],\"total\":8}", "invalid_field", "total");
-	expect_event_refused("{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[0,4],\"total\":4}", "invalid_field", "dice[0]");
-	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":-1}}", "invalid_field", "resources.ore");
-	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":96}}", "invalid_field", "resources.ore");
+	expect_event_refused("{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[3,4],\"total\":8}", "invalid_field",
+			     "total");
+	expect_event_refused("{\"type\":\"dice_rolled\",\"seat\":0,\"dice\":[0,4],\"total\":4}", "invalid_field",
+			     "dice[0]");
+	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":-1}}", "invalid_field",
+			     "resources.ore");
+	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":96}}", "invalid_field",
+			     "resources.ore");
 	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":9223372036854775807}}",
 			     "invalid_field", "resources.ore");
 	expect_event_refused("{\"type\":\"discarded\",\"seat\":0,\"resources\":{\"ore\":1e300}}", "invalid_field",
@@ -265,9 +275,10 @@ START_TEST(test_event_parse_refuses_bad_events_with_code_and_member)
 			     "\"counter_to\":null}",
 			     "invalid_field", "to[1]");
 	expect_event_refused("{\"type\":\"trade_accepted\",\"seat\":1,\"trade\":65536}", "invalid_field", "trade");
-	expect_event_refused("{\"type\":\"development_card_bought\",\"seat\":1,\"card\":\"joker\"}", "invalid_field", "card");
-	expect_event_refused("{\"type\":\"game_won\",\"seat\":1,\"points\":300,\"victory_point_cards\":0}", "invalid_field",
-			     "points");
+	expect_event_refused("{\"type\":\"development_card_bought\",\"seat\":1,\"card\":\"joker\"}", "invalid_field",
+			     "card");
+	expect_event_refused("{\"type\":\"game_won\",\"seat\":1,\"points\":300,\"victory_point_cards\":0}",
+			     "invalid_field", "points");
 
 	/* Deep nesting and long garbage are refused, not crashed on. */
 	size_t depth = 200000;
@@ -310,7 +321,8 @@ START_TEST(test_event_parse_survives_truncation_and_corruption)
 			memcpy(mutated, text, size);
 			int flips = 1 + (int)rng_below(&rng, 3);
 			for (int f = 0; f < flips; f++)
-				mutated[rng_below(&rng, (uint32_t)size)] = alphabet[rng_below(&rng, sizeof alphabet - 1)];
+				mutated[rng_below(&rng, (uint32_t)size)] =
+					alphabet[rng_below(&rng, sizeof alphabet - 1)];
 			struct event event, again;
 			struct codec_error error;
 			if (!support_event_parse_exact(mutated, size, &event, &error)) {
@@ -320,7 +332,8 @@ START_TEST(test_event_parse_survives_truncation_and_corruption)
 			}
 			accepted++;
 			char *redump = codec_event_dump(&event, 4);
-			ck_assert_msg(support_event_parse_exact(redump, strlen(redump), &again, &error), "re-dump refused: %s", redump);
+			ck_assert_msg(support_event_parse_exact(redump, strlen(redump), &again, &error),
+				      "re-dump refused: %s", redump);
 			ck_assert(memcmp(&event, &again, sizeof event) == 0);
 			free(redump);
 		}
@@ -337,8 +350,8 @@ END_TEST
 static void round_trip_game(int seats, int layout, int numbers, uint64_t seed)
 {
 	struct games_record game;
-	ck_assert_msg(games_record_play(&game, seats, layout, numbers, 1, seed), "game %d/%d/%llu did not finish", seats,
-		      layout, (unsigned long long)seed);
+	ck_assert_msg(games_record_play(&game, seats, layout, numbers, 1, seed), "game %d/%d/%llu did not finish",
+		      seats, layout, (unsigned long long)seed);
 	struct game replayed;
 	memset(&replayed, 0, sizeof replayed);
 	for (int i = 0; i < game.count; i++) {
@@ -473,7 +486,8 @@ START_TEST(test_replay_log_refuses_bad_logs_with_a_message)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		message[0] = '\0';
-		ck_assert_msg(!codec_replay_log(bad[i], strlen(bad[i]), &replayed, message, sizeof message), "%s", bad[i]);
+		ck_assert_msg(!codec_replay_log(bad[i], strlen(bad[i]), &replayed, message, sizeof message), "%s",
+			      bad[i]);
 		ck_assert_msg(message[0] != '\0', "no message for %s", bad[i]);
 	}
 	ck_assert(!codec_replay_log(NULL, 0, &replayed, message, sizeof message));

@@ -72,10 +72,11 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	ck_assert(memcmp(&options.game, &defaults, sizeof defaults) == 0);
 	ck_assert_int_eq(options.offer_wait_s, 60);
 
-	ck_assert(options_from_text("{\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\",\"edition\":\"2025\","
-				    "\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,\"on_timeout\":\"bot\","
-				    "\"seed\":9007199254740991}",
-				    4, &options, &error));
+	ck_assert(options_from_text(
+		"{\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\",\"edition\":\"2025\","
+		"\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,\"on_timeout\":\"bot\","
+		"\"seed\":9007199254740991}",
+		4, &options, &error));
 	ck_assert_uint_eq(options.game.seats, 4);
 	ck_assert_uint_eq(options.game.layout, GAME_LAYOUT_RANDOM);
 	ck_assert_uint_eq(options.game.numbers, BOARD_NUMBERS_RANDOM);

@@ -126,7 +126,7 @@ static void check_unique(char (*names)[PLACES_NAME_SIZE], int count, const char 
 		for (int k = 0; k < i; k++)
 			if (strcmp(names[i], names[k]) == 0)
 				ck_abort_msg("board %d: %s %d and %d are both \"%s\"", board_index, what, k, i,
-				             names[i]);
+					     names[i]);
 	}
 }
 
@@ -188,23 +188,23 @@ START_TEST(test_board_json_names_every_place)
 		int count;
 		void (*of)(const struct board_layout *, int, int, char *, size_t);
 	} kinds[] = {{"hexes", BOARD_HEXES, places_hex},
-	             {"nodes", BOARD_NODES, places_node},
-	             {"edges", BOARD_EDGES, places_edge},
-	             {"harbors", BOARD_HARBORS, places_harbor}};
+		     {"nodes", BOARD_NODES, places_node},
+		     {"edges", BOARD_EDGES, places_edge},
+		     {"harbors", BOARD_HARBORS, places_harbor}};
 	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 		json_t *list = json_object_get(json, kinds[k].list);
 		ck_assert_uint_eq(json_array_size(list), (size_t)kinds[k].count);
 		for (int i = 0; i < kinds[k].count; i++) {
 			kinds[k].of(&board, GAME_EDITION_2025, i, name, sizeof name);
 			const char *published =
-			        json_string_value(json_object_get(json_array_get(list, (size_t)i), "name"));
+				json_string_value(json_object_get(json_array_get(list, (size_t)i), "name"));
 			ck_assert_msg(published != NULL, "%s %d has no name", kinds[k].list, i);
 			ck_assert_str_eq(published, name);
 		}
 	}
 	ck_assert_str_eq(json_string_value(json_object_get(
-	                         json_array_get(json_object_get(json, "hexes"), (size_t)beginner_hex(3, 2)), "name")),
-	                 "the wood 11");
+				 json_array_get(json_object_get(json, "hexes"), (size_t)beginner_hex(3, 2)), "name")),
+			 "the wood 11");
 	json_decref(json);
 }
 END_TEST

@@ -167,7 +167,8 @@ START_TEST(test_move_refusals_name_the_code_and_member)
 	expect_command_refused("{\"type\":\"end_turn\",\"seat\":0}", "unknown_field", "seat");
 	/* "template" is accepted and ignored (an action is sent back as is), but only as a boolean. */
 	expect_command_refused("{\"type\":\"discard\",\"template\":1,\"resources\":{}}", "invalid_field", "template");
-	expect_command_refused("{\"type\":\"discard\",\"template\":true,\"count\":4,\"resources\":{}}", "unknown_field", "count");
+	expect_command_refused("{\"type\":\"discard\",\"template\":true,\"count\":4,\"resources\":{}}", "unknown_field",
+			       "count");
 	expect_command_refused("{\"type\":\"build_settlement\"}", "missing_field", "node");
 	expect_command_refused("{\"type\":\"maritime_trade\",\"give\":{\"wool\":4}}", "missing_field", "get");
 	expect_command_refused("{\"type\":\"accept_trade\"}", "missing_field", "trade");
@@ -177,7 +178,8 @@ START_TEST(test_move_refusals_name_the_code_and_member)
 	expect_command_refused("{\"type\":\"build_road\",\"edge\":true}", "invalid_field", "edge");
 	expect_command_refused("{\"type\":\"build_road\",\"edge\":null}", "invalid_field", "edge");
 	expect_command_refused("{\"type\":\"discard\",\"resources\":[1]}", "invalid_field", "resources");
-	expect_command_refused("{\"type\":\"discard\",\"resources\":{\"ore\":\"2\"}}", "invalid_field", "resources.ore");
+	expect_command_refused("{\"type\":\"discard\",\"resources\":{\"ore\":\"2\"}}", "invalid_field",
+			       "resources.ore");
 	expect_command_refused("{\"type\":\"roll\",\"dice\":[1]}", "invalid_field", "dice");
 	expect_command_refused("{\"type\":\"roll\",\"dice\":[1,\"2\"]}", "invalid_field", "dice[1]");
 	expect_command_refused("{\"type\":\"roll\",\"dice\":7}", "invalid_field", "dice");
@@ -215,8 +217,8 @@ START_TEST(test_move_refusals_name_the_code_and_member)
 	expect_command_refused("{\"type\":\"discard\",\"resources\":{\"ore\":-9223372036854775807}}", "invalid_field",
 			       "resources.ore");
 	expect_command_refused("{\"type\":\"discard\",\"resources\":{\"ore\":1e3}}", "invalid_field", "resources.ore");
-	expect_command_refused("{\"type\":\"maritime_trade\",\"give\":{\"wool\":4},\"get\":{\"ore\":256}}", "invalid_field",
-			       "get.ore");
+	expect_command_refused("{\"type\":\"maritime_trade\",\"give\":{\"wool\":4},\"get\":{\"ore\":256}}",
+			       "invalid_field", "get.ore");
 	expect_command_refused("{\"type\":\"discard\",\"resources\":{\"gold\":1}}", "unknown_field", "resources.gold");
 	expect_command_refused("{\"type\":\"play_monopoly\",\"resource\":\"Ore\"}", "invalid_field", "resource");
 }
@@ -422,46 +424,57 @@ START_TEST(test_legal_moves_of_random_games_round_trip_as_bodies)
 						if (expected.is_template) {
 							ck_assert(json_is_true(json_object_get(listed, "template")));
 							if (expected.type != COMMAND_ROLL)
-								ck_assert(json_equal(json_object_get(listed, "hand"), hand));
+								ck_assert(json_equal(json_object_get(listed, "hand"),
+										     hand));
 							struct command filled = expected;
 							filled.to = 0;
 							playout_fill_template(&state, seat, &filled, &rng);
 							json_t *choice = codec_command_to_json(&filled);
 							body = recipe_body(listed);
-							static const char *const chosen[] = {"dice", "resources", "give", "want", NULL};
+							static const char *const chosen[] = {"dice", "resources",
+											     "give", "want", NULL};
 							for (int k = 0; chosen[k]; k++)
 								if (json_object_get(choice, chosen[k]))
-									json_object_set(body, chosen[k], json_object_get(choice, chosen[k]));
+									json_object_set(
+										body, chosen[k],
+										json_object_get(choice, chosen[k]));
 							json_decref(choice);
 							if (expected.type == COMMAND_OFFER_TRADE) {
 								counters_seen += b > 0;
 								inactive_offers_seen += seat != state.turn_seat;
-								/* a seat other than the active one addresses the active seat */
+								/* a seat other than the active one addresses the active
+								 * seat */
 								if (seat != state.turn_seat) {
 									json_t *to = json_object_get(listed, "to");
 									ck_assert(json_array_size(to) == 1 &&
-										  json_integer_value(json_array_get(to, 0)) == state.turn_seat);
+										  json_integer_value(json_array_get(
+											  to, 0)) == state.turn_seat);
 								}
-								ck_assert(!json_object_get(listed, "counter_to") == (b == 0));
+								ck_assert(!json_object_get(listed, "counter_to") ==
+									  (b == 0));
 							} else {
 								/* discard, roll: the very command once filled in */
 								expected = filled;
-								expected.count = 0; /* the template's constraint, not part of a move */
+								expected.count = 0; /* the template's constraint, not
+										       part of a move */
 								struct command parsed;
 								struct codec_error error;
-								ck_assert(codec_command_from_json(body, &parsed, &error));
-								ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0, "%s differs",
-									      command_type_name(expected.type));
+								ck_assert(
+									codec_command_from_json(body, &parsed, &error));
+								ck_assert_msg(
+									memcmp(&parsed, &expected, sizeof parsed) == 0,
+									"%s differs", command_type_name(expected.type));
 							}
 							expect_body_accepted(&state, seat, body, "completed template");
 						} else {
 							body = json_incref(listed);
 							struct command parsed;
 							struct codec_error error;
-							ck_assert_msg(codec_command_from_json(body, &parsed, &error), "%s: %s",
-								      command_type_name(expected.type), error.message);
-							ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0, "%s differs",
-								      command_type_name(expected.type));
+							ck_assert_msg(codec_command_from_json(body, &parsed, &error),
+								      "%s: %s", command_type_name(expected.type),
+								      error.message);
+							ck_assert_msg(memcmp(&parsed, &expected, sizeof parsed) == 0,
+								      "%s differs", command_type_name(expected.type));
 							ck_assert(!json_object_get(listed, "template"));
 							expect_body_accepted(&state, seat, body, "listed action");
 						}
@@ -509,14 +522,30 @@ START_TEST(test_view_has_you_for_a_seat_and_no_hands_for_a_spectator)
 	support_give_development(&game, 2, DEVELOPMENT_VICTORY_POINT, 1);
 
 	json_t *json = view_json(&game, 1);
-	static const char *const members[] = {"version", "status", "phase", "options", "turn", "last_roll",
-					      "first_seat", "winner", "robber", "bank", "development_cards_left",
-					      "buildings", "roads", "longest_road", "largest_army", "pending", "players",
-					      "trades", "you"};
+	static const char *const members[] = {"version",
+					      "status",
+					      "phase",
+					      "options",
+					      "turn",
+					      "last_roll",
+					      "first_seat",
+					      "winner",
+					      "robber",
+					      "bank",
+					      "development_cards_left",
+					      "buildings",
+					      "roads",
+					      "longest_road",
+					      "largest_army",
+					      "pending",
+					      "players",
+					      "trades",
+					      "you"};
 	const char *key;
 	json_t *value;
 	size_t index = 0;
-	json_object_foreach(json, key, value) {
+	json_object_foreach(json, key, value)
+	{
 		ck_assert_msg(index < 19 && strcmp(key, members[index]) == 0, "member %zu is %s", index, key);
 		index++;
 	}
@@ -632,9 +661,7 @@ static int listed(const json_t *array, json_int_t id)
 {
 	size_t index;
 	json_t *entry;
-	json_array_foreach(array, index, entry)
-		if (json_integer_value(entry) == id)
-			return 1;
+	json_array_foreach(array, index, entry) if (json_integer_value(entry) == id) return 1;
 	return 0;
 }
 
@@ -670,12 +697,16 @@ START_TEST(test_board_has_19_54_72_9_entries_with_consistent_adjacency)
 		ck_assert_uint_eq(json_array_size(neighbors), json_array_size(node_edges));
 		size_t index;
 		json_t *entry;
-		json_array_foreach(neighbors, index, entry) {
+		json_array_foreach(neighbors, index, entry)
+		{
 			json_t *other = json_array_get(nodes, (size_t)json_integer_value(entry));
-			ck_assert_msg(listed(json_object_get(other, "neighbors"), (json_int_t)n), "node %zu not mutual", n);
+			ck_assert_msg(listed(json_object_get(other, "neighbors"), (json_int_t)n), "node %zu not mutual",
+				      n);
 		}
-		json_array_foreach(node_edges, index, entry) {
-			json_t *edge_nodes = json_object_get(json_array_get(edges, (size_t)json_integer_value(entry)), "nodes");
+		json_array_foreach(node_edges, index, entry)
+		{
+			json_t *edge_nodes =
+				json_object_get(json_array_get(edges, (size_t)json_integer_value(entry)), "nodes");
 			ck_assert(listed(edge_nodes, (json_int_t)n));
 			/* the edge's other end is a neighbor */
 			json_int_t a = json_integer_value(json_array_get(edge_nodes, 0));
@@ -684,7 +715,8 @@ START_TEST(test_board_has_19_54_72_9_entries_with_consistent_adjacency)
 		}
 		json_t *node_hexes = json_object_get(node, "hexes");
 		ck_assert(json_array_size(node_hexes) >= 1 && json_array_size(node_hexes) <= 3);
-		json_array_foreach(node_hexes, index, entry) {
+		json_array_foreach(node_hexes, index, entry)
+		{
 			int hex = (int)json_integer_value(entry);
 			int corner = 0;
 			for (int k = 0; k < 6; k++)
@@ -747,8 +779,11 @@ START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
 	for (size_t h = 0; h < 19; h++) {
 		json_t *hex = json_array_get(hexes, h);
 		double cx = number_of(hex, "px"), cy = number_of(hex, "py");
-		ck_assert_double_eq_tol(cx, (2 * json_integer_value(json_object_get(hex, "q")) +
-		                             json_integer_value(json_object_get(hex, "r"))) * apothem, 1e-4);
+		ck_assert_double_eq_tol(cx,
+					(2 * json_integer_value(json_object_get(hex, "q")) +
+					 json_integer_value(json_object_get(hex, "r"))) *
+						apothem,
+					1e-4);
 		json_t *corners = json_object_get(hex, "corners");
 		ck_assert_uint_eq(json_array_size(corners), 6);
 		for (size_t k = 0; k < 6; k++) {
@@ -757,11 +792,11 @@ START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
 			json_t *node = json_array_get(nodes, (size_t)id);
 			double dx = number_of(node, "px") - cx, dy = number_of(node, "py") - cy;
 			ck_assert_msg(fabs(hypot(dx, dy) - 1.0) < 1e-3, "hex %zu corner %zu at distance %f", h, k,
-			              hypot(dx, dy));
+				      hypot(dx, dy));
 			/* clockwise with y southward from north: angles -90, -30, 30, 90, 150, 210 */
 			double angle = (-90.0 + 60.0 * (double)k) * pi / 180.0;
 			ck_assert_msg(fabs(dx - cos(angle)) < 1e-3 && fabs(dy - sin(angle)) < 1e-3,
-			              "hex %zu corner %zu is not at %d degrees", h, k, -90 + 60 * (int)k);
+				      "hex %zu corner %zu is not at %d degrees", h, k, -90 + 60 * (int)k);
 			seen_min_x = fmin(seen_min_x, cx + dx);
 			seen_max_x = fmax(seen_max_x, cx + dx);
 			seen_min_y = fmin(seen_min_y, cy + dy);
@@ -777,11 +812,12 @@ START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
 		json_t *pair = json_object_get(harbor, "nodes");
 		json_t *a = json_array_get(nodes, (size_t)json_integer_value(json_array_get(pair, 0)));
 		json_t *b = json_array_get(nodes, (size_t)json_integer_value(json_array_get(pair, 1)));
-		double mx = (number_of(a, "px") + number_of(b, "px")) / 2, my = (number_of(a, "py") + number_of(b, "py")) / 2;
+		double mx = (number_of(a, "px") + number_of(b, "px")) / 2,
+		       my = (number_of(a, "py") + number_of(b, "py")) / 2;
 		double fx = cos((double)facing * pi / 180.0), fy = sin((double)facing * pi / 180.0);
 		/* 0.75 out from the coast's middle, along the facing, which is normal to the coast */
 		ck_assert_msg(fabs(ax - (mx + 0.75 * fx)) < 1e-3 && fabs(ay - (my + 0.75 * fy)) < 1e-3,
-		              "harbor %zu anchor is not 0.75 along its facing", slot);
+			      "harbor %zu anchor is not 0.75 along its facing", slot);
 		double sx = number_of(b, "px") - number_of(a, "px"), sy = number_of(b, "py") - number_of(a, "py");
 		ck_assert_double_eq_tol(sx * fx + sy * fy, 0.0, 1e-3);
 		/* facing away from the island's centre, and out at sea: outside every hex's circle */
@@ -789,7 +825,7 @@ START_TEST(test_board_projection_draws_unit_hexes_clockwise_and_harbors_at_sea)
 		for (size_t h = 0; h < 19; h++) {
 			json_t *hex = json_array_get(hexes, h);
 			ck_assert_msg(hypot(ax - number_of(hex, "px"), ay - number_of(hex, "py")) > 1.0,
-			              "harbor %zu anchor lies on hex %zu", slot, h);
+				      "harbor %zu anchor lies on hex %zu", slot, h);
 		}
 		seen_min_x = fmin(seen_min_x, ax);
 		seen_max_x = fmax(seen_max_x, ax);
@@ -827,8 +863,8 @@ START_TEST(test_every_parsed_maritime_trade_renders_as_a_body_that_parses)
 		ck_assert_msg(codec_command_from_json(body, &command, &error), "%s: %s", bodies[i], error.message);
 		json_t *rendered = codec_command_to_json(&command);
 		char *text = support_json_dump(rendered);
-		ck_assert_msg(codec_command_from_json(rendered, &again, &error), "%s renders as %s: %s", bodies[i], text,
-			      error.message);
+		ck_assert_msg(codec_command_from_json(rendered, &again, &error), "%s renders as %s: %s", bodies[i],
+			      text, error.message);
 		ck_assert_mem_eq(&again, &command, sizeof command);
 		free(text);
 		json_decref(rendered);

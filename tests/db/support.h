@@ -36,7 +36,7 @@ struct store *test_db_store(const struct test_db *db);
 
 /* What each test of a TCase gets. */
 enum test_db_kind {
-	TEST_DB_EMPTY,      /* a database without the schema */
+	TEST_DB_EMPTY,	    /* a database without the schema */
 	TEST_DB_MIGRATED,   /* every migration applied */
 	TEST_DB_WITH_STORE, /* migrated, and a store open on it */
 };

@@ -63,8 +63,7 @@ static void *race(void *argument)
 		if (status == STORE_OK) {
 			writer->won_base[writer->wins] = version;
 			writer->won_count[writer->wins++] = count;
-		}
-		else if (status == STORE_CONFLICT)
+		} else if (status == STORE_CONFLICT)
 			writer->conflicts++;
 		else {
 			snprintf(writer->failure, sizeof writer->failure, "store_append: %s: %s",
@@ -120,8 +119,8 @@ START_TEST(test_racing_writers_each_version_won_once_no_gap)
 			ck_assert_int_le(base + count, version);
 			for (int part = 0; part < count; part++) {
 				char expected[64];
-				snprintf(expected, sizeof expected, "{\"base\": %d, \"part\": %d, \"writer\": %d}", base,
-					 part, i);
+				snprintf(expected, sizeof expected, "{\"base\": %d, \"part\": %d, \"writer\": %d}",
+					 base, part, i);
 				ck_assert_str_eq(log.rows[base + part].payload, expected);
 			}
 		}

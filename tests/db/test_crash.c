@@ -59,8 +59,8 @@ static void append_until_killed(const char *conninfo, int64_t id, int report)
 	struct event_list events;
 	int seat;
 	while (games_step(&game, &before, &seat, &events)) {
-		enum store_status status =
-			game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
+		enum store_status status = game_repo_append(&repo, id, &before, &events, &game.playout.state, seat,
+							    STORE_ORIGIN_PLAYER, NULL, NULL);
 		if (status != STORE_OK)
 			_exit(5);
 		uint32_t version = game.playout.state.version;
@@ -113,9 +113,10 @@ START_TEST(test_killed_writer_loses_no_reported_append)
 		 * until it has gone, so what is committed is settled. */
 		int settled = 0;
 		for (int wait = 0; wait < 1000 && !settled; wait++) {
-			settled = test_db_scalar(watcher, "SELECT count(*) FROM pg_stat_activity"
-							  " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-							  " AND application_name = 'crash-writer'") == 0;
+			settled = test_db_scalar(watcher,
+						 "SELECT count(*) FROM pg_stat_activity"
+						 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+						 " AND application_name = 'crash-writer'") == 0;
 			if (!settled) {
 				struct timespec tick = {0, 5000000L};
 				nanosleep(&tick, NULL);

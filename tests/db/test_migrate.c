@@ -37,7 +37,8 @@ START_TEST(test_fresh_database_gets_every_migration)
 	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	assert_schema_present(conn);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM schema_migrations"), store_migration_count);
-	ck_assert_int_eq(test_db_scalar(conn, "SELECT min(version) FROM schema_migrations"), store_migrations[0].version);
+	ck_assert_int_eq(test_db_scalar(conn, "SELECT min(version) FROM schema_migrations"),
+			 store_migrations[0].version);
 	PQfinish(conn);
 	/* The migrated schema is the one the store prepares its statements against. */
 	struct store *store = test_db_store(&test_db_fixture.db);

@@ -56,7 +56,8 @@ static int last_notified(char (*notes)[64], int count, int64_t game)
 	for (int i = 0; i < count; i++) {
 		int version;
 		char note_id[17];
-		ck_assert_msg(sscanf(notes[i], "%16[0-9a-f]:%d", note_id, &version) == 2, "malformed note %s", notes[i]);
+		ck_assert_msg(sscanf(notes[i], "%16[0-9a-f]:%d", note_id, &version) == 2, "malformed note %s",
+			      notes[i]);
 		if (strcmp(note_id, id) == 0 && version > last)
 			last = version;
 	}

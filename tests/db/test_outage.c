@@ -26,9 +26,9 @@ struct writer {
 	const struct test_db *db;
 	int64_t game;
 	atomic_int stop;
-	atomic_int ok;          /* appends reported OK */
-	atomic_int unavailable; /* appends and reads reported UNAVAILABLE */
-	int32_t ok_versions[MAX_ATTEMPTS]; /* the version each OK append made */
+	atomic_int ok;				/* appends reported OK */
+	atomic_int unavailable;			/* appends and reads reported UNAVAILABLE */
+	int32_t ok_versions[MAX_ATTEMPTS];	/* the version each OK append made */
 	int32_t unknown_versions[MAX_ATTEMPTS]; /* the version each UNAVAILABLE append tried to make */
 	int unknown;
 	int other; /* any other status: must stay 0 */
@@ -48,7 +48,8 @@ static void *append_through_outage(void *argument)
 	store_open(writer->db->conninfo, &store);
 	int32_t version = -1;
 	int n = 0;
-	while (!atomic_load(&writer->stop) && atomic_load(&writer->ok) < MAX_ATTEMPTS && writer->unknown < MAX_ATTEMPTS) {
+	while (!atomic_load(&writer->stop) && atomic_load(&writer->ok) < MAX_ATTEMPTS &&
+	       writer->unknown < MAX_ATTEMPTS) {
 		if (version < 0) {
 			enum store_status status = store_version(store, writer->game, &version);
 			if (status == STORE_UNAVAILABLE) {
@@ -96,7 +97,8 @@ static void *append_through_outage(void *argument)
 static void pg(const char *action)
 {
 	char command[1024];
-	snprintf(command, sizeof command, "'%s' %s '%s'", getenv("CATAN_PG_SCRIPT"), action, getenv("CATAN_TEST_PG_DIR"));
+	snprintf(command, sizeof command, "'%s' %s '%s'", getenv("CATAN_PG_SCRIPT"), action,
+		 getenv("CATAN_TEST_PG_DIR"));
 	ck_assert_msg(system(command) == 0, "%s failed", command);
 }
 
@@ -211,7 +213,8 @@ START_TEST(test_the_first_writes_after_a_restart_succeed)
 			char key[32];
 			snprintf(key, sizeof key, "0:round-%d", round);
 			struct store_idempotency record = {key, {0}, 201, "{}"};
-			struct store_append append = {games[i], versions[i], &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
+			struct store_append append = {games[i],	       versions[i], &event, 1,
+						      STORE_NO_STATUS, NULL,	    NULL,   NULL};
 			switch (i % 4) {
 			case 0:
 				what = "append";
@@ -243,8 +246,8 @@ START_TEST(test_the_first_writes_after_a_restart_succeed)
 			if (status == STORE_OK && i % 4 < 2)
 				versions[i]++;
 			if (status != STORE_OK && !failures++)
-				snprintf(first_failure, sizeof first_failure, "round %d, store %d, %s: %s: %s", round, i, what,
-					 store_status_name(status), store_message(stores[i]));
+				snprintf(first_failure, sizeof first_failure, "round %d, store %d, %s: %s: %s", round,
+					 i, what, store_status_name(status), store_message(stores[i]));
 		}
 	}
 	ck_assert_msg(failures == 0, "%d of %d first writes after a restart failed; first: %s", failures,

@@ -19,7 +19,7 @@ static void key_of(int n, uint8_t key[STORE_HASH_SIZE])
 }
 
 static struct store_quota_answer call(const char *kind, int n, double amount, double rate, double burst,
-                                      enum store_quota_mode mode)
+				      enum store_quota_mode mode)
 {
 	uint8_t key[STORE_HASH_SIZE];
 	key_of(n, key);
@@ -81,12 +81,12 @@ START_TEST(test_a_budget_drains_at_its_rate_and_drained_rows_are_cleared)
 	/* Two hours later two units are back. */
 	PGconn *conn = test_db_connect(test_db_fixture.db.conninfo);
 	test_db_exec(conn, "UPDATE quotas SET updated_at = updated_at - interval '2 hours',"
-	                   " empty_at = empty_at - interval '2 hours'");
+			   " empty_at = empty_at - interval '2 hours'");
 	ck_assert(call("test", 1, 2, RATE, 3, STORE_QUOTA_PEEK).allowed);
 	ck_assert(!call("test", 1, 3, RATE, 3, STORE_QUOTA_PEEK).allowed);
 	/* Rows that drained long ago are deleted by the next charges. */
 	test_db_exec(conn,
-	             "UPDATE quotas SET updated_at = now() - interval '1 day', empty_at = now() - interval '1 day'");
+		     "UPDATE quotas SET updated_at = now() - interval '1 day', empty_at = now() - interval '1 day'");
 	call("test", 9, 1, RATE, 3, STORE_QUOTA_CHARGE);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM quotas"), 1);
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT get_byte(key, 0) FROM quotas"), 9);
@@ -103,12 +103,12 @@ START_TEST(test_a_rate_of_zero_is_no_budget_and_malformed_calls_are_invalid)
 	key_of(1, key);
 	struct store_quota_answer answer;
 	ck_assert_int_eq(store_quota(test_db_fixture.store, "", key, 1, 1, 1, STORE_QUOTA_TAKE, &answer),
-	                 STORE_INVALID);
+			 STORE_INVALID);
 	ck_assert_int_eq(store_quota(test_db_fixture.store, "a-kind-name-longer-than-thirty-two", key, 1, 1, 1,
-	                             STORE_QUOTA_TAKE, &answer),
-	                 STORE_INVALID);
+				     STORE_QUOTA_TAKE, &answer),
+			 STORE_INVALID);
 	ck_assert_int_eq(store_quota(test_db_fixture.store, "test", key, -1, 1, 1, STORE_QUOTA_TAKE, &answer),
-	                 STORE_INVALID);
+			 STORE_INVALID);
 }
 END_TEST
 
@@ -119,9 +119,9 @@ START_TEST(test_one_event_reaches_at_most_the_bound_of_receivers_the_oldest_firs
 	char sql[512];
 	for (int i = 0; i < 5; i++) {
 		snprintf(sql, sizeof sql,
-		         "INSERT INTO webhooks (id, game_id, secret, url, created_at) VALUES (%d, %lld,"
-		         " decode(repeat('00', 32), 'hex'), 'https://example.com/%d', now() - interval '%d minutes')",
-		         100 + i, (long long)game, i, 10 - i);
+			 "INSERT INTO webhooks (id, game_id, secret, url, created_at) VALUES (%d, %lld,"
+			 " decode(repeat('00', 32), 'hex'), 'https://example.com/%d', now() - interval '%d minutes')",
+			 100 + i, (long long)game, i, 10 - i);
 		test_db_exec(conn, sql);
 	}
 	int count;
@@ -129,8 +129,8 @@ START_TEST(test_one_event_reaches_at_most_the_bound_of_receivers_the_oldest_firs
 	ck_assert_int_eq(count, 5);
 	test_db_exec(conn, "SET catan.webhook_receivers_max = '3'");
 	snprintf(sql, sizeof sql,
-	         "SELECT string_agg(webhook_id::text, ',' ORDER BY webhook_id) FROM catan_receivers(%lld)",
-	         (long long)game);
+		 "SELECT string_agg(webhook_id::text, ',' ORDER BY webhook_id) FROM catan_receivers(%lld)",
+		 (long long)game);
 	PGresult *result = PQexec(conn, sql);
 	ck_assert_int_eq(PQresultStatus(result), PGRES_TUPLES_OK);
 	ck_assert_str_eq(PQgetvalue(result, 0, 0), "100,101,102");

@@ -17,8 +17,8 @@ static void append_fake(int64_t game, int32_t version, int count, enum store_sta
 	test_db_fake_events(events, text, count, version + 1);
 	struct store_append append = {game, version, events, count, STORE_NO_STATUS, NULL, NULL, NULL};
 	enum store_status status = store_append(test_db_fixture.store, &append);
-	ck_assert_msg(status == expected, "append at %d: %s (%s), expected %s", (int)version,
-		      store_status_name(status), store_message(test_db_fixture.store), store_status_name(expected));
+	ck_assert_msg(status == expected, "append at %d: %s (%s), expected %s", (int)version, store_status_name(status),
+		      store_message(test_db_fixture.store), store_status_name(expected));
 }
 
 static void format_id_sql(char *sql, size_t size, const char *format, int64_t game)
@@ -36,11 +36,11 @@ START_TEST(test_id_text_round_trips_and_rejects_malformed)
 	ck_assert(id == INT64_C(0x0123456789abcdef));
 	store_format_id(1, text);
 	ck_assert_str_eq(text, "0000000000000001");
-	ck_assert(!store_parse_id("0123456789ABCDEF", &id)); /* upper case */
-	ck_assert(!store_parse_id("0123456789abcde", &id));  /* 15 digits */
+	ck_assert(!store_parse_id("0123456789ABCDEF", &id));  /* upper case */
+	ck_assert(!store_parse_id("0123456789abcde", &id));   /* 15 digits */
 	ck_assert(!store_parse_id("0123456789abcdef0", &id)); /* 17 digits */
-	ck_assert(!store_parse_id("0000000000000000", &id)); /* zero */
-	ck_assert(!store_parse_id("8000000000000000", &id)); /* not positive as bigint */
+	ck_assert(!store_parse_id("0000000000000000", &id));  /* zero */
+	ck_assert(!store_parse_id("8000000000000000", &id));  /* not positive as bigint */
 	ck_assert(!store_parse_id("0123456789abcdeg", &id));
 	ck_assert(!store_parse_id("", &id));
 }

@@ -25,12 +25,12 @@ static struct game started(void)
 static struct channels_turn about(const struct event *recent, int recent_count)
 {
 	struct channels_turn turn = {"0123456789abcdef",
-	                             {"Alice", "<!channel> & co", NULL, NULL},
-	                             "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
-	                             "https://catan.example.org/#game=0123456789abcdef",
-	                             40,
-	                             recent,
-	                             recent_count};
+				     {"Alice", "<!channel> & co", NULL, NULL},
+				     "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
+				     "https://catan.example.org/#game=0123456789abcdef",
+				     40,
+				     recent,
+				     recent_count};
 	return turn;
 }
 
@@ -75,12 +75,12 @@ START_TEST(test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape)
 	/* Discord pings exactly the mention the message holds, nothing it might parse. */
 	json_t *allowed = json_object_get(body, "allowed_mentions");
 	ck_assert_msg(json_is_array(json_object_get(allowed, "parse")) &&
-	                      json_array_size(json_object_get(allowed, "parse")) == 0,
-	              "parse nothing: %s", text);
+			      json_array_size(json_object_get(allowed, "parse")) == 0,
+		      "parse nothing: %s", text);
 	json_t *users = json_object_get(allowed, "users"), *roles = json_object_get(allowed, "roles");
 	ck_assert_msg(json_array_size(users) == 1 && strcmp(json_string_value(json_array_get(users, 0)), "42") == 0 &&
-	                      json_is_array(roles) && json_array_size(roles) == 0 && !strstr(text, "everyone"),
-	              "users [42], roles []: %s", text);
+			      json_is_array(roles) && json_array_size(roles) == 0 && !strstr(text, "everyone"),
+		      "users [42], roles []: %s", text);
 	json_decref(body);
 	free(text);
 }
@@ -101,13 +101,13 @@ START_TEST(test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_pic
 	ck_assert_msg(body != NULL, "JSON: %s", text);
 	const char *fallback = json_string_value(json_object_get(body, "text"));
 	ck_assert_msg(fallback && strncmp(fallback, "<@U024BE7LH> *&lt;!channel&gt; &amp; co*", 40) == 0,
-	              "mention as is, name escaped: %s", text);
+		      "mention as is, name escaped: %s", text);
 	ck_assert_msg(!strstr(text, "<!channel>"), "a name cannot ping the channel: %s", text);
 	json_t *blocks = json_object_get(body, "blocks");
 	const char *section =
-	        json_string_value(json_object_get(json_object_get(json_array_get(blocks, 0), "text"), "text"));
+		json_string_value(json_object_get(json_object_get(json_array_get(blocks, 0), "text"), "text"));
 	ck_assert_msg(section && strstr(section, "Alice ended the turn.") && strstr(section, turn.game_url),
-	              "last moves and link: %s", text);
+		      "last moves and link: %s", text);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(blocks, 1), "image_url")), turn.board_url);
 	json_decref(body);
 	free(text);
@@ -132,7 +132,7 @@ START_TEST(test_rate_limit_answers_are_read_from_the_header_or_discords_body)
 	ck_assert_int_eq(channels_retry_after_ms("3", NULL, 0), 3000);
 	ck_assert_int_eq(channels_retry_after_ms(" 1.5 ", NULL, 0), 1500);
 	const char *discord =
-	        "{\"message\": \"You are being rate limited.\", \"retry_after\": 0.25, \"global\": false}";
+		"{\"message\": \"You are being rate limited.\", \"retry_after\": 0.25, \"global\": false}";
 	ck_assert_int_eq(channels_retry_after_ms(NULL, discord, strlen(discord)), 250);
 	ck_assert_int_eq(channels_retry_after_ms("2", discord, strlen(discord)), 2000);
 	ck_assert_int_eq(channels_retry_after_ms("Wed, 21 Oct 2015 07:28:00 GMT", NULL, 0), -1);
@@ -149,30 +149,30 @@ START_TEST(test_mentions_are_seats_of_the_game_with_mentions_of_the_format)
 		int format;
 		const char *mentions;
 	} good[] = {
-	        {STORE_FORMAT_DISCORD, "{}"},
-	        {STORE_FORMAT_DISCORD, "{\"0\": \"<@1>\", \"1\": \"<@!80351110224678912>\", \"2\": \"<@&2>\"}"},
-	        {STORE_FORMAT_SLACK, "{\"0\": \"<@U1>\", \"1\": \"<@W024BE7LH>\", \"2\": \"<!subteam^SAZ94GDB8>\"}"},
-	        {-1, NULL}};
+		{STORE_FORMAT_DISCORD, "{}"},
+		{STORE_FORMAT_DISCORD, "{\"0\": \"<@1>\", \"1\": \"<@!80351110224678912>\", \"2\": \"<@&2>\"}"},
+		{STORE_FORMAT_SLACK, "{\"0\": \"<@U1>\", \"1\": \"<@W024BE7LH>\", \"2\": \"<!subteam^SAZ94GDB8>\"}"},
+		{-1, NULL}};
 	for (int i = 0; good[i].mentions; i++) {
 		json_t *value = json_loads(good[i].mentions, 0, NULL);
 		ck_assert_msg(channels_mentions_valid(value, 3, good[i].format, why, sizeof why), "%s: %s",
-		              good[i].mentions, why);
+			      good[i].mentions, why);
 		json_decref(value);
 	}
 	const char *bad[] = {
-	        "[]", "\"<@1>\"", "{\"3\": \"<@1>\"}", "{\"00\": \"<@1>\"}", "{\"0\": 1}", "{\"0\": \"\"}",
-	        "{\"0\": \"a\\tb\"}", "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}",
-	        /* Text that is not one mention of the format: nothing else reaches a message. */
-	        "{\"1\": \"@here\"}", "{\"1\": \"@everyone\"}", "{\"1\": \"<@1> <@2>\"}", "{\"1\": \"<@1>x\"}",
-	        "{\"1\": \"<@>\"}", "{\"1\": \"<@&>\"}", "{\"1\": \"<#1>\"}", "{\"1\": \"<!channel>\"}",
-	        "{\"1\": \"[x](https://evil)\"}", "{\"1\": \"<@123456789012345678901234567>\"}", NULL};
+		"[]", "\"<@1>\"", "{\"3\": \"<@1>\"}", "{\"00\": \"<@1>\"}", "{\"0\": 1}", "{\"0\": \"\"}",
+		"{\"0\": \"a\\tb\"}", "{\"0\": \"12345678901234567890123456789012345678901234567890123456789012345\"}",
+		/* Text that is not one mention of the format: nothing else reaches a message. */
+		"{\"1\": \"@here\"}", "{\"1\": \"@everyone\"}", "{\"1\": \"<@1> <@2>\"}", "{\"1\": \"<@1>x\"}",
+		"{\"1\": \"<@>\"}", "{\"1\": \"<@&>\"}", "{\"1\": \"<#1>\"}", "{\"1\": \"<!channel>\"}",
+		"{\"1\": \"[x](https://evil)\"}", "{\"1\": \"<@123456789012345678901234567>\"}", NULL};
 	int formats[] = {STORE_FORMAT_DISCORD, STORE_FORMAT_SLACK};
 	for (int f = 0; f < 2; f++) {
 		for (int i = 0; bad[i]; i++) {
 			json_t *value = json_loads(bad[i], JSON_DECODE_ANY, NULL);
 			ck_assert_msg(value != NULL, "%s", bad[i]);
 			ck_assert_msg(!channels_mentions_valid(value, 3, formats[f], why, sizeof why), "%s is refused",
-			              bad[i]);
+				      bad[i]);
 			ck_assert_msg(strstr(why, "mentions"), "the rule names the field: %s", why);
 			json_decref(value);
 		}
@@ -193,12 +193,12 @@ END_TEST
 static struct channels_turn hostile_about(const struct event *recent, int recent_count)
 {
 	struct channels_turn turn = {"0123456789abcdef",
-	                             {"<@&111>", "[Open the game](https://evil.example/)", "@everyone", NULL},
-	                             "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
-	                             "https://catan.example.org/#game=0123456789abcdef",
-	                             40,
-	                             recent,
-	                             recent_count};
+				     {"<@&111>", "[Open the game](https://evil.example/)", "@everyone", NULL},
+				     "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
+				     "https://catan.example.org/#game=0123456789abcdef",
+				     40,
+				     recent,
+				     recent_count};
 	return turn;
 }
 
@@ -229,32 +229,32 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	/* Seat 1's registered mention is a role; seat 0 a user, not waited for; a stored text
 	 * that is no mention (registered before the rule) is left out. */
 	char *text = channels_message(STORE_FORMAT_DISCORD, "{\"0\": \"<@41>\", \"1\": \"<@&42>\", \"2\": \"@here\"}",
-	                              &game, &turn);
+				      &game, &turn);
 	json_t *body = json_loads(text, 0, NULL);
 	ck_assert_msg(body != NULL, "JSON: %s", text);
 	const char *content = json_string_value(json_object_get(body, "content"));
 	const char *description =
-	        json_string_value(json_object_get(json_array_get(json_object_get(body, "embeds"), 0), "description"));
+		json_string_value(json_object_get(json_array_get(json_object_get(body, "embeds"), 0), "description"));
 	ck_assert_msg(content && strncmp(content, "<@&42> **", 9) == 0, "the registered role first: %s", text);
 	const char *parts[] = {content, description};
 	for (int p = 0; p < 2; p++) {
 		ck_assert_msg(!strstr(parts[p], "<@&111>") && !strstr(parts[p], "](") &&
-		                      !strstr(parts[p], "https://evil") && !strstr(parts[p], "@everyone") &&
-		                      !strstr(parts[p], "@here"),
-		              "no raw mention, link or ping: %s", parts[p]);
+				      !strstr(parts[p], "https://evil") && !strstr(parts[p], "@everyone") &&
+				      !strstr(parts[p], "@here"),
+			      "no raw mention, link or ping: %s", parts[p]);
 	}
 	ck_assert_msg(strstr(content, "**\\[Open the game\\]\\(https\\:\\/\\/evil\\.example\\/\\)**"),
-	              "the name shown escaped, in bold: %s", content);
+		      "the name shown escaped, in bold: %s", content);
 	ck_assert_msg(strstr(description, "- \\<@\xe2\x80\x8b\\&111\\> ended the turn.") &&
-	                      strstr(description, "stole a card from @\xe2\x80\x8b"
-	                                          "everyone."),
-	              "names escaped in the last moves: %s", description);
+			      strstr(description, "stole a card from @\xe2\x80\x8b"
+						  "everyone."),
+		      "names escaped in the last moves: %s", description);
 	json_t *allowed = json_object_get(body, "allowed_mentions");
 	json_t *roles = json_object_get(allowed, "roles");
 	ck_assert_msg(json_array_size(json_object_get(allowed, "parse")) == 0 &&
-	                      json_array_size(json_object_get(allowed, "users")) == 0 && json_array_size(roles) == 1 &&
-	                      strcmp(json_string_value(json_array_get(roles, 0)), "42") == 0,
-	              "exactly role 42 may be pinged: %s", text);
+			      json_array_size(json_object_get(allowed, "users")) == 0 && json_array_size(roles) == 1 &&
+			      strcmp(json_string_value(json_array_get(roles, 0)), "42") == 0,
+		      "exactly role 42 may be pinged: %s", text);
 	json_decref(body);
 	free(text);
 	/* The winner's mention, and a nickname mention written as a user's. */
@@ -262,9 +262,9 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	game.winner = 2;
 	text = channels_message(STORE_FORMAT_DISCORD, "{\"2\": \"<@!43>\"}", &game, &turn);
 	ck_assert_msg(strstr(text, "\"content\":\"<@43> @\xe2\x80\x8b"
-	                           "everyone won the game") &&
-	                      strstr(text, "\"allowed_mentions\":{\"parse\":[],\"users\":[\"43\"],\"roles\":[]}"),
-	              "%s", text);
+				   "everyone won the game") &&
+			      strstr(text, "\"allowed_mentions\":{\"parse\":[],\"users\":[\"43\"],\"roles\":[]}"),
+		      "%s", text);
 	free(text);
 }
 END_TEST
@@ -283,12 +283,12 @@ START_TEST(test_a_hostile_name_forges_no_slack_control_sequence)
 	const char *fallback = json_string_value(json_object_get(body, "text"));
 	const char *headline = "<!subteam^S42> *&lt;https://evil|Open&gt; &lt;!channel&gt;*: your turn";
 	ck_assert_msg(fallback && strncmp(fallback, headline, strlen(headline)) == 0,
-	              "the group mentioned, the name escaped: %s", text);
+		      "the group mentioned, the name escaped: %s", text);
 	const char *section = json_string_value(
-	        json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
+		json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
 	ck_assert_msg(section && strstr(section, "- &lt;@\xe2\x80\x8b&amp;111&gt; ended the turn.") &&
-	                      !strstr(section, "<!channel>") && !strstr(section, "<https://evil"),
-	              "no control sequence from a name: %s", section);
+			      !strstr(section, "<!channel>") && !strstr(section, "<https://evil"),
+		      "no control sequence from a name: %s", section);
 	/* Only the service's own link and the mention are sequences. */
 	int opened = 0;
 	for (const char *c = section; *c; c++)

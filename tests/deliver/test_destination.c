@@ -28,18 +28,19 @@ static int allowed(const char *text, int allow_private)
 START_TEST(test_inner_addresses_are_refused_and_public_ones_allowed)
 {
 	static const char *const inner[] = {
-		"127.0.0.1",   "127.255.0.9", "10.0.0.1",         "172.16.5.5",       "172.31.255.255",
-		"192.168.0.1", "169.254.169.254", "100.64.0.1",   "0.0.0.0",          "224.0.0.1",
-		"255.255.255.255", "192.0.2.1", "198.18.0.1",     "::",               "::1",
-		"fe80::1",     "fc00::1",     "fd12:3456::1",     "ff02::1",          "::ffff:127.0.0.1",
-		"::ffff:10.1.1.1", "64:ff9b::a00:1", "2002:7f00:1::1", "2001:db8::1",
+		"127.0.0.1",	   "127.255.0.9",     "10.0.0.1",	"172.16.5.5",  "172.31.255.255",
+		"192.168.0.1",	   "169.254.169.254", "100.64.0.1",	"0.0.0.0",     "224.0.0.1",
+		"255.255.255.255", "192.0.2.1",	      "198.18.0.1",	"::",	       "::1",
+		"fe80::1",	   "fc00::1",	      "fd12:3456::1",	"ff02::1",     "::ffff:127.0.0.1",
+		"::ffff:10.1.1.1", "64:ff9b::a00:1",  "2002:7f00:1::1", "2001:db8::1",
 	};
 	for (size_t i = 0; i < sizeof inner / sizeof inner[0]; i++) {
 		ck_assert_msg(!allowed(inner[i], 0), "%s is allowed", inner[i]);
 		ck_assert_msg(allowed(inner[i], 1), "%s is refused even with allow_private", inner[i]);
 	}
-	static const char *const public_addresses[] = {"93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1",
-						       "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"};
+	static const char *const public_addresses[] = {
+		"93.184.216.34",	"8.8.8.8",	  "172.32.0.1",	      "100.128.0.1",
+		"2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:0808:0808::1"};
 	for (size_t i = 0; i < sizeof public_addresses / sizeof public_addresses[0]; i++)
 		ck_assert_msg(allowed(public_addresses[i], 0), "%s is refused", public_addresses[i]);
 }
@@ -66,9 +67,9 @@ START_TEST(test_urls_with_credentials_literals_or_localhost_are_refused)
 {
 	char why[128];
 	static const char *const refused[] = {"http://user:pw@example.com/", "http://user@example.com/",
-					      "http://127.0.0.1/",           "http://[::1]:8080/",
-					      "http://LOCALHOST/",           "http://api.localhost/",
-					      "gopher://example.com/",       "not a url"};
+					      "http://127.0.0.1/",	     "http://[::1]:8080/",
+					      "http://LOCALHOST/",	     "http://api.localhost/",
+					      "gopher://example.com/",	     "not a url"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		ck_assert_msg(!destination_url_allowed(refused[i], 0, why, sizeof why), "%s is allowed", refused[i]);
 		ck_assert_msg(why[0] != '\0', "%s: no reason", refused[i]);

@@ -16,7 +16,7 @@
 START_TEST(test_plain_addresses_pass_and_anything_that_could_forge_a_header_or_recipient_does_not)
 {
 	const char *good[] = {"ann@example.org", "a.b+c@sub.example.co.uk", "o'neil@example.org",
-	                      "x@a-b.example", "A_Z{1}@EXAMPLE.ORG", NULL};
+			      "x@a-b.example",	 "A_Z{1}@EXAMPLE.ORG",	    NULL};
 	char why[200];
 	for (int i = 0; good[i]; i++)
 		ck_assert_msg(mail_address_valid(good[i], why, sizeof why), "%s passes", good[i]);
@@ -32,32 +32,32 @@ START_TEST(test_plain_addresses_pass_and_anything_that_could_forge_a_header_or_r
 	}
 	strcpy(long_address + at, "org");
 	const char *bad[] = {"",
-	                     "ann",
-	                     "ann@example.org\r\nBcc: all@example.org",
-	                     "ann@example.org\n",
-	                     "Ann <ann@example.org>",
-	                     "<ann@example.org>",
-	                     "ann@example.org, bob@example.org",
-	                     "ann example@example.org",
-	                     "\"ann\"@example.org",
-	                     "ann(comment)@example.org",
-	                     "ann@localhost",
-	                     "ann@@example.org",
-	                     "@example.org",
-	                     "ann@",
-	                     ".ann@example.org",
-	                     "ann.@example.org",
-	                     "a..nn@example.org",
-	                     "ann@-example.org",
-	                     "ann@example-.org",
-	                     "ann@example..org",
-	                     "ann@example.org.",
-	                     "ann@[127.0.0.1]",
-	                     "ann@exa_mple.org",
-	                     "\xc3\xa4nn@example.org",
-	                     local65,
-	                     long_address,
-	                     NULL};
+			     "ann",
+			     "ann@example.org\r\nBcc: all@example.org",
+			     "ann@example.org\n",
+			     "Ann <ann@example.org>",
+			     "<ann@example.org>",
+			     "ann@example.org, bob@example.org",
+			     "ann example@example.org",
+			     "\"ann\"@example.org",
+			     "ann(comment)@example.org",
+			     "ann@localhost",
+			     "ann@@example.org",
+			     "@example.org",
+			     "ann@",
+			     ".ann@example.org",
+			     "ann.@example.org",
+			     "a..nn@example.org",
+			     "ann@-example.org",
+			     "ann@example-.org",
+			     "ann@example..org",
+			     "ann@example.org.",
+			     "ann@[127.0.0.1]",
+			     "ann@exa_mple.org",
+			     "\xc3\xa4nn@example.org",
+			     local65,
+			     long_address,
+			     NULL};
 	for (int i = 0; bad[i]; i++) {
 		why[0] = '\0';
 		ck_assert_msg(!mail_address_valid(bad[i], why, sizeof why), "\"%s\" is refused", bad[i]);
@@ -92,8 +92,8 @@ START_TEST(test_a_code_matches_only_its_registration_secret_and_purpose)
 	ck_assert(strncmp(confirm, "4f1c9a2e7b30d856.", 17) == 0);
 	for (const char *c = confirm + 17; *c; c++)
 		ck_assert_msg((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-		                      *c == '-' || *c == '_',
-		              "base64url only: %s", confirm);
+				      *c == '-' || *c == '_',
+			      "base64url only: %s", confirm);
 	ck_assert(strcmp(confirm, unsubscribe) != 0);
 	ck_assert(mail_code_id(confirm, &parsed) && parsed == id);
 	ck_assert(mail_code_matches(secret, id, MAIL_CONFIRM, confirm));
@@ -107,9 +107,12 @@ START_TEST(test_a_code_matches_only_its_registration_secret_and_purpose)
 	ck_assert(!mail_code_matches(secret, id, MAIL_CONFIRM, changed));
 	changed[40] = '\0';
 	ck_assert(!mail_code_matches(secret, id, MAIL_CONFIRM, changed));
-	const char *malformed[] = {"", "4f1c9a2e7b30d856", "4F1C9A2E7B30D856.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-	                           "0000000000000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-	                           "ffffffffffffffff.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL};
+	const char *malformed[] = {"",
+				   "4f1c9a2e7b30d856",
+				   "4F1C9A2E7B30D856.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+				   "0000000000000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+				   "ffffffffffffffff.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+				   NULL};
 	for (int i = 0; malformed[i]; i++)
 		ck_assert_msg(!mail_code_id(malformed[i], &parsed), "%s is malformed", malformed[i]);
 }
@@ -153,13 +156,26 @@ static int header_count(const char *message, const char *name)
 START_TEST(test_a_message_has_every_header_once_crlf_lines_and_base64_parts_that_decode_to_the_texts)
 {
 	const char *text = "Ann: your turn.\n\r\n.\r\nBcc: x@example.org\n--=_catan_0000000000000000\n" /* hostile */
-	                   "\xc3\x84rger \xe2\x80\x94 UTF-8\n";
-	struct mail_content content = {"catan@example.org", "ann@example.org", "Your turn in Catan game 4f1c: roll",
-	                               text, "<p>Ann &amp; Bob</p>\n", "https://catan.example.org/v1/mail/unsubscribe?code=x",
-	                               42, 0};
+			   "\xc3\x84rger \xe2\x80\x94 UTF-8\n";
+	struct mail_content content = {"catan@example.org",
+				       "ann@example.org",
+				       "Your turn in Catan game 4f1c: roll",
+				       text,
+				       "<p>Ann &amp; Bob</p>\n",
+				       "https://catan.example.org/v1/mail/unsubscribe?code=x",
+				       42,
+				       0};
 	char *one = mail_message(&content), *two = mail_message(&content);
-	const char *headers[] = {"From", "To", "Subject", "Date", "Message-ID", "MIME-Version", "List-Unsubscribe",
-	                         "List-Unsubscribe-Post", "Content-Type", NULL};
+	const char *headers[] = {"From",
+				 "To",
+				 "Subject",
+				 "Date",
+				 "Message-ID",
+				 "MIME-Version",
+				 "List-Unsubscribe",
+				 "List-Unsubscribe-Post",
+				 "Content-Type",
+				 NULL};
 	for (int i = 0; headers[i]; i++)
 		ck_assert_msg(header_count(one, headers[i]) == 1, "%s once in:\n%s", headers[i], one);
 	ck_assert(strstr(one, "\r\nDate: Thu, 01 Jan 1970 00:00:00 +0000\r\n"));
@@ -176,10 +192,10 @@ START_TEST(test_a_message_has_every_header_once_crlf_lines_and_base64_parts_that
 		ck_assert(line <= 998);
 	}
 	ck_assert_msg(!strstr(one, "Bcc:") && !strstr(one, "\r\n.\r\n") && !strstr(one, "_0000000000000000"),
-	              "no client text raw on the wire");
+		      "no client text raw on the wire");
 	char *plain = part(one, "Content-Type: text/plain; charset=utf-8");
 	ck_assert_msg(strstr(plain, "Ann: your turn.\r\n") && strstr(plain, "\xc3\x84rger \xe2\x80\x94 UTF-8\r\n"),
-	              "the text part decodes: %s", plain);
+		      "the text part decodes: %s", plain);
 	char *html = part(one, "Content-Type: text/html; charset=utf-8");
 	ck_assert_str_eq(html, "<p>Ann &amp; Bob</p>\r\n");
 	char id_one[200], id_two[200];
@@ -214,7 +230,8 @@ Suite *test_suite(void)
 	tcase_add_test(tcase, test_plain_addresses_pass_and_anything_that_could_forge_a_header_or_recipient_does_not);
 	tcase_add_test(tcase, test_the_masked_address_keeps_the_first_character_and_the_domain);
 	tcase_add_test(tcase, test_a_code_matches_only_its_registration_secret_and_purpose);
-	tcase_add_test(tcase, test_a_message_has_every_header_once_crlf_lines_and_base64_parts_that_decode_to_the_texts);
+	tcase_add_test(tcase,
+		       test_a_message_has_every_header_once_crlf_lines_and_base64_parts_that_decode_to_the_texts);
 	tcase_add_test(tcase, test_html_text_is_escaped);
 	suite_add_tcase(suite, tcase);
 	return suite;

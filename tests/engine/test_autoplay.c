@@ -104,7 +104,7 @@ START_TEST(test_bot_to_move_is_the_waited_for_bot_or_an_addressed_bot)
 	struct game game;
 	support_new_game(&game, 4, GAME_LAYOUT_BEGINNER);
 	support_standard_draft(&game);
-	ck_assert_int_eq(autoplay_bot_to_move(&game, 0x1), 0);  /* seat 0 must roll */
+	ck_assert_int_eq(autoplay_bot_to_move(&game, 0x1), 0);	/* seat 0 must roll */
 	ck_assert_int_eq(autoplay_bot_to_move(&game, 0xe), -1); /* only seat 0 is waited for */
 	support_roll(&game, 4, 4);
 	support_set_hand(&game, 0, 1, 0, 0, 0, 0);
@@ -114,7 +114,7 @@ START_TEST(test_bot_to_move_is_the_waited_for_bot_or_an_addressed_bot)
 	offer.to = 1u << 2;
 	support_ok(&game, 0, &offer, NULL);
 	ck_assert_int_eq(autoplay_bot_to_move(&game, 0x2), -1); /* seat 1 was not asked */
-	ck_assert_int_eq(autoplay_bot_to_move(&game, 0x4), 2);  /* seat 2 owes an answer */
+	ck_assert_int_eq(autoplay_bot_to_move(&game, 0x4), 2);	/* seat 2 owes an answer */
 	struct command decline = support_command(COMMAND_DECLINE_TRADE);
 	decline.trade = game.offers[0].id;
 	support_ok(&game, 2, &decline, NULL);

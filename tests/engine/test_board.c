@@ -131,7 +131,8 @@ START_TEST(test_every_edge_joins_two_neighbours)
 	memset(pair_edges, 0, sizeof pair_edges);
 	for (int e = 0; e < BOARD_EDGES; e++) {
 		int a = board_edge_nodes[e][0], b = board_edge_nodes[e][1];
-		ck_assert_msg(row_contains(board_node_neighbors[a], 3, b), "edge %d joins non-neighbours %d %d", e, a, b);
+		ck_assert_msg(row_contains(board_node_neighbors[a], 3, b), "edge %d joins non-neighbours %d %d", e, a,
+			      b);
 		ck_assert_msg(row_contains(board_node_edges[a], 3, e) && row_contains(board_node_edges[b], 3, e),
 			      "edge %d missing from its nodes' edge lists", e);
 		ck_assert(board_edge_node_mask[e] == ((UINT64_C(1) << a) | (UINT64_C(1) << b)));
@@ -155,7 +156,8 @@ START_TEST(test_every_node_touches_one_to_three_hexes_and_two_to_three_edges)
 			int hex = board_node_hexes[n][i];
 			if (hex >= 0) {
 				hexes++;
-				ck_assert_msg(row_contains(board_hex_nodes[hex], 6, n), "node %d not a corner of hex %d", n, hex);
+				ck_assert_msg(row_contains(board_hex_nodes[hex], 6, n),
+					      "node %d not a corner of hex %d", n, hex);
 			}
 			if (board_node_edges[n][i] >= 0) {
 				edges++;
@@ -245,11 +247,10 @@ END_TEST
 
 /* BEGINNER.md, rows north to south, west to east. */
 static const uint8_t beginner_terrain[BOARD_HEXES] = {
-	TERRAIN_MOUNTAINS, TERRAIN_PASTURE, TERRAIN_FOREST,
-	TERRAIN_FIELDS, TERRAIN_HILLS, TERRAIN_PASTURE, TERRAIN_HILLS,
-	TERRAIN_FIELDS, TERRAIN_FOREST, TERRAIN_DESERT, TERRAIN_FOREST, TERRAIN_MOUNTAINS,
-	TERRAIN_FOREST, TERRAIN_MOUNTAINS, TERRAIN_FIELDS, TERRAIN_PASTURE,
-	TERRAIN_HILLS, TERRAIN_FIELDS, TERRAIN_PASTURE,
+	TERRAIN_MOUNTAINS, TERRAIN_PASTURE,   TERRAIN_FOREST, TERRAIN_FIELDS,	 TERRAIN_HILLS,
+	TERRAIN_PASTURE,   TERRAIN_HILLS,     TERRAIN_FIELDS, TERRAIN_FOREST,	 TERRAIN_DESERT,
+	TERRAIN_FOREST,	   TERRAIN_MOUNTAINS, TERRAIN_FOREST, TERRAIN_MOUNTAINS, TERRAIN_FIELDS,
+	TERRAIN_PASTURE,   TERRAIN_HILLS,     TERRAIN_FIELDS, TERRAIN_PASTURE,
 };
 static const uint8_t beginner_number[BOARD_HEXES] = {
 	10, 2, 9, 12, 6, 4, 10, 9, 11, 0, 3, 8, 8, 3, 4, 5, 5, 6, 11,
@@ -278,7 +279,7 @@ START_TEST(test_beginner_harbors_in_slot_order)
 	enum { NE, E, SE, SW, W, NW };
 	static const int slot_side[BOARD_HARBORS] = {NW, NE, NE, E, SE, SE, SW, W, W};
 	static const uint8_t piece[BOARD_HARBORS] = {
-		HARBOR_GENERIC, RESOURCE_WOOL, HARBOR_GENERIC, HARBOR_GENERIC, RESOURCE_BRICK,
+		HARBOR_GENERIC,	 RESOURCE_WOOL,	 HARBOR_GENERIC, HARBOR_GENERIC, RESOURCE_BRICK,
 		RESOURCE_LUMBER, HARBOR_GENERIC, RESOURCE_GRAIN, RESOURCE_ORE,
 	};
 	static const int row_start[5] = {0, 3, 7, 12, 16};
@@ -356,7 +357,8 @@ START_TEST(test_red_numbers_adjacent_is_detected)
 			memset(layout.number, 5, sizeof layout.number);
 			layout.number[a] = 6;
 			layout.number[b] = (uint8_t)(b % 2 ? 8 : 6);
-			ck_assert_msg(board_red_numbers_adjacent(&layout) == hexes_adjacent(a, b), "hexes %d and %d", a, b);
+			ck_assert_msg(board_red_numbers_adjacent(&layout) == hexes_adjacent(a, b), "hexes %d and %d", a,
+				      b);
 		}
 	}
 	/* On the beginner board: moving the 8 of hex 11 beside the 6 of hex 4. */
@@ -482,9 +484,10 @@ START_TEST(test_random_numbers_never_put_red_numbers_side_by_side)
 			if (layout.number[a] != 6 && layout.number[a] != 8)
 				continue;
 			for (int b = 0; b < BOARD_HEXES; b++)
-				ck_assert_msg(!(b != a && hexes_adjacent(a, b) && (layout.number[b] == 6 || layout.number[b] == 8)),
-					      "seed %llu: red numbers on adjacent hexes %d and %d", (unsigned long long)seed, a,
-					      b);
+				ck_assert_msg(!(b != a && hexes_adjacent(a, b) &&
+						(layout.number[b] == 6 || layout.number[b] == 8)),
+					      "seed %llu: red numbers on adjacent hexes %d and %d",
+					      (unsigned long long)seed, a, b);
 		}
 		follows_spiral += spiral_of(&layout) >= 0;
 	}
@@ -509,7 +512,8 @@ START_TEST(test_same_seed_same_board_different_seed_different_board)
 		}
 		for (int i = 0; i < BOARDS; i++)
 			for (int j = i + 1; j < BOARDS; j++)
-				ck_assert_msg(memcmp(&boards[i], &boards[j], sizeof boards[i]) != 0, "seeds %d and %d", i, j);
+				ck_assert_msg(memcmp(&boards[i], &boards[j], sizeof boards[i]) != 0, "seeds %d and %d",
+					      i, j);
 	}
 }
 END_TEST

@@ -40,7 +40,7 @@ START_TEST(test_mistake_only_the_active_player_produces)
 {
 	struct game game;
 	start(&game);
-	support_roll(&game, 1, 1); /* 2: pasture 2, seat 1's 13 */
+	support_roll(&game, 1, 1);	/* 2: pasture 2, seat 1's 13 */
 	support_next_turn(&game, 4, 4); /* seat 1 rolls 8: forest 8 pays seats 0 and 1, mountains 8 seat 2 */
 	ck_assert_int_eq(game.turn_seat, 1);
 	ck_assert_int_eq(game.players[0].resources[RESOURCE_LUMBER], 1);

@@ -239,9 +239,9 @@ START_TEST(test_robber_lists_every_other_hex_with_one_move_per_victim)
 				continue;
 			ck_assert_int_eq(moves[i].type, COMMAND_MOVE_ROBBER);
 			if (victims) {
-				ck_assert_msg(moves[i].victim >= 0 && (victims >> moves[i].victim & 1u), "hex %d victim %d",
-					      hex, moves[i].victim);
-				victims &= (uint8_t)~(1u << moves[i].victim); /* once each */
+				ck_assert_msg(moves[i].victim >= 0 && (victims >> moves[i].victim & 1u),
+					      "hex %d victim %d", hex, moves[i].victim);
+				victims &= (uint8_t) ~(1u << moves[i].victim); /* once each */
 			} else {
 				ck_assert_int_eq(moves[i].victim, -1);
 			}
@@ -275,9 +275,9 @@ START_TEST(test_discard_template_for_each_owing_seat_only)
 	struct game game;
 	support_new_game(&game, 4, GAME_LAYOUT_BEGINNER);
 	support_standard_draft(&game);
-	support_set_hand(&game, 0, 1, 1, 1, 1, 3);  /* 7: owes nothing */
-	support_set_hand(&game, 1, 2, 2, 2, 2, 0);  /* 8: owes 4 */
-	support_set_hand(&game, 2, 0, 0, 0, 0, 9);  /* 9: owes 4 */
+	support_set_hand(&game, 0, 1, 1, 1, 1, 3); /* 7: owes nothing */
+	support_set_hand(&game, 1, 2, 2, 2, 2, 0); /* 8: owes 4 */
+	support_set_hand(&game, 2, 0, 0, 0, 0, 9); /* 9: owes 4 */
 	support_set_hand(&game, 3, 0, 0, 0, 0, 0);
 	support_roll(&game, 5, 2);
 	ck_assert_int_eq(game.phase, GAME_PHASE_DISCARD);
@@ -355,7 +355,7 @@ START_TEST(test_maritime_trades_listed_at_every_rate_the_hand_pays)
 	support_set_hand(&game, 0, 3, 0, 2, 0, 0);
 	count = list(&game, 0);
 	ck_assert_int_eq(count_type(count, COMMAND_MARITIME_TRADE), 4); /* wool 2:1; brick needs 4 */
-	support_place_settlement(&game, 0, 3); /* generic 3:1 (slot 1, nodes 0 and 3) */
+	support_place_settlement(&game, 0, 3);				/* generic 3:1 (slot 1, nodes 0 and 3) */
 	count = list(&game, 0);
 	ck_assert_int_eq(count_type(count, COMMAND_MARITIME_TRADE), 8);
 	for (int i = 0; i < count; i++) {
@@ -548,7 +548,7 @@ START_TEST(test_trade_answers_listed_for_addressed_seats)
 	ck_assert_int_eq(count_type(count, COMMAND_ACCEPT_TRADE), 1);
 	ck_assert_int_eq(count_type(count, COMMAND_DECLINE_TRADE), 1);
 	ck_assert_int_eq(count_type(count, COMMAND_OFFER_TRADE), 1); /* a counter-offer */
-	count = list(&game, 2); /* not addressed */
+	count = list(&game, 2);					     /* not addressed */
 	ck_assert_int_eq(count, 1);
 	ck_assert_int_eq(moves[0].type, COMMAND_OFFER_TRADE);
 	count = list(&game, 0);

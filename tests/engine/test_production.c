@@ -59,7 +59,7 @@ START_TEST(test_inactive_seats_produce_on_another_seats_roll)
 {
 	struct game game;
 	start(&game);
-	support_roll(&game, 1, 1);  /* 2: pasture 2 pays seat 1 only */
+	support_roll(&game, 1, 1);	/* 2: pasture 2 pays seat 1 only */
 	support_next_turn(&game, 1, 1); /* seat 1 rolls a 2 */
 	support_next_turn(&game, 4, 4); /* seat 2 rolls an 8: forest 8 and mountains 8 */
 	support_assert_hand(&game, 0, 0, 1, 0, 0, 0);
@@ -228,7 +228,8 @@ START_TEST(test_bank_shortage_counts_every_hex_of_the_resource_together)
 		apply_events(&game, &events);
 		for (int a = 0; a < BOARD_HEXES && hex_b < 0; a++)
 			for (int b = a + 1; b < BOARD_HEXES && hex_b < 0; b++)
-				if (game.board.terrain[a] == game.board.terrain[b] && game.board.terrain[a] != TERRAIN_DESERT &&
+				if (game.board.terrain[a] == game.board.terrain[b] &&
+				    game.board.terrain[a] != TERRAIN_DESERT &&
 				    game.board.number[a] == game.board.number[b]) {
 					hex_a = a;
 					hex_b = b;
@@ -247,7 +248,8 @@ START_TEST(test_bank_shortage_counts_every_hex_of_the_resource_together)
 			int node = board_hex_nodes[hexes[i]][k];
 			int open = !game.node_owner[node];
 			for (int n = 0; n < 3; n++)
-				if (board_node_neighbors[node][n] >= 0 && game.node_owner[board_node_neighbors[node][n]])
+				if (board_node_neighbors[node][n] >= 0 &&
+				    game.node_owner[board_node_neighbors[node][n]])
 					open = 0;
 			if (open) {
 				support_place_settlement(&game, 1 + i, node);

@@ -99,7 +99,7 @@ struct property_run {
 	uint64_t seed;
 	struct game_options options;
 	struct playout_options playout;
-	struct rng sampler; /* for template fills */
+	struct rng sampler;	 /* for template fills */
 	struct sample_bits bits; /* for sampled commands and perturbations */
 	struct command moves[GAME_MAX_SEATS][LEGAL_MOVES_MAX];
 	int move_count[GAME_MAX_SEATS];
@@ -171,14 +171,16 @@ static const char *check_points(struct property_run *run, const struct game *g)
 			roads += g->edge_owner[e] == s + 1;
 		if (roads > GAME_ROADS || settlements > GAME_SETTLEMENTS || cities > GAME_CITIES)
 			return broken(run, g, "seat %d has %d roads, %d settlements, %d cities on the board", s, roads,
-				    settlements, cities);
-		int expected = settlements + 2 * cities + (g->longest_road == s ? 2 : 0) + (g->largest_army == s ? 2 : 0);
+				      settlements, cities);
+		int expected =
+			settlements + 2 * cities + (g->longest_road == s ? 2 : 0) + (g->largest_army == s ? 2 : 0);
 		int hidden = g->players[s].development_cards[DEVELOPMENT_VICTORY_POINT];
 		if (game_public_points(g, s) != expected)
-			return broken(run, g, "seat %d public points %d, formula %d", s, game_public_points(g, s), expected);
+			return broken(run, g, "seat %d public points %d, formula %d", s, game_public_points(g, s),
+				      expected);
 		if (game_total_points(g, s) != expected + hidden)
 			return broken(run, g, "seat %d total points %d, formula %d", s, game_total_points(g, s),
-				    expected + hidden);
+				      expected + hidden);
 	}
 	return NULL;
 }
@@ -195,9 +197,10 @@ static const char *check_counts(struct property_run *run, const struct game *g)
 	}
 	for (int s = 0; s < GAME_MAX_SEATS; s++) {
 		const struct game_player *p = &g->players[s];
-		if (p->roads_left > GAME_ROADS || p->settlements_left > GAME_SETTLEMENTS || p->cities_left > GAME_CITIES)
+		if (p->roads_left > GAME_ROADS || p->settlements_left > GAME_SETTLEMENTS ||
+		    p->cities_left > GAME_CITIES)
 			return broken(run, g, "seat %d has pieces left %d/%d/%d", s, p->roads_left, p->settlements_left,
-				    p->cities_left);
+				      p->cities_left);
 	}
 	return NULL;
 }
@@ -380,7 +383,8 @@ static const char *check_no_duplicates(struct property_run *run, const struct ga
 	qsort(keys, (size_t)count, sizeof keys[0], compare_keys);
 	for (int i = 1; i < count; i++)
 		if (memcmp(&keys[i - 1], &keys[i], sizeof keys[i]) == 0)
-			return broken(run, g, "seat %d lists a %s move twice", seat, command_type_name(keys[i].bytes[0]));
+			return broken(run, g, "seat %d lists a %s move twice", seat,
+				      command_type_name(keys[i].bytes[0]));
 	return NULL;
 }
 
@@ -403,17 +407,20 @@ static const char *check_listed(struct property_run *run, const struct game *g)
 			int type = move.type;
 			if (!(waiting >> s & 1u) && type != COMMAND_OFFER_TRADE && type != COMMAND_ACCEPT_TRADE &&
 			    type != COMMAND_DECLINE_TRADE && type != COMMAND_WITHDRAW_TRADE)
-				return broken(run, g, "seat %d is not waited for but lists %s", s, command_type_name(type));
+				return broken(run, g, "seat %d is not waited for but lists %s", s,
+					      command_type_name(type));
 			playout_fill_template(g, s, &move, &run->sampler);
 			if (!listed_covers(g, s, &run->moves[s][i], &move)) {
 				describe(&move, text, sizeof text);
-				return broken(run, g, "the oracle does not recognise listed move %s of seat %d", text, s);
+				return broken(run, g, "the oracle does not recognise listed move %s of seat %d", text,
+					      s);
 			}
 			enum error error = decide_on_copy(run, g, s, &move, &events);
 			run->totals->listed_checked++;
 			if (error != ERROR_OK || events.count < 1) {
 				describe(&move, text, sizeof text);
-				return broken(run, g, "listed move %s of seat %d refused: %s", text, s, error_code(error));
+				return broken(run, g, "listed move %s of seat %d refused: %s", text, s,
+					      error_code(error));
 			}
 		}
 		if ((problem = check_no_duplicates(run, g, s)) != NULL)
@@ -503,8 +510,8 @@ static const char *check_placements(struct property_run *run, const struct game 
 	for (int e = 0; e < BOARD_EDGES; e++) {
 		int allowed = 0;
 		if (want_roads && g->phase == GAME_PHASE_SETUP_ROAD)
-			allowed = !g->edge_owner[e] && (board_edge_nodes[e][0] == g->setup_node ||
-							board_edge_nodes[e][1] == g->setup_node);
+			allowed = !g->edge_owner[e] &&
+				  (board_edge_nodes[e][0] == g->setup_node || board_edge_nodes[e][1] == g->setup_node);
 		else if (want_roads)
 			allowed = road_allowed(g, seat, e);
 		if (allowed != (int)(road_seen[e >> 6] >> (e & 63) & 1u))
@@ -516,8 +523,8 @@ static const char *check_placements(struct property_run *run, const struct game 
 			     (g->phase == GAME_PHASE_SETUP_SETTLEMENT || touches_own_road(g, seat, n));
 		int city = want_cities && g->node_owner[n] == seat + 1 && g->node_building[n] == BUILDING_SETTLEMENT;
 		if (settle != (int)(settlement_seen >> n & 1u) || city != (int)(city_seen >> n & 1u))
-			return broken(run, g, "seat %d: settlement/city at node %d allowed %d/%d, listed %d/%d", seat, n,
-				      settle, city, (int)(settlement_seen >> n & 1u), (int)(city_seen >> n & 1u));
+			return broken(run, g, "seat %d: settlement/city at node %d allowed %d/%d, listed %d/%d", seat,
+				      n, settle, city, (int)(settlement_seen >> n & 1u), (int)(city_seen >> n & 1u));
 	}
 	for (int hex = 0; hex < BOARD_HEXES && want_robber; hex++) {
 		uint32_t expected = 0;
@@ -737,7 +744,8 @@ static const char *check_view_of(struct property_run *run, const struct game *g,
 			int held = own->development_cards[kind] - own->bought_this_turn[kind];
 			if ((view.you.playable[kind] > 0) != listed || (listed && view.you.playable[kind] != held))
 				return broken(run, g, "seat %d: %d playable %s cards, %s listed", viewer,
-					      view.you.playable[kind], development_card_name(kind), listed ? "a play" : "none");
+					      view.you.playable[kind], development_card_name(kind),
+					      listed ? "a play" : "none");
 		}
 	}
 	for (int s = 0; s < g->options.seats; s++) {
@@ -782,7 +790,8 @@ static const char *check_event_views(struct property_run *run, const struct game
 		if (event->type == EVENT_DEVELOPMENT_CARD_BOUGHT && viewer != event->seat)
 			expected.card = DEVELOPMENT_HIDDEN;
 		if (memcmp(&seen, &expected, sizeof seen) != 0)
-			return broken(run, g, "viewer %d's copy of a %s event is wrong", viewer, event_type_name(event->type));
+			return broken(run, g, "viewer %d's copy of a %s event is wrong", viewer,
+				      event_type_name(event->type));
 	}
 	return NULL;
 }
@@ -808,7 +817,7 @@ static const char *apply_checked(struct property_run *run, struct game *live, co
 		const struct event *event = &events->events[i];
 		if (!apply_event_valid(live, event))
 			return broken(run, live, "event %d (%s) of the decision is not valid for apply", i,
-				    event_type_name(event->type));
+				      event_type_name(event->type));
 		if ((problem = check_event_views(run, live, event)) != NULL)
 			return problem;
 		apply_event(live, event);
@@ -831,7 +840,7 @@ static const char *check_state(struct property_run *run, const struct game *g)
 	if (!game_in_setup(g) && g->phase != GAME_PHASE_FINISHED &&
 	    game_total_points(g, g->turn_seat) >= GAME_POINTS_TO_WIN)
 		return broken(run, g, "seat %d has %d points on its turn but has not won", g->turn_seat,
-			    game_total_points(g, g->turn_seat));
+			      game_total_points(g, g->turn_seat));
 	return NULL;
 }
 
@@ -873,8 +882,8 @@ static const char *check_step(struct property_run *run, const struct game *g)
 {
 	const char *problem;
 	if ((problem = check_listed(run, g)) != NULL || (problem = check_placements(run, g)) != NULL ||
-	    (problem = check_unlisted(run, g)) != NULL ||
-	    (problem = check_views(run, g)) != NULL || (problem = check_scarce_bank(run, g)) != NULL)
+	    (problem = check_unlisted(run, g)) != NULL || (problem = check_views(run, g)) != NULL ||
+	    (problem = check_scarce_bank(run, g)) != NULL)
 		return problem;
 	return NULL;
 }
@@ -905,11 +914,12 @@ static const char *check_replay(struct property_run *run, const struct game *liv
 	for (long i = 0; i < run->log_count; i++) {
 		if (!apply_event_valid(&replayed, &run->log[i]))
 			return broken(run, &replayed, "replay: event %ld (%s) is not valid", i,
-				    event_type_name(run->log[i].type));
+				      event_type_name(run->log[i].type));
 		apply_event(&replayed, &run->log[i]);
 	}
 	if (memcmp(&replayed, live, sizeof replayed) != 0)
-		return broken(run, live, "replaying %ld events does not reproduce the state byte for byte", run->log_count);
+		return broken(run, live, "replaying %ld events does not reproduce the state byte for byte",
+			      run->log_count);
 	return NULL;
 }
 
@@ -948,8 +958,8 @@ static const char *play_game(struct property_run *run, long index)
 		rng_init(&rng, run->seed, game.version);
 		error = rules_decide(&game, seat, &command, &rng, &events, &after);
 		if (error != ERROR_OK)
-			return broken(run, &game, "playout's %s by seat %d refused: %s", command_type_name(command.type), seat,
-				    error_code(error));
+			return broken(run, &game, "playout's %s by seat %d refused: %s",
+				      command_type_name(command.type), seat, error_code(error));
 		if ((problem = apply_checked(run, &game, &events)) != NULL)
 			return problem;
 		if (memcmp(&game, &after, sizeof game) != 0)

@@ -60,8 +60,8 @@ END_TEST
 
 START_TEST(test_below_respects_its_bound)
 {
-	static const uint32_t bounds[] = {1, 2, 3, 5, 6, 7, 18, 19, 25, 54, 72, 1000, 65537, UINT32_C(0x80000001),
-					  UINT32_MAX};
+	static const uint32_t bounds[] = {
+		1, 2, 3, 5, 6, 7, 18, 19, 25, 54, 72, 1000, 65537, UINT32_C(0x80000001), UINT32_MAX};
 	struct rng rng;
 	rng_init(&rng, 99, 1);
 	for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {

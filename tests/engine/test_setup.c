@@ -30,8 +30,8 @@ static void check_draft_order(int seats, int first_seat, const int *expected)
 	support_new_game_with(&game, &options);
 	for (int step = 0; step < 2 * seats; step++) {
 		ck_assert_int_eq(game.phase, GAME_PHASE_SETUP_SETTLEMENT);
-		ck_assert_msg(game.turn_seat == expected[step], "step %d: seat %d places, expected %d", step, game.turn_seat,
-			      expected[step]);
+		ck_assert_msg(game.turn_seat == expected[step], "step %d: seat %d places, expected %d", step,
+			      game.turn_seat, expected[step]);
 		int round = step < seats ? 0 : 1;
 		int seat = expected[step];
 		place(&game, seat, rules_fixed_start[seat][round][0], rules_fixed_start[seat][round][1]);

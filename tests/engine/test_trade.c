@@ -220,7 +220,7 @@ START_TEST(test_maritime_resource_harbor_seat_may_still_trade_that_resource_at_t
 	struct game game;
 	start(&game);
 	support_place_settlement(&game, 0, 52); /* lumber 2:1 */
-	support_place_settlement(&game, 0, 0);  /* generic 3:1 */
+	support_place_settlement(&game, 0, 0);	/* generic 3:1 */
 	ck_assert_uint_eq(game_maritime_rates(&game, 0, RESOURCE_LUMBER), 1u << 2 | 1u << 3 | 1u << 4);
 	support_set_hand(&game, 0, 0, 9, 0, 0, 0);
 	struct command c = maritime(RESOURCE_LUMBER, 3, RESOURCE_ORE);
@@ -723,7 +723,7 @@ START_TEST(test_counter_offer_flood_never_blocks_the_active_player)
 		int count = legal_moves(&game, 0, moves, LEGAL_MOVES_MAX);
 		int template = 0;
 		for (int m = 0; m < count; m++)
-			template |= moves[m].type == COMMAND_OFFER_TRADE && moves[m].is_template;
+			template |= moves[m].type == COMMAND_OFFER_TRADE &&moves[m].is_template;
 		ck_assert_msg(template, "the active player lost its offer template after %d offers", i);
 		make_offer(&game, 0, &c);
 	}

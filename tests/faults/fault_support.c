@@ -230,9 +230,8 @@ static void curl_start(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-static void request_from(const char *source, const char *base, const char *method, const char *path,
-			 const char *token, const char *body, const char *const *headers, double timeout_s,
-			 struct fault_answer *out);
+static void request_from(const char *source, const char *base, const char *method, const char *path, const char *token,
+			 const char *body, const char *const *headers, double timeout_s, struct fault_answer *out);
 
 void fault_request(const char *base, const char *method, const char *path, const char *token, const char *body,
 		   const char *const *headers, double timeout_s, struct fault_answer *out)
@@ -240,16 +239,14 @@ void fault_request(const char *base, const char *method, const char *path, const
 	request_from(NULL, base, method, path, token, body, headers, timeout_s, out);
 }
 
-void fault_request_from(const char *source, const char *base, const char *method, const char *path,
-			const char *token, const char *body, const char *const *headers, double timeout_s,
-			struct fault_answer *out)
+void fault_request_from(const char *source, const char *base, const char *method, const char *path, const char *token,
+			const char *body, const char *const *headers, double timeout_s, struct fault_answer *out)
 {
 	request_from(source, base, method, path, token, body, headers, timeout_s, out);
 }
 
-static void request_from(const char *source, const char *base, const char *method, const char *path,
-			 const char *token, const char *body, const char *const *headers, double timeout_s,
-			 struct fault_answer *out)
+static void request_from(const char *source, const char *base, const char *method, const char *path, const char *token,
+			 const char *body, const char *const *headers, double timeout_s, struct fault_answer *out)
 {
 	pthread_once(&curl_once, curl_start);
 	memset(out, 0, sizeof *out);
@@ -324,20 +321,23 @@ void fault_game_create(struct fault_game *game, fault_pick_url pick, void *conte
 		if (answer.status == 201) {
 			json_t *created = json_loads(answer.body, 0, NULL);
 			ck_assert_msg(created != NULL, "POST /v1/games: %s", answer.body);
-			snprintf(game->game.id, sizeof game->game.id, "%s", json_string_value(json_object_get(created, "id")));
+			snprintf(game->game.id, sizeof game->game.id, "%s",
+				 json_string_value(json_object_get(created, "id")));
 			snprintf(game->game.path, sizeof game->game.path, "/v1/games/%s", game->game.id);
 			snprintf(game->game.admin_token, sizeof game->game.admin_token, "%s",
 				 json_string_value(json_object_get(created, "admin_token")));
 			json_t *seats = json_object_get(created, "seats");
 			game->game.seats = 3;
 			for (int s = 0; s < 3; s++) {
-				const char *token = json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token"));
+				const char *token =
+					json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token"));
 				snprintf(game->game.tokens[s], sizeof game->game.tokens[s], "%s", token ? token : "");
 			}
 			game->start_version = (long)json_integer_value(json_object_get(created, "version"));
 			json_decref(created);
 			fault_answer_free(&answer);
-			ck_assert_msg(game->game.tokens[2][0] && game->start_version > 0, "a created game: %s", game->game.id);
+			ck_assert_msg(game->game.tokens[2][0] && game->start_version > 0, "a created game: %s",
+				      game->game.id);
 			return;
 		}
 		fault_answer_free(&answer);
@@ -387,8 +387,8 @@ int fault_game_step(struct fault_game *game, fault_pick_url pick, void *context,
 	     attempt++) {
 		char base[64];
 		struct fault_answer answer;
-		fault_request(pick(context, base, sizeof base), "POST", path, game->game.tokens[seat], body, headers, 15,
-			      &answer);
+		fault_request(pick(context, base, sizeof base), "POST", path, game->game.tokens[seat], body, headers,
+			      15, &answer);
 		if (answer.status == 0 || answer.status == 502 || answer.status == 503 || answer.status == 504 ||
 		    answer.status == 409 || answer.status == 429) {
 			if (answer.status == 0)
@@ -424,7 +424,8 @@ int fault_game_step(struct fault_game *game, fault_pick_url pick, void *context,
 		else
 			say_failure(game, "game %s: a 201 without events: %.300s", game->game.id, first.body);
 	} else {
-		say_failure(game, "game %s: move %d refused: %ld %.300s", game->game.id, move, first.status, first.body);
+		say_failure(game, "game %s: move %d refused: %ld %.300s", game->game.id, move, first.status,
+			    first.body);
 	}
 	fault_answer_free(&first);
 	return acknowledged && !game->failure[0];
@@ -449,8 +450,8 @@ long fault_game_verify(const struct fault_game *game)
 	ck_assert_int_eq((long)loaded.version, count);
 	ck_assert_msg(game_repo_load_at(&repo, id, (int32_t)count, &replayed) == STORE_OK, "replay %s: %s",
 		      game->game.id, game_repo_message(&repo));
-	ck_assert_msg(memcmp(&loaded, &replayed, sizeof loaded) == 0, "game %s: the replayed state differs from the loaded one",
-		      game->game.id);
+	ck_assert_msg(memcmp(&loaded, &replayed, sizeof loaded) == 0,
+		      "game %s: the replayed state differs from the loaded one", game->game.id);
 	store_close(store);
 	/* Every acknowledged move is in the log, once, where its answer said. */
 	char *claimed = calloc((size_t)count + 2, 1);
@@ -458,9 +459,10 @@ long fault_game_verify(const struct fault_game *game)
 	for (int i = 0; i < game->ack_count; i++) {
 		const struct fault_ack *ack = &game->acks[i];
 		ck_assert_msg(ack->version > game->start_version && ack->version <= count,
-			      "game %s: move %d acknowledged at version %ld, the log ends at %ld", game->game.id, ack->move,
-			      ack->version, count);
-		ck_assert_msg(!claimed[ack->version], "game %s: version %ld acknowledged twice", game->game.id, ack->version);
+			      "game %s: move %d acknowledged at version %ld, the log ends at %ld", game->game.id,
+			      ack->move, ack->version, count);
+		ck_assert_msg(!claimed[ack->version], "game %s: version %ld acknowledged twice", game->game.id,
+			      ack->version);
 		claimed[ack->version] = 1;
 		json_t *event = json_array_get(events, (size_t)ack->version - 1);
 		const char *type = json_string_value(json_object_get(event, "type"));
@@ -469,10 +471,11 @@ long fault_game_verify(const struct fault_game *game)
 	}
 	/* ... and every move in the log was acknowledged (none applied twice or unanswered). */
 	for (long version = game->start_version + 1; version <= count; version++) {
-		const char *type = json_string_value(json_object_get(json_array_get(events, (size_t)version - 1), "type"));
+		const char *type =
+			json_string_value(json_object_get(json_array_get(events, (size_t)version - 1), "type"));
 		if (type && (strcmp(type, "dice_rolled") == 0 || strcmp(type, "turn_ended") == 0))
-			ck_assert_msg(claimed[version], "game %s: %s at version %ld was never acknowledged", game->game.id,
-				      type, version);
+			ck_assert_msg(claimed[version], "game %s: %s at version %ld was never acknowledged",
+				      game->game.id, type, version);
 	}
 	free(claimed);
 	json_decref(events);

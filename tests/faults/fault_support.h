@@ -69,8 +69,8 @@ void fault_haproxy_stop(struct fault_haproxy *haproxy);
 /* ---- A client that survives faults ----------------------------------------------------- */
 
 struct fault_answer {
-	long status; /* 0: no answer (connection refused, reset, timed out) */
-	char *body;  /* "" when none; free with fault_answer_free */
+	long status;   /* 0: no answer (connection refused, reset, timed out) */
+	char *body;    /* "" when none; free with fault_answer_free */
 	char replayed; /* Idempotent-Replayed: true */
 };
 
@@ -80,9 +80,8 @@ void fault_request(const char *base, const char *method, const char *path, const
 		   const char *const *headers, double timeout_s, struct fault_answer *out);
 /* fault_request() from the local address `source` (e.g. "127.0.0.2": every 127/8 address
  * is this machine's), so that a proxy in front sees another client. */
-void fault_request_from(const char *source, const char *base, const char *method, const char *path,
-			const char *token, const char *body, const char *const *headers, double timeout_s,
-			struct fault_answer *out);
+void fault_request_from(const char *source, const char *base, const char *method, const char *path, const char *token,
+			const char *body, const char *const *headers, double timeout_s, struct fault_answer *out);
 void fault_answer_free(struct fault_answer *answer);
 
 /* ---- Driven games and their ledger ----------------------------------------------------- */

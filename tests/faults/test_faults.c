@@ -187,7 +187,9 @@ static void *race(void *argument)
 static const char *code_of(const char *body, char *out, size_t size)
 {
 	json_t *problem = json_loads(body, 0, NULL);
-	snprintf(out, size, "%s", json_is_string(json_object_get(problem, "code")) ? json_string_value(json_object_get(problem, "code")) : "");
+	snprintf(out, size, "%s",
+		 json_is_string(json_object_get(problem, "code")) ? json_string_value(json_object_get(problem, "code"))
+								  : "");
 	json_decref(problem);
 	return out;
 }
@@ -251,8 +253,9 @@ static void *race_game(void *argument)
 				const struct fault_answer *pair = &racers[i - 1].answer;
 				if (pair->status != answer->status || strcmp(pair->body, answer->body) != 0)
 					snprintf(raced->failure, sizeof raced->failure,
-						 "game %s, move %d: one key, two answers: %ld %.150s | %ld %.150s", game->game.id,
-						 move, pair->status, pair->body, answer->status, answer->body);
+						 "game %s, move %d: one key, two answers: %ld %.150s | %ld %.150s",
+						 game->game.id, move, pair->status, pair->body, answer->status,
+						 answer->body);
 				if (answer->status == 201)
 					continue; /* the pair counts once */
 			}
@@ -262,8 +265,9 @@ static void *race_game(void *argument)
 			} else if (!((kind == RACER_IF_MATCH && answer->status == 412) ||
 				     (kind != RACER_IF_MATCH && answer->status == 422) ||
 				     (kind == RACER_PLAIN && answer->status == 409))) {
-				snprintf(raced->failure, sizeof raced->failure, "game %s, move %d, racer %d: %ld %s %.200s",
-					 game->game.id, move, i, answer->status, code, answer->body);
+				snprintf(raced->failure, sizeof raced->failure,
+					 "game %s, move %d, racer %d: %ld %s %.200s", game->game.id, move, i,
+					 answer->status, code, answer->body);
 			}
 		}
 		if (!raced->failure[0] && winners != 1)

@@ -52,7 +52,8 @@ static void stop(void)
 static int skip(void)
 {
 	if (!have_haproxy)
-		fprintf(stderr, "haproxy: the haproxy program is not installed (apt-get install haproxy); nothing checked\n");
+		fprintf(stderr,
+			"haproxy: the haproxy program is not installed (apt-get install haproxy); nothing checked\n");
 	return !have_haproxy;
 }
 
@@ -92,8 +93,9 @@ START_TEST(test_moves_through_the_balancer_spread_over_all_three_servers)
 		fault_game_create(&games[g], pick_balancer, NULL);
 	for (int move = 0; move < 60; move++)
 		for (int g = 0; g < 2; g++)
-			ck_assert_msg(fault_game_step(&games[g], pick_balancer, NULL, move % 5 == 0, 30 * http_slowdown()), "%s",
-				      games[g].failure);
+			ck_assert_msg(
+				fault_game_step(&games[g], pick_balancer, NULL, move % 5 == 0, 30 * http_slowdown()),
+				"%s", games[g].failure);
 	long total = 0;
 	char counts[128] = "";
 	for (int i = 0; i < SERVERS; i++) {
@@ -182,15 +184,17 @@ START_TEST(test_long_polls_and_streams_are_woken_by_moves_on_other_servers)
 			ck_assert_msg(answer->status == 200, "long-poll %d: %ld %s", i, answer->status, answer->body);
 			json_t *body = json_loads(answer->body, 0, NULL);
 			json_t *events = json_object_get(body, "events");
-			ck_assert_msg(json_array_size(events) >= 1, "long-poll %d woke without the move: %s", i, answer->body);
-			ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(events, 0), "version")), version + 1);
+			ck_assert_msg(json_array_size(events) >= 1, "long-poll %d woke without the move: %s", i,
+				      answer->body);
+			ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(events, 0), "version")),
+					 version + 1);
 			long last = (long)json_integer_value(
 				json_object_get(json_array_get(events, json_array_size(events) - 1), "version"));
 			json_decref(body);
 			double late = polls[i].answered_at - moved_at;
 			slowest = late > slowest ? late : slowest;
-			ck_assert_msg(late < 3 * http_slowdown(), "long-poll %d woken %.2f s after the move on server %d", i,
-				      late, server);
+			ck_assert_msg(late < 3 * http_slowdown(),
+				      "long-poll %d woken %.2f s after the move on server %d", i, late, server);
 			if (i == SERVERS - 1)
 				version = last;
 			fault_answer_free(answer);
@@ -203,8 +207,10 @@ START_TEST(test_long_polls_and_streams_are_woken_by_moves_on_other_servers)
 	for (int i = 0; i < reader.stream.count; i++)
 		ck_assert_int_eq(reader.stream.events[i].id, game.start_version + 1 + i);
 	http_stream_free(&reader.stream);
-	fprintf(stderr, "haproxy: 9 long-polls over 3 servers woken by moves on each server (slowest %.3f s), "
-			"a stream saw all %d events\n", slowest, (int)(version - game.start_version));
+	fprintf(stderr,
+		"haproxy: 9 long-polls over 3 servers woken by moves on each server (slowest %.3f s), "
+		"a stream saw all %d events\n",
+		slowest, (int)(version - game.start_version));
 	fault_game_verify(&game);
 }
 END_TEST

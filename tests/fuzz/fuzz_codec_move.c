@@ -8,9 +8,9 @@
  * the route's type and trade id. Oracles: refusals are well formed and answer as problem
  * bodies; a trade route's answer is the one of the body with "type" and "trade" added (or,
  * when the body names a trade the path names too, the handlers' unknown_field "trade"); an
- * accepted command renders (codec_command_to_json) and parses back to the same command; and it is decided by every seat of a few prepared games: a refusal
- * leaves no events, an acceptance gives events that are valid for apply and reproduce
- * rules_decide()'s state, which keeps every invariant.
+ * accepted command renders (codec_command_to_json) and parses back to the same command; and it is decided by every seat
+ * of a few prepared games: a refusal leaves no events, an acceptance gives events that are valid for apply and
+ * reproduce rules_decide()'s state, which keeps every invariant.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -116,7 +116,8 @@ static void read_trade_move(const json_t *body, enum command_type type, uint16_t
 	int ok = codec_command_from_json_as(body, type, trade, &command, &error);
 	if (trade && json_object_get(body, "trade")) {
 		if (ok || error.code != CODEC_ERROR_UNKNOWN_FIELD || strcmp(error.field, "trade") != 0) {
-			fprintf(stderr, "fuzz: a body naming the trade of the path is not refused as unknown_field trade\n");
+			fprintf(stderr,
+				"fuzz: a body naming the trade of the path is not refused as unknown_field trade\n");
 			abort();
 		}
 		fuzz_expect_codec_error(&error);
@@ -147,16 +148,17 @@ static void read_trade_move(const json_t *body, enum command_type type, uint16_t
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum command_type trade_types[] = {COMMAND_OFFER_TRADE, COMMAND_ACCEPT_TRADE, COMMAND_DECLINE_TRADE,
-							COMMAND_CONFIRM_TRADE, COMMAND_WITHDRAW_TRADE};
+	static const enum command_type trade_types[] = {COMMAND_OFFER_TRADE, COMMAND_ACCEPT_TRADE,
+							COMMAND_DECLINE_TRADE, COMMAND_CONFIRM_TRADE,
+							COMMAND_WITHDRAW_TRADE};
 	json_error_t parse_error;
 	json_t *body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &parse_error);
 	if (!body) {
 		char detail[256];
 		snprintf(detail, sizeof detail, "line %d, column %d: %s", parse_error.line, parse_error.column,
 			 parse_error.text);
-		fuzz_expect_problem("/v1/games/0000000000000001/moves", "invalid_json", 400, "The body is not valid JSON",
-				    detail, "");
+		fuzz_expect_problem("/v1/games/0000000000000001/moves", "invalid_json", 400,
+				    "The body is not valid JSON", detail, "");
 		return 0;
 	}
 	if (!json_is_object(body)) {

@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		escape_function escape;
 		escape_check check;
 	} formats[] = {{"discord", escape_discord, escape_check_discord},
-	               {"slack", escape_slack, escape_check_slack},
-	               {"markup", escape_markup, escape_check_markup}};
+		       {"slack", escape_slack, escape_check_slack},
+		       {"markup", escape_markup, escape_check_markup}};
 	int f = data[0] % 3;
 	char *text = malloc(size);
 	memcpy(text, data + 1, size - 1);

@@ -3,16 +3,15 @@
  *
  * Input: a method byte, then newline-separated fields: the request target (path and an
  * optional ?query), If-Match, Idempotency-Key, Authorization, X-Request-Id (an absent
- * field is an absent header), and the url of a webhook registration. libmicrohttpd hands the server the path and query values
- * decoded by the server's own callback, headers_unescape() (which keeps %00 as written);
- * this target decodes with it too and then runs what the server runs on them:
+ * field is an absent header), and the url of a webhook registration. libmicrohttpd hands the server the path and query
+ * values decoded by the server's own callback, headers_unescape() (which keeps %00 as written); this target decodes
+ * with it too and then runs what the server runs on them:
  *   - routing (router_match over api/routes.c's table, router_allow_header): a matched route's pattern with its
  *     captures put back gives the path again; captures are 1..64 bytes without '/'; the
  *     Allow list is terminated and names only methods;
  *   - the headers (http/headers.c, auth_bearer of game/auth.c): an accepted If-Match version
- *     is in 0..INT32_MAX and reads back from its ETag form, only "*" is "no condition"; an accepted key or request id is
- *     printable and within its length; a bearer token lies inside the header, 1..128
- *     characters of base64url;
+ *     is in 0..INT32_MAX and reads back from its ETag form, only "*" is "no condition"; an accepted key or request id
+ * is printable and within its length; a bearer token lies inside the header, 1..128 characters of base64url;
  *   - the integer query parameters of GET .../moves and .../deliveries and the trade ids
  *     of the path (headers_integer: in range, digits only);
  *   - a webhook's url through destination_url_allowed() (deliver/destination.c, libcurl's URL
@@ -114,12 +113,12 @@ static void check_route(enum http_method method, const char *path)
 				if (!((*c >= 'A' && *c <= 'Z') || *c == ',' || *c == ' '))
 					fail("the Allow list holds something else than methods", list);
 			fuzz_expect_problem(path, problem_code(PROBLEM_METHOD_NOT_ALLOWED),
-					    problem_status(PROBLEM_METHOD_NOT_ALLOWED), problem_title(PROBLEM_METHOD_NOT_ALLOWED),
-					    NULL, NULL);
+					    problem_status(PROBLEM_METHOD_NOT_ALLOWED),
+					    problem_title(PROBLEM_METHOD_NOT_ALLOWED), NULL, NULL);
 		} else {
 			fuzz_expect_problem(path, problem_code(PROBLEM_ROUTE_NOT_FOUND),
-					    problem_status(PROBLEM_ROUTE_NOT_FOUND), problem_title(PROBLEM_ROUTE_NOT_FOUND),
-					    NULL, NULL);
+					    problem_status(PROBLEM_ROUTE_NOT_FOUND),
+					    problem_title(PROBLEM_ROUTE_NOT_FOUND), NULL, NULL);
 		}
 	}
 	for (int i = 0; i < ROUTER_MAX_PARAMS; i++)

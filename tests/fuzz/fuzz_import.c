@@ -50,8 +50,8 @@ static void check_refusal(const struct import_body *body, const struct problem_r
 		fail("a refusal without a detail");
 	if (error->field)
 		fuzz_expect_utf8("the refusal's field", error->field);
-	fuzz_expect_problem(INSTANCE, problem_code(error->problem), status, problem_title(error->problem), error->detail,
-			    error->field);
+	fuzz_expect_problem(INSTANCE, problem_code(error->problem), status, problem_title(error->problem),
+			    error->detail, error->field);
 	if (error->problem == PROBLEM_IMPORT_REFUSED) {
 		int index = -1;
 		if (!error->field || sscanf(error->field, "events[%d]", &index) != 1 || index < 0 ||

@@ -47,28 +47,28 @@ static int plain(const char *text)
 static void check_mail(const char *address)
 {
 	struct mail_content content = {"catan@example.org",
-	                               address,
-	                               "Your turn in Catan game 0123456789abcdef",
-	                               "text\n",
-	                               "<p>html</p>\n",
-	                               "https://catan.example.org/v1/mail/unsubscribe?code=x",
-	                               1,
-	                               1700000000};
+				       address,
+				       "Your turn in Catan game 0123456789abcdef",
+				       "text\n",
+				       "<p>html</p>\n",
+				       "https://catan.example.org/v1/mail/unsubscribe?code=x",
+				       1,
+				       1700000000};
 	char *message = mail_message(&content);
 	const char *end = strstr(message, "\r\n\r\n");
 	if (!end)
 		fail("a mail without a head", address);
 	static const char *const names[] = {"From:",
-	                                    "To:",
-	                                    "Subject:",
-	                                    "Date:",
-	                                    "Message-ID:",
-	                                    "MIME-Version:",
-	                                    "List-Unsubscribe:",
-	                                    "List-Unsubscribe-Post:",
-	                                    "Auto-Submitted:",
-	                                    "Content-Type:",
-	                                    NULL};
+					    "To:",
+					    "Subject:",
+					    "Date:",
+					    "Message-ID:",
+					    "MIME-Version:",
+					    "List-Unsubscribe:",
+					    "List-Unsubscribe-Post:",
+					    "Auto-Submitted:",
+					    "Content-Type:",
+					    NULL};
 	int lines = 0;
 	for (const char *line = message; line < end; lines++) {
 		const char *stop = strstr(line, "\r\n");
@@ -142,8 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a refusal naming no member of the body", refusal.field);
 		fuzz_expect_utf8("a refusal's detail", refusal.detail);
 		fuzz_expect_problem("/v1/games/0123456789abcdef/mail", problem_code(refusal.problem),
-		                    problem_status(refusal.problem), problem_title(refusal.problem), refusal.detail,
-		                    refusal.field);
+				    problem_status(refusal.problem), problem_title(refusal.problem), refusal.detail,
+				    refusal.field);
 	}
 	json_decref(body);
 	return 0;

@@ -37,7 +37,7 @@ static void fail(const char *what, const char *text, size_t length)
 	fprintf(stderr, "fuzz: %s: \"", what);
 	for (size_t i = 0; i < length; i++)
 		fprintf(stderr, (unsigned char)text[i] >= 0x20 && (unsigned char)text[i] < 0x7f ? "%c" : "\\x%02x",
-		        (unsigned char)text[i]);
+			(unsigned char)text[i]);
 	fprintf(stderr, "\"\n");
 	abort();
 }

@@ -130,7 +130,8 @@ void fuzz_expect_refusal(const char *instance, const struct problem_refusal *ref
 	int status = problem_status(refusal->problem);
 	if (refusal->problem < 0 || refusal->problem >= PROBLEM_COUNT || status < 400 || status > 499 ||
 	    !refusal->detail[0]) {
-		fprintf(stderr, "fuzz: a refusal is not a client error with a detail (problem %d)\n", (int)refusal->problem);
+		fprintf(stderr, "fuzz: a refusal is not a client error with a detail (problem %d)\n",
+			(int)refusal->problem);
 		abort();
 	}
 	/* A parse error's detail quotes the body near the error, which may be cut inside a

@@ -58,8 +58,8 @@ static void check_refusal(const json_t *body, const struct problem_refusal *refu
 		fail("a refusal naming no member of the body", refusal->field);
 	fuzz_expect_utf8("a refusal's detail", refusal->detail);
 	fuzz_expect_problem("/v1/games/0123456789abcdef/webhooks", problem_code(refusal->problem),
-	                    problem_status(refusal->problem), problem_title(refusal->problem), refusal->detail,
-	                    refusal->field);
+			    problem_status(refusal->problem), problem_title(refusal->problem), refusal->detail,
+			    refusal->field);
 }
 
 static void check_accepted(const struct registration_webhook *read, int seats, int for_seat, int allow_private)
@@ -165,7 +165,7 @@ static void check_discord(const json_t *body, const char *text)
 static void check_slack(const json_t *body, const char *text, const char *game_url)
 {
 	const char *section = json_string_value(
-	        json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
+		json_object_get(json_object_get(json_array_get(json_object_get(body, "blocks"), 0), "text"), "text"));
 	if (!section)
 		fail("a Slack message without its section", text);
 	for (const char *at = strchr(section, '<'); at; at = strchr(at + 1, '<')) {
@@ -188,14 +188,14 @@ static void check_messages(const json_t *body, const struct registration_webhook
 	const char *events = json_string_value(json_object_get(body, "events"));
 	static char names_text[GAME_MAX_SEATS][41 * 4];
 	const char *sources[GAME_MAX_SEATS] = {read->url, events ? events : "<@&1> @everyone", "[x](https://evil)",
-	                                       "<!channel> *b*"};
+					       "<!channel> *b*"};
 	struct channels_turn turn = {"0123456789abcdef",
-	                             {NULL},
-	                             "https://catan.example.org/board.png?version=1",
-	                             "https://catan.example.org/#game=0123456789abcdef",
-	                             1,
-	                             NULL,
-	                             0};
+				     {NULL},
+				     "https://catan.example.org/board.png?version=1",
+				     "https://catan.example.org/#game=0123456789abcdef",
+				     1,
+				     NULL,
+				     0};
 	for (int s = 0; s < GAME_MAX_SEATS; s++) {
 		snprintf(names_text[s], sizeof names_text[s], "%s", sources[s]);
 		turn.names[s] = names_text[s];
@@ -241,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char detail[256];
 		snprintf(detail, sizeof detail, "line %d, column %d: %s", error.line, error.column, error.text);
 		fuzz_expect_problem("/v1/games/0123456789abcdef/webhooks", "invalid_json", 400,
-		                    "The body is not valid JSON", detail, "");
+				    "The body is not valid JSON", detail, "");
 		return 0;
 	}
 	if (!json_is_object(body)) {

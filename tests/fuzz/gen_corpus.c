@@ -76,7 +76,8 @@ static void options_corpus(void)
 		"{\"seats\":4,\"options\":{\"edition\":\"2025\",\"dice\":\"manual\",\"first_seat\":2}}",
 		"{\"seats\":4,\"options\":{\"turn_timeout_s\":60,\"on_timeout\":\"bot\"}}",
 		"{\"seats\":4,\"options\":{\"turn_timeout_s\":30,\"on_timeout\":\"default\",\"first_seat\":null}}",
-		"{\"players\":[{\"name\":\"Ada\"},{\"name\":\"Grace\",\"bot\":true},{\"name\":\"Linus\",\"bot\":false}]}",
+		"{\"players\":[{\"name\":\"Ada\"},{\"name\":\"Grace\",\"bot\":true},{\"name\":\"Linus\",\"bot\":false}]"
+		"}",
 		"{\"players\":[{\"name\":\"Åsa\"},{\"name\":\"Zoë\"},{\"name\":\"李\"},{\"bot\":true}],"
 		"\"options\":{\"layout\":\"random\"}}",
 		"{\"seats\":4,\"options\":{\"layout\":\"hexagon\"}}",
@@ -133,7 +134,8 @@ static void move_corpus(void)
 					json_t *body = codec_command_to_json(&move);
 					char *text = json_dumps(body, JSON_COMPACT);
 					char name[48];
-					snprintf(name, sizeof name, "move-%02d-%s.json", written++, command_type_name(move.type));
+					snprintf(name, sizeof name, "move-%02d-%s.json", written++,
+						 command_type_name(move.type));
 					write_text("codec_move", name, text);
 					free(text);
 					json_decref(body);
@@ -278,18 +280,20 @@ static void import_corpus(void)
 			for (int i = 0; i < count && used < capacity - 4096; i++) {
 				char *event = codec_event_dump(&game.events[i], seats);
 				if (strlen(event) + used + 128 < capacity)
-					used += (size_t)sprintf(text + used, "%s{\"version\":%d,\"origin\":\"%s\",%s", i ? "," : "",
-								i + 1, origins[(i + g) % 3], event + 1);
+					used += (size_t)sprintf(text + used, "%s{\"version\":%d,\"origin\":\"%s\",%s",
+								i ? "," : "", i + 1, origins[(i + g) % 3], event + 1);
 				free(event);
 			}
 			used += (size_t)sprintf(text + used, "]");
 			if (judged(&game, count, 1, seed) && p % 2 == 0)
 				used += (size_t)sprintf(text + used, ",\"seed\":\"%llu\"", (unsigned long long)seed);
 			if (p == 1)
-				used += (size_t)sprintf(text + used, ",\"players\":[{\"name\":\"Ada\"},{\"bot\":true},{}%s]",
+				used += (size_t)sprintf(text + used,
+							",\"players\":[{\"name\":\"Ada\"},{\"bot\":true},{}%s]",
 							seats == 4 ? ",{\"name\":\"Zoë\",\"bot\":false}" : "");
 			if (p == 2)
-				used += (size_t)sprintf(text + used, ",\"options\":{\"turn_timeout_s\":60,\"on_timeout\":\"bot\"}");
+				used += (size_t)sprintf(text + used,
+							",\"options\":{\"turn_timeout_s\":60,\"on_timeout\":\"bot\"}");
 			sprintf(text + used, "}");
 			char name[48];
 			snprintf(name, sizeof name, "export-%02d-%d-events.json", written++, count);
@@ -300,9 +304,14 @@ static void import_corpus(void)
 		if (g == 0) {
 			/* The first event with the rest of the body wrong, one member at a time. */
 			static const char *const rest[] = {
-				"\"options\":1", "\"options\":{\"turn_timeout_s\":\"x\"}", "\"players\":{}",
-				"\"players\":[{},{}]", "\"players\":[1,{},{}]", "\"players\":[{\"name\":\"\"},{},{}]",
-				"\"players\":[{\"bot\":\"yes\"},{},{}]", "\"players\":[{\"seat\":0},{},{}]",
+				"\"options\":1",
+				"\"options\":{\"turn_timeout_s\":\"x\"}",
+				"\"players\":{}",
+				"\"players\":[{},{}]",
+				"\"players\":[1,{},{}]",
+				"\"players\":[{\"name\":\"\"},{},{}]",
+				"\"players\":[{\"bot\":\"yes\"},{},{}]",
+				"\"players\":[{\"seat\":0},{},{}]",
 			};
 			char *event = codec_event_dump(&game.events[0], seats);
 			for (size_t r = 0; r < sizeof rest / sizeof rest[0]; r++) {
@@ -491,16 +500,11 @@ static void messages_corpus(void)
 static void away_corpus(void)
 {
 	static const struct body_seed seeds[] = {
-		{0, "1\n"},
-		{1, "3\n{}"},
-		{0, "3\n"},
-		{0, "x\n"},
-		{0, "-1\n"},
-		{0, "+1\n"},
-		{0, " 2\n"},
-		{0, "1\n{\"days\": 7}"},
-		{0, "1\n[]"},
-		{0, "99999999999999999999\n"},
+		{0, "1\n"},   {1, "3\n{}"},
+		{0, "3\n"},   {0, "x\n"},
+		{0, "-1\n"},  {0, "+1\n"},
+		{0, " 2\n"},  {0, "1\n{\"days\": 7}"},
+		{0, "1\n[]"}, {0, "99999999999999999999\n"},
 		{0, "\n{}"},
 	};
 	body_corpus("away", seeds, sizeof seeds / sizeof seeds[0]);
@@ -541,19 +545,25 @@ static void webhook_corpus(void)
 		{0x06, "{\"url\":\"http://127.0.0.1:9/hook\"}"},
 		{0x02, "{\"url\":\"https://bot.example.org/catan/hook\",\"events\":\"your_turn\"}"},
 		{0x00, "{\"url\":\"https://bot.example.org/catan/hook\",\"events\":\"all\",\"format\":\"standard\"}"},
-		{0x01, "{\"url\":\"https://discord.com/api/webhooks/123/abc\",\"format\":\"discord\","
-		       "\"mentions\":{\"0\":\"<@80351110224678912>\",\"1\":\"<@!80351110224678913>\",\"2\":\"<@&42>\"}}"},
+		{0x01,
+		 "{\"url\":\"https://discord.com/api/webhooks/123/abc\",\"format\":\"discord\","
+		 "\"mentions\":{\"0\":\"<@80351110224678912>\",\"1\":\"<@!80351110224678913>\",\"2\":\"<@&42>\"}}"},
 		{0x03, "{\"url\":\"https://hooks.slack.com/services/T000/B000/XXXX\",\"format\":\"slack\","
 		       "\"mentions\":{\"2\":\"<@U024BE7LH>\",\"3\":\"<!subteam^SAZ94GDB8>\"}}"},
-		{0x0a, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"events\":\"your_turn\","
-		       "\"mentions\":{\"3\":\"<@1>\"}}"},
+		{0x0a,
+		 "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"events\":\"your_turn\","
+		 "\"mentions\":{\"3\":\"<@1>\"}}"},
 		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{}}"},
 		{0x02, "{\"url\":\"https://x.example/[Open](https://evil.example/)\",\"format\":\"discord\","
 		       "\"events\":\"all\",\"mentions\":{\"0\":\"<@1>\"}}"},
-		{0x02, "{\"url\":\"https://x.example/<@&1>@everyone\",\"format\":\"slack\",\"mentions\":{\"1\":\"<@W1>\"}}"},
-		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{\"0\":\"@here\"}}"},
-		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/x\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@U1>\"}}"},
-		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":{\"0\":\"<!channel>\"}}"},
+		{0x02,
+		 "{\"url\":\"https://x.example/<@&1>@everyone\",\"format\":\"slack\",\"mentions\":{\"1\":\"<@W1>\"}}"},
+		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/"
+		       "x\",\"format\":\"discord\",\"mentions\":{\"0\":\"@here\"}}"},
+		{0x02, "{\"url\":\"https://discord.com/api/webhooks/1/"
+		       "x\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@U1>\"}}"},
+		{0x02,
+		 "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":{\"0\":\"<!channel>\"}}"},
 		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":{\"7\":\"<@U1>\"}}"},
 		{0x02, "{\"url\":\"https://hooks.slack.com/x\",\"format\":\"slack\",\"mentions\":[\"<@U1>\"]}"},
 		{0x02, "{\"url\":\"https://example.org/h\",\"mentions\":{\"0\":\"<@1>\"}}"},
@@ -569,7 +579,8 @@ static void webhook_corpus(void)
 		{0x02, "{\"url\":\"https://example.org/h\",\"secret\":\"mine\"}"},
 		{0x02, "{\"url\":\"https://example.org/h\",\"url\":\"https://example.org/i\"}"},
 		{0x02, "[\"https://example.org/h\"]"},
-		{0x02, "{\"url\":\"https://example.org/h\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@1>\\n@everyone\"}}"},
+		{0x02, "{\"url\":\"https://example.org/"
+		       "h\",\"format\":\"discord\",\"mentions\":{\"0\":\"<@1>\\n@everyone\"}}"},
 	};
 	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
 		char name[32];
@@ -610,11 +621,35 @@ static void mail_corpus(void)
 static void escape_corpus(void)
 {
 	static const char *const names[] = {
-		"Ann", "<@&1>", "<@1>", "<#123>", "@everyone", "@here", "[x](https://evil)",
-		"[Open the game](https://evil.example/)", "`code` ```", "*_~|>", "||spoiler||", "# Heading",
-		"<!channel>", "<https://evil|x>", "<:emoji:123>", "<t:1700000000:R>", "&amp;", "&lt;@1&gt;", "a\\b",
-		"line\n# heading", "@\xe2\x80\x8b" "everyone", "\xe2\x80\xae" "nimda", "soft\xc2\xad" "hyphen",
-		"bad \xff\xc0 bytes \xe2\x82", "</p><script>alert(\"x\")</script>", "O'Neil \"Jr\"",
+		"Ann",
+		"<@&1>",
+		"<@1>",
+		"<#123>",
+		"@everyone",
+		"@here",
+		"[x](https://evil)",
+		"[Open the game](https://evil.example/)",
+		"`code` ```",
+		"*_~|>",
+		"||spoiler||",
+		"# Heading",
+		"<!channel>",
+		"<https://evil|x>",
+		"<:emoji:123>",
+		"<t:1700000000:R>",
+		"&amp;",
+		"&lt;@1&gt;",
+		"a\\b",
+		"line\n# heading",
+		"@\xe2\x80\x8b"
+		"everyone",
+		"\xe2\x80\xae"
+		"nimda",
+		"soft\xc2\xad"
+		"hyphen",
+		"bad \xff\xc0 bytes \xe2\x82",
+		"</p><script>alert(\"x\")</script>",
+		"O'Neil \"Jr\"",
 		"J\xc3\xbcrgen \xe2\x9d\xa4\xef\xb8\x8f \xf0\x9f\x8e\xb2",
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

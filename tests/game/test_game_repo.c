@@ -50,8 +50,8 @@ static int play_out(struct game_repo *repo, int64_t id, struct games_play *game,
 	struct event_list events;
 	int seat, decisions = 0;
 	while (games_step(game, &before, &seat, &events)) {
-		enum store_status status =
-			game_repo_append(repo, id, &before, &events, &game->playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL);
+		enum store_status status = game_repo_append(repo, id, &before, &events, &game->playout.state, seat,
+							    STORE_ORIGIN_PLAYER, NULL, NULL);
 		ck_assert_msg(status == STORE_OK, "game_repo_append at %u: %s", (unsigned)before.version,
 			      game_repo_message(repo));
 		decisions++;
@@ -138,14 +138,16 @@ START_TEST(test_snapshot_of_other_format_or_size_is_ignored)
 	assert_loads_as(&plain, id, &game.playout.state);
 
 	/* This format version, but another size. */
-	run_sql("UPDATE snapshots SET format_version = " FORMAT_VERSION_TEXT ", state = decode(repeat('ff', 100), 'hex')"
+	run_sql("UPDATE snapshots SET format_version = " FORMAT_VERSION_TEXT
+		", state = decode(repeat('ff', 100), 'hex')"
 		" WHERE game_id = %lld",
 		id);
 	assert_loads_as(&plain, id, &game.playout.state);
 
 	/* A long replay leaves a snapshot of the current format for next time. */
 	assert_loads_as(&repo, id, &game.playout.state);
-	ck_assert_int_eq(sql_value("SELECT format_version FROM snapshots WHERE game_id = %lld", id), GAME_FORMAT_VERSION);
+	ck_assert_int_eq(sql_value("SELECT format_version FROM snapshots WHERE game_id = %lld", id),
+			 GAME_FORMAT_VERSION);
 	ck_assert_int_eq(sql_value("SELECT seq FROM snapshots WHERE game_id = %lld", id), game.playout.state.version);
 	assert_loads_as(&plain, id, &game.playout.state);
 	games_free(&game);
@@ -178,7 +180,8 @@ static int64_t damaged_game(struct game_repo *repo, const char *sql_set)
 	struct event_list events;
 	int seat;
 	while (game.playout.state.version < 30 && games_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+		ck_assert_int_eq(game_repo_append(repo, id, &before, &events, &game.playout.state, seat,
+						  STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	games_free(&game);
 	char sql[512];
@@ -248,7 +251,8 @@ START_TEST(test_implausible_snapshot_is_corrupt)
 	struct event_list events;
 	int seat;
 	while (game.playout.state.version < 30 && games_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat,
+						  STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	games_free(&game);
 	run_sql("UPDATE snapshots SET seq = seq - 1 WHERE game_id = %lld", id); /* claims another version */
@@ -283,7 +287,8 @@ START_TEST(test_second_writer_on_same_version_conflicts_then_reloads)
 	games_resume(&other, &before, 99);
 	int other_seat;
 	ck_assert(games_step(&other, &loser_before, &other_seat, &loser_events));
-	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+	ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER,
+					  NULL, NULL),
 			 STORE_OK);
 	ck_assert_int_eq(game_repo_append(&repo, id, &loser_before, &loser_events, &other.playout.state, other_seat,
 					  STORE_ORIGIN_PLAYER, NULL, NULL),
@@ -305,10 +310,12 @@ START_TEST(test_status_follows_the_phase)
 	struct event_list events;
 	int seat;
 	while (game_in_setup(&game.playout.state) && games_step(&game, &before, &seat, &events))
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat,
+						  STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	ck_assert_int_eq(sql_value("SELECT status FROM games WHERE id = %lld", id), GAME_REPO_PLAYING);
-	ck_assert_int_eq(sql_value("SELECT count(DISTINCT actor) FROM events WHERE game_id = %lld AND actor >= 0", id), 3);
+	ck_assert_int_eq(sql_value("SELECT count(DISTINCT actor) FROM events WHERE game_id = %lld AND actor >= 0", id),
+			 3);
 	ck_assert_int_eq(sql_value("SELECT actor FROM events WHERE game_id = %lld AND seq = 1", id), STORE_NO_ACTOR);
 	games_free(&game);
 }
@@ -332,7 +339,8 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 							  STORE_ORIGIN_PLAYER, NULL, NULL),
 					 STORE_OK);
 		ck_assert_msg(game_repo_catch_up(&repo, id, &cached) == STORE_OK, "%s", game_repo_message(&repo));
-		ck_assert_msg(memcmp(&cached, &game.playout.state, sizeof cached) == 0, "round %d: caught-up state differs", round);
+		ck_assert_msg(memcmp(&cached, &game.playout.state, sizeof cached) == 0,
+			      "round %d: caught-up state differs", round);
 	}
 	/* Nothing new: nothing changes. */
 	ck_assert_int_eq(game_repo_catch_up(&repo, id, &cached), STORE_OK);
@@ -341,11 +349,13 @@ START_TEST(test_catch_up_brings_a_cached_state_to_the_log)
 	/* A damaged event on the way leaves the cached state as it was. */
 	uint32_t version = game.playout.state.version;
 	for (int i = 0; i < 3 && games_step(&game, &before, &seat, &events); i++)
-		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat, STORE_ORIGIN_PLAYER, NULL, NULL),
+		ck_assert_int_eq(game_repo_append(&repo, id, &before, &events, &game.playout.state, seat,
+						  STORE_ORIGIN_PLAYER, NULL, NULL),
 				 STORE_OK);
 	if (game.playout.state.version > version) {
 		char sql[256];
-		snprintf(sql, sizeof sql, "UPDATE events SET payload = '{}' WHERE game_id = %%lld AND seq = %u", version + 1);
+		snprintf(sql, sizeof sql, "UPDATE events SET payload = '{}' WHERE game_id = %%lld AND seq = %u",
+			 version + 1);
 		run_sql(sql, id);
 		struct game kept;
 		memcpy(&kept, &cached, sizeof kept);

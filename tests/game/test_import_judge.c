@@ -86,8 +86,9 @@ START_TEST(test_engine_games_are_accepted_with_and_without_their_seed)
 		struct game *final = malloc(sizeof *final);
 		struct import_refusal refusal;
 		int group_count;
-		ck_assert_msg(import_verify(game.events, game.count, 1, game.seed, groups, &group_count, final, &refusal),
-			      "game %d (seed): event %d: %s", g, refusal.index, refusal.reason);
+		ck_assert_msg(
+			import_verify(game.events, game.count, 1, game.seed, groups, &group_count, final, &refusal),
+			"game %d (seed): event %d: %s", g, refusal.index, refusal.reason);
 		ck_assert_int_eq(group_count, game.groups);
 		for (int k = 0; k < group_count; k++)
 			ck_assert_int_eq(groups[k].first, game.group_starts[k]);
@@ -135,8 +136,9 @@ START_TEST(test_a_changed_event_is_refused_at_that_event_with_the_seed)
 		struct game *final = malloc(sizeof *final);
 		struct import_refusal refusal;
 		int group_count;
-		ck_assert_msg(!import_verify(game.events, game.count, 1, game.seed, groups, &group_count, final, &refusal),
-			      "game %d: event %d (type %d) changed, yet accepted", g, at, event->type);
+		ck_assert_msg(
+			!import_verify(game.events, game.count, 1, game.seed, groups, &group_count, final, &refusal),
+			"game %d: event %d (type %d) changed, yet accepted", g, at, event->type);
 		ck_assert_msg(refusal.index <= at, "game %d: changed %d, refused at %d", g, at, refusal.index);
 		refused++;
 		free(groups);

@@ -32,12 +32,12 @@ START_TEST(test_every_card_of_every_seat_is_accounted_for)
 		struct games_record game;
 		int seats = 3 + index % 2;
 		int won = games_record_play(&game, seats, index % 2 ? GAME_LAYOUT_RANDOM : GAME_LAYOUT_BEGINNER,
-		                            BOARD_NUMBERS_SPIRAL, 1, 9100u + (uint64_t)index);
+					    BOARD_NUMBERS_SPIRAL, 1, 9100u + (uint64_t)index);
 		struct statistics stats;
 		struct game final;
 		int failed_at = -1;
 		ck_assert_msg(statistics_compute(game.events, game.count, &stats, &final, &failed_at),
-		              "game %d refused at event %d", index, failed_at);
+			      "game %d refused at event %d", index, failed_at);
 		ck_assert_int_eq(memcmp(&final, &game.final, sizeof final), 0);
 		ck_assert_int_eq(stats.seats, seats);
 		ck_assert_int_eq(stats.version, game.count);
@@ -82,14 +82,14 @@ START_TEST(test_every_card_of_every_seat_is_accounted_for)
 				const int(*f)[RESOURCE_COUNT] = seat->flows;
 				int in = f[STATISTICS_GAINED][r] + f[STATISTICS_STOLEN][r] + f[STATISTICS_TRADED_IN][r];
 				int out = f[STATISTICS_SPENT][r] + f[STATISTICS_ROBBED][r] +
-				          f[STATISTICS_MONOPOLIZED][r] + f[STATISTICS_DISCARDED][r] +
-				          f[STATISTICS_TRADED_OUT][r];
+					  f[STATISTICS_MONOPOLIZED][r] + f[STATISTICS_DISCARDED][r] +
+					  f[STATISTICS_TRADED_OUT][r];
 				ck_assert_msg(in - out == game.final.players[s].resources[r],
-				              "game %d seat %d resource %d: %d in, %d out, %d held", index, s, r, in,
-				              out, game.final.players[s].resources[r]);
+					      "game %d seat %d resource %d: %d in, %d out, %d held", index, s, r, in,
+					      out, game.final.players[s].resources[r]);
 				ck_assert_int_eq(f[STATISTICS_HAND][r], game.final.players[s].resources[r]);
 				ck_assert_int_eq(f[STATISTICS_GAINED][r],
-				                 f[STATISTICS_PRODUCED][r] + f[STATISTICS_FROM_CARDS][r]);
+						 f[STATISTICS_PRODUCED][r] + f[STATISTICS_FROM_CARDS][r]);
 			}
 			stolen_sum += total(seat->flows[STATISTICS_STOLEN]);
 			robbed_sum += total(seat->flows[STATISTICS_ROBBED]);
@@ -97,11 +97,11 @@ START_TEST(test_every_card_of_every_seat_is_accounted_for)
 			taken_sum += total(seat->flows[STATISTICS_FROM_CARDS]);
 			/* Points by source add up to the total of the rules. */
 			int by_source = seat->settlements + 2 * seat->cities + seat->victory_point_cards +
-			                2 * seat->longest_road + 2 * seat->largest_army;
+					2 * seat->longest_road + 2 * seat->largest_army;
 			ck_assert_int_eq(by_source, seat->points);
 			ck_assert_int_eq(seat->points, game_total_points(&game.final, s));
 			ck_assert_int_eq(seat->settlements + seat->cities,
-			                 __builtin_popcountll(game.final.players[s].buildings));
+					 __builtin_popcountll(game.final.players[s].buildings));
 		}
 		ck_assert_int_eq(stolen_sum, thefts);
 		ck_assert_int_eq(robbed_sum, thefts);
@@ -153,7 +153,7 @@ START_TEST(test_json_names_the_flows_and_points)
 			json_t *hand = json_object_get(resources, statistics_flow_name(flow));
 			ck_assert_msg(hand != NULL, "flow %s", statistics_flow_name(flow));
 			ck_assert_int_eq(json_integer_value(json_object_get(hand, "ore")),
-			                 stats.seat[s].flows[flow][RESOURCE_ORE]);
+					 stats.seat[s].flows[flow][RESOURCE_ORE]);
 		}
 	}
 	ck_assert_ptr_null(statistics_flow_name(STATISTICS_FLOW_COUNT));

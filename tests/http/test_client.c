@@ -33,10 +33,10 @@ static void assert_client(const char *peer, const char *forwarded, const char *w
 	char address[CLIENT_ADDRESS_SIZE], key[CLIENT_KEY_SIZE], via[CLIENT_ADDRESS_SIZE];
 	identify(peer, forwarded, address, key, via);
 	ck_assert_msg(strcmp(address, want_address) == 0, "peer %s, X-Forwarded-For %s: client %s, not %s", peer,
-	              forwarded ? forwarded : "(none)", address, want_address);
+		      forwarded ? forwarded : "(none)", address, want_address);
 	if (want_key)
 		ck_assert_msg(strcmp(key, want_key) == 0, "peer %s, X-Forwarded-For %s: key %s, not %s", peer,
-		              forwarded ? forwarded : "(none)", key, want_key);
+			      forwarded ? forwarded : "(none)", key, want_key);
 }
 
 START_TEST(test_without_trusted_proxies_the_peer_is_the_client_whatever_it_forwards)
@@ -81,18 +81,18 @@ START_TEST(test_a_malformed_entry_stops_the_walk_at_the_last_trusted_hop)
 {
 	ck_assert(client_configure("127.0.0.1,10.0.0.0/8"));
 	static const char *const malformed[] = {"garbage",
-	                                        "",
-	                                        " ",
-	                                        ",",
-	                                        ", ,",
-	                                        "1.2.3.4.5",
-	                                        "999.1.1.1",
-	                                        "[::1",
-	                                        "203.0.113.5:8080",
-	                                        "unknown",
-	                                        "1.2.3.4 5.6.7.8",
-	                                        "203.0.113.5, garbage",
-	                                        "203.0.113.5,"};
+						"",
+						" ",
+						",",
+						", ,",
+						"1.2.3.4.5",
+						"999.1.1.1",
+						"[::1",
+						"203.0.113.5:8080",
+						"unknown",
+						"1.2.3.4 5.6.7.8",
+						"203.0.113.5, garbage",
+						"203.0.113.5,"};
 	for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++)
 		assert_client("127.0.0.1", malformed[i], "127.0.0.1", "ip:127.0.0.1");
 	/* Garbage left of an untrusted entry is never reached. */
@@ -113,8 +113,8 @@ END_TEST
 
 START_TEST(test_malformed_trusted_proxies_are_refused)
 {
-	static const char *const bad[] = {"localhost",  "10.0.0.0/33", "10.0.0.0/",  "::/129",
-	                                  "10.0.0.1/a", "1.2.3",       "10.0.0.0/8;"};
+	static const char *const bad[] = {"localhost",	"10.0.0.0/33", "10.0.0.0/",  "::/129",
+					  "10.0.0.1/a", "1.2.3",       "10.0.0.0/8;"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		ck_assert_msg(!client_configure(bad[i]), "TRUSTED_PROXIES=%s is accepted", bad[i]);
 	/* After a refusal nothing is trusted. */

@@ -26,7 +26,8 @@ static char *body_text(const char *instance, const char *detail, const char *fie
 START_TEST(test_every_problem_has_a_body_with_its_code_status_and_title)
 {
 	for (int p = 0; p < PROBLEM_COUNT; p++) {
-		json_t *body = problem_json("/v1/games", problem_code(p), problem_status(p), problem_title(p), NULL, NULL, -1);
+		json_t *body =
+			problem_json("/v1/games", problem_code(p), problem_status(p), problem_title(p), NULL, NULL, -1);
 		ck_assert_ptr_nonnull(body);
 		char type[96];
 		snprintf(type, sizeof type, "urn:catan:problem:%s", problem_code(p));
@@ -44,11 +45,13 @@ END_TEST
 
 START_TEST(test_valid_text_is_kept_as_given)
 {
-	char *text = body_text("/v1/games/x", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2 \"quoted\"\n", "options.caf\xc3\xa9");
-	ck_assert_str_eq(text, "{\"type\":\"urn:catan:problem:invalid_json\",\"title\":\"The body is not valid JSON\","
-			       "\"status\":400,\"detail\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2 \\\"quoted\\\"\\n\","
-			       "\"code\":\"invalid_json\",\"field\":\"options.caf\xc3\xa9\",\"version\":7,"
-			       "\"instance\":\"/v1/games/x\"}");
+	char *text = body_text("/v1/games/x", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2 \"quoted\"\n",
+			       "options.caf\xc3\xa9");
+	ck_assert_str_eq(text,
+			 "{\"type\":\"urn:catan:problem:invalid_json\",\"title\":\"The body is not valid JSON\","
+			 "\"status\":400,\"detail\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2 \\\"quoted\\\"\\n\","
+			 "\"code\":\"invalid_json\",\"field\":\"options.caf\xc3\xa9\",\"version\":7,"
+			 "\"instance\":\"/v1/games/x\"}");
 	free(text);
 }
 END_TEST
@@ -57,7 +60,8 @@ END_TEST
 START_TEST(test_a_detail_cut_inside_a_character_still_gives_a_body)
 {
 	char detail[128];
-	snprintf(detail, sizeof detail, "unknown member \"%.40s\" in options", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
+	snprintf(detail, sizeof detail, "unknown member \"%.40s\" in options",
+		 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
 	json_t *body = problem_json("/v1/games", "unknown_field", 400, "Unknown member", detail,
 				    "options.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3", -1);
 	ck_assert_ptr_nonnull(body);
@@ -94,7 +98,7 @@ START_TEST(test_any_bytes_in_the_instance_and_field_give_a_body)
 {
 	/* Overlong, surrogate, above U+10FFFF, lone continuation, truncated 4-byte, 0xff. */
 	static const char *const bad[] = {"/v1/games/\xc0\xaf", "/\xed\xa0\x80", "/\xf4\x90\x80\x80", "/\x80",
-					  "/\xf0\x9f\x8e", "/\xff/board"};
+					  "/\xf0\x9f\x8e",	"/\xff/board"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		json_t *body = problem_json(bad[i], "route_not_found", 404, "No such resource", bad[i], bad[i], -1);
 		ck_assert_ptr_nonnull(body);

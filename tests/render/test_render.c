@@ -57,7 +57,7 @@ static void play_to(struct played *played, uint64_t seed, int stop)
 }
 
 static void draw(const struct render_scene *scene, enum render_format format, unsigned labels, unsigned char **bytes,
-                 size_t *length)
+		 size_t *length)
 {
 	struct render_options options = {format, RENDER_THEME_LIGHT, RENDER_SIZE_DEFAULT, labels};
 	ck_assert_msg(render_board(scene, &options, bytes, length), "render_board refused a spectator's scene");
@@ -118,17 +118,20 @@ START_TEST(test_svg_names_every_hex_harbor_piece_and_asked_label_and_leaves_no_m
 	ck_assert_int_gt(buildings, 8);
 	unsigned char *svg;
 	size_t length;
-	draw(&played.scene, RENDER_FORMAT_SVG, RENDER_LABEL_NODES | RENDER_LABEL_EDGES | RENDER_LABEL_HEXES, &svg, &length);
+	draw(&played.scene, RENDER_FORMAT_SVG, RENDER_LABEL_NODES | RENDER_LABEL_EDGES | RENDER_LABEL_HEXES, &svg,
+	     &length);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"hex terrain-"), 19);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"harbor harbor-"), 9);
-	ck_assert_uint_eq(count_text(svg, length, "class=\"piece settlement") + count_text(svg, length, "class=\"piece city"),
-	                  (size_t)buildings);
+	ck_assert_uint_eq(count_text(svg, length, "class=\"piece settlement") +
+				  count_text(svg, length, "class=\"piece city"),
+			  (size_t)buildings);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"piece road"), (size_t)roads);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"label label-node\""), 54);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"label label-edge\""), 72);
 	ck_assert_uint_eq(count_text(svg, length, "class=\"label label-hex\""), 19);
 	/* every group closed, no marker colour left */
-	ck_assert_uint_eq(count_text(svg, length, "<g>") + count_text(svg, length, "<g "), count_text(svg, length, "</g>"));
+	ck_assert_uint_eq(count_text(svg, length, "<g>") + count_text(svg, length, "<g "),
+			  count_text(svg, length, "</g>"));
 	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.392157%,"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "fill:rgb(0.784314%,"), 0);
 	ck_assert_uint_eq(count_text(svg, length, "1.176471%,0.784314%,0.392157%"), 0);
@@ -202,8 +205,9 @@ START_TEST(test_png_is_opaque_rgb_of_the_asked_size_and_cairo_reads_back_its_pix
 		/* the panel's corner is the dark theme's panel colour, the sea's is the sea's */
 		const unsigned char *data = cairo_image_surface_get_data(image);
 		int stride = cairo_image_surface_get_stride(image);
-		uint32_t panel = *(const uint32_t *)(const void *)(data + (size_t)(RENDER_HEIGHT(size) - 1) * (size_t)stride +
-		                                                   (size_t)(size - 1) * 4);
+		uint32_t panel =
+			*(const uint32_t *)(const void *)(data + (size_t)(RENDER_HEIGHT(size) - 1) * (size_t)stride +
+							  (size_t)(size - 1) * 4);
 		uint32_t sea = *(const uint32_t *)(const void *)(data + 4);
 		ck_assert_uint_eq(panel & 0xFFFFFF, 0x15191F);
 		ck_assert_uint_eq(sea & 0xFFFFFF, 0x1F4B6E);
@@ -249,7 +253,8 @@ START_TEST(test_the_island_fills_the_left_square_centred_on_the_projection)
 		ck_assert(low.x > 0 && low.y > 0 && high.x < layout.height && high.y < layout.height);
 		/* centred: equal margins on the tighter axis */
 		double margin_x = low.x + (layout.height - high.x), margin_y = low.y + (layout.height - high.y);
-		ck_assert(fabs(low.x - (layout.height - high.x)) < 0.01 && fabs(low.y - (layout.height - high.y)) < 0.01);
+		ck_assert(fabs(low.x - (layout.height - high.x)) < 0.01 &&
+			  fabs(low.y - (layout.height - high.y)) < 0.01);
 		ck_assert(margin_x > 0 && margin_y > 0);
 	}
 }
@@ -314,7 +319,8 @@ START_TEST(test_the_picture_cache_keeps_to_its_budget_dropping_the_least_recentl
 		free(got);
 	}
 	ck_assert_int_eq(picture_cache_count(), 8);
-	struct picture_key gone = {1, 1, 1, 0, 0, 1024}, newest = {1, 19, 1, 0, 0, 1024}, other = {1, 19, 0, 0, 0, 1024};
+	struct picture_key gone = {1, 1, 1, 0, 0, 1024}, newest = {1, 19, 1, 0, 0, 1024},
+			   other = {1, 19, 0, 0, 0, 1024};
 	unsigned char *got;
 	size_t length;
 	ck_assert(!picture_cache_get(&gone, &got, &length));

@@ -35,7 +35,8 @@ static void make_scenes(void)
 	static const int stops[2] = {12, 200};
 	for (int g = 0; g < 2; g++) {
 		struct games_record record;
-		ck_assert(games_record_play(&record, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 0, 5100 + (uint64_t)g));
+		ck_assert(
+			games_record_play(&record, 4, GAME_LAYOUT_RANDOM, BOARD_NUMBERS_SPIRAL, 0, 5100 + (uint64_t)g));
 		struct game state;
 		memset(&state, 0, sizeof state);
 		int stop = stops[g] < record.count ? stops[g] : record.count;
@@ -101,8 +102,8 @@ START_TEST(test_threads_drawing_at_once_get_the_bytes_of_one_thread_drawing_alon
 	for (int i = 0; i < THREADS * PICTURES; i++) {
 		ck_assert_msg(alone[i].bytes && together[i].bytes, "picture %d was not drawn", i);
 		ck_assert_msg(alone[i].length == together[i].length &&
-		                  memcmp(alone[i].bytes, together[i].bytes, alone[i].length) == 0,
-		              "picture %d drawn among other threads differs from the same picture drawn alone", i);
+				      memcmp(alone[i].bytes, together[i].bytes, alone[i].length) == 0,
+			      "picture %d drawn among other threads differs from the same picture drawn alone", i);
 		free(alone[i].bytes);
 		free(together[i].bytes);
 	}

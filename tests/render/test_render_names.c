@@ -38,7 +38,7 @@ START_TEST(test_hostile_seat_names_reach_the_svg_as_glyphs_only)
 		apply_event(&state, &record.events[i]);
 	view_game(&state, VIEW_SPECTATOR, &view);
 	static const char *const names[4] = {"</svg><script>alert(1)</script>", "x\" onload=\"alert(2)",
-	                                     "&amp;&lt;&#x3c;<![CDATA[", "<@&111> [y](https://evil.example/)"};
+					     "&amp;&lt;&#x3c;<![CDATA[", "<@&111> [y](https://evil.example/)"};
 	struct render_scene scene;
 	memset(&scene, 0, sizeof scene);
 	scene.view = &view;
@@ -52,7 +52,7 @@ START_TEST(test_hostile_seat_names_reach_the_svg_as_glyphs_only)
 		size_t length;
 		ck_assert(render_board(&scene, &options, &svg, &length));
 		static const char *const never[] = {"<script", "</svg><", "onload", "alert", "CDATA", "&amp;amp;",
-		                                    "&#x3c;",  "<@&111>", "evil",   "<text", NULL};
+						    "&#x3c;",  "<@&111>", "evil",   "<text", NULL};
 		for (int i = 0; never[i]; i++)
 			ck_assert_msg(!contains(svg, length, never[i]), "the SVG holds \"%s\" of a name", never[i]);
 		/* The document is whole: one root, closed once. */
