@@ -90,7 +90,7 @@ all: $(ALL_TARGETS)
 LIBRARIES := $(API_LIB) $(DELIVER_LIB) $(HTTP_LIB) $(GAME_LIB) $(DB_LIB) $(RENDER_LIB) $(CODEC_LIB) $(ENGINE_LIB) \
 	$(BASE_LIB)
 
-# Everything CI checks: the contract's lint, every suite, then every suite again under
+# Everything CI checks: the format, the layers, the contract's lint, every suite, then every suite again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then a short pass of every fuzz target
 # with its corpus and saved crashes as regression inputs (tests/fuzz/fuzz.mk; once, as it
 # builds with clang and the sanitizers itself), then the suites of concurrent requests and
@@ -99,6 +99,7 @@ LIBRARIES := $(API_LIB) $(DELIVER_LIB) $(HTTP_LIB) $(GAME_LIB) $(DB_LIB) $(RENDE
 # on the CPU), each with a cluster of its own; -k runs them all before saying which failed.
 TEST_JOBS ?= 4
 test: all
+	scripts/format-check.sh
 	B=$(B) scripts/check-layers.sh
 	scripts/check-cairo-calls.sh
 	$(MAKE) lint
@@ -120,6 +121,12 @@ check-layers: $(LIBRARIES) $(SERVER) $(CATAN)
 	@B=$(B) scripts/check-layers.sh
 	@scripts/check-cairo-calls.sh
 .PHONY: check-layers
+
+# Every C file as clang-format writes it under .clang-format (scripts/format-check.sh;
+# `scripts/format-check.sh --fix` rewrites what differs). Run by `make test`.
+format-check:
+	@scripts/format-check.sh
+.PHONY: format-check
 
 run: $(SERVER)
 	@scripts/run.sh $(SERVER)
