@@ -1,5 +1,5 @@
 #!/bin/sh
-# format-check: every C file git tracks (outside web/ and node_modules, and but the generated
+# format-check: every C file git tracks (outside web/ and node_modules, and not the generated
 # ones, whose first line says "do not edit") is as clang-format writes it under the
 # repository's .clang-format. Prints each file that differs with the
 # first lines of its difference, and fails; `scripts/format-check.sh --fix` rewrites them.
