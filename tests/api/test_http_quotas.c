@@ -434,15 +434,16 @@ static void *import_in_background(void *context)
 
 START_TEST(test_imports_past_import_concurrency_are_503_import_busy)
 {
-	/* One import at a time; a log of 6,000 holiday events (legal without the budget) takes
-	 * a while to judge and write, and meanwhile a second is turned away. */
-	static const char *const one[] = {"IMPORT_CONCURRENCY=1", "IMPORT_MAX_EVENTS=20000", NULL};
+	/* One import at a time; a log of 40,000 holiday events (legal without the budget; 1.3 MB)
+	 * takes a while to judge and write (6,000 took 0.13 s on a quiet machine: too short a
+	 * window for the probes), and meanwhile a second is turned away. */
+	static const char *const one[] = {"IMPORT_CONCURRENCY=1", "IMPORT_MAX_EVENTS=50000", NULL};
 	struct http_server server;
 	http_server_start(&server, one);
 	struct http_game game;
 	json_t *export = export_with_toggles(0, &game);
 	json_t *events = json_object_get(export, "events");
-	for (int i = 0; i < 6000; i++)
+	for (int i = 0; i < 40000; i++)
 		json_array_append_new(events,
 				      json_pack("{s:s, s:i}", "type", i % 2 ? "seat_back" : "seat_away", "seat", 2));
 	char *slow = body_of(export, 0);
