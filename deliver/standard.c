@@ -135,15 +135,9 @@ static char *your_turn_body(const struct deliver_job *job, const struct game_rec
 			return NULL;
 		at = &state;
 	}
-	uint8_t waiting = legal_waiting_for(at);
-	int asked = 0;
-	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
-		const struct game_offer *offer = &at->offers[i];
-		if (offer->id && (offer->to >> seat & 1u) && !((offer->accepted | offer->declined) >> seat & 1u))
-			asked = 1;
-	}
-	if (!(waiting >> seat & 1u) && !asked)
+	if (!play_seat_due(at, seat))
 		return NULL;
+	uint8_t waiting = legal_waiting_for(at);
 	/* The last moves before the note, whichever appends made them. */
 	struct event recent[DELIVER_RECENT_EVENTS];
 	int recent_count = deliver_recent_events(record->id, row->last_seq, seat, recent);

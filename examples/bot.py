@@ -11,8 +11,10 @@ The loop every bot needs, and no more (README, "Asynchronous play"):
     actions = answer["actions"] when the seat must act again, else none; V = answer["version"]
 
 A move that leaves the seat to act answers its next actions itself, and the wait answers at
-once when the seat is due at V: one request per move, one more each time the game comes
-back to the seat. Refused moves (409, 412, 422: the game moved on) are read again; 429 and
+once when the seat is due at V (its move, or an offer made to it waiting for its answer):
+one request per move, one more each time the game comes back to the seat. An offer made
+to the seat is answered at once (this bot declines), since the offerer may be waiting for
+it: a server bot's offer waits for the people it asked. Refused moves (409, 412, 422: the game moved on) are read again; 429 and
 503 wait for Retry-After. Prints a line when the game is over and exits 0.
 """
 import json
@@ -69,6 +71,12 @@ def choose(actions, rng):
     return None
 
 
+def due(now):
+    """The seat must act: its move, or its answer to an offer made to it (which lists
+    decline_trade for it; another seat's turn may also list offers the seat could make)."""
+    return now["seat"] in now["waiting_for"] or any(a["type"] == "decline_trade" for a in now["actions"])
+
+
 def play(base, game, token, seed=None):
     rng = random.Random(seed)
     held, after, moves = None, 0, 0
@@ -82,7 +90,7 @@ def play(base, game, token, seed=None):
             print(f"bot: game {game} over at version {now['version']}: seat {now['seat']} made {moves} moves")
             return moves
         after = now["version"]
-        if now["seat"] not in now["waiting_for"]:
+        if not due(now):
             continue  # someone else's move: wait from this version
         action = choose(now["actions"], rng)
         if action is None:

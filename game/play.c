@@ -522,7 +522,18 @@ json_t *play_actions_json(const struct game *state, int viewer)
 
 int play_seat_due(const struct game *state, int seat)
 {
-	return seat >= 0 && state->phase != GAME_PHASE_FINISHED && (legal_waiting_for(state) >> seat & 1u);
+	if (seat < 0 || state->phase == GAME_PHASE_FINISHED)
+		return 0;
+	if (legal_waiting_for(state) >> seat & 1u)
+		return 1;
+	/* An open offer made to the seat that it has not answered: the offerer (a bot's offer
+	 * waits for people: offer_wait_s) waits for it. */
+	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
+		const struct game_offer *offer = &state->offers[i];
+		if (offer->id && (offer->to >> seat & 1u) && !((offer->accepted | offer->declined) >> seat & 1u))
+			return 1;
+	}
+	return 0;
 }
 
 /* A move's answer: {version, events[, trade[, <offer_member>]][, actions]} as the mover sees

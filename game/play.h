@@ -271,7 +271,9 @@ void play_format_time(int64_t microseconds, char *out, size_t size);
  * New reference. */
 json_t *play_actions_json(const struct game *state, int viewer);
 
-/* 1 when `state` is in play and waits for `seat` (legal_waiting_for). */
+/* 1 when `state` is in play and waits for `seat`: its move (legal_waiting_for), or its
+ * answer to an open offer made to it (accept or decline), which the offerer may be waiting
+ * for. Whoever waits for a seat's actions (GET .../actions?wait, your_turn notes) is told. */
 int play_seat_due(const struct game *state, int seat);
 
 /* Names of seats as a NULL-padded array for the codec. */

@@ -189,6 +189,56 @@ START_TEST(test_a_seat_due_at_or_past_after_is_answered_at_once)
 }
 END_TEST
 
+/* A seat asked by an open offer is due until it answers: a bot author's loop (wait for
+ * actions, act on what it holds) answers another seat's offer at once, where it would
+ * otherwise sit out the offerer's whole wait (a server bot's offer waits offer_wait_s for
+ * the people it asked). Once it declined, its wait is held again. */
+START_TEST(test_a_seat_asked_by_an_open_offer_is_answered_at_once_until_it_answers)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, FIXED_START, &game);
+	http_post_move_ok(&http_fixture.direct, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[0]);
+	const char *give = NULL;
+	static const char *const names[] = {"brick", "lumber", "wool", "grain", "ore"};
+	for (int r = 0; r < 5 && !give; r++)
+		if (json_integer_value(
+			    json_object_get(json_object_get(json_object_get(view, "you"), "resources"), names[r])))
+			give = names[r];
+	json_decref(view);
+	ck_assert_msg(give != NULL, "seat 0 holds nothing to offer");
+	char path[192], body[160];
+	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}}", give,
+		 strcmp(give, "ore") == 0 ? "wool" : "ore");
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path), game.tokens[0],
+		  body, NULL, &response);
+	ck_assert_msg(response.status == 201, "%s", http_describe(&response));
+	int trade = (int)json_integer_value(json_object_get(response.json, "id"));
+	http_response_free(&response);
+	long version = http_game_version(&http_fixture.direct, &game);
+	/* Seat 2 is asked: answered at once, though the game waits for seat 0. */
+	wait_for_actions(&http_fixture.checked, &game, 2, version, 20, &response);
+	ck_assert_msg(response.seconds < 1, "the asked seat was answered after %.2f s", response.seconds);
+	ck_assert_msg(!waits_for(response.json, 2) && waits_for(response.json, 0), "%s", http_describe(&response));
+	ck_assert_msg(lists_action(response.json, "decline_trade"), "%s", http_describe(&response));
+	http_response_free(&response);
+	snprintf(path, sizeof path, "%s/trades/%d/decline", game.path, trade);
+	http_call(&http_fixture.checked, "POST", path, game.tokens[2], NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "decline: %s", http_describe(&response));
+	http_response_free(&response);
+	version = http_game_version(&http_fixture.direct, &game);
+	/* Answered: seat 2 waits again; seat 1, still asked, is answered at once. */
+	wait_for_actions(&http_fixture.checked, &game, 2, version, 1, &response);
+	ck_assert_msg(response.seconds >= 0.9, "seat 2 was answered after %.2f s", response.seconds);
+	http_response_free(&response);
+	wait_for_actions(&http_fixture.checked, &game, 1, version, 20, &response);
+	ck_assert_msg(response.seconds < 1, "seat 1 was answered after %.2f s", response.seconds);
+	ck_assert_msg(lists_action(response.json, "decline_trade"), "%s", http_describe(&response));
+	http_response_free(&response);
+}
+END_TEST
+
 /* The bot loop of issue 23: POST a move, then GET .../actions?after=<its version>&wait=S.
  * A move that leaves the mover due answers its next actions itself (so the loop needs no
  * read at all), and the wait from that version answers at once, not after S seconds; a
@@ -816,6 +866,7 @@ Suite *test_suite(void)
 	tcase_add_test(wait, test_a_wait_on_one_server_is_answered_for_a_move_made_on_the_other);
 	tcase_add_test(wait, test_moves_that_leave_the_seat_idle_do_not_answer_the_wait);
 	tcase_add_test(wait, test_a_seat_due_at_or_past_after_is_answered_at_once);
+	tcase_add_test(wait, test_a_seat_asked_by_an_open_offer_is_answered_at_once_until_it_answers);
 	tcase_add_test(wait, test_a_move_that_leaves_the_mover_due_answers_its_next_actions);
 	tcase_add_test(wait, test_a_finished_game_answers_at_once);
 	tcase_add_test(wait, test_malformed_after_and_wait_are_400_naming_the_parameter);
