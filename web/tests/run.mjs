@@ -719,7 +719,7 @@ async function press(who, locator, what) {
 }
 
 /** One step of a simple player by clicks (taps on a phone: a placement is chosen, then
- * confirmed). Rolls (picking dice in a manual-dice game), discards, moves the robber,
+ * confirmed). Declines an offer made to it, rolls (picking dice in a manual-dice game), discards, moves the robber,
  * builds what it can (on a small screen it first says what it builds), buys a card, ends
  * the turn. Returns what it did, or null. */
 async function humanStep(who, state) {
@@ -732,7 +732,10 @@ async function humanStep(who, state) {
     await page.getByLabel("First die").selectOption(String(1 + Math.floor(Math.random() * 6)));
     await page.getByLabel("Second die").selectOption(String(1 + Math.floor(Math.random() * 6)));
   }
+  // An offer made to this person is answered first (declined): a bot's offer waits for the
+  // people it asked (offer_wait_s), as a person at the table would not let it.
   return (await press(who, page.locator("#confirm-move"), "confirm")) ??
+    (await press(who, page.locator("#trades .trade").getByRole("button", { name: "Decline" }), "decline")) ??
     (await press(who, actions.getByRole("button", { name: /^Discard/ }), "discard-open")) ??
     (await press(who, dice, "roll")) ??
     (await press(who, actions.getByRole("button", { name: "Roll the dice" }), "roll")) ??
@@ -907,9 +910,8 @@ async function journey({ browser, base }, toTheEnd) {
   await ann.page.locator("#mail-state", { hasText: /sends no mail|mail_disabled/ }).waitFor({ timeout: 10000 });
 
   // 5. They play by clicks: two turns each (the long form: to the end).
-  // TODO(issue 22 item 2): once a bot's offer waits for the humans it is addressed to, the
-  // human whose move it is answers it here by a click (accept, decline or counter) and the
-  // log shows the answer; today a bot's offer closes with the bot's turn.
+  // A bot's offer waits for the people it asked: each answers it by a click (humanStep
+  // declines; person_takes_a_bots_offer takes one), and the bot moves on at once.
   const people = [ann, bob, cy];
   const state = people.map(() => ({ roads: 0, turn: -1, keyboard: true, ends: 0 }));
   let shots = 0, clicks = 0, mineSeen = 0;
