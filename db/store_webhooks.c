@@ -52,7 +52,17 @@
 	  "   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"                                         \
 	  "   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"           \
 	  "  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"                  \
-	  "  coalesce(o.message_seq, 0)")                                                                          \
+	  "  coalesce(o.message_seq, 0),"                                                                          \
+	  "  CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END")                                \
+	/* A standard webhook's new secret (0019_webhook_secret_rotation.sql): the one it                          \
+	 * replaces stays valid for $4 seconds (0: not at all). */                                                 \
+	X(webhook_rotate_secret, 5,                                                                                \
+	  "UPDATE webhooks SET previous_secret = CASE WHEN $4::integer > 0 THEN secret END,"                       \
+	  "  previous_secret_until = CASE WHEN $4::integer > 0 THEN now() + make_interval(secs => $4::integer) END," \
+	  "  secret = $3::bytea"                                                                                   \
+	  " WHERE id = $2::bigint AND format = 'standard'"                                                         \
+	  "  AND CASE WHEN $5::boolean THEN player_id = $1::bigint ELSE game_id = $1::bigint END"                  \
+	  " RETURNING coalesce(previous_secret_until, now())")                                                     \
 	X(delivery_update, 3,                                                                                      \
 	  "UPDATE webhook_outbox SET next_seq = $2::integer,"                                                      \
 	  "  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint")                   \
@@ -273,6 +283,9 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		d->url = store_strndup(PQgetvalue(result, row, 6), (size_t)PQgetlength(result, row, 6));
 		if (!PQgetisnull(result, row, 12))
 			d->mentions = store_strndup(PQgetvalue(result, row, 12), (size_t)PQgetlength(result, row, 12));
+		d->has_previous_secret = PQgetlength(result, row, 14) == STORE_WEBHOOK_SECRET_SIZE;
+		if (d->has_previous_secret)
+			memcpy(d->previous_secret, PQgetvalue(result, row, 14), STORE_WEBHOOK_SECRET_SIZE);
 	}
 	PQclear(result);
 	*out = list;
@@ -348,6 +361,30 @@ enum store_status store_delivery_history(struct store *store, int64_t webhook_id
 	*out = list;
 	*count = rows;
 	return STORE_OK;
+}
+
+enum store_status store_webhook_rotate_secret(struct store *store, int64_t owner, int of_player, int64_t id,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					      int64_t *previous_until_us)
+{
+	struct params params = {0};
+	param_int(&params, owner);
+	param_int(&params, id);
+	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
+	param_int(&params, overlap_s);
+	param_text(&params, of_player ? "t" : "f");
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_webhook_rotate_secret, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) == 0) {
+		store__say(store, "no such standard webhook");
+		status = STORE_NOT_FOUND;
+	} else if (!get_timestamp(result, 0, 0, previous_until_us)) {
+		status = store__corrupt(store, 0, "a rotated webhook without a time");
+	}
+	PQclear(result);
+	return status;
 }
 
 enum store_status store_channel_result(struct store *store, int64_t webhook_id, int succeeded, int max_failures,

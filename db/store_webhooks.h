@@ -72,6 +72,15 @@ enum store_status store_player_webhook_list(struct store *store, int64_t player_
 					    int *count);
 enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id);
 
+/* Give standard webhook `id` of game `owner` (of player `owner` when of_player) a new
+ * signing secret; the one it replaces stays valid for overlap_s seconds (0: it stops at
+ * once, as does any older one still in its overlap). *previous_until_us: when the old one
+ * stops. STORE_NOT_FOUND: no such webhook of that owner, or a chat or mail one (nothing
+ * of theirs is signed). */
+enum store_status store_webhook_rotate_secret(struct store *store, int64_t owner, int of_player, int64_t id,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					      int64_t *previous_until_us);
+
 /* A claimed outbox row: the events first..last of game_id still to deliver from next_seq. */
 struct store_delivery {
 	int64_t outbox_id;
@@ -87,6 +96,10 @@ struct store_delivery {
 	char *mentions;  /* the mentions JSON object as text, or NULL; owned */
 	int32_t message_seq; /* > 0: the row delivers this table-talk message, not events
 			      * (0009_message_deliveries.sql) */
+	/* The secret a rotation replaced, while its overlap lasts (0019_webhook_secret_rotation.sql):
+	 * deliveries are signed with both. */
+	int has_previous_secret;
+	uint8_t previous_secret[STORE_WEBHOOK_SECRET_SIZE];
 };
 
 /* Claim up to `max` due deliveries (lease as for timers). Free with store_deliveries_free(). */

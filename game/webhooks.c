@@ -56,3 +56,11 @@ enum store_status webhooks_history(int64_t id, int max, struct store_delivery_en
 {
 	return store_delivery_history(play_thread_store(), id, max, out, count);
 }
+
+enum store_status webhooks_rotate_secret(int64_t owner, int of_player, int64_t id,
+					 const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					 int64_t *previous_until_us)
+{
+	return store_webhook_rotate_secret(play_thread_store(), owner, of_player, id, secret, overlap_s,
+					   previous_until_us);
+}

@@ -35,6 +35,12 @@ enum store_status webhooks_player_create(int64_t player_id, int your_turn_only,
 enum store_status webhooks_player_list(int64_t player_id, struct store_webhook **out, int *count);
 enum store_status webhooks_player_delete(int64_t player_id, int64_t id);
 
+/* A standard webhook's new signing secret, the old one valid overlap_s seconds more, as
+ * store_webhook_rotate_secret() (of_player: `owner` is a player's id, else a game's). */
+enum store_status webhooks_rotate_secret(int64_t owner, int of_player, int64_t id,
+					 const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					 int64_t *previous_until_us);
+
 /* How many receivers one event of the game has now (its webhooks, chat channels and mail,
  * its players' too): the bound WEBHOOK_RECEIVERS_MAX counts these. */
 enum store_status webhooks_receivers(int64_t game_id, int *count);

@@ -46,7 +46,13 @@ static struct webhook_receiver *register_hook(const struct player *player, const
 	snprintf(id, 32, "%s", json_string_value(json_object_get(response.json, "id")));
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "player")), player->id);
 	ck_assert_msg(!json_object_get(response.json, "seat"), "a player webhook has no seat");
-	webhook_receiver_set_secret(receiver, json_string_value(json_object_get(response.json, "secret")));
+	/* Only a standard webhook signs, so only it is answered with a secret. */
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	const char *format = json_string_value(json_object_get(response.json, "format"));
+	ck_assert_msg(format && (secret != NULL) == (strcmp(format, "standard") == 0),
+	              "a secret for a standard webhook only: %s", response.body);
+	if (secret)
+		webhook_receiver_set_secret(receiver, secret);
 	char location[96], expected[96];
 	snprintf(expected, sizeof expected, "/v1/players/me/webhooks/%s", id);
 	ck_assert(http_response_header(&response, "Location", location, sizeof location));
