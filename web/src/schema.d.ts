@@ -990,9 +990,15 @@ export interface paths {
          *     (default 900 s; a turn that comes sooner is mailed when the interval is over, if it is
          *     still the seat's turn), and one when the game ends. A mail has the subject `Your turn
          *     in Catan game <id>: <what the game waits for>`, a plain-text and an HTML part with the
-         *     summary and the last moves, the board picture as a link (`board.png?version=N` from
-         *     `PUBLIC_URL`) and a link to the game in the web client without the seat's token (the
-         *     token is the seat: it is not put into mails, which get forwarded). Every mail carries
+         *     summary, who the reader is (the seat's name and its number counted from 0, as
+         *     everywhere in the API), every move since the end of the reader's last turn (one a
+         *     line, as the seat may see them, places named as `GET .../board` names them; at most
+         *     400, the mail says when earlier ones are left out), the board picture as a link
+         *     (`board.png?version=N` from `PUBLIC_URL`) and a link to the game in the web client,
+         *     `<PUBLIC_URL>/#game=<id>`, which opens the reader's seat in the browser that kept
+         *     the seat link. No token of any kind is in a mail (the token is the seat; mails get
+         *     forwarded): the only codes are the registration's own confirm and unsubscribe
+         *     codes. The last mail gives the winner and every seat's final points. Every mail carries
          *     `List-Unsubscribe` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
          *     Mails go through the webhook outbox: a relay that is down delays them (retried after
          *     1 s, 2 s, 4 s ... at most an hour), moves never wait for them.
