@@ -3,8 +3,11 @@
  * deliver/deliver.c's table; the texts are deliver/channels.h's).
  *
  * They use the same rows, claims and log as every webhook: a row becomes at most one
- * unsigned chat message (when the append changed whom the game waits for, or ended it),
- * logged as kind "channel". Table talk is never posted to a channel (a message row is
+ * unsigned chat message (channels_moment_of(): when the append began a person's turn,
+ * asked people other than the seat whose turn it is for a discard or an answer to an
+ * offer, or ended the game; bot seats and seats away are never called), logged as kind
+ * "channel". A turn's message tells what happened since the end of that seat's last turn
+ * (deliver_events_since_turn(), as a spectator sees it). Table talk is never posted to a channel (a message row is
  * dropped). A 429 answer's Retry-After (or Discord's JSON retry_after) is the row's next
  * due time instead of the backoff, and neither counts towards disabling the webhook nor
  * resets the count: it is the service alive and asking for patience. Every other failure
@@ -35,18 +38,31 @@ static void send_chat(struct deliver_job *job)
 		return;
 	}
 	int only_seat = row->your_turn_only ? row->seat : -1;
-	if (!channels_worth_a_message(&before, &after, only_seat)) {
+	struct channels_moment moment;
+	if (!channels_moment_of(&before, &after, record.bots, only_seat, &moment)) {
 		deliver_done(job, row->last_seq + 1);
 		return;
 	}
-	struct event recent[DELIVER_RECENT_EVENTS];
+	struct event recent[DELIVER_RECENT_EVENTS], *since = NULL;
 	char board[700], game_url[700];
-	struct channels_turn turn = {record.id_text, {NULL}, board, game_url, row->last_seq, recent, 0};
-	turn.recent_count = deliver_recent_events(record.id, row->last_seq, VIEW_SPECTATOR, recent);
+	struct channels_turn turn = {record.id_text, {NULL}, board, game_url, row->last_seq, moment, recent, 0, 0};
+	if (moment.kind == CHANNELS_TURN) {
+		/* Everything since the end of that seat's last turn, as a spectator sees it. */
+		turn.recent_count = deliver_events_since_turn(record.id, row->last_seq, after.turn_seat,
+							      VIEW_SPECTATOR, &since, &turn.omitted);
+		if (turn.recent_count < 0) {
+			deliver_retry(job, row->next_seq);
+			return;
+		}
+		turn.recent = since;
+	} else if (moment.kind != CHANNELS_END) {
+		turn.recent_count = deliver_recent_events(record.id, row->last_seq, VIEW_SPECTATOR, recent);
+	}
 	play_names(&record, turn.names);
 	deliver_board_url(job, &record, row->last_seq, board, sizeof board);
 	deliver_game_url(job, &record, game_url, sizeof game_url);
 	char *body = channels_message(row->format, row->mentions, &after, &turn);
+	free(since);
 
 	struct curl_slist *headers = NULL;
 	headers = curl_slist_append(headers, "Content-Type: application/json");

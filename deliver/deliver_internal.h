@@ -103,10 +103,12 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 #define DELIVER_SINCE_MAX 400
 
 /* The events after the end of `seat`'s last turn (its last turn_ended; the game's start
- * when it has none yet) up to `version`, as `seat` sees them, oldest first: *out (caller
- * frees) and their number, and in *omitted how many earlier ones of that stretch are left
- * out past DELIVER_SINCE_MAX (-1: some, number unknown). -1 when the log cannot be read. */
-int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, struct event **out, int *omitted);
+ * when it has none yet) up to `version`, as `viewer` sees them (the seat, or
+ * VIEW_SPECTATOR), oldest first: *out (caller frees) and their number; *omitted is -1 when
+ * earlier ones of that stretch are left out past DELIVER_SINCE_MAX. -1 when the log cannot
+ * be read. */
+int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out,
+			      int *omitted);
 
 /* 1 when the events first..last of `log` were made by someone other than `seat` playing
  * itself (another seat, the server's bot, a deadline): an append worth telling the seat. */

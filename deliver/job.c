@@ -107,7 +107,8 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 	return count;
 }
 
-int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, struct event **out, int *omitted)
+int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out,
+			      int *omitted)
 {
 	*out = NULL;
 	*omitted = 0;
@@ -132,7 +133,7 @@ int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, struct
 		struct event event;
 		struct codec_error error;
 		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event, &error))
-			view_event(&event, seat, &events[count++]);
+			view_event(&event, viewer, &events[count++]);
 	}
 	store_log_free(&tail);
 	*out = events;

@@ -309,7 +309,7 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	int32_t version = (int32_t)now->version;
 	struct event *since;
 	int omitted;
-	int since_count = deliver_events_since_turn(record->id, version, seat, &since, &omitted);
+	int since_count = deliver_events_since_turn(record->id, version, seat, seat, &since, &omitted);
 	if (since_count < 0) {
 		deliver_retry(job, row->next_seq);
 		return;

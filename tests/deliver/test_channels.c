@@ -29,28 +29,56 @@ static struct channels_turn about(const struct event *recent, int recent_count)
 	                             "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
 	                             "https://catan.example.org/#game=0123456789abcdef",
 	                             40,
+	                             {CHANNELS_TURN, 1u << 1, {0}}, /* seat 1's turn */
 	                             recent,
-	                             recent_count};
+	                             recent_count,
+	                             0};
 	return turn;
 }
 
-START_TEST(test_a_channel_hears_of_new_seats_new_phases_and_the_end_only)
+START_TEST(test_a_channel_hears_of_each_turn_of_a_person_discards_offers_to_others_and_the_end_only)
 {
+	static const uint8_t no_bots[GAME_MAX_SEATS] = {0}, seat_1_bot[GAME_MAX_SEATS] = {0, 1, 0, 0};
+	struct channels_moment moment;
 	struct game before = started(), after = before;
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, -1), 0);
-	support_roll(&after, 1, 1); /* roll -> main: same seat, new phase */
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, -1), 1);
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, 0), 1);
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, 1), 0); /* a your_turn hook of seat 1 */
+	ck_assert_int_eq(channels_moment_of(&before, &after, no_bots, -1, &moment), 0);
+	support_roll(&after, 1, 1); /* roll -> main: the same turn, a sub-step of its seat */
+	ck_assert_int_eq(channels_moment_of(&before, &after, no_bots, -1, &moment), 0);
 	struct game next = after;
-	support_next_turn(&next, 1, 1); /* end turn and roll: seat 1 in its main phase */
-	ck_assert_int_eq(channels_worth_a_message(&after, &next, 1), 1);
-	ck_assert_int_eq(channels_worth_a_message(&after, &next, 0), 0);
+	support_next_turn(&next, 1, 1); /* end turn and roll: seat 1's turn */
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_TURN);
+	ck_assert_int_eq(moment.seats, 1u << 1);
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, 1, &moment), 1);
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, 0, &moment), 0); /* seat 0's your_turn hook */
+	ck_assert_int_eq(channels_moment_of(&after, &next, seat_1_bot, -1, &moment), 0); /* a bot's turn: nothing */
+	/* A 7: the seats other than the roller that owe a discard, people only. */
+	struct game seven = next;
+	seven.phase = GAME_PHASE_DISCARD;
+	seven.players[0].discard_owed = 4;
+	seven.players[1].discard_owed = 5;
+	ck_assert_int_eq(channels_moment_of(&next, &seven, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_DISCARD);
+	ck_assert_int_eq(moment.seats, 1u << 0);
+	static const uint8_t seat_0_bot[GAME_MAX_SEATS] = {1, 0, 0, 0};
+	ck_assert_int_eq(channels_moment_of(&next, &seven, seat_0_bot, -1, &moment), 0);
+	/* A new offer of seat 1's to seats 0 and 2: those two; its answers post nothing. */
+	struct game offered = next;
+	offered.offers[0] = (struct game_offer){.id = 7, .from = 1, .to = 1u << 0 | 1u << 2};
+	offered.offers[0].give[RESOURCE_ORE] = 1;
+	ck_assert_int_eq(channels_moment_of(&next, &offered, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_OFFER);
+	ck_assert_int_eq(moment.seats, 1u << 0 | 1u << 2);
+	ck_assert_int_eq(moment.offer.id, 7);
+	struct game answered = offered;
+	answered.offers[0].declined = 1u << 0;
+	ck_assert_int_eq(channels_moment_of(&offered, &answered, no_bots, -1, &moment), 0);
 	struct game over = next;
 	over.phase = GAME_PHASE_FINISHED;
 	over.winner = 2;
-	ck_assert_int_eq(channels_worth_a_message(&next, &over, 0), 1);
-	ck_assert_int_eq(channels_worth_a_message(&over, &over, -1), 0);
+	ck_assert_int_eq(channels_moment_of(&next, &over, no_bots, 0, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_END);
+	ck_assert_int_eq(channels_moment_of(&over, &over, no_bots, -1, &moment), 0);
 }
 END_TEST
 
@@ -71,7 +99,12 @@ START_TEST(test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape)
 	json_t *embed = json_array_get(json_object_get(body, "embeds"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(embed, "url")), turn.game_url);
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(embed, "image"), "url")), turn.board_url);
-	ck_assert_str_eq(json_string_value(json_object_get(embed, "description")), "No moves yet.");
+	ck_assert_str_eq(json_string_value(json_object_get(embed, "description")),
+	                 "**Since your last turn**\nNothing that concerns you happened since your last turn.");
+	const char *title = json_string_value(json_object_get(embed, "title"));
+	ck_assert_msg(title && strstr(title, "<!channel>") == NULL && strstr(title, "version") == NULL &&
+	                      strncmp(title, "Turn ", 5) == 0,
+	              "a title names the turn, no version: %s", text);
 	/* Discord pings exactly the mention the message holds, nothing it might parse. */
 	json_t *allowed = json_object_get(body, "allowed_mentions");
 	ck_assert_msg(json_is_array(json_object_get(allowed, "parse")) &&
@@ -120,9 +153,10 @@ START_TEST(test_the_end_of_the_game_names_the_winner)
 	game.phase = GAME_PHASE_FINISHED;
 	game.winner = 0;
 	struct channels_turn turn = about(NULL, 0);
+	turn.moment = (struct channels_moment){CHANNELS_END, 1u << 0, {0}};
 	char *text = channels_message(STORE_FORMAT_DISCORD, "{\"0\": \"<@41>\"}", &game, &turn);
-	ck_assert_msg(strstr(text, "\"content\":\"<@41> Alice won the game with"), "%s", text);
-	ck_assert_msg(strstr(text, "finished"), "%s", text);
+	ck_assert_msg(strstr(text, "\"content\":\"<@41> **Alice** won the game with"), "%s", text);
+	ck_assert_msg(strstr(text, "Final points: Alice ") && strstr(text, "\"title\":\"Game over\""), "%s", text);
 	free(text);
 }
 END_TEST
@@ -197,8 +231,10 @@ static struct channels_turn hostile_about(const struct event *recent, int recent
 	                             "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
 	                             "https://catan.example.org/#game=0123456789abcdef",
 	                             40,
+	                             {CHANNELS_TURN, 1u << 1, {0}}, /* seat 1's turn */
 	                             recent,
-	                             recent_count};
+	                             recent_count,
+	                             0};
 	return turn;
 }
 
@@ -260,9 +296,10 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	/* The winner's mention, and a nickname mention written as a user's. */
 	game.phase = GAME_PHASE_FINISHED;
 	game.winner = 2;
+	turn.moment = (struct channels_moment){CHANNELS_END, 1u << 2, {0}};
 	text = channels_message(STORE_FORMAT_DISCORD, "{\"2\": \"<@!43>\"}", &game, &turn);
-	ck_assert_msg(strstr(text, "\"content\":\"<@43> @\xe2\x80\x8b"
-	                           "everyone won the game") &&
+	ck_assert_msg(strstr(text, "\"content\":\"<@43> **@\xe2\x80\x8b"
+	                           "everyone** won the game") &&
 	                      strstr(text, "\"allowed_mentions\":{\"parse\":[],\"users\":[\"43\"],\"roles\":[]}"),
 	              "%s", text);
 	free(text);
@@ -303,7 +340,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("channels");
 	TCase *tcase = tcase_create("channels");
-	tcase_add_test(tcase, test_a_channel_hears_of_new_seats_new_phases_and_the_end_only);
+	tcase_add_test(tcase, test_a_channel_hears_of_each_turn_of_a_person_discards_offers_to_others_and_the_end_only);
 	tcase_add_test(tcase, test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape);
 	tcase_add_test(tcase, test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_picture);
 	tcase_add_test(tcase, test_the_end_of_the_game_names_the_winner);

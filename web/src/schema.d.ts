@@ -813,11 +813,20 @@ export interface paths {
          *     given to a bot), its webhooks are removed in the same transaction.
          *
          *     Chat channels: `format: "discord"` or `"slack"` registers a Discord or Slack incoming
-         *     webhook URL instead. It gets no signed events but one short message, written for
-         *     people, whenever whom the game waits for changes (a new seat, or a new phase) and one
-         *     when the game ends: whose turn (with the seat's mention from `mentions`, e.g. `<@123>`), what
-         *     the game waits for, the last moves in words, a link to the game in the web client
-         *     (`<PUBLIC_URL>/#game=<id>`, no token) and the PNG of the board at that version.
+         *     webhook URL instead. It gets no signed events (and no `secret`) but messages written
+         *     for people, few enough to keep a channel unmuted: one when a person's seat begins a
+         *     turn (a starting placement counts as one), naming that seat once (its mention from
+         *     `mentions`, e.g. `<@123>`), saying what it must do and, in words, what happened since
+         *     that seat's last turn that concerns it (rolls, its production, the robber, steals
+         *     from it, trades it was part of, builds with places named as `GET .../board` names
+         *     them: "Bob built a settlement at the corner of grain 9, ore 8 and the coast"); one
+         *     when a 7 makes people other than the roller discard, and one when an offer is
+         *     addressed to people other than the seat whose turn it is (those seats must act
+         *     mid-turn); and one summary with every seat's final points when the game ends.
+         *     Nothing for the other sub-steps of a turn, and nothing for the turns of bot seats
+         *     (or seats away), which are never mentioned. Each message links the game in the web
+         *     client (`<PUBLIC_URL>/#game=<id>`, no token) and shows the PNG of the board at that
+         *     version; titles name the moment ("Turn 12: Bob"), never a version or an id.
          *     Discord gets `{"content", "embeds": [{"title", "description", "url", "image": {"url"}}],
          *     "allowed_mentions"}` (content at most 2000 characters), Slack `{"text", "blocks": [a
          *     mrkdwn section, an image block]}`; no signature headers. Seat names are escaped for the
