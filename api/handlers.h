@@ -110,6 +110,7 @@ struct handlers_webhook_request {
 	int your_turn_only;
 	int format;     /* enum store_webhook_format */
 	char *mentions; /* the mentions object as JSON text, or NULL */
+	int digest_hours; /* 0: a chat message per turn; else a digest at most this often */
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* the new signing secret, random */
 };
 /* Read a registration body (url, events, format, mentions; mentions keyed by seats below
@@ -127,7 +128,7 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook);
  * shown once, at `location`. */
 void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret, int format,
 			      const char *location);
-/* Rotating a standard webhook's secret (0019_webhook_secret_rotation.sql): the overlap
+/* Rotating a standard webhook's secret (0019_webhook_secrets_and_digests.sql): the overlap
  * when the body names none, and the longest it may name. */
 #define HANDLERS_SECRET_OVERLAP_S 86400
 #define HANDLERS_SECRET_OVERLAP_MAX_S (7 * 86400)

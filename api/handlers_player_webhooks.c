@@ -83,10 +83,10 @@ void handle_post_player_webhook(struct http_request *request)
 		return;
 	}
 	struct store_webhook webhook = {0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url,
-					wanted.format, 0, 0, NULL};
+					wanted.format, 0, 0, NULL, wanted.digest_hours};
 	enum store_status status =
-		webhooks_player_create(player.id, wanted.your_turn_only, wanted.secret, webhook.url,
-					    wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+		webhooks_player_create(player.id, wanted.your_turn_only, wanted.secret, webhook.url, wanted.format,
+				       wanted.mentions, wanted.digest_hours, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);

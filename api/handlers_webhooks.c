@@ -17,7 +17,8 @@
  * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
- * "discord" or "slack" (chat messages at turn changes and at the end: deliver/channels.h).
+ * "discord" or "slack" (chat messages: deliver/channels.h), with schedule "every_turn" (a
+ * message per turn of a person's seat) or "digest" (at most every digest_hours hours).
  * A chat webhook may carry mentions (seat -> mention); they are stored but never shown
  * again, not even to the registrant: no answer of this file holds them. A chat webhook
  * that kept failing is listed with "disabled": true and the reason. The body is read by
@@ -26,7 +27,7 @@
  * Only a standard webhook is answered with its secret; POST .../webhooks/{wid}/secret
  * gives it a new one, the old one still valid for `overlap_seconds` (default
  * HANDLERS_SECRET_OVERLAP_S) while both sign every delivery
- * (db/migrations/0019_webhook_secret_rotation.sql); a chat webhook, which signs nothing,
+ * (db/migrations/0019_webhook_secrets_and_digests.sql); a chat webhook, which signs nothing,
  * answers 409 webhook_not_signed there.
  */
 #include <stdio.h>
@@ -76,6 +77,11 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook)
 				 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created,
 				 "pending", (int)webhook->pending, "format", store_format_name(webhook->format),
 				 "disabled", webhook->disabled_at_us != 0);
+	if (webhook->format != STORE_FORMAT_STANDARD) {
+		json_object_set_new(json, "schedule", json_string(webhook->digest_hours ? "digest" : "every_turn"));
+		if (webhook->digest_hours)
+			json_object_set_new(json, "digest_hours", json_integer(webhook->digest_hours));
+	}
 	if (webhook->disabled_at_us) {
 		char at[40];
 		play_format_time(webhook->disabled_at_us, at, sizeof at);
@@ -150,6 +156,7 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 	out->your_turn_only = read.your_turn_only;
 	out->format = read.format;
 	out->mentions = read.mentions;
+	out->digest_hours = read.digest_hours;
 	if (!auth_random(out->secret, sizeof out->secret)) {
 		free(out->mentions);
 		out->mentions = NULL;
@@ -187,10 +194,10 @@ void handle_post_webhook(struct http_request *request)
 		return;
 	}
 	struct store_webhook webhook = {0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url,
-					wanted.format, 0, 0, NULL};
+					wanted.format, 0, 0, NULL, wanted.digest_hours};
 	enum store_status status =
-		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
-				     webhook.url, wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret, webhook.url,
+				wanted.format, wanted.mentions, wanted.digest_hours, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);

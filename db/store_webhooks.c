@@ -14,28 +14,29 @@
 #include "db/store_internal.h"
 
 #define WEBHOOKS_STATEMENTS(X)                                                                                     \
-	X(webhook_create, 8,                                                                                       \
-	  "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions)"                \
-	  " SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb"            \
+	X(webhook_create, 9,                                                                                       \
+	  "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions, digest_hours)"  \
+	  " SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb,"           \
+	  "  nullif($9::integer, 0)"                                                                               \
 	  " FROM games WHERE id = $2::bigint"                                                                      \
 	  " RETURNING created_at")                                                                                 \
 	X(webhook_list, 1,                                                                                         \
 	  "SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"                    \
 	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
-	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason, coalesce(w.digest_hours, 0)"                  \
 	  " FROM webhooks w WHERE w.game_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")      \
 	X(webhook_delete, 2,                                                                                       \
 	  "DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")              \
 	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */                    \
-	X(player_webhook_create, 7,                                                                                \
-	  "INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions)"                    \
-	  " SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb"                          \
+	X(player_webhook_create, 8,                                                                                \
+	  "INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions, digest_hours)"      \
+	  " SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb, nullif($8::integer, 0)"  \
 	  " FROM players WHERE id = $2::bigint"                                                                    \
 	  " RETURNING created_at")                                                                                 \
 	X(player_webhook_list, 1,                                                                                  \
 	  "SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"                                    \
 	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
-	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason, coalesce(w.digest_hours, 0)"                  \
 	  " FROM webhooks w WHERE w.player_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")    \
 	X(player_webhook_delete, 2,                                                                                \
 	  "DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")            \
@@ -53,8 +54,13 @@
 	  "   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"           \
 	  "  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"                  \
 	  "  coalesce(o.message_seq, 0),"                                                                          \
-	  "  CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END")                                \
-	/* A standard webhook's new secret (0019_webhook_secret_rotation.sql): the one it                          \
+	  "  CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END,"                                \
+	  "  coalesce(w.digest_hours, 0), w.digest_version,"                                                       \
+	  "  coalesce((extract(epoch FROM now() - w.digest_sent_at) * 1000)::bigint, -1)")                         \
+	X(webhook_digest_sent, 2,                                                                                  \
+	  "UPDATE webhooks SET digest_version = greatest(digest_version, $2::integer), digest_sent_at = now()"     \
+	  " WHERE id = $1::bigint")                                                                                \
+	/* A standard webhook's new secret (0019_webhook_secrets_and_digests.sql): the one it                          \
 	 * replaces stays valid for $4 seconds (0: not at all). */                                                 \
 	X(webhook_rotate_secret, 5,                                                                                \
 	  "UPDATE webhooks SET previous_secret = CASE WHEN $4::integer > 0 THEN secret END,"                       \
@@ -91,7 +97,7 @@ STORE_STATEMENTS(webhooks, WEBHOOKS_STATEMENTS);
  * player's id. */
 static enum store_status create_webhook(struct store *store, const struct store_statement *statement, int64_t owner,
 					int with_seat, int seat, int your_turn_only, const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE],
-					const char *url, int format, const char *mentions_json, int64_t *id,
+					const char *url, int format, const char *mentions_json, int digest_hours, int64_t *id,
 					int64_t *created_at_us)
 {
 	if (!store__random_id(id)) {
@@ -110,6 +116,7 @@ static enum store_status create_webhook(struct store *store, const struct store_
 	param_text(&params, url);
 	param_text(&params, store_format_name(format));
 	param_text(&params, mentions_json);
+	param_int(&params, digest_hours);
 	PGresult *result;
 	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
@@ -126,19 +133,19 @@ static enum store_status create_webhook(struct store *store, const struct store_
 
 enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
 				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
+				       const char *mentions_json, int digest_hours, int64_t *id, int64_t *created_at_us)
 {
 	return create_webhook(store, &statement_webhook_create, game_id, 1, seat, your_turn_only, secret, url, format,
-			      mentions_json, id, created_at_us);
+			      mentions_json, digest_hours, id, created_at_us);
 }
 
 enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
 					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
-					      int format, const char *mentions_json, int64_t *id,
+					      int format, const char *mentions_json, int digest_hours, int64_t *id,
 					      int64_t *created_at_us)
 {
 	return create_webhook(store, &statement_player_webhook_create, player_id, 0, STORE_WEBHOOK_ADMIN,
-			      your_turn_only, secret, url, format, mentions_json, id, created_at_us);
+			      your_turn_only, secret, url, format, mentions_json, digest_hours, id, created_at_us);
 }
 
 void store_webhooks_free(struct store_webhook *webhooks, int count)
@@ -192,6 +199,13 @@ static enum store_status list_webhooks(struct store *store, const struct store_s
 		if (!PQgetisnull(result, row, 9))
 			webhook->disabled_reason =
 				store_strndup(PQgetvalue(result, row, 9), (size_t)PQgetlength(result, row, 9));
+		int32_t digest_hours = 0;
+		if (!get_int32(result, row, 10, &digest_hours)) {
+			store_webhooks_free(list, row + 1);
+			PQclear(result);
+			return store__corrupt(store, game_id, "a webhook row without its schedule");
+		}
+		webhook->digest_hours = digest_hours;
 	}
 	PQclear(result);
 	*out = list;
@@ -286,6 +300,14 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		d->has_previous_secret = PQgetlength(result, row, 14) == STORE_WEBHOOK_SECRET_SIZE;
 		if (d->has_previous_secret)
 			memcpy(d->previous_secret, PQgetvalue(result, row, 14), STORE_WEBHOOK_SECRET_SIZE);
+		int32_t digest_hours = 0;
+		if (!get_int32(result, row, 15, &digest_hours) || !get_int32(result, row, 16, &d->digest_version) ||
+		    !get_int64(result, row, 17, &d->digest_since_ms)) {
+			store_deliveries_free(list, row + 1);
+			PQclear(result);
+			return store__corrupt(store, 0, "an outbox row without its webhook's schedule");
+		}
+		d->digest_hours = digest_hours;
 	}
 	PQclear(result);
 	*out = list;
@@ -383,6 +405,17 @@ enum store_status store_webhook_rotate_secret(struct store *store, int64_t owner
 	} else if (!get_timestamp(result, 0, 0, previous_until_us)) {
 		status = store__corrupt(store, 0, "a rotated webhook without a time");
 	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_webhook_digest_sent(struct store *store, int64_t id, int32_t version)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, version);
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_webhook_digest_sent, &params, 0, &result);
 	PQclear(result);
 	return status;
 }

@@ -349,6 +349,23 @@ static void add_headline(struct xtext *text, int format, const json_t *mentions,
 		add_cards(text, moment->offer.want);
 		xtext_add(text, " (offer %u) - accept or decline.", moment->offer.id);
 		break;
+	case CHANNELS_DIGEST:
+		if (game->phase == GAME_PHASE_FINISHED) {
+			struct channels_moment end = {CHANNELS_END, 0, {0}};
+			struct channels_turn over = *turn;
+			over.moment = end;
+			add_headline(text, format, mentions, game, &over, names, mentioned);
+			break;
+		}
+		xtext_add(text, "Digest of game %s", turn->game_id);
+		if (moment->seats) {
+			xtext_add(text, " - ");
+			add_names(text, format, names, moment->seats, seats);
+			xtext_add(text, ": %s (turn %u).", channels_expectation(game->phase), game->turn_number);
+		} else {
+			xtext_add(text, " (turn %u): the game waits for a bot.", game->turn_number);
+		}
+		break;
 	default:
 		add_names(text, format, names, moment->seats, seats);
 		if (game->turn_number > 0)
@@ -386,6 +403,21 @@ static int tells(const struct event *e, int seat, struct event *shown)
 	}
 }
 
+/* 1 when a digest tells the event: everything but the offers and their answers. */
+static int in_digest(const struct event *e)
+{
+	switch (e->type) {
+	case EVENT_TRADE_OFFERED:
+	case EVENT_TRADE_ACCEPTED:
+	case EVENT_TRADE_DECLINED:
+	case EVENT_TRADE_WITHDRAWN:
+	case EVENT_GAME_CREATED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /* The moves in words, a line each; the sentences name the seats with their escaped names
  * and the places as GET /board names them. A turn's message tells what happened since
  * the seat's last turn that concerns it. */
@@ -396,18 +428,24 @@ static void add_recent(struct xtext *text, const struct game *game, const struct
 	char sentence[2048 + SUMMARY_SENTENCE_SIZE];
 	const char *const *borrowed = (const char *const *)names;
 	int is_turn = turn->moment.kind == CHANNELS_TURN, seat = game->turn_seat, lines = 0;
-	if (is_turn && turn->omitted)
+	int digest = turn->moment.kind == CHANNELS_DIGEST;
+	if ((is_turn || digest) && turn->omitted)
 		xtext_add(text, "(earlier moves are in the game's log)");
-	lines += is_turn && turn->omitted;
+	lines += (is_turn || digest) && turn->omitted;
 	for (int i = 0; i < turn->recent_count; i++) {
 		struct event shown;
 		if (is_turn && !tells(&turn->recent[i], seat, &shown))
 			continue;
-		summary_event_on(game, is_turn ? &shown : &turn->recent[i], borrowed, sentence, sizeof sentence);
+		if (digest && !in_digest(&turn->recent[i]))
+			continue;
+		if (digest)
+			shown = turn->recent[i]; /* everyone's production */
+		summary_event_on(game, is_turn || digest ? &shown : &turn->recent[i], borrowed, sentence, sizeof sentence);
 		xtext_add(text, "%s- %s", lines++ ? "\n" : "", sentence);
 	}
 	if (lines == 0)
-		xtext_add(text, is_turn ? "Nothing that concerns you happened since your last turn." : "No moves yet.");
+		xtext_add(text, is_turn ? "Nothing that concerns you happened since your last turn."
+				: digest ? "Nothing new since the last digest." : "No moves yet.");
 }
 
 /* At most `max` characters (UTF-8 code points) of text, cut with an ellipsis. */
@@ -476,6 +514,12 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 		xtext_add(&title, "Turn %u: an offer from ", after->turn_number);
 		add_name(&title, names, turn->moment.offer.from);
 		break;
+	case CHANNELS_DIGEST:
+		if (after->phase == GAME_PHASE_FINISHED)
+			xtext_add(&title, "Game over");
+		else
+			xtext_add(&title, "Digest: turn %u", after->turn_number);
+		break;
 	default:
 		if (after->turn_number > 0)
 			xtext_add(&title, "Turn %u: ", after->turn_number);
@@ -486,7 +530,9 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 	}
 	free_names(names);
 	json_decref(mentions);
-	const char *heading = turn->moment.kind == CHANNELS_TURN ? "Since your last turn" : "Last moves";
+	const char *heading = turn->moment.kind == CHANNELS_TURN     ? "Since your last turn"
+			      : turn->moment.kind == CHANNELS_DIGEST ? "Since the last digest"
+								     : "Last moves";
 	json_t *body;
 	if (format == STORE_FORMAT_DISCORD) {
 		clip(&headline, CHANNELS_DISCORD_CONTENT_MAX);

@@ -43,7 +43,8 @@ enum channels_kind {
 	CHANNELS_TURN,    /* a person's seat begins a turn (a starting placement counts as one) */
 	CHANNELS_DISCARD, /* a 7: people other than the roller owe a discard */
 	CHANNELS_OFFER,   /* a new offer addressed to people other than the seat whose turn it is */
-	CHANNELS_END      /* the game ended */
+	CHANNELS_END,     /* the game ended */
+	CHANNELS_DIGEST   /* a digest webhook's message: everything since its last one */
 };
 struct channels_moment {
 	enum channels_kind kind;
@@ -60,8 +61,8 @@ struct channels_turn {
 	int32_t version;
 	struct channels_moment moment;
 	/* CHANNELS_TURN: every move since the end of that seat's last turn, redacted for a
-	 * spectator, oldest first (the message tells those that concern the seat); the other
-	 * kinds: the last moves. */
+	 * spectator, oldest first (the message tells those that concern the seat);
+	 * CHANNELS_DIGEST: every move since the last digest; the other kinds: the last moves. */
 	const struct event *recent;
 	int recent_count;
 	int omitted; /* CHANNELS_TURN: earlier moves of that stretch left out (-1: some) */

@@ -110,6 +110,12 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out,
 			      int *omitted);
 
+/* The events after version `after` up to `version` as `viewer` sees them, oldest first:
+ * *out (caller frees) and their number, at most DELIVER_SINCE_MAX (the last ones; *omitted
+ * -1 when earlier ones are left out). -1 when the log cannot be read. */
+int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int viewer, struct event **out,
+			 int *omitted);
+
 /* 1 when the events first..last of `log` were made by someone other than `seat` playing
  * itself (another seat, the server's bot, a deadline): an append worth telling the seat. */
 int deliver_prompted(const struct store_log *log, int seat);

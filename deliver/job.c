@@ -140,6 +140,33 @@ int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int vi
 	return count;
 }
 
+int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int viewer, struct event **out,
+			 int *omitted)
+{
+	*out = NULL;
+	*omitted = 0;
+	if (version - after > DELIVER_SINCE_MAX) {
+		after = version - DELIVER_SINCE_MAX;
+		*omitted = -1;
+	}
+	if (version <= after)
+		return 0;
+	struct store_log tail;
+	if (play_read_log(game_id, after, version - after, &tail) != STORE_OK)
+		return -1;
+	struct event *events = xcalloc((size_t)tail.count + 1, sizeof *events);
+	int count = 0;
+	for (int i = 0; i < tail.count; i++) {
+		struct event event;
+		struct codec_error error;
+		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event, &error))
+			view_event(&event, viewer, &events[count++]);
+	}
+	store_log_free(&tail);
+	*out = events;
+	return count;
+}
+
 int deliver_prompted(const struct store_log *log, int seat)
 {
 	for (int i = 0; i < log->count; i++)

@@ -14,7 +14,7 @@
  * Headers: webhook-id ("msg_<outbox row>_<seq>" for an event, "msg_<outbox row>_turn" for a
  * note, "msg_<outbox row>_m<message seq>" for a message: the same on every retry),
  * webhook-timestamp (Unix seconds), webhook-signature ("v1,<base64 HMAC-SHA256 of
- * id.timestamp.body>"; during a secret rotation's overlap, 0019_webhook_secret_rotation.sql,
+ * id.timestamp.body>"; during a secret rotation's overlap, 0019_webhook_secrets_and_digests.sql,
  * "v1,<with the new secret> v1,<with the old>"), content-type application/json.
  *
  * Events are redacted like the event log for the registering seat (a spectator's view for

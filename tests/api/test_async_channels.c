@@ -607,7 +607,30 @@ END_TEST
 #define BOT_MENTION "<@80351110224678919>"
 #define SLACK_BOT_MENTION "<@U024BE7L9>"
 
-/* Wait until the game waits for `seat` to roll (the bot's turn played). */
+/* Discard `count` cards of the seat's hand. */
+static void discard(const struct http_game *game, int seat, int count)
+{
+	json_t *view = http_get_ok(&http_fixture.checked, game->path, game->tokens[seat]);
+	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
+	json_t *resources = json_object();
+	const char *key;
+	json_t *held;
+	json_object_foreach(hand, key, held) {
+		int take = (int)json_integer_value(held) < count ? (int)json_integer_value(held) : count;
+		if (take > 0)
+			json_object_set_new(resources, key, json_integer(take));
+		count -= take;
+	}
+	json_decref(view);
+	json_t *body = json_pack("{s:s, s:o}", "type", "discard", "resources", resources);
+	char *text = json_dumps(body, JSON_COMPACT);
+	http_post_move_ok(&http_fixture.checked, game, seat, text);
+	free(text);
+	json_decref(body);
+}
+
+/* Wait until the game waits for `seat` to roll (the bot's turn played), discarding for
+ * the people when the bot rolls a 7. */
 static void wait_turn_of(const struct http_game *game, int seat)
 {
 	double deadline = http_clock() + DELIVERY_TIMEOUT_S * http_slowdown();
@@ -616,6 +639,13 @@ static void wait_turn_of(const struct http_game *game, int seat)
 		json_t *turn = json_object_get(view, "turn");
 		int at = (int)json_integer_value(json_object_get(turn, "seat"));
 		int rolled = json_is_true(json_object_get(turn, "rolled"));
+		size_t index;
+		json_t *owed;
+		json_array_foreach(json_object_get(json_object_get(view, "pending"), "discards"), index, owed) {
+			int who = (int)json_integer_value(json_object_get(owed, "seat"));
+			if (who < 3)
+				discard(game, who, (int)json_integer_value(json_object_get(owed, "count")));
+		}
 		json_decref(view);
 		if (at == seat && !rolled)
 			return;
@@ -810,6 +840,82 @@ START_TEST(test_a_game_with_a_bot_posts_one_message_per_human_turn_plus_discards
 }
 END_TEST
 
+/* ---- A digest for slow games (issue 23) ---- */
+
+START_TEST(test_a_digest_webhook_posts_at_most_once_per_interval_telling_everything_since_the_last)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	/* Refused: a digest of a standard webhook, digest_hours without a digest, out of range. */
+	const char *bad[][2] = {{"{\"url\": \"https://example.org/h\", \"schedule\": \"digest\"}", "schedule"},
+	                        {"{\"url\": \"https://example.org/h\", \"format\": \"discord\", \"schedule\": \"weekly\"}",
+	                         "schedule"},
+	                        {"{\"url\": \"https://example.org/h\", \"format\": \"discord\", \"digest_hours\": 2}",
+	                         "digest_hours"},
+	                        {"{\"url\": \"https://example.org/h\", \"format\": \"slack\", \"schedule\": \"digest\", "
+	                         "\"digest_hours\": 0}",
+	                         "digest_hours"},
+	                        {"{\"url\": \"https://example.org/h\", \"format\": \"slack\", \"schedule\": \"digest\", "
+	                         "\"digest_hours\": 169}",
+	                         "digest_hours"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		expect_400(&game, game.admin_token, bad[i][0], bad[i][1]);
+	struct hook digest, every;
+	hook_register(&game, ", \"format\": \"discord\", \"schedule\": \"digest\", \"digest_hours\": 1", &digest);
+	hook_register(&game, ", \"format\": \"discord\"", &every);
+	json_t *webhook = listed(&game, digest.id, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(webhook, "schedule")), "digest");
+	ck_assert_int_eq(json_integer_value(json_object_get(webhook, "digest_hours")), 1);
+	json_decref(webhook);
+	webhook = listed(&game, every.id, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(webhook, "schedule")), "every_turn");
+	ck_assert_msg(!json_object_get(webhook, "digest_hours"), "no digest_hours for every_turn");
+	json_decref(webhook);
+	/* The first move: the first digest at once. */
+	idle_move(&game, 0);
+	ck_assert_int_eq(webhook_receiver_wait(digest.receiver, 1, DELIVERY_TIMEOUT_S * http_slowdown()), 1);
+	/* Three turns within the hour: nothing more, the rows wait. */
+	long last = 0;
+	for (int step = 1; step < 7; step++)
+		last = idle_move(&game, step);
+	struct hook one[] = {every};
+	wait_all_delivered(&game, one, 1);
+	http_pause(1.0);
+	ck_assert_int_eq(webhook_receiver_count(digest.receiver), 1);
+	webhook = listed(&game, digest.id, NULL);
+	ck_assert_int_ge(json_integer_value(json_object_get(webhook, "pending")), 1);
+	json_decref(webhook);
+	/* An hour later (the clock moved by the database): one digest tells all of it. */
+	char sql[300];
+	snprintf(sql, sizeof sql,
+	         "WITH w AS (UPDATE webhooks SET digest_sent_at = now() - interval '2 hours' WHERE id = x'%s'::bigint "
+	         "RETURNING id) UPDATE webhook_outbox SET due_at = now() WHERE webhook_id IN (SELECT id FROM w)",
+	         digest.id + 3);
+	http_sql_number(sql);
+	struct hook both[] = {digest};
+	wait_all_delivered(&game, both, 1);
+	http_pause(0.5);
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(digest.receiver, &count);
+	ck_assert_msg(count == 2, "two digests, not %d", count);
+	const char *headline;
+	ck_assert_int_eq(check_shape("discord", &all[1], &game, &headline), last);
+	json_t *embed = json_array_get(json_object_get(all[1].body, "embeds"), 0);
+	const char *description = json_string_value(json_object_get(embed, "description"));
+	int ends = 0;
+	for (const char *at = strstr(description, "ended the turn."); at; at = strstr(at + 1, "ended the turn."))
+		ends++;
+	ck_assert_msg(strstr(description, "Since the last digest") && ends == 3,
+	              "the digest tells the three turns since the last: %s", all[1].text);
+	ck_assert_msg(strstr(headline, "Digest of game") && strstr(headline, MENTION_0) == NULL,
+	              "a digest headline: %s", all[1].text);
+	webhook_deliveries_free(all, count);
+	assert_bodies_keep_to_the_spec(&digest, "DiscordMessage");
+	webhook_receiver_stop(digest.receiver);
+	webhook_receiver_stop(every.receiver);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_channels");
@@ -824,6 +930,7 @@ Suite *test_suite(void)
 	tcase_add_test(channels,
 	               test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
+	tcase_add_test(channels, test_a_digest_webhook_posts_at_most_once_per_interval_telling_everything_since_the_last);
 	tcase_add_test(channels,
 	               test_a_game_with_a_bot_posts_one_message_per_human_turn_plus_discards_and_offers_none_for_the_bot);
 	suite_add_tcase(suite, channels);

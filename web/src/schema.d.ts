@@ -826,7 +826,10 @@ export interface paths {
          *     Nothing for the other sub-steps of a turn, and nothing for the turns of bot seats
          *     (or seats away), which are never mentioned. Each message links the game in the web
          *     client (`<PUBLIC_URL>/#game=<id>`, no token) and shows the PNG of the board at that
-         *     version; titles name the moment ("Turn 12: Bob"), never a version or an id.
+         *     version; titles name the moment ("Turn 12: Bob"), never a version or an id. For
+         *     slow games, `schedule: "digest"` posts at most one message every `digest_hours`
+         *     (default 24) instead: everything since the last digest, whom the game waits for
+         *     (mentioned), the link and the picture.
          *     Discord gets `{"content", "embeds": [{"title", "description", "url", "image": {"url"}}],
          *     "allowed_mentions"}` (content at most 2000 characters), Slack `{"text", "blocks": [a
          *     mrkdwn section, an image block]}`; no signature headers. Seat names are escaped for the
@@ -3022,6 +3025,17 @@ export interface components {
             mentions?: {
                 [key: string]: string;
             };
+            /**
+             * @description Chat formats only (400 with `standard`): `every_turn` (default), a message per turn of a person's seat (see createWebhook); `digest`, for slow games, at most one message every `digest_hours`: everything since the last digest and whom the game waits for (a move sooner waits until the interval is over; the first digest goes out at the first move).
+             * @default every_turn
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /**
+             * @description With `schedule: digest` only (400 otherwise): the least time between two digests, in hours.
+             * @default 24
+             */
+            digest_hours?: number;
         };
         /** @description A registered receiver (without its secret). */
         Webhook: {
@@ -3049,6 +3063,13 @@ export interface components {
             disabled_at?: components["schemas"]["Timestamp"];
             /** @description Why it was disabled, with the last failure's coarse reason (only when disabled). */
             disabled_reason?: string;
+            /**
+             * @description Chat webhooks only: `every_turn` or `digest`.
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /** @description With `schedule: digest` only: the least time between two digests, in hours. */
+            digest_hours?: number;
         };
         /** @description A new receiver; a standard one with its signing secret (shown once). A chat webhook (`discord`, `slack`) gets no `secret`: its messages are not signed. */
         CreatedWebhook: components["schemas"]["Webhook"] & {
@@ -3103,6 +3124,13 @@ export interface components {
             disabled_at?: components["schemas"]["Timestamp"];
             /** @description Why it was disabled (only when disabled). */
             disabled_reason?: string;
+            /**
+             * @description Chat webhooks only: `every_turn` or `digest`.
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /** @description With `schedule: digest` only: the least time between two digests, in hours. */
+            digest_hours?: number;
         };
         /** @description A new player webhook; a standard one with its signing secret (shown once). A chat webhook gets no `secret`: its messages are not signed. */
         CreatedPlayerWebhook: components["schemas"]["PlayerWebhook"] & {
