@@ -2,15 +2,24 @@
  * channels.c - the chat messages of Discord and Slack webhooks.
  *
  * A group of friends plays one game a week in their chat channel: what they want to read
- * there is short. One message when the game starts waiting for someone new (a seat, or the
- * same seat in a new phase: after the roll, "trade, build or end the turn"), naming them so
- * that their phone buzzes, saying what the game waits for, with the last few moves in
- * words, a link to open the game and the picture of the board as it now stands. One more
- * when the game ends. Nothing for the moves in between: a channel is not an event log.
+ * there is short, or they mute the channel on day one. One message when a person's seat
+ * begins a turn (channels_moment_of(): a new turn number or setup step), naming that seat
+ * once so that its phone buzzes, saying what it must do and what happened since its last
+ * turn that concerns it (rolls, its own production, the robber, steals from it, trades it
+ * was part of, builds, cards played; offers and their answers are left out), with places
+ * named as GET /board names them, a link to open the game and the picture of the board as
+ * it now stands. Its own sub-steps (the roll, then building) post nothing more. Sub-steps
+ * that need other people mid-turn get a message of their own, naming only them: the
+ * discards after a 7, an offer addressed to them. One summary with every seat's points
+ * when the game ends. Seats the server plays (bots, seats away) are never named in a
+ * mention and their turns post nothing. A digest webhook (deliver/chat.c) gets one message
+ * per interval instead (CHANNELS_DIGEST). A channel is not an event log.
  *
  * Discord takes {"content", "embeds": [{"title", "description", "url", "image": {"url"}}]}
- * with content up to 2000 characters; Slack takes {"text", "blocks"} (text is the
- * notification's fallback), with a mrkdwn section and an image block.
+ * with content up to 2000 characters, a title up to 256 and a description up to 4096 (one
+ * embed); Slack takes {"text", "blocks"} (text is the notification's fallback), with a
+ * mrkdwn section of at most 3000 characters and an image block with its alt_text. Titles
+ * name the moment ("Turn 12: Bob", "Game over"), never a version.
  *
  * Player text: seat names are the only text of a message a client wrote. Each goes through
  * its format's escape (codec/escape.h: escape_discord(), escape_slack()) once, before the

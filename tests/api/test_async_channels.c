@@ -835,6 +835,16 @@ START_TEST(test_a_game_with_a_bot_posts_one_message_per_human_turn_plus_discards
 	}
 	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
 	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
+	/* No token in the server's log either. */
+	FILE *file = fopen(http_fixture.server.log_path, "rb");
+	ck_assert(file != NULL);
+	static char log[1 << 22];
+	size_t size = fread(log, 1, sizeof log - 1, file);
+	log[size] = '\0';
+	fclose(file);
+	for (int seat = 0; seat < 3; seat++)
+		ck_assert_msg(!strstr(log, game.tokens[seat]), "the server's log holds seat %d's token", seat);
+	ck_assert_msg(!strstr(log, game.admin_token), "the server's log holds the admin token");
 	webhook_receiver_stop(discord.receiver);
 	webhook_receiver_stop(slack.receiver);
 }
