@@ -400,6 +400,7 @@ static int tells(const struct event *e, int seat, struct event *shown)
 	case EVENT_TRADE_COMPLETED:
 		return e->seat == seat || e->other == seat;
 	case EVENT_DISCARDED:
+	case EVENT_MARITIME_TRADED:
 		return e->seat == seat;
 	case EVENT_TRADE_OFFERED:
 	case EVENT_TRADE_ACCEPTED:

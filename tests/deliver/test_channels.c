@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/places.h"
 #include "deliver/channels.h"
+#include "deliver/summary.h"
 #include "db/store_webhooks.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
@@ -142,6 +144,48 @@ START_TEST(test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_pic
 	ck_assert_msg(section && strstr(section, "Alice ended the turn.") && strstr(section, turn.game_url),
 	              "last moves and link: %s", text);
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(blocks, 1), "image_url")), turn.board_url);
+	json_decref(body);
+	free(text);
+}
+END_TEST
+
+/* A turn's message names places by the one rule GET /board publishes (codec/places.h) and
+ * tells the seat what concerns it: its production, not the others'; not the offers. */
+START_TEST(test_a_turn_message_names_places_as_the_board_does_and_tells_what_concerns_the_seat)
+{
+	struct game game = started();
+	support_roll(&game, 1, 1);
+	support_next_turn(&game, 1, 1); /* seat 1's turn */
+	struct event recent[4];
+	memset(recent, 0, sizeof recent);
+	recent[0].type = EVENT_SETTLEMENT_BUILT;
+	recent[0].seat = 0;
+	recent[0].node = 20;
+	recent[1].type = EVENT_RESOURCES_PRODUCED;
+	recent[1].gains[0][RESOURCE_ORE] = 2;
+	recent[1].gains[1][RESOURCE_WOOL] = 1;
+	recent[2].type = EVENT_TRADE_OFFERED;
+	recent[2].seat = 0;
+	recent[2].trade = 4;
+	recent[3].type = EVENT_ROBBER_MOVED;
+	recent[3].seat = 0;
+	recent[3].hex = 7;
+	struct channels_turn turn = about(recent, 4);
+	char *text = channels_message(STORE_FORMAT_DISCORD, NULL, &game, &turn);
+	json_t *body = json_loads(text, 0, NULL);
+	const char *description =
+	        json_string_value(json_object_get(json_array_get(json_object_get(body, "embeds"), 0), "description"));
+	char node[PLACES_NAME_SIZE], hex[PLACES_NAME_SIZE], expected[2 * PLACES_NAME_SIZE];
+	places_node(&game.board, game.options.edition, 20, node, sizeof node);
+	places_hex(&game.board, game.options.edition, 7, hex, sizeof hex);
+	snprintf(expected, sizeof expected, "- Alice built a settlement at %s.", node);
+	ck_assert_msg(description && strstr(description, expected), "%s in: %s", expected, text);
+	snprintf(expected, sizeof expected, "- Alice moved the robber to %s.", hex);
+	ck_assert_msg(strstr(description, expected), "%s in: %s", expected, text);
+	ck_assert_msg(strstr(description, "got 1 wool.") && !strstr(description, "2 ore"),
+	              "the seat's production only: %s", text);
+	ck_assert_msg(!strstr(description, "offer"), "no offers: %s", text);
+	ck_assert_msg(!strstr(description, "intersection") && !strstr(description, "hex 7"), "no ids: %s", text);
 	json_decref(body);
 	free(text);
 }
@@ -340,6 +384,7 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("channels");
 	TCase *tcase = tcase_create("channels");
+	tcase_add_test(tcase, test_a_turn_message_names_places_as_the_board_does_and_tells_what_concerns_the_seat);
 	tcase_add_test(tcase, test_a_channel_hears_of_each_turn_of_a_person_discards_offers_to_others_and_the_end_only);
 	tcase_add_test(tcase, test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape);
 	tcase_add_test(tcase, test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_picture);
