@@ -110,6 +110,7 @@ struct handlers_webhook_request {
 	int your_turn_only;
 	int format;				   /* enum store_webhook_format */
 	char *mentions;				   /* the mentions object as JSON text, or NULL */
+	int digest_hours;			   /* 0: a chat message per turn; else a digest at most this often */
 	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE]; /* the new signing secret, random */
 };
 /* Read a registration body (url, events, format, mentions; mentions keyed by seats below
@@ -123,9 +124,23 @@ void handlers_webhook_id_text(int64_t id, char out[24]);
 int handlers_webhook_param(struct http_request *request, const char *param, int64_t *id);
 /* A webhook as listings show it (no secret, no mentions). New reference. */
 json_t *handlers_webhook_json(const struct store_webhook *webhook);
-/* Answer 201 with `answer` (stolen) plus the secret shown once, at `location`. */
-void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret,
+/* Answer 201 with `answer` (stolen) plus, for a standard webhook (`format`), the secret
+ * shown once, at `location`. */
+void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret, int format,
 			      const char *location);
+/* Rotating a standard webhook's secret (0019_webhook_secrets_and_digests.sql): the overlap
+ * when the body names none, and the longest it may name. */
+#define HANDLERS_SECRET_OVERLAP_S 86400
+#define HANDLERS_SECRET_OVERLAP_MAX_S (7 * 86400)
+/* Read a rotation's body (none, {} or {"overlap_seconds"}): 1 and *overlap_s, or 0 with a
+ * 400 naming the member queued. */
+int handlers_read_rotation(struct http_request *request, int *overlap_s);
+/* Rotate the secret of webhook `id` of `owner` (a game's id, or a player's when
+ * of_player), found by the caller with its `format`: 200 {id, secret,
+ * previous_secret_expires_at, overlap_seconds}, 409 webhook_not_signed for a chat
+ * webhook, 404 when it went in between. */
+void handlers_webhook_rotate(struct http_request *request, int64_t owner, int of_player, int64_t id, int format,
+			     int overlap_s);
 /* Answer the delivery log of webhook `id` (the caller checked it is the caller's; ?limit). */
 void handlers_webhook_deliveries(struct http_request *request, int64_t id);
 /* The place of webhook `id` among webhooks[0 .. count) (borrowed) registered by `owner` (a
@@ -142,6 +157,7 @@ void handle_post_player_webhook(struct http_request *request);
 void handle_get_player_webhooks(struct http_request *request);
 void handle_get_player_webhook(struct http_request *request);
 void handle_delete_player_webhook(struct http_request *request);
+void handle_rotate_player_webhook_secret(struct http_request *request);
 void handle_get_player_webhook_deliveries(struct http_request *request);
 /* The player of the request's bearer token, or of ?token= on a route that takes it (a
  * stream, for EventSource; 400 naming `token` elsewhere) (api/handlers_players.c): 1 and
@@ -191,6 +207,7 @@ void handle_withdraw_trade(struct http_request *request);
 void handle_post_webhook(struct http_request *request);
 void handle_get_webhooks(struct http_request *request);
 void handle_delete_webhook(struct http_request *request);
+void handle_rotate_webhook_secret(struct http_request *request);
 void handle_get_webhook_deliveries(struct http_request *request);
 
 /* handlers_mail.c: a seat's mail address (.../mail), or a player's for all the player's

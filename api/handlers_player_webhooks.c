@@ -83,10 +83,11 @@ void handle_post_player_webhook(struct http_request *request)
 		return;
 	}
 	struct store_webhook webhook = {
-		0, STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url, wanted.format, 0, 0, NULL};
+		0,    STORE_WEBHOOK_ADMIN, wanted.your_turn_only, 0, 0, (char *)wanted.url, wanted.format, 0, 0,
+		NULL, wanted.digest_hours};
 	enum store_status status =
 		webhooks_player_create(player.id, wanted.your_turn_only, wanted.secret, webhook.url, wanted.format,
-				       wanted.mentions, &webhook.id, &webhook.created_at_us);
+				       wanted.mentions, wanted.digest_hours, &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);
@@ -98,7 +99,7 @@ void handle_post_player_webhook(struct http_request *request)
 	char id[24], location[96];
 	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/players/me/webhooks/%s", id);
-	handlers_webhook_created(request, answer, wanted.secret, location);
+	handlers_webhook_created(request, answer, wanted.secret, wanted.format, location);
 }
 
 void handle_get_player_webhooks(struct http_request *request)
@@ -164,4 +165,19 @@ void handle_get_player_webhook_deliveries(struct http_request *request)
 	int64_t id;
 	if (own_id(request, &player, &id))
 		handlers_webhook_deliveries(request, id);
+}
+
+void handle_rotate_player_webhook_secret(struct http_request *request)
+{
+	struct store_player player;
+	int64_t id;
+	int overlap_s;
+	if (!handlers_authenticate_player(request, &player) || !handlers_read_rotation(request, &overlap_s))
+		return;
+	json_t *webhook = find_own(request, &player, &id);
+	if (!webhook)
+		return;
+	int format = store_format_parse(json_string_value(json_object_get(webhook, "format")));
+	json_decref(webhook);
+	handlers_webhook_rotate(request, player.id, 1, id, format, overlap_s);
 }

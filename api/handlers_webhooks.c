@@ -17,11 +17,18 @@
  * (db/migrations/0012_registrations.sql).
  *
  * format: "standard" (the default: signed deliveries of events and your_turn notes),
- * "discord" or "slack" (chat messages at turn changes and at the end: deliver/channels.h).
+ * "discord" or "slack" (chat messages: deliver/channels.h), with schedule "every_turn" (a
+ * message per turn of a person's seat) or "digest" (at most every digest_hours hours).
  * A chat webhook may carry mentions (seat -> mention); they are stored but never shown
  * again, not even to the registrant: no answer of this file holds them. A chat webhook
  * that kept failing is listed with "disabled": true and the reason. The body is read by
  * api/registration.c.
+ *
+ * Only a standard webhook is answered with its secret; POST .../webhooks/{wid}/secret
+ * gives it a new one, the old one still valid for `overlap_seconds` (default
+ * HANDLERS_SECRET_OVERLAP_S) while both sign every delivery
+ * (db/migrations/0019_webhook_secrets_and_digests.sql); a chat webhook, which signs nothing,
+ * answers 409 webhook_not_signed there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +77,11 @@ json_t *handlers_webhook_json(const struct store_webhook *webhook)
 				 webhook->seat >= 0 ? json_integer(webhook->seat) : json_null(), "created_at", created,
 				 "pending", (int)webhook->pending, "format", store_format_name(webhook->format),
 				 "disabled", webhook->disabled_at_us != 0);
+	if (webhook->format != STORE_FORMAT_STANDARD) {
+		json_object_set_new(json, "schedule", json_string(webhook->digest_hours ? "digest" : "every_turn"));
+		if (webhook->digest_hours)
+			json_object_set_new(json, "digest_hours", json_integer(webhook->digest_hours));
+	}
 	if (webhook->disabled_at_us) {
 		char at[40];
 		play_format_time(webhook->disabled_at_us, at, sizeof at);
@@ -146,6 +158,7 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 	out->your_turn_only = read.your_turn_only;
 	out->format = read.format;
 	out->mentions = read.mentions;
+	out->digest_hours = read.digest_hours;
 	if (!auth_random(out->secret, sizeof out->secret)) {
 		free(out->mentions);
 		out->mentions = NULL;
@@ -155,11 +168,15 @@ int handlers_read_webhook(struct http_request *request, const json_t *body, int 
 	return 1;
 }
 
-void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret, const char *location)
+void handlers_webhook_created(struct http_request *request, json_t *answer, const uint8_t *secret, int format,
+			      const char *location)
 {
-	char secret_text[DELIVER_SECRET_TEXT_SIZE];
-	deliver_secret_text(secret, secret_text);
-	json_object_set_new(answer, "secret", json_string(secret_text));
+	/* Only signed deliveries have a use for a secret: a chat webhook's is never shown. */
+	if (format == STORE_FORMAT_STANDARD) {
+		char secret_text[DELIVER_SECRET_TEXT_SIZE];
+		deliver_secret_text(secret, secret_text);
+		json_object_set_new(answer, "secret", json_string(secret_text));
+	}
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json(request, 201, answer, -1);
@@ -179,10 +196,11 @@ void handle_post_webhook(struct http_request *request)
 		return;
 	}
 	struct store_webhook webhook = {
-		0, owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url, wanted.format, 0, 0, NULL};
-	enum store_status status =
-		webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret, webhook.url,
-				wanted.format, wanted.mentions, &webhook.id, &webhook.created_at_us);
+		0,    owner_of(&session), wanted.your_turn_only, 0, 0, (char *)wanted.url, wanted.format, 0, 0,
+		NULL, wanted.digest_hours};
+	enum store_status status = webhooks_create(session.game.id, webhook.seat, wanted.your_turn_only, wanted.secret,
+						   webhook.url, wanted.format, wanted.mentions, wanted.digest_hours,
+						   &webhook.id, &webhook.created_at_us);
 	free(wanted.mentions);
 	if (status != STORE_OK) {
 		json_decref(body);
@@ -197,7 +215,7 @@ void handle_post_webhook(struct http_request *request)
 	char id[24], location[96];
 	handlers_webhook_id_text(webhook.id, id);
 	snprintf(location, sizeof location, "/v1/games/%s/webhooks/%s", session.game.id_text, id);
-	handlers_webhook_created(request, answer, wanted.secret, location);
+	handlers_webhook_created(request, answer, wanted.secret, wanted.format, location);
 }
 
 void handle_get_webhooks(struct http_request *request)
@@ -233,6 +251,89 @@ static int find_own(struct http_request *request, const struct session *session,
 	int at = handlers_webhook_find(request, webhooks, count, *id, owner_of(session), " in this game");
 	store_webhooks_free(webhooks, count);
 	return at >= 0;
+}
+
+/* The body of a rotation: absent, {} or {"overlap_seconds": 0..HANDLERS_SECRET_OVERLAP_MAX_S}:
+ * 1 and *overlap_s, or 0 with a 400 queued. */
+int handlers_read_rotation(struct http_request *request, int *overlap_s)
+{
+	json_t *body = service_body(request, 1);
+	if (!body)
+		return 0;
+	static const char *const members[] = {"overlap_seconds", NULL};
+	if (!service_known_members(request, body, members, "a rotation takes {\"overlap_seconds\": N} or no body")) {
+		json_decref(body);
+		return 0;
+	}
+	*overlap_s = HANDLERS_SECRET_OVERLAP_S;
+	json_t *overlap = json_object_get(body, "overlap_seconds");
+	if (overlap) {
+		json_int_t value = json_is_integer(overlap) ? json_integer_value(overlap) : -1;
+		if (value < 0 || value > HANDLERS_SECRET_OVERLAP_MAX_S) {
+			json_decref(body);
+			char detail[96];
+			snprintf(detail, sizeof detail, "overlap_seconds is an integer from 0 to %d",
+				 HANDLERS_SECRET_OVERLAP_MAX_S);
+			http_respond_problem(request, PROBLEM_INVALID_FIELD, detail, "overlap_seconds", -1);
+			return 0;
+		}
+		*overlap_s = (int)value;
+	}
+	json_decref(body);
+	return 1;
+}
+
+void handlers_webhook_rotate(struct http_request *request, int64_t owner, int of_player, int64_t id, int format,
+			     int overlap_s)
+{
+	if (format != STORE_FORMAT_STANDARD) {
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_SIGNED,
+				     "a chat webhook's messages are not signed: it has no secret to rotate", NULL, -1);
+		return;
+	}
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE];
+	if (!auth_random(secret, sizeof secret)) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return;
+	}
+	int64_t until_us;
+	enum store_status status = webhooks_rotate_secret(owner, of_player, id, secret, overlap_s, &until_us);
+	if (status == STORE_NOT_FOUND) {
+		http_respond_problem(request, PROBLEM_WEBHOOK_NOT_FOUND, NULL, NULL, -1);
+		return;
+	}
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	char id_text[24], secret_text[DELIVER_SECRET_TEXT_SIZE], until[40];
+	handlers_webhook_id_text(id, id_text);
+	deliver_secret_text(secret, secret_text);
+	play_format_time(until_us, until, sizeof until);
+	http_add_header(request, "Cache-Control", "no-store");
+	http_respond_json(request, 200,
+			  json_pack("{s:s, s:s, s:s, s:i}", "id", id_text, "secret", secret_text,
+				    "previous_secret_expires_at", until, "overlap_seconds", overlap_s),
+			  -1);
+}
+
+void handle_rotate_webhook_secret(struct http_request *request)
+{
+	struct session session;
+	int64_t id;
+	int overlap_s;
+	if (!service_open(request, &session) || !handlers_read_rotation(request, &overlap_s) ||
+	    !handlers_webhook_param(request, request->params[1], &id))
+		return;
+	struct store_webhook *webhooks;
+	int count;
+	if (!list_webhooks(request, &session, &webhooks, &count))
+		return;
+	int at = handlers_webhook_find(request, webhooks, count, id, owner_of(&session), " in this game");
+	int format = at >= 0 ? webhooks[at].format : -1;
+	store_webhooks_free(webhooks, count);
+	if (at >= 0)
+		handlers_webhook_rotate(request, session.game.id, 0, id, format, overlap_s);
 }
 
 void handle_delete_webhook(struct http_request *request)

@@ -35,8 +35,9 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 			      struct registration_webhook *out, struct problem_refusal *refusal)
 {
 	memset(out, 0, sizeof *out);
-	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
-	if (!inputs_known_members(body, members, "a webhook has url, events, format and mentions", refusal))
+	static const char *const members[] = {"url", "events", "format", "mentions", "schedule", "digest_hours", NULL};
+	if (!inputs_known_members(body, members,
+				  "a webhook has url, events, format, mentions, schedule and digest_hours", refusal))
 		return 0;
 	json_t *url = json_object_get(body, "url");
 	json_t *events = json_object_get(body, "events");
@@ -65,6 +66,31 @@ int registration_read_webhook(const json_t *body, int seats, int for_seat, int a
 		if (out->format < 0 || out->format == STORE_FORMAT_MAIL)
 			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "format",
 					      "format is \"standard\", \"discord\" or \"slack\"");
+	}
+	/* A chat webhook's schedule: a message per turn, or a digest at most every N hours. */
+	json_t *schedule = json_object_get(body, "schedule"), *hours = json_object_get(body, "digest_hours");
+	int digest = 0;
+	if (schedule && !json_is_null(schedule)) {
+		const char *which = json_is_string(schedule) ? json_string_value(schedule) : "";
+		digest = strcmp(which, "digest") == 0;
+		if (!digest && strcmp(which, "every_turn") != 0)
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "schedule",
+					      "schedule is \"every_turn\" or \"digest\"");
+		if (digest && out->format == STORE_FORMAT_STANDARD)
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "schedule",
+					      "a digest is for \"discord\" and \"slack\" webhooks only");
+	}
+	if (hours && !json_is_null(hours)) {
+		json_int_t value = json_is_integer(hours) ? json_integer_value(hours) : -1;
+		if (!digest)
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "digest_hours",
+					      "digest_hours goes with schedule \"digest\"");
+		if (value < 1 || value > REGISTRATION_DIGEST_HOURS_MAX)
+			return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "digest_hours",
+					      "digest_hours is an integer from 1 to %d", REGISTRATION_DIGEST_HOURS_MAX);
+		out->digest_hours = (int)value;
+	} else if (digest) {
+		out->digest_hours = REGISTRATION_DIGEST_HOURS;
 	}
 	json_t *mentions = json_object_get(body, "mentions");
 	if (mentions && !json_is_null(mentions)) {

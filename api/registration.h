@@ -28,15 +28,21 @@
 struct registration_webhook {
 	const char *url;
 	int your_turn_only;
-	int format;	/* enum store_webhook_format: standard, discord or slack */
-	char *mentions; /* the mentions object as compact JSON text, or NULL */
+	int format;	  /* enum store_webhook_format: standard, discord or slack */
+	char *mentions;	  /* the mentions object as compact JSON text, or NULL */
+	int digest_hours; /* 0: schedule "every_turn"; 1..168: "digest" at most that often */
 };
+
+#define REGISTRATION_DIGEST_HOURS 24 /* a digest's interval when the body names none */
+#define REGISTRATION_DIGEST_HOURS_MAX 168
 
 /* Read a webhook registration: members url (an http:// or https:// URL of at most
  * REGISTRATION_URL_MAX characters whose destination deliver/destination.h allows, with private
  * targets when `allow_private`), events ("all", or "your_turn" when `for_seat`), format
- * ("standard", "discord", "slack") and mentions (chat formats only; keyed by seats below
- * `seats`; deliver/channels.h). 1 with *out set, or 0 with *refusal set (out->mentions NULL). */
+ * ("standard", "discord", "slack"), mentions (chat formats only; keyed by seats below
+ * `seats`; deliver/channels.h), schedule ("every_turn", or "digest" for chat formats) and
+ * digest_hours (1..REGISTRATION_DIGEST_HOURS_MAX, with schedule "digest" only). 1 with *out set, or 0 with *refusal set
+ * (out->mentions NULL). */
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
 			      struct registration_webhook *out, struct problem_refusal *refusal);
 

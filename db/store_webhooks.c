@@ -13,66 +13,82 @@
 
 #include "db/store_internal.h"
 
-#define WEBHOOKS_STATEMENTS(X)                                                                                     \
-	X(webhook_create, 8,                                                                                       \
-	  "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions)"                \
-	  " SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb"            \
-	  " FROM games WHERE id = $2::bigint"                                                                      \
-	  " RETURNING created_at")                                                                                 \
-	X(webhook_list, 1,                                                                                         \
-	  "SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"                    \
-	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
-	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
-	  " FROM webhooks w WHERE w.game_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")      \
-	X(webhook_delete, 2,                                                                                       \
-	  "DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")              \
-	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */                    \
-	X(player_webhook_create, 7,                                                                                \
-	  "INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions)"                    \
-	  " SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb"                          \
-	  " FROM players WHERE id = $2::bigint"                                                                    \
-	  " RETURNING created_at")                                                                                 \
-	X(player_webhook_list, 1,                                                                                  \
-	  "SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"                                    \
-	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                   \
-	  "  w.format, w.failures, w.disabled_at, w.disabled_reason"                                               \
-	  " FROM webhooks w WHERE w.player_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")    \
-	X(player_webhook_delete, 2,                                                                                \
-	  "DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")            \
-	/* Each webhook's oldest row only: its events go out in order, one append at a time. A                     \
-	 * player's webhook acts as the player's seat of the row's game (none: -2). */                             \
-	X(claim_deliveries, 2,                                                                                     \
-	  "UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"              \
-	  "  attempts = o.attempts + 1"                                                                            \
-	  " FROM (SELECT id FROM webhook_outbox p WHERE due_at <= now()"                                           \
-	  "  AND NOT EXISTS (SELECT FROM webhook_outbox q WHERE q.webhook_id = p.webhook_id AND q.id < p.id)"      \
-	  "  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"                           \
-	  " WHERE o.id = d.id AND w.id = o.webhook_id"                                                             \
-	  " RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, (SELECT s.seat FROM seats s"                 \
-	  "   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"                                         \
-	  "   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"           \
-	  "  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"                  \
-	  "  coalesce(o.message_seq, 0)")                                                                          \
-	X(delivery_update, 3,                                                                                      \
-	  "UPDATE webhook_outbox SET next_seq = $2::integer,"                                                      \
-	  "  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint")                   \
-	X(delivery_done, 1, "DELETE FROM webhook_outbox WHERE id = $1::bigint")                                    \
-	X(delivery_log, 8,                                                                                         \
-	  "INSERT INTO webhook_deliveries (webhook_id, outbox_id, seq, attempt, status, duration_ms, kind, error)" \
-	  " SELECT $1::bigint, $2::bigint, $3::integer, $4::integer, nullif($5::integer, 0), $6::integer,"         \
-	  "  $7::text, $8::text WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)")                        \
-	X(delivery_history, 2,                                                                                     \
-	  "SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"                   \
-	  " FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer")             \
-	/* Channel webhooks (0005_channels.sql): a failed attempt counts, and the bound-th in a                    \
-	 * row disables the webhook and drops what it still had to deliver. */                                     \
-	X(channel_failed, 3,                                                                                       \
-	  "WITH u AS (UPDATE webhooks SET failures = failures + 1,"                                                \
-	  "   disabled_at = CASE WHEN failures + 1 >= $2::integer THEN now() END,"                                 \
-	  "   disabled_reason = CASE WHEN failures + 1 >= $2::integer THEN $3::text END"                           \
-	  "  WHERE id = $1::bigint AND disabled_at IS NULL RETURNING id, disabled_at IS NOT NULL AS off),"         \
-	  " d AS (DELETE FROM webhook_outbox WHERE webhook_id IN (SELECT id FROM u WHERE off) RETURNING 1)"        \
-	  " SELECT coalesce((SELECT off FROM u), false)")                                                          \
+#define WEBHOOKS_STATEMENTS(X)                                                                                       \
+	X(webhook_create, 9,                                                                                         \
+	  "INSERT INTO webhooks (id, game_id, seat, your_turn_only, secret, url, format, mentions, digest_hours)"    \
+	  " SELECT $1::bigint, id, $3::smallint, $4::boolean, $5::bytea, $6::text, $7::text, $8::jsonb,"             \
+	  "  nullif($9::integer, 0)"                                                                                 \
+	  " FROM games WHERE id = $2::bigint"                                                                        \
+	  " RETURNING created_at")                                                                                   \
+	X(webhook_list, 1,                                                                                           \
+	  "SELECT w.id, coalesce(w.seat, -1)::smallint, w.your_turn_only, w.created_at, w.url,"                      \
+	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                     \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason, coalesce(w.digest_hours, 0)"                    \
+	  " FROM webhooks w WHERE w.game_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")        \
+	X(webhook_delete, 2,                                                                                         \
+	  "DELETE FROM webhooks WHERE game_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")                \
+	/* A player's webhooks (0006_player_webhooks.sql): the same rows with player_id set. */                      \
+	X(player_webhook_create, 8,                                                                                  \
+	  "INSERT INTO webhooks (id, player_id, your_turn_only, secret, url, format, mentions, digest_hours)"        \
+	  " SELECT $1::bigint, id, $3::boolean, $4::bytea, $5::text, $6::text, $7::jsonb, nullif($8::integer, 0)"    \
+	  " FROM players WHERE id = $2::bigint"                                                                      \
+	  " RETURNING created_at")                                                                                   \
+	X(player_webhook_list, 1,                                                                                    \
+	  "SELECT w.id, (-1)::smallint, w.your_turn_only, w.created_at, w.url,"                                      \
+	  "  (SELECT count(*) FROM webhook_outbox o WHERE o.webhook_id = w.id),"                                     \
+	  "  w.format, w.failures, w.disabled_at, w.disabled_reason, coalesce(w.digest_hours, 0)"                    \
+	  " FROM webhooks w WHERE w.player_id = $1::bigint AND w.format <> 'mail' ORDER BY w.created_at, w.id")      \
+	X(player_webhook_delete, 2,                                                                                  \
+	  "DELETE FROM webhooks WHERE player_id = $1::bigint AND id = $2::bigint AND format <> 'mail'")              \
+	/* Each webhook's oldest row only: its events go out in order, one append at a time. A                       \
+	 * player's webhook acts as the player's seat of the row's game (none: -2). */                               \
+	X(claim_deliveries, 2,                                                                                       \
+	  "UPDATE webhook_outbox o SET due_at = now() + make_interval(secs => $2::integer / 1000.0),"                \
+	  "  attempts = o.attempts + 1"                                                                              \
+	  " FROM (SELECT id FROM webhook_outbox p WHERE due_at <= now()"                                             \
+	  "  AND NOT EXISTS (SELECT FROM webhook_outbox q WHERE q.webhook_id = p.webhook_id AND q.id < p.id)"        \
+	  "  ORDER BY due_at LIMIT $1::integer FOR UPDATE SKIP LOCKED) AS d, webhooks w"                             \
+	  " WHERE o.id = d.id AND w.id = o.webhook_id"                                                               \
+	  " RETURNING o.id, o.webhook_id, o.game_id, coalesce(w.seat, (SELECT s.seat FROM seats s"                   \
+	  "   WHERE s.game_id = o.game_id AND s.player_id = w.player_id),"                                           \
+	  "   CASE WHEN w.player_id IS NULL THEN -1 ELSE -2 END)::smallint, w.your_turn_only, w.secret,"             \
+	  "  w.url, o.first_seq, o.last_seq, o.next_seq, o.attempts, w.format, w.mentions::text,"                    \
+	  "  coalesce(o.message_seq, 0),"                                                                            \
+	  "  CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END,"                                  \
+	  "  coalesce(w.digest_hours, 0), w.digest_version,"                                                         \
+	  "  coalesce((extract(epoch FROM now() - w.digest_sent_at) * 1000)::bigint, -1)")                           \
+	X(webhook_digest_sent, 2,                                                                                    \
+	  "UPDATE webhooks SET digest_version = greatest(digest_version, $2::integer), digest_sent_at = now()"       \
+	  " WHERE id = $1::bigint")                                                                                  \
+	/* A standard webhook's new secret (0019_webhook_secrets_and_digests.sql): the one it                        \
+	 * replaces stays valid for $4 seconds (0: not at all). */                                                   \
+	X(webhook_rotate_secret, 5,                                                                                  \
+	  "UPDATE webhooks SET previous_secret = CASE WHEN $4::integer > 0 THEN secret END,"                         \
+	  "  previous_secret_until = CASE WHEN $4::integer > 0 THEN now() + make_interval(secs => $4::integer) END," \
+	  "  secret = $3::bytea"                                                                                     \
+	  " WHERE id = $2::bigint AND format = 'standard'"                                                           \
+	  "  AND CASE WHEN $5::boolean THEN player_id = $1::bigint ELSE game_id = $1::bigint END"                    \
+	  " RETURNING coalesce(previous_secret_until, now())")                                                       \
+	X(delivery_update, 3,                                                                                        \
+	  "UPDATE webhook_outbox SET next_seq = $2::integer,"                                                        \
+	  "  due_at = now() + make_interval(secs => $3::bigint / 1000.0) WHERE id = $1::bigint")                     \
+	X(delivery_done, 1, "DELETE FROM webhook_outbox WHERE id = $1::bigint")                                      \
+	X(delivery_log, 8,                                                                                           \
+	  "INSERT INTO webhook_deliveries (webhook_id, outbox_id, seq, attempt, status, duration_ms, kind, error)"   \
+	  " SELECT $1::bigint, $2::bigint, $3::integer, $4::integer, nullif($5::integer, 0), $6::integer,"           \
+	  "  $7::text, $8::text WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)")                          \
+	X(delivery_history, 2,                                                                                       \
+	  "SELECT at, seq, attempt, coalesce(status, 0), duration_ms, kind, coalesce(error, '')"                     \
+	  " FROM webhook_deliveries WHERE webhook_id = $1::bigint ORDER BY at DESC LIMIT $2::integer")               \
+	/* Channel webhooks (0005_channels.sql): a failed attempt counts, and the bound-th in a                      \
+	 * row disables the webhook and drops what it still had to deliver. */                                       \
+	X(channel_failed, 3,                                                                                         \
+	  "WITH u AS (UPDATE webhooks SET failures = failures + 1,"                                                  \
+	  "   disabled_at = CASE WHEN failures + 1 >= $2::integer THEN now() END,"                                   \
+	  "   disabled_reason = CASE WHEN failures + 1 >= $2::integer THEN $3::text END"                             \
+	  "  WHERE id = $1::bigint AND disabled_at IS NULL RETURNING id, disabled_at IS NOT NULL AS off),"           \
+	  " d AS (DELETE FROM webhook_outbox WHERE webhook_id IN (SELECT id FROM u WHERE off) RETURNING 1)"          \
+	  " SELECT coalesce((SELECT off FROM u), false)")                                                            \
 	X(channel_succeeded, 1, "UPDATE webhooks SET failures = 0 WHERE id = $1::bigint AND failures <> 0")
 STORE_STATEMENTS(webhooks, WEBHOOKS_STATEMENTS);
 
@@ -82,7 +98,8 @@ STORE_STATEMENTS(webhooks, WEBHOOKS_STATEMENTS);
 static enum store_status create_webhook(struct store *store, const struct store_statement *statement, int64_t owner,
 					int with_seat, int seat, int your_turn_only,
 					const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-					const char *mentions_json, int64_t *id, int64_t *created_at_us)
+					const char *mentions_json, int digest_hours, int64_t *id,
+					int64_t *created_at_us)
 {
 	if (!store__random_id(id)) {
 		store__say(store, "the system random generator failed");
@@ -100,6 +117,7 @@ static enum store_status create_webhook(struct store *store, const struct store_
 	param_text(&params, url);
 	param_text(&params, store_format_name(format));
 	param_text(&params, mentions_json);
+	param_int(&params, digest_hours);
 	PGresult *result;
 	enum store_status status = store__run(store, statement, &params, 0, &result);
 	if (status != STORE_OK)
@@ -116,19 +134,19 @@ static enum store_status create_webhook(struct store *store, const struct store_
 
 enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
 				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-				       const char *mentions_json, int64_t *id, int64_t *created_at_us)
+				       const char *mentions_json, int digest_hours, int64_t *id, int64_t *created_at_us)
 {
 	return create_webhook(store, &statement_webhook_create, game_id, 1, seat, your_turn_only, secret, url, format,
-			      mentions_json, id, created_at_us);
+			      mentions_json, digest_hours, id, created_at_us);
 }
 
 enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
 					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
-					      int format, const char *mentions_json, int64_t *id,
+					      int format, const char *mentions_json, int digest_hours, int64_t *id,
 					      int64_t *created_at_us)
 {
 	return create_webhook(store, &statement_player_webhook_create, player_id, 0, STORE_WEBHOOK_ADMIN,
-			      your_turn_only, secret, url, format, mentions_json, id, created_at_us);
+			      your_turn_only, secret, url, format, mentions_json, digest_hours, id, created_at_us);
 }
 
 void store_webhooks_free(struct store_webhook *webhooks, int count)
@@ -182,6 +200,13 @@ static enum store_status list_webhooks(struct store *store, const struct store_s
 		if (!PQgetisnull(result, row, 9))
 			webhook->disabled_reason =
 				store_strndup(PQgetvalue(result, row, 9), (size_t)PQgetlength(result, row, 9));
+		int32_t digest_hours = 0;
+		if (!get_int32(result, row, 10, &digest_hours)) {
+			store_webhooks_free(list, row + 1);
+			PQclear(result);
+			return store__corrupt(store, game_id, "a webhook row without its schedule");
+		}
+		webhook->digest_hours = digest_hours;
 	}
 	PQclear(result);
 	*out = list;
@@ -273,6 +298,17 @@ enum store_status store_claim_deliveries(struct store *store, int max, int lease
 		d->url = store_strndup(PQgetvalue(result, row, 6), (size_t)PQgetlength(result, row, 6));
 		if (!PQgetisnull(result, row, 12))
 			d->mentions = store_strndup(PQgetvalue(result, row, 12), (size_t)PQgetlength(result, row, 12));
+		d->has_previous_secret = PQgetlength(result, row, 14) == STORE_WEBHOOK_SECRET_SIZE;
+		if (d->has_previous_secret)
+			memcpy(d->previous_secret, PQgetvalue(result, row, 14), STORE_WEBHOOK_SECRET_SIZE);
+		int32_t digest_hours = 0;
+		if (!get_int32(result, row, 15, &digest_hours) || !get_int32(result, row, 16, &d->digest_version) ||
+		    !get_int64(result, row, 17, &d->digest_since_ms)) {
+			store_deliveries_free(list, row + 1);
+			PQclear(result);
+			return store__corrupt(store, 0, "an outbox row without its webhook's schedule");
+		}
+		d->digest_hours = digest_hours;
 	}
 	PQclear(result);
 	*out = list;
@@ -349,6 +385,41 @@ enum store_status store_delivery_history(struct store *store, int64_t webhook_id
 	*out = list;
 	*count = rows;
 	return STORE_OK;
+}
+
+enum store_status store_webhook_rotate_secret(struct store *store, int64_t owner, int of_player, int64_t id,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					      int64_t *previous_until_us)
+{
+	struct params params = {0};
+	param_int(&params, owner);
+	param_int(&params, id);
+	param_bytes(&params, secret, STORE_WEBHOOK_SECRET_SIZE);
+	param_int(&params, overlap_s);
+	param_text(&params, of_player ? "t" : "f");
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_webhook_rotate_secret, &params, 0, &result);
+	if (status != STORE_OK)
+		return status;
+	if (PQntuples(result) == 0) {
+		store__say(store, "no such standard webhook");
+		status = STORE_NOT_FOUND;
+	} else if (!get_timestamp(result, 0, 0, previous_until_us)) {
+		status = store__corrupt(store, 0, "a rotated webhook without a time");
+	}
+	PQclear(result);
+	return status;
+}
+
+enum store_status store_webhook_digest_sent(struct store *store, int64_t id, int32_t version)
+{
+	struct params params = {0};
+	param_int(&params, id);
+	param_int(&params, version);
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_webhook_digest_sent, &params, 0, &result);
+	PQclear(result);
+	return status;
 }
 
 enum store_status store_channel_result(struct store *store, int64_t webhook_id, int succeeded, int max_failures,

@@ -43,14 +43,17 @@ struct store_webhook {
 	int failures;		/* failed attempts in a row (chat formats) */
 	int64_t disabled_at_us; /* 0: enabled */
 	char *disabled_reason;	/* NULL unless disabled; owned */
+	int digest_hours;	/* 0: a chat message per turn; else a digest at most this often */
 };
 
 /* Register a webhook; *id and *created_at_us are set. mentions_json: NULL, or a JSON
  * object from seat to mention text (chat formats; never read back by store_webhook_list).
- * STORE_NOT_FOUND: no such game. */
+ * digest_hours: 0 (a chat message per turn), or 1..168 (a chat webhook's digest at most
+ * that often: 0019_webhook_secrets_and_digests.sql). STORE_NOT_FOUND: no such game. */
 enum store_status store_webhook_create(struct store *store, int64_t game_id, int seat, int your_turn_only,
 				       const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-				       const char *mentions_json, int64_t *id, int64_t *created_at_us);
+				       const char *mentions_json, int digest_hours, int64_t *id,
+				       int64_t *created_at_us);
 
 /* The game's webhooks, oldest first; free with store_webhooks_free(). */
 enum store_status store_webhook_list(struct store *store, int64_t game_id, struct store_webhook **out, int *count);
@@ -67,11 +70,20 @@ enum store_status store_webhook_delete(struct store *store, int64_t game_id, int
  * the player. */
 enum store_status store_player_webhook_create(struct store *store, int64_t player_id, int your_turn_only,
 					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url,
-					      int format, const char *mentions_json, int64_t *id,
+					      int format, const char *mentions_json, int digest_hours, int64_t *id,
 					      int64_t *created_at_us);
 enum store_status store_player_webhook_list(struct store *store, int64_t player_id, struct store_webhook **out,
 					    int *count);
 enum store_status store_player_webhook_delete(struct store *store, int64_t player_id, int64_t id);
+
+/* Give standard webhook `id` of game `owner` (of player `owner` when of_player) a new
+ * signing secret; the one it replaces stays valid for overlap_s seconds (0: it stops at
+ * once, as does any older one still in its overlap). *previous_until_us: when the old one
+ * stops. STORE_NOT_FOUND: no such webhook of that owner, or a chat or mail one (nothing
+ * of theirs is signed). */
+enum store_status store_webhook_rotate_secret(struct store *store, int64_t owner, int of_player, int64_t id,
+					      const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					      int64_t *previous_until_us);
 
 /* A claimed outbox row: the events first..last of game_id still to deliver from next_seq. */
 struct store_delivery {
@@ -88,7 +100,20 @@ struct store_delivery {
 	char *mentions;	     /* the mentions JSON object as text, or NULL; owned */
 	int32_t message_seq; /* > 0: the row delivers this table-talk message, not events
 			      * (0009_message_deliveries.sql) */
+	/* The secret a rotation replaced, while its overlap lasts (0019_webhook_secrets_and_digests.sql):
+	 * deliveries are signed with both. */
+	int has_previous_secret;
+	uint8_t previous_secret[STORE_WEBHOOK_SECRET_SIZE];
+	/* A chat webhook's digest (0019_webhook_secrets_and_digests.sql): digest_hours 0 for
+	 * none; the last version a digest told, and the milliseconds since it was posted (-1:
+	 * never). */
+	int digest_hours;
+	int32_t digest_version;
+	int64_t digest_since_ms;
 };
+
+/* A digest of webhook `id` told the game up to `version` just now. */
+enum store_status store_webhook_digest_sent(struct store *store, int64_t id, int32_t version);
 
 /* Claim up to `max` due deliveries (lease as for timers). Free with store_deliveries_free(). */
 enum store_status store_claim_deliveries(struct store *store, int max, int lease_ms, struct store_delivery **out,

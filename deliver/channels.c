@@ -2,15 +2,24 @@
  * channels.c - the chat messages of Discord and Slack webhooks.
  *
  * A group of friends plays one game a week in their chat channel: what they want to read
- * there is short. One message when the game starts waiting for someone new (a seat, or the
- * same seat in a new phase: after the roll, "trade, build or end the turn"), naming them so
- * that their phone buzzes, saying what the game waits for, with the last few moves in
- * words, a link to open the game and the picture of the board as it now stands. One more
- * when the game ends. Nothing for the moves in between: a channel is not an event log.
+ * there is short, or they mute the channel on day one. One message when a person's seat
+ * begins a turn (channels_moment_of(): a new turn number or setup step), naming that seat
+ * once so that its phone buzzes, saying what it must do and what happened since its last
+ * turn that concerns it (rolls, its own production, the robber, steals from it, trades it
+ * was part of, builds, cards played; offers and their answers are left out), with places
+ * named as GET /board names them, a link to open the game and the picture of the board as
+ * it now stands. Its own sub-steps (the roll, then building) post nothing more. Sub-steps
+ * that need other people mid-turn get a message of their own, naming only them: the
+ * discards after a 7, an offer addressed to them. One summary with every seat's points
+ * when the game ends. Seats the server plays (bots, seats away) are never named in a
+ * mention and their turns post nothing. A digest webhook (deliver/chat.c) gets one message
+ * per interval instead (CHANNELS_DIGEST). A channel is not an event log.
  *
  * Discord takes {"content", "embeds": [{"title", "description", "url", "image": {"url"}}]}
- * with content up to 2000 characters; Slack takes {"text", "blocks"} (text is the
- * notification's fallback), with a mrkdwn section and an image block.
+ * with content up to 2000 characters, a title up to 256 and a description up to 4096 (one
+ * embed); Slack takes {"text", "blocks"} (text is the notification's fallback), with a
+ * mrkdwn section of at most 3000 characters and an image block with its alt_text. Titles
+ * name the moment ("Turn 12: Bob", "Game over"), never a version.
  *
  * Player text: seat names are the only text of a message a client wrote. Each goes through
  * its format's escape (codec/escape.h: escape_discord(), escape_slack()) once, before the
@@ -70,28 +79,80 @@ static void free_names(char *escaped[GAME_MAX_SEATS])
 		free(escaped[seat]);
 }
 
-/* The seat's escaped name, or "Seat N". */
+/* The seat's escaped name, or "Seat N" (counted from 0, as the API counts seats). */
 static void add_name(struct xtext *text, char *const *names, int seat)
 {
 	if (seat >= 0 && seat < GAME_MAX_SEATS && names[seat])
 		xtext_add(text, "%s", names[seat]);
 	else
-		xtext_add(text, "Seat %d", seat + 1);
+		xtext_add(text, "Seat %d", seat);
 }
 
-/* The key a channel hears of: the seats waited for and the phase. */
-static unsigned turn_key(const struct game *game)
+/* A turn as a channel counts them: the regular turn, or the step of the starting
+ * placement (each settlement and its road). */
+static unsigned turn_of(const struct game *game)
 {
-	return (unsigned)legal_waiting_for(game) << 8 | game->phase;
+	return (unsigned)game->turn_number << 8 | game->setup_step;
 }
 
-int channels_worth_a_message(const struct game *before, const struct game *after, int only_seat)
+/* The people (not the server's bots) among `seats`. */
+static uint8_t people(uint8_t seats, const uint8_t bots[GAME_MAX_SEATS], int count)
 {
-	if (after->phase == GAME_PHASE_FINISHED)
-		return before->phase != GAME_PHASE_FINISHED;
-	if (turn_key(before) == turn_key(after) || !game_in_progress(after))
+	uint8_t mask = 0;
+	for (int seat = 0; seat < count && seat < GAME_MAX_SEATS; seat++)
+		if ((seats >> seat & 1u) && !bots[seat])
+			mask |= (uint8_t)(1u << seat);
+	return mask;
+}
+
+int channels_moment_of(const struct game *before, const struct game *after, const uint8_t bots[GAME_MAX_SEATS],
+		       int only_seat, struct channels_moment *out)
+{
+	memset(out, 0, sizeof *out);
+	int seats = after->options.seats;
+	if (after->phase == GAME_PHASE_FINISHED) {
+		if (before->phase == GAME_PHASE_FINISHED)
+			return 0;
+		out->kind = CHANNELS_END;
+		out->seats = after->winner >= 0 ? people((uint8_t)(1u << after->winner), bots, seats) : 0;
+		return 1;
+	}
+	if (!game_in_progress(after))
 		return 0;
-	return only_seat < 0 || (legal_waiting_for(after) >> only_seat & 1u);
+	int turn_seat = after->turn_seat;
+	if (turn_of(before) != turn_of(after) || !game_in_progress(before)) {
+		/* A new turn: worth a message when a person plays it. */
+		out->kind = CHANNELS_TURN;
+		out->seats = turn_seat >= 0 ? people((uint8_t)(1u << turn_seat), bots, seats) : 0;
+	} else if (after->phase == GAME_PHASE_DISCARD && before->phase != GAME_PHASE_DISCARD) {
+		uint8_t owing = 0;
+		for (int seat = 0; seat < seats; seat++)
+			if (after->players[seat].discard_owed && seat != turn_seat)
+				owing |= (uint8_t)(1u << seat);
+		out->kind = CHANNELS_DISCARD;
+		out->seats = people(owing, bots, seats);
+	} else {
+		/* A new offer to people other than the seat whose turn it is. */
+		for (int i = 0; i < GAME_MAX_OFFERS && out->kind == CHANNELS_NOTHING; i++) {
+			const struct game_offer *offer = &after->offers[i];
+			int known = 0;
+			for (int j = 0; j < GAME_MAX_OFFERS && offer->id; j++)
+				known |= before->offers[j].id == offer->id;
+			uint8_t called = offer->id && !known ? people(offer->to, bots, seats) : 0;
+			if (turn_seat >= 0)
+				called &= (uint8_t) ~(1u << turn_seat);
+			if (called) {
+				out->kind = CHANNELS_OFFER;
+				out->seats = called;
+				out->offer = *offer;
+			}
+		}
+	}
+	if (out->kind == CHANNELS_NOTHING || !out->seats || (only_seat >= 0 && !(out->seats >> only_seat & 1u))) {
+		memset(out, 0, sizeof *out);
+		return 0;
+	}
+	return 1;
 }
 
 const char *channels_expectation(int phase)
@@ -219,54 +280,187 @@ static void add_mention_of(struct xtext *text, int format, const json_t *mention
 
 /* ---- The message ---- */
 
-/* The headline: who, what, and the game; the mentions first so the ping shows them. */
+/* `name` in bold for the format. */
+static void add_bold_name(struct xtext *text, int format, char *const *names, int seat)
+{
+	xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
+	add_name(text, names, seat);
+	xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
+}
+
+/* The bold names of the seats of `mask`, "A, B and C". */
+static void add_names(struct xtext *text, int format, char *const *names, uint8_t mask, int seats)
+{
+	int listed = 0, total = __builtin_popcount(mask);
+	for (int seat = 0; seat < seats; seat++) {
+		if (!(mask >> seat & 1u))
+			continue;
+		xtext_add(text, "%s", listed == 0 ? "" : listed == total - 1 ? " and " : ", ");
+		add_bold_name(text, format, names, seat);
+		listed++;
+	}
+}
+
+/* Cards as words ("1 ore and 2 wool"). */
+static void add_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT])
+{
+	int parts = 0, total = 0;
+	for (int r = 0; r < RESOURCE_COUNT; r++)
+		total += counts[r] != 0;
+	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		if (!counts[r])
+			continue;
+		xtext_add(text, "%s%d %s",
+			  parts == 0	       ? ""
+			  : parts == total - 1 ? " and "
+					       : ", ",
+			  counts[r], resource_name(r));
+		parts++;
+	}
+	if (!parts)
+		xtext_add(text, "nothing");
+}
+
+/* The headline: whom it calls (their mentions first, so the ping shows them) and what
+ * they must do; at the end, the winner and every seat's points. One mention per seat. */
 static void add_headline(struct xtext *text, int format, const json_t *mentions, const struct game *game,
 			 const struct channels_turn *turn, char *const *names, struct mentioned *mentioned)
 {
-	if (game->phase == GAME_PHASE_FINISHED) {
+	const struct channels_moment *moment = &turn->moment;
+	int seats = game->options.seats;
+	for (int seat = 0; seat < seats; seat++)
+		if (moment->seats >> seat & 1u)
+			add_mention_of(text, format, mentions, seat, mentioned);
+	switch (moment->kind) {
+	case CHANNELS_END:
 		if (game->winner >= 0) {
-			add_mention_of(text, format, mentions, game->winner, mentioned);
-			add_name(text, names, game->winner);
+			add_bold_name(text, format, names, game->winner);
 			xtext_add(text, " won the game with %d points!", game_total_points(game, game->winner));
 		} else {
 			xtext_add(text, "The game is over.");
 		}
-		xtext_add(text, " Final board of game %s.", turn->game_id);
-		return;
+		xtext_add(text, " Final points:");
+		for (int seat = 0; seat < seats; seat++) {
+			xtext_add(text, "%s ", seat ? "," : "");
+			add_name(text, names, seat);
+			xtext_add(text, " %d", game_total_points(game, seat));
+		}
+		xtext_add(text, ".");
+		break;
+	case CHANNELS_DISCARD:
+		add_names(text, format, names, moment->seats, seats);
+		xtext_add(text, ": a 7 was rolled - discard half of your resource cards.");
+		break;
+	case CHANNELS_OFFER:
+		add_names(text, format, names, moment->seats, seats);
+		xtext_add(text, ": ");
+		add_name(text, names, moment->offer.from);
+		xtext_add(text, " offers ");
+		add_cards(text, moment->offer.give);
+		xtext_add(text, " for ");
+		add_cards(text, moment->offer.want);
+		xtext_add(text, " (offer %u) - accept or decline.", moment->offer.id);
+		break;
+	case CHANNELS_DIGEST:
+		if (game->phase == GAME_PHASE_FINISHED) {
+			struct channels_moment end = {CHANNELS_END, 0, {0}};
+			struct channels_turn over = *turn;
+			over.moment = end;
+			add_headline(text, format, mentions, game, &over, names, mentioned);
+			break;
+		}
+		xtext_add(text, "Digest of game %s", turn->game_id);
+		if (moment->seats) {
+			xtext_add(text, " - ");
+			add_names(text, format, names, moment->seats, seats);
+			xtext_add(text, ": %s (turn %u).", channels_expectation(game->phase), game->turn_number);
+		} else {
+			xtext_add(text, " (turn %u): the game waits for a bot.", game->turn_number);
+		}
+		break;
+	default:
+		add_names(text, format, names, moment->seats, seats);
+		if (game->turn_number > 0)
+			xtext_add(text, ": your turn %u - %s.", game->turn_number, channels_expectation(game->phase));
+		else
+			xtext_add(text, ": your starting placement - %s.", channels_expectation(game->phase));
+		break;
 	}
-	uint8_t waiting = legal_waiting_for(game);
-	int several = __builtin_popcount(waiting) > 1;
-	for (int seat = 0; seat < game->options.seats; seat++)
-		if (waiting >> seat & 1u)
-			add_mention_of(text, format, mentions, seat, mentioned);
-	int listed = 0, total = __builtin_popcount(waiting);
-	for (int seat = 0; seat < game->options.seats; seat++) {
-		if (!(waiting >> seat & 1u))
-			continue;
-		xtext_add(text, "%s", listed == 0 ? "" : listed == total - 1 ? " and " : ", ");
-		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
-		add_name(text, names, seat);
-		xtext_add(text, format == STORE_FORMAT_SLACK ? "*" : "**");
-		listed++;
-	}
-	xtext_add(text, several ? ": your move" : ": your turn");
-	if (game->turn_number > 0)
-		xtext_add(text, " (turn %u)", game->turn_number);
-	xtext_add(text, " - %s.", channels_expectation(game->phase));
 }
 
-/* The last moves, a line each; the sentences name the seats with their escaped names. */
-static void add_recent(struct xtext *text, const struct channels_turn *turn, char *const *names)
+/* 1 when the event concerns `seat` enough to tell it at the start of its turn, with the
+ * event as told into shown (production: that seat's share only). */
+static int tells(const struct event *e, int seat, struct event *shown)
+{
+	*shown = *e;
+	switch (e->type) {
+	case EVENT_RESOURCES_PRODUCED:
+		for (int s = 0; s < GAME_MAX_SEATS; s++)
+			if (s != seat)
+				memset(shown->gains[s], 0, sizeof shown->gains[s]);
+		return resource_total(shown->gains[seat]) > 0;
+	case EVENT_RESOURCE_STOLEN:
+	case EVENT_TRADE_COMPLETED:
+		return e->seat == seat || e->other == seat;
+	case EVENT_DISCARDED:
+	case EVENT_MARITIME_TRADED:
+		return e->seat == seat;
+	case EVENT_TRADE_OFFERED:
+	case EVENT_TRADE_ACCEPTED:
+	case EVENT_TRADE_DECLINED:
+	case EVENT_TRADE_WITHDRAWN:
+	case EVENT_GAME_CREATED:
+		return 0;
+	default:
+		return 1; /* rolls, builds, the robber, cards played, bank trades, awards, turns' ends */
+	}
+}
+
+/* 1 when a digest tells the event: everything but the offers and their answers. */
+static int in_digest(const struct event *e)
+{
+	switch (e->type) {
+	case EVENT_TRADE_OFFERED:
+	case EVENT_TRADE_ACCEPTED:
+	case EVENT_TRADE_DECLINED:
+	case EVENT_TRADE_WITHDRAWN:
+	case EVENT_GAME_CREATED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* The moves in words, a line each; the sentences name the seats with their escaped names
+ * and the places as GET /board names them. A turn's message tells what happened since
+ * the seat's last turn that concerns it. */
+static void add_recent(struct xtext *text, const struct game *game, const struct channels_turn *turn,
+		       char *const *names)
 {
 	/* Room for a sentence naming four seats whose names all escape to their longest. */
-	char sentence[2048];
+	char sentence[2048 + SUMMARY_SENTENCE_SIZE];
 	const char *const *borrowed = (const char *const *)names;
+	int is_turn = turn->moment.kind == CHANNELS_TURN, seat = game->turn_seat, lines = 0;
+	int digest = turn->moment.kind == CHANNELS_DIGEST;
+	if ((is_turn || digest) && turn->omitted)
+		xtext_add(text, "(earlier moves are in the game's log)");
+	lines += (is_turn || digest) && turn->omitted;
 	for (int i = 0; i < turn->recent_count; i++) {
-		summary_event(&turn->recent[i], borrowed, sentence, sizeof sentence);
-		xtext_add(text, "%s- %s", i ? "\n" : "", sentence);
+		struct event shown;
+		if (is_turn && !tells(&turn->recent[i], seat, &shown))
+			continue;
+		if (digest && !in_digest(&turn->recent[i]))
+			continue;
+		if (digest)
+			shown = turn->recent[i]; /* everyone's production */
+		summary_event_on(game, is_turn || digest ? &shown : &turn->recent[i], borrowed, sentence,
+				 sizeof sentence);
+		xtext_add(text, "%s- %s", lines++ ? "\n" : "", sentence);
 	}
-	if (turn->recent_count == 0)
-		xtext_add(text, "No moves yet.");
+	if (lines == 0)
+		xtext_add(text, is_turn	 ? "Nothing that concerns you happened since your last turn."
+				: digest ? "Nothing new since the last digest."
+					 : "No moves yet.");
 }
 
 /* At most `max` characters (UTF-8 code points) of text, cut with an ellipsis. */
@@ -320,34 +514,68 @@ char *channels_message(int format, const char *mentions_json, const struct game 
 	escape_names(format, turn, names);
 	struct mentioned mentioned;
 	memset(&mentioned, 0, sizeof mentioned);
-	struct xtext headline = xtext_new(), moves = xtext_new();
+	struct xtext headline = xtext_new(), moves = xtext_new(), title = xtext_new();
 	add_headline(&headline, format, mentions, after, turn, names, &mentioned);
-	add_recent(&moves, turn, names);
+	add_recent(&moves, after, turn, names);
+	/* The title names the moment, without versions or ids. */
+	switch (turn->moment.kind) {
+	case CHANNELS_END:
+		xtext_add(&title, "Game over");
+		break;
+	case CHANNELS_DISCARD:
+		xtext_add(&title, "Turn %u: discards after a 7", after->turn_number);
+		break;
+	case CHANNELS_OFFER:
+		xtext_add(&title, "Turn %u: an offer from ", after->turn_number);
+		add_name(&title, names, turn->moment.offer.from);
+		break;
+	case CHANNELS_DIGEST:
+		if (after->phase == GAME_PHASE_FINISHED)
+			xtext_add(&title, "Game over");
+		else
+			xtext_add(&title, "Digest: turn %u", after->turn_number);
+		break;
+	default:
+		if (after->turn_number > 0)
+			xtext_add(&title, "Turn %u: ", after->turn_number);
+		else
+			xtext_add(&title, "Starting placement: ");
+		add_name(&title, names, after->turn_seat);
+		break;
+	}
 	free_names(names);
 	json_decref(mentions);
-	char title[96];
-	if (after->phase == GAME_PHASE_FINISHED)
-		snprintf(title, sizeof title, "Catan game %s: finished", turn->game_id);
-	else
-		snprintf(title, sizeof title, "Catan game %s: version %d", turn->game_id, (int)turn->version);
+	const char *heading = turn->moment.kind == CHANNELS_TURN     ? "Since your last turn"
+			      : turn->moment.kind == CHANNELS_DIGEST ? "Since the last digest"
+								     : "Last moves";
 	json_t *body;
 	if (format == STORE_FORMAT_DISCORD) {
 		clip(&headline, CHANNELS_DISCORD_CONTENT_MAX);
-		clip(&moves, 4000);
+		clip(&title, CHANNELS_DISCORD_TITLE_MAX);
+		char *description = xasprintf("**%s**\n%s", heading, moves.data);
+		struct xtext clipped = {description, strlen(description), strlen(description) + 1};
+		clip(&clipped, CHANNELS_DISCORD_DESCRIPTION_MAX);
 		body = json_pack("{s:s, s:[{s:s, s:s, s:s, s:{s:s}}], s:o}", "content", headline.data, "embeds",
-				 "title", title, "description", moves.data, "url", turn->game_url, "image", "url",
-				 turn->board_url, "allowed_mentions", allowed_mentions(&mentioned));
+				 "title", title.data, "description", clipped.data, "url", turn->game_url, "image",
+				 "url", turn->board_url, "allowed_mentions", allowed_mentions(&mentioned));
+		free(clipped.data);
 	} else {
-		clip(&headline, 2900);
-		clip(&moves, 2900);
-		char *section = xasprintf("%s\n*Last moves*\n%s\n<%s|Open the game>", headline.data, moves.data,
+		/* One section of at most 3,000 characters: the moves give way to the headline and
+		 * the link. */
+		clip(&headline, 1500);
+		clip(&moves, CHANNELS_SLACK_TEXT_MAX - 200 - (headline.length < 1500 ? headline.length : 1500));
+		char *section = xasprintf("%s\n*%s*\n%s\n<%s|Open the game>", headline.data, heading, moves.data,
 					  turn->game_url);
+		struct xtext clipped = {section, strlen(section), strlen(section) + 1};
+		clip(&clipped, CHANNELS_SLACK_TEXT_MAX);
+		clip(&title, 200);
 		body = json_pack("{s:s, s:[{s:s, s:{s:s, s:s}}, {s:s, s:s, s:s, s:{s:s, s:s}}]}", "text", headline.data,
-				 "blocks", "type", "section", "text", "type", "mrkdwn", "text", section, "type",
+				 "blocks", "type", "section", "text", "type", "mrkdwn", "text", clipped.data, "type",
 				 "image", "image_url", turn->board_url, "alt_text", "The board now", "title", "type",
-				 "plain_text", "text", title);
-		free(section);
+				 "plain_text", "text", title.data);
+		free(clipped.data);
 	}
+	free(title.data);
 	free(headline.data);
 	free(moves.data);
 	if (!body)

@@ -1,7 +1,11 @@
 /*
- * channels.h - chat messages for Discord and Slack incoming webhooks (issue 15): what a
- * webhook of format "discord" or "slack" posts when whom the game waits for changes (a new
- * seat or a new phase) and when the game ends, written for the people in the channel.
+ * channels.h - chat messages for Discord and Slack incoming webhooks (issues 15 and 23):
+ * what a webhook of format "discord" or "slack" posts, written for the people in the
+ * channel: one message when a person's seat begins a turn (what happened since that
+ * seat's last turn, what it must do, the board), one for a discard after a 7 and one for
+ * an offer addressed to people other than the seat whose turn it is (they must act
+ * mid-turn), and one summary with the final points at the end. Bot seats (and seats
+ * away) are never called and their turns post nothing.
  *
  * Delivery (outbox, retries, delivery log) is deliver/deliver.c's; this module only writes
  * texts and reads answers, from game states it is given: no I/O, no database, no HTTP.
@@ -25,25 +29,51 @@
 #include "engine/event.h"
 #include "engine/game.h"
 
-#define CHANNELS_MENTION_MAX 64		  /* bytes of one mention text */
-#define CHANNELS_MENTION_ID_MAX 24	  /* characters of the id in a mention */
-#define CHANNELS_DISCORD_CONTENT_MAX 2000 /* characters Discord takes in "content" */
+#define CHANNELS_MENTION_MAX 64		      /* bytes of one mention text */
+#define CHANNELS_MENTION_ID_MAX 24	      /* characters of the id in a mention */
+#define CHANNELS_DISCORD_CONTENT_MAX 2000     /* characters Discord takes in "content" */
+#define CHANNELS_DISCORD_TITLE_MAX 256	      /* characters of an embed's title */
+#define CHANNELS_DISCORD_DESCRIPTION_MAX 4096 /* characters of an embed's description */
+#define CHANNELS_SLACK_TEXT_MAX 3000	      /* characters of a section's text (Block Kit) */
+
+/* What a channel hears of (channels_moment_of()): one message per turn of a person's seat,
+ * one for a sub-step that needs another person mid-turn, one at the end. */
+enum channels_kind {
+	CHANNELS_NOTHING,
+	CHANNELS_TURN,	  /* a person's seat begins a turn (a starting placement counts as one) */
+	CHANNELS_DISCARD, /* a 7: people other than the roller owe a discard */
+	CHANNELS_OFFER,	  /* a new offer addressed to people other than the seat whose turn it is */
+	CHANNELS_END,	  /* the game ended */
+	CHANNELS_DIGEST	  /* a digest webhook's message: everything since its last one */
+};
+struct channels_moment {
+	enum channels_kind kind;
+	uint8_t seats;		 /* whom it calls (mentions): a seat mask */
+	struct game_offer offer; /* CHANNELS_OFFER: the offer */
+};
 
 /* What a message is about; every pointer is borrowed for the call. */
 struct channels_turn {
 	const char *game_id;		   /* the API's game id */
-	const char *names[GAME_MAX_SEATS]; /* seat names (NULL: "Seat N") */
+	const char *names[GAME_MAX_SEATS]; /* seat names (NULL: "Seat N", counted from 0) */
 	const char *board_url;		   /* the PNG of this version (absolute) */
 	const char *game_url;		   /* the game in the web client (absolute, no token) */
 	int32_t version;
-	const struct event *recent; /* the last moves, redacted for a spectator, oldest first */
+	struct channels_moment moment;
+	/* CHANNELS_TURN: every move since the end of that seat's last turn, redacted for a
+	 * spectator, oldest first (the message tells those that concern the seat);
+	 * CHANNELS_DIGEST: every move since the last digest; the other kinds: the last moves. */
+	const struct event *recent;
 	int recent_count;
+	int omitted; /* CHANNELS_TURN: earlier moves of that stretch left out (-1: some) */
 };
 
-/* 1 when going from `before` to `after` changed whom the game waits for or its phase, or
- * ended the game: the moments a channel hears of. With only_seat >= 0 (a seat's
- * "your_turn" chat webhook), only when `after` waits for that seat or the game ended. */
-int channels_worth_a_message(const struct game *before, const struct game *after, int only_seat);
+/* What going from `before` to `after` (one append) is worth telling a channel, with
+ * `bots` the seats the server plays (bot seats and seats away: never called). With
+ * only_seat >= 0 (a seat's "your_turn" chat webhook), only a moment that calls that seat,
+ * or the end. 1 with *out set, or 0: nothing to tell. */
+int channels_moment_of(const struct game *before, const struct game *after, const uint8_t bots[GAME_MAX_SEATS],
+		       int only_seat, struct channels_moment *out);
 
 /* What the game expects in `phase` ("roll the dice"), for a sentence "Ann: your turn - %s."
  * (chat messages here, the subject of a turn mail in deliver/mail.c). Static text. */

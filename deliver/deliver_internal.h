@@ -98,6 +98,22 @@ void deliver_game_url(const struct deliver_job *job, const struct game_record *r
  * first, into recent; their number (0 when they cannot be read). */
 int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct event *recent);
 
+/* The most events a mail lists since its reader's last turn (a longer stretch lists its
+ * last ones and says how many came before). */
+#define DELIVER_SINCE_MAX 400
+
+/* The events after the end of `seat`'s last turn (its last turn_ended; the game's start
+ * when it has none yet) up to `version`, as `viewer` sees them (the seat, or
+ * VIEW_SPECTATOR), oldest first: *out (caller frees) and their number; *omitted is -1 when
+ * earlier ones of that stretch are left out past DELIVER_SINCE_MAX. -1 when the log cannot
+ * be read. */
+int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out, int *omitted);
+
+/* The events after version `after` up to `version` as `viewer` sees them, oldest first:
+ * *out (caller frees) and their number, at most DELIVER_SINCE_MAX (the last ones; *omitted
+ * -1 when earlier ones are left out). -1 when the log cannot be read. */
+int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int viewer, struct event **out, int *omitted);
+
 /* 1 when the events first..last of `log` were made by someone other than `seat` playing
  * itself (another seat, the server's bot, a deadline): an append worth telling the seat. */
 int deliver_prompted(const struct store_log *log, int seat);

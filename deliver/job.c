@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/counters.h"
+#include "base/xalloc.h"
 #include "codec/log.h"
 #include "deliver/deliver_internal.h"
 #include "engine/view.h"
@@ -104,6 +105,66 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 		}
 		store_log_free(&tail);
 	}
+	return count;
+}
+
+int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out, int *omitted)
+{
+	*out = NULL;
+	*omitted = 0;
+	/* One more than the bound: the end of the seat's turn just before the window counts. */
+	int32_t after = version > DELIVER_SINCE_MAX + 1 ? version - DELIVER_SINCE_MAX - 1 : 0;
+	struct store_log tail;
+	if (play_read_log(game_id, after, version - after, &tail) != STORE_OK)
+		return -1;
+	int from = -1;
+	for (int i = tail.count; i-- > 0 && from < 0;)
+		if (tail.rows[i].type == EVENT_TURN_ENDED && tail.rows[i].actor == seat)
+			from = i + 1;
+	if (from < 0) {
+		/* No end of the seat's turn in the window: the whole window, after what it misses. */
+		from = tail.count > DELIVER_SINCE_MAX ? tail.count - DELIVER_SINCE_MAX : 0;
+		if (after > 0 || from > 0)
+			*omitted = -1;
+	}
+	struct event *events = xcalloc((size_t)(tail.count - from + 1), sizeof *events);
+	int count = 0;
+	for (int i = from; i < tail.count; i++) {
+		struct event event;
+		struct codec_error error;
+		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
+					&error))
+			view_event(&event, viewer, &events[count++]);
+	}
+	store_log_free(&tail);
+	*out = events;
+	return count;
+}
+
+int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int viewer, struct event **out, int *omitted)
+{
+	*out = NULL;
+	*omitted = 0;
+	if (version - after > DELIVER_SINCE_MAX) {
+		after = version - DELIVER_SINCE_MAX;
+		*omitted = -1;
+	}
+	if (version <= after)
+		return 0;
+	struct store_log tail;
+	if (play_read_log(game_id, after, version - after, &tail) != STORE_OK)
+		return -1;
+	struct event *events = xcalloc((size_t)tail.count + 1, sizeof *events);
+	int count = 0;
+	for (int i = 0; i < tail.count; i++) {
+		struct event event;
+		struct codec_error error;
+		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
+					&error))
+			view_event(&event, viewer, &events[count++]);
+	}
+	store_log_free(&tail);
+	*out = events;
 	return count;
 }
 

@@ -15,13 +15,20 @@
  *
  * What a mail holds: the subject "Your turn in Catan game <id>: <what it waits for>"
  * (channels_expectation(), the chat messages' words), a plain-text and an HTML part with
- * the summary (deliver/summary.h: whose turn, what is expected, the last moves as the seat sees
- * them), the board picture of that version as a link (the PNG URL from PUBLIC_URL: mail
- * clients block remote images by default and an attachment would cost every mail ~100 KB),
- * and a link to the game in the web client WITHOUT the seat's token. The token is the seat:
- * anyone who reads it may play for the seat. Mails are forwarded, kept on servers, read on
- * shared screens and leak in ways a private link sent once does not; the player keeps the
- * seat link they got when they joined. A mail therefore only says "it is your turn".
+ * the summary (deliver/summary.h: whose turn, what is expected), who the reader is (the
+ * seat's name and its number counted from 0, as the API counts seats), EVERY move since
+ * the end of the reader's last turn as the seat sees them, one a line, with places named
+ * as GET /board names them (deliver_events_since_turn(): at most DELIVER_SINCE_MAX, the
+ * mail says so when more came), the board picture of that version as a link (the PNG URL
+ * from PUBLIC_URL: mail clients block remote images by default and an attachment would
+ * cost every mail ~100 KB), and a link to the game in the web client WITHOUT the seat's
+ * token (PUBLIC_URL/#game=<id>: the web client opens the seat link that browser kept when
+ * the player joined, web/src/main.ts). The token is the seat: anyone who reads it may play
+ * for the seat. Mails are forwarded, kept on servers, read on shared screens and leak in
+ * ways a private link sent once does not, so no token of any kind (seat, player, admin,
+ * invite) is ever in a mail; the only codes are the registration's own unsubscribe (and,
+ * in the confirmation, confirm) codes below, which can do nothing but that. The last mail
+ * gives the winner and every seat's final points.
  *
  * Headers: From (MAIL_FROM), To, Subject, Date (RFC 5322, UTC), Message-ID (unique: the
  * outbox row, the version and random bits), MIME-Version, List-Unsubscribe with the
@@ -184,7 +191,11 @@ static void send_confirmation(struct deliver_job *job, const struct store_mail *
 	char subject[128], what[128];
 	if (record) {
 		snprintf(subject, sizeof subject, "Confirm mail for Catan game %s", record->id_text);
-		snprintf(what, sizeof what, "seat %d of Catan game %s", mail->seat + 1, record->id_text);
+		const char *names[GAME_MAX_SEATS];
+		play_names(record, names);
+		const char *name = mail->seat >= 0 && mail->seat < GAME_MAX_SEATS ? names[mail->seat] : NULL;
+		snprintf(what, sizeof what, "%.48s%sseat %d of Catan game %s", name ? name : "", name ? "'s " : "",
+			 mail->seat, record->id_text);
 	} else {
 		snprintf(subject, sizeof subject, "Confirm mail for your Catan games");
 		snprintf(what, sizeof what, "every Catan game of a player");
@@ -221,9 +232,8 @@ static int64_t turn_of(const struct game *game, int seat)
 	return (int64_t)game->turn_number << 16 | (int64_t)game->setup_step << 8 | legal_waiting_for(game);
 }
 
-/* The last mail's words: who won, and the last moves. Caller frees. */
-static char *game_over(const struct game_record *record, const struct game *game, const char *names[GAME_MAX_SEATS],
-		       const struct event *recent, int recent_count)
+/* The last mail's words: who won, and every seat's points. Caller frees. */
+static char *game_over(const struct game_record *record, const struct game *game, const char *names[GAME_MAX_SEATS])
 {
 	struct xtext text = xtext_new();
 	xtext_add(&text, "Catan game %s is over", record->id_text);
@@ -231,18 +241,48 @@ static char *game_over(const struct game_record *record, const struct game *game
 		if (names[game->winner] && names[game->winner][0])
 			xtext_add(&text, ": %s won", names[game->winner]);
 		else
-			xtext_add(&text, ": Seat %d won", game->winner + 1);
+			xtext_add(&text, ": Seat %d won", game->winner);
 		xtext_add(&text, " with %d points", game_total_points(game, game->winner));
 	}
+	xtext_add(&text, ". Final points:");
+	for (int s = 0; s < game->options.seats; s++)
+		xtext_add(&text, "%s %s %d", s ? "," : "", names[s] && names[s][0] ? names[s] : "a seat",
+			  game_total_points(game, s));
 	xtext_add(&text, ".");
-	char sentence[256];
-	if (recent_count > 0)
-		xtext_add(&text, " Last moves:");
-	for (int i = 0; i < recent_count; i++) {
-		summary_event(&recent[i], names, sentence, sizeof sentence);
-		xtext_add(&text, " %s", sentence);
-	}
 	return text.data;
+}
+
+/* Who the reader is, and every move since the reader's last turn, one a line, into the
+ * text and HTML parts. */
+static void add_moves(struct xtext *text, struct xtext *html, const struct game *game, int seat,
+		      const char *names[GAME_MAX_SEATS], const struct event *since, int since_count, int omitted)
+{
+	const char *name = seat >= 0 && seat < GAME_MAX_SEATS && names[seat] && names[seat][0] ? names[seat] : NULL;
+	char who[96];
+	snprintf(who, sizeof who, "You play %.48s%sseat %d (counted from 0, as the API counts seats).",
+		 name ? name : "", name ? ", " : "", seat);
+	xtext_add(text, "%s\n", who);
+	xtext_add(html, "<p>");
+	mail_text_add_html(html, who);
+	xtext_add(html, "</p>\n");
+	if (since_count <= 0)
+		return;
+	xtext_add(text, "\nEvery move since your last turn:\n");
+	xtext_add(html, "<p>Every move since your last turn:</p>\n<ol>\n");
+	if (omitted) {
+		const char *earlier = "(earlier moves of that stretch are not listed: see the game's log)";
+		xtext_add(text, "  %s\n", earlier);
+		xtext_add(html, "<li>%s</li>\n", earlier);
+	}
+	char sentence[SUMMARY_SENTENCE_SIZE];
+	for (int i = 0; i < since_count; i++) {
+		summary_event_on(game, &since[i], names, sentence, sizeof sentence);
+		xtext_add(text, "- %s\n", sentence);
+		xtext_add(html, "<li>");
+		mail_text_add_html(html, sentence);
+		xtext_add(html, "</li>\n");
+	}
+	xtext_add(html, "</ol>\n");
 }
 
 static void send_turn(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
@@ -270,8 +310,13 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 		return;
 	}
 	int32_t version = (int32_t)now->version;
-	struct event recent[DELIVER_RECENT_EVENTS];
-	int recent_count = deliver_recent_events(record->id, version, seat, recent);
+	struct event *since;
+	int omitted;
+	int since_count = deliver_events_since_turn(record->id, version, seat, seat, &since, &omitted);
+	if (since_count < 0) {
+		deliver_retry(job, row->next_seq);
+		return;
+	}
 	const char *names[GAME_MAX_SEATS];
 	play_names(record, names);
 	char board[700], game_url[700], code[MAIL_CODE_SIZE], unsubscribe[700], subject[160];
@@ -284,27 +329,36 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	else
 		snprintf(subject, sizeof subject, "Your turn in Catan game %s: %s", record->id_text,
 			 channels_expectation(now->phase));
-	char *summary = turn == TURN_FINISHED ? game_over(record, now, names, recent, recent_count)
-					      : summary_your_turn(now, seat, names, recent, recent_count);
-	char *text = xasprintf("%s\n\nThe board now: %s\nOpen the game (with the seat link you were given): %s\n\n"
-			       "To stop these mails: %s\n",
-			       summary, board, game_url, unsubscribe);
-	struct xtext html = xtext_new();
+	char *summary =
+		turn == TURN_FINISHED ? game_over(record, now, names) : summary_your_turn(now, seat, names, NULL, 0);
+	/* The link opens the game; the reader's browser opens their seat from the seat link it
+	 * kept (web/src/main.ts: #game=<id> alone), so no token travels in a mail. */
+	const char *opens = "(the browser where you opened your seat link opens your seat; the link itself is never "
+			    "in a mail)";
+	struct xtext text = xtext_new(), html = xtext_new();
 	xtext_add(&html, "<!DOCTYPE html><html><body><p>");
 	mail_text_add_html(&html, summary);
-	xtext_add(&html, "</p><p><a href=\"");
+	xtext_add(&html, "</p>\n");
+	xtext_add(&text, "%s\n\n", summary);
+	add_moves(&text, &html, now, seat, names, since, since_count, omitted);
+	free(since);
+	xtext_add(&text, "\nThe board now: %s\nOpen the game: %s\n%s\n\nTo stop these mails: %s\n", board, game_url,
+		  opens, unsubscribe);
+	xtext_add(&html, "<p><a href=\"");
 	mail_text_add_html(&html, board);
 	xtext_add(&html, "\"><img src=\"");
 	mail_text_add_html(&html, board);
 	xtext_add(&html, "\" alt=\"The board now\" width=\"480\"></a></p><p><a href=\"");
 	mail_text_add_html(&html, game_url);
-	xtext_add(&html, "\">Open the game</a> (with the seat link you were given).</p><p><a href=\"");
+	xtext_add(&html, "\">Open the game</a> ");
+	mail_text_add_html(&html, opens);
+	xtext_add(&html, ".</p><p><a href=\"");
 	mail_text_add_html(&html, unsubscribe);
 	xtext_add(&html, "\">Stop these mails</a></p></body></html>\n");
 	struct mail_content content = {job->config->mail_from,
 				       mail->address,
 				       subject,
-				       text,
+				       text.data,
 				       html.data,
 				       unsubscribe,
 				       row->outbox_id << 20 | (version & 0xfffff),
@@ -317,7 +371,7 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 		done(job);
 	}
 	free(summary);
-	free(text);
+	free(text.data);
 	free(html.data);
 }
 

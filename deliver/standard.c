@@ -14,7 +14,8 @@
  * Headers: webhook-id ("msg_<outbox row>_<seq>" for an event, "msg_<outbox row>_turn" for a
  * note, "msg_<outbox row>_m<message seq>" for a message: the same on every retry),
  * webhook-timestamp (Unix seconds), webhook-signature ("v1,<base64 HMAC-SHA256 of
- * id.timestamp.body>"), content-type application/json.
+ * id.timestamp.body>"; during a secret rotation's overlap, 0019_webhook_secrets_and_digests.sql,
+ * "v1,<with the new secret> v1,<with the old>"), content-type application/json.
  *
  * Events are redacted like the event log for the registering seat (a spectator's view for
  * the admin's webhooks); a seat's webhook also gets a note when, after the events of the
@@ -73,9 +74,16 @@ void deliver_secret_text(const uint8_t key[32], char out[DELIVER_SECRET_TEXT_SIZ
 static int send_signed(struct deliver_job *job, const char *message_id, int32_t seq, const char *kind, const char *body)
 {
 	long long timestamp = (long long)time(NULL);
-	char signature[128], header_id[96], header_time[64], header_signature[160];
+	char signature[256], previous[128], header_id[96], header_time[64], header_signature[300];
 	deliver_sign(job->row->secret, STORE_WEBHOOK_SECRET_SIZE, message_id, timestamp, body, strlen(body), signature,
 		     sizeof signature);
+	if (job->row->has_previous_secret) {
+		/* During a rotation's overlap, the old secret's signature too, after the new one's. */
+		deliver_sign(job->row->previous_secret, STORE_WEBHOOK_SECRET_SIZE, message_id, timestamp, body,
+			     strlen(body), previous, sizeof previous);
+		size_t used = strlen(signature);
+		snprintf(signature + used, sizeof signature - used, " %s", previous);
+	}
 	snprintf(header_id, sizeof header_id, "webhook-id: %s", message_id);
 	snprintf(header_time, sizeof header_time, "webhook-timestamp: %lld", timestamp);
 	snprintf(header_signature, sizeof header_signature, "webhook-signature: %s", signature);

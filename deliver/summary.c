@@ -1,6 +1,10 @@
 /*
- * summary.c - sentences for people. Resource maps become "2 ore and 1 wool"; seats become
- * their names (or "Seat N" when a name is missing).
+ * summary.c - sentences for people. Resource maps become "2 ore and 1 wool" (in the words
+ * of the game's edition when the game is known); seats become their names (or "Seat N",
+ * N counted from 0 as the API counts seats, when a name is missing); places become their
+ * names by the one rule of codec/places.h that GET /board publishes ("Bob built a
+ * settlement at the corner of grain 9, ore 8 and the coast"), or their ids when the board
+ * is not known.
  */
 #include "deliver/summary.h"
 
@@ -9,6 +13,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "codec/places.h"
 #include "engine/view.h"
 
 /* The note's longest text in bytes, the NUL included: what is past it is cut (a chat
@@ -19,11 +24,18 @@ static const char *name_of(const char *const *names, int seat, char *fallback, s
 {
 	if (seat >= 0 && seat < GAME_MAX_SEATS && names && names[seat] && names[seat][0])
 		return names[seat];
-	snprintf(fallback, size, "Seat %d", (seat + 1) % 100);
+	snprintf(fallback, size, "Seat %d", seat % 100);
 	return fallback;
 }
 
-static void add_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT])
+/* A resource's word in `edition` (-1, or out of range: the API's name). */
+static const char *resource_word(int resource, int edition)
+{
+	const char *word = edition >= 0 ? places_resource_word(resource, edition) : NULL;
+	return word ? word : resource_name(resource);
+}
+
+static void add_cards_in(struct xtext *text, const uint8_t counts[RESOURCE_COUNT], int edition)
 {
 	int parts = 0, total = 0;
 	for (int r = 0; r < RESOURCE_COUNT; r++)
@@ -32,12 +44,14 @@ static void add_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT])
 		if (!counts[r])
 			continue;
 		const char *joiner = parts == 0 ? "" : parts == total - 1 ? " and " : ", ";
-		xtext_add(text, "%s%d %s", joiner, counts[r], resource_name(r));
+		xtext_add(text, "%s%d %s", joiner, counts[r], resource_word(r, edition));
 		parts++;
 	}
 	if (parts == 0)
 		xtext_add(text, "nothing");
 }
+
+#define add_cards(text, counts) add_cards_in((text), (counts), edition)
 
 static const char *development_words(int card)
 {
@@ -57,10 +71,34 @@ static const char *development_words(int card)
 	}
 }
 
+/* The name of a place of the game's board, or its id as "<kind> <id>" without a game. */
+static const char *place_of(const struct game *game, int kind, int id, char *out, size_t size)
+{
+	if (game) {
+		int edition = game->options.edition;
+		if (kind == 'n')
+			places_node(&game->board, edition, id, out, size);
+		else if (kind == 'e')
+			places_edge(&game->board, edition, id, out, size);
+		else
+			places_hex(&game->board, edition, id, out, size);
+		if (out[0])
+			return out;
+	}
+	snprintf(out, size, "%s %d", kind == 'n' ? "intersection" : kind == 'e' ? "path" : "hex", id);
+	return out;
+}
+
 void summary_event(const struct event *e, const char *const *names, char *out, size_t size)
 {
+	summary_event_on(NULL, e, names, out, size);
+}
+
+void summary_event_on(const struct game *game, const struct event *e, const char *const *names, char *out, size_t size)
+{
 	struct xtext text = xtext_new();
-	char a[24], b[24];
+	char a[24], b[24], place[PLACES_NAME_SIZE];
+	int edition = game ? game->options.edition : -1;
 	const char *who = name_of(names, e->seat, a, sizeof a);
 	const char *other = name_of(names, e->other, b, sizeof b);
 	switch (e->type) {
@@ -69,13 +107,14 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 			  name_of(names, e->setup.first_seat, a, sizeof a));
 		break;
 	case EVENT_SETTLEMENT_BUILT:
-		xtext_add(&text, "%s built a settlement at intersection %d.", who, e->node);
+		xtext_add(&text, "%s built a settlement at %s.", who,
+			  place_of(game, 'n', e->node, place, sizeof place));
 		break;
 	case EVENT_ROAD_BUILT:
-		xtext_add(&text, "%s built a road on path %d.", who, e->edge);
+		xtext_add(&text, "%s built a road on %s.", who, place_of(game, 'e', e->edge, place, sizeof place));
 		break;
 	case EVENT_CITY_BUILT:
-		xtext_add(&text, "%s built a city at intersection %d.", who, e->node);
+		xtext_add(&text, "%s built a city at %s.", who, place_of(game, 'n', e->node, place, sizeof place));
 		break;
 	case EVENT_RESOURCES_PRODUCED:
 		xtext_add(&text, "Production:");
@@ -86,8 +125,8 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 			add_cards(&text, e->gains[s]);
 			xtext_add(&text, ";");
 		}
-		if (text.length && out[text.length - 1] == ';')
-			out[--text.length] = '\0';
+		if (text.length && text.data[text.length - 1] == ';')
+			text.data[--text.length] = '\0';
 		xtext_add(&text, ".");
 		break;
 	case EVENT_DICE_ROLLED:
@@ -99,11 +138,11 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 		xtext_add(&text, ".");
 		break;
 	case EVENT_ROBBER_MOVED:
-		xtext_add(&text, "%s moved the robber to hex %d.", who, e->hex);
+		xtext_add(&text, "%s moved the robber to %s.", who, place_of(game, 'h', e->hex, place, sizeof place));
 		break;
 	case EVENT_RESOURCE_STOLEN:
 		if (e->resource < RESOURCE_COUNT)
-			xtext_add(&text, "%s stole 1 %s from %s.", who, resource_name(e->resource), other);
+			xtext_add(&text, "%s stole 1 %s from %s.", who, resource_word(e->resource, edition), other);
 		else
 			xtext_add(&text, "%s stole a card from %s.", who, other);
 		break;
@@ -129,7 +168,7 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
 			taken += e->resource < RESOURCE_COUNT ? e->gains[s][e->resource] : 0;
 		xtext_add(&text, "%s played a monopoly on %s and took %d.", who,
-			  e->resource < RESOURCE_COUNT ? resource_name(e->resource) : "?", taken);
+			  e->resource < RESOURCE_COUNT ? resource_word(e->resource, edition) : "?", taken);
 		break;
 	}
 	case EVENT_MARITIME_TRADED:
@@ -193,6 +232,7 @@ void summary_event(const struct event *e, const char *const *names, char *out, s
 
 static void add_expectation(struct xtext *text, const struct game *game, int seat, const char *const *names)
 {
+	int edition = game->options.edition;
 	struct game_view view;
 	view_game(game, seat, &view);
 	char a[24];
@@ -242,7 +282,7 @@ char *summary_your_turn(const struct game *game, int seat, const char *const *na
 			int recent_count)
 {
 	struct xtext text = xtext_new();
-	char a[24], sentence[256];
+	char a[24], sentence[2 * PLACES_NAME_SIZE];
 	xtext_add(&text, "%s, it's your move", name_of(names, seat, a, sizeof a));
 	if (game->turn_number > 0 && game->turn_seat == seat)
 		xtext_add(&text, " (turn %u, your turn, you have %d points).", game->turn_number,
@@ -257,7 +297,7 @@ char *summary_your_turn(const struct game *game, int seat, const char *const *na
 	if (recent_count > 0) {
 		xtext_add(&text, " Last moves:");
 		for (int i = 0; i < recent_count; i++) {
-			summary_event(&recent[i], names, sentence, sizeof sentence);
+			summary_event_on(game, &recent[i], names, sentence, sizeof sentence);
 			xtext_add(&text, " %s", sentence);
 		}
 	}

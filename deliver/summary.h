@@ -14,8 +14,15 @@
 #include "engine/event.h"
 #include "engine/game.h"
 
-/* One sentence for an event ("Bob rolled 8 (5 + 3)."), into out (always NUL-terminated). */
+/* One sentence for an event ("Bob rolled 8 (5 + 3)."), into out (always NUL-terminated;
+ * SUMMARY_SENTENCE_SIZE always suffices). summary_event_on() names the places of `game`'s
+ * board and its edition's resource words (codec/places.h: "Bob built a settlement at the
+ * corner of grain 9, ore 8 and the coast"); summary_event() has no board, so names places
+ * by their ids. */
+#define SUMMARY_SENTENCE_SIZE 640
 void summary_event(const struct event *event, const char *const *names, char *out, size_t size);
+void summary_event_on(const struct game *game, const struct event *event, const char *const *names, char *out,
+		      size_t size);
 
 /* The note for `seat` at this state: whose turn, what the game expects of the seat, and the
  * last `recent_count` events (redacted for the seat, oldest first). Caller frees. */

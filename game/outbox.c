@@ -28,3 +28,8 @@ enum store_status outbox_channel_result(int64_t webhook_id, int succeeded, int m
 {
 	return store_channel_result(play_thread_store(), webhook_id, succeeded, max_failures, reason, disabled);
 }
+
+enum store_status outbox_digest_sent(int64_t webhook_id, int32_t version)
+{
+	return store_webhook_digest_sent(play_thread_store(), webhook_id, version);
+}

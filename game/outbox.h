@@ -34,4 +34,8 @@ enum store_status outbox_log(int64_t webhook_id, int64_t outbox_id, int32_t seq,
 enum store_status outbox_channel_result(int64_t webhook_id, int succeeded, int max_failures, const char *reason,
 					int *disabled);
 
+/* A chat webhook's digest told the game up to `version` now (its next one is due
+ * digest_hours later). */
+enum store_status outbox_digest_sent(int64_t webhook_id, int32_t version);
+
 #endif

@@ -20,7 +20,7 @@
  * store_webhook_create(): *id and *created_at_us set. */
 enum store_status webhooks_create(int64_t game_id, int seat, int your_turn_only,
 				  const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-				  const char *mentions_json, int64_t *id, int64_t *created_at_us);
+				  const char *mentions_json, int digest_hours, int64_t *id, int64_t *created_at_us);
 
 /* The game's webhooks, oldest first (never a mail registration). */
 enum store_status webhooks_list(int64_t game_id, struct store_webhook **out, int *count);
@@ -31,9 +31,16 @@ enum store_status webhooks_delete(int64_t game_id, int64_t id);
 /* The same for a player's webhooks, which deliver for every game the player sits in. */
 enum store_status webhooks_player_create(int64_t player_id, int your_turn_only,
 					 const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], const char *url, int format,
-					 const char *mentions_json, int64_t *id, int64_t *created_at_us);
+					 const char *mentions_json, int digest_hours, int64_t *id,
+					 int64_t *created_at_us);
 enum store_status webhooks_player_list(int64_t player_id, struct store_webhook **out, int *count);
 enum store_status webhooks_player_delete(int64_t player_id, int64_t id);
+
+/* A standard webhook's new signing secret, the old one valid overlap_s seconds more, as
+ * store_webhook_rotate_secret() (of_player: `owner` is a player's id, else a game's). */
+enum store_status webhooks_rotate_secret(int64_t owner, int of_player, int64_t id,
+					 const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], int overlap_s,
+					 int64_t *previous_until_us);
 
 /* How many receivers one event of the game has now (its webhooks, chat channels and mail,
  * its players' too): the bound WEBHOOK_RECEIVERS_MAX counts these. */

@@ -35,6 +35,7 @@
 	X(METHOD_NOT_ALLOWED, "method_not_allowed", 405, "Method not allowed on this resource")                      \
 	X(VERSION_CONFLICT, "version_conflict", 409, "The game changed while the move was being applied")            \
 	X(TOO_MANY_WEBHOOKS, "too_many_webhooks", 409, "This game or seat has as many webhooks as it may")           \
+	X(WEBHOOK_NOT_SIGNED, "webhook_not_signed", 409, "This webhook's messages are not signed: it has no secret") \
 	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join")                           \
 	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open")                                \
 	X(GAME_FINISHED, "game_finished", 409, "The game is over")                                                   \

@@ -59,7 +59,13 @@ static void hook_register(const struct http_game *game, const char *extra, struc
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	ck_assert_msg(!strstr(response.body, "<@"), "the answer shows no mention: %s", response.body);
 	snprintf(hook->id, sizeof hook->id, "%s", json_string_value(json_object_get(response.json, "id")));
-	webhook_receiver_set_secret(hook->receiver, json_string_value(json_object_get(response.json, "secret")));
+	/* Only a standard webhook signs, so only it is answered with a secret. */
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	const char *format = json_string_value(json_object_get(response.json, "format"));
+	ck_assert_msg(format && (secret != NULL) == (strcmp(format, "standard") == 0),
+		      "a secret for a standard webhook only: %s", response.body);
+	if (secret)
+		webhook_receiver_set_secret(hook->receiver, secret);
 	http_response_free(&response);
 }
 
@@ -203,8 +209,8 @@ static void assert_messages(const struct hook *hook, const char *format, const s
 		ck_assert_msg(next < expected_count && version == expected[next],
 			      "%s: message %d is about version %ld, expected %ld", format, next, version,
 			      next < expected_count ? expected[next] : -1);
-		/* Roll (even step) leaves the roller in the main phase; end_turn hands over. */
-		int seat = (int)((next + 1) / 2) % game->seats;
+		/* One message per turn: the end_turn of step 2k + 1 hands over to seat k + 1. */
+		int seat = (next + 1) % game->seats;
 		int slack = strcmp(format, "slack") == 0;
 		const char *mention = seat == 0	  ? (slack ? SLACK_MENTION_0 : MENTION_0)
 				      : seat == 1 ? (slack ? SLACK_MENTION_1 : MENTION_1)
@@ -253,20 +259,26 @@ START_TEST(test_every_turn_change_reaches_discord_and_slack_in_order_through_rat
 	webhook_receiver_throttle(slack.receiver, 3, "1", "");
 	/* Slack fails for a while first. */
 	webhook_receiver_answer(slack.receiver, 503, 0);
-	enum { MOVES = 8 };
-	long versions[MOVES];
-	for (int step = 0; step < 3; step++)
-		versions[step] = idle_move(&game, step);
+	enum { MOVES = 12 };
+	long versions[MOVES / 2]; /* the turns: each end_turn's version */
+	for (int step = 0; step < 4; step++) {
+		long version = idle_move(&game, step);
+		if (step % 2)
+			versions[step / 2] = version;
+	}
 	http_pause(2.5);
 	webhook_receiver_answer(slack.receiver, 200, 0);
-	for (int step = 3; step < MOVES; step++)
-		versions[step] = idle_move(&game, step);
+	for (int step = 4; step < MOVES; step++) {
+		long version = idle_move(&game, step);
+		if (step % 2)
+			versions[step / 2] = version;
+	}
 	struct hook both[] = {discord, slack};
 	wait_all_delivered(&game, both, 2);
 	double gap_discord, gap_slack;
 	int throttled_discord, throttled_slack;
-	assert_messages(&discord, "discord", &game, versions, MOVES, &gap_discord, &throttled_discord);
-	assert_messages(&slack, "slack", &game, versions, MOVES, &gap_slack, &throttled_slack);
+	assert_messages(&discord, "discord", &game, versions, MOVES / 2, &gap_discord, &throttled_discord);
+	assert_messages(&slack, "slack", &game, versions, MOVES / 2, &gap_slack, &throttled_slack);
 	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
 	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
 	ck_assert_msg(throttled_discord >= 2 && throttled_slack >= 2, "rate limited %d and %d times", throttled_discord,
@@ -411,7 +423,7 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 
 	int count;
 	struct webhook_delivery *all = webhook_receiver_deliveries(discord.receiver, &count);
-	ck_assert_msg(count >= MOVES, "%d Discord messages for %d turn changes", count, MOVES);
+	ck_assert_msg(count >= MOVES / 2, "%d Discord messages for %d turns", count, MOVES / 2);
 	int seen[3] = {0};
 	for (int i = 0; i < count; i++) {
 		const char *headline;
@@ -451,7 +463,7 @@ START_TEST(test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_r
 	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
 
 	all = webhook_receiver_deliveries(slack.receiver, &count);
-	ck_assert_msg(count >= MOVES, "%d Slack messages for %d turn changes", count, MOVES);
+	ck_assert_msg(count >= MOVES / 2, "%d Slack messages for %d turns", count, MOVES / 2);
 	int named = 0;
 	for (int i = 0; i < count; i++) {
 		const char *headline;
@@ -549,6 +561,7 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 	hook_register(&game, ", \"format\": \"discord\"", &dead);
 	webhook_receiver_answer(dead.receiver, 404, 0);
 	idle_move(&game, 0);
+	idle_move(&game, 1); /* seat 1's turn: a message */
 	double deadline = http_clock() + 30 * http_slowdown();
 	json_t *webhook;
 	for (;;) {
@@ -578,14 +591,348 @@ START_TEST(test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_sa
 	json_decref(log);
 	/* Nothing more reaches it, and nothing piles up for it. */
 	webhook_receiver_answer(dead.receiver, 200, 0);
-	idle_move(&game, 1);
 	idle_move(&game, 2);
+	idle_move(&game, 3);
 	http_pause(2.0);
 	ck_assert_int_eq(webhook_receiver_count(dead.receiver), DEAD_BOUND);
 	webhook = listed(&game, dead.id, NULL);
 	ck_assert_int_eq(json_integer_value(json_object_get(webhook, "pending")), 0);
 	json_decref(webhook);
 	webhook_receiver_stop(dead.receiver);
+}
+END_TEST
+
+/* ---- A game with a bot, counted (issue 23) ---- */
+
+#define BOT_MENTION "<@80351110224678919>"
+#define SLACK_BOT_MENTION "<@U024BE7L9>"
+
+/* Discard `count` cards of the seat's hand. */
+static void discard(const struct http_game *game, int seat, int count)
+{
+	json_t *view = http_get_ok(&http_fixture.checked, game->path, game->tokens[seat]);
+	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
+	json_t *resources = json_object();
+	const char *key;
+	json_t *held;
+	json_object_foreach(hand, key, held)
+	{
+		int take = (int)json_integer_value(held) < count ? (int)json_integer_value(held) : count;
+		if (take > 0)
+			json_object_set_new(resources, key, json_integer(take));
+		count -= take;
+	}
+	json_decref(view);
+	json_t *body = json_pack("{s:s, s:o}", "type", "discard", "resources", resources);
+	char *text = json_dumps(body, JSON_COMPACT);
+	http_post_move_ok(&http_fixture.checked, game, seat, text);
+	free(text);
+	json_decref(body);
+}
+
+/* Wait until the game waits for `seat` to roll (the bot's turn played), discarding for
+ * the people when the bot rolls a 7. */
+static void wait_turn_of(const struct http_game *game, int seat)
+{
+	double deadline = http_clock() + DELIVERY_TIMEOUT_S * http_slowdown();
+	for (;;) {
+		json_t *view = http_get_ok(&http_fixture.checked, game->path, NULL);
+		json_t *turn = json_object_get(view, "turn");
+		int at = (int)json_integer_value(json_object_get(turn, "seat"));
+		int rolled = json_is_true(json_object_get(turn, "rolled"));
+		size_t index;
+		json_t *owed;
+		json_array_foreach(json_object_get(json_object_get(view, "pending"), "discards"), index, owed)
+		{
+			int who = (int)json_integer_value(json_object_get(owed, "seat"));
+			if (who < 3)
+				discard(game, who, (int)json_integer_value(json_object_get(owed, "count")));
+		}
+		json_decref(view);
+		if (at == seat && !rolled)
+			return;
+		ck_assert_msg(http_clock() < deadline, "the bot's turn is not over after %d s", DELIVERY_TIMEOUT_S);
+		http_pause(0.1);
+	}
+}
+
+/* Post the seat's first open move of `type` whose `member` is `value`. */
+static void play_action(const struct http_game *game, int seat, const char *type, const char *member, long value)
+{
+	char path[160];
+	json_t *actions = http_get_ok(&http_fixture.checked, http_game_path(game, "/actions", path, sizeof path),
+				      game->tokens[seat]);
+	json_t *found = NULL;
+	size_t index;
+	json_t *action;
+	json_array_foreach(json_object_get(actions, "actions"), index, action)
+	{
+		if (!found && strcmp(json_string_value(json_object_get(action, "type")), type) == 0 &&
+		    json_integer_value(json_object_get(action, member)) == value)
+			found = json_deep_copy(action);
+	}
+	json_decref(actions);
+	ck_assert_msg(found != NULL, "seat %d may %s (%s %ld)", seat, type, member, value);
+	char *text = json_dumps(found, JSON_COMPACT);
+	http_post_move_ok(&http_fixture.checked, game, seat, text);
+	free(text);
+	json_decref(found);
+}
+
+/* Seat 0 offers one card it holds to seats 1 and 2, then withdraws the offer. */
+static void offer_and_withdraw(const struct http_game *game)
+{
+	json_t *view = http_get_ok(&http_fixture.checked, game->path, game->tokens[0]);
+	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
+	const char *give = NULL, *key;
+	json_t *count;
+	json_object_foreach(hand, key, count) if (!give && json_integer_value(count) > 0) give = key;
+	ck_assert_msg(give != NULL, "seat 0 holds a card to offer");
+	char body[200], path[160], suffix[64];
+	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [1, 2]}", give,
+		 strcmp(give, "ore") ? "ore" : "brick");
+	json_decref(view);
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(game, "/trades", path, sizeof path), game->tokens[0],
+		  body, NULL, &response);
+	ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
+	snprintf(suffix, sizeof suffix, "/trades/%d", (int)json_integer_value(json_object_get(response.json, "trade")));
+	http_response_free(&response);
+	http_call(&http_fixture.checked, "DELETE", http_game_path(game, suffix, path, sizeof path), game->tokens[0],
+		  NULL, NULL, &response);
+	ck_assert_msg(response.status / 100 == 2, "withdraw: %s", http_describe(&response));
+	http_response_free(&response);
+}
+
+/* What the log holds that may call people mid-turn: offers addressed to a person other
+ * than the seat whose turn it is, and 7s rolled. */
+static void count_calls(const struct http_game *game, long after, int *offers, int *sevens)
+{
+	json_t *rows = http_truth_rows(game->id, after); /* from a turn's start: a roll comes first */
+	*offers = *sevens = 0;
+	int turn_seat = 0;
+	size_t index;
+	json_t *row;
+	json_array_foreach(rows, index, row)
+	{
+		json_t *event = json_object_get(row, "event");
+		const char *type = json_string_value(json_object_get(event, "type"));
+		if (strcmp(type, "dice_rolled") == 0) {
+			turn_seat = (int)json_integer_value(json_object_get(event, "seat"));
+			json_t *dice = json_object_get(event, "dice");
+			if (json_integer_value(json_array_get(dice, 0)) + json_integer_value(json_array_get(dice, 1)) ==
+			    7)
+				(*sevens)++;
+		}
+		if (strcmp(type, "trade_offered") == 0) {
+			json_t *to = json_object_get(event, "to");
+			size_t i;
+			json_t *seat;
+			int people = 0;
+			json_array_foreach(to, i, seat) people +=
+				json_integer_value(seat) != 3 && json_integer_value(seat) != turn_seat;
+			*offers += people > 0;
+		}
+	}
+	json_decref(rows);
+}
+
+START_TEST(test_a_game_with_a_bot_posts_one_message_per_human_turn_plus_discards_and_offers_none_for_the_bot)
+{
+	struct http_game game;
+	http_game_create_body(&http_fixture.checked,
+			      "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}, {\"name\": \"Cid\"}, "
+			      "{\"name\": \"Dan\", \"bot\": true}], \"options\": {\"layout\": \"beginner\", "
+			      "\"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, \"offer_wait_s\": 0}}",
+			      &game);
+	ck_assert_int_eq(game.bots, 8);
+	struct hook discord, slack;
+	hook_register(&game,
+		      ", \"format\": \"discord\", \"mentions\": {\"0\": \"" MENTION_0 "\", \"1\": \"" MENTION_1
+		      "\", \"2\": \"" MENTION_2 "\", \"3\": \"" BOT_MENTION "\"}",
+		      &discord);
+	hook_register(&game,
+		      ", \"format\": \"slack\", \"mentions\": {\"0\": \"" SLACK_MENTION_0
+		      "\", \"1\": \"" SLACK_MENTION_1 "\", \"2\": \"" SLACK_MENTION_2 "\", \"3\": \"" SLACK_BOT_MENTION
+		      "\"}",
+		      &slack);
+	long registered = http_game_version(&http_fixture.checked, &game);
+	enum { ROUNDS = 10 };
+	int human_turns = 0; /* turns of a person begun after the registration */
+	for (int round = 0; round < ROUNDS; round++) {
+		for (int seat = 0; seat < 3; seat++) {
+			if (round == 0 && seat == 0) {
+				/* A 7, the robber on Bob, then an offer to Bob and Cid, withdrawn. */
+				http_post_move_ok(&http_fixture.checked, &game, 0,
+						  "{\"type\": \"roll\", \"dice\": [3, 4]}");
+				play_action(&game, 0, "move_robber", "victim", 1);
+				offer_and_withdraw(&game);
+			} else {
+				http_post_move_ok(&http_fixture.checked, &game, seat,
+						  "{\"type\": \"roll\", \"dice\": [1, 1]}");
+			}
+			http_post_move_ok(&http_fixture.checked, &game, seat, "{\"type\": \"end_turn\"}");
+			human_turns += seat < 2; /* Bob's and Cid's turns begin with these */
+		}
+		wait_turn_of(&game, 0); /* Dan, the bot, plays seat 3 */
+		human_turns++;		/* Ann's turn begins with the bot's end of turn */
+	}
+	struct hook both[] = {discord, slack};
+	wait_all_delivered(&game, both, 2);
+	int offers, sevens;
+	count_calls(&game, registered, &offers, &sevens);
+	const struct hook *hooks[] = {&discord, &slack};
+	const char *formats[] = {"discord", "slack"};
+	int turns_seen[2] = {0}, others_seen[2] = {0};
+	for (int h = 0; h < 2; h++) {
+		int count;
+		struct webhook_delivery *all = webhook_receiver_deliveries(hooks[h]->receiver, &count);
+		long last = -1;
+		for (int i = 0; i < count; i++) {
+			if (all[i].answered != 200)
+				continue;
+			const char *headline;
+			long version = check_shape(formats[h], &all[i], &game, &headline);
+			if (version == last)
+				continue; /* at least once */
+			last = version;
+			const char *text = all[i].text;
+			ck_assert_msg(!strstr(text, BOT_MENTION) && !strstr(text, SLACK_BOT_MENTION) &&
+					      !strstr(text, "80351110224678919") && !strstr(text, "U024BE7L9"),
+				      "%s: the bot is never pinged: %s", formats[h], text);
+			for (int seat = 0; seat < 4; seat++)
+				ck_assert_msg(!strstr(text, game.tokens[seat][0] ? game.tokens[seat] : "\x01"),
+					      "%s: no token in a message", formats[h]);
+			ck_assert_msg(!strstr(text, game.admin_token), "%s: no admin token in a message", formats[h]);
+			const char *title;
+			if (h == 0) {
+				json_t *embeds = json_object_get(all[i].body, "embeds");
+				ck_assert_msg(json_array_size(embeds) <= 10, "at most 10 embeds: %s", text);
+				json_t *embed = json_array_get(embeds, 0);
+				title = json_string_value(json_object_get(embed, "title"));
+				ck_assert_msg(points(headline) <= 2000 && title && points(title) <= 256 &&
+						      points(json_string_value(
+							      json_object_get(embed, "description"))) <= 4096,
+					      "within Discord's limits: %s", text);
+			} else {
+				json_t *blocks = json_object_get(all[i].body, "blocks");
+				const char *section = json_string_value(
+					json_object_get(json_object_get(json_array_get(blocks, 0), "text"), "text"));
+				ck_assert_msg(section && points(section) <= 3000, "a Slack section of at most 3000: %s",
+					      text);
+				title = json_string_value(
+					json_object_get(json_object_get(json_array_get(blocks, 1), "title"), "text"));
+				ck_assert_msg(title != NULL, "the image's title: %s", text);
+			}
+			ck_assert_msg(!strstr(title, "version"), "%s: no version in a title: %s", formats[h], text);
+			if (strstr(title, "offer") || strstr(title, "discard")) {
+				others_seen[h]++;
+			} else {
+				ck_assert_msg(!strstr(title, "Dan"), "%s: no message for the bot's turn: %s",
+					      formats[h], text);
+				turns_seen[h]++;
+			}
+		}
+		webhook_deliveries_free(all, count);
+		printf("channels, 4 seats (one a bot), %d rounds: %s got %d messages: %d turns of people (of %d), %d "
+		       "discards and offers (%d offers to people, %d sevens)\n",
+		       ROUNDS, formats[h], turns_seen[h] + others_seen[h], turns_seen[h], human_turns, others_seen[h],
+		       offers, sevens);
+		ck_assert_msg(turns_seen[h] == human_turns, "%s: %d turn messages for %d turns of people", formats[h],
+			      turns_seen[h], human_turns);
+		ck_assert_msg(others_seen[h] <= offers + sevens && others_seen[h] >= 1,
+			      "%s: %d mid-turn messages for %d offers to people and %d sevens", formats[h],
+			      others_seen[h], offers, sevens);
+	}
+	assert_bodies_keep_to_the_spec(&discord, "DiscordMessage");
+	assert_bodies_keep_to_the_spec(&slack, "SlackMessage");
+	/* No token in the server's log either. */
+	FILE *file = fopen(http_fixture.server.log_path, "rb");
+	ck_assert(file != NULL);
+	static char log[1 << 22];
+	size_t size = fread(log, 1, sizeof log - 1, file);
+	log[size] = '\0';
+	fclose(file);
+	for (int seat = 0; seat < 3; seat++)
+		ck_assert_msg(!strstr(log, game.tokens[seat]), "the server's log holds seat %d's token", seat);
+	ck_assert_msg(!strstr(log, game.admin_token), "the server's log holds the admin token");
+	webhook_receiver_stop(discord.receiver);
+	webhook_receiver_stop(slack.receiver);
+}
+END_TEST
+
+/* ---- A digest for slow games (issue 23) ---- */
+
+START_TEST(test_a_digest_webhook_posts_at_most_once_per_interval_telling_everything_since_the_last)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	/* Refused: a digest of a standard webhook, digest_hours without a digest, out of range. */
+	const char *bad[][2] = {
+		{"{\"url\": \"https://example.org/h\", \"schedule\": \"digest\"}", "schedule"},
+		{"{\"url\": \"https://example.org/h\", \"format\": \"discord\", \"schedule\": \"weekly\"}", "schedule"},
+		{"{\"url\": \"https://example.org/h\", \"format\": \"discord\", \"digest_hours\": 2}", "digest_hours"},
+		{"{\"url\": \"https://example.org/h\", \"format\": \"slack\", \"schedule\": \"digest\", "
+		 "\"digest_hours\": 0}",
+		 "digest_hours"},
+		{"{\"url\": \"https://example.org/h\", \"format\": \"slack\", \"schedule\": \"digest\", "
+		 "\"digest_hours\": 169}",
+		 "digest_hours"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		expect_400(&game, game.admin_token, bad[i][0], bad[i][1]);
+	struct hook digest, every;
+	hook_register(&game, ", \"format\": \"discord\", \"schedule\": \"digest\", \"digest_hours\": 1", &digest);
+	hook_register(&game, ", \"format\": \"discord\"", &every);
+	json_t *webhook = listed(&game, digest.id, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(webhook, "schedule")), "digest");
+	ck_assert_int_eq(json_integer_value(json_object_get(webhook, "digest_hours")), 1);
+	json_decref(webhook);
+	webhook = listed(&game, every.id, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(webhook, "schedule")), "every_turn");
+	ck_assert_msg(!json_object_get(webhook, "digest_hours"), "no digest_hours for every_turn");
+	json_decref(webhook);
+	/* The first move: the first digest at once. */
+	idle_move(&game, 0);
+	ck_assert_int_eq(webhook_receiver_wait(digest.receiver, 1, DELIVERY_TIMEOUT_S * http_slowdown()), 1);
+	/* Three turns within the hour: nothing more, the rows wait. */
+	long last = 0;
+	for (int step = 1; step < 7; step++)
+		last = idle_move(&game, step);
+	struct hook one[] = {every};
+	wait_all_delivered(&game, one, 1);
+	http_pause(1.0);
+	ck_assert_int_eq(webhook_receiver_count(digest.receiver), 1);
+	webhook = listed(&game, digest.id, NULL);
+	ck_assert_int_ge(json_integer_value(json_object_get(webhook, "pending")), 1);
+	json_decref(webhook);
+	/* An hour later (the clock moved by the database): one digest tells all of it. */
+	char sql[300];
+	snprintf(sql, sizeof sql,
+		 "WITH w AS (UPDATE webhooks SET digest_sent_at = now() - interval '2 hours' WHERE id = x'%s'::bigint "
+		 "RETURNING id) UPDATE webhook_outbox SET due_at = now() WHERE webhook_id IN (SELECT id FROM w)",
+		 digest.id + 3);
+	http_sql_number(sql);
+	struct hook both[] = {digest};
+	wait_all_delivered(&game, both, 1);
+	http_pause(0.5);
+	int count;
+	struct webhook_delivery *all = webhook_receiver_deliveries(digest.receiver, &count);
+	ck_assert_msg(count == 2, "two digests, not %d", count);
+	const char *headline;
+	ck_assert_int_eq(check_shape("discord", &all[1], &game, &headline), last);
+	json_t *embed = json_array_get(json_object_get(all[1].body, "embeds"), 0);
+	const char *description = json_string_value(json_object_get(embed, "description"));
+	int ends = 0;
+	for (const char *at = strstr(description, "ended the turn."); at; at = strstr(at + 1, "ended the turn."))
+		ends++;
+	ck_assert_msg(strstr(description, "Since the last digest") && ends == 3,
+		      "the digest tells the three turns since the last: %s", all[1].text);
+	ck_assert_msg(strstr(headline, "Digest of game") && strstr(headline, MENTION_0) == NULL,
+		      "a digest headline: %s", all[1].text);
+	webhook_deliveries_free(all, count);
+	assert_bodies_keep_to_the_spec(&digest, "DiscordMessage");
+	webhook_receiver_stop(digest.receiver);
+	webhook_receiver_stop(every.receiver);
 }
 END_TEST
 
@@ -603,6 +950,11 @@ Suite *test_suite(void)
 	tcase_add_test(channels,
 		       test_hostile_names_reach_discord_and_slack_escaped_with_exactly_the_registered_mentions);
 	tcase_add_test(channels, test_a_chat_url_that_keeps_failing_is_disabled_after_the_bound_and_says_why);
+	tcase_add_test(channels,
+		       test_a_digest_webhook_posts_at_most_once_per_interval_telling_everything_since_the_last);
+	tcase_add_test(
+		channels,
+		test_a_game_with_a_bot_posts_one_message_per_human_turn_plus_discards_and_offers_none_for_the_bot);
 	suite_add_tcase(suite, channels);
 	return suite;
 }

@@ -421,6 +421,138 @@ START_TEST(
 }
 END_TEST
 
+/* A seat's first open move of `type` whose `member` is `value` (any, when member is NULL),
+ * as a move body; posted, its answer's version. */
+static long play_action(const struct http_game *game, int seat, const char *type, const char *member, long value)
+{
+	char path[160];
+	json_t *actions = http_get_ok(&http_fixture.checked, http_game_path(game, "/actions", path, sizeof path),
+				      game->tokens[seat]);
+	json_t *found = NULL;
+	size_t index;
+	json_t *action;
+	json_array_foreach(json_object_get(actions, "actions"), index, action)
+	{
+		if (!found && strcmp(json_string_value(json_object_get(action, "type")), type) == 0 &&
+		    (!member || json_integer_value(json_object_get(action, member)) == value))
+			found = json_deep_copy(action);
+	}
+	json_decref(actions);
+	ck_assert_msg(found != NULL, "seat %d may %s (%s %ld)", seat, type, member ? member : "", value);
+	char *text = json_dumps(found, JSON_COMPACT);
+	long version = http_post_move_ok(&http_fixture.checked, game, seat, text);
+	free(text);
+	json_decref(found);
+	return version;
+}
+
+/* No token of the game in `text`: no seat's, no admin's, no token-looking "st_"/"at_"/"pt_"
+ * word, no ?token= or &token=. */
+static void assert_no_token(const struct http_game *game, const char *what, const char *text)
+{
+	for (int seat = 0; seat < game->seats; seat++)
+		ck_assert_msg(!game->tokens[seat][0] || !strstr(text, game->tokens[seat]), "%s holds seat %d's token",
+			      what, seat);
+	ck_assert_msg(!strstr(text, game->admin_token), "%s holds the admin token", what);
+	ck_assert_msg(!strstr(text, "token="), "%s holds a token parameter", what);
+	const char *prefixes[] = {"st_", "at_", "pt_", "iv_", NULL};
+	for (int p = 0; prefixes[p]; p++)
+		for (const char *at = strstr(text, prefixes[p]); at; at = strstr(at + 1, prefixes[p]))
+			ck_assert_msg(at > text && !strchr(" \t\r\n=/#&<>\"'(:,;", at[-1]),
+				      "%s holds something like a token: %.40s", what, at);
+}
+
+START_TEST(test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_holds_no_token)
+{
+	struct sink sink;
+	sink_start(&sink);
+	struct http_game game;
+	http_game_create_body(&http_fixture.checked,
+			      "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}, {\"name\": \"Cid\"}], "
+			      "\"options\": " FIXED_START "}",
+			      &game);
+	register_address(&game, 1, ADDRESS);
+	wait_mails(&sink, 1);
+	char *eml, *txt;
+	mail_read(&sink, 1, &eml, &txt);
+	ck_assert_msg(strstr(txt, "Bob's seat 1 of Catan game") != NULL, "the confirmation counts seats from 0: %s",
+		      txt);
+	free(eml);
+	free(txt);
+	confirm(&sink, 1);
+	/* Bob's turn (steps 2 and 3) ends; Cid's passes; then Ann rolls a 7, robs Bob, and
+	 * makes and withdraws three offers before she ends her turn: the steal is followed by
+	 * seven moves, more than the six the mails used to list. */
+	http_pause(INTERVAL_S + 0.5); /* past MAIL_MIN_INTERVAL_S after the confirmation */
+	moves(&game, 0, 1);
+	wait_mails(&sink, 2);
+	moves(&game, 2, 5);
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [3, 4]}");
+	play_action(&game, 0, "move_robber", "victim", 1);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
+	json_t *hand = json_object_get(json_object_get(view, "you"), "resources");
+	const char *give = NULL, *want = NULL;
+	const char *key;
+	json_t *count;
+	json_object_foreach(hand, key, count)
+	{
+		if (!give && json_integer_value(count) > 0)
+			give = key;
+	}
+	ck_assert_msg(give != NULL, "Ann holds a card to offer");
+	want = strcmp(give, "ore") == 0 ? "brick" : "ore";
+	char body[200], path[200];
+	snprintf(body, sizeof body, "{\"give\": {\"%s\": 1}, \"want\": {\"%s\": 1}, \"to\": [2]}", give, want);
+	for (int i = 0; i < 3; i++) {
+		struct http_response response;
+		http_call(&http_fixture.checked, "POST", http_game_path(&game, "/trades", path, sizeof path),
+			  game.tokens[0], body, NULL, &response);
+		ck_assert_msg(response.status == 201, "offer: %s", http_describe(&response));
+		char suffix[64];
+		snprintf(suffix, sizeof suffix, "/trades/%d",
+			 (int)json_integer_value(json_object_get(response.json, "trade")));
+		http_response_free(&response);
+		http_call(&http_fixture.checked, "DELETE", http_game_path(&game, suffix, path, sizeof path),
+			  game.tokens[0], NULL, NULL, &response);
+		ck_assert_msg(response.status == 200 || response.status == 201 || response.status == 204,
+			      "withdraw: %s", http_describe(&response));
+		http_response_free(&response);
+	}
+	json_decref(view);
+	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}");
+	wait_mails(&sink, 3);
+	mail_read(&sink, 3, &eml, &txt);
+	ck_assert_msg(strstr(txt, "Every move since your last turn:") != NULL, "the moves listed: %s", txt);
+	const char *steal = strstr(txt, "- Ann stole 1 ");
+	ck_assert_msg(steal && strstr(steal, " from Bob."), "the steal from Bob is listed: %s", txt);
+	ck_assert_msg(strstr(txt, "- Cid rolled 2 (1 + 1).") && strstr(txt, "- Cid ended the turn.") &&
+			      strstr(txt, "- Ann rolled 7 (3 + 4).") && strstr(txt, "- Ann moved the robber to the ") &&
+			      strstr(txt, "- Ann withdrew offer ") && strstr(txt, "- Ann ended the turn."),
+		      "every move since Bob's turn, places by name: %s", txt);
+	ck_assert_msg(!strstr(txt, "- Bob ended the turn."), "Bob's own last turn is not listed: %s", txt);
+	ck_assert_msg(!strstr(txt, ";."), "sentences end cleanly: %s", txt);
+	ck_assert_msg(strstr(txt, "You play Bob, seat 1 (counted from 0") != NULL, "the reader by name and seat: %s",
+		      txt);
+	ck_assert_msg(!strstr(txt, "Seat 2") && !strstr(txt, "seat 2"), "Bob is never seat 2: %s", txt);
+	free(eml);
+	free(txt);
+	/* No token of any kind in any mail, nor in the server's log. */
+	for (int n = 1; n <= mail_count(&sink); n++) {
+		mail_read(&sink, n, &eml, &txt);
+		assert_no_token(&game, "a mail", eml);
+		assert_no_token(&game, "a mail's text", txt);
+		free(eml);
+		free(txt);
+	}
+	char *log = read_all(http_fixture.server.log_path);
+	for (int seat = 0; seat < game.seats; seat++)
+		ck_assert_msg(!strstr(log, game.tokens[seat]), "the server's log holds seat %d's token", seat);
+	ck_assert_msg(!strstr(log, game.admin_token), "the server's log holds the admin token");
+	free(log);
+	sink_stop(&sink);
+}
+END_TEST
+
 START_TEST(test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering)
 {
 	struct sink sink;
@@ -904,6 +1036,7 @@ Suite *test_suite(void)
 		mail,
 		test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe);
 	tcase_add_test(mail, test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering);
+	tcase_add_test(mail, test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_holds_no_token);
 	tcase_add_test(mail, test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed);
 	tcase_add_test(mail, test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address);
 	tcase_add_test(mail, test_confirmation_mails_past_the_address_or_registrant_budget_are_429_and_send_nothing);

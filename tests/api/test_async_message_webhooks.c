@@ -46,7 +46,13 @@ static void hook_register(const char *path, const char *token, const char *extra
 	http_call(&http_fixture.checked, "POST", path, token, body, NULL, &response);
 	ck_assert_msg(response.status == 201, "register: %s", http_describe(&response));
 	snprintf(hook->id, sizeof hook->id, "%s", json_string_value(json_object_get(response.json, "id")));
-	webhook_receiver_set_secret(hook->receiver, json_string_value(json_object_get(response.json, "secret")));
+	/* Only a standard webhook signs, so only it is answered with a secret. */
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	const char *format = json_string_value(json_object_get(response.json, "format"));
+	ck_assert_msg(format && (secret != NULL) == (strcmp(format, "standard") == 0),
+		      "a secret for a standard webhook only: %s", response.body);
+	if (secret)
+		webhook_receiver_set_secret(hook->receiver, secret);
 	snprintf(hook->list, sizeof hook->list, "%s", path);
 	snprintf(hook->path, sizeof hook->path, "%s/%s", path, hook->id);
 	http_response_free(&response);

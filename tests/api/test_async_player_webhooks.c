@@ -46,7 +46,13 @@ static struct webhook_receiver *register_hook(const struct player *player, const
 	snprintf(id, 32, "%s", json_string_value(json_object_get(response.json, "id")));
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "player")), player->id);
 	ck_assert_msg(!json_object_get(response.json, "seat"), "a player webhook has no seat");
-	webhook_receiver_set_secret(receiver, json_string_value(json_object_get(response.json, "secret")));
+	/* Only a standard webhook signs, so only it is answered with a secret. */
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	const char *format = json_string_value(json_object_get(response.json, "format"));
+	ck_assert_msg(format && (secret != NULL) == (strcmp(format, "standard") == 0),
+		      "a secret for a standard webhook only: %s", response.body);
+	if (secret)
+		webhook_receiver_set_secret(receiver, secret);
 	char location[96], expected[96];
 	snprintf(expected, sizeof expected, "/v1/players/me/webhooks/%s", id);
 	ck_assert(http_response_header(&response, "Location", location, sizeof location));
@@ -341,6 +347,36 @@ static void assert_bad(const struct player *player, const char *body, const char
 	http_response_free(&response);
 }
 
+/* A player's standard webhook rotates its secret (only the player's own); a chat one has none. */
+START_TEST(test_a_player_rotates_the_secret_of_its_standard_webhook_only)
+{
+	struct player ann, quinn;
+	make_player("Ann", &ann);
+	make_player("Quinn", &quinn);
+	char hook_id[32], chat_id[32], path[128];
+	struct webhook_receiver *receiver = register_hook(&ann, NULL, hook_id);
+	struct webhook_receiver *chat = register_hook(&ann, ", \"format\": \"slack\"", chat_id);
+	struct http_response response;
+	snprintf(path, sizeof path, "/v1/players/me/webhooks/%s/secret", hook_id);
+	http_call(&http_fixture.checked, "POST", path, quinn.token, NULL, NULL, &response);
+	http_assert_problem(&response, 404, "webhook_not_found");
+	http_response_free(&response);
+	http_call(&http_fixture.checked, "POST", path, ann.token, "{\"overlap_seconds\": 60}", NULL, &response);
+	ck_assert_msg(response.status == 200, "rotate: %s", http_describe(&response));
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	ck_assert_msg(secret && strncmp(secret, "whsec_", 6) == 0, "a new secret: %s", response.body);
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "id")), hook_id);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "overlap_seconds")), 60);
+	http_response_free(&response);
+	snprintf(path, sizeof path, "/v1/players/me/webhooks/%s/secret", chat_id);
+	http_call(&http_fixture.checked, "POST", path, ann.token, NULL, NULL, &response);
+	http_assert_problem(&response, 409, "webhook_not_signed");
+	http_response_free(&response);
+	webhook_receiver_stop(receiver);
+	webhook_receiver_stop(chat);
+}
+END_TEST
+
 START_TEST(test_a_bad_player_webhook_is_400_naming_the_field_and_registers_nothing)
 {
 	struct player ann;
@@ -375,6 +411,7 @@ Suite *test_suite(void)
 	tcase_add_test(hooks, test_a_discord_player_webhook_posts_the_turn_changes_of_the_players_games);
 	tcase_add_test(hooks, test_player_webhooks_are_the_players_alone);
 	tcase_add_test(hooks, test_a_bad_player_webhook_is_400_naming_the_field_and_registers_nothing);
+	tcase_add_test(hooks, test_a_player_rotates_the_secret_of_its_standard_webhook_only);
 	suite_add_tcase(suite, hooks);
 	return suite;
 }

@@ -34,6 +34,7 @@ struct hook {
 	char id[32];
 	int seat; /* -1: the admin's */
 	int your_turn_only;
+	char secret[80]; /* as the registration answered it */
 };
 
 static const char *token_of(const struct http_game *game, int seat)
@@ -82,6 +83,7 @@ static void hook_register(struct http_client *with, const struct http_game *game
 	const char *secret = json_string_value(json_object_get(answer, "secret"));
 	ck_assert_msg(secret && strncmp(secret, "whsec_", 6) == 0, "a secret is whsec_<base64>");
 	webhook_receiver_set_secret(hook->receiver, secret);
+	snprintf(hook->secret, sizeof hook->secret, "%s", secret);
 	char location[160], expected[160];
 	snprintf(expected, sizeof expected, "%s/webhooks/%s", game->path, hook->id);
 	ck_assert_msg(http_response_header(&response, "Location", location, sizeof location) &&
@@ -879,6 +881,124 @@ START_TEST(test_a_deleted_webhook_gets_no_more_deliveries)
 }
 END_TEST
 
+/* ---- Rotating a secret ---- */
+
+/* POST .../webhooks/{id}/secret with `body` (NULL: none): the new secret into out. */
+static void rotate_secret(const struct http_game *game, const struct hook *hook, const char *body, long overlap_s,
+			  char out[80])
+{
+	char path[200];
+	snprintf(path, sizeof path, "%s/webhooks/%s/secret", game->path, hook->id);
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", path, token_of(game, hook->seat), body, NULL, &response);
+	ck_assert_msg(response.status == 200, "rotate: %s", http_describe(&response));
+	const char *secret = json_string_value(json_object_get(response.json, "secret"));
+	ck_assert_msg(secret && strncmp(secret, "whsec_", 6) == 0, "a new secret: %s", response.body);
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "id")), hook->id);
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "overlap_seconds")), overlap_s);
+	ck_assert(json_is_string(json_object_get(response.json, "previous_secret_expires_at")));
+	char cache[64];
+	ck_assert(http_response_header(&response, "Cache-Control", cache, sizeof cache) &&
+		  strcmp(cache, "no-store") == 0);
+	snprintf(out, 80, "%s", secret);
+	http_response_free(&response);
+}
+
+/* Make one move, wait for its event at the hook, and say whether a receiver verifying with
+ * each of secrets[0 .. count) accepts it: accepted[i]. */
+static void move_and_verify(const struct http_game *game, const struct hook *hook, int step, const char *const *secrets,
+			    int count, int *accepted)
+{
+	long version = idle_move(&http_fixture.checked, game, step);
+	double deadline = http_clock() + DELIVERY_TIMEOUT_S * http_slowdown();
+	while (distinct_versions(hook, version, version) < 1 && http_clock() < deadline)
+		http_pause(0.05);
+	ck_assert_msg(distinct_versions(hook, version, version) == 1, "version %ld delivered", version);
+	for (int i = 0; i < count; i++) {
+		webhook_receiver_set_secret(hook->receiver, secrets[i]);
+		int got;
+		struct webhook_delivery *all = webhook_receiver_deliveries(hook->receiver, &got);
+		accepted[i] = -1;
+		for (int d = 0; d < got; d++)
+			if (strcmp(type_of(all[d].body), "event") == 0 &&
+			    json_integer_value(json_object_get(all[d].body, "version")) == version)
+				accepted[i] = all[d].signature_valid && (accepted[i] != 0);
+		webhook_deliveries_free(all, got);
+		ck_assert_msg(accepted[i] >= 0, "the event of version %ld is among the deliveries", version);
+	}
+}
+
+START_TEST(test_a_rotated_secret_and_the_old_one_both_verify_during_the_overlap_then_only_the_new)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
+	struct hook hook;
+	hook_register(&http_fixture.checked, &game, 0, 0, &hook);
+	char first[80], second[80], third[80], fourth[80];
+	snprintf(first, sizeof first, "%s", hook.secret);
+	int accepted[4];
+
+	/* Refusals change nothing: a bad overlap, another seat's token, a chat webhook. */
+	char path[200];
+	snprintf(path, sizeof path, "%s/webhooks/%s/secret", game.path, hook.id);
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{\"overlap_seconds\": -1}", 400,
+		       "invalid_field");
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{\"overlap_seconds\": 604801}", 400,
+		       "invalid_field");
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[0], "{\"overlap\": 5}", 400, "unknown_field");
+	call_expecting(&http_fixture.checked, "POST", path, game.tokens[1], NULL, 404, "webhook_not_found");
+	call_expecting(&http_fixture.checked, "POST", path, game.admin_token, NULL, 404, "webhook_not_found");
+	struct webhook_receiver *channel = webhook_receiver_start();
+	char body[300];
+	snprintf(body, sizeof body, "{\"url\": \"%s\", \"format\": \"discord\"}", webhook_receiver_url(channel));
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", http_game_path(&game, "/webhooks", path, sizeof path), game.tokens[1],
+		  body, NULL, &response);
+	ck_assert_msg(response.status == 201, "register a channel: %s", http_describe(&response));
+	ck_assert_msg(!json_object_get(response.json, "secret"), "a chat webhook gets no secret: %s", response.body);
+	char channel_path[200];
+	snprintf(channel_path, sizeof channel_path, "%s/webhooks/%s/secret", game.path,
+		 json_string_value(json_object_get(response.json, "id")));
+	http_response_free(&response);
+	call_expecting(&http_fixture.checked, "POST", channel_path, game.tokens[1], "{}", 409, "webhook_not_signed");
+	const char *only_first[] = {first};
+	move_and_verify(&game, &hook, 0, only_first, 1, accepted);
+	ck_assert_msg(accepted[0], "before any rotation the registration's secret verifies");
+
+	/* The default overlap (a day): a receiver with the old secret and one with the new both
+	 * accept every delivery. */
+	wait_all_delivered(&http_fixture.checked, &game, DELIVERY_TIMEOUT_S);
+	rotate_secret(&game, &hook, NULL, 86400, second);
+	ck_assert_str_ne(first, second);
+	const char *both[] = {first, second};
+	move_and_verify(&game, &hook, 1, both, 2, accepted);
+	ck_assert_msg(accepted[0] && accepted[1], "during the overlap: old %d, new %d", accepted[0], accepted[1]);
+
+	/* An overlap of one second, waited out: only the new secret verifies. */
+	rotate_secret(&game, &hook, "{\"overlap_seconds\": 1}", 1, third);
+	http_pause(1.5);
+	const char *three[] = {first, second, third};
+	move_and_verify(&game, &hook, 2, three, 3, accepted);
+	ck_assert_msg(!accepted[0] && !accepted[1] && accepted[2], "after the overlap: %d %d %d", accepted[0],
+		      accepted[1], accepted[2]);
+
+	/* Rotating again during an overlap keeps only the secret just replaced; 0 ends it now. */
+	rotate_secret(&game, &hook, "{}", 86400, fourth);
+	const char *four[] = {first, second, third, fourth};
+	move_and_verify(&game, &hook, 3, four, 4, accepted);
+	ck_assert_msg(!accepted[0] && !accepted[1] && accepted[2] && accepted[3], "overlap again: %d %d %d %d",
+		      accepted[0], accepted[1], accepted[2], accepted[3]);
+	char fifth[80];
+	rotate_secret(&game, &hook, "{\"overlap_seconds\": 0}", 0, fifth);
+	const char *five[] = {third, fourth, fifth};
+	move_and_verify(&game, &hook, 4, five, 3, accepted);
+	ck_assert_msg(!accepted[0] && !accepted[1] && accepted[2], "overlap 0: %d %d %d", accepted[0], accepted[1],
+		      accepted[2]);
+	webhook_receiver_stop(channel);
+	hook_stop(&hook);
+}
+END_TEST
+
 START_TEST(test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery)
 {
 	struct http_game game;
@@ -1050,6 +1170,8 @@ Suite *test_suite(void)
 		       test_every_event_reaches_every_webhook_signed_in_order_and_redacted_for_its_registrant);
 	tcase_add_test(webhooks, test_events_arrive_in_the_order_of_their_versions);
 	tcase_add_test(webhooks, test_a_deleted_webhook_gets_no_more_deliveries);
+	tcase_add_test(webhooks,
+		       test_a_rotated_secret_and_the_old_one_both_verify_during_the_overlap_then_only_the_new);
 	tcase_add_test(webhooks, test_a_failing_receiver_is_retried_after_1_2_and_4_seconds_with_the_same_delivery);
 	tcase_add_test(webhooks, test_a_receiver_that_never_answers_does_not_slow_moves);
 	suite_add_tcase(suite, webhooks);

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/places.h"
 #include "deliver/channels.h"
+#include "deliver/summary.h"
 #include "db/store_webhooks.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
@@ -29,28 +31,56 @@ static struct channels_turn about(const struct event *recent, int recent_count)
 				     "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
 				     "https://catan.example.org/#game=0123456789abcdef",
 				     40,
+				     {CHANNELS_TURN, 1u << 1, {0}}, /* seat 1's turn */
 				     recent,
-				     recent_count};
+				     recent_count,
+				     0};
 	return turn;
 }
 
-START_TEST(test_a_channel_hears_of_new_seats_new_phases_and_the_end_only)
+START_TEST(test_a_channel_hears_of_each_turn_of_a_person_discards_offers_to_others_and_the_end_only)
 {
+	static const uint8_t no_bots[GAME_MAX_SEATS] = {0}, seat_1_bot[GAME_MAX_SEATS] = {0, 1, 0, 0};
+	struct channels_moment moment;
 	struct game before = started(), after = before;
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, -1), 0);
-	support_roll(&after, 1, 1); /* roll -> main: same seat, new phase */
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, -1), 1);
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, 0), 1);
-	ck_assert_int_eq(channels_worth_a_message(&before, &after, 1), 0); /* a your_turn hook of seat 1 */
+	ck_assert_int_eq(channels_moment_of(&before, &after, no_bots, -1, &moment), 0);
+	support_roll(&after, 1, 1); /* roll -> main: the same turn, a sub-step of its seat */
+	ck_assert_int_eq(channels_moment_of(&before, &after, no_bots, -1, &moment), 0);
 	struct game next = after;
-	support_next_turn(&next, 1, 1); /* end turn and roll: seat 1 in its main phase */
-	ck_assert_int_eq(channels_worth_a_message(&after, &next, 1), 1);
-	ck_assert_int_eq(channels_worth_a_message(&after, &next, 0), 0);
+	support_next_turn(&next, 1, 1); /* end turn and roll: seat 1's turn */
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_TURN);
+	ck_assert_int_eq(moment.seats, 1u << 1);
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, 1, &moment), 1);
+	ck_assert_int_eq(channels_moment_of(&after, &next, no_bots, 0, &moment), 0);	 /* seat 0's your_turn hook */
+	ck_assert_int_eq(channels_moment_of(&after, &next, seat_1_bot, -1, &moment), 0); /* a bot's turn: nothing */
+	/* A 7: the seats other than the roller that owe a discard, people only. */
+	struct game seven = next;
+	seven.phase = GAME_PHASE_DISCARD;
+	seven.players[0].discard_owed = 4;
+	seven.players[1].discard_owed = 5;
+	ck_assert_int_eq(channels_moment_of(&next, &seven, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_DISCARD);
+	ck_assert_int_eq(moment.seats, 1u << 0);
+	static const uint8_t seat_0_bot[GAME_MAX_SEATS] = {1, 0, 0, 0};
+	ck_assert_int_eq(channels_moment_of(&next, &seven, seat_0_bot, -1, &moment), 0);
+	/* A new offer of seat 1's to seats 0 and 2: those two; its answers post nothing. */
+	struct game offered = next;
+	offered.offers[0] = (struct game_offer){.id = 7, .from = 1, .to = 1u << 0 | 1u << 2};
+	offered.offers[0].give[RESOURCE_ORE] = 1;
+	ck_assert_int_eq(channels_moment_of(&next, &offered, no_bots, -1, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_OFFER);
+	ck_assert_int_eq(moment.seats, 1u << 0 | 1u << 2);
+	ck_assert_int_eq(moment.offer.id, 7);
+	struct game answered = offered;
+	answered.offers[0].declined = 1u << 0;
+	ck_assert_int_eq(channels_moment_of(&offered, &answered, no_bots, -1, &moment), 0);
 	struct game over = next;
 	over.phase = GAME_PHASE_FINISHED;
 	over.winner = 2;
-	ck_assert_int_eq(channels_worth_a_message(&next, &over, 0), 1);
-	ck_assert_int_eq(channels_worth_a_message(&over, &over, -1), 0);
+	ck_assert_int_eq(channels_moment_of(&next, &over, no_bots, 0, &moment), 1);
+	ck_assert_int_eq(moment.kind, CHANNELS_END);
+	ck_assert_int_eq(channels_moment_of(&over, &over, no_bots, -1, &moment), 0);
 }
 END_TEST
 
@@ -71,7 +101,12 @@ START_TEST(test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape)
 	json_t *embed = json_array_get(json_object_get(body, "embeds"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(embed, "url")), turn.game_url);
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(embed, "image"), "url")), turn.board_url);
-	ck_assert_str_eq(json_string_value(json_object_get(embed, "description")), "No moves yet.");
+	ck_assert_str_eq(json_string_value(json_object_get(embed, "description")),
+			 "**Since your last turn**\nNothing that concerns you happened since your last turn.");
+	const char *title = json_string_value(json_object_get(embed, "title"));
+	ck_assert_msg(title && strstr(title, "<!channel>") == NULL && strstr(title, "version") == NULL &&
+			      strncmp(title, "Turn ", 5) == 0,
+		      "a title names the turn, no version: %s", text);
 	/* Discord pings exactly the mention the message holds, nothing it might parse. */
 	json_t *allowed = json_object_get(body, "allowed_mentions");
 	ck_assert_msg(json_is_array(json_object_get(allowed, "parse")) &&
@@ -114,15 +149,58 @@ START_TEST(test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_pic
 }
 END_TEST
 
+/* A turn's message names places by the one rule GET /board publishes (codec/places.h) and
+ * tells the seat what concerns it: its production, not the others'; not the offers. */
+START_TEST(test_a_turn_message_names_places_as_the_board_does_and_tells_what_concerns_the_seat)
+{
+	struct game game = started();
+	support_roll(&game, 1, 1);
+	support_next_turn(&game, 1, 1); /* seat 1's turn */
+	struct event recent[4];
+	memset(recent, 0, sizeof recent);
+	recent[0].type = EVENT_SETTLEMENT_BUILT;
+	recent[0].seat = 0;
+	recent[0].node = 20;
+	recent[1].type = EVENT_RESOURCES_PRODUCED;
+	recent[1].gains[0][RESOURCE_ORE] = 2;
+	recent[1].gains[1][RESOURCE_WOOL] = 1;
+	recent[2].type = EVENT_TRADE_OFFERED;
+	recent[2].seat = 0;
+	recent[2].trade = 4;
+	recent[3].type = EVENT_ROBBER_MOVED;
+	recent[3].seat = 0;
+	recent[3].hex = 7;
+	struct channels_turn turn = about(recent, 4);
+	char *text = channels_message(STORE_FORMAT_DISCORD, NULL, &game, &turn);
+	json_t *body = json_loads(text, 0, NULL);
+	const char *description =
+		json_string_value(json_object_get(json_array_get(json_object_get(body, "embeds"), 0), "description"));
+	char node[PLACES_NAME_SIZE], hex[PLACES_NAME_SIZE], expected[2 * PLACES_NAME_SIZE];
+	places_node(&game.board, game.options.edition, 20, node, sizeof node);
+	places_hex(&game.board, game.options.edition, 7, hex, sizeof hex);
+	snprintf(expected, sizeof expected, "- Alice built a settlement at %s.", node);
+	ck_assert_msg(description && strstr(description, expected), "%s in: %s", expected, text);
+	snprintf(expected, sizeof expected, "- Alice moved the robber to %s.", hex);
+	ck_assert_msg(strstr(description, expected), "%s in: %s", expected, text);
+	ck_assert_msg(strstr(description, "got 1 wool.") && !strstr(description, "2 ore"),
+		      "the seat's production only: %s", text);
+	ck_assert_msg(!strstr(description, "offer"), "no offers: %s", text);
+	ck_assert_msg(!strstr(description, "intersection") && !strstr(description, "hex 7"), "no ids: %s", text);
+	json_decref(body);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_the_end_of_the_game_names_the_winner)
 {
 	struct game game = started();
 	game.phase = GAME_PHASE_FINISHED;
 	game.winner = 0;
 	struct channels_turn turn = about(NULL, 0);
+	turn.moment = (struct channels_moment){CHANNELS_END, 1u << 0, {0}};
 	char *text = channels_message(STORE_FORMAT_DISCORD, "{\"0\": \"<@41>\"}", &game, &turn);
-	ck_assert_msg(strstr(text, "\"content\":\"<@41> Alice won the game with"), "%s", text);
-	ck_assert_msg(strstr(text, "finished"), "%s", text);
+	ck_assert_msg(strstr(text, "\"content\":\"<@41> **Alice** won the game with"), "%s", text);
+	ck_assert_msg(strstr(text, "Final points: Alice ") && strstr(text, "\"title\":\"Game over\""), "%s", text);
 	free(text);
 }
 END_TEST
@@ -197,8 +275,10 @@ static struct channels_turn hostile_about(const struct event *recent, int recent
 				     "https://catan.example.org/v1/games/0123456789abcdef/board.png?version=40",
 				     "https://catan.example.org/#game=0123456789abcdef",
 				     40,
+				     {CHANNELS_TURN, 1u << 1, {0}}, /* seat 1's turn */
 				     recent,
-				     recent_count};
+				     recent_count,
+				     0};
 	return turn;
 }
 
@@ -260,9 +340,10 @@ START_TEST(test_a_hostile_name_pings_nobody_and_links_nowhere_in_discord)
 	/* The winner's mention, and a nickname mention written as a user's. */
 	game.phase = GAME_PHASE_FINISHED;
 	game.winner = 2;
+	turn.moment = (struct channels_moment){CHANNELS_END, 1u << 2, {0}};
 	text = channels_message(STORE_FORMAT_DISCORD, "{\"2\": \"<@!43>\"}", &game, &turn);
-	ck_assert_msg(strstr(text, "\"content\":\"<@43> @\xe2\x80\x8b"
-				   "everyone won the game") &&
+	ck_assert_msg(strstr(text, "\"content\":\"<@43> **@\xe2\x80\x8b"
+				   "everyone** won the game") &&
 			      strstr(text, "\"allowed_mentions\":{\"parse\":[],\"users\":[\"43\"],\"roles\":[]}"),
 		      "%s", text);
 	free(text);
@@ -303,7 +384,8 @@ Suite *test_suite(void)
 {
 	Suite *suite = suite_create("channels");
 	TCase *tcase = tcase_create("channels");
-	tcase_add_test(tcase, test_a_channel_hears_of_new_seats_new_phases_and_the_end_only);
+	tcase_add_test(tcase, test_a_turn_message_names_places_as_the_board_does_and_tells_what_concerns_the_seat);
+	tcase_add_test(tcase, test_a_channel_hears_of_each_turn_of_a_person_discards_offers_to_others_and_the_end_only);
 	tcase_add_test(tcase, test_a_discord_message_mentions_the_seat_and_keeps_to_discords_shape);
 	tcase_add_test(tcase, test_a_slack_message_escapes_names_but_not_mentions_and_shows_the_picture);
 	tcase_add_test(tcase, test_the_end_of_the_game_names_the_winner);

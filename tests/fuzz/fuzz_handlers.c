@@ -105,6 +105,16 @@ void handle_delete_webhook(struct http_request *request)
 	(void)request;
 }
 
+void handle_rotate_webhook_secret(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_rotate_player_webhook_secret(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_post_mail(struct http_request *request)
 {
 	(void)request;

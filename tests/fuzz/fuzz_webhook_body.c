@@ -194,7 +194,9 @@ static void check_messages(const json_t *body, const struct registration_webhook
 				     "https://catan.example.org/board.png?version=1",
 				     "https://catan.example.org/#game=0123456789abcdef",
 				     1,
+				     {CHANNELS_TURN, 0x0f, {0}},
 				     NULL,
+				     0,
 				     0};
 	for (int s = 0; s < GAME_MAX_SEATS; s++) {
 		snprintf(names_text[s], sizeof names_text[s], "%s", sources[s]);
@@ -211,6 +213,10 @@ static void check_messages(const json_t *body, const struct registration_webhook
 	turn.recent_count = 2;
 	for (int index = 0; index < FUZZ_STATES; index++) {
 		const struct game *state = fuzz_state(index);
+		/* Every kind of message, calling every seat. */
+		turn.moment.kind = (enum channels_kind)(CHANNELS_TURN + index % (CHANNELS_DIGEST - CHANNELS_TURN + 1));
+		turn.moment.offer.from = 1;
+		turn.moment.offer.id = 3;
 		char *text = channels_message(read->format, read->mentions, state, &turn);
 		json_t *message = json_loads(text, 0, NULL);
 		if (!json_is_object(message))

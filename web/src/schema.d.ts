@@ -788,7 +788,9 @@ export interface paths {
          *     notes. Deliveries come from an outbox written with the events, so each arrives at
          *     least once, even across a server crash; a failed delivery is retried after 1 s, 2 s,
          *     4 s ... (doubling, at most an hour). Moves never wait for deliveries. The signing
-         *     `secret` is shown only in this response. Registering twice registers two webhooks.
+         *     `secret` is shown only in this response (replace it with rotateWebhookSecret, the old
+         *     one valid for an overlap); a chat webhook signs nothing and gets none. Registering
+         *     twice registers two webhooks.
          *
          *     Destinations: unless the operator allows private targets (`WEBHOOK_ALLOW_PRIVATE=1`),
          *     the URL must reach a public address: no credentials in the URL, no loopback, private,
@@ -811,11 +813,23 @@ export interface paths {
          *     given to a bot), its webhooks are removed in the same transaction.
          *
          *     Chat channels: `format: "discord"` or `"slack"` registers a Discord or Slack incoming
-         *     webhook URL instead. It gets no signed events but one short message, written for
-         *     people, whenever whom the game waits for changes (a new seat, or a new phase) and one
-         *     when the game ends: whose turn (with the seat's mention from `mentions`, e.g. `<@123>`), what
-         *     the game waits for, the last moves in words, a link to the game in the web client
-         *     (`<PUBLIC_URL>/#game=<id>`, no token) and the PNG of the board at that version.
+         *     webhook URL instead. It gets no signed events (and no `secret`) but messages written
+         *     for people, few enough to keep a channel unmuted: one when a person's seat begins a
+         *     turn (a starting placement counts as one), naming that seat once (its mention from
+         *     `mentions`, e.g. `<@123>`), saying what it must do and, in words, what happened since
+         *     that seat's last turn that concerns it (rolls, its production, the robber, steals
+         *     from it, trades it was part of, builds with places named as `GET .../board` names
+         *     them: "Bob built a settlement at the corner of grain 9, ore 8 and the coast"); one
+         *     when a 7 makes people other than the roller discard, and one when an offer is
+         *     addressed to people other than the seat whose turn it is (those seats must act
+         *     mid-turn); and one summary with every seat's final points when the game ends.
+         *     Nothing for the other sub-steps of a turn, and nothing for the turns of bot seats
+         *     (or seats away), which are never mentioned. Each message links the game in the web
+         *     client (`<PUBLIC_URL>/#game=<id>`, no token) and shows the PNG of the board at that
+         *     version; titles name the moment ("Turn 12: Bob"), never a version or an id. For
+         *     slow games, `schedule: "digest"` posts at most one message every `digest_hours`
+         *     (default 24) instead: everything since the last digest, whom the game waits for
+         *     (mentioned), the link and the picture.
          *     Discord gets `{"content", "embeds": [{"title", "description", "url", "image": {"url"}}],
          *     "allowed_mentions"}` (content at most 2000 characters), Slack `{"text", "blocks": [a
          *     mrkdwn section, an image block]}`; no signature headers. Seat names are escaped for the
@@ -910,6 +924,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/webhooks/{wid}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description With the token that registered the webhook only (anyone else: `404 webhook_not_found`,
+         *     as for an id that does not exist).
+         *
+         *     A standard webhook gets a new signing secret, shown once in the answer. The secret
+         *     it replaces stays valid for `overlap_seconds` (the body's, 0 to 604800; default
+         *     86400, a day): until `previous_secret_expires_at` every delivery carries two
+         *     signatures in `webhook-signature`, `v1,<with the new secret> v1,<with the old>`
+         *     (Standard Webhooks allows several, space-separated), so a receiver still verifying
+         *     with the old secret and one already verifying with the new both accept it; after
+         *     that only the new one signs. Deploy the new secret to the receiver within the
+         *     overlap. Rotating again during an overlap keeps only the secret just replaced valid
+         *     (an older one stops at once); `overlap_seconds: 0` stops the old one at once (a
+         *     secret that leaked). Pending deliveries are signed with the secrets valid when they
+         *     are sent. No body, `{}` or `{"overlap_seconds": N}`. A chat webhook (`discord`,
+         *     `slack`) signs nothing and has no secret: `409 webhook_not_signed`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/mail": {
         parameters: {
             query?: never;
@@ -943,9 +1002,15 @@ export interface paths {
          *     (default 900 s; a turn that comes sooner is mailed when the interval is over, if it is
          *     still the seat's turn), and one when the game ends. A mail has the subject `Your turn
          *     in Catan game <id>: <what the game waits for>`, a plain-text and an HTML part with the
-         *     summary and the last moves, the board picture as a link (`board.png?version=N` from
-         *     `PUBLIC_URL`) and a link to the game in the web client without the seat's token (the
-         *     token is the seat: it is not put into mails, which get forwarded). Every mail carries
+         *     summary, who the reader is (the seat's name and its number counted from 0, as
+         *     everywhere in the API), every move since the end of the reader's last turn (one a
+         *     line, as the seat may see them, places named as `GET .../board` names them; at most
+         *     400, the mail says when earlier ones are left out), the board picture as a link
+         *     (`board.png?version=N` from `PUBLIC_URL`) and a link to the game in the web client,
+         *     `<PUBLIC_URL>/#game=<id>`, which opens the reader's seat in the browser that kept
+         *     the seat link. No token of any kind is in a mail (the token is the seat; mails get
+         *     forwarded): the only codes are the registration's own confirm and unsubscribe
+         *     codes. The last mail gives the winner and every seat's final points. Every mail carries
          *     `List-Unsubscribe` and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
          *     Mails go through the webhook outbox: a relay that is down delays them (retried after
          *     1 s, 2 s, 4 s ... at most an hour), moves never wait for them.
@@ -1395,7 +1460,7 @@ export interface paths {
          *     backoff, `Retry-After`, disabling and delivery log of game webhooks. The body is a
          *     game webhook's: `url`, `events` (`all` or `your_turn`), `format`, `mentions` (keys are
          *     seat numbers, as in a game webhook: the seat a message names, in whichever game).
-         *     At most 10 per player (`409 too_many_webhooks`). The `secret` is shown only here.
+         *     At most 10 per player (`409 too_many_webhooks`). The `secret` (standard webhooks only) is shown only here.
          */
         post: operations["createPlayerWebhook"];
         delete?: never;
@@ -1454,6 +1519,46 @@ export interface paths {
         get: operations["listPlayerWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/webhooks/{wid}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a player webhook's signing secret
+         * @description As rotateWebhookSecret, for one of the player's webhooks (another player's: `404
+         *     webhook_not_found`).
+         *
+         *     A standard webhook gets a new signing secret, shown once in the answer. The secret
+         *     it replaces stays valid for `overlap_seconds` (the body's, 0 to 604800; default
+         *     86400, a day): until `previous_secret_expires_at` every delivery carries two
+         *     signatures in `webhook-signature`, `v1,<with the new secret> v1,<with the old>`
+         *     (Standard Webhooks allows several, space-separated), so a receiver still verifying
+         *     with the old secret and one already verifying with the new both accept it; after
+         *     that only the new one signs. Deploy the new secret to the receiver within the
+         *     overlap. Rotating again during an overlap keeps only the secret just replaced valid
+         *     (an older one stops at once); `overlap_seconds: 0` stops the old one at once (a
+         *     secret that leaked). Pending deliveries are signed with the secrets valid when they
+         *     are sent. No body, `{}` or `{"overlap_seconds": N}`. A chat webhook (`discord`,
+         *     `slack`) signs nothing and has no secret: `409 webhook_not_signed`.
+         */
+        post: operations["rotatePlayerWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1719,7 +1824,7 @@ export interface components {
             instance?: string;
         };
         /** @description Every problem code, by status. See RuleCode for the 422 refusals of the rules. */
-        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "game_not_started" | "game_not_finished") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
+        ProblemCode: components["schemas"]["BadRequestCode"] | components["schemas"]["UnauthorizedCode"] | components["schemas"]["ForbiddenCode"] | components["schemas"]["NotFoundCode"] | ("method_not_allowed" | "version_conflict" | "precondition_failed" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "create_quota" | "player_quota" | "import_quota" | "away_quota" | "waiting_quota" | "mail_quota" | "internal_error" | "database_unavailable" | "shutting_down" | "render_busy" | "import_busy" | "too_many_waiting" | "too_many_webhooks" | "webhook_not_signed" | "game_not_started" | "game_not_finished") | components["schemas"]["LobbyConflictCode"] | "import_refused" | ("mail_link_invalid" | "mail_disabled") | components["schemas"]["RuleCode"];
         /**
          * @description 400 codes. `invalid_json`: the body is not JSON; `unknown_field`: a member the request
          *     may not carry; `missing_field`: a required member is absent; `invalid_field`: a value of
@@ -2923,6 +3028,17 @@ export interface components {
             mentions?: {
                 [key: string]: string;
             };
+            /**
+             * @description Chat formats only (400 with `standard`): `every_turn` (default), a message per turn of a person's seat (see createWebhook); `digest`, for slow games, at most one message every `digest_hours`: everything since the last digest and whom the game waits for (a move sooner waits until the interval is over; the first digest goes out at the first move).
+             * @default every_turn
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /**
+             * @description With `schedule: digest` only (400 otherwise): the least time between two digests, in hours.
+             * @default 24
+             */
+            digest_hours?: number;
         };
         /** @description A registered receiver (without its secret). */
         Webhook: {
@@ -2950,11 +3066,36 @@ export interface components {
             disabled_at?: components["schemas"]["Timestamp"];
             /** @description Why it was disabled, with the last failure's coarse reason (only when disabled). */
             disabled_reason?: string;
+            /**
+             * @description Chat webhooks only: `every_turn` or `digest`.
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /** @description With `schedule: digest` only: the least time between two digests, in hours. */
+            digest_hours?: number;
         };
-        /** @description A new receiver, with its signing secret (shown once). */
+        /** @description A new receiver; a standard one with its signing secret (shown once). A chat webhook (`discord`, `slack`) gets no `secret`: its messages are not signed. */
         CreatedWebhook: components["schemas"]["Webhook"] & {
-            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. */
+            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. Only for `format: standard`; replace it with rotateWebhookSecret. */
+            secret?: string;
+        };
+        /** @description How long the replaced secret stays valid. */
+        RotateWebhookSecretRequest: {
+            /**
+             * @description Seconds the old secret still signs deliveries (beside the new one); 0 stops it at once.
+             * @default 86400
+             */
+            overlap_seconds?: number;
+        };
+        /** @description A standard webhook's new signing secret (shown once). */
+        RotatedWebhookSecret: {
+            id: components["schemas"]["WebhookId"];
+            /** @description `whsec_` + a base64 key: the new HMAC-SHA256 key. */
             secret: string;
+            /** @description Until when the old secret signs deliveries too (now, for an overlap of 0). */
+            previous_secret_expires_at: components["schemas"]["Timestamp"];
+            /** @description The overlap granted. */
+            overlap_seconds: number;
         };
         /** @description The webhooks. */
         WebhookList: {
@@ -2986,11 +3127,18 @@ export interface components {
             disabled_at?: components["schemas"]["Timestamp"];
             /** @description Why it was disabled (only when disabled). */
             disabled_reason?: string;
+            /**
+             * @description Chat webhooks only: `every_turn` or `digest`.
+             * @enum {string}
+             */
+            schedule?: "every_turn" | "digest";
+            /** @description With `schedule: digest` only: the least time between two digests, in hours. */
+            digest_hours?: number;
         };
-        /** @description A new player webhook, with its signing secret (shown once). */
+        /** @description A new player webhook; a standard one with its signing secret (shown once). A chat webhook gets no `secret`: its messages are not signed. */
         CreatedPlayerWebhook: components["schemas"]["PlayerWebhook"] & {
-            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. */
-            secret: string;
+            /** @description `whsec_` + a base64 key: the HMAC-SHA256 key for the signatures. Only for `format: standard`; replace it with rotatePlayerWebhookSecret. */
+            secret?: string;
         };
         /** @description The player's webhooks. */
         PlayerWebhookList: {
@@ -6032,6 +6180,82 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret (shown once; keep it). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description A chat webhook has no secret (`webhook_not_signed`), or the game waits for players (`game_not_started`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "webhook_not_signed" | "game_not_started";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getMail: {
         parameters: {
             query?: never;
@@ -7192,6 +7416,76 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rotatePlayerWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id, as returned when it was registered.
+                 * @example wh_4f1c9a2e7b30d856
+                 */
+                wid: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret (shown once; keep it). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description A chat webhook has no secret (`webhook_not_signed`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 409;
+                        /** @enum {string} */
+                        code?: "webhook_not_signed";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getMyFeed: {
         parameters: {
             query?: {
@@ -7411,7 +7705,7 @@ export interface operations {
                  */
                 "webhook-timestamp": number;
                 /**
-                 * @description One or more space-separated signatures, each `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`.
+                 * @description One or more space-separated signatures, each `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`: one with the secret, and during a rotation's overlap (rotateWebhookSecret) a second one with the secret it replaced. Accept the delivery when any of them verifies.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
