@@ -199,8 +199,16 @@ static void add_trade_moves(struct move_list *list, const struct game *g, int se
 static void add_maritime_trades(struct move_list *list, const struct game *g, int seat)
 {
 	const uint8_t *hand = g->players[seat].resources;
+	unsigned harbor_kinds = 0;
+	int harbors_read = 0;
 	for (int give = 0; give < RESOURCE_COUNT; give++) {
-		unsigned rates = game_maritime_rates(g, seat, give);
+		if (hand[give] < 2)
+			continue; /* no rate is below 2: nothing to list */
+		if (!harbors_read) {
+			harbor_kinds = game_harbor_kinds(g, seat);
+			harbors_read = 1;
+		}
+		unsigned rates = game_maritime_rates_from(harbor_kinds, give);
 		for (int want = 0; want < RESOURCE_COUNT; want++) {
 			if (want == give)
 				continue;

@@ -109,7 +109,7 @@ MUTANTS = [
      [("engine/rules.c", "\tif (give < 0 || want < 0)\n\t\treturn ERROR_MARITIME_RATE;",
        "\tif (give < 0 || want < 0 || want_count != 1)\n\t\treturn ERROR_MARITIME_RATE;")]),
     ("maritime_generic_harbor_ignored", "a generic harbor gives no 3:1",
-     [("engine/game.c", "\t\telse if (kind == HARBOR_GENERIC)\n\t\t\trates |= 1u << 3;", "")]),
+     [("engine/game.h", "\tif (harbor_kinds >> HARBOR_GENERIC & 1u)\n\t\trates |= 1u << 3;\n", "")]),
     ("maritime_harbor_by_road", "a harbor reached only by a road counts",
      [("engine/game.c", "uint64_t buildings = game->players[seat].buildings;",
        "uint64_t buildings = game->players[seat].buildings | game->players[seat].road_nodes;")]),
