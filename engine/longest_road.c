@@ -4,7 +4,8 @@
  * A route is a trail: it may revisit an intersection (a loop, a figure-eight) but uses each
  * road at most once. It may start or end at an intersection holding an opponent's building
  * but never pass through one. A seat has at most 15 roads, so an exhaustive depth-first
- * search from every intersection its roads touch is cheap (the used roads are a bit mask).
+ * search (the used roads are a bit mask) is cheap; it starts only from the nodes a longest
+ * trail can be made to start at (start_nodes()), not from every node the roads touch.
  *
  * Holder rule (RULES.md 8, ruling from 000's FAQ and 001): a holder keeps the card while it
  * still has 5+ and nobody is strictly longer; when that fails (someone built past it, or
@@ -38,15 +39,54 @@ static int extend(const struct game *game, int seat, int node, struct board_edge
 	return best;
 }
 
+/* The seat's roads as a list, and the nodes a longest trail need not start elsewhere than:
+ * every node of degree 1 or 3 in the seat's road graph and every node holding an
+ * opponent's building. A longest trail from a degree-2 open node v either leaves v's
+ * second road unused (then prepending it gives a longer trail, so it was not the longest)
+ * or comes back through it and ends at v: a closed trail, which can start as well at any
+ * of its nodes; one of degree 3 if it has one, and if it has none, the trail is its whole
+ * component, a bare cycle, searched from all its nodes. */
+static uint64_t start_nodes(const struct game *game, int seat, int8_t *edges, int *edge_count)
+{
+	const struct game_player *player = &game->players[seat];
+	uint64_t once = 0, twice = 0, thrice = 0;
+	int count = 0;
+	for (int w = 0; w < 2; w++) {
+		uint64_t bits = player->roads.word[w];
+		while (bits) {
+			int edge = 64 * w + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			edges[count++] = (int8_t)edge;
+			uint64_t ends = board_edge_node_mask[edge];
+			thrice |= twice & ends;
+			twice |= once & ends;
+			once |= ends;
+		}
+	}
+	*edge_count = count;
+	uint64_t blocked = game->occupied_nodes & ~player->buildings;
+	uint64_t starts = player->road_nodes & (~(twice & ~thrice) | blocked);
+	uint64_t reached = starts, before;
+	do {
+		before = reached;
+		for (int i = 0; i < count; i++) {
+			uint64_t ends = board_edge_node_mask[edges[i]];
+			if (reached & ends)
+				reached |= ends;
+		}
+	} while (reached != before && (player->road_nodes & ~reached));
+	return starts | (player->road_nodes & ~reached);
+}
+
 int longest_road_length(const struct game *game, int seat)
 {
-	uint64_t nodes = game->players[seat].road_nodes;
+	int8_t edges[BOARD_EDGES];
+	int edge_count;
+	uint64_t nodes = start_nodes(game, seat, edges, &edge_count);
 	int best = 0;
 	while (nodes) {
 		int node = __builtin_ctzll(nodes);
 		nodes &= nodes - 1;
-		/* A trail starting at an inner node of a longer trail is never the longest, except
-		 * in loops; starting everywhere keeps the search simple and exact. */
 		struct board_edge_set used = {{0, 0}};
 		int length = extend(game, seat, node, &used);
 		if (length > best)
