@@ -128,10 +128,6 @@ enum playout_result playout_step(struct playout_game *playout, struct command *s
 {
 	if (!playout_choose(&playout->state, &playout->options, &playout->chooser, scratch, seat, command))
 		return PLAYOUT_OVER;
-	struct game after;
-	*refused = rules_decide_seeded(&playout->state, playout->seed, *seat, command, events, &after);
-	if (*refused != ERROR_OK)
-		return PLAYOUT_REFUSED;
-	memcpy(&playout->state, &after, sizeof after);
-	return PLAYOUT_MOVED;
+	*refused = rules_decide_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
+	return *refused == ERROR_OK ? PLAYOUT_MOVED : PLAYOUT_REFUSED;
 }

@@ -1,10 +1,10 @@
 /*
  * rules.c - the rules of the Catan base game as a decision function.
  *
- * A decision works on a private copy of the state: each event it emits is applied to the
- * copy at once, so later checks (Longest Road after a road, the win after anything) see the
- * consequences of earlier events of the same command. Nothing is emitted until every check
- * of the command itself has passed, so a refusal produces no events.
+ * A decision works on a private copy of the state (rules_decide()), or on the caller's
+ * state itself (rules_decide_in_place()): each event it emits is applied to it at once, so later checks (Longest Road
+ * after a road, the win after anything) see the consequences of earlier events of the same command. Nothing is emitted
+ * until every check of the command itself has passed, so a refusal produces no events.
  *
  * Order of checks for a command: game started and not finished; seat in range; whose turn
  * (only discards and trade answers/counter-offers are allowed off-turn); the phase; the
@@ -38,36 +38,36 @@ const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
 };
 
 struct decision {
-	struct game state;
+	struct game *state; /* decided in place: the caller's copy, or the game itself */
 	struct event_list *out;
 };
 
 static void emit(struct decision *d, const struct event *event)
 {
 	d->out->events[d->out->count++] = *event;
-	apply_event(&d->state, event);
+	apply_event(d->state, event);
 }
 
 /* After a road or settlement in the main game: has Longest Road changed hands? */
 static void check_longest_road(struct decision *d)
 {
-	int holder = longest_road_holder(&d->state);
-	if (holder == d->state.longest_road)
+	int holder = longest_road_holder(d->state);
+	if (holder == d->state->longest_road)
 		return;
 	struct event event;
 	event_init(&event, EVENT_LONGEST_ROAD_CHANGED);
 	event.seat = (int8_t)holder;
-	event.other = d->state.longest_road;
+	event.other = d->state->longest_road;
 	emit(d, &event);
 }
 
 static void check_largest_army(struct decision *d, int seat)
 {
-	int holder = d->state.largest_army;
-	int knights = d->state.players[seat].knights_played;
+	int holder = d->state->largest_army;
+	int knights = d->state->players[seat].knights_played;
 	if (holder == seat || knights < 3)
 		return;
-	if (holder >= 0 && knights <= d->state.players[holder].knights_played)
+	if (holder >= 0 && knights <= d->state->players[holder].knights_played)
 		return;
 	struct event event;
 	event_init(&event, EVENT_LARGEST_ARMY_CHANGED);
@@ -80,7 +80,7 @@ static void check_largest_army(struct decision *d, int seat)
  * start of a turn it reached 10 before. */
 static void check_win(struct decision *d)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (!game_in_progress(g) || game_in_setup(g))
 		return;
 	int seat = g->turn_seat;
@@ -158,6 +158,14 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 	return rules_decide(game, seat, command, &rng, out, after);
 }
 
+enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					struct event_list *out)
+{
+	struct rng rng;
+	rng_init(&rng, seed, game->version);
+	return rules_decide_in_place(game, seat, command, &rng, out);
+}
+
 enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game)
 {
 	struct rng rng;
@@ -189,9 +197,9 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	else
 		created.setup.first_seat = (int8_t)roll_first_seat(&created.setup, options->seats, rng);
 
-	struct decision d;
-	memset(&d.state, 0, sizeof d.state);
-	d.out = out;
+	struct game state;
+	memset(&state, 0, sizeof state);
+	struct decision d = {&state, out};
 	emit(&d, &created);
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
@@ -199,7 +207,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	/* The preset opening is the draft played from a script, so it produces the very events
 	 * (and starting resources) a draft would. */
 	for (int step = 0; step < 2 * options->seats; step++) {
-		int seat = game_setup_seat(&d.state, step);
+		int seat = game_setup_seat(&state, step);
 		int round = step < options->seats ? 0 : 1;
 		struct command place;
 		command_init(&place, COMMAND_BUILD_SETTLEMENT);
@@ -294,15 +302,15 @@ static void emit_starting_resources(struct decision *d, int seat, int node)
 	event_init(&event, EVENT_RESOURCES_PRODUCED);
 	for (int k = 0; k < 3; k++) {
 		int hex = board_node_hexes[node][k];
-		if (hex >= 0 && d->state.board.terrain[hex] != TERRAIN_DESERT)
-			event.gains[seat][d->state.board.terrain[hex]]++;
+		if (hex >= 0 && d->state->board.terrain[hex] != TERRAIN_DESERT)
+			event.gains[seat][d->state->board.terrain[hex]]++;
 	}
 	emit(d, &event);
 }
 
 static enum error decide_build_settlement(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -346,7 +354,7 @@ static enum error check_road_site(const struct game *g, int seat, int edge)
 
 static enum error decide_build_road(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -374,7 +382,7 @@ static enum error decide_build_road(struct decision *d, int seat, const struct c
 
 static enum error decide_build_city(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -401,7 +409,7 @@ static enum error decide_build_city(struct decision *d, int seat, const struct c
  * which takes what is left. */
 static void emit_production(struct decision *d, int total)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	struct event event;
 	event_init(&event, EVENT_RESOURCES_PRODUCED);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
@@ -441,7 +449,7 @@ static void emit_production(struct decision *d, int total)
 
 static enum error decide_roll(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -475,7 +483,7 @@ static enum error decide_roll(struct decision *d, int seat, const struct command
 
 static enum error decide_discard(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (g->phase != GAME_PHASE_DISCARD || g->players[seat].discard_owed == 0)
 		return ERROR_NO_DISCARD_OWED;
 	if (resource_total(c->resources) != g->players[seat].discard_owed)
@@ -516,7 +524,7 @@ static void emit_robbery(struct decision *d, int seat, int hex, int victim, stru
 	emit(d, &event);
 	if (victim < 0)
 		return;
-	const uint8_t *hand = d->state.players[victim].resources;
+	const uint8_t *hand = d->state->players[victim].resources;
 	int pick = (int)rng_below(rng, (uint32_t)resource_total(hand));
 	int resource = 0;
 	while (pick >= hand[resource])
@@ -530,7 +538,7 @@ static void emit_robbery(struct decision *d, int seat, int hex, int victim, stru
 
 static enum error decide_move_robber(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -548,7 +556,7 @@ static enum error decide_move_robber(struct decision *d, int seat, const struct 
 
 static enum error decide_buy_development(struct decision *d, int seat, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -607,7 +615,7 @@ static void emit_card_played(struct decision *d, enum event_type type, int seat)
 
 static enum error decide_play_knight(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_KNIGHT);
 	if (error != ERROR_OK || (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
 		return error;
@@ -638,7 +646,7 @@ static enum error check_free_roads(const struct game *g, int seat, const int8_t 
 
 static enum error decide_play_road_building(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_ROAD_BUILDING);
 	if (error != ERROR_OK)
 		return error;
@@ -670,7 +678,7 @@ static enum error decide_play_road_building(struct decision *d, int seat, const 
 
 static enum error decide_play_year_of_plenty(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_YEAR_OF_PLENTY);
 	if (error != ERROR_OK)
 		return error;
@@ -690,7 +698,7 @@ static enum error decide_play_year_of_plenty(struct decision *d, int seat, const
 
 static enum error decide_play_monopoly(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_MONOPOLY);
 	if (error != ERROR_OK)
 		return error;
@@ -726,7 +734,7 @@ static int single_resource(const uint8_t counts[RESOURCE_COUNT], int *count)
 
 static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -757,7 +765,7 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 
 static enum error decide_offer_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_main(g);
 	if (error != ERROR_OK)
 		return error;
@@ -816,7 +824,7 @@ static enum error find_open_offer(const struct game *g, int id, const struct gam
 
 static enum error decide_answer_trade(struct decision *d, int seat, const struct command *c, int accept)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	const struct game_offer *offer;
 	enum error error = find_open_offer(g, c->trade, &offer);
 	if (error != ERROR_OK)
@@ -839,7 +847,7 @@ static enum error decide_answer_trade(struct decision *d, int seat, const struct
 
 static enum error decide_confirm_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	const struct game_offer *offer;
 	if (error != ERROR_OK || (error = find_open_offer(g, c->trade, &offer)) != ERROR_OK)
@@ -871,7 +879,7 @@ static enum error decide_confirm_trade(struct decision *d, int seat, const struc
 
 static enum error decide_withdraw_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	const struct game_offer *offer;
 	enum error error = find_open_offer(g, c->trade, &offer);
 	if (error != ERROR_OK)
@@ -888,7 +896,7 @@ static enum error decide_withdraw_trade(struct decision *d, int seat, const stru
 
 static enum error decide_end_turn(struct decision *d, int seat)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -901,7 +909,7 @@ static enum error decide_end_turn(struct decision *d, int seat)
 
 static enum error decide_in(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (g->phase == GAME_PHASE_NONE)
 		return ERROR_GAME_NOT_STARTED;
 	if (g->phase == GAME_PHASE_FINISHED)
@@ -950,12 +958,12 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
 	}
 }
 
-enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
-			struct event_list *out, struct game *after)
+/* Decide on *state in place. A refusal leaves it as it was: every decide_ function makes
+ * all of its checks before its first emit(). */
+static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
+			    struct event_list *out)
 {
-	struct decision d;
-	memcpy(&d.state, game, sizeof d.state);
-	d.out = out;
+	struct decision d = {state, out};
 	out->count = 0;
 	enum error error = decide_in(&d, seat, command, rng);
 	if (error != ERROR_OK) {
@@ -963,7 +971,22 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 		return error;
 	}
 	check_win(&d);
-	if (after)
-		memcpy(after, &d.state, sizeof *after);
 	return ERROR_OK;
+}
+
+enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
+			struct event_list *out, struct game *after)
+{
+	struct game state;
+	memcpy(&state, game, sizeof state);
+	enum error error = decide_on(&state, seat, command, rng, out);
+	if (error == ERROR_OK && after)
+		memcpy(after, &state, sizeof *after);
+	return error;
+}
+
+enum error rules_decide_in_place(struct game *game, int seat, const struct command *command, struct rng *rng,
+				 struct event_list *out)
+{
+	return decide_on(game, seat, command, rng, out);
 }

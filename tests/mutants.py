@@ -59,8 +59,8 @@ MUTANTS = [
     ("monopoly_counts_own_cards", "monopoly also 'takes' the player's own cards",
      [("engine/rules.c", "\t\tif (s != seat)\n\t\t\tevent.gains[s][c->resource]", "\t\tif (1)\n\t\t\tevent.gains[s][c->resource]")]),
     ("largest_army_on_a_tie", "Largest Army moves on a tie",
-     [("engine/rules.c", "if (holder >= 0 && knights <= d->state.players[holder].knights_played)",
-       "if (holder >= 0 && knights < d->state.players[holder].knights_played)")]),
+     [("engine/rules.c", "if (holder >= 0 && knights <= d->state->players[holder].knights_played)",
+       "if (holder >= 0 && knights < d->state->players[holder].knights_played)")]),
     ("largest_army_at_two", "Largest Army at 2 knights",
      [("engine/rules.c", "if (holder == seat || knights < 3)", "if (holder == seat || knights < 2)")]),
     # ---- production (RULES.md 3) ----
