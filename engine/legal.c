@@ -48,10 +48,12 @@ static void add_edges(struct move_list *list, struct board_edge_set edges)
 
 static void add_robber_targets(struct move_list *list, const struct game *g, int seat, enum command_type type)
 {
+	uint8_t victims_by_hex[BOARD_HEXES];
+	placement_robber_victims_by_hex(g, seat, victims_by_hex);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (hex == g->robber)
 			continue;
-		uint8_t victims = placement_robber_victims(g, seat, hex);
+		uint8_t victims = victims_by_hex[hex];
 		if (!victims) {
 			add(list, type)->hex = (int8_t)hex;
 			continue;
