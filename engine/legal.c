@@ -21,7 +21,8 @@ static struct command *add(struct move_list *list, enum command_type type)
 {
 	struct command *move = list->count < list->capacity ? &list->moves[list->count] : &list->sink;
 	list->count++;
-	command_init(move, type);
+	*move = command_blank; /* command_init() without the call: a listing writes many moves */
+	move->type = (uint8_t)type;
 	return move;
 }
 

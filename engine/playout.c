@@ -61,7 +61,9 @@ static int answers_only(struct command *moves, int count)
 static int without_offers(struct command *moves, int count)
 {
 	int kept = 0;
-	for (int i = 0; i < count; i++)
+	while (kept < count && moves[kept].type != COMMAND_OFFER_TRADE)
+		kept++; /* nothing to move before the first offer */
+	for (int i = kept; i < count; i++)
 		if (moves[i].type != COMMAND_OFFER_TRADE)
 			moves[kept++] = moves[i];
 	return kept;
