@@ -211,13 +211,16 @@ static void add_maritime_trades(struct move_list *list, const struct game *g, in
 			harbor_kinds = game_harbor_kinds(g, seat);
 			harbors_read = 1;
 		}
-		unsigned rates = game_maritime_rates_from(harbor_kinds, give);
+		/* Only the rates the hand pays at least once at (rates are 2..4). */
+		unsigned affordable = hand[give] >= 4 ? 0x1fu : (2u << hand[give]) - 1;
+		unsigned rates = game_maritime_rates_from(harbor_kinds, give) & affordable;
+		if (!rates)
+			continue;
 		for (int want = 0; want < RESOURCE_COUNT; want++) {
 			if (want == give)
 				continue;
-			for (int rate = 2; rate <= 4; rate++) {
-				if (!(rates >> rate & 1u))
-					continue;
+			for (unsigned left = rates; left; left &= left - 1) {
+				int rate = __builtin_ctz(left);
 				for (int taken = 1; taken * rate <= hand[give] && taken <= g->bank[want]; taken++) {
 					struct command *move = add(list, COMMAND_MARITIME_TRADE);
 					move->give[give] = (uint8_t)(taken * rate);
