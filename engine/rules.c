@@ -412,6 +412,7 @@ static void emit_production(struct decision *d, int total)
 	const struct game *g = d->state;
 	struct event event;
 	event_init(&event, EVENT_RESOURCES_PRODUCED);
+	unsigned produced = 0; /* the resources of the hexes that produce: no other is owed */
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (g->board.number[hex] != total || hex == g->robber)
 			continue;
@@ -421,9 +422,12 @@ static void emit_production(struct decision *d, int total)
 			if (g->node_owner[node])
 				event.gains[g->node_owner[node] - 1][resource] += g->node_building[node];
 		}
+		produced |= 1u << resource;
 	}
 	int any = 0;
 	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		if (!(produced >> r & 1u))
+			continue;
 		int owed = 0, owed_seats = 0, only = -1;
 		for (int s = 0; s < g->options.seats; s++) {
 			if (event.gains[s][r]) {
