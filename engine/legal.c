@@ -15,6 +15,7 @@ struct move_list {
 	int capacity;
 	int count;
 	struct command sink; /* written, never read: moves past capacity go here */
+	int offers;	     /* 0: the offer template is left out */
 };
 
 static struct command *add(struct move_list *list, enum command_type type)
@@ -156,7 +157,7 @@ static void add_development_plays(struct move_list *list, const struct game *g, 
 
 static void add_offer_template(struct move_list *list, const struct game *g, int seat)
 {
-	if (game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
+	if (list->offers && game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
 		add(list, COMMAND_OFFER_TRADE)->is_template = 1;
 }
 
@@ -250,9 +251,9 @@ static void add_main_moves(struct move_list *list, const struct game *g, int sea
 	add(list, COMMAND_END_TURN);
 }
 
-int legal_moves(const struct game *g, int seat, struct command *moves, int capacity)
+static int list_moves(const struct game *g, int seat, struct command *moves, int capacity, int offers)
 {
-	struct move_list list = {moves, capacity, 0, {0}};
+	struct move_list list = {moves, capacity, 0, {0}, offers};
 	if (!game_in_progress(g) || seat < 0 || seat >= g->options.seats)
 		return 0;
 	int active = seat == g->turn_seat;
@@ -294,6 +295,16 @@ int legal_moves(const struct game *g, int seat, struct command *moves, int capac
 		break;
 	}
 	return list.count;
+}
+
+int legal_moves(const struct game *g, int seat, struct command *moves, int capacity)
+{
+	return list_moves(g, seat, moves, capacity, 1);
+}
+
+int legal_moves_except_offers(const struct game *g, int seat, struct command *moves, int capacity)
+{
+	return list_moves(g, seat, moves, capacity, 0);
 }
 
 uint8_t legal_waiting_for(const struct game *g)

@@ -58,17 +58,6 @@ static int answers_only(struct command *moves, int count)
 	return kept;
 }
 
-static int without_offers(struct command *moves, int count)
-{
-	int kept = 0;
-	while (kept < count && moves[kept].type != COMMAND_OFFER_TRADE)
-		kept++; /* nothing to move before the first offer */
-	for (int i = kept; i < count; i++)
-		if (moves[i].type != COMMAND_OFFER_TRADE)
-			moves[kept++] = moves[i];
-	return kept;
-}
-
 int playout_choose(const struct game *game, const struct playout_options *options, struct rng *rng,
 		   struct command *scratch, int *seat, struct command *command)
 {
@@ -82,13 +71,12 @@ int playout_choose(const struct game *game, const struct playout_options *option
 		int count = 0;
 		int waiting = movers >> s & 1u;
 		if (waiting || (trades && game->phase == GAME_PHASE_MAIN)) {
-			count = legal_moves(game, s, scratch + total, LEGAL_MOVES_MAX - total);
+			count = trades ? legal_moves(game, s, scratch + total, LEGAL_MOVES_MAX - total)
+				       : legal_moves_except_offers(game, s, scratch + total, LEGAL_MOVES_MAX - total);
 			if (count > LEGAL_MOVES_MAX - total)
 				count = LEGAL_MOVES_MAX - total;
 			if (!waiting)
 				count = answers_only(scratch + total, count);
-			else if (!trades)
-				count = without_offers(scratch + total, count);
 		}
 		total += count;
 		owner_end[s] = total;
