@@ -48,6 +48,21 @@ static void emit(struct decision *d, const struct event *event)
 	apply_event(d->state, event);
 }
 
+/* The commonest events are written where they go instead of copied there: next_event()
+ * initialises the list's next slot, emit_next() appends and applies it (a slot left
+ * unemitted is simply overwritten by the next event). */
+static struct event *next_event(struct decision *d, enum event_type type)
+{
+	struct event *event = &d->out->events[d->out->count];
+	event_init(event, type);
+	return event;
+}
+
+static void emit_next(struct decision *d)
+{
+	apply_event(d->state, &d->out->events[d->out->count++]);
+}
+
 /* After a road or settlement in the main game: has Longest Road changed hands? */
 static void check_longest_road(struct decision *d)
 {
@@ -260,24 +275,22 @@ static enum error require_resources(const struct game *g, int seat, const uint8_
 
 static void emit_settlement(struct decision *d, int seat, int node, int free)
 {
-	struct event event;
-	event_init(&event, EVENT_SETTLEMENT_BUILT);
-	event.seat = (int8_t)seat;
-	event.node = (int8_t)node;
-	event.free = (uint8_t)free;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_SETTLEMENT_BUILT);
+	event->seat = (int8_t)seat;
+	event->node = (int8_t)node;
+	event->free = (uint8_t)free;
+	emit_next(d);
 	if (!free)
 		check_longest_road(d);
 }
 
 static void emit_road(struct decision *d, int seat, int edge, int free, int in_setup)
 {
-	struct event event;
-	event_init(&event, EVENT_ROAD_BUILT);
-	event.seat = (int8_t)seat;
-	event.edge = (int8_t)edge;
-	event.free = (uint8_t)free;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_ROAD_BUILT);
+	event->seat = (int8_t)seat;
+	event->edge = (int8_t)edge;
+	event->free = (uint8_t)free;
+	emit_next(d);
 	if (!in_setup)
 		check_longest_road(d);
 }
@@ -410,8 +423,7 @@ static enum error decide_build_city(struct decision *d, int seat, const struct c
 static void emit_production(struct decision *d, int total)
 {
 	const struct game *g = d->state;
-	struct event event;
-	event_init(&event, EVENT_RESOURCES_PRODUCED);
+	struct event *event = next_event(d, EVENT_RESOURCES_PRODUCED);
 	unsigned produced = 0; /* the resources of the hexes that produce: no other is owed */
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (g->board.number[hex] != total || hex == g->robber)
@@ -420,7 +432,7 @@ static void emit_production(struct decision *d, int total)
 		for (int k = 0; k < 6; k++) {
 			int node = board_hex_nodes[hex][k];
 			if (g->node_owner[node])
-				event.gains[g->node_owner[node] - 1][resource] += g->node_building[node];
+				event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
 		}
 		produced |= 1u << resource;
 	}
@@ -430,8 +442,8 @@ static void emit_production(struct decision *d, int total)
 			continue;
 		int owed = 0, owed_seats = 0, only = -1;
 		for (int s = 0; s < g->options.seats; s++) {
-			if (event.gains[s][r]) {
-				owed += event.gains[s][r];
+			if (event->gains[s][r]) {
+				owed += event->gains[s][r];
 				owed_seats++;
 				only = s;
 			}
@@ -441,14 +453,14 @@ static void emit_production(struct decision *d, int total)
 			continue;
 		}
 		for (int s = 0; s < g->options.seats; s++)
-			event.gains[s][r] = 0;
+			event->gains[s][r] = 0;
 		if (g->options.edition == GAME_EDITION_2025 && owed_seats == 1 && g->bank[r] > 0) {
-			event.gains[only][r] = g->bank[r];
+			event->gains[only][r] = g->bank[r];
 			any = 1;
 		}
 	}
 	if (any)
-		emit(d, &event);
+		emit_next(d);
 }
 
 static enum error decide_roll(struct decision *d, int seat, const struct command *c, struct rng *rng)
@@ -462,24 +474,23 @@ static enum error decide_roll(struct decision *d, int seat, const struct command
 	if (g->phase != GAME_PHASE_ROLL)
 		return ERROR_ALREADY_ROLLED;
 	int given = c->dice[0] != 0 || c->dice[1] != 0;
-	struct event event;
-	event_init(&event, EVENT_DICE_ROLLED);
-	event.seat = (int8_t)seat;
+	struct event *event = next_event(d, EVENT_DICE_ROLLED);
+	event->seat = (int8_t)seat;
 	if (g->options.dice == GAME_DICE_MANUAL) {
 		if (!given)
 			return ERROR_DICE_REQUIRED;
 		if (c->dice[0] < 1 || c->dice[0] > 6 || c->dice[1] < 1 || c->dice[1] > 6)
 			return ERROR_INVALID_DICE;
-		event.dice[0] = c->dice[0];
-		event.dice[1] = c->dice[1];
+		event->dice[0] = c->dice[0];
+		event->dice[1] = c->dice[1];
 	} else {
 		if (given)
 			return ERROR_DICE_NOT_MANUAL;
-		event.dice[0] = (uint8_t)rng_die(rng);
-		event.dice[1] = (uint8_t)rng_die(rng);
+		event->dice[0] = (uint8_t)rng_die(rng);
+		event->dice[1] = (uint8_t)rng_die(rng);
 	}
-	emit(d, &event);
-	int total = event.dice[0] + event.dice[1];
+	emit_next(d);
+	int total = event->dice[0] + event->dice[1];
 	if (total != 7)
 		emit_production(d, total);
 	return ERROR_OK;
@@ -758,12 +769,11 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 		return error;
 	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
-	struct event event;
-	event_init(&event, EVENT_MARITIME_TRADED);
-	event.seat = (int8_t)seat;
-	memcpy(event.give, c->give, RESOURCE_COUNT);
-	memcpy(event.want, c->want, RESOURCE_COUNT);
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_MARITIME_TRADED);
+	event->seat = (int8_t)seat;
+	memcpy(event->give, c->give, RESOURCE_COUNT);
+	memcpy(event->want, c->want, RESOURCE_COUNT);
+	emit_next(d);
 	return ERROR_OK;
 }
 
@@ -904,10 +914,9 @@ static enum error decide_end_turn(struct decision *d, int seat)
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
-	struct event event;
-	event_init(&event, EVENT_TURN_ENDED);
-	event.seat = (int8_t)seat;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_TURN_ENDED);
+	event->seat = (int8_t)seat;
+	emit_next(d);
 	return ERROR_OK;
 }
 

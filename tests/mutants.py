@@ -65,7 +65,7 @@ MUTANTS = [
      [("engine/rules.c", "if (holder == seat || knights < 3)", "if (holder == seat || knights < 2)")]),
     # ---- production (RULES.md 3) ----
     ("shortage_2025_pays_one", "the 2025 sole recipient takes one card, not every card left",
-     [("engine/rules.c", "event.gains[only][r] = g->bank[r];", "event.gains[only][r] = 1;")]),
+     [("engine/rules.c", "event->gains[only][r] = g->bank[r];", "event->gains[only][r] = 1;")]),
     ("shortage_judged_per_hex", "the classic shortage is judged hex by hex instead of over the whole resource",
      [("engine/rules.c",
        "\t\tint resource = g->board.terrain[hex];\n\t\tfor (int k = 0; k < 6; k++) {",
