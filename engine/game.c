@@ -63,12 +63,11 @@ unsigned game_harbor_kinds(const struct game *game, int seat)
 {
 	uint64_t buildings = game->players[seat].buildings;
 	unsigned kinds = 0;
-	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
-		uint64_t harbor_nodes =
-			(UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
-		if (buildings & harbor_nodes)
+	if (!(buildings & board_harbor_nodes_any))
+		return 0;
+	for (int slot = 0; slot < BOARD_HARBORS; slot++)
+		if (buildings & board_harbor_node_mask[slot])
 			kinds |= 1u << game->board.harbor[slot];
-	}
 	return kinds;
 }
 
