@@ -126,12 +126,15 @@ static void add_year_of_plenty(struct move_list *list, const struct game *g)
 	}
 }
 
+_Static_assert(DEVELOPMENT_VICTORY_POINT == 4, "add_development_plays reads the four playable kinds");
+
 /* Development cards `seat` may play now (its turn, ROLL or MAIN phase). */
 static void add_development_plays(struct move_list *list, const struct game *g, int seat)
 {
 	const struct game_player *player = &g->players[seat];
-	if (g->development_played)
-		return;
+	const uint8_t *held = player->development_cards;
+	if (g->development_played || !(held[0] | held[1] | held[2] | held[3]))
+		return; /* played one this turn, or holds none but victory points */
 	for (int kind = 0; kind < DEVELOPMENT_VICTORY_POINT; kind++) {
 		if (player->development_cards[kind] <= player->bought_this_turn[kind])
 			continue;
