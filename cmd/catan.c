@@ -127,6 +127,21 @@ static void fail(long game_index, const struct game *game, const char *what)
 	exit(1);
 }
 
+/* Five resource counts side by side in 12-bit lanes, so the bench's conservation check adds
+ * a whole hand at once: a lane holds any sum of five counts (5 x 255 < 4096) without a
+ * carry into the next. */
+static uint64_t resource_lanes(const uint8_t counts[RESOURCE_COUNT])
+{
+	return (uint64_t)counts[0] | (uint64_t)counts[1] << 12 | (uint64_t)counts[2] << 24 | (uint64_t)counts[3] << 36 |
+	       (uint64_t)counts[4] << 48;
+}
+
+_Static_assert(RESOURCE_COUNT == 5 && GAME_MAX_SEATS + 1 <= 5, "resource_lanes: five lanes, at most five counts added");
+
+static const uint64_t resource_lanes_bank_start =
+	(uint64_t)RESOURCE_BANK_START *
+	(1 | UINT64_C(1) << 12 | UINT64_C(1) << 24 | UINT64_C(1) << 36 | UINT64_C(1) << 48);
+
 /* One random game; returns the number of actions, sets *won. */
 static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won)
 {
@@ -160,13 +175,11 @@ static long play_one(const struct sim_args *args, long index, struct command *sc
 			if (problem)
 				fail(index, game, problem);
 		} else {
-			for (int r = 0; r < RESOURCE_COUNT; r++) {
-				int total = game->bank[r];
-				for (int s = 0; s < game->options.seats; s++)
-					total += game->players[s].resources[r];
-				if (total != RESOURCE_BANK_START)
-					fail(index, game, "resources not conserved");
-			}
+			uint64_t totals = resource_lanes(game->bank);
+			for (int s = 0; s < game->options.seats; s++)
+				totals += resource_lanes(game->players[s].resources);
+			if (totals != resource_lanes_bank_start)
+				fail(index, game, "resources not conserved");
 		}
 	}
 	*won = game->phase == GAME_PHASE_FINISHED;

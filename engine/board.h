@@ -68,6 +68,8 @@ extern const uint64_t board_node_neighbor_mask[BOARD_NODES];
 extern const struct board_edge_set board_node_edge_set[BOARD_NODES];
 extern const uint64_t board_edge_node_mask[BOARD_EDGES];
 extern const uint64_t board_hex_node_mask[BOARD_HEXES];
+extern const uint64_t board_harbor_node_mask[BOARD_HARBORS]; /* board_harbor_nodes as masks */
+extern const uint64_t board_harbor_nodes_any;		     /* every harbor slot's nodes */
 
 /* The number token order A..R used by the spiral placement. */
 extern const uint8_t board_token_order[18];

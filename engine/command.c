@@ -3,7 +3,7 @@
  */
 #include "command.h"
 
-#include <string.h>
+#include <stddef.h>
 
 static const char *const command_names[COMMAND_TYPE_COUNT] = {
 	"build_settlement",
@@ -26,16 +26,19 @@ static const char *const command_names[COMMAND_TYPE_COUNT] = {
 	"withdraw_trade",
 };
 
+const struct command command_blank = {
+	.node = -1,
+	.edge = -1,
+	.hex = -1,
+	.victim = -1,
+	.with = -1,
+	.edges = {-1, -1},
+};
+
 void command_init(struct command *command, enum command_type type)
 {
-	memset(command, 0, sizeof *command);
+	*command = command_blank;
 	command->type = (uint8_t)type;
-	command->node = -1;
-	command->edge = -1;
-	command->hex = -1;
-	command->victim = -1;
-	command->with = -1;
-	command->edges[0] = command->edges[1] = -1;
 }
 
 const char *command_type_name(int type)

@@ -60,6 +60,9 @@ struct command {
 /* A command of `type` with every id field -1 and every count 0. */
 void command_init(struct command *command, enum command_type type);
 
+/* What command_init() makes, before its type is set (type 0): to copy where many are made. */
+extern const struct command command_blank;
+
 /* The move type's API name ("build_settlement" ...), NULL when out of range. */
 const char *command_type_name(int type);
 

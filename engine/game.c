@@ -59,22 +59,21 @@ int game_setup_seat(const struct game *game, int step)
 	return (game->first_seat + offset) % seats;
 }
 
-unsigned game_maritime_rates(const struct game *game, int seat, int resource)
+unsigned game_harbor_kinds(const struct game *game, int seat)
 {
 	uint64_t buildings = game->players[seat].buildings;
-	unsigned rates = 1u << 4;
-	for (int slot = 0; slot < BOARD_HARBORS; slot++) {
-		uint64_t harbor_nodes =
-			(UINT64_C(1) << board_harbor_nodes[slot][0]) | (UINT64_C(1) << board_harbor_nodes[slot][1]);
-		if (!(buildings & harbor_nodes))
-			continue;
-		int kind = game->board.harbor[slot];
-		if (kind == resource)
-			rates |= 1u << 2;
-		else if (kind == HARBOR_GENERIC)
-			rates |= 1u << 3;
-	}
-	return rates;
+	unsigned kinds = 0;
+	if (!(buildings & board_harbor_nodes_any))
+		return 0;
+	for (int slot = 0; slot < BOARD_HARBORS; slot++)
+		if (buildings & board_harbor_node_mask[slot])
+			kinds |= 1u << game->board.harbor[slot];
+	return kinds;
+}
+
+unsigned game_maritime_rates(const struct game *game, int seat, int resource)
+{
+	return game_maritime_rates_from(game_harbor_kinds(game, seat), resource);
 }
 
 int game_maritime_rate(const struct game *game, int seat, int resource)

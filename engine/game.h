@@ -173,6 +173,21 @@ int game_setup_seat(const struct game *game, int step);
  * only the best (RULES.md 7). */
 unsigned game_maritime_rates(const struct game *game, int seat, int resource);
 
+/* The harbor kinds (bit k for enum harbor k) at the seat's buildings; the rates of a
+ * resource follow from it (game_maritime_rates_from()), so a listing reads the harbors once. */
+unsigned game_harbor_kinds(const struct game *game, int seat);
+
+/* game_maritime_rates() from the seat's game_harbor_kinds(). */
+static inline unsigned game_maritime_rates_from(unsigned harbor_kinds, int resource)
+{
+	unsigned rates = 1u << 4;
+	if (harbor_kinds >> resource & 1u)
+		rates |= 1u << 2;
+	if (harbor_kinds >> HARBOR_GENERIC & 1u)
+		rates |= 1u << 3;
+	return rates;
+}
+
 /* The best (lowest) of those rates: 2, 3 or 4. */
 int game_maritime_rate(const struct game *game, int seat, int resource);
 

@@ -15,13 +15,15 @@ struct move_list {
 	int capacity;
 	int count;
 	struct command sink; /* written, never read: moves past capacity go here */
+	int offers;	     /* 0: the offer template is left out */
 };
 
 static struct command *add(struct move_list *list, enum command_type type)
 {
 	struct command *move = list->count < list->capacity ? &list->moves[list->count] : &list->sink;
 	list->count++;
-	command_init(move, type);
+	*move = command_blank; /* command_init() without the call: a listing writes many moves */
+	move->type = (uint8_t)type;
 	return move;
 }
 
@@ -48,10 +50,12 @@ static void add_edges(struct move_list *list, struct board_edge_set edges)
 
 static void add_robber_targets(struct move_list *list, const struct game *g, int seat, enum command_type type)
 {
+	uint8_t victims_by_hex[BOARD_HEXES];
+	placement_robber_victims_by_hex(g, seat, victims_by_hex);
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (hex == g->robber)
 			continue;
-		uint8_t victims = placement_robber_victims(g, seat, hex);
+		uint8_t victims = victims_by_hex[hex];
 		if (!victims) {
 			add(list, type)->hex = (int8_t)hex;
 			continue;
@@ -122,12 +126,15 @@ static void add_year_of_plenty(struct move_list *list, const struct game *g)
 	}
 }
 
+_Static_assert(DEVELOPMENT_VICTORY_POINT == 4, "add_development_plays reads the four playable kinds");
+
 /* Development cards `seat` may play now (its turn, ROLL or MAIN phase). */
 static void add_development_plays(struct move_list *list, const struct game *g, int seat)
 {
 	const struct game_player *player = &g->players[seat];
-	if (g->development_played)
-		return;
+	const uint8_t *held = player->development_cards;
+	if (g->development_played || !(held[0] | held[1] | held[2] | held[3]))
+		return; /* played one this turn, or holds none but victory points */
 	for (int kind = 0; kind < DEVELOPMENT_VICTORY_POINT; kind++) {
 		if (player->development_cards[kind] <= player->bought_this_turn[kind])
 			continue;
@@ -153,7 +160,7 @@ static void add_development_plays(struct move_list *list, const struct game *g, 
 
 static void add_offer_template(struct move_list *list, const struct game *g, int seat)
 {
-	if (game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
+	if (list->offers && game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
 		add(list, COMMAND_OFFER_TRADE)->is_template = 1;
 }
 
@@ -199,14 +206,25 @@ static void add_trade_moves(struct move_list *list, const struct game *g, int se
 static void add_maritime_trades(struct move_list *list, const struct game *g, int seat)
 {
 	const uint8_t *hand = g->players[seat].resources;
+	unsigned harbor_kinds = 0;
+	int harbors_read = 0;
 	for (int give = 0; give < RESOURCE_COUNT; give++) {
-		unsigned rates = game_maritime_rates(g, seat, give);
+		if (hand[give] < 2)
+			continue; /* no rate is below 2: nothing to list */
+		if (!harbors_read) {
+			harbor_kinds = game_harbor_kinds(g, seat);
+			harbors_read = 1;
+		}
+		/* Only the rates the hand pays at least once at (rates are 2..4). */
+		unsigned affordable = hand[give] >= 4 ? 0x1fu : (2u << hand[give]) - 1;
+		unsigned rates = game_maritime_rates_from(harbor_kinds, give) & affordable;
+		if (!rates)
+			continue;
 		for (int want = 0; want < RESOURCE_COUNT; want++) {
 			if (want == give)
 				continue;
-			for (int rate = 2; rate <= 4; rate++) {
-				if (!(rates >> rate & 1u))
-					continue;
+			for (unsigned left = rates; left; left &= left - 1) {
+				int rate = __builtin_ctz(left);
 				for (int taken = 1; taken * rate <= hand[give] && taken <= g->bank[want]; taken++) {
 					struct command *move = add(list, COMMAND_MARITIME_TRADE);
 					move->give[give] = (uint8_t)(taken * rate);
@@ -236,9 +254,9 @@ static void add_main_moves(struct move_list *list, const struct game *g, int sea
 	add(list, COMMAND_END_TURN);
 }
 
-int legal_moves(const struct game *g, int seat, struct command *moves, int capacity)
+static int list_moves(const struct game *g, int seat, struct command *moves, int capacity, int offers)
 {
-	struct move_list list = {moves, capacity, 0, {0}};
+	struct move_list list = {moves, capacity, 0, {0}, offers};
 	if (!game_in_progress(g) || seat < 0 || seat >= g->options.seats)
 		return 0;
 	int active = seat == g->turn_seat;
@@ -280,6 +298,16 @@ int legal_moves(const struct game *g, int seat, struct command *moves, int capac
 		break;
 	}
 	return list.count;
+}
+
+int legal_moves(const struct game *g, int seat, struct command *moves, int capacity)
+{
+	return list_moves(g, seat, moves, capacity, 1);
+}
+
+int legal_moves_except_offers(const struct game *g, int seat, struct command *moves, int capacity)
+{
+	return list_moves(g, seat, moves, capacity, 0);
 }
 
 uint8_t legal_waiting_for(const struct game *g)

@@ -23,6 +23,10 @@
  * (which may exceed capacity: then only the first `capacity` were written). */
 int legal_moves(const struct game *game, int seat, struct command *moves, int capacity);
 
+/* legal_moves() without the offer template (COMMAND_OFFER_TRADE), in the same order: for
+ * random play that makes no domestic offers, without listing one to drop it. */
+int legal_moves_except_offers(const struct game *game, int seat, struct command *moves, int capacity);
+
 /* Seats the game is waiting for: the active player, or every seat owing a discard. A mask;
  * 0 when the game is over. Inactive seats may still answer offers in the main phase. */
 uint8_t legal_waiting_for(const struct game *game);

@@ -4,7 +4,8 @@
  * A route is a trail: it may revisit an intersection (a loop, a figure-eight) but uses each
  * road at most once. It may start or end at an intersection holding an opponent's building
  * but never pass through one. A seat has at most 15 roads, so an exhaustive depth-first
- * search from every intersection its roads touch is cheap (the used roads are a bit mask).
+ * search (the used roads are a bit mask) is cheap; it starts only from the nodes a longest
+ * trail can be made to start at (build_graph()), not from every node the roads touch.
  *
  * Holder rule (RULES.md 8, ruling from 000's FAQ and 001): a holder keeps the card while it
  * still has 5+ and nobody is strictly longer; when that fails (someone built past it, or
@@ -15,40 +16,110 @@
  */
 #include "longest_road.h"
 
-static int passable(const struct game *game, int seat, int node)
-{
-	int owner = game->node_owner[node];
-	return owner == 0 || owner == seat + 1;
-}
+/* One seat's road graph as the search walks it: its roads numbered 0..count-1 (a trail's
+ * used roads are then a small mask), each node's incident roads, and the nodes a route may
+ * end at but not pass through. */
+struct road_graph {
+	int count;
+	int8_t ends[BOARD_EDGES][2];
+	uint32_t incident[BOARD_NODES]; /* road numbers at the node, as a mask */
+	uint64_t blocked;		/* nodes holding an opponent's building */
+};
 
-static int extend(const struct game *game, int seat, int node, struct board_edge_set *used)
+static int extend(const struct road_graph *graph, int node, uint32_t used)
 {
 	int best = 0;
-	for (int k = 0; k < 3; k++) {
-		int edge = board_node_edges[node][k];
-		if (edge < 0 || game->edge_owner[edge] != seat + 1 || board_edge_set_has(used, edge))
-			continue;
-		int other = board_edge_nodes[edge][0] == node ? board_edge_nodes[edge][1] : board_edge_nodes[edge][0];
-		board_edge_set_add(used, edge);
-		int length = 1 + (passable(game, seat, other) ? extend(game, seat, other, used) : 0);
-		used->word[edge >> 6] &= ~(UINT64_C(1) << (edge & 63));
+	uint32_t open = graph->incident[node] & ~used;
+	while (open) {
+		int road = __builtin_ctz(open);
+		open &= open - 1;
+		int other = graph->ends[road][0] == node ? graph->ends[road][1] : graph->ends[road][0];
+		int length = 1 + (graph->blocked >> other & 1u ? 0 : extend(graph, other, used | 1u << road));
 		if (length > best)
 			best = length;
 	}
 	return best;
 }
 
+/* Build the graph and return the nodes a longest trail need not start elsewhere than.
+ *
+ * Take a longest trail T starting at an open node v (no opponent's building on it) and
+ * say a road r at v is not in T: prepending r gives a longer trail, so every road at v is
+ * in T. If v has degree 2, T comes back to v by its second road and ends there: T is
+ * closed and can start as well at any of its nodes, one of degree 3 if it has one; if it
+ * has none, T is its whole component, a bare cycle, searched from all its nodes. If v has
+ * degree 3, T leaves v, comes back and leaves again: the roads hold a cycle. So without a
+ * cycle the ends of the roads (degree 1) and the blocked nodes are enough; with one, every
+ * node but the open degree-2 ones, and the nodes of bare cycles. */
+static uint64_t build_graph(const struct game *game, int seat, struct road_graph *graph)
+{
+	const struct game_player *player = &game->players[seat];
+	uint64_t nodes = player->road_nodes;
+	for (uint64_t bits = nodes; bits; bits &= bits - 1)
+		graph->incident[__builtin_ctzll(bits)] = 0;
+	uint64_t once = 0, twice = 0, thrice = 0;
+	int count = 0;
+	for (int w = 0; w < 2; w++) {
+		uint64_t bits = player->roads.word[w];
+		while (bits) {
+			int edge = 64 * w + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			int a = board_edge_nodes[edge][0], b = board_edge_nodes[edge][1];
+			graph->ends[count][0] = (int8_t)a;
+			graph->ends[count][1] = (int8_t)b;
+			graph->incident[a] |= 1u << count;
+			graph->incident[b] |= 1u << count;
+			count++;
+			uint64_t ends = board_edge_node_mask[edge];
+			thrice |= twice & ends;
+			twice |= once & ends;
+			once |= ends;
+		}
+	}
+	graph->count = count;
+	graph->blocked = game->occupied_nodes & ~player->buildings;
+
+	/* Components by flooding: a component with as many roads as nodes or more has a cycle
+	 * (a tree has one road fewer than nodes). */
+	int cyclic = 0;
+	uint64_t bare_cycles = 0, left = nodes;
+	while (left) {
+		uint64_t component = left & -left, before;
+		do {
+			before = component;
+			for (int road = 0; road < count; road++) {
+				uint64_t ends = UINT64_C(1) << graph->ends[road][0] | UINT64_C(1)
+											      << graph->ends[road][1];
+				if (component & ends)
+					component |= ends;
+			}
+		} while (component != before);
+		left &= ~component;
+		int roads = 0;
+		for (int road = 0; road < count; road++)
+			roads += (int)(component >> graph->ends[road][0] & 1u);
+		if (roads >= __builtin_popcountll(component)) {
+			cyclic = 1;
+			if (!(component & ((twice & ~thrice) ^ once)) && !(component & thrice) &&
+			    !(component & graph->blocked))
+				bare_cycles |= component;
+		}
+	}
+	uint64_t ends_of_roads = once & ~twice;
+	if (!cyclic)
+		return ends_of_roads | (nodes & graph->blocked);
+	return (nodes & (~(twice & ~thrice) | graph->blocked)) | bare_cycles;
+}
+
 int longest_road_length(const struct game *game, int seat)
 {
-	uint64_t nodes = game->players[seat].road_nodes;
+	struct road_graph graph;
+	uint64_t nodes = build_graph(game, seat, &graph);
 	int best = 0;
 	while (nodes) {
 		int node = __builtin_ctzll(nodes);
 		nodes &= nodes - 1;
-		/* A trail starting at an inner node of a longer trail is never the longest, except
-		 * in loops; starting everywhere keeps the search simple and exact. */
-		struct board_edge_set used = {{0, 0}};
-		int length = extend(game, seat, node, &used);
+		int length = extend(&graph, node, 0);
 		if (length > best)
 			best = length;
 	}

@@ -68,15 +68,41 @@ uint64_t placement_city_nodes(const struct game *game, int seat)
 	return settlements;
 }
 
+uint8_t placement_robbable_seats(const struct game *game, int seat)
+{
+	uint8_t robbable = 0;
+	for (int s = 0; s < game->options.seats; s++)
+		if (s != seat && game_resource_count(game, s) > 0)
+			robbable |= (uint8_t)(1u << s);
+	return robbable;
+}
+
+void placement_robber_victims_by_hex(const struct game *game, int seat, uint8_t victims[BOARD_HEXES])
+{
+	for (int hex = 0; hex < BOARD_HEXES; hex++)
+		victims[hex] = 0;
+	uint8_t robbable = placement_robbable_seats(game, seat);
+	while (robbable) {
+		int s = __builtin_ctz(robbable);
+		robbable &= (uint8_t)(robbable - 1);
+		uint64_t nodes = game->players[s].buildings;
+		while (nodes) {
+			int node = __builtin_ctzll(nodes);
+			nodes &= nodes - 1;
+			for (int k = 0; k < 3; k++)
+				if (board_node_hexes[node][k] >= 0)
+					victims[board_node_hexes[node][k]] |= (uint8_t)(1u << s);
+		}
+	}
+}
+
 uint8_t placement_robber_victims(const struct game *game, int seat, int hex)
 {
 	uint8_t victims = 0;
-	for (int s = 0; s < game->options.seats; s++) {
-		if (s == seat)
-			continue;
-		if ((game->players[s].buildings & board_hex_node_mask[hex]) && game_resource_count(game, s) > 0)
+	uint8_t robbable = placement_robbable_seats(game, seat);
+	for (int s = 0; s < game->options.seats; s++)
+		if ((robbable >> s & 1u) && (game->players[s].buildings & board_hex_node_mask[hex]))
 			victims |= (uint8_t)(1u << s);
-	}
 	return victims;
 }
 

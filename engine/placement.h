@@ -33,6 +33,14 @@ uint64_t placement_city_nodes(const struct game *game, int seat);
  * least one resource card. A seat mask. */
 uint8_t placement_robber_victims(const struct game *game, int seat, int hex);
 
+/* The opponents of `seat` holding at least one resource card, wherever they build: a seat
+ * mask. */
+uint8_t placement_robbable_seats(const struct game *game, int seat);
+
+/* placement_robber_victims() of every hex at once (victims[hex]), from the robbable seats'
+ * buildings rather than hex by hex. */
+void placement_robber_victims_by_hex(const struct game *game, int seat, uint8_t victims[BOARD_HEXES]);
+
 /* How many free roads (0..2) a road building card lets `seat` place in a row now, by the
  * normal rules and its pieces left. */
 int placement_free_roads_possible(const struct game *game, int seat);

@@ -58,15 +58,6 @@ static int answers_only(struct command *moves, int count)
 	return kept;
 }
 
-static int without_offers(struct command *moves, int count)
-{
-	int kept = 0;
-	for (int i = 0; i < count; i++)
-		if (moves[i].type != COMMAND_OFFER_TRADE)
-			moves[kept++] = moves[i];
-	return kept;
-}
-
 int playout_choose(const struct game *game, const struct playout_options *options, struct rng *rng,
 		   struct command *scratch, int *seat, struct command *command)
 {
@@ -80,13 +71,12 @@ int playout_choose(const struct game *game, const struct playout_options *option
 		int count = 0;
 		int waiting = movers >> s & 1u;
 		if (waiting || (trades && game->phase == GAME_PHASE_MAIN)) {
-			count = legal_moves(game, s, scratch + total, LEGAL_MOVES_MAX - total);
+			count = trades ? legal_moves(game, s, scratch + total, LEGAL_MOVES_MAX - total)
+				       : legal_moves_except_offers(game, s, scratch + total, LEGAL_MOVES_MAX - total);
 			if (count > LEGAL_MOVES_MAX - total)
 				count = LEGAL_MOVES_MAX - total;
 			if (!waiting)
 				count = answers_only(scratch + total, count);
-			else if (!trades)
-				count = without_offers(scratch + total, count);
 		}
 		total += count;
 		owner_end[s] = total;
@@ -128,10 +118,6 @@ enum playout_result playout_step(struct playout_game *playout, struct command *s
 {
 	if (!playout_choose(&playout->state, &playout->options, &playout->chooser, scratch, seat, command))
 		return PLAYOUT_OVER;
-	struct game after;
-	*refused = rules_decide_seeded(&playout->state, playout->seed, *seat, command, events, &after);
-	if (*refused != ERROR_OK)
-		return PLAYOUT_REFUSED;
-	memcpy(&playout->state, &after, sizeof after);
-	return PLAYOUT_MOVED;
+	*refused = rules_decide_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
+	return *refused == ERROR_OK ? PLAYOUT_MOVED : PLAYOUT_REFUSED;
 }

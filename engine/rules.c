@@ -1,10 +1,10 @@
 /*
  * rules.c - the rules of the Catan base game as a decision function.
  *
- * A decision works on a private copy of the state: each event it emits is applied to the
- * copy at once, so later checks (Longest Road after a road, the win after anything) see the
- * consequences of earlier events of the same command. Nothing is emitted until every check
- * of the command itself has passed, so a refusal produces no events.
+ * A decision works on a private copy of the state (rules_decide()), or on the caller's
+ * state itself (rules_decide_in_place()): each event it emits is applied to it at once, so later checks (Longest Road
+ * after a road, the win after anything) see the consequences of earlier events of the same command. Nothing is emitted
+ * until every check of the command itself has passed, so a refusal produces no events.
  *
  * Order of checks for a command: game started and not finished; seat in range; whose turn
  * (only discards and trade answers/counter-offers are allowed off-turn); the phase; the
@@ -38,36 +38,51 @@ const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
 };
 
 struct decision {
-	struct game state;
+	struct game *state; /* decided in place: the caller's copy, or the game itself */
 	struct event_list *out;
 };
 
 static void emit(struct decision *d, const struct event *event)
 {
 	d->out->events[d->out->count++] = *event;
-	apply_event(&d->state, event);
+	apply_event(d->state, event);
+}
+
+/* The commonest events are written where they go instead of copied there: next_event()
+ * initialises the list's next slot, emit_next() appends and applies it (a slot left
+ * unemitted is simply overwritten by the next event). */
+static struct event *next_event(struct decision *d, enum event_type type)
+{
+	struct event *event = &d->out->events[d->out->count];
+	event_init(event, type);
+	return event;
+}
+
+static void emit_next(struct decision *d)
+{
+	apply_event(d->state, &d->out->events[d->out->count++]);
 }
 
 /* After a road or settlement in the main game: has Longest Road changed hands? */
 static void check_longest_road(struct decision *d)
 {
-	int holder = longest_road_holder(&d->state);
-	if (holder == d->state.longest_road)
+	int holder = longest_road_holder(d->state);
+	if (holder == d->state->longest_road)
 		return;
 	struct event event;
 	event_init(&event, EVENT_LONGEST_ROAD_CHANGED);
 	event.seat = (int8_t)holder;
-	event.other = d->state.longest_road;
+	event.other = d->state->longest_road;
 	emit(d, &event);
 }
 
 static void check_largest_army(struct decision *d, int seat)
 {
-	int holder = d->state.largest_army;
-	int knights = d->state.players[seat].knights_played;
+	int holder = d->state->largest_army;
+	int knights = d->state->players[seat].knights_played;
 	if (holder == seat || knights < 3)
 		return;
-	if (holder >= 0 && knights <= d->state.players[holder].knights_played)
+	if (holder >= 0 && knights <= d->state->players[holder].knights_played)
 		return;
 	struct event event;
 	event_init(&event, EVENT_LARGEST_ARMY_CHANGED);
@@ -80,7 +95,7 @@ static void check_largest_army(struct decision *d, int seat)
  * start of a turn it reached 10 before. */
 static void check_win(struct decision *d)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (!game_in_progress(g) || game_in_setup(g))
 		return;
 	int seat = g->turn_seat;
@@ -158,6 +173,14 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 	return rules_decide(game, seat, command, &rng, out, after);
 }
 
+enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					struct event_list *out)
+{
+	struct rng rng;
+	rng_init(&rng, seed, game->version);
+	return rules_decide_in_place(game, seat, command, &rng, out);
+}
+
 enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game)
 {
 	struct rng rng;
@@ -189,9 +212,9 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	else
 		created.setup.first_seat = (int8_t)roll_first_seat(&created.setup, options->seats, rng);
 
-	struct decision d;
-	memset(&d.state, 0, sizeof d.state);
-	d.out = out;
+	struct game state;
+	memset(&state, 0, sizeof state);
+	struct decision d = {&state, out};
 	emit(&d, &created);
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
@@ -199,7 +222,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 	/* The preset opening is the draft played from a script, so it produces the very events
 	 * (and starting resources) a draft would. */
 	for (int step = 0; step < 2 * options->seats; step++) {
-		int seat = game_setup_seat(&d.state, step);
+		int seat = game_setup_seat(&state, step);
 		int round = step < options->seats ? 0 : 1;
 		struct command place;
 		command_init(&place, COMMAND_BUILD_SETTLEMENT);
@@ -252,24 +275,22 @@ static enum error require_resources(const struct game *g, int seat, const uint8_
 
 static void emit_settlement(struct decision *d, int seat, int node, int free)
 {
-	struct event event;
-	event_init(&event, EVENT_SETTLEMENT_BUILT);
-	event.seat = (int8_t)seat;
-	event.node = (int8_t)node;
-	event.free = (uint8_t)free;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_SETTLEMENT_BUILT);
+	event->seat = (int8_t)seat;
+	event->node = (int8_t)node;
+	event->free = (uint8_t)free;
+	emit_next(d);
 	if (!free)
 		check_longest_road(d);
 }
 
 static void emit_road(struct decision *d, int seat, int edge, int free, int in_setup)
 {
-	struct event event;
-	event_init(&event, EVENT_ROAD_BUILT);
-	event.seat = (int8_t)seat;
-	event.edge = (int8_t)edge;
-	event.free = (uint8_t)free;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_ROAD_BUILT);
+	event->seat = (int8_t)seat;
+	event->edge = (int8_t)edge;
+	event->free = (uint8_t)free;
+	emit_next(d);
 	if (!in_setup)
 		check_longest_road(d);
 }
@@ -294,15 +315,15 @@ static void emit_starting_resources(struct decision *d, int seat, int node)
 	event_init(&event, EVENT_RESOURCES_PRODUCED);
 	for (int k = 0; k < 3; k++) {
 		int hex = board_node_hexes[node][k];
-		if (hex >= 0 && d->state.board.terrain[hex] != TERRAIN_DESERT)
-			event.gains[seat][d->state.board.terrain[hex]]++;
+		if (hex >= 0 && d->state->board.terrain[hex] != TERRAIN_DESERT)
+			event.gains[seat][d->state->board.terrain[hex]]++;
 	}
 	emit(d, &event);
 }
 
 static enum error decide_build_settlement(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -346,7 +367,7 @@ static enum error check_road_site(const struct game *g, int seat, int edge)
 
 static enum error decide_build_road(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -374,7 +395,7 @@ static enum error decide_build_road(struct decision *d, int seat, const struct c
 
 static enum error decide_build_city(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -401,9 +422,9 @@ static enum error decide_build_city(struct decision *d, int seat, const struct c
  * which takes what is left. */
 static void emit_production(struct decision *d, int total)
 {
-	const struct game *g = &d->state;
-	struct event event;
-	event_init(&event, EVENT_RESOURCES_PRODUCED);
+	const struct game *g = d->state;
+	struct event *event = next_event(d, EVENT_RESOURCES_PRODUCED);
+	unsigned produced = 0; /* the resources of the hexes that produce: no other is owed */
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (g->board.number[hex] != total || hex == g->robber)
 			continue;
@@ -411,15 +432,18 @@ static void emit_production(struct decision *d, int total)
 		for (int k = 0; k < 6; k++) {
 			int node = board_hex_nodes[hex][k];
 			if (g->node_owner[node])
-				event.gains[g->node_owner[node] - 1][resource] += g->node_building[node];
+				event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
 		}
+		produced |= 1u << resource;
 	}
 	int any = 0;
 	for (int r = 0; r < RESOURCE_COUNT; r++) {
+		if (!(produced >> r & 1u))
+			continue;
 		int owed = 0, owed_seats = 0, only = -1;
 		for (int s = 0; s < g->options.seats; s++) {
-			if (event.gains[s][r]) {
-				owed += event.gains[s][r];
+			if (event->gains[s][r]) {
+				owed += event->gains[s][r];
 				owed_seats++;
 				only = s;
 			}
@@ -429,19 +453,19 @@ static void emit_production(struct decision *d, int total)
 			continue;
 		}
 		for (int s = 0; s < g->options.seats; s++)
-			event.gains[s][r] = 0;
+			event->gains[s][r] = 0;
 		if (g->options.edition == GAME_EDITION_2025 && owed_seats == 1 && g->bank[r] > 0) {
-			event.gains[only][r] = g->bank[r];
+			event->gains[only][r] = g->bank[r];
 			any = 1;
 		}
 	}
 	if (any)
-		emit(d, &event);
+		emit_next(d);
 }
 
 static enum error decide_roll(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -450,24 +474,23 @@ static enum error decide_roll(struct decision *d, int seat, const struct command
 	if (g->phase != GAME_PHASE_ROLL)
 		return ERROR_ALREADY_ROLLED;
 	int given = c->dice[0] != 0 || c->dice[1] != 0;
-	struct event event;
-	event_init(&event, EVENT_DICE_ROLLED);
-	event.seat = (int8_t)seat;
+	struct event *event = next_event(d, EVENT_DICE_ROLLED);
+	event->seat = (int8_t)seat;
 	if (g->options.dice == GAME_DICE_MANUAL) {
 		if (!given)
 			return ERROR_DICE_REQUIRED;
 		if (c->dice[0] < 1 || c->dice[0] > 6 || c->dice[1] < 1 || c->dice[1] > 6)
 			return ERROR_INVALID_DICE;
-		event.dice[0] = c->dice[0];
-		event.dice[1] = c->dice[1];
+		event->dice[0] = c->dice[0];
+		event->dice[1] = c->dice[1];
 	} else {
 		if (given)
 			return ERROR_DICE_NOT_MANUAL;
-		event.dice[0] = (uint8_t)rng_die(rng);
-		event.dice[1] = (uint8_t)rng_die(rng);
+		event->dice[0] = (uint8_t)rng_die(rng);
+		event->dice[1] = (uint8_t)rng_die(rng);
 	}
-	emit(d, &event);
-	int total = event.dice[0] + event.dice[1];
+	emit_next(d);
+	int total = event->dice[0] + event->dice[1];
 	if (total != 7)
 		emit_production(d, total);
 	return ERROR_OK;
@@ -475,7 +498,7 @@ static enum error decide_roll(struct decision *d, int seat, const struct command
 
 static enum error decide_discard(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (g->phase != GAME_PHASE_DISCARD || g->players[seat].discard_owed == 0)
 		return ERROR_NO_DISCARD_OWED;
 	if (resource_total(c->resources) != g->players[seat].discard_owed)
@@ -516,7 +539,7 @@ static void emit_robbery(struct decision *d, int seat, int hex, int victim, stru
 	emit(d, &event);
 	if (victim < 0)
 		return;
-	const uint8_t *hand = d->state.players[victim].resources;
+	const uint8_t *hand = d->state->players[victim].resources;
 	int pick = (int)rng_below(rng, (uint32_t)resource_total(hand));
 	int resource = 0;
 	while (pick >= hand[resource])
@@ -530,7 +553,7 @@ static void emit_robbery(struct decision *d, int seat, int hex, int victim, stru
 
 static enum error decide_move_robber(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK)
 		return error;
@@ -548,7 +571,7 @@ static enum error decide_move_robber(struct decision *d, int seat, const struct 
 
 static enum error decide_buy_development(struct decision *d, int seat, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -607,7 +630,7 @@ static void emit_card_played(struct decision *d, enum event_type type, int seat)
 
 static enum error decide_play_knight(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_KNIGHT);
 	if (error != ERROR_OK || (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
 		return error;
@@ -638,7 +661,7 @@ static enum error check_free_roads(const struct game *g, int seat, const int8_t 
 
 static enum error decide_play_road_building(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_ROAD_BUILDING);
 	if (error != ERROR_OK)
 		return error;
@@ -670,7 +693,7 @@ static enum error decide_play_road_building(struct decision *d, int seat, const 
 
 static enum error decide_play_year_of_plenty(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_YEAR_OF_PLENTY);
 	if (error != ERROR_OK)
 		return error;
@@ -690,7 +713,7 @@ static enum error decide_play_year_of_plenty(struct decision *d, int seat, const
 
 static enum error decide_play_monopoly(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_MONOPOLY);
 	if (error != ERROR_OK)
 		return error;
@@ -726,7 +749,7 @@ static int single_resource(const uint8_t counts[RESOURCE_COUNT], int *count)
 
 static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
@@ -746,18 +769,17 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 		return error;
 	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
-	struct event event;
-	event_init(&event, EVENT_MARITIME_TRADED);
-	event.seat = (int8_t)seat;
-	memcpy(event.give, c->give, RESOURCE_COUNT);
-	memcpy(event.want, c->want, RESOURCE_COUNT);
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_MARITIME_TRADED);
+	event->seat = (int8_t)seat;
+	memcpy(event->give, c->give, RESOURCE_COUNT);
+	memcpy(event->want, c->want, RESOURCE_COUNT);
+	emit_next(d);
 	return ERROR_OK;
 }
 
 static enum error decide_offer_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_main(g);
 	if (error != ERROR_OK)
 		return error;
@@ -816,7 +838,7 @@ static enum error find_open_offer(const struct game *g, int id, const struct gam
 
 static enum error decide_answer_trade(struct decision *d, int seat, const struct command *c, int accept)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	const struct game_offer *offer;
 	enum error error = find_open_offer(g, c->trade, &offer);
 	if (error != ERROR_OK)
@@ -839,7 +861,7 @@ static enum error decide_answer_trade(struct decision *d, int seat, const struct
 
 static enum error decide_confirm_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	const struct game_offer *offer;
 	if (error != ERROR_OK || (error = find_open_offer(g, c->trade, &offer)) != ERROR_OK)
@@ -871,7 +893,7 @@ static enum error decide_confirm_trade(struct decision *d, int seat, const struc
 
 static enum error decide_withdraw_trade(struct decision *d, int seat, const struct command *c)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	const struct game_offer *offer;
 	enum error error = find_open_offer(g, c->trade, &offer);
 	if (error != ERROR_OK)
@@ -888,20 +910,19 @@ static enum error decide_withdraw_trade(struct decision *d, int seat, const stru
 
 static enum error decide_end_turn(struct decision *d, int seat)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	enum error error = require_turn(g, seat);
 	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
 		return error;
-	struct event event;
-	event_init(&event, EVENT_TURN_ENDED);
-	event.seat = (int8_t)seat;
-	emit(d, &event);
+	struct event *event = next_event(d, EVENT_TURN_ENDED);
+	event->seat = (int8_t)seat;
+	emit_next(d);
 	return ERROR_OK;
 }
 
 static enum error decide_in(struct decision *d, int seat, const struct command *c, struct rng *rng)
 {
-	const struct game *g = &d->state;
+	const struct game *g = d->state;
 	if (g->phase == GAME_PHASE_NONE)
 		return ERROR_GAME_NOT_STARTED;
 	if (g->phase == GAME_PHASE_FINISHED)
@@ -950,12 +971,12 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
 	}
 }
 
-enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
-			struct event_list *out, struct game *after)
+/* Decide on *state in place. A refusal leaves it as it was: every decide_ function makes
+ * all of its checks before its first emit(). */
+static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
+			    struct event_list *out)
 {
-	struct decision d;
-	memcpy(&d.state, game, sizeof d.state);
-	d.out = out;
+	struct decision d = {state, out};
 	out->count = 0;
 	enum error error = decide_in(&d, seat, command, rng);
 	if (error != ERROR_OK) {
@@ -963,7 +984,22 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 		return error;
 	}
 	check_win(&d);
-	if (after)
-		memcpy(after, &d.state, sizeof *after);
 	return ERROR_OK;
+}
+
+enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
+			struct event_list *out, struct game *after)
+{
+	struct game state;
+	memcpy(&state, game, sizeof state);
+	enum error error = decide_on(&state, seat, command, rng, out);
+	if (error == ERROR_OK && after)
+		memcpy(after, &state, sizeof *after);
+	return error;
+}
+
+enum error rules_decide_in_place(struct game *game, int seat, const struct command *command, struct rng *rng,
+				 struct event_list *out)
+{
+	return decide_on(game, seat, command, rng, out);
 }

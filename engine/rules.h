@@ -33,11 +33,21 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 enum error rules_decide(const struct game *game, int seat, const struct command *command, struct rng *rng,
 			struct event_list *out, struct game *after);
 
+/* rules_decide() on *game itself, without a copy: on ERROR_OK *game is the state after
+ * *out; on refusal *out is empty and *game untouched (every check of a command comes before
+ * its first event). */
+enum error rules_decide_in_place(struct game *game, int seat, const struct command *command, struct rng *rng,
+				 struct event_list *out);
+
 /* The one way every caller seeds a decision: rules_decide() with the randomness of the
  * game's secret `seed` at the game's version (rng_init(seed, version)), so a game's seed
  * and its commands replay it exactly, in the server, the CLI, the benchmarks and the tests. */
 enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat, const struct command *command,
 			       struct event_list *out, struct game *after);
+
+/* rules_decide_in_place() with the seeded randomness of rules_decide_seeded(). */
+enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					struct event_list *out);
 
 /* Create a game from its options and seed (rules_create() with rng_init(seed, 0)) and apply
  * the events to *game, which is cleared first. *events keeps what was applied. */

@@ -164,4 +164,7 @@ w("const uint64_t board_edge_node_mask[BOARD_EDGES] = {%s};" %
   ", ".join(mask_hex((1 << a) | (1 << b)) for a, b in edges))
 w("const uint64_t board_hex_node_mask[BOARD_HEXES] = {%s};" %
   ", ".join(mask_hex(sum(1 << n for n in hn)) for hn in hex_nodes))
+w("const uint64_t board_harbor_node_mask[BOARD_HARBORS] = {%s};" %
+  ", ".join(mask_hex((1 << a) | (1 << b)) for a, b in harbor_nodes))
+w("const uint64_t board_harbor_nodes_any = %s;" % mask_hex(sum(1 << n for n in {n for pair in harbor_nodes for n in pair})))
 print("\n".join(out))

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "engine/legal.h"
+#include "engine/playout.h"
+#include "engine/rules.h"
 #include "tests/engine/support.h"
 
 static struct command moves[LEGAL_MOVES_MAX];
@@ -612,6 +614,47 @@ START_TEST(test_capacity_is_respected_and_the_full_count_returned)
 }
 END_TEST
 
+/* Over random games with domestic trades (offers open and answered), every seat's list
+ * without offers is its full list with the offer template taken out, in the same order. */
+START_TEST(test_list_without_offers_is_the_full_list_less_the_offer_template)
+{
+	static struct command all[LEGAL_MOVES_MAX], without[LEGAL_MOVES_MAX];
+	struct playout_options choices = {1};
+	long compared = 0, dropped = 0;
+	for (int index = 0; index < 20; index++) {
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 77 + (uint64_t)index, 5, &events),
+				 ERROR_OK);
+		int seat;
+		struct command command;
+		enum error refused;
+		for (int step = 0; step < 3000; step++) {
+			const struct game *g = &playout.state;
+			for (int s = 0; s < g->options.seats; s++) {
+				int full = legal_moves(g, s, all, LEGAL_MOVES_MAX);
+				int fewer = legal_moves_except_offers(g, s, without, LEGAL_MOVES_MAX);
+				int kept = 0;
+				for (int i = 0; i < full; i++)
+					if (all[i].type != COMMAND_OFFER_TRADE)
+						all[kept++] = all[i];
+				ck_assert_int_eq(fewer, kept);
+				ck_assert(memcmp(all, without, sizeof all[0] * (size_t)kept) == 0);
+				compared++;
+				dropped += full - kept;
+			}
+			if (playout_step(&playout, all, &seat, &command, &events, &refused) != PLAYOUT_MOVED)
+				break;
+		}
+	}
+	ck_assert_int_gt(dropped, 1000); /* offer templates were there to leave out */
+	ck_assert_int_gt(compared, 100000);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("legal");
@@ -631,6 +674,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_trade_answers_listed_for_addressed_seats);
 	tcase_add_test(tc, test_nothing_is_listed_before_creation_or_after_the_win);
 	tcase_add_test(tc, test_capacity_is_respected_and_the_full_count_returned);
+	tcase_add_test(tc, test_list_without_offers_is_the_full_list_less_the_offer_template);
 	suite_add_tcase(suite, tc);
 	return suite;
 }

@@ -16,6 +16,8 @@
  * Seat 2's route is broken by a settlement on 20 (3 + 3 left) or on 10 (5 + 1 left).
  */
 #include "engine/longest_road.h"
+#include "engine/apply.h"
+#include "engine/rng.h"
 #include "tests/check_main.h"
 #include "tests/engine/support.h"
 
@@ -329,6 +331,110 @@ START_TEST(test_free_roads_of_road_building_can_take_the_card)
 }
 END_TEST
 
+/* ---- against an exhaustive search, on random road networks ---- */
+
+/* The plain definition, searched from every node the roads touch: what the engine's
+ * pruned search must agree with. */
+static int trail_from(const struct game *game, int seat, int node, struct board_edge_set *used)
+{
+	int best = 0;
+	for (int k = 0; k < 3; k++) {
+		int edge = board_node_edges[node][k];
+		if (edge < 0 || game->edge_owner[edge] != seat + 1 || board_edge_set_has(used, edge))
+			continue;
+		int other = board_edge_nodes[edge][0] == node ? board_edge_nodes[edge][1] : board_edge_nodes[edge][0];
+		int owner = game->node_owner[other];
+		board_edge_set_add(used, edge);
+		int further = owner == 0 || owner == seat + 1 ? trail_from(game, seat, other, used) : 0;
+		used->word[edge >> 6] &= ~(UINT64_C(1) << (edge & 63));
+		if (1 + further > best)
+			best = 1 + further;
+	}
+	return best;
+}
+
+static int exhaustive_length(const struct game *game, int seat)
+{
+	int best = 0;
+	for (int node = 0; node < BOARD_NODES; node++) {
+		if (!(game->players[seat].road_nodes >> node & 1u))
+			continue;
+		struct board_edge_set used = {{0, 0}};
+		int length_here = trail_from(game, seat, node, &used);
+		if (length_here > best)
+			best = length_here;
+	}
+	return best;
+}
+
+static void place(struct game *game, enum event_type type, int seat, int where)
+{
+	struct event event;
+	event_init(&event, type);
+	event.seat = (int8_t)seat;
+	event.free = 1;
+	if (type == EVENT_ROAD_BUILT)
+		event.edge = (int8_t)where;
+	else
+		event.node = (int8_t)where;
+	apply_event(game, &event);
+}
+
+/* Up to 15 roads grown from one another (a few apart), half of the networks from a ringed
+ * hex so that loops close, and opponents' settlements dropped on some of their nodes. */
+START_TEST(test_random_networks_match_the_exhaustive_search)
+{
+	struct rng rng;
+	rng_init(&rng, 2024, 24);
+	int with_loops = 0, blocked = 0;
+	for (int trial = 0; trial < 3000; trial++) {
+		struct game game;
+		support_new_game(&game, 3, GAME_LAYOUT_BEGINNER);
+		int roads = 1 + (int)rng_below(&rng, GAME_ROADS), built = 0;
+		if (rng_below(&rng, 2) == 0) { /* a hex ringed: a loop, and more may close */
+			int hex = (int)rng_below(&rng, BOARD_HEXES);
+			for (int k = 0; k < 6 && built < roads; k++, built++)
+				place(&game, EVENT_ROAD_BUILT, 0, board_hex_edges[hex][k]);
+		}
+		for (; built < roads; built++) {
+			int edge = -1;
+			for (int attempt = 0; attempt < 50 && edge < 0; attempt++) {
+				uint64_t nodes = game.players[0].road_nodes;
+				int candidate = (int)rng_below(&rng, BOARD_EDGES);
+				if (nodes && rng_below(&rng, 8) != 0) { /* mostly next to a road already built */
+					int pick = (int)rng_below(&rng, (uint32_t)__builtin_popcountll(nodes));
+					while (pick--)
+						nodes &= nodes - 1;
+					candidate = board_node_edges[__builtin_ctzll(nodes)][rng_below(&rng, 3)];
+				}
+				if (candidate >= 0 && !game.edge_owner[candidate])
+					edge = candidate;
+			}
+			if (edge >= 0)
+				place(&game, EVENT_ROAD_BUILT, 0, edge);
+		}
+		int settlements = (int)rng_below(&rng, 4);
+		for (int k = 0; k < settlements; k++) {
+			int node = (int)rng_below(&rng, BOARD_NODES);
+			if (!game.node_owner[node]) {
+				place(&game, EVENT_SETTLEMENT_BUILT, 1 + (int)rng_below(&rng, 2), node);
+				blocked += (int)(game.players[0].road_nodes >> node & 1u);
+			}
+		}
+		/* A loop: a connected part with as many roads as nodes. */
+		int edges_owned = 0;
+		for (int e = 0; e < BOARD_EDGES; e++)
+			edges_owned += game.edge_owner[e] == 1;
+		with_loops += edges_owned >= __builtin_popcountll(game.players[0].road_nodes);
+		int expected = exhaustive_length(&game, 0);
+		ck_assert_msg(longest_road_length(&game, 0) == expected, "trial %d: %d roads, engine %d, exhaustive %d",
+			      trial, edges_owned, longest_road_length(&game, 0), expected);
+	}
+	ck_assert_int_gt(with_loops, 300);
+	ck_assert_int_gt(blocked, 300);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("longest_road");
@@ -351,6 +457,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_holder_broken_but_still_tied_for_longest_keeps_the_card);
 	tcase_add_test(tc, test_holder_broken_below_five_with_no_one_at_five_sets_the_card_aside);
 	tcase_add_test(tc, test_free_roads_of_road_building_can_take_the_card);
+	tcase_add_test(tc, test_random_networks_match_the_exhaustive_search);
 	suite_add_tcase(suite, tc);
 	return suite;
 }

@@ -636,9 +636,22 @@ static const char *check_sampled(struct property_run *run, const struct game *g,
 	int expected = is_listed(run, g, seat, c);
 	run->totals->sampled++;
 	run->totals->sampled_accepted += error == ERROR_OK;
+	char text[512];
+	/* Deciding in place (as playouts do) answers the same, and a refusal leaves the state as
+	 * it was: every check of a command comes before its first event. */
+	static struct game in_place;
+	static struct event_list in_place_events;
+	memcpy(&in_place, g, sizeof in_place);
+	struct rng rng;
+	rng_init(&rng, run->seed, g->version);
+	enum error in_place_error = rules_decide_in_place(&in_place, seat, c, &rng, &in_place_events);
+	if (in_place_error != error || (error != ERROR_OK && memcmp(&in_place, g, sizeof in_place) != 0)) {
+		describe(c, text, sizeof text);
+		return broken(run, g, "%s by seat %d decided in place: %s, and %s the state", text, seat,
+			      error_code(in_place_error), memcmp(&in_place, g, sizeof in_place) ? "changed" : "kept");
+	}
 	if ((error == ERROR_OK) == expected && (error == ERROR_OK || events.count == 0))
 		return NULL;
-	char text[512];
 	describe(c, text, sizeof text);
 	if (error == ERROR_OK)
 		return broken(run, g, "unlisted %s by seat %d was accepted", text, seat);
