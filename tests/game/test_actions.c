@@ -21,7 +21,8 @@ static void assert_body(const struct game *state, int viewer)
 		size_t length;
 		char *text = actions_body_text(state, viewer, &length);
 		ck_assert_msg(length == strlen(text) && strcmp(text, want) == 0,
-			      "version %d seat %d, pass %d:\n%s\nnot\n%s", (int)state->version, viewer, pass, text, want);
+			      "version %d seat %d, pass %d:\n%s\nnot\n%s", (int)state->version, viewer, pass, text,
+			      want);
 		free(text);
 	}
 	free(want);

@@ -71,8 +71,7 @@ static void assert_line(const struct access_log_line *request, const char *durat
 {
 	char *line = written(request);
 	size_t length = strlen(line);
-	ck_assert_msg(length > 0 && line[length - 1] == '\n' && !memchr(line, '\n', length - 1), "one line: %s",
-		      line);
+	ck_assert_msg(length > 0 && line[length - 1] == '\n' && !memchr(line, '\n', length - 1), "one line: %s", line);
 	json_error_t error;
 	json_t *parsed = json_loads(line, 0, &error);
 	ck_assert_msg(parsed != NULL, "not JSON (%s): %s", error.text, line);
@@ -101,21 +100,41 @@ static void assert_line(const struct access_log_line *request, const char *durat
 
 START_TEST(test_a_line_is_jansson_compact_dump_of_its_members)
 {
-	struct access_log_line request = {"e784048c8333fd2a", "POST", "/v1/games/2922f28071d949af/moves", 201, 0.0123456,
-					  "127.0.0.1", "", 1990, "/v1/games/{id}/moves", "2922f28071d949af", 2, NULL,
+	struct access_log_line request = {"e784048c8333fd2a",
+					  "POST",
+					  "/v1/games/2922f28071d949af/moves",
+					  201,
+					  0.0123456,
+					  "127.0.0.1",
+					  "",
+					  1990,
+					  "/v1/games/{id}/moves",
+					  "2922f28071d949af",
+					  2,
+					  NULL,
 					  0};
 	assert_line(&request, "12.346");
 	/* Every optional member absent. */
 	struct access_log_line bare = {"0000000000000001", "GET", "/", 404, 0, "::1", "", 0, NULL, "", -1, NULL, 0};
 	assert_line(&bare, "0.000");
 	/* Every one present, the admin seat. */
-	struct access_log_line full = {"req-\"1\"", "DELETE", "/v1/games/x", 409, 2.5,
-				       "203.0.113.9",	"127.0.0.1", 123456789, "/v1/games/{id}", "abc",
-				       -2,		"version_conflict", 1};
+	struct access_log_line full = {"req-\"1\"",
+				       "DELETE",
+				       "/v1/games/x",
+				       409,
+				       2.5,
+				       "203.0.113.9",
+				       "127.0.0.1",
+				       123456789,
+				       "/v1/games/{id}",
+				       "abc",
+				       -2,
+				       "version_conflict",
+				       1};
 	assert_line(&full, "2500.000");
 	/* A long request. */
-	struct access_log_line slow = {"r", "GET", "/healthz", 200, 12345.6789, "127.0.0.1", "", 2, "/healthz", "",
-				       -1, NULL, 0};
+	struct access_log_line slow = {"r",	   "GET", "/healthz", 200,  12345.6789, "127.0.0.1", "", 2,
+				       "/healthz", "",	  -1,	      NULL, 0};
 	assert_line(&slow, "12345678.900");
 }
 END_TEST
@@ -130,8 +149,8 @@ START_TEST(test_client_paths_are_escaped_as_jansson_escapes_them_and_quoted_when
 	memcpy(path + at, "\"\\/\x7f\xc3\xa9\xe2\x80\xae", 10);
 	at += 10;
 	path[at] = '\0';
-	struct access_log_line request = {"r", "GET", path, 404, 0.001, "127.0.0.1", "", 10, NULL, "", -1, "not_found",
-					  0};
+	struct access_log_line request = {"r",	"GET", path, 404,	  0.001, "127.0.0.1", "", 10,
+					  NULL, "",    -1,   "not_found", 0};
 	assert_line(&request, "1.000");
 	/* Not UTF-8: the quoted text, as text_json() gave it. */
 	struct access_log_line broken = request;
