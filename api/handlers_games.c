@@ -14,6 +14,7 @@
 #include "codec/shapes.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "game/actions.h"
 
 /* The view of API.md for the session's viewer (the admin sees what a spectator sees). */
 static json_t *game_json(const struct session *session)
@@ -113,7 +114,7 @@ void handle_get_players(struct http_request *request)
 
 json_t *handlers_actions_json(const struct session *session)
 {
-	return play_actions_json(&session->game.state, session->viewer);
+	return actions_body_json(&session->game.state, session->viewer);
 }
 
 /* GET /actions?wait=S between its wake-ups (api/notify.h): the session opened on the
@@ -176,7 +177,13 @@ void handle_get_actions(struct http_request *request)
 		if (!service_refresh(request, session))
 			return;
 	}
-	http_respond_json(request, 200, handlers_actions_json(session), (long)session->game.state.version);
+	/* The text a move's answer may have built for this very state (game/actions.h). */
+	size_t length;
+	char *text = actions_body_text(&session->game.state, session->viewer, &length);
+	char etag[32];
+	snprintf(etag, sizeof etag, "\"%ld\"", (long)session->game.state.version);
+	http_respond_bytes(request, 200, "application/json; charset=utf-8", text, length, etag);
+	free(text);
 }
 
 json_t *handlers_game_view(struct http_request *request, const struct session *session)

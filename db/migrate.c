@@ -63,6 +63,15 @@ static int applied_already(PGconn *conn, int version, char *message, size_t mess
 	return answer;
 }
 
+/* 1 when the events table has a row (a database with games in it), else 0. */
+static int holds_events(PGconn *conn)
+{
+	PGresult *result = PQexec(conn, "SELECT 1 FROM events LIMIT 1");
+	int answer = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0;
+	PQclear(result);
+	return answer;
+}
+
 static int apply_one(PGconn *conn, const struct store_migration *migration, char *message, size_t message_size)
 {
 	char what[128];
@@ -114,13 +123,27 @@ enum store_status store_migrate(const char *conninfo, int *applied, char *messag
 		      " name text NOT NULL,"
 		      " applied_at timestamptz NOT NULL DEFAULT now())",
 		      "creating schema_migrations", message, message_size);
+	int applied_now = 0;
 	for (int i = 0; ok && i < store_migration_count; i++) {
 		int done = applied_already(conn, store_migrations[i].version, message, message_size);
 		if (done < 0)
 			ok = 0;
-		else if (!done && (ok = apply_one(conn, &store_migrations[i], message, message_size)) && applied)
-			(*applied)++;
+		else if (!done && (ok = apply_one(conn, &store_migrations[i], message, message_size)))
+			applied_now++;
 	}
+	if (applied)
+		*applied = applied_now;
+	/* Statistics for the tables a migration made or changed, before a server plans on
+	 * them (its plans are generic and live as long as its connection, db/store.c): only
+	 * when something was applied, so a restart does not analyse a large database again,
+	 * and only when the database holds events. Statistics of empty tables are worse than
+	 * none: a table never analysed is planned as ten pages, so by its indexes, while an
+	 * analysed empty one is planned as the page or two it has when the plan is made, and
+	 * that plan reads events and seats sequentially as they grow (measured on a fresh
+	 * cluster under make bench-http: 45.9M events rows read in 5 s, 2034 -> 1246
+	 * moves/s). Autovacuum's ANALYZE later replaces the plans as the tables grow. */
+	if (ok && applied_now > 0 && holds_events(conn))
+		ok = exec(conn, "ANALYZE", "analysing the migrated tables", message, message_size);
 	/* Closing the session releases the lock too; unlocking first lets the next server in
 	 * without waiting for the server to notice the closed connection. */
 	PGresult *unlock = PQexec(conn, "SELECT pg_advisory_unlock(" MIGRATE_LOCK_KEY ")");

@@ -85,6 +85,22 @@ void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int3
 	pthread_mutex_unlock(&notifier->lock);
 }
 
+/* On a new connection: the one statement prepared, and its plans (catan_notify_all's
+ * PERFORM over the notes) made once, generic, rather than planned again for each call.
+ * 1 on success. */
+static int prepare_notify_all(PGconn *conn)
+{
+	PGresult *generic = PQexec(conn, "SET plan_cache_mode = force_generic_plan");
+	int ok = PQresultStatus(generic) == PGRES_COMMAND_OK;
+	PQclear(generic);
+	if (!ok)
+		return 0;
+	PGresult *prepared = PQprepare(conn, "notify_all", "SELECT catan_notify_all($1::text[])", 1, NULL);
+	ok = PQresultStatus(prepared) == PGRES_COMMAND_OK;
+	PQclear(prepared);
+	return ok;
+}
+
 /* Send notes in one transaction; 1 on success. Runs on the notifier's thread only. */
 static int send_notes(struct store_notifier *notifier, const struct notes *notes)
 {
@@ -94,7 +110,7 @@ static int send_notes(struct store_notifier *notifier, const struct notes *notes
 		notifier->conn = PQconnectdbParams(keywords, values, 1);
 		if (!notifier->conn)
 			abort();
-		if (PQstatus(notifier->conn) != CONNECTION_OK) {
+		if (PQstatus(notifier->conn) != CONNECTION_OK || !prepare_notify_all(notifier->conn)) {
 			PQfinish(notifier->conn);
 			notifier->conn = NULL;
 			return 0;
@@ -109,8 +125,7 @@ static int send_notes(struct store_notifier *notifier, const struct notes *notes
 	*end++ = '}';
 	*end = '\0';
 	const char *values[] = {array};
-	PGresult *result =
-		PQexecParams(notifier->conn, "SELECT catan_notify_all($1::text[])", 1, NULL, values, NULL, NULL, 0);
+	PGresult *result = PQexecPrepared(notifier->conn, "notify_all", 1, values, NULL, NULL, 0);
 	int ok = PQresultStatus(result) == PGRES_TUPLES_OK;
 	PQclear(result);
 	free(array);

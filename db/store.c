@@ -172,6 +172,17 @@ static enum store_status connect_store(struct store *store)
 				goto failed;
 		}
 	}
+	/* Generic plans, made once per connection: the statements are the same few shapes
+	 * with different keys, and in "auto" mode PostgreSQL re-plans those whose custom plans
+	 * it estimates cheaper (read_tail, the appends' functions) on every call, for the
+	 * same plan. A generic plan is made again when a table's statistics change. */
+	PGresult *generic = PQexec(store->conn, "SET plan_cache_mode = force_generic_plan");
+	int generic_ok = PQresultStatus(generic) == PGRES_COMMAND_OK;
+	if (!generic_ok)
+		store__say(store, "cannot set plan_cache_mode: %s", PQresultErrorMessage(generic));
+	PQclear(generic);
+	if (!generic_ok)
+		goto failed;
 	int receivers = atomic_load(&webhook_receivers_max);
 	if (receivers >= 0) {
 		/* Read by catan_receivers() (0011_quotas.sql) on this connection. */

@@ -43,6 +43,7 @@
 #include "deliver/summary.h"
 #include "engine/legal.h"
 #include "engine/view.h"
+#include "game/actions.h"
 #include "game/messages.h"
 
 void deliver_sign(const uint8_t *key, size_t key_size, const char *id, long long timestamp, const char *body,
@@ -162,7 +163,7 @@ static char *your_turn_body(const struct deliver_job *job, const struct game_rec
 			json_array_append_new(seats, json_integer(s));
 	json_t *body = json_pack("{s:s, s:s, s:i, s:i, s:s, s:o, s:s, s:o}", "type", "your_turn", "game_id",
 				 record->id_text, "version", (int)row->last_seq, "seat", seat, "summary", summary,
-				 "waiting_for", seats, "board_url", url, "actions", play_actions_json(at, seat));
+				 "waiting_for", seats, "board_url", url, "actions", actions_body_json(at, seat));
 	free(summary);
 	return dump(body);
 }

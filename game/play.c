@@ -36,6 +36,7 @@
 #include "engine/legal.h"
 #include "engine/rules.h"
 #include "engine/view.h"
+#include "game/actions.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/import.h"
@@ -496,30 +497,6 @@ void play_names(const struct game_record *game, const char *names[GAME_MAX_SEATS
 		names[s] = s < game->state.options.seats ? game->names[s] : NULL;
 }
 
-json_t *play_actions_json(const struct game *state, int viewer)
-{
-	json_t *actions;
-	if (viewer >= 0) {
-		struct command *moves = malloc(sizeof *moves * LEGAL_MOVES_MAX);
-		if (!moves)
-			abort();
-		int count = legal_moves(state, viewer, moves, LEGAL_MOVES_MAX);
-		/* Templates carry what completes them (the hand, whom an offer may address). */
-		actions =
-			codec_actions_to_json(state, viewer, moves, count < LEGAL_MOVES_MAX ? count : LEGAL_MOVES_MAX);
-		free(moves);
-	} else {
-		actions = json_array();
-	}
-	json_t *waiting = json_array();
-	uint8_t mask = legal_waiting_for(state);
-	for (int s = 0; s < state->options.seats; s++)
-		if (mask >> s & 1u)
-			json_array_append_new(waiting, json_integer(s));
-	return json_pack("{s:i, s:o, s:o, s:o}", "version", (int)state->version, "seat",
-			 viewer >= 0 ? json_integer(viewer) : json_null(), "waiting_for", waiting, "actions", actions);
-}
-
 int play_seat_due(const struct game *state, int seat)
 {
 	if (seat < 0 || state->phase == GAME_PHASE_FINISHED)
@@ -560,13 +537,25 @@ static char *move_answer(const struct game_record *game, const struct play_move 
 		if (move->offer_member)
 			json_object_set_new(body, move->offer_member, json_integer(trade_id));
 	}
-	if (play_seat_due(after, move->viewer))
-		json_object_set_new(body, "actions", play_actions_json(after, move->viewer));
 	char *text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	if (!text)
 		abort();
-	return text;
+	if (!play_seat_due(after, move->viewer))
+		return text;
+	/* "actions", the last member, spliced in as text: the mover's next GET .../actions
+	 * asks for the same body at the same state and finds it remembered (game/actions.h). */
+	size_t actions_length, length = strlen(text);
+	char *actions = actions_body_text(after, move->viewer, &actions_length);
+	static const char member[] = ",\"actions\":";
+	char *answer = xmalloc(length - 1 + sizeof member - 1 + actions_length + 2);
+	memcpy(answer, text, length - 1);
+	memcpy(answer + length - 1, member, sizeof member - 1);
+	memcpy(answer + length - 1 + sizeof member - 1, actions, actions_length);
+	memcpy(answer + length - 1 + sizeof member - 1 + actions_length, "}", 2);
+	free(actions);
+	free(text);
+	return answer;
 }
 
 /* ---- Writing ---- */

@@ -264,13 +264,6 @@ json_t *play_log_json(const struct game_record *game, int viewer, const struct s
 /* An RFC 3339 UTC time with microseconds ("2026-11-29T20:07:46.668745Z"). */
 void play_format_time(int64_t microseconds, char *out, size_t size);
 
-/* The Actions body of GET .../actions for `viewer` (a seat, or -1 for a spectator or the
- * admin: no actions) at `state`: {version, seat, waiting_for, actions}, every action a
- * move body ready to send (codec_actions_to_json). The same body answers a move whose
- * mover must act again, and rides in your_turn notes (streams, long-polls, webhooks).
- * New reference. */
-json_t *play_actions_json(const struct game *state, int viewer);
-
 /* 1 when `state` is in play and waits for `seat`: its move (legal_waiting_for), or its
  * answer to an open offer made to it (accept or decline), which the offerer may be waiting
  * for. Whoever waits for a seat's actions (GET .../actions?wait, your_turn notes) is told. */

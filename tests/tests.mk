@@ -154,11 +154,12 @@ test-db: $(DB_RUNS)
 TEST_RUN_EXTRA += test-db
 
 # ---- tests/game/: the game service (game/). The import judge (game/import.c: engine and
-# codec only) and a game's figures from its log (game/statistics.c: engine and jansson only)
+# codec only), a game's figures from its log (game/statistics.c: engine and jansson only)
+# and the Actions body's text (game/actions.c: engine and codec)
 # on the random games of bench/games.c, without a database; the store glue
 # (game/game_repo.c) against a real PostgreSQL, with the db tests' support and fixture
 # (tests/db/support.h), a throwaway cluster per program as for tests/db/.
-GAME_UNIT_TESTS := $(B)/tests/game/test_import_judge $(B)/tests/game/test_statistics
+GAME_UNIT_TESTS := $(B)/tests/game/test_import_judge $(B)/tests/game/test_statistics $(B)/tests/game/test_actions
 GAME_DB_TESTS := $(filter-out $(GAME_UNIT_TESTS),$(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/game/test_*.c)))
 
 $(B)/tests/game/test_import_judge: $(B)/obj/tests/game/test_import_judge.o $(B)/obj/game/import.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
@@ -168,6 +169,10 @@ $(B)/tests/game/test_import_judge: $(B)/obj/tests/game/test_import_judge.o $(B)/
 $(B)/tests/game/test_statistics: $(B)/obj/tests/game/test_statistics.o $(B)/obj/game/statistics.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS)
+
+$(B)/tests/game/test_actions: $(B)/obj/tests/game/test_actions.o $(B)/obj/game/actions.o $(CODEC_GAMES_OBJ) $(TEST_SUPPORT_OBJ) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CODEC_LIBS) $(CHECK_LIBS) -lpthread
 
 $(GAME_DB_TESTS): $(B)/tests/game/%: $(B)/obj/tests/game/%.o $(DB_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
 	@mkdir -p $(dir $@)
