@@ -268,7 +268,7 @@ static void remember(struct mentioned *mentioned, const struct channels_mention 
 static void add_mention_of(struct xtext *text, int format, const json_t *mentions, int seat,
 			   struct mentioned *mentioned)
 {
-	char key[8];
+	char key[12]; /* any int, as the TSan build's -O1 checks */
 	snprintf(key, sizeof key, "%d", seat);
 	const json_t *value = mentions ? json_object_get(mentions, key) : NULL;
 	struct channels_mention mention;
