@@ -96,20 +96,9 @@ int handlers_authenticate_player_hash(struct http_request *request, struct store
 {
 	const char *token;
 	size_t length;
-	int bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), &token, &length);
-	const char *query_token = http_query(request, "token");
-	if (query_token && !(request->route && request->route->query_token)) {
-		/* Only an EventSource needs a token in the URL; anywhere else it would only leak. */
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "?token= is accepted only by the streams: send Authorization: Bearer <token>",
-				     "token", -1);
+	int bearer;
+	if (!service_read_token(request, &token, &length, &bearer))
 		return 0;
-	}
-	if (bearer == 0 && query_token) {
-		token = query_token;
-		length = strlen(query_token);
-		bearer = length > 0 && length <= 128 ? 1 : -1;
-	}
 	if (bearer == 0) {
 		http_respond_problem(request, PROBLEM_MISSING_TOKEN, "send Authorization: Bearer <player token>", NULL,
 				     -1);

@@ -172,22 +172,9 @@ static int open_game(struct http_request *request, struct session *session, int 
 
 	const char *token = NULL;
 	size_t length = 0;
-	const char *header = http_header(request, MHD_HTTP_HEADER_AUTHORIZATION);
-	int bearer = auth_bearer(header, &token, &length);
-	const char *query_token = http_query(request, "token");
-	if (query_token && !(request->route && request->route->query_token)) {
-		/* Only an EventSource needs a token in the URL; anywhere else it would only leak. */
-		http_respond_problem(request, PROBLEM_INVALID_FIELD,
-				     "?token= is accepted only by GET .../stream: send Authorization: Bearer <token>",
-				     "token", -1);
+	int bearer;
+	if (!service_read_token(request, &token, &length, &bearer))
 		return 0;
-	}
-	if (bearer == 0 && query_token) {
-		/* EventSource cannot send headers: the stream accepts ?token=. */
-		token = query_token;
-		length = strlen(query_token);
-		bearer = length > 0 && length <= 128 ? 1 : -1;
-	}
 	if (bearer < 0) {
 		http_respond_problem(request, PROBLEM_UNKNOWN_TOKEN, "Authorization must be \"Bearer <token>\"", NULL,
 				     -1);
@@ -264,6 +251,28 @@ int service_refresh(struct http_request *request, struct session *session)
 void service_refuse(struct http_request *request, const struct problem_refusal *refusal)
 {
 	http_respond_problem(request, refusal->problem, refusal->detail, refusal->field, -1);
+}
+
+int service_read_token(struct http_request *request, const char **token, size_t *length, int *bearer)
+{
+	*token = NULL;
+	*length = 0;
+	*bearer = auth_bearer(http_header(request, MHD_HTTP_HEADER_AUTHORIZATION), token, length);
+	const char *query_token = http_query(request, "token");
+	if (query_token && !(request->route && request->route->query_token)) {
+		/* Only an EventSource needs a token in the URL; anywhere else it would only leak. */
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "?token= is accepted only by the streams: send Authorization: Bearer <token>",
+				     "token", -1);
+		return 0;
+	}
+	if (*bearer == 0 && query_token) {
+		/* EventSource cannot send headers: the streams accept ?token=. */
+		*token = query_token;
+		*length = strlen(query_token);
+		*bearer = *length > 0 && *length <= 128 ? 1 : -1;
+	}
+	return 1;
 }
 
 int service_new_token(struct http_request *request, const char *prefix, char token[AUTH_TOKEN_LENGTH + 1],

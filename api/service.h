@@ -100,6 +100,12 @@ int service_read_name(struct http_request *request, const json_t *value, const c
 /* Answer a refused input (api/inputs.h): its problem, detail and member. */
 void service_refuse(struct http_request *request, const struct problem_refusal *refusal);
 
+/* The request's token: from Authorization: Bearer, or ?token= on the routes that take one
+ * (the streams: an EventSource sends no header). *bearer 1 with *token and *length set, 0
+ * when there is none, -1 when it is malformed; 0 returned with 400 queued for a ?token= on
+ * any other route (there it would only leak). */
+int service_read_token(struct http_request *request, const char **token, size_t *length, int *bearer);
+
 /* A new token of kind `prefix` ("st_", "pt_", "at_", "iv_": game/auth.h) into `token`, and
  * its hash, the only form the store keeps: 1, or 0 with 500 queued (no randomness). */
 int service_new_token(struct http_request *request, const char *prefix, char token[AUTH_TOKEN_LENGTH + 1],

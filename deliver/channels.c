@@ -301,26 +301,6 @@ static void add_names(struct xtext *text, int format, char *const *names, uint8_
 	}
 }
 
-/* Cards as words ("1 ore and 2 wool"). */
-static void add_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT])
-{
-	int parts = 0, total = 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++)
-		total += counts[r] != 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++) {
-		if (!counts[r])
-			continue;
-		xtext_add(text, "%s%d %s",
-			  parts == 0	       ? ""
-			  : parts == total - 1 ? " and "
-					       : ", ",
-			  counts[r], resource_name(r));
-		parts++;
-	}
-	if (!parts)
-		xtext_add(text, "nothing");
-}
-
 /* The headline: whom it calls (their mentions first, so the ping shows them) and what
  * they must do; at the end, the winner and every seat's points. One mention per seat. */
 static void add_headline(struct xtext *text, int format, const json_t *mentions, const struct game *game,
@@ -356,9 +336,9 @@ static void add_headline(struct xtext *text, int format, const json_t *mentions,
 		xtext_add(text, ": ");
 		add_name(text, names, moment->offer.from);
 		xtext_add(text, " offers ");
-		add_cards(text, moment->offer.give);
+		summary_cards(text, moment->offer.give, -1);
 		xtext_add(text, " for ");
-		add_cards(text, moment->offer.want);
+		summary_cards(text, moment->offer.want, -1);
 		xtext_add(text, " (offer %u) - accept or decline.", moment->offer.id);
 		break;
 	case CHANNELS_DIGEST:
@@ -388,6 +368,21 @@ static void add_headline(struct xtext *text, int format, const json_t *mentions,
 	}
 }
 
+/* 1 when a digest tells the event: everything but the offers and their answers. */
+static int in_digest(const struct event *e)
+{
+	switch (e->type) {
+	case EVENT_TRADE_OFFERED:
+	case EVENT_TRADE_ACCEPTED:
+	case EVENT_TRADE_DECLINED:
+	case EVENT_TRADE_WITHDRAWN:
+	case EVENT_GAME_CREATED:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /* 1 when the event concerns `seat` enough to tell it at the start of its turn, with the
  * event as told into shown (production: that seat's share only). */
 static int tells(const struct event *e, int seat, struct event *shown)
@@ -405,29 +400,9 @@ static int tells(const struct event *e, int seat, struct event *shown)
 	case EVENT_DISCARDED:
 	case EVENT_MARITIME_TRADED:
 		return e->seat == seat;
-	case EVENT_TRADE_OFFERED:
-	case EVENT_TRADE_ACCEPTED:
-	case EVENT_TRADE_DECLINED:
-	case EVENT_TRADE_WITHDRAWN:
-	case EVENT_GAME_CREATED:
-		return 0;
 	default:
-		return 1; /* rolls, builds, the robber, cards played, bank trades, awards, turns' ends */
-	}
-}
-
-/* 1 when a digest tells the event: everything but the offers and their answers. */
-static int in_digest(const struct event *e)
-{
-	switch (e->type) {
-	case EVENT_TRADE_OFFERED:
-	case EVENT_TRADE_ACCEPTED:
-	case EVENT_TRADE_DECLINED:
-	case EVENT_TRADE_WITHDRAWN:
-	case EVENT_GAME_CREATED:
-		return 0;
-	default:
-		return 1;
+		/* rolls, builds, the robber, cards played, awards, turns' ends; no offers */
+		return in_digest(e);
 	}
 }
 

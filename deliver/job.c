@@ -108,6 +108,21 @@ int deliver_recent_events(int64_t game_id, int32_t version, int viewer, struct e
 	return count;
 }
 
+/* The rows of `tail` from `from` on, parsed and seen as `viewer` sees them, into events
+ * (room for every row); rows that do not parse are left out. The number written. */
+static int viewed_events(const struct store_log *tail, int from, int viewer, struct event *events)
+{
+	int count = 0;
+	for (int i = from; i < tail->count; i++) {
+		struct event event;
+		struct codec_error error;
+		if (codec_payload_parse(tail->rows[i].type, tail->rows[i].payload, tail->rows[i].payload_size, &event,
+					&error))
+			view_event(&event, viewer, &events[count++]);
+	}
+	return count;
+}
+
 int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int viewer, struct event **out, int *omitted)
 {
 	*out = NULL;
@@ -128,14 +143,7 @@ int deliver_events_since_turn(int64_t game_id, int32_t version, int seat, int vi
 			*omitted = -1;
 	}
 	struct event *events = xcalloc((size_t)(tail.count - from + 1), sizeof *events);
-	int count = 0;
-	for (int i = from; i < tail.count; i++) {
-		struct event event;
-		struct codec_error error;
-		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
-					&error))
-			view_event(&event, viewer, &events[count++]);
-	}
+	int count = viewed_events(&tail, from, viewer, events);
 	store_log_free(&tail);
 	*out = events;
 	return count;
@@ -155,14 +163,7 @@ int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int vi
 	if (play_read_log(game_id, after, version - after, &tail) != STORE_OK)
 		return -1;
 	struct event *events = xcalloc((size_t)tail.count + 1, sizeof *events);
-	int count = 0;
-	for (int i = 0; i < tail.count; i++) {
-		struct event event;
-		struct codec_error error;
-		if (codec_payload_parse(tail.rows[i].type, tail.rows[i].payload, tail.rows[i].payload_size, &event,
-					&error))
-			view_event(&event, viewer, &events[count++]);
-	}
+	int count = viewed_events(&tail, 0, viewer, events);
 	store_log_free(&tail);
 	*out = events;
 	return count;

@@ -35,7 +35,7 @@ static const char *resource_word(int resource, int edition)
 	return word ? word : resource_name(resource);
 }
 
-static void add_cards_in(struct xtext *text, const uint8_t counts[RESOURCE_COUNT], int edition)
+void summary_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT], int edition)
 {
 	int parts = 0, total = 0;
 	for (int r = 0; r < RESOURCE_COUNT; r++)
@@ -51,7 +51,7 @@ static void add_cards_in(struct xtext *text, const uint8_t counts[RESOURCE_COUNT
 		xtext_add(text, "nothing");
 }
 
-#define add_cards(text, counts) add_cards_in((text), (counts), edition)
+#define add_cards(text, counts) summary_cards((text), (counts), edition)
 
 static const char *development_words(int card)
 {

@@ -11,8 +11,13 @@
 
 #include <stddef.h>
 
+#include "base/xalloc.h"
 #include "engine/event.h"
 #include "engine/game.h"
+
+/* Cards as words into text ("1 ore and 2 wool", "nothing"), resources named in `edition`'s
+ * words (-1: the API's names). */
+void summary_cards(struct xtext *text, const uint8_t counts[RESOURCE_COUNT], int edition);
 
 /* One sentence for an event ("Bob rolled 8 (5 + 3)."), into out (always NUL-terminated;
  * SUMMARY_SENTENCE_SIZE always suffices). summary_event_on() names the places of `game`'s
