@@ -344,7 +344,15 @@ export class GameScreen {
             void getSummary(this.id).then((summary) => {
                 this.summary = summary;
                 this.render();
-            }, (e) => showMessage(describeProblem(e)));
+            }, (e) => {
+                // Asked again a little later: a refused or lost request must not leave the end
+                // screen without its figures for good.
+                showMessage(describeProblem(e));
+                setTimeout(() => {
+                    this.summaryAsked = false;
+                    this.render();
+                }, 3000);
+            });
         }
         this.root.setAttribute("data-version", String(view.version));
         this.root.setAttribute("data-turn", String(view.turn.number));

@@ -796,6 +796,13 @@ function figuresOf(exported) {
 
 /** The end-of-game screen of `page` equals the figures computed from the export. */
 async function checkEndScreen(page, base, id) {
+  // The bots finish the game on the server first (slower on a loaded machine); the page
+  // then has 20 s to show the end screen.
+  const until = Date.now() + 180000;
+  while ((await api(base, "GET", `/v1/games/${id}`)).body.status !== "finished") {
+    assert(Date.now() < until, "the bots did not finish the game in 180 s");
+    await sleep(250);
+  }
   await page.locator("#winner .summary").waitFor({ timeout: 20000 });
   const exported = (await api(base, "GET", `/v1/games/${id}/export`)).body;
   assert(exported.finished, "the export of the finished game is the whole log");
