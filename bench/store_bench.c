@@ -421,6 +421,8 @@ static int64_t game_of_length(struct game_repo *repo, uint32_t events, uint64_t 
 				       sizeof game.playout.state);
 		}
 		int long_enough = game.playout.state.version >= events;
+		if (!long_enough && states) /* the next seed's states must not meet this game's */
+			memset(states, 0, sizeof *states * (game.playout.state.version + 1));
 		memcpy(final, &game.playout.state, sizeof *final);
 		games_free(&game);
 		if (long_enough)
