@@ -54,6 +54,7 @@ struct sim_totals {
 	long games;
 	long winners;
 	long actions;
+	uint64_t hash; /* over every game's final state and action count, in order */
 };
 
 static void usage(void)
@@ -142,8 +143,20 @@ static const uint64_t resource_lanes_bank_start =
 	(uint64_t)RESOURCE_BANK_START *
 	(1 | UINT64_C(1) << 12 | UINT64_C(1) << 24 | UINT64_C(1) << 36 | UINT64_C(1) << 48);
 
-/* One random game; returns the number of actions, sets *won. */
-static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won)
+/* FNV-1a over `size` bytes, from `hash`: the bench's fingerprint of the games it played, so
+ * that a change meant to leave the games as they were can be checked by comparing two runs.
+ * The state has no padding holes (game.h), so its bytes are its value. */
+static uint64_t fingerprint(uint64_t hash, const void *data, size_t size)
+{
+	const unsigned char *bytes = data;
+	for (size_t i = 0; i < size; i++)
+		hash = (hash ^ bytes[i]) * UINT64_C(0x100000001b3);
+	return hash;
+}
+
+/* One random game; returns the number of actions, sets *won and folds the final state and
+ * the action count into *hash. */
+static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won, uint64_t *hash)
 {
 	struct game_options options;
 	rules_default_options(&options);
@@ -183,6 +196,8 @@ static long play_one(const struct sim_args *args, long index, struct command *sc
 		}
 	}
 	*won = game->phase == GAME_PHASE_FINISHED;
+	*hash = fingerprint(*hash, game, sizeof *game);
+	*hash = fingerprint(*hash, &actions, sizeof actions);
 	if (*won && game_total_points(game, game->winner) < GAME_POINTS_TO_WIN)
 		fail(index, game, "winner below 10 points");
 	return actions;
@@ -205,11 +220,11 @@ static int run_sim(int argc, char **argv, int bench)
 	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
 	if (!scratch)
 		abort();
-	struct sim_totals totals = {0, 0, 0};
+	struct sim_totals totals = {0, 0, 0, UINT64_C(0xcbf29ce484222325)};
 	double start = now_seconds();
 	for (long i = 0; i < args.games; i++) {
 		int won;
-		totals.actions += play_one(&args, i, scratch, &won);
+		totals.actions += play_one(&args, i, scratch, &won, &totals.hash);
 		totals.games++;
 		totals.winners += won;
 	}
@@ -218,8 +233,8 @@ static int run_sim(int argc, char **argv, int bench)
 	double per_second = elapsed > 0 ? (double)totals.games / elapsed : 0;
 	double per_game = (double)totals.actions / (double)totals.games;
 	if (bench) {
-		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game\n", totals.games, per_second,
-		       per_game);
+		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game, games hash %016" PRIx64 "\n",
+		       totals.games, per_second, per_game, totals.hash);
 	} else {
 		printf("sim: %ld games, %ld with a winner, %.1f actions/game, %.0f games/s, all invariants held\n",
 		       totals.games, totals.winners, per_game, per_second);

@@ -166,6 +166,8 @@ static void add_offer_template(struct move_list *list, const struct game *g, int
 
 static void add_trade_moves(struct move_list *list, const struct game *g, int seat)
 {
+	if (g->next_offer_id <= 1)
+		return; /* no offer was ever made: ids are given out from 1 (invariants.c) */
 	int active = seat == g->turn_seat;
 	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
 		const struct game_offer *offer = &g->offers[i];
