@@ -988,12 +988,9 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
  * trade) the points and the turn are those the previous decision's win check already saw
  * below 10, so the check is skipped: the same games, without a points count per action. */
 static const uint8_t points_may_change[COMMAND_TYPE_COUNT] = {
-	[COMMAND_BUILD_SETTLEMENT] = 1,
-	[COMMAND_BUILD_ROAD] = 1,
-	[COMMAND_BUILD_CITY] = 1,
-	[COMMAND_BUY_DEVELOPMENT_CARD] = 1,
-	[COMMAND_PLAY_KNIGHT] = 1,
-	[COMMAND_PLAY_ROAD_BUILDING] = 1,
+	[COMMAND_BUILD_SETTLEMENT] = 1, [COMMAND_BUILD_ROAD] = 1,
+	[COMMAND_BUILD_CITY] = 1,	[COMMAND_BUY_DEVELOPMENT_CARD] = 1,
+	[COMMAND_PLAY_KNIGHT] = 1,	[COMMAND_PLAY_ROAD_BUILDING] = 1,
 	[COMMAND_END_TURN] = 1,
 };
 

@@ -702,7 +702,8 @@ START_TEST(test_random_play_draws_from_the_waiting_seats_lists_in_order)
 			ck_assert(memcmp(&command, &want, sizeof want) == 0);
 			ck_assert(drawn.state == playout.chooser.state);
 			compared++;
-			enum error refused = rules_decide_seeded_in_place(&playout.state, playout.seed, seat, &command, &events);
+			enum error refused =
+				rules_decide_seeded_in_place(&playout.state, playout.seed, seat, &command, &events);
 			ck_assert_int_eq(refused, ERROR_OK);
 		}
 	}
