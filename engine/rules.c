@@ -981,19 +981,6 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
 	}
 }
 
-/* The commands after which no seat's points, the seat whose turn it is and the phase can
- * all be as they were: only after these can the active player have reached 10 (a build,
- * a card bought, Longest Road or Largest Army taken, a turn begun, the setup ended).
- * After the others (a roll, a discard, the robber, a card of plenty or monopoly, a
- * trade) the points and the turn are those the previous decision's win check already saw
- * below 10, so the check is skipped: the same games, without a points count per action. */
-static const uint8_t points_may_change[COMMAND_TYPE_COUNT] = {
-	[COMMAND_BUILD_SETTLEMENT] = 1, [COMMAND_BUILD_ROAD] = 1,
-	[COMMAND_BUILD_CITY] = 1,	[COMMAND_BUY_DEVELOPMENT_CARD] = 1,
-	[COMMAND_PLAY_KNIGHT] = 1,	[COMMAND_PLAY_ROAD_BUILDING] = 1,
-	[COMMAND_END_TURN] = 1,
-};
-
 /* Decide on *state in place. A refusal leaves it as it was: every decide_ function makes
  * all of its checks before its first emit(). */
 static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
@@ -1006,8 +993,7 @@ static enum error decide_on(struct game *state, int seat, const struct command *
 		out->count = 0;
 		return error;
 	}
-	if (points_may_change[command->type])
-		check_win(&d);
+	check_win(&d);
 	return ERROR_OK;
 }
 
