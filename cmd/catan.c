@@ -22,6 +22,7 @@
  * it (render/render.h), PNG or SVG by the output's extension.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ struct sim_totals {
 	long games;
 	long winners;
 	long actions;
+	uint64_t hash; /* over every game's final state and action count, in order */
 };
 
 static void usage(void)
@@ -127,24 +129,55 @@ static void fail(long game_index, const struct game *game, const char *what)
 	exit(1);
 }
 
-/* Five resource counts side by side in 12-bit lanes, so the bench's conservation check adds
- * a whole hand at once: a lane holds any sum of five counts (5 x 255 < 4096) without a
- * carry into the next. */
-static uint64_t resource_lanes(const uint8_t counts[RESOURCE_COUNT])
+/* The bench's conservation check reads a holder's five resource counts as one word and
+ * adds them in 16-bit lanes, counts 0, 2, 4 in one sum and 1, 3 in the other: a lane holds
+ * any sum of five counts (5 x 255 < 65536) without a carry into the next, so the sums are
+ * exact. The word starts at the counts and runs on into the fields after them, which the
+ * masks drop. */
+struct resource_lanes {
+	uint64_t even, odd;
+};
+
+static void resource_lanes_add(struct resource_lanes *sums, const void *counts)
 {
-	return (uint64_t)counts[0] | (uint64_t)counts[1] << 12 | (uint64_t)counts[2] << 24 | (uint64_t)counts[3] << 36 |
-	       (uint64_t)counts[4] << 48;
+	uint64_t word;
+	memcpy(&word, counts, sizeof word);
+	sums->even += word & UINT64_C(0x000000ff00ff00ff);
+	sums->odd += word >> 8 & UINT64_C(0x0000000000ff00ff);
 }
 
 _Static_assert(RESOURCE_COUNT == 5 && GAME_MAX_SEATS + 1 <= 5, "resource_lanes: five lanes, at most five counts added");
+_Static_assert(offsetof(struct game, bank) + 8 <= sizeof(struct game) &&
+		       offsetof(struct game_player, resources) + 8 <= sizeof(struct game_player),
+	       "resource_lanes_add reads 8 bytes from the counts");
 
-static const uint64_t resource_lanes_bank_start =
-	(uint64_t)RESOURCE_BANK_START *
-	(1 | UINT64_C(1) << 12 | UINT64_C(1) << 24 | UINT64_C(1) << 36 | UINT64_C(1) << 48);
-
-/* One random game; returns the number of actions, sets *won. */
-static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won)
+/* What resource_lanes_add() sums to when every resource is back to the bank's start. */
+static struct resource_lanes resource_lanes_bank_start(void)
 {
+	uint8_t counts[8] = {0};
+	for (int r = 0; r < RESOURCE_COUNT; r++)
+		counts[r] = RESOURCE_BANK_START;
+	struct resource_lanes sums = {0, 0};
+	resource_lanes_add(&sums, counts);
+	return sums;
+}
+
+/* FNV-1a over `size` bytes, from `hash`: the bench's fingerprint of the games it played, so
+ * that a change meant to leave the games as they were can be checked by comparing two runs.
+ * The state has no padding holes (game.h), so its bytes are its value. */
+static uint64_t fingerprint(uint64_t hash, const void *data, size_t size)
+{
+	const unsigned char *bytes = data;
+	for (size_t i = 0; i < size; i++)
+		hash = (hash ^ bytes[i]) * UINT64_C(0x100000001b3);
+	return hash;
+}
+
+/* One random game; returns the number of actions, sets *won and folds the final state and
+ * the action count into *hash. */
+static long play_one(const struct sim_args *args, long index, struct command *scratch, int *won, uint64_t *hash)
+{
+	const struct resource_lanes bank_start = resource_lanes_bank_start();
 	struct game_options options;
 	rules_default_options(&options);
 	options.seats = (uint8_t)args->players;
@@ -175,14 +208,18 @@ static long play_one(const struct sim_args *args, long index, struct command *sc
 			if (problem)
 				fail(index, game, problem);
 		} else {
-			uint64_t totals = resource_lanes(game->bank);
+			struct resource_lanes sums = {0, 0};
+			resource_lanes_add(&sums, (const unsigned char *)game + offsetof(struct game, bank));
 			for (int s = 0; s < game->options.seats; s++)
-				totals += resource_lanes(game->players[s].resources);
-			if (totals != resource_lanes_bank_start)
+				resource_lanes_add(&sums, (const unsigned char *)&game->players[s] +
+								  offsetof(struct game_player, resources));
+			if (sums.even != bank_start.even || sums.odd != bank_start.odd)
 				fail(index, game, "resources not conserved");
 		}
 	}
 	*won = game->phase == GAME_PHASE_FINISHED;
+	*hash = fingerprint(*hash, game, sizeof *game);
+	*hash = fingerprint(*hash, &actions, sizeof actions);
 	if (*won && game_total_points(game, game->winner) < GAME_POINTS_TO_WIN)
 		fail(index, game, "winner below 10 points");
 	return actions;
@@ -205,11 +242,11 @@ static int run_sim(int argc, char **argv, int bench)
 	struct command *scratch = malloc(sizeof *scratch * LEGAL_MOVES_MAX);
 	if (!scratch)
 		abort();
-	struct sim_totals totals = {0, 0, 0};
+	struct sim_totals totals = {0, 0, 0, UINT64_C(0xcbf29ce484222325)};
 	double start = now_seconds();
 	for (long i = 0; i < args.games; i++) {
 		int won;
-		totals.actions += play_one(&args, i, scratch, &won);
+		totals.actions += play_one(&args, i, scratch, &won, &totals.hash);
 		totals.games++;
 		totals.winners += won;
 	}
@@ -218,8 +255,8 @@ static int run_sim(int argc, char **argv, int bench)
 	double per_second = elapsed > 0 ? (double)totals.games / elapsed : 0;
 	double per_game = (double)totals.actions / (double)totals.games;
 	if (bench) {
-		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game\n", totals.games, per_second,
-		       per_game);
+		printf("bench engine: %ld games, %.0f games/s, %.1f actions/game, games hash %016" PRIx64 "\n",
+		       totals.games, per_second, per_game, totals.hash);
 	} else {
 		printf("sim: %ld games, %ld with a winner, %.1f actions/game, %.0f games/s, all invariants held\n",
 		       totals.games, totals.winners, per_game, per_second);

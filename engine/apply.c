@@ -27,20 +27,45 @@ static int seat_ok(const struct game *game, int seat)
 	return seat >= 0 && seat < game->options.seats;
 }
 
+/* Counts move between a hand and the bank four lanes at a time: counts 0-3 as the bytes of
+ * one 32-bit word, each byte added or subtracted on its own (modulo 256, no carry or borrow
+ * into its neighbour, so exactly what a loop over the bytes does), and count 4 alone. */
+#define LANE_HIGH UINT32_C(0x80808080)
+
+static uint32_t lanes_add(uint32_t a, uint32_t b)
+{
+	return ((a & ~LANE_HIGH) + (b & ~LANE_HIGH)) ^ ((a ^ b) & LANE_HIGH);
+}
+
+static uint32_t lanes_sub(uint32_t a, uint32_t b)
+{
+	return ((a | LANE_HIGH) - (b & ~LANE_HIGH)) ^ ((a ^ ~b) & LANE_HIGH);
+}
+
+static void move_counts(uint8_t to[RESOURCE_COUNT], uint8_t from[RESOURCE_COUNT], const uint8_t counts[RESOURCE_COUNT])
+{
+	uint32_t moved, word;
+	memcpy(&moved, counts, sizeof moved);
+	memcpy(&word, to, sizeof word);
+	word = lanes_add(word, moved);
+	memcpy(to, &word, sizeof word);
+	memcpy(&word, from, sizeof word);
+	word = lanes_sub(word, moved);
+	memcpy(from, &word, sizeof word);
+	to[4] = (uint8_t)(to[4] + counts[4]);
+	from[4] = (uint8_t)(from[4] - counts[4]);
+}
+
+_Static_assert(RESOURCE_COUNT == 5, "move_counts: four lanes and one");
+
 static void pay(struct game *game, int seat, const uint8_t cost[RESOURCE_COUNT])
 {
-	for (int r = 0; r < RESOURCE_COUNT; r++) {
-		game->players[seat].resources[r] -= cost[r];
-		game->bank[r] += cost[r];
-	}
+	move_counts(game->bank, game->players[seat].resources, cost);
 }
 
 static void take_from_bank(struct game *game, int seat, const uint8_t gain[RESOURCE_COUNT])
 {
-	for (int r = 0; r < RESOURCE_COUNT; r++) {
-		game->players[seat].resources[r] += gain[r];
-		game->bank[r] -= gain[r];
-	}
+	move_counts(game->players[seat].resources, game->bank, gain);
 }
 
 static void apply_game_created(struct game *game, const struct event *event)

@@ -34,16 +34,22 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"seat_back",
 };
 
+/* What event_init() makes before the type is set: copied whole, which is cheaper than
+ * clearing the event and then setting the ids one by one (decisions make events often).
+ * Static, so its padding is zero too. */
+static const struct event event_blank = {
+	.seat = -1,
+	.other = -1,
+	.node = -1,
+	.edge = -1,
+	.hex = -1,
+	.setup.first_seat = -1,
+};
+
 void event_init(struct event *event, enum event_type type)
 {
-	memset(event, 0, sizeof *event);
+	memcpy(event, &event_blank, sizeof *event);
 	event->type = (uint8_t)type;
-	event->seat = -1;
-	event->other = -1;
-	event->node = -1;
-	event->edge = -1;
-	event->hex = -1;
-	event->setup.first_seat = -1;
 }
 
 const char *event_type_name(int type)

@@ -25,22 +25,6 @@ static const char *const development_names[DEVELOPMENT_COUNT] = {
 	"knight", "road_building", "year_of_plenty", "monopoly", "victory_point",
 };
 
-int game_public_points(const struct game *game, int seat)
-{
-	const struct game_player *player = &game->players[seat];
-	int points = (GAME_SETTLEMENTS - player->settlements_left) + 2 * (GAME_CITIES - player->cities_left);
-	if (game->longest_road == seat)
-		points += 2;
-	if (game->largest_army == seat)
-		points += 2;
-	return points;
-}
-
-int game_total_points(const struct game *game, int seat)
-{
-	return game_public_points(game, seat) + game->players[seat].development_cards[DEVELOPMENT_VICTORY_POINT];
-}
-
 int game_resource_count(const struct game *game, int seat)
 {
 	return resource_total(game->players[seat].resources);

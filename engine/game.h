@@ -155,11 +155,24 @@ extern const uint8_t game_cost_settlement[RESOURCE_COUNT];
 extern const uint8_t game_cost_city[RESOURCE_COUNT];
 extern const uint8_t game_cost_development[RESOURCE_COUNT];
 
-/* Points anyone can see: buildings, Longest Road, Largest Army. */
-int game_public_points(const struct game *game, int seat);
+/* Points anyone can see: buildings, Longest Road, Largest Army. Inline: every decision
+ * ends with a win check that counts them. */
+static inline int game_public_points(const struct game *game, int seat)
+{
+	const struct game_player *player = &game->players[seat];
+	int points = (GAME_SETTLEMENTS - player->settlements_left) + 2 * (GAME_CITIES - player->cities_left);
+	if (game->longest_road == seat)
+		points += 2;
+	if (game->largest_army == seat)
+		points += 2;
+	return points;
+}
 
 /* Public points plus the seat's hidden victory point cards: what wins the game. */
-int game_total_points(const struct game *game, int seat);
+static inline int game_total_points(const struct game *game, int seat)
+{
+	return game_public_points(game, seat) + game->players[seat].development_cards[DEVELOPMENT_VICTORY_POINT];
+}
 
 int game_resource_count(const struct game *game, int seat);
 int game_development_count(const struct game *game, int seat);

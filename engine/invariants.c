@@ -122,6 +122,9 @@ const char *invariants_check(const struct game *g)
 			if (g->players[s].knights_played > holder_knights)
 				return "Largest Army held while another seat has more knights";
 	}
+	for (int i = 0; i < GAME_MAX_OFFERS; i++)
+		if (g->offers[i].id && g->offers[i].id >= g->next_offer_id)
+			return "an open offer with an id not yet given out";
 	if (g->phase == GAME_PHASE_FINISHED) {
 		if (g->winner < 0 || g->winner != g->turn_seat)
 			return "the game ended without a winner on its own turn";

@@ -128,13 +128,11 @@ static void add_year_of_plenty(struct move_list *list, const struct game *g)
 
 _Static_assert(DEVELOPMENT_VICTORY_POINT == 4, "add_development_plays reads the four playable kinds");
 
-/* Development cards `seat` may play now (its turn, ROLL or MAIN phase). */
-static void add_development_plays(struct move_list *list, const struct game *g, int seat)
+/* Development cards `seat` may play now (its turn, ROLL or MAIN phase): the listing, for a
+ * seat that may_play_development() lets through. */
+static void add_development_plays_of(struct move_list *list, const struct game *g, int seat)
 {
 	const struct game_player *player = &g->players[seat];
-	const uint8_t *held = player->development_cards;
-	if (g->development_played || !(held[0] | held[1] | held[2] | held[3]))
-		return; /* played one this turn, or holds none but victory points */
 	for (int kind = 0; kind < DEVELOPMENT_VICTORY_POINT; kind++) {
 		if (player->development_cards[kind] <= player->bought_this_turn[kind])
 			continue;
@@ -158,6 +156,20 @@ static void add_development_plays(struct move_list *list, const struct game *g, 
 	}
 }
 
+/* 0 when the seat played one this turn, or holds none but victory points: the usual case,
+ * answered without a call. */
+static inline int may_play_development(const struct game *g, int seat)
+{
+	const uint8_t *held = g->players[seat].development_cards;
+	return !g->development_played && (held[0] | held[1] | held[2] | held[3]);
+}
+
+static inline void add_development_plays(struct move_list *list, const struct game *g, int seat)
+{
+	if (may_play_development(g, seat))
+		add_development_plays_of(list, g, seat);
+}
+
 static void add_offer_template(struct move_list *list, const struct game *g, int seat)
 {
 	if (list->offers && game_resource_count(g, seat) > 0 && game_open_offers(g, seat) < game_offer_cap(g, seat))
@@ -166,6 +178,8 @@ static void add_offer_template(struct move_list *list, const struct game *g, int
 
 static void add_trade_moves(struct move_list *list, const struct game *g, int seat)
 {
+	if (g->next_offer_id <= 1)
+		return; /* no offer was ever made: ids are given out from 1 (invariants.c) */
 	int active = seat == g->turn_seat;
 	for (int i = 0; i < GAME_MAX_OFFERS; i++) {
 		const struct game_offer *offer = &g->offers[i];

@@ -65,6 +65,19 @@ int playout_choose(const struct game *game, const struct playout_options *option
 	if (!movers)
 		return 0;
 	int trades = options && options->trades;
+	if (!trades && !(movers & (movers - 1))) {
+		/* One seat moves and no list is filtered: the loop below, for that seat alone. */
+		int s = __builtin_ctz(movers);
+		int count = legal_moves_except_offers(game, s, scratch, LEGAL_MOVES_MAX);
+		if (count > LEGAL_MOVES_MAX)
+			count = LEGAL_MOVES_MAX;
+		if (count == 0)
+			return 0;
+		*seat = s;
+		*command = scratch[rng_below(rng, (uint32_t)count)];
+		playout_fill_template(game, s, command, rng);
+		return 1;
+	}
 	int total = 0;
 	int owner_end[GAME_MAX_SEATS];
 	for (int s = 0; s < game->options.seats; s++) {

@@ -173,11 +173,21 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 	return rules_decide(game, seat, command, &rng, out, after);
 }
 
+/* The commands whose decision may draw from the generator (dice, a stolen card, a card
+ * drawn): only for these is the seeded generator worth setting up. */
+static const uint8_t draws_at_random[COMMAND_TYPE_COUNT] = {
+	[COMMAND_ROLL] = 1,
+	[COMMAND_MOVE_ROBBER] = 1,
+	[COMMAND_BUY_DEVELOPMENT_CARD] = 1,
+	[COMMAND_PLAY_KNIGHT] = 1,
+};
+
 enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
 					struct event_list *out)
 {
-	struct rng rng;
-	rng_init(&rng, seed, game->version);
+	struct rng rng = {0}; /* never drawn from by the other commands */
+	if (command->type >= COMMAND_TYPE_COUNT || draws_at_random[command->type])
+		rng_init(&rng, seed, game->version);
 	return rules_decide_in_place(game, seat, command, &rng, out);
 }
 

@@ -655,6 +655,63 @@ START_TEST(test_list_without_offers_is_the_full_list_less_the_offer_template)
 }
 END_TEST
 
+/* Random play without trades is uniform over the concatenated lists of the seats the game
+ * waits for, in seat order, with the template then filled from the same generator: over
+ * random games, playout_choose() takes exactly that move (and leaves the generator where
+ * that draw leaves it), however it gets there. */
+START_TEST(test_random_play_draws_from_the_waiting_seats_lists_in_order)
+{
+	static struct command scratch[LEGAL_MOVES_MAX], expected[LEGAL_MOVES_MAX];
+	struct playout_options choices = {0};
+	long compared = 0, several = 0;
+	for (int index = 0; index < 20; index++) {
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 901 + (uint64_t)index, 3, &events),
+				 ERROR_OK);
+		for (int step = 0; step < 3000; step++) {
+			const struct game *g = &playout.state;
+			uint8_t movers = legal_waiting_for(g);
+			int total = 0, owner[LEGAL_MOVES_MAX];
+			for (int s = 0; s < g->options.seats; s++) {
+				if (!(movers >> s & 1u))
+					continue;
+				int count = legal_moves_except_offers(g, s, expected + total, LEGAL_MOVES_MAX - total);
+				ck_assert_int_le(count, LEGAL_MOVES_MAX - total);
+				for (int i = total; i < total + count; i++)
+					owner[i] = s;
+				total += count;
+			}
+			several += movers & (movers - 1) ? 1 : 0;
+			struct rng drawn = playout.chooser;
+			int seat;
+			struct command command;
+			int chose = playout_choose(g, &choices, &playout.chooser, scratch, &seat, &command);
+			if (total == 0) {
+				ck_assert_int_eq(chose, 0);
+				break;
+			}
+			ck_assert_int_eq(chose, 1);
+			int pick = (int)rng_below(&drawn, (uint32_t)total);
+			struct command want = expected[pick];
+			playout_fill_template(g, owner[pick], &want, &drawn);
+			ck_assert_int_eq(seat, owner[pick]);
+			ck_assert(memcmp(&command, &want, sizeof want) == 0);
+			ck_assert(drawn.state == playout.chooser.state);
+			compared++;
+			enum error refused =
+				rules_decide_seeded_in_place(&playout.state, playout.seed, seat, &command, &events);
+			ck_assert_int_eq(refused, ERROR_OK);
+		}
+	}
+	ck_assert_int_gt(compared, 10000);
+	ck_assert_int_gt(several, 10); /* discards owed by more than one seat at once */
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("legal");
@@ -675,6 +732,7 @@ Suite *test_suite(void)
 	tcase_add_test(tc, test_nothing_is_listed_before_creation_or_after_the_win);
 	tcase_add_test(tc, test_capacity_is_respected_and_the_full_count_returned);
 	tcase_add_test(tc, test_list_without_offers_is_the_full_list_less_the_offer_template);
+	tcase_add_test(tc, test_random_play_draws_from_the_waiting_seats_lists_in_order);
 	suite_add_tcase(suite, tc);
 	return suite;
 }
