@@ -234,26 +234,78 @@ static void flush(struct load *load, struct connection *connection)
 	}
 }
 
-/* Sends one request (method, path, optional token and body of `body_length` bytes). */
+/* Appending to a buffer without printf: `at` stops at `end` (and `overflow` is set) rather
+ * than writing past it. */
+struct writer {
+	char *at, *end;
+	int overflow;
+};
+
+static void put(struct writer *writer, const char *text, size_t length)
+{
+	if ((size_t)(writer->end - writer->at) < length) {
+		writer->overflow = 1;
+		return;
+	}
+	memcpy(writer->at, text, length);
+	writer->at += length;
+}
+
+static void put_string(struct writer *writer, const char *text)
+{
+	put(writer, text, strlen(text));
+}
+
+static void put_number(struct writer *writer, unsigned long long number)
+{
+	char digits[24], *p = digits + sizeof digits;
+	do
+		*--p = (char)('0' + number % 10);
+	while (number /= 10);
+	put(writer, p, (size_t)(digits + sizeof digits - p));
+}
+
+/* Sends one request: `method` /v1/games[/<the game's id>`suffix`], with the seat's token
+ * when `token` is set, and a JSON body of `body_length` bytes when `body` is not NULL. */
 static void send_request(struct load *load, struct connection *connection, enum request_kind kind,
-			 const char *method, const char *path, const char *token, const char *body, size_t body_length)
+			 const char *method, const char *suffix, long long after, int token, const char *body,
+			 size_t body_length)
 {
 	if (connection->fd < 0 && !open_connection(load, connection)) {
 		fail(load, connection, "cannot connect", 0);
 		return;
 	}
-	int length = snprintf(connection->out, OUT_CAPACITY,
-			      "%s %s HTTP/1.1\r\nHost: %s\r\n%s%s%s%s%zu\r\n\r\n", method, path, load->host,
-			      token ? "Authorization: Bearer " : "", token ? token : "", token ? "\r\n" : "",
-			      body ? "Content-Type: application/json\r\nContent-Length: " : "Content-Length: ",
-			      body_length);
-	if (length < 0 || (size_t)length + body_length > OUT_CAPACITY) {
+	struct writer out = {connection->out, connection->out + OUT_CAPACITY, 0};
+	put_string(&out, method);
+	put(&out, " /v1/games", 10);
+	if (suffix) {
+		put(&out, "/", 1);
+		put_string(&out, connection->game->id);
+		put_string(&out, suffix);
+	}
+	if (after >= 0) {
+		put(&out, "?after=", 7);
+		put_number(&out, (unsigned long long)after);
+		put(&out, "&wait=60", 8);
+	}
+	put(&out, " HTTP/1.1\r\nHost: ", 17);
+	put_string(&out, load->host);
+	if (token) {
+		put(&out, "\r\nAuthorization: Bearer ", 24);
+		put_string(&out, connection->game->tokens[connection->seat]);
+	}
+	if (body)
+		put(&out, "\r\nContent-Type: application/json", 32);
+	put(&out, "\r\nContent-Length: ", 18);
+	put_number(&out, body_length);
+	put(&out, "\r\n\r\n", 4);
+	if (body)
+		put(&out, body, body_length);
+	if (out.overflow) {
 		fail(load, connection, "request too long", 0);
 		return;
 	}
-	if (body_length)
-		memcpy(connection->out + length, body, body_length);
-	connection->out_length = (size_t)length + body_length;
+	connection->out_length = (size_t)(out.at - connection->out);
 	connection->out_sent = 0;
 	connection->kind = kind;
 	connection->generation = connection->game->generation;
@@ -267,22 +319,17 @@ static void create_game(struct load *load, struct connection *connection)
 	int length = snprintf(body, sizeof body, "{\"seats\":%d,\"options\":{\"layout\":\"random\",\"seed\":%llu}}",
 			      load->players, next_random(&load->random) >> 11); /* seeds stay below 2^53 */
 	connection->game->creating = 1;
-	send_request(load, connection, REQUEST_CREATE, "POST", "/v1/games", NULL, body, (size_t)length);
+	send_request(load, connection, REQUEST_CREATE, "POST", NULL, -1, 0, body, (size_t)length);
 }
 
 static void get_actions(struct load *load, struct connection *connection)
 {
-	char path[128];
-	snprintf(path, sizeof path, "/v1/games/%s/actions", connection->game->id);
-	send_request(load, connection, REQUEST_ACTIONS, "GET", path, connection->game->tokens[connection->seat], NULL,
-		     0);
+	send_request(load, connection, REQUEST_ACTIONS, "GET", "/actions", -1, 1, NULL, 0);
 }
 
 static void wait_actions(struct load *load, struct connection *connection, long long after)
 {
-	char path[160];
-	snprintf(path, sizeof path, "/v1/games/%s/actions?after=%lld&wait=60", connection->game->id, after);
-	send_request(load, connection, REQUEST_WAIT, "GET", path, connection->game->tokens[connection->seat], NULL, 0);
+	send_request(load, connection, REQUEST_WAIT, "GET", "/actions", after, 1, NULL, 0);
 }
 
 /* The chosen discard template completed into load->body: its members but `template`,
@@ -365,10 +412,7 @@ static int post_random_action(struct load *load, struct connection *connection, 
 		}
 		body = load->body;
 	}
-	char path[128];
-	snprintf(path, sizeof path, "/v1/games/%s/moves", connection->game->id);
-	send_request(load, connection, REQUEST_MOVE, "POST", path, connection->game->tokens[connection->seat], body,
-		     length);
+	send_request(load, connection, REQUEST_MOVE, "POST", "/moves", -1, 1, body, length);
 	return 1;
 }
 
@@ -539,15 +583,21 @@ static int take_answer(struct load *load, struct connection *connection)
 	int status = atoi(in + 9);
 	long content_length = -1;
 	int closing = 0;
-	for (char *line = strstr(in, "\r\n"); line; line = strstr(line + 2, "\r\n")) {
+	size_t head_length = (size_t)(head_end - in);
+	/* The server's own spelling first; a proxy may write header names in lower case. */
+	const char *found = memmem(in, head_length, "\r\nContent-Length: ", 18);
+	if (found) {
+		content_length = strtol(found + 18, NULL, 10);
+		closing = memmem(in, head_length, "\r\nConnection: close", 19) != NULL;
+	}
+	for (char *line = strstr(in, "\r\n"); !found && line; line = strstr(line + 2, "\r\n")) {
 		if (strncasecmp(line + 2, "content-length:", 15) == 0)
 			content_length = strtol(line + 17, NULL, 10);
 		else if (strncasecmp(line + 2, "connection:", 11) == 0) {
 			const char *value = line + 13, *value_end = strstr(value, "\r\n");
 			const char *word = strcasestr(value, "close");
 			closing = word && (!value_end || word < value_end);
-		}
-		else if (strncasecmp(line + 2, "transfer-encoding:", 18) == 0)
+		} else if (strncasecmp(line + 2, "transfer-encoding:", 18) == 0)
 			return -1; /* the server answers with a Content-Length */
 	}
 	*head_end = '\r';
