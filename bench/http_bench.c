@@ -111,7 +111,7 @@ struct load {
 	long moves, gets, waits, creates, finished, refused, failures;
 	struct histogram post_ms, get_ms, wait_ms;
 	char error[256];
-	char body[OUT_CAPACITY / 2];		      /* the move being sent */
+	char body[OUT_CAPACITY / 2];		     /* the move being sent */
 	struct scan_span candidates[MAX_CANDIDATES]; /* the actions it is chosen among */
 };
 
@@ -267,9 +267,8 @@ static void put_number(struct writer *writer, unsigned long long number)
 
 /* Sends one request: `method` /v1/games[/<the game's id>`suffix`], with the seat's token
  * when `token` is set, and a JSON body of `body_length` bytes when `body` is not NULL. */
-static void send_request(struct load *load, struct connection *connection, enum request_kind kind,
-			 const char *method, const char *suffix, long long after, int token, const char *body,
-			 size_t body_length)
+static void send_request(struct load *load, struct connection *connection, enum request_kind kind, const char *method,
+			 const char *suffix, long long after, int token, const char *body, size_t body_length)
 {
 	if (connection->fd < 0 && !open_connection(load, connection)) {
 		fail(load, connection, "cannot connect", 0);

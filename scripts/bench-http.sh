@@ -102,12 +102,37 @@ pid=""
 trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out" "$poll" "$bot"' EXIT
 start_server "$out" "$log"
 
-# run_generator MODE FILE: the generator's figures, printed and kept in FILE.
+# server_cpu: the server's CPU so far, and postgres_cpu: the cluster's (the postmaster and
+# its children: the server's connections are kept, so none ends during a run; empty when
+# the cluster is not the throwaway one of scripts/with-postgres.sh), in clock ticks of
+# /proc/PID/stat (user + system; the names in field 2 have no spaces).
+server_cpu() {
+	awk '{ print $14 + $15 }' "/proc/$pid/stat"
+}
+postgres_cpu() {
+	postmaster=$(head -n 1 "${CATAN_TEST_PG_DIR:-/nonexistent}/data/postmaster.pid" 2>/dev/null || true)
+	[ -n "$postmaster" ] || return 0
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$postmaster" '$1 == p || $4 == p { t += $14 + $15 } END { print t + 0 }'
+}
+
+# run_generator MODE FILE: the generator's figures, printed and kept in FILE, and the
+# server's and PostgreSQL's CPU per move over the same run.
 run_generator() {
 	status=0
+	server_before=$(server_cpu)
+	postgres_before=$(postgres_cpu)
 	"$bench" "http://127.0.0.1:$port" --games "$clients" --seconds "$seconds" --mode "$1" >"$2" || status=$?
+	server_after=$(server_cpu)
+	postgres_after=$(postgres_cpu)
 	sed "1s/\$/ (loop: $1)/" "$2"
 	[ "$status" -eq 0 ] || exit "$status"
+	moves=$(sed -n 's/^bench http: \([0-9]*\) moves and.*/\1/p' "$2")
+	awk -v sb="$server_before" -v sa="$server_after" -v pb="$postgres_before" -v pa="$postgres_after" \
+		-v m="$moves" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+		if (m + 0 == 0) exit
+		printf "bench http: the server'"'"'s CPU %.0f us a move", (sa - sb) * 1e6 / hz / m
+		if (pb != "") printf ", PostgreSQL'"'"'s %.0f us", (pa - pb) * 1e6 / hz / m
+		printf " (/proc/PID/stat)\n" }'
 }
 run_generator poll "$poll"
 run_generator bot "$bot"
