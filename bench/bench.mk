@@ -37,7 +37,7 @@ bench-store: $(STORE_BENCH)
 HTTP_BENCH := $(B)/bench/http_bench
 $(HTTP_BENCH): $(B)/obj/bench/http_bench.o $(B)/obj/bench/json_scan.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 bench-http: $(SERVER) $(HTTP_BENCH)
 	@scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)

@@ -2,6 +2,7 @@
  * http_bench.c - the HTTP load generator of `make bench-http`.
  *
  *   http_bench BASE_URL [--games 16] [--seconds 20] [--players 4] [--seed 1] [--mode poll|bot]
+ *              [--threads 1]
  *
  * Plays `games` games at once through the API exactly as clients would, and prints the
  * committed moves per second, the latency of the POSTs and of the GETs (p50, p99), and its
@@ -23,8 +24,11 @@
  * Why it looks like this: the generator shares the machine's cores with the server and
  * PostgreSQL, so every microsecond it spends is one the server does not get, and the
  * ratio to pgbench (whose client costs ~11 us a transaction) would measure the generator.
- * The libcurl + jansson version spent ~117 us a move. Here one thread drives every
- * connection with epoll (non-blocking sockets, HTTP/1.1 keep-alive); each connection owns
+ * The libcurl + jansson version (a thread per game) spent ~117 us a move, ~205 us on the
+ * loaded machine where this one spends ~40. Here one thread drives every connection with
+ * epoll (non-blocking sockets, HTTP/1.1 keep-alive; `--threads T` splits the games over T
+ * such loops, which measured costlier per move: ~90 us with 2 threads or 16 processes of
+ * one game each against ~75 with one, under a load average of 33); each connection owns
  * a receive and a send buffer allocated once; a request is formatted into its send buffer,
  * an answer is read in place (bench/json_scan.h: the chosen action is sent back verbatim
  * from the receive buffer), latencies go into fixed histograms of 10 us buckets. Nothing is
@@ -47,6 +51,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +110,7 @@ struct load {
 	struct sockaddr_storage address;
 	socklen_t address_length;
 	int epoll;
+	double deadline;
 	struct game *games;
 	struct connection *connections;
 	int game_count, connection_count;
@@ -681,76 +687,16 @@ static double cpu_seconds(struct rusage *usage, double *user, double *system)
 	return *user + *system;
 }
 
-int main(int argc, char **argv)
+/* One thread's loop: its games from creation until the deadline. */
+static void *run(void *argument)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: http_bench BASE_URL [--games N] [--seconds S] [--players P] [--seed S] "
-				"[--mode poll|bot]\n");
-		return 2;
-	}
-	int games = 16, players = 4;
-	double seconds = 20;
-	unsigned long long seed = 1;
-	enum mode mode = MODE_POLL;
-	for (int i = 2; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--games") == 0)
-			games = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--seconds") == 0)
-			seconds = atof(argv[i + 1]);
-		else if (strcmp(argv[i], "--players") == 0)
-			players = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--seed") == 0)
-			seed = strtoull(argv[i + 1], NULL, 10);
-		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "poll") == 0)
-			mode = MODE_POLL;
-		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "bot") == 0)
-			mode = MODE_BOT;
-		else {
-			fprintf(stderr, "http_bench: unknown argument %s\n", argv[i]);
-			return 2;
-		}
-	}
-	if (games < 1 || games > 256 || players < 3 || players > 4 || seconds <= 0) {
-		fprintf(stderr, "http_bench: bad arguments\n");
-		return 2;
-	}
-	struct load *load = allocate(sizeof *load);
-	load->mode = mode;
-	load->players = players;
-	load->random = seed * 7919ULL;
-	if (!parse_base(load, argv[1])) {
-		fprintf(stderr, "http_bench: cannot reach %s (an http://host:port base)\n", argv[1]);
-		return 2;
-	}
-	load->epoll = epoll_create1(0);
-	load->game_count = games;
-	load->connection_count = mode == MODE_BOT ? games * players : games;
-	load->games = allocate((size_t)games * sizeof *load->games);
-	load->connections = allocate((size_t)load->connection_count * sizeof *load->connections);
-	for (int c = 0; c < load->connection_count; c++) {
-		struct connection *connection = &load->connections[c];
-		connection->fd = -1;
-		connection->game = &load->games[mode == MODE_BOT ? c / players : c];
-		connection->seat = mode == MODE_BOT ? c % players : 0;
-		connection->game->connections[connection->seat] = connection;
-		connection->in = allocate(IN_CAPACITY);
-		connection->out = allocate(OUT_CAPACITY);
-		if (!open_connection(load, connection)) {
-			fprintf(stderr, "http_bench: cannot connect to %s\n", argv[1]);
-			return 1;
-		}
-	}
-
-	struct rusage usage;
-	double user0, system0, user1, system1;
-	cpu_seconds(&usage, &user0, &system0);
-	double start = now_seconds(), deadline = start + seconds;
-	for (int g = 0; g < games; g++)
+	struct load *load = argument;
+	for (int g = 0; g < load->game_count; g++)
 		create_game(load, load->games[g].connections[0]);
 	struct epoll_event events[64];
-	double now = start;
-	while (now < deadline) {
-		int timeout = (int)((deadline - now) * 1000) + 1;
+	double now = now_seconds();
+	while (now < load->deadline) {
+		int timeout = (int)((load->deadline - now) * 1000) + 1;
 		int ready = epoll_wait(load->epoll, events, 64, timeout);
 		if (ready < 0 && errno != EINTR)
 			break;
@@ -765,10 +711,118 @@ int main(int argc, char **argv)
 		}
 		now = now_seconds();
 	}
-	double elapsed = now - start;
-	cpu_seconds(&usage, &user1, &system1);
 	for (int c = 0; c < load->connection_count; c++)
 		close_connection(load, &load->connections[c]);
+	return NULL;
+}
+
+/* Everything of `from` added into `into` (counters, histograms, the first error). */
+static void merge(struct load *into, const struct load *from)
+{
+	into->moves += from->moves;
+	into->gets += from->gets;
+	into->waits += from->waits;
+	into->creates += from->creates;
+	into->finished += from->finished;
+	into->refused += from->refused;
+	into->failures += from->failures;
+	const struct histogram *sources[3] = {&from->post_ms, &from->get_ms, &from->wait_ms};
+	struct histogram *targets[3] = {&into->post_ms, &into->get_ms, &into->wait_ms};
+	for (int h = 0; h < 3; h++) {
+		for (long bucket = 0; bucket < HISTOGRAM_BUCKETS; bucket++)
+			targets[h]->counts[bucket] += sources[h]->counts[bucket];
+		targets[h]->total += sources[h]->total;
+	}
+	if (!into->error[0])
+		memcpy(into->error, from->error, sizeof into->error);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: http_bench BASE_URL [--games N] [--seconds S] [--players P] [--seed S] "
+				"[--mode poll|bot] [--threads T]\n");
+		return 2;
+	}
+	int games = 16, players = 4, threads = 1;
+	double seconds = 20;
+	unsigned long long seed = 1;
+	enum mode mode = MODE_POLL;
+	for (int i = 2; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--games") == 0)
+			games = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--seconds") == 0)
+			seconds = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--players") == 0)
+			players = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--seed") == 0)
+			seed = strtoull(argv[i + 1], NULL, 10);
+		else if (strcmp(argv[i], "--threads") == 0)
+			threads = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "poll") == 0)
+			mode = MODE_POLL;
+		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "bot") == 0)
+			mode = MODE_BOT;
+		else {
+			fprintf(stderr, "http_bench: unknown argument %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (games < 1 || games > 256 || players < 3 || players > 4 || seconds <= 0 || threads < 1 || threads > 16) {
+		fprintf(stderr, "http_bench: bad arguments\n");
+		return 2;
+	}
+	if (threads > games)
+		threads = games;
+	struct load *loads = allocate((size_t)threads * sizeof *loads);
+	int connection_count = 0;
+	for (int t = 0; t < threads; t++) {
+		struct load *load = &loads[t];
+		load->mode = mode;
+		load->players = players;
+		load->random = seed * 7919ULL + (unsigned long long)t * 0x632be59bd9b4e019ULL;
+		if (!parse_base(load, argv[1])) {
+			fprintf(stderr, "http_bench: cannot reach %s (an http://host:port base)\n", argv[1]);
+			return 2;
+		}
+		load->epoll = epoll_create1(0);
+		load->game_count = games / threads + (t < games % threads);
+		load->connection_count = mode == MODE_BOT ? load->game_count * players : load->game_count;
+		connection_count += load->connection_count;
+		load->games = allocate((size_t)load->game_count * sizeof *load->games);
+		load->connections = allocate((size_t)load->connection_count * sizeof *load->connections);
+		for (int c = 0; c < load->connection_count; c++) {
+			struct connection *connection = &load->connections[c];
+			connection->fd = -1;
+			connection->game = &load->games[mode == MODE_BOT ? c / players : c];
+			connection->seat = mode == MODE_BOT ? c % players : 0;
+			connection->game->connections[connection->seat] = connection;
+			connection->in = allocate(IN_CAPACITY);
+			connection->out = allocate(OUT_CAPACITY);
+			if (!open_connection(load, connection)) {
+				fprintf(stderr, "http_bench: cannot connect to %s\n", argv[1]);
+				return 1;
+			}
+		}
+	}
+
+	struct rusage usage;
+	double user0, system0, user1, system1;
+	cpu_seconds(&usage, &user0, &system0);
+	double start = now_seconds();
+	pthread_t *ids = allocate((size_t)threads * sizeof *ids);
+	for (int t = 0; t < threads; t++) {
+		loads[t].deadline = start + seconds;
+		if (pthread_create(&ids[t], NULL, run, &loads[t]) != 0)
+			abort();
+	}
+	for (int t = 0; t < threads; t++)
+		pthread_join(ids[t], NULL);
+	double elapsed = now_seconds() - start;
+	cpu_seconds(&usage, &user1, &system1);
+	struct load *load = &loads[0];
+	for (int t = 1; t < threads; t++)
+		merge(load, &loads[t]);
 
 	double per_move = load->moves ? 1e6 / (double)load->moves : 0;
 	printf("bench http: %.0f moves/s, p50 %.2f ms, p99 %.2f ms\n", (double)load->moves / elapsed,
@@ -786,20 +840,23 @@ int main(int argc, char **argv)
 		       load->moves, load->waits, load->moves ? (double)load->waits / (double)load->moves : 0, elapsed,
 		       games, load->finished, histogram_ms(&load->wait_ms, 0.5), histogram_ms(&load->wait_ms, 0.99),
 		       load->refused, load->failures);
-	printf("bench http: the load generator's own CPU %.1f us a move (user %.1f, system %.1f; getrusage), one "
-	       "thread, epoll over %d keep-alive connections\n",
+	printf("bench http: the load generator's own CPU %.1f us a move (user %.1f, system %.1f; getrusage), %d "
+	       "thread(s), epoll over %d keep-alive connections\n",
 	       ((user1 - user0) + (system1 - system0)) * per_move, (user1 - user0) * per_move,
-	       (system1 - system0) * per_move, load->connection_count);
+	       (system1 - system0) * per_move, threads, connection_count);
 	if (load->error[0])
 		fprintf(stderr, "http_bench: %s\n", load->error);
 	int failed = load->failures != 0;
-	for (int c = 0; c < load->connection_count; c++) {
-		free(load->connections[c].in);
-		free(load->connections[c].out);
+	for (int t = 0; t < threads; t++) {
+		for (int c = 0; c < loads[t].connection_count; c++) {
+			free(loads[t].connections[c].in);
+			free(loads[t].connections[c].out);
+		}
+		free(loads[t].connections);
+		free(loads[t].games);
+		close(loads[t].epoll);
 	}
-	free(load->connections);
-	free(load->games);
-	close(load->epoll);
-	free(load);
+	free(ids);
+	free(loads);
 	return failed ? 1 : 0;
 }
