@@ -35,9 +35,9 @@ bench-store: $(STORE_BENCH)
 .PHONY: bench-store
 
 HTTP_BENCH := $(B)/bench/http_bench
-$(HTTP_BENCH): $(B)/obj/bench/http_bench.o
+$(HTTP_BENCH): $(B)/obj/bench/http_bench.o $(B)/obj/bench/json_scan.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -lcurl -ljansson -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 bench-http: $(SERVER) $(HTTP_BENCH)
 	@scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)

@@ -1,9 +1,14 @@
 #!/bin/sh
 # The body of `make bench-http` (run under scripts/with-postgres.sh, so DATABASE_URL is a
 # fresh database): start the server, play 16 concurrent games through the API for
-# BENCH_SECONDS (default 20), time complete games of four bot seats (BENCH_BOT_GAMES,
-# default 10), stop the server, then measure pgbench's one-row insert at the same
-# concurrency on the same database, and print them all.
+# BENCH_SECONDS (default 20) with the load generator (bench/http_bench.c) twice, first
+# polling GET .../actions before every move, then as bots do, one request per move with
+# GET .../actions?wait between turns; time complete games of four bot seats
+# (BENCH_BOT_GAMES, default 10); stop the server; measure pgbench's one-row insert at the
+# same concurrency on the same cluster (BENCH_PGBENCH_SECONDS, default 10) with its client's
+# CPU; print them all, the cluster's fsync and synchronous_commit, and the ratio of durable
+# moves/s to pgbench's tps for each loop. The generator prints its own CPU per move: when
+# it is far below the server's, the ratio measures the server.
 #
 # With BENCH_MODE=haproxy (`make bench-http BENCH_MODE=haproxy`, or `make bench-http-haproxy`)
 # it measures instead the moves/s of the same load through HAProxy in front of 1, 2 and 3
@@ -19,10 +24,10 @@ seconds=${BENCH_SECONDS:-20}
 clients=${BENCH_CLIENTS:-16}
 
 # start_server OUT LOG: start one server in the background (no rate limits, games of bots
-# allowed), its stdout to OUT and stderr to LOG; sets $pid and $port, or exits when it does
+# allowed, no per-address quota of held requests: the bot loop holds one a seat), its stdout to OUT and stderr to LOG; sets $pid and $port, or exits when it does
 # not say where it serves within 10 s.
 start_server() {
-	PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 THREADS=${BENCH_SERVER_THREADS:-4} \
+	PORT=0 RATE_LIMIT_IP=0 RATE_LIMIT_TOKEN=0 CREATE_RATE_IP=0 ALL_BOT_GAMES=1 MAX_WAITING_PER_IP=0 THREADS=${BENCH_SERVER_THREADS:-4} \
 		"$server" >"$1" 2>"$2" &
 	pid=$!
 	port=""
@@ -91,11 +96,46 @@ fi
 
 log=$(mktemp)
 out=$(mktemp)
+poll=$(mktemp)
+bot=$(mktemp)
 pid=""
-trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out"' EXIT
+trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out" "$poll" "$bot"' EXIT
 start_server "$out" "$log"
 
-"$bench" "http://127.0.0.1:$port" --games "$clients" --seconds "$seconds"
+# server_cpu: the server's CPU so far, and postgres_cpu: the cluster's (the postmaster and
+# its children: the server's connections are kept, so none ends during a run; empty when
+# the cluster is not the throwaway one of scripts/with-postgres.sh), in clock ticks of
+# /proc/PID/stat (user + system; the names in field 2 have no spaces).
+server_cpu() {
+	awk '{ print $14 + $15 }' "/proc/$pid/stat"
+}
+postgres_cpu() {
+	postmaster=$(head -n 1 "${CATAN_TEST_PG_DIR:-/nonexistent}/data/postmaster.pid" 2>/dev/null || true)
+	[ -n "$postmaster" ] || return 0
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$postmaster" '$1 == p || $4 == p { t += $14 + $15 } END { print t + 0 }'
+}
+
+# run_generator MODE FILE: the generator's figures, printed and kept in FILE, and the
+# server's and PostgreSQL's CPU per move over the same run.
+run_generator() {
+	status=0
+	server_before=$(server_cpu)
+	postgres_before=$(postgres_cpu)
+	"$bench" "http://127.0.0.1:$port" --games "$clients" --seconds "$seconds" --mode "$1" >"$2" || status=$?
+	server_after=$(server_cpu)
+	postgres_after=$(postgres_cpu)
+	sed "1s/\$/ (loop: $1)/" "$2"
+	[ "$status" -eq 0 ] || exit "$status"
+	moves=$(sed -n 's/^bench http: \([0-9]*\) moves and.*/\1/p' "$2")
+	awk -v sb="$server_before" -v sa="$server_after" -v pb="$postgres_before" -v pa="$postgres_after" \
+		-v m="$moves" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+		if (m + 0 == 0) exit
+		printf "bench http: the server'"'"'s CPU %.0f us a move", (sa - sb) * 1e6 / hz / m
+		if (pb != "") printf ", PostgreSQL'"'"'s %.0f us", (pa - pb) * 1e6 / hz / m
+		printf " (/proc/PID/stat)\n" }'
+}
+run_generator poll "$poll"
+run_generator bot "$bot"
 
 # Bot seats: BENCH_BOT_GAMES (default 10) games of four bots, one after another on the same
 # server, each timed from the POST that creates it until the log shows its winner (long-
@@ -125,15 +165,35 @@ kill -TERM $pid
 wait $pid || true
 
 # pgbench: one comparable row (a game id, a sequence number, a small JSON payload) per
-# transaction, prepared statements, the same number of clients.
+# transaction, prepared statements, the same number of clients, its client's CPU measured
+# as the generator's is (getrusage of the child).
 pgbench=$(command -v pgbench || ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | tail -n 1)
 psql "$DATABASE_URL" -qc "CREATE TABLE IF NOT EXISTS bench_rows (game_id bigint, seq int, type smallint, payload jsonb, created_at timestamptz DEFAULT now())" >/dev/null
+settings=$(psql "$DATABASE_URL" -Atc "SELECT 'fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit')")
 script=$(mktemp)
 cat >"$script" <<'SQL'
 \set g random(1, 1000000000)
 INSERT INTO bench_rows (game_id, seq, type, payload) VALUES (:g, :client_id, 5, '{"type":"dice_rolled","seat":1,"dice":[3,4],"total":7}');
 SQL
-tps=$("$pgbench" -n -M prepared -c "$clients" -j 2 -T "${BENCH_PGBENCH_SECONDS:-10}" -f "$script" "$DATABASE_URL" 2>/dev/null |
-	sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -n 1)
+measured=$(python3 - "$pgbench" -n -M prepared -c "$clients" -j 2 -T "${BENCH_PGBENCH_SECONDS:-10}" -f "$script" "$DATABASE_URL" <<'PY'
+import re, resource, subprocess, sys
+run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+tps = re.search(r"^tps = ([0-9.]+)", run.stdout, re.M)
+done = re.search(r"^number of transactions actually processed: ([0-9]+)", run.stdout, re.M)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (usage.ru_utime + usage.ru_stime) * 1e6 / int(done.group(1)) if done and int(done.group(1)) else 0
+print("%s %.1f" % ("%.0f" % float(tps.group(1)) if tps else "?", cpu))
+PY
+)
+tps=${measured% *}
+pgbench_cpu=${measured#* }
+echo "bench http: pgbench, $clients clients (-j 2, -M prepared), same cluster ($settings): ${tps:-?} tps, its client's CPU $pgbench_cpu us a transaction; script:"
+sed 's/^/bench http:   /' "$script"
 rm -f "$script"
-echo "bench http: pgbench one-row insert, $clients clients, same database: ${tps:-?} tps"
+for loop in poll bot; do
+	file=$poll
+	[ "$loop" = bot ] && file=$bot
+	moves=$(sed -n '1s/^bench http: \([0-9]*\) moves\/s.*/\1/p' "$file")
+	cpu=$(sed -n "s/.*load generator's own CPU \([0-9.]*\) us.*/\1/p" "$file")
+	echo "bench http: ratio ($loop loop): $moves durable moves/s / ${tps:-?} pgbench tps = $(awk -v m="$moves" -v t="$tps" 'BEGIN { if (t + 0 > 0) printf "%.2f", m / t; else printf "?" }'), the generator's CPU $cpu us a move"
+done
