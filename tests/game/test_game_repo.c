@@ -208,7 +208,7 @@ START_TEST(test_unparsable_payload_is_corrupt)
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
 	id = damaged_game(&repo, "payload = '{\"type\": \"no_such_event\"}'");
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
-	id = damaged_game(&repo, "payload = payload - 'seat'");
+	id = damaged_game(&repo, "payload = (payload::jsonb - 'seat')::json");
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
 }
 END_TEST
