@@ -23,9 +23,9 @@
 #include "tests/check_main.h"
 #include "tests/db/support.h"
 
-#define FEED_GAMES 5	      /* the player's first four, and one of another player */
-#define FEED_PLAYER 7001      /* the player whose feed is read */
-#define FEED_ROWS_MAX 2048    /* rows of the truth */
+#define FEED_GAMES 5	   /* the player's first four, and one of another player */
+#define FEED_PLAYER 7001   /* the player whose feed is read */
+#define FEED_ROWS_MAX 2048 /* rows of the truth */
 #define FEED_SCHEDULE_STEPS 140
 
 struct feed_world {
@@ -69,7 +69,8 @@ static void write_message(struct feed_world *world, int index)
 {
 	world->messages[index]++;
 	exec_format(world->conn,
-		    "INSERT INTO messages (game_id, seq, seat, after_version, text) VALUES (%" PRId64 ", %d, 1, %d, 'hi')",
+		    "INSERT INTO messages (game_id, seq, seat, after_version, text) VALUES (%" PRId64
+		    ", %d, 1, %d, 'hi')",
 		    world->games[index], (int)world->messages[index], (int)world->versions[index]);
 }
 
@@ -120,7 +121,8 @@ static int truth(struct feed_world *world, int64_t only_game, struct store_feed_
 		 " (SELECT xact, game_id, 0 AS kind, seq FROM events UNION ALL"
 		 "  SELECT xact, game_id, 1, seq FROM messages) r"
 		 " WHERE %s ORDER BY xact, game_id, kind, seq",
-		 only_game ? "game_id = $1::bigint" : "game_id IN (SELECT game_id FROM seats WHERE player_id = $1::bigint)");
+		 only_game ? "game_id = $1::bigint"
+			   : "game_id IN (SELECT game_id FROM seats WHERE player_id = $1::bigint)");
 	char key[32];
 	snprintf(key, sizeof key, "%" PRId64, only_game ? only_game : (int64_t)FEED_PLAYER);
 	const char *values[] = {key};
@@ -192,8 +194,9 @@ static void assert_world_has_its_edges(struct feed_world *world)
 			 20);
 	ck_assert_int_gt(test_db_scalar(world->conn, "SELECT count(*) FROM messages"), 3);
 	/* What the sparse index stands on: xact never decreases along seq within a game. */
-	ck_assert_int_eq(test_db_scalar(world->conn, "SELECT count(*) FROM events a JOIN events b"
-						     " ON b.game_id = a.game_id AND b.seq = a.seq + 1 WHERE b.xact < a.xact"),
+	ck_assert_int_eq(test_db_scalar(world->conn,
+					"SELECT count(*) FROM events a JOIN events b"
+					" ON b.game_id = a.game_id AND b.seq = a.seq + 1 WHERE b.xact < a.xact"),
 			 0);
 }
 
@@ -212,9 +215,9 @@ START_TEST(test_player_feed_from_every_position_is_the_order_of_the_rows)
 	struct store_feed_position start = {0, 0, 0, 0};
 	for (int i = -1; i < count; i++) {
 		struct store_feed page;
-		ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, i < 0 ? &start : &rows[i], 3,
-							&page),
-				 STORE_OK);
+		ck_assert_int_eq(
+			store_feed_read_player(test_db_fixture.store, FEED_PLAYER, i < 0 ? &start : &rows[i], 3, &page),
+			STORE_OK);
 		assert_page(&page, rows, count, i + 1, 3, "player feed", i);
 		store_feed_free(&page);
 	}
@@ -226,14 +229,16 @@ START_TEST(test_player_feed_from_every_position_is_the_order_of_the_rows)
 			continue;
 		struct store_feed_position before = {rows[i].xact, 0, 0, 0};
 		struct store_feed page;
-		ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &before, 2, &page), STORE_OK);
+		ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &before, 2, &page),
+				 STORE_OK);
 		assert_page(&page, rows, count, i, 2, "player feed from a transaction's start", i);
 		store_feed_free(&page);
 		int next = i;
 		while (next < count && rows[next].xact == rows[i].xact)
 			next++;
 		struct store_feed_position after = {rows[i].xact, INT64_MAX, STORE_FEED_MESSAGE, INT32_MAX};
-		ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &after, 2, &page), STORE_OK);
+		ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &after, 2, &page),
+				 STORE_OK);
 		assert_page(&page, rows, count, next, 2, "player feed from a transaction's end", i);
 		store_feed_free(&page);
 	}
@@ -245,8 +250,9 @@ START_TEST(test_player_feed_from_every_position_is_the_order_of_the_rows)
 		int read = 0;
 		for (;;) {
 			struct store_feed page;
-			ck_assert_int_eq(store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &at, limits[l], &page),
-					 STORE_OK);
+			ck_assert_int_eq(
+				store_feed_read_player(test_db_fixture.store, FEED_PLAYER, &at, limits[l], &page),
+				STORE_OK);
 			assert_page(&page, rows, count, read, limits[l], "player feed by pages", read);
 			read += page.count;
 			if (page.count > 0)
@@ -274,8 +280,8 @@ START_TEST(test_game_feed_from_every_position_and_version_is_the_order_of_the_ro
 		struct store_feed_position start = {0, 0, 0, 0};
 		for (int i = -1; i < count; i++) {
 			struct store_feed page;
-			ck_assert_int_eq(store_feed_read_game(test_db_fixture.store, game, i < 0 ? &start : &rows[i], 0, 0, 4,
-							      &page),
+			ck_assert_int_eq(store_feed_read_game(test_db_fixture.store, game, i < 0 ? &start : &rows[i], 0,
+							      0, 4, &page),
 					 STORE_OK);
 			assert_page(&page, rows, count, i + 1, 4, "game feed", i);
 			store_feed_free(&page);
@@ -345,9 +351,10 @@ START_TEST(test_feed_reads_scan_no_events_table)
 	test_db_exec(conn, "INSERT INTO players (id, name, token_hash) VALUES (7001, 'feed', sha256('feed'))");
 	test_db_exec(conn, "INSERT INTO games (id, seed, status, seats, admin_token_hash, options)"
 			   " SELECT g, g, 1, 4, sha256(('g' || g)::bytea), '{}' FROM generate_series(1, 400) AS g");
-	test_db_exec(conn, "INSERT INTO seats (game_id, seat, bot, name, token_hash, player_id)"
-			   " SELECT g, s, false, 'x', sha256((g || '.' || s)::bytea), CASE WHEN g % 50 = s THEN 7001 END"
-			   " FROM generate_series(1, 400) AS g, generate_series(0, 3) AS s");
+	test_db_exec(conn,
+		     "INSERT INTO seats (game_id, seat, bot, name, token_hash, player_id)"
+		     " SELECT g, s, false, 'x', sha256((g || '.' || s)::bytea), CASE WHEN g % 50 = s THEN 7001 END"
+		     " FROM generate_series(1, 400) AS g, generate_series(0, 3) AS s");
 	test_db_exec(conn, "INSERT INTO events (game_id, seq, type, actor, origin, payload)"
 			   " SELECT g, q, 100, q % 4, 0, '{\"type\":\"test\"}'"
 			   " FROM generate_series(1, 400) AS g, generate_series(1, 150) AS q");
@@ -374,7 +381,8 @@ START_TEST(test_feed_reads_scan_no_events_table)
 	/* And the work is bounded: from a cursor in the middle of a game's log (all its events
 	 * of one transaction), each game's scan skips at most the 16 rows from the last anchor
 	 * at or before the cursor, not the log before it. EXPLAIN shows rows removed per loop. */
-	long long xact = test_db_scalar(conn, "SELECT xact::text::bigint FROM events WHERE game_id = 200 AND seq = 140");
+	long long xact =
+		test_db_scalar(conn, "SELECT xact::text::bigint FROM events WHERE game_id = 200 AND seq = 140");
 	char arguments_late[128];
 	snprintf(arguments_late, sizeof arguments_late, "7001, %lld, 200, 0, 140, 50", xact);
 	test_db_exec(conn, "SET plan_cache_mode = force_generic_plan");
