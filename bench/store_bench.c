@@ -13,7 +13,8 @@
  *     INSERT of a comparable event row (a copy of the events table, a typical payload) per
  *     transaction. ROUNDS rounds of SECONDS seconds each; ratios are of the sums.
  *  3. Bytes on disk per event: pg_total_relation_size of events + snapshots +
- *     idempotency_keys once GAMES games are complete, divided by the events stored.
+ *     idempotency_keys once GAMES games are complete, divided by the events stored; and
+ *     the events table's parts (heap, TOAST, each index) per event.
  *  4. Load time through game_repo_load() (median of 2,000) of a 20-event game and of a
  *     2,000-event game, and of the latter with its snapshot N events back or absent: what
  *     the choice of GAME_REPO_SNAPSHOT_EVERY trades against.
