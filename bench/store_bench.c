@@ -13,7 +13,8 @@
  *     INSERT of a comparable event row (a copy of the events table, a typical payload) per
  *     transaction. ROUNDS rounds of SECONDS seconds each; ratios are of the sums.
  *  3. Bytes on disk per event: pg_total_relation_size of events + snapshots +
- *     idempotency_keys once GAMES games are complete, divided by the events stored.
+ *     idempotency_keys once GAMES games are complete, divided by the events stored; and
+ *     the events table's parts (heap, TOAST, each index) per event.
  *  4. Load time through game_repo_load() (median of 2,000) of a 20-event game and of a
  *     2,000-event game, and of the latter with its snapshot N events back or absent: what
  *     the choice of GAME_REPO_SNAPSHOT_EVERY trades against.
@@ -646,10 +647,26 @@ int main(void)
 	double payload_bytes = sql_number(conn, "SELECT avg(pg_column_size(payload)) FROM events");
 	double finished = sql_number(conn, "SELECT count(*) FROM games WHERE status = 2");
 	printf("size: %.0f complete games%s (%.0f games in all), %.0f events: %.1f bytes per event on disk"
-	       " (events %.1f of which index %.1f, payload jsonb %.1f; snapshots + idempotency %.1f) (target <= 200)\n",
+	       " (events %.1f of which index %.1f, payload %.1f; snapshots + idempotency %.1f)\n",
 	       finished, trades ? " with trades" : " without trades", sql_number(conn, "SELECT count(*) FROM games"),
 	       stored, relation_bytes / stored, events_bytes / stored, index_bytes / stored, payload_bytes,
 	       (relation_bytes - events_bytes) / stored);
+	/* The events table's parts: heap (main fork with its free space and visibility maps),
+	 * TOAST (with its index), and each index by name, so a change shows where it landed. */
+	double heap_bytes = sql_number(conn, "SELECT pg_table_size('events') - coalesce((SELECT"
+					     " pg_total_relation_size(reltoastrelid) FROM pg_class WHERE oid ="
+					     " 'events'::regclass AND reltoastrelid <> 0), 0)");
+	double toast_bytes = events_bytes - index_bytes - heap_bytes;
+	printf("size: events per event: heap %.1f, TOAST %.1f", heap_bytes / stored, toast_bytes / stored);
+	PGresult *indexes = PQexec(conn, "SELECT c.relname, pg_relation_size(c.oid) FROM pg_index i"
+					 " JOIN pg_class c ON c.oid = i.indexrelid"
+					 " WHERE i.indrelid = 'events'::regclass ORDER BY c.relname");
+	if (PQresultStatus(indexes) != PGRES_TUPLES_OK)
+		die("the indexes of events", PQresultErrorMessage(indexes));
+	for (int i = 0; i < PQntuples(indexes); i++)
+		printf(", %s %.1f", PQgetvalue(indexes, i, 0), atof(PQgetvalue(indexes, i, 1)) / stored);
+	PQclear(indexes);
+	printf("; events in all %.1f (target <= 150)\n", events_bytes / stored);
 	PQfinish(conn);
 
 	measure_loads();

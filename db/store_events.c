@@ -41,7 +41,7 @@
 	 * with scalar parameters, more as arrays. The result is the number of events inserted. */             \
 	X(append_event, 6,                                                                                     \
 	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                         \
-	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::jsonb"          \
+	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::json"           \
 	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"               \
 	  "  RETURNING seq),"                                                                                  \
 	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"             \
@@ -49,7 +49,7 @@
 	  " SELECT count(*)::integer FROM e")                                                                  \
 	X(append_events, 6,                                                                                    \
 	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                         \
-	  "  SELECT $1::bigint, $2::integer + e.n, e.type, e.actor, e.origin, e.payload::jsonb"                \
+	  "  SELECT $1::bigint, $2::integer + e.n, e.type, e.actor, e.origin, e.payload::json"                 \
 	  "  FROM unnest($3::smallint[], $4::smallint[], $5::smallint[], $6::text[])"                          \
 	  "   WITH ORDINALITY AS e (type, actor, origin, payload, n)"                                          \
 	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"               \

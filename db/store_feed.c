@@ -3,7 +3,8 @@
  * (db/migrations/0008_feed.sql).
  *
  * One statement per read: for each game (the player's seats, or one game), the events and
- * the messages after the position, by the (game_id, xact) indexes, merged and ordered by
+ * the messages after the position (the events from the sparse anchor index and the primary
+ * key, the messages by their (game_id, xact) index), merged and ordered by
  * (xact, game_id, kind, seq), each marked settled when its xact is below
  * pg_snapshot_xmin(pg_current_snapshot()) taken by the same statement. The caller delivers
  * the settled prefix only. xid8 travels as bigint (a 64-bit transaction id fits below
@@ -16,12 +17,23 @@
 
 #include "db/store_internal.h"
 
-/* The SQL of both reads (0008_feed.sql): events and messages of games `g` after the
- * position ($2 xact, $3 game, $4 kind, $5 seq), in order, each with whether its
- * transaction is below xmin. Per game, the first $6 rows in the order of the
- * (game_id, xact, seq) indexes: a page reads at most games x limit rows, however far
- * behind its cursor is. In one game, (xact, game, kind, seq) > the position is
- * (xact, seq) > (position's xact, a bound on seq), which the index scans in order. */
+/* The SQL of both reads (0008_feed.sql, 0020_compact_events.sql): events and messages of
+ * games `g` after the position ($2 xact, $3 game, $4 kind, $5 seq), in order, each with
+ * whether its transaction is below xmin. Per game, the first $6 rows in (xact, seq) order:
+ * a page reads at most games x limit rows (and up to 16 more per game for events), however
+ * far behind its cursor is. In one game, (xact, game, kind, seq) > the position is
+ * (xact, seq) > (position's xact, a bound on seq: `b`).
+ *
+ * Messages are few and keep a dense (game_id, xact, seq) index, scanned in order. Events
+ * have an anchor every 16th seq (events_feed_anchor, seq % 16 = 1, the predicate repeated
+ * here so the index serves): since xact never decreases along seq in a game, the rows after
+ * the position are the log from some seq on, and the last anchor at or before the position
+ * (`a`) is at most 16 rows before it. The events are read by the primary key from that
+ * anchor (from seq 1 with none) in seq order, which is their (xact, seq) order, the rows
+ * not after the position skipped. */
+#define FEED_BOUND                                                                                                 \
+	"CASE WHEN g.game_id > $3::bigint THEN 0 WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer" \
+	" ELSE 2147483647 END"
 #define FEED_SQL(GAMES, EVENT_FLOOR, MESSAGE_FLOOR)                                                               \
 	"WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),"                        \
 	" c AS MATERIALIZED (SELECT $2::bigint::text::xid8 AS xact),"                                             \
@@ -31,10 +43,13 @@
 	" FROM (SELECT e.xact, e.game_id, 0 AS kind, e.seq, g.seat AS player_seat, e.type, e.actor,"              \
 	"   e.origin, e.created_at, e.payload::text AS body, NULL::smallint AS seat,"                             \
 	"   NULL::integer AS after_version"                                                                       \
-	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT * FROM events e"                                        \
-	"   WHERE e.game_id = g.game_id AND (e.xact, e.seq) > (c.xact, CASE WHEN g.game_id > $3::bigint THEN 0"   \
-	"    WHEN g.game_id = $3::bigint AND $4::integer = 0 THEN $5::integer ELSE 2147483647 END)" EVENT_FLOOR   \
-	"   ORDER BY e.xact, e.seq LIMIT $6::integer) e"                                                          \
+	"  FROM g CROSS JOIN c CROSS JOIN LATERAL (SELECT " FEED_BOUND " AS seq) b"                               \
+	"  CROSS JOIN LATERAL (SELECT coalesce((SELECT a.seq FROM events a WHERE a.game_id = g.game_id"           \
+	"    AND a.seq % 16 = 1 AND (a.xact, a.seq) <= (c.xact, b.seq)"                                           \
+	"    ORDER BY a.xact DESC, a.seq DESC LIMIT 1), 1) AS seq) a"                                             \
+	"  CROSS JOIN LATERAL (SELECT * FROM events e"                                                            \
+	"   WHERE e.game_id = g.game_id AND e.seq >= a.seq AND (e.xact, e.seq) > (c.xact, b.seq)" EVENT_FLOOR     \
+	"   ORDER BY e.seq LIMIT $6::integer) e"                                                                  \
 	"  UNION ALL"                                                                                             \
 	"  SELECT m.xact, m.game_id, 1, m.seq, g.seat, NULL, NULL, NULL, m.created_at, m.text, m.seat,"           \
 	"   m.after_version"                                                                                      \
@@ -56,6 +71,7 @@
 	X(feed_xmin, 0, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
 STORE_STATEMENTS(feed, FEED_STATEMENTS);
 #undef FEED_SQL
+#undef FEED_BOUND
 
 enum feed_column {
 	FEED_XACT,

@@ -118,9 +118,9 @@ START_TEST(test_racing_writers_each_version_won_once_no_gap)
 			rows_of_wins += count;
 			ck_assert_int_le(base + count, version);
 			for (int part = 0; part < count; part++) {
-				char expected[64];
-				snprintf(expected, sizeof expected, "{\"base\": %d, \"part\": %d, \"writer\": %d}",
-					 base, part, i);
+				char expected[64]; /* as the winner wrote it (json) */
+				snprintf(expected, sizeof expected, "{\"writer\":%d,\"base\":%d,\"part\":%d}", i, base,
+					 part);
 				ck_assert_str_eq(log.rows[base + part].payload, expected);
 			}
 		}

@@ -208,7 +208,7 @@ START_TEST(test_unparsable_payload_is_corrupt)
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
 	id = damaged_game(&repo, "payload = '{\"type\": \"no_such_event\"}'");
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
-	id = damaged_game(&repo, "payload = payload - 'seat'");
+	id = damaged_game(&repo, "payload = (payload::jsonb - 'seat')::json");
 	assert_corrupt_at_10(&repo, id, "unreadable payload");
 }
 END_TEST
@@ -236,7 +236,7 @@ END_TEST
 START_TEST(test_typed_payload_disagreeing_with_type_column_is_corrupt)
 {
 	struct game_repo repo;
-	int64_t id = damaged_game(&repo, "payload = payload || '{\"type\": \"turn_ended\"}'::jsonb");
+	int64_t id = damaged_game(&repo, "payload = (payload::jsonb || '{\"type\": \"turn_ended\"}')::json");
 	assert_corrupt_at_10(&repo, id, "type");
 }
 END_TEST
