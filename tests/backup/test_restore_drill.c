@@ -124,8 +124,8 @@ static const char *query_value(PGconn *conn, const char *sql, char *out, size_t 
 static void execute(PGconn *conn, const char *sql)
 {
 	PGresult *result = PQexec(conn, sql);
-	ck_assert_msg(PQresultStatus(result) == PGRES_COMMAND_OK || PQresultStatus(result) == PGRES_TUPLES_OK,
-		      "%s: %s", sql, PQresultErrorMessage(result));
+	ck_assert_msg(PQresultStatus(result) == PGRES_COMMAND_OK || PQresultStatus(result) == PGRES_TUPLES_OK, "%s: %s",
+		      sql, PQresultErrorMessage(result));
 	PQclear(result);
 }
 

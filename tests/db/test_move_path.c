@@ -69,9 +69,9 @@
 	X(events, create_game, "a game's first rows")
 
 /* (area, statement, why it is not checked here) */
-#define OFF_THE_MOVE_PATH(X)                                                                              \
+#define OFF_THE_MOVE_PATH(X)                                                                                         \
 	X(events, create_waiting, "a waiting game's first rows (the lobby, store_lobby.c, lists them across games)") \
-	X(events, seat_away, "a holiday toggle: one game's rows, but not a move")                         \
+	X(events, seat_away, "a holiday toggle: one game's rows, but not a move")                                    \
 	X(events, game_info, "the game's description, not a move")
 
 struct listed {
@@ -112,11 +112,12 @@ struct table_keys {
  * id for games and players (whose rows are the game and the player themselves). */
 static void table_keys_read(struct table_keys *keys, PGconn *conn)
 {
-	PGresult *result = PQexec(conn, "SELECT c.relname, bool_or(a.attname = 'game_id'), bool_or(a.attname = 'player_id')"
-					" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-					" JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0"
-					" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
-					" GROUP BY c.relname ORDER BY c.relname");
+	PGresult *result =
+		PQexec(conn, "SELECT c.relname, bool_or(a.attname = 'game_id'), bool_or(a.attname = 'player_id')"
+			     " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+			     " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0"
+			     " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
+			     " GROUP BY c.relname ORDER BY c.relname");
 	ck_assert_msg(PQresultStatus(result) == PGRES_TUPLES_OK, "%s", PQresultErrorMessage(result));
 	keys->count = 0;
 	for (int row = 0; row < PQntuples(result) && keys->count < MAX_TABLES; row++) {
@@ -136,7 +137,6 @@ static void table_keys_read(struct table_keys *keys, PGconn *conn)
 #define MAX_NODES 256
 struct plan_node {
 	const json_t *node;
-	int parent; /* -1 for the root */
 	const char *alias; /* a scan of a table: its alias; NULL for any other node */
 	int table;	   /* index in table_keys, -1 when the table has no key */
 	int pinned;
@@ -147,14 +147,12 @@ struct plan {
 	struct plan_node nodes[MAX_NODES];
 };
 
-static void plan_add(struct plan *plan, const struct table_keys *keys, const json_t *node, int parent)
+static void plan_add(struct plan *plan, const struct table_keys *keys, const json_t *node)
 {
 	ck_assert_int_lt(plan->count, MAX_NODES);
-	int index = plan->count++;
-	struct plan_node *entry = &plan->nodes[index];
+	struct plan_node *entry = &plan->nodes[plan->count++];
 	memset(entry, 0, sizeof *entry);
 	entry->node = node;
-	entry->parent = parent;
 	entry->table = -1;
 	const char *type = json_string_value(json_object_get(node, "Node Type"));
 	const char *relation = json_string_value(json_object_get(node, "Relation Name"));
@@ -169,13 +167,16 @@ static void plan_add(struct plan *plan, const struct table_keys *keys, const jso
 	const json_t *children = json_object_get(node, "Plans");
 	size_t i;
 	const json_t *child;
-	json_array_foreach(children, i, child) plan_add(plan, keys, child, index);
+	json_array_foreach(children, i, child)
+	{
+		plan_add(plan, keys, child);
+	}
 }
 
-static const char *const condition_fields[] = {"Index Cond", "Recheck Cond", "Filter", "TID Cond",
-					       "Join Filter", "Hash Cond", "Merge Cond", "One-Time Filter"};
+static const char *const condition_fields[] = {"Index Cond",  "Recheck Cond", "Filter",	    "TID Cond",
+					       "Join Filter", "Hash Cond",    "Merge Cond", "One-Time Filter"};
 
-/* The alias whose scan in `plan` is a table scan, or -1. */
+/* The node of the table scan whose alias is alias[0, length), or -1. */
 static int plan_scan_of(const struct plan *plan, const char *alias, size_t length)
 {
 	for (int i = 0; i < plan->count; i++)
@@ -303,7 +304,8 @@ static int scan_pinned(const struct plan *plan, const struct table_keys *keys, i
 		columns[count++] = "id";
 	for (int at = 0; at < plan->count; at++)
 		for (size_t f = 0; f < sizeof condition_fields / sizeof condition_fields[0]; f++) {
-			const char *condition = json_string_value(json_object_get(plan->nodes[at].node, condition_fields[f]));
+			const char *condition =
+				json_string_value(json_object_get(plan->nodes[at].node, condition_fields[f]));
 			if (!condition)
 				continue;
 			for (int c = 0; c < count; c++)
@@ -319,7 +321,7 @@ static const char *plan_check(const json_t *explained, const struct table_keys *
 {
 	static struct plan plan;
 	plan.count = 0;
-	plan_add(&plan, keys, json_object_get(explained, "Plan"), -1);
+	plan_add(&plan, keys, json_object_get(explained, "Plan"));
 	why[0] = '\0';
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -410,13 +412,15 @@ START_TEST(test_every_statement_of_the_areas_is_placed_on_or_off_the_move_path)
 			const char *name = areas[a]->statements[s]->name;
 			int placed = 0;
 			for (int i = 0; i < COUNT(move_path); i++)
-				placed += strcmp(move_path[i].name, name) == 0 && strcmp(move_path[i].area, areas[a]->name) == 0;
+				placed += strcmp(move_path[i].name, name) == 0 &&
+					  strcmp(move_path[i].area, areas[a]->name) == 0;
 			for (int i = 0; i < COUNT(off_the_move_path); i++)
 				placed += strcmp(off_the_move_path[i].name, name) == 0 &&
 					  strcmp(off_the_move_path[i].area, areas[a]->name) == 0;
-			ck_assert_msg(placed == 1,
-				      "%s.%s: list it in MOVE_PATH or in OFF_THE_MOVE_PATH of tests/db/test_move_path.c",
-				      areas[a]->name, name);
+			ck_assert_msg(
+				placed == 1,
+				"%s.%s: list it in MOVE_PATH or in OFF_THE_MOVE_PATH of tests/db/test_move_path.c",
+				areas[a]->name, name);
 		}
 	}
 }
@@ -444,8 +448,8 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 	struct store_event events[4];
 	char text[4][64];
 	test_db_fake_events(events, text, 1, 3);
-	struct store_append append = {.game_id = game, .version = 2, .events = events, .event_count = 1,
-				      .status = STORE_NO_STATUS};
+	struct store_append append = {
+		.game_id = game, .version = 2, .events = events, .event_count = 1, .status = STORE_NO_STATUS};
 	ck_assert_int_eq(store_append(store, &append), STORE_OK);
 	test_db_fake_events(events, text, 3, 4);
 	append.version = 3;
@@ -457,13 +461,23 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 	memset(record.request_hash, 7, sizeof record.request_hash);
 	struct store_timer_set timer = {.kind = 1, .due_ms = 60000};
 	test_db_fake_events(events, text, 1, 7);
-	struct store_append full = {.game_id = game, .version = 6, .events = events, .event_count = 1, .status = 1,
-				    .snapshot = &snapshot, .idempotency = &record, .timer = &timer};
+	struct store_append full = {.game_id = game,
+				    .version = 6,
+				    .events = events,
+				    .event_count = 1,
+				    .status = 1,
+				    .snapshot = &snapshot,
+				    .idempotency = &record,
+				    .timer = &timer};
 	ck_assert_int_eq(store_append(store, &full), STORE_OK);
 	test_db_fake_events(events, text, 2, 8);
 	struct store_timer_set no_timer = {.kind = 0, .due_ms = 0};
-	struct store_append two = {.game_id = game, .version = 7, .events = events, .event_count = 2,
-				   .status = STORE_NO_STATUS, .timer = &no_timer};
+	struct store_append two = {.game_id = game,
+				   .version = 7,
+				   .events = events,
+				   .event_count = 2,
+				   .status = STORE_NO_STATUS,
+				   .timer = &no_timer};
 	ck_assert_int_eq(store_append(store, &two), STORE_OK);
 	ck_assert_int_eq(store_put_snapshot(store, game, 9, &snapshot), STORE_OK);
 	struct store_idempotency refused = {.key = "move-8", .status = 422, .response = "{}"};
@@ -538,7 +552,8 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 			failures++;
 		}
 	}
-	ck_assert_msg(failures == 0, "%d statements of the move path touch more than one game (listed above)", failures);
+	ck_assert_msg(failures == 0, "%d statements of the move path touch more than one game (listed above)",
+		      failures);
 	json_decref(collected.plans);
 	PQfinish(check);
 }
