@@ -276,7 +276,7 @@ endif
 # The restore drill (tests/backup/): WAL archiving and a base backup of the throwaway
 # cluster with the scripts of scripts/backup/ (docs/backup.md), games played through a real
 # server, a time T, play on and a wrong DELETE, then a fresh cluster restored to T and a
-# server on it: every game has exactly the moves acknowledged before T. About 30 s; in the
+# server on it: every game has exactly the moves acknowledged before T. 20-60 s; in the
 # normal pass only (it tests the scripts and PostgreSQL's recovery more than the server).
 # It links the fault suite's support (its ledger of acknowledged moves and its check).
 BACKUP_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/backup/test_*.c))
