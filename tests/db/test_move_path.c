@@ -43,6 +43,7 @@
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db/store_events.h"
@@ -484,6 +485,7 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 	ck_assert_int_eq(store_idempotency_put(store, game, &refused), STORE_OK);
 	struct store_idempotency_record found;
 	ck_assert_int_eq(store_idempotency_get(store, game, "move-7", record.request_hash, &found), STORE_OK);
+	free(found.response);
 
 	/* reads */
 	static char loaded_state[64];
