@@ -273,6 +273,29 @@ ifeq ($(SAN),)
 TEST_RUN_EXTRA += test-faults
 endif
 
+# The restore drill (tests/backup/): WAL archiving and a base backup of the throwaway
+# cluster with the scripts of scripts/backup/ (docs/backup.md), games played through a real
+# server, a time T, play on and a wrong DELETE, then a fresh cluster restored to T and a
+# server on it: every game has exactly the moves acknowledged before T. 20-60 s; in the
+# normal pass only (it tests the scripts and PostgreSQL's recovery more than the server).
+# It links the fault suite's support (its ledger of acknowledged moves and its check).
+BACKUP_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/backup/test_*.c))
+$(BACKUP_TESTS): $(B)/tests/backup/%: $(B)/obj/tests/backup/%.o $(FAULT_SUPPORT_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) \
+		$(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcurl $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(BACKUP_TESTS)
+
+BACKUP_RUNS := $(BACKUP_TESTS:%=run/%)
+$(BACKUP_RUNS): run/%: % $(SERVER)
+	@CATAN_SERVER=$(SERVER) CK_TIMEOUT_MULTIPLIER=$(TEST_TIMEOUT_MULTIPLIER) $(RUN_TEST) --pg $(TEST_TIMES) $<
+test-backup: $(BACKUP_RUNS)
+.PHONY: test-backup $(BACKUP_RUNS)
+ifeq ($(SAN),)
+TEST_RUN_EXTRA += test-backup
+endif
+
 # The mutation check (tests/mutants.py): each listed rule break applied alone to a copy of
 # the tree under build/mutants/, the engine suites run against it; lists the breaks no suite
 # notices and fails if any. Not part of `make test` (minutes); MUTANTS="a b" picks some.
