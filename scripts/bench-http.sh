@@ -168,7 +168,7 @@ wait $pid || true
 # transaction, prepared statements, the same number of clients, its client's CPU measured
 # as the generator's is (getrusage of the child).
 pgbench=$(command -v pgbench || ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | tail -n 1)
-psql "$DATABASE_URL" -qc "CREATE TABLE IF NOT EXISTS bench_rows (game_id bigint, seq int, type smallint, payload jsonb, created_at timestamptz DEFAULT now())" >/dev/null
+psql "$DATABASE_URL" -qc "CREATE TABLE IF NOT EXISTS bench_rows (game_id bigint, seq int, type smallint, payload json, created_at timestamptz DEFAULT now())" >/dev/null
 settings=$(psql "$DATABASE_URL" -Atc "SELECT 'fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit')")
 script=$(mktemp)
 cat >"$script" <<'SQL'
