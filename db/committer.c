@@ -11,7 +11,9 @@
  * outcome. There is no waiting timer: a lone append goes at once, and batches form while a
  * statement is in flight.
  *
- * The statement (group_append below) inserts every item whose previous event exists, with
+ * The statement (group_append below) inserts every item whose previous event exists (a
+ * scalar subquery per item, not EXISTS: a semi-join's generic plan, frozen on a fresh
+ * cluster, hashes the items and scans every event), with
  * ON CONFLICT DO NOTHING, and returns (game_id, seq) of the rows it inserted: an item among
  * them is in the log, any other was refused alone (its version taken, or no such event to
  * follow), and the caller tells which by reading the game's version, as store_append()
@@ -58,35 +60,48 @@ struct pending {
 	struct pending *next;
 };
 
-struct store_committer {
-	struct store *store; /* used by the thread only */
-	int max_batch;
+/* One connection of the committer, and its thread. */
+struct committer_line {
+	struct store_committer *committer;
+	struct store *store; /* used by the line's thread only */
 	pthread_t thread;
+	long statements; /* statements sent: the thread's own count */
+};
+
+struct store_committer {
+	struct committer_line lines[STORE_COMMITTER_MAX_CONNECTIONS];
+	int connections;
+	int max_batch;
+	struct store_notifier *notifier; /* NULL: wake-ups from the batch's own transaction */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	int stopping;
 	struct pending *head; /* handed in, not yet taken */
 	struct pending **tail;
 	long appends;
-	long batches;	 /* statements sent, as last published under the lock */
-	long statements; /* statements sent: the thread's own count */
+	long batches; /* statements sent, as last published under the lock */
 };
 
 /* Rows inserted: (game_id, seq, the wake-up's void). Inserted rows are the items' own
  * games' rows; the outbox rows are those of each row's own game (catan_receivers(), as in
  * append_event of store_events.c). */
-#define COMMITTER_STATEMENTS(X)                                                                                  \
-	X(group_append, 6,                                                                                       \
-	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $4::smallint[],"         \
-	  "  $5::smallint[], $6::text[]) AS i (game_id, version, type, actor, origin, payload)),"                \
-	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                               \
-	  "  SELECT i.game_id, i.version + 1, i.type, i.actor, i.origin, i.payload::jsonb FROM i"                \
-	  "  WHERE EXISTS (SELECT FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"              \
-	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                                    \
-	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"               \
-	  "  SELECT w.webhook_id, e.game_id, e.seq, e.seq, e.seq FROM e CROSS JOIN LATERAL catan_receivers(e.game_id) w)" \
-	  " SELECT e.game_id, e.seq, pg_notify('catan_events', lpad(to_hex(e.game_id), 16, '0') || ':' || e.seq)" \
-	  " FROM e")
+#define COMMITTER_GROUP_ROWS                                                                                     \
+	"WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $4::smallint[],"           \
+	"  $5::smallint[], $6::text[]) AS i (game_id, version, type, actor, origin, payload)),"                  \
+	" e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                                 \
+	"  SELECT i.game_id, i.version + 1, i.type, i.actor, i.origin, i.payload::jsonb FROM i"                  \
+	"  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"                  \
+	"  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                                      \
+	" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"                 \
+	"  SELECT w.webhook_id, e.game_id, e.seq, e.seq, e.seq FROM e CROSS JOIN LATERAL catan_receivers(e.game_id) w)"
+/* Rows inserted: (game_id, seq), and in group_append_notify the wake-up of each from the
+ * same transaction. Inserted rows are the items' own games' rows; the outbox rows are
+ * those of each row's own game (catan_receivers(), as in append_event of store_events.c). */
+#define COMMITTER_STATEMENTS(X)                                         \
+	X(group_append, 6, COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq FROM e") \
+	X(group_append_notify, 6,                                        \
+	  COMMITTER_GROUP_ROWS                                           \
+	  " SELECT e.game_id, e.seq, pg_notify('catan_events', lpad(to_hex(e.game_id), 16, '0') || ':' || e.seq) FROM e")
 STORE_STATEMENTS(committer, COMMITTER_STATEMENTS);
 
 static int compare_pending(const void *a, const void *b)
@@ -125,7 +140,7 @@ static struct pending *find_item(struct pending **items, int count, int64_t game
 
 /* Send `items` (sorted, distinct (game, version)) in one statement and set each one's
  * outcome. */
-static void send_batch(struct store_committer *committer, struct pending **items, int count)
+static void send_batch(struct committer_line *line, struct pending **items, int count)
 {
 	struct buffer columns[6];
 	memset(columns, 0, sizeof columns);
@@ -147,11 +162,13 @@ static void send_batch(struct store_committer *committer, struct pending **items
 		param_text(&params, columns[c].data);
 	}
 	PGresult *result;
-	struct store *store = committer->store;
-	enum store_status status = store__run(store, &statement_group_append, &params, 0, &result);
+	struct store *store = line->store;
+	struct store_notifier *notifier = line->committer->notifier;
+	enum store_status status =
+		store__run(store, notifier ? &statement_group_append : &statement_group_append_notify, &params, 0, &result);
 	for (int c = 0; c < 6; c++)
 		free(columns[c].data);
-	committer->statements++;
+	line->statements++;
 	if (status == STORE_OK) {
 		for (int i = 0; i < count; i++) {
 			items[i]->status = STORE_OK;
@@ -165,6 +182,8 @@ static void send_batch(struct store_committer *committer, struct pending **items
 				item = find_item(items, count, game_id, seq);
 			if (item) {
 				item->inserted = 1;
+				if (notifier)
+					store__notifier_post(notifier, game_id, seq);
 			} else {
 				/* Not a row of this batch: nothing to tell its caller but that the store
 				 * answered what it did not write. */
@@ -183,7 +202,7 @@ static void send_batch(struct store_committer *committer, struct pending **items
 		/* The server refused the statement, so nothing of it committed: each item alone,
 		 * so that one item's failure is its own. */
 		for (int i = 0; i < count; i++)
-			send_batch(committer, &items[i], 1);
+			send_batch(line, &items[i], 1);
 		return;
 	}
 	for (int i = 0; i < count; i++) {
@@ -194,7 +213,7 @@ static void send_batch(struct store_committer *committer, struct pending **items
 }
 
 /* Write `items` (in order of arrival) and set each one's outcome. */
-static void write_items(struct store_committer *committer, struct pending **items, int count)
+static void write_items(struct committer_line *line, struct pending **items, int count)
 {
 	for (int i = 0; i < count; i++)
 		items[i]->order = i;
@@ -212,12 +231,13 @@ static void write_items(struct store_committer *committer, struct pending **item
 		items[i] = items[sent];
 		items[sent++] = keep;
 	}
-	send_batch(committer, items, sent);
+	send_batch(line, items, sent);
 }
 
 static void *committer_main(void *argument)
 {
-	struct store_committer *committer = argument;
+	struct committer_line *line = argument;
+	struct store_committer *committer = line->committer;
 	struct pending **items = xcalloc((size_t)committer->max_batch, sizeof *items);
 	pthread_mutex_lock(&committer->lock);
 	for (;;) {
@@ -233,9 +253,10 @@ static void *committer_main(void *argument)
 		if (!committer->head)
 			committer->tail = &committer->head;
 		pthread_mutex_unlock(&committer->lock);
-		write_items(committer, items, count);
+		long before = line->statements;
+		write_items(line, items, count);
 		pthread_mutex_lock(&committer->lock);
-		committer->batches = committer->statements;
+		committer->batches += line->statements - before;
 		for (int i = 0; i < count; i++) {
 			items[i]->done = 1;
 			pthread_cond_signal(&items[i]->finished);
@@ -246,19 +267,28 @@ static void *committer_main(void *argument)
 	return NULL;
 }
 
-enum store_status store_committer_open(const char *conninfo, int max_batch, struct store_committer **out)
+enum store_status store_committer_open(const char *conninfo, int connections, int max_batch,
+				      struct store_notifier *notifier, struct store_committer **out)
 {
 	struct store_committer *committer = xcalloc(1, sizeof *committer);
+	committer->connections = connections < 1 ? 1
+				 : connections > STORE_COMMITTER_MAX_CONNECTIONS ? STORE_COMMITTER_MAX_CONNECTIONS
+										  : connections;
 	committer->max_batch = max_batch < 1 ? 1 : max_batch > COMMITTER_MAX_BATCH_LIMIT ? COMMITTER_MAX_BATCH_LIMIT : max_batch;
+	committer->notifier = notifier;
 	committer->tail = &committer->head;
-	/* Its connection prepares only what it runs; a failed first connection is retried by
-	 * the first batch. */
-	static const struct store_area *const areas[] = {&store__area_connection, &store__area_committer};
-	store__open(conninfo, areas, 2, &committer->store);
 	pthread_mutex_init(&committer->lock, NULL);
 	pthread_cond_init(&committer->wake, NULL);
-	if (pthread_create(&committer->thread, NULL, committer_main, committer) != 0)
-		abort();
+	/* Each connection prepares only what it runs; a failed first connection is retried by
+	 * the first batch. */
+	static const struct store_area *const areas[] = {&store__area_connection, &store__area_committer};
+	for (int i = 0; i < committer->connections; i++) {
+		struct committer_line *line = &committer->lines[i];
+		line->committer = committer;
+		store__open(conninfo, areas, 2, &line->store);
+		if (pthread_create(&line->thread, NULL, committer_main, line) != 0)
+			abort();
+	}
 	*out = committer;
 	return STORE_OK;
 }
@@ -269,12 +299,14 @@ void store_committer_close(struct store_committer *committer)
 		return;
 	pthread_mutex_lock(&committer->lock);
 	committer->stopping = 1;
-	pthread_cond_signal(&committer->wake);
+	pthread_cond_broadcast(&committer->wake);
 	pthread_mutex_unlock(&committer->lock);
-	pthread_join(committer->thread, NULL);
+	for (int i = 0; i < committer->connections; i++) {
+		pthread_join(committer->lines[i].thread, NULL);
+		store_close(committer->lines[i].store);
+	}
 	pthread_cond_destroy(&committer->wake);
 	pthread_mutex_destroy(&committer->lock);
-	store_close(committer->store);
 	free(committer);
 }
 

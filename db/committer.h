@@ -1,10 +1,10 @@
 /*
  * committer.h - group commit across games (db/committer.c).
  *
- * A committer is one thread with its own connection that writes the common append (one
- * event; no snapshot, status, idempotency record or timer) of every store attached to it:
- * everything that is pending when it is free goes in one statement, one transaction, one
- * durable commit, with the wake-ups of all of them in the same transaction. Each append is
+ * A committer is a few threads, each with its own connection, that write the common append
+ * (one event; no snapshot, status, idempotency record or timer) of every store attached to
+ * it: everything that is pending when a thread is free goes in one statement, one
+ * transaction, one durable commit. Each append is
  * still refused on its own when its version is taken: a conflict in one game never fails
  * another game's append, and no row is joined with another game's (the store can still be
  * split by game id).
@@ -21,13 +21,22 @@
 
 struct store_committer;
 
-/* The most appends one statement carries when nothing says otherwise. */
-#define STORE_COMMITTER_MAX_BATCH 64
+struct store_notifier;
 
-/* Start a committer thread for the database of `conninfo` (it connects when it first
- * sends, and reconnects by itself), sending at most `max_batch` appends per statement
- * (1..1024). Always STORE_OK; free with store_committer_close(). */
-enum store_status store_committer_open(const char *conninfo, int max_batch, struct store_committer **out);
+/* The most appends one statement carries, and statements in flight, when nothing says
+ * otherwise. */
+#define STORE_COMMITTER_MAX_BATCH 64
+#define STORE_COMMITTER_CONNECTIONS 2
+#define STORE_COMMITTER_MAX_CONNECTIONS 16
+
+/* Start a committer for the database of `conninfo`: `connections` threads (1..16), each
+ * with its own connection (made when it first sends, and again after a loss), each taking
+ * what is pending when it is free, at most `max_batch` appends per statement (1..1024).
+ * Wake-ups: posted to `notifier` (borrowed; it must outlive the committer) after each
+ * commit, or with NULL sent from each batch's own transaction. Always STORE_OK; free with
+ * store_committer_close(). */
+enum store_status store_committer_open(const char *conninfo, int connections, int max_batch,
+				      struct store_notifier *notifier, struct store_committer **out);
 
 /* Send what is pending, stop the thread, free. Close the committer after the stores that
  * use it. NULL is allowed. */

@@ -79,16 +79,16 @@ void play_init(const char *database_url, const struct play_hooks *given)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
 	store_notifier_open(database_url, &notifier);
-	store_committer_open(database_url, STORE_COMMITTER_MAX_BATCH, &committer);
+	store_committer_open(database_url, STORE_COMMITTER_CONNECTIONS, STORE_COMMITTER_MAX_BATCH, notifier, &committer);
 	atomic_store(&stopping, 0);
 }
 
-void play_set_group_commit(int max_batch)
+void play_set_group_commit(int connections, int max_batch)
 {
 	store_committer_close(committer);
 	committer = NULL;
-	if (max_batch > 0)
-		store_committer_open(conninfo, max_batch, &committer);
+	if (connections > 0 && max_batch > 0)
+		store_committer_open(conninfo, connections, max_batch, notifier, &committer);
 }
 
 void play_shutdown_begin(void)
