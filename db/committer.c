@@ -4,25 +4,31 @@
  * A move is, most of the time, one event appended at the version it was decided on, with
  * no snapshot, status, idempotency record or timer. Written alone, each is its own
  * transaction and its own durable commit, and PostgreSQL spends far more on starting and
- * ending statements and transactions than on the row. A committer is one thread with its
- * own connection: request threads hand it their append (store__committer_append(), a
- * mutex and a condition variable, no network) and wait; the thread takes everything
+ * ending statements and transactions than on the row. A committer is a few threads, each
+ * with its own connection: request threads hand it their append (store__committer_append(), a
+ * mutex and a condition variable, no network) and wait; a free thread takes everything
  * pending (at most max_batch), sends it as one statement, and hands each caller its own
  * outcome. There is no waiting timer: a lone append goes at once, and batches form while a
  * statement is in flight.
  *
  * The statement (group_append below) inserts every item whose previous event exists (a
  * scalar subquery per item, not EXISTS: a semi-join's generic plan, frozen on a fresh
- * cluster, hashes the items and scans every event), with
- * ON CONFLICT DO NOTHING, and returns (game_id, seq) of the rows it inserted: an item among
- * them is in the log, any other was refused alone (its version taken, or no such event to
+ * cluster, hashes the items and scans every event), with ON CONFLICT DO NOTHING, and returns (game_id, seq) of the rows
+ * it inserted: an item among them is in the log, any other was refused alone (its version taken, or no such event to
  * follow), and the caller tells which by reading the game's version, as store_append()
  * always did. Each row is its own game's: the existence check reads the item's own game,
- * the outbox rows come from the item's own receivers, nothing is joined across games. The
- * wake-ups of all of them are sent from the same transaction (pg_notify() per row), so one
- * batch is one commit; only this thread notifies from inside a write, so the lock NOTIFY
- * takes at commit (db/migrations/0001_event_store.sql) is taken by one transaction at a time
- * anyway.
+ * the outbox rows come from the item's own receivers, nothing is joined across games.
+ *
+ * Wake-ups: with a notifier (the server's), posted to it after the commit, like every
+ * other append's. Without one, sent from the batch's own transaction (pg_notify() per row,
+ * group_append_notify): one commit for the lot, but the lock NOTIFY takes at commit
+ * (db/migrations/0001_event_store.sql) is held through the flush, so the batches of several
+ * connections then commit one at a time.
+ *
+ * Connections: a single one would make one durable flush at a time, each waited for before
+ * the next batch goes (PostgreSQL groups the flushes of concurrent transactions, not of one
+ * connection's in turn); a few (STORE_COMMITTER_CONNECTIONS) keep that many batches in
+ * flight, each thread taking what is pending when it is free.
  *
  * Items of one batch are sorted by (game, version), so two committers (two servers) insert
  * the games they share in the same order and do not deadlock on each other's rows; two
@@ -82,26 +88,26 @@ struct store_committer {
 	long batches; /* statements sent, as last published under the lock */
 };
 
-/* Rows inserted: (game_id, seq, the wake-up's void). Inserted rows are the items' own
- * games' rows; the outbox rows are those of each row's own game (catan_receivers(), as in
- * append_event of store_events.c). */
-#define COMMITTER_GROUP_ROWS                                                                                     \
-	"WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $4::smallint[],"           \
-	"  $5::smallint[], $6::text[]) AS i (game_id, version, type, actor, origin, payload)),"                  \
-	" e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                                 \
-	"  SELECT i.game_id, i.version + 1, i.type, i.actor, i.origin, i.payload::jsonb FROM i"                  \
-	"  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"                  \
-	"  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                                      \
-	" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"                 \
-	"  SELECT w.webhook_id, e.game_id, e.seq, e.seq, e.seq FROM e CROSS JOIN LATERAL catan_receivers(e.game_id) w)"
+/* The items (six parallel arrays), the rows inserted (e) and their outbox rows (o). */
+#define COMMITTER_GROUP_ROWS                                                                           \
+	"WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $4::smallint[]," \
+	"  $5::smallint[], $6::text[]) AS i (game_id, version, type, actor, origin, payload)),"        \
+	" e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                       \
+	"  SELECT i.game_id, i.version + 1, i.type, i.actor, i.origin, i.payload::jsonb FROM i"        \
+	"  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"        \
+	"  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                            \
+	" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"       \
+	"  SELECT w.webhook_id, e.game_id, e.seq, e.seq, e.seq"                                        \
+	"  FROM e CROSS JOIN LATERAL catan_receivers(e.game_id) w)"
 /* Rows inserted: (game_id, seq), and in group_append_notify the wake-up of each from the
  * same transaction. Inserted rows are the items' own games' rows; the outbox rows are
  * those of each row's own game (catan_receivers(), as in append_event of store_events.c). */
-#define COMMITTER_STATEMENTS(X)                                         \
-	X(group_append, 6, COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq FROM e") \
-	X(group_append_notify, 6,                                        \
-	  COMMITTER_GROUP_ROWS                                           \
-	  " SELECT e.game_id, e.seq, pg_notify('catan_events', lpad(to_hex(e.game_id), 16, '0') || ':' || e.seq) FROM e")
+#define COMMITTER_STATEMENTS(X)                                                                               \
+	X(group_append, 6, COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq FROM e")                            \
+	X(group_append_notify, 6,                                                                             \
+	  COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq,"                                                    \
+			       " pg_notify('catan_events', lpad(to_hex(e.game_id), 16, '0') || ':' || e.seq)" \
+			       " FROM e")
 STORE_STATEMENTS(committer, COMMITTER_STATEMENTS);
 
 static int compare_pending(const void *a, const void *b)
@@ -164,8 +170,8 @@ static void send_batch(struct committer_line *line, struct pending **items, int 
 	PGresult *result;
 	struct store *store = line->store;
 	struct store_notifier *notifier = line->committer->notifier;
-	enum store_status status =
-		store__run(store, notifier ? &statement_group_append : &statement_group_append_notify, &params, 0, &result);
+	enum store_status status = store__run(
+		store, notifier ? &statement_group_append : &statement_group_append_notify, &params, 0, &result);
 	for (int c = 0; c < 6; c++)
 		free(columns[c].data);
 	line->statements++;
@@ -188,8 +194,9 @@ static void send_batch(struct committer_line *line, struct pending **items, int 
 				/* Not a row of this batch: nothing to tell its caller but that the store
 				 * answered what it did not write. */
 				for (int i = 0; i < count; i++) {
-					items[i]->status = store__corrupt(store, items[i]->game_id,
-									  "a batch append returned a row it was not given");
+					items[i]->status =
+						store__corrupt(store, items[i]->game_id,
+							       "a batch append returned a row it was not given");
 					snprintf(items[i]->message, sizeof items[i]->message, "%s", store->message);
 				}
 				break;
@@ -222,7 +229,8 @@ static void write_items(struct committer_line *line, struct pending **items, int
 	 * win (not inserted: their callers find the version taken, or the game missing). */
 	int sent = 0;
 	for (int i = 0; i < count; i++) {
-		if (sent && items[sent - 1]->game_id == items[i]->game_id && items[sent - 1]->version == items[i]->version) {
+		if (sent && items[sent - 1]->game_id == items[i]->game_id &&
+		    items[sent - 1]->version == items[i]->version) {
 			items[i]->status = STORE_OK;
 			items[i]->inserted = 0;
 			continue;
@@ -268,13 +276,15 @@ static void *committer_main(void *argument)
 }
 
 enum store_status store_committer_open(const char *conninfo, int connections, int max_batch,
-				      struct store_notifier *notifier, struct store_committer **out)
+				       struct store_notifier *notifier, struct store_committer **out)
 {
 	struct store_committer *committer = xcalloc(1, sizeof *committer);
-	committer->connections = connections < 1 ? 1
+	committer->connections = connections < 1				 ? 1
 				 : connections > STORE_COMMITTER_MAX_CONNECTIONS ? STORE_COMMITTER_MAX_CONNECTIONS
-										  : connections;
-	committer->max_batch = max_batch < 1 ? 1 : max_batch > COMMITTER_MAX_BATCH_LIMIT ? COMMITTER_MAX_BATCH_LIMIT : max_batch;
+										 : connections;
+	committer->max_batch = max_batch < 1			       ? 1
+			       : max_batch > COMMITTER_MAX_BATCH_LIMIT ? COMMITTER_MAX_BATCH_LIMIT
+								       : max_batch;
 	committer->notifier = notifier;
 	committer->tail = &committer->head;
 	pthread_mutex_init(&committer->lock, NULL);
@@ -325,8 +335,8 @@ void store_use_committer(struct store *store, struct store_committer *committer)
 	store->committer = committer;
 }
 
-enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version,
-					  int type, int actor, int origin, const char *payload, int *inserted,
+enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version, int type,
+					  int actor, int origin, const char *payload, int *inserted,
 					  char message[STORE_MESSAGE_SIZE])
 {
 	struct pending item = {.game_id = game_id,

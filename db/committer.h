@@ -36,7 +36,7 @@ struct store_notifier;
  * commit, or with NULL sent from each batch's own transaction. Always STORE_OK; free with
  * store_committer_close(). */
 enum store_status store_committer_open(const char *conninfo, int connections, int max_batch,
-				      struct store_notifier *notifier, struct store_committer **out);
+				       struct store_notifier *notifier, struct store_committer **out);
 
 /* Send what is pending, stop the thread, free. Close the committer after the stores that
  * use it. NULL is allowed. */

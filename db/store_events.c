@@ -422,8 +422,8 @@ enum store_status store_append(struct store *store, const struct store_append *a
 			const struct store_event *event = &append->events[0];
 			int one = 0;
 			result = NULL;
-			status = store__committer_append(store->committer, append->game_id, append->version, event->type,
-							 event->actor, event->origin, event->payload, &one,
+			status = store__committer_append(store->committer, append->game_id, append->version,
+							 event->type, event->actor, event->origin, event->payload, &one,
 							 store->message);
 			inserted = one;
 		} else if (append->event_count == 1) {

@@ -79,7 +79,7 @@ struct store_area {
 	X(messages)    /* store_messages.c */    \
 	X(feed)	       /* store_feed.c */        \
 	X(mail)	       /* store_mail.c */        \
-	X(quota)       /* store_quota.c */         \
+	X(quota)       /* store_quota.c */       \
 	X(committer)   /* committer.c */
 
 #define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
@@ -93,9 +93,9 @@ struct store {
 	char *conninfo;
 	const struct store_area *const *areas; /* every area's statements (store_areas.c) */
 	int area_count;
-	PGconn *conn;			 /* NULL when there is no usable connection */
-	int64_t retry_at_ms;		 /* no connection attempt before this (monotonic) */
-	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
+	PGconn *conn;			   /* NULL when there is no usable connection */
+	int64_t retry_at_ms;		   /* no connection attempt before this (monotonic) */
+	struct store_notifier *notifier;   /* NULL: wake listeners in each append's own pipeline */
 	struct store_committer *committer; /* NULL: write the common append on conn */
 	char message[STORE_MESSAGE_SIZE];
 };
@@ -137,8 +137,8 @@ void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int3
  * and wait until its batch is written (committer.c): *inserted 1 when the event is in the
  * log, 0 when event version+1 was taken or event `version` is missing (STORE_OK either
  * way); any other status says the batch failed, `message` why. */
-enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version,
-					  int type, int actor, int origin, const char *payload, int *inserted,
+enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version, int type,
+					  int actor, int origin, const char *payload, int *inserted,
 					  char message[STORE_MESSAGE_SIZE]);
 
 /* ---- Helpers ------------------------------------------------------------------------------- */

@@ -59,7 +59,7 @@ static struct cache_entry *cache;
 static char *conninfo;
 static struct play_hooks hooks;
 static pthread_key_t store_key;
-static struct store_notifier *notifier; /* shared by every thread's store: see db/notifier.c */
+static struct store_notifier *notifier;	  /* shared by every thread's store: see db/notifier.c */
 static struct store_committer *committer; /* shared likewise, NULL for none: db/committer.c */
 static atomic_int stopping;
 
@@ -79,7 +79,8 @@ void play_init(const char *database_url, const struct play_hooks *given)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
 	store_notifier_open(database_url, &notifier);
-	store_committer_open(database_url, STORE_COMMITTER_CONNECTIONS, STORE_COMMITTER_MAX_BATCH, notifier, &committer);
+	store_committer_open(database_url, STORE_COMMITTER_CONNECTIONS, STORE_COMMITTER_MAX_BATCH, notifier,
+			     &committer);
 	atomic_store(&stopping, 0);
 }
 

@@ -46,8 +46,8 @@ static void *append_one(void *argument)
 		test_db_fake_events(&event, text, 1, appender->version + 1);
 		if (appender->payload)
 			event.payload = appender->payload;
-		struct store_append append = {appender->game,	  appender->version, &event, 1, STORE_NO_STATUS,
-					      NULL,		  NULL,		     NULL};
+		struct store_append append = {
+			appender->game, appender->version, &event, 1, STORE_NO_STATUS, NULL, NULL, NULL};
 		appender->status = store_append(store, &append);
 	}
 	snprintf(appender->message, sizeof appender->message, "%s", store_message(store));
@@ -253,8 +253,8 @@ static void *play_many(void *argument)
 			char payload[64];
 			snprintf(payload, sizeof payload, "{\"thread\":%d,\"n\":%d}", player->index, n);
 			struct store_event event = {100, player->index % 4, STORE_ORIGIN_PLAYER, payload};
-			struct store_append append = {player->games[g], version, &event, 1, STORE_NO_STATUS,
-						      NULL,		 NULL,	  NULL};
+			struct store_append append = {player->games[g], version, &event, 1,
+						      STORE_NO_STATUS,	NULL,	 NULL,	 NULL};
 			enum store_status status = store_append(store, &append);
 			if (status == STORE_OK) {
 				player->acked[n] = g;
@@ -309,8 +309,8 @@ START_TEST(test_many_threads_many_games_every_acknowledged_append_once)
 				 (long long)games[players[t].acked[n]], t, n, (int)players[t].acked_seq[n]);
 			ck_assert_int_eq(test_db_scalar(conn, sql), 1);
 			snprintf(sql, sizeof sql,
-				 "SELECT count(*) FROM events WHERE payload->>'thread' = '%d' AND payload->>'n' = '%d'", t,
-				 n);
+				 "SELECT count(*) FROM events WHERE payload->>'thread' = '%d' AND payload->>'n' = '%d'",
+				 t, n);
 			ck_assert_int_eq(test_db_scalar(conn, sql), 1);
 		}
 	}
@@ -320,7 +320,8 @@ START_TEST(test_many_threads_many_games_every_acknowledged_append_once)
 			 (long long)games[g]);
 		ck_assert_int_eq(test_db_scalar(conn, sql), 1); /* no gap: seq 1..n */
 	}
-	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM events WHERE payload->>'thread' IS NOT NULL"), acked_total);
+	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM events WHERE payload->>'thread' IS NOT NULL"),
+			 acked_total);
 	PQfinish(conn);
 	long handed, sent;
 	store_committer_counts(committer, &handed, &sent);
