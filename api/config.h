@@ -42,7 +42,7 @@
  *   PUBLIC_URL              the base URL printed at start and used in the board_url of
  *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
- *   GROUP_COMMIT_MAX        64 one-event appends of many games at most in one statement of
+ *   GROUP_COMMIT_MAX        64 appends (events alone) of many games at most in one statement of
  *                           the committer (db/committer.h); 0: each append on its own
  *   GROUP_COMMIT_CONNECTIONS 2 the committer's connections (statements in flight at once)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)

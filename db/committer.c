@@ -1,29 +1,33 @@
 /*
  * committer.c - group commit: the common appends of many games in one statement.
  *
- * A move is, most of the time, one event appended at the version it was decided on, with
- * no snapshot, status, idempotency record or timer. Written alone, each is its own
+ * A move is, most of the time, one event or a few appended at the version it was decided
+ * on, with no snapshot, status, idempotency record or timer. Written alone, each is its own
  * transaction and its own durable commit, and PostgreSQL spends far more on starting and
- * ending statements and transactions than on the row. A committer is a few threads, each
- * with its own connection: request threads hand it their append (store__committer_append(), a
- * mutex and a condition variable, no network) and wait; a free thread takes everything
- * pending (at most max_batch), sends it as one statement, and hands each caller its own
- * outcome. There is no waiting timer: a lone append goes at once, and batches form while a
- * statement is in flight.
+ * ending statements and transactions than on the rows. A committer is a few threads, each
+ * with its own connection: request threads hand it their append (store__committer_append(),
+ * a mutex and a condition variable, no network) and wait; a free thread takes everything
+ * pending (at most max_batch appends), sends it as one statement, and hands each caller its
+ * own outcome. There is no waiting timer: a lone append goes at once, and batches form
+ * while statements are in flight.
  *
- * The statement (group_append below) inserts every item whose previous event exists (a
- * scalar subquery per item, not EXISTS: a semi-join's generic plan, frozen on a fresh
- * cluster, hashes the items and scans every event), with ON CONFLICT DO NOTHING, and returns (game_id, seq) of the rows
- * it inserted: an item among them is in the log, any other was refused alone (its version taken, or no such event to
- * follow), and the caller tells which by reading the game's version, as store_append()
- * always did. Each row is its own game's: the existence check reads the item's own game,
- * the outbox rows come from the item's own receivers, nothing is joined across games.
+ * The statement (group_append below) inserts the events of every item whose previous event
+ * exists (a scalar subquery per row, not EXISTS: a semi-join's generic plan, frozen on a
+ * fresh cluster, hashes the items and scans every event), with ON CONFLICT DO NOTHING, and
+ * answers one row per item: its events inserted, all or none. An item inserted is in the
+ * log; any other was refused alone (a version taken, or no such event to follow), and the
+ * caller tells which by reading the game's version, as store_append() always did. An item
+ * half inserted (a writer elsewhere took some of its versions, not all) stops the statement
+ * (CT409, 0021_group_append.sql), which is then retried item by item (below). Each row is
+ * its own game's: the existence check reads the item's own game, the outbox rows come from
+ * the game's own receivers, an item's answer counts its own game's rows; nothing is joined
+ * across games, so the store can still be split by game id.
  *
- * Wake-ups: with a notifier (the server's), posted to it after the commit, like every
- * other append's. Without one, sent from the batch's own transaction (pg_notify() per row,
- * group_append_notify): one commit for the lot, but the lock NOTIFY takes at commit
- * (db/migrations/0001_event_store.sql) is held through the flush, so the batches of several
- * connections then commit one at a time.
+ * Wake-ups: posted to the notifier (the server's, or one of the committer's own) after the
+ * commit, like every other append's. Sending them from the batch's own transaction would
+ * save that transaction, but the lock NOTIFY takes at commit is held through the flush
+ * (db/migrations/0001_event_store.sql), so the batches of several connections would commit
+ * one at a time.
  *
  * Connections: a single one would make one durable flush at a time, each waited for before
  * the next batch goes (PostgreSQL groups the flushes of concurrent transactions, not of one
@@ -46,6 +50,8 @@
 #include <pthread.h>
 
 #include "base/xalloc.h"
+#include "db/notifier.h"
+#include "db/store_events.h"
 #include "db/store_internal.h"
 
 #define COMMITTER_MAX_BATCH_LIMIT 1024
@@ -55,8 +61,8 @@
 struct pending {
 	int64_t game_id;
 	int32_t version;
-	int type, actor, origin;
-	const char *payload;
+	const struct store_event *events; /* borrowed */
+	int event_count;
 	int order; /* arrival within its batch: the first of a duplicate wins */
 	enum store_status status;
 	int inserted;
@@ -78,7 +84,8 @@ struct store_committer {
 	struct committer_line lines[STORE_COMMITTER_MAX_CONNECTIONS];
 	int connections;
 	int max_batch;
-	struct store_notifier *notifier; /* NULL: wake-ups from the batch's own transaction */
+	struct store_notifier *notifier;     /* where the wake-ups go after each commit */
+	struct store_notifier *own_notifier; /* opened here when none was given, else NULL */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	int stopping;
@@ -88,26 +95,30 @@ struct store_committer {
 	long batches; /* statements sent, as last published under the lock */
 };
 
-/* The items (six parallel arrays), the rows inserted (e) and their outbox rows (o). */
-#define COMMITTER_GROUP_ROWS                                                                           \
-	"WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $4::smallint[]," \
-	"  $5::smallint[], $6::text[]) AS i (game_id, version, type, actor, origin, payload)),"        \
-	" e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                       \
-	"  SELECT i.game_id, i.version + 1, i.type, i.actor, i.origin, i.payload::jsonb FROM i"        \
-	"  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"        \
-	"  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                            \
-	" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"       \
-	"  SELECT w.webhook_id, e.game_id, e.seq, e.seq, e.seq"                                        \
-	"  FROM e CROSS JOIN LATERAL catan_receivers(e.game_id) w)"
-/* Rows inserted: (game_id, seq), and in group_append_notify the wake-up of each from the
- * same transaction. Inserted rows are the items' own games' rows; the outbox rows are
- * those of each row's own game (catan_receivers(), as in append_event of store_events.c). */
-#define COMMITTER_STATEMENTS(X)                                                                               \
-	X(group_append, 6, COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq FROM e")                            \
-	X(group_append_notify, 6,                                                                             \
-	  COMMITTER_GROUP_ROWS " SELECT e.game_id, e.seq,"                                                    \
-			       " pg_notify('catan_events', lpad(to_hex(e.game_id), 16, '0') || ':' || e.seq)" \
-			       " FROM e")
+/* One row of the arrays per event: the item's game, the version it was decided on, the
+ * event's place k (1..n) among the item's n events, and the event. The rows inserted (e),
+ * their outbox rows (o: per game, the first and last version inserted, for each of the
+ * game's receivers: catan_receivers(), as in append_events of store_events.c), and one row
+ * per item: (game_id, version, events inserted), 0 or n, never between
+ * (catan_group_refuse() of 0021_group_append.sql stops the statement then). */
+#define COMMITTER_STATEMENTS(X)                                                                        \
+	X(group_append, 8,                                                                             \
+	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[]," \
+	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                              \
+	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                            \
+	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                     \
+	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::jsonb FROM i"    \
+	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"      \
+	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                          \
+	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"     \
+	  "  SELECT w.webhook_id, r.game_id, r.first, r.last, r.first"                                 \
+	  "  FROM (SELECT game_id, min(seq) AS first, max(seq) AS last FROM e GROUP BY game_id) r"     \
+	  "  CROSS JOIN LATERAL catan_receivers(r.game_id) w),"                                        \
+	  " c AS (SELECT i.game_id, i.version, i.n, count(e.seq) AS inserted"                          \
+	  "  FROM i LEFT JOIN e ON e.game_id = i.game_id AND e.seq = i.version + i.k"                  \
+	  "  GROUP BY i.game_id, i.version, i.n)"                                                      \
+	  " SELECT game_id, version, CASE WHEN inserted = 0 OR inserted = n THEN inserted::integer"    \
+	  "  ELSE catan_group_refuse(game_id, version) END FROM c")
 STORE_STATEMENTS(committer, COMMITTER_STATEMENTS);
 
 static int compare_pending(const void *a, const void *b)
@@ -127,16 +138,16 @@ static void buffer_int64(struct buffer *buffer, long long value, int first)
 	buffer_append(buffer, text, (size_t)length);
 }
 
-/* The item of `items` (sorted, distinct (game, version)) that row (game_id, seq) is. */
-static struct pending *find_item(struct pending **items, int count, int64_t game_id, int32_t seq)
+/* The item of `items` (sorted, distinct (game, version)) of game `game_id` at `version`. */
+static struct pending *find_item(struct pending **items, int count, int64_t game_id, int32_t version)
 {
 	int low = 0, high = count - 1;
 	while (low <= high) {
 		int middle = low + (high - low) / 2;
 		struct pending *item = items[middle];
-		if (item->game_id == game_id && item->version + 1 == seq)
+		if (item->game_id == game_id && item->version == version)
 			return item;
-		if (item->game_id < game_id || (item->game_id == game_id && item->version + 1 < seq))
+		if (item->game_id < game_id || (item->game_id == game_id && item->version < version))
 			low = middle + 1;
 		else
 			high = middle - 1;
@@ -148,61 +159,68 @@ static struct pending *find_item(struct pending **items, int count, int64_t game
  * outcome. */
 static void send_batch(struct committer_line *line, struct pending **items, int count)
 {
-	struct buffer columns[6];
+	enum { COLUMNS = 8 };
+	struct buffer columns[COLUMNS];
 	memset(columns, 0, sizeof columns);
-	for (int c = 0; c < 6; c++)
+	for (int c = 0; c < COLUMNS; c++)
 		buffer_string(&columns[c], "{");
+	int rows = 0;
 	for (int i = 0; i < count; i++) {
-		buffer_int64(&columns[0], items[i]->game_id, i == 0);
-		buffer_array_int(&columns[1], items[i]->version, i == 0);
-		buffer_array_int(&columns[2], items[i]->type, i == 0);
-		buffer_array_int(&columns[3], items[i]->actor, i == 0);
-		buffer_array_int(&columns[4], items[i]->origin, i == 0);
-		if (i)
-			buffer_string(&columns[5], ",");
-		buffer_array_text(&columns[5], items[i]->payload);
+		for (int k = 0; k < items[i]->event_count; k++, rows++) {
+			const struct store_event *event = &items[i]->events[k];
+			buffer_int64(&columns[0], items[i]->game_id, rows == 0);
+			buffer_array_int(&columns[1], items[i]->version, rows == 0);
+			buffer_array_int(&columns[2], k + 1, rows == 0);
+			buffer_array_int(&columns[3], items[i]->event_count, rows == 0);
+			buffer_array_int(&columns[4], event->type, rows == 0);
+			buffer_array_int(&columns[5], event->actor, rows == 0);
+			buffer_array_int(&columns[6], event->origin, rows == 0);
+			if (rows)
+				buffer_string(&columns[7], ",");
+			buffer_array_text(&columns[7], event->payload);
+		}
 	}
 	struct params params = {0};
-	for (int c = 0; c < 6; c++) {
+	for (int c = 0; c < COLUMNS; c++) {
 		buffer_string(&columns[c], "}");
 		param_text(&params, columns[c].data);
 	}
 	PGresult *result;
 	struct store *store = line->store;
-	struct store_notifier *notifier = line->committer->notifier;
-	enum store_status status = store__run(
-		store, notifier ? &statement_group_append : &statement_group_append_notify, &params, 0, &result);
-	for (int c = 0; c < 6; c++)
+	enum store_status status = store__run(store, &statement_group_append, &params, 0, &result);
+	for (int c = 0; c < COLUMNS; c++)
 		free(columns[c].data);
 	line->statements++;
 	if (status == STORE_OK) {
-		for (int i = 0; i < count; i++) {
-			items[i]->status = STORE_OK;
-			items[i]->inserted = 0;
-		}
+		int answered = 0;
 		for (int row = 0; row < PQntuples(result); row++) {
 			int64_t game_id;
-			int32_t seq;
+			int32_t version, inserted;
 			struct pending *item = NULL;
-			if (get_int64(result, row, 0, &game_id) && get_int32(result, row, 1, &seq))
-				item = find_item(items, count, game_id, seq);
-			if (item) {
-				item->inserted = 1;
-				if (notifier)
-					store__notifier_post(notifier, game_id, seq);
-			} else {
-				/* Not a row of this batch: nothing to tell its caller but that the store
-				 * answered what it did not write. */
-				for (int i = 0; i < count; i++) {
-					items[i]->status =
-						store__corrupt(store, items[i]->game_id,
-							       "a batch append returned a row it was not given");
-					snprintf(items[i]->message, sizeof items[i]->message, "%s", store->message);
-				}
+			if (get_int64(result, row, 0, &game_id) && get_int32(result, row, 1, &version) &&
+			    get_int32(result, row, 2, &inserted))
+				item = find_item(items, count, game_id, version);
+			if (!item || (inserted != 0 && inserted != item->event_count)) {
+				answered = -1;
 				break;
 			}
+			item->status = STORE_OK;
+			item->inserted = inserted > 0;
+			answered++;
+			if (inserted)
+				store__notifier_post(line->committer->notifier, game_id, version + inserted);
 		}
 		PQclear(result);
+		if (answered != count) {
+			/* Not one row per item: the store answered what it was not asked. The items'
+			 * outcome is unknown to us, so unknown to their callers. */
+			store__corrupt(store, items[0]->game_id,
+				       "a batch append did not answer each of its appends once");
+			for (int i = 0; i < count; i++) {
+				items[i]->status = STORE_CORRUPT;
+				snprintf(items[i]->message, sizeof items[i]->message, "%s", store->message);
+			}
+		}
 		return;
 	}
 	if (status != STORE_UNAVAILABLE && count > 1) {
@@ -285,6 +303,10 @@ enum store_status store_committer_open(const char *conninfo, int connections, in
 	committer->max_batch = max_batch < 1			       ? 1
 			       : max_batch > COMMITTER_MAX_BATCH_LIMIT ? COMMITTER_MAX_BATCH_LIMIT
 								       : max_batch;
+	if (!notifier) {
+		store_notifier_open(conninfo, &committer->own_notifier);
+		notifier = committer->own_notifier;
+	}
 	committer->notifier = notifier;
 	committer->tail = &committer->head;
 	pthread_mutex_init(&committer->lock, NULL);
@@ -317,6 +339,7 @@ void store_committer_close(struct store_committer *committer)
 	}
 	pthread_cond_destroy(&committer->wake);
 	pthread_mutex_destroy(&committer->lock);
+	store_notifier_close(committer->own_notifier);
 	free(committer);
 }
 
@@ -335,16 +358,11 @@ void store_use_committer(struct store *store, struct store_committer *committer)
 	store->committer = committer;
 }
 
-enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version, int type,
-					  int actor, int origin, const char *payload, int *inserted,
+enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version,
+					  const struct store_event *events, int event_count, int *inserted,
 					  char message[STORE_MESSAGE_SIZE])
 {
-	struct pending item = {.game_id = game_id,
-			       .version = version,
-			       .type = type,
-			       .actor = actor,
-			       .origin = origin,
-			       .payload = payload};
+	struct pending item = {.game_id = game_id, .version = version, .events = events, .event_count = event_count};
 	pthread_cond_init(&item.finished, NULL);
 	pthread_mutex_lock(&committer->lock);
 	*committer->tail = &item;

@@ -2,8 +2,8 @@
  * committer.h - group commit across games (db/committer.c).
  *
  * A committer is a few threads, each with its own connection, that write the common append
- * (one event; no snapshot, status, idempotency record or timer) of every store attached to
- * it: everything that is pending when a thread is free goes in one statement, one
+ * (events alone: no snapshot, status, idempotency record or timer) of every store attached
+ * to it: everything that is pending when a thread is free goes in one statement, one
  * transaction, one durable commit. Each append is
  * still refused on its own when its version is taken: a conflict in one game never fails
  * another game's append, and no row is joined with another game's (the store can still be
@@ -33,7 +33,7 @@ struct store_notifier;
  * with its own connection (made when it first sends, and again after a loss), each taking
  * what is pending when it is free, at most `max_batch` appends per statement (1..1024).
  * Wake-ups: posted to `notifier` (borrowed; it must outlive the committer) after each
- * commit, or with NULL sent from each batch's own transaction. Always STORE_OK; free with
+ * commit, or with NULL to a notifier of the committer's own. Always STORE_OK; free with
  * store_committer_close(). */
 enum store_status store_committer_open(const char *conninfo, int connections, int max_batch,
 				       struct store_notifier *notifier, struct store_committer **out);

@@ -9,8 +9,8 @@
  * the payloads are not parsed here, only quoted. An append of events alone is one plain
  * INSERT (append_event, append_events); anything more goes through catan_append(). Either
  * way it is one statement and one transaction, and the listeners are woken after it
- * commits. A store with a committer (db/committer.h) hands its one-event appends to it
- * instead: one statement for many games' appends, the wake-ups in its transaction.
+ * commits. A store with a committer (db/committer.h) hands those appends of events alone to
+ * it instead: one statement and one commit for many games' appends.
  *
  * Results come in binary; every value is checked for NULL and width as it is read, and the
  * event rows for continuity of seq, so a damaged row is STORE_CORRUPT, never misread.
@@ -416,16 +416,14 @@ enum store_status store_append(struct store *store, const struct store_append *a
 	if (!append->snapshot && !record && !append->timer && append->status == STORE_NO_STATUS &&
 	    append->version > 0) {
 		int32_t inserted = -1;
-		if (append->event_count == 1 && store->committer) {
-			/* Most appends are one event: with a committer, in one statement with other
-			 * games' (db/committer.c). */
-			const struct store_event *event = &append->events[0];
-			int one = 0;
+		if (store->committer) {
+			/* With a committer, in one statement with other games' appends
+			 * (db/committer.c). */
+			int all = 0;
 			result = NULL;
 			status = store__committer_append(store->committer, append->game_id, append->version,
-							 event->type, event->actor, event->origin, event->payload, &one,
-							 store->message);
-			inserted = one;
+							 append->events, append->event_count, &all, store->message);
+			inserted = all ? append->event_count : 0;
 		} else if (append->event_count == 1) {
 			/* Most appends are one event: scalar parameters, no arrays to parse. */
 			const struct store_event *event = &append->events[0];

@@ -133,12 +133,14 @@ int store__random_id(int64_t *id);
 /* Queue the wake-up of (game_id, version) on a notifier (notifier.c). */
 void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int32_t version);
 
-/* Hand one event appended at `version` of `game_id` (payload borrowed) to the committer
- * and wait until its batch is written (committer.c): *inserted 1 when the event is in the
- * log, 0 when event version+1 was taken or event `version` is missing (STORE_OK either
- * way); any other status says the batch failed, `message` why. */
-enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version, int type,
-					  int actor, int origin, const char *payload, int *inserted,
+/* Hand events version+1.. of `game_id` (events[0..event_count), borrowed, payloads set)
+ * to the committer and wait until its batch is written (committer.c): *inserted 1 when
+ * they are in the log, 0 when none is (a version taken, or event `version` missing; never
+ * some of them), STORE_OK either way; any other status says the batch failed, `message`
+ * why. */
+struct store_event;
+enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version,
+					  const struct store_event *events, int event_count, int *inserted,
 					  char message[STORE_MESSAGE_SIZE]);
 
 /* ---- Helpers ------------------------------------------------------------------------------- */

@@ -29,6 +29,7 @@ struct appender {
 	int64_t game;
 	int32_t version;
 	const char *payload; /* NULL: a fake event's */
+	int events;	     /* 0: one */
 	pthread_t thread;
 	enum store_status status;
 	char message[256];
@@ -87,7 +88,8 @@ struct hold {
 	struct appender first;
 };
 
-static void hold_committer(struct hold *hold, struct store_committer *committer, int64_t game, int32_t version)
+static void hold_committer(struct hold *hold, struct store_committer *committer, int64_t game, int32_t version,
+			   int events)
 {
 	hold->raw = test_db_connect(test_db_fixture.db.conninfo);
 	char sql[512];
@@ -100,6 +102,7 @@ static void hold_committer(struct hold *hold, struct store_committer *committer,
 	hold->first.committer = committer;
 	hold->first.game = game;
 	hold->first.version = version;
+	hold->first.events = events;
 	start(&hold->first);
 	PGconn *watch = test_db_connect(test_db_fixture.db.conninfo);
 	int waiting = 0;
@@ -147,7 +150,7 @@ START_TEST(test_racing_appends_of_one_game_in_one_batch_one_wins)
 	struct store *store = test_db_fixture.store;
 	int64_t held = test_db_new_game(store, 4, 1), game = test_db_new_game(store, 4, 3);
 	struct hold hold;
-	hold_committer(&hold, committer, held, 1);
+	hold_committer(&hold, committer, held, 1, 1);
 	struct appender racers[2];
 	for (int i = 0; i < 2; i++) {
 		memset(&racers[i], 0, sizeof racers[i]);
@@ -184,7 +187,7 @@ START_TEST(test_one_refused_append_does_not_fail_the_others)
 	int64_t good1 = test_db_new_game(store, 4, 2), good2 = test_db_new_game(store, 4, 5);
 	int64_t stale = test_db_new_game(store, 4, 4), bad = test_db_new_game(store, 4, 2);
 	struct hold hold;
-	hold_committer(&hold, committer, held, 1);
+	hold_committer(&hold, committer, held, 1, 1);
 	struct appender items[5] = {
 		{.committer = committer, .game = good1, .version = 2},
 		{.committer = committer, .game = stale, .version = 2},
@@ -210,6 +213,26 @@ START_TEST(test_one_refused_append_does_not_fail_the_others)
 	/* The held one; the five together (refused by the server for the bad payload); then each
 	 * of the five sent alone. */
 	ck_assert_int_eq(statements(committer), 1 + 1 + 5);
+	store_committer_close(committer);
+}
+END_TEST
+
+/* A writer elsewhere takes the first of the two versions a held append of two events was
+ * to take: the append is refused whole (a conflict), never left half in the log. */
+START_TEST(test_an_append_is_never_half_written)
+{
+	struct store_committer *committer;
+	ck_assert(store_committer_open(test_db_fixture.db.conninfo, 1, 64, NULL, &committer) == STORE_OK);
+	int64_t game = test_db_new_game(test_db_fixture.store, 4, 3);
+	struct hold hold;
+	hold_committer(&hold, committer, game, 3, 2);
+	test_db_exec(hold.raw, "COMMIT"); /* version 4 is the raw writer's */
+	PQfinish(hold.raw);
+	pthread_join(hold.first.thread, NULL);
+	ck_assert_msg(hold.first.status == STORE_CONFLICT, "%s %s", store_status_name(hold.first.status),
+		      hold.first.message);
+	ck_assert_int_eq(events_of(game), 4);
+	ck_assert_int_eq(statements(committer), 1); /* alone in its batch: refused as it is */
 	store_committer_close(committer);
 }
 END_TEST
@@ -250,10 +273,13 @@ static void *play_many(void *argument)
 				player->failures++;
 				break;
 			}
+			/* One event, or two (the second without the marks the checks count). */
 			char payload[64];
 			snprintf(payload, sizeof payload, "{\"thread\":%d,\"n\":%d}", player->index, n);
-			struct store_event event = {100, player->index % 4, STORE_ORIGIN_PLAYER, payload};
-			struct store_append append = {player->games[g], version, &event, 1,
+			struct store_event events[2] = {
+				{100, player->index % 4, STORE_ORIGIN_PLAYER, payload},
+				{101, player->index % 4, STORE_ORIGIN_PLAYER, "{\"second\":1}"}};
+			struct store_append append = {player->games[g], version, events, 1 + n % 2,
 						      STORE_NO_STATUS,	NULL,	 NULL,	 NULL};
 			enum store_status status = store_append(store, &append);
 			if (status == STORE_OK) {
@@ -320,6 +346,14 @@ START_TEST(test_many_threads_many_games_every_acknowledged_append_once)
 			 (long long)games[g]);
 		ck_assert_int_eq(test_db_scalar(conn, sql), 1); /* no gap: seq 1..n */
 	}
+	/* Every second event right after its first: the appends of two were written whole. */
+	ck_assert_int_eq(test_db_scalar(conn,
+					"SELECT count(*) FROM events s JOIN events f ON f.game_id = s.game_id"
+					" AND f.seq = s.seq - 1 AND f.payload->>'n' IS NOT NULL"
+					" AND (f.payload->>'n')::integer % 2 = 1 WHERE s.payload->>'second' = '1'"),
+			 THREADS * (APPENDS_PER_THREAD / 2));
+	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM events WHERE payload->>'second' = '1'"),
+			 THREADS * (APPENDS_PER_THREAD / 2));
 	ck_assert_int_eq(test_db_scalar(conn, "SELECT count(*) FROM events WHERE payload->>'thread' IS NOT NULL"),
 			 acked_total);
 	PQfinish(conn);
@@ -340,6 +374,7 @@ Suite *test_suite(void)
 	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_racing_appends_of_one_game_in_one_batch_one_wins);
 	tcase_add_test(tc, test_one_refused_append_does_not_fail_the_others);
+	tcase_add_test(tc, test_an_append_is_never_half_written);
 	tcase_add_test(tc, test_many_threads_many_games_every_acknowledged_append_once);
 	suite_add_tcase(suite, tc);
 	return suite;
