@@ -8,8 +8,9 @@
  * with its own connection: request threads hand it their append (store__committer_append(),
  * a mutex and a condition variable, no network) and wait; a free thread takes everything
  * pending (at most max_batch appends), sends it as one statement, and hands each caller its
- * own outcome. There is no waiting timer: a lone append goes at once, and batches form
- * while statements are in flight.
+ * own outcome. There is no waiting timer: a lone append goes at once (a lone one-event
+ * append with single_append, today's statement, cheaper than the batch's for one row), and
+ * batches form while statements are in flight.
  *
  * The statement (group_append below) inserts the events of every item whose previous event
  * exists (a scalar subquery per row, not EXISTS: a semi-join's generic plan, frozen on a
@@ -101,24 +102,34 @@ struct store_committer {
  * game's receivers: catan_receivers(), as in append_events of store_events.c), and one row
  * per item: (game_id, version, events inserted), 0 or n, never between
  * (catan_group_refuse() of 0021_group_append.sql stops the statement then). */
-#define COMMITTER_STATEMENTS(X)                                                                        \
-	X(group_append, 8,                                                                             \
-	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[]," \
-	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                              \
-	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                            \
-	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                     \
-	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::jsonb FROM i"    \
-	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"      \
-	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                          \
-	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"     \
-	  "  SELECT w.webhook_id, r.game_id, r.first, r.last, r.first"                                 \
-	  "  FROM (SELECT game_id, min(seq) AS first, max(seq) AS last FROM e GROUP BY game_id) r"     \
-	  "  CROSS JOIN LATERAL catan_receivers(r.game_id) w),"                                        \
-	  " c AS (SELECT i.game_id, i.version, i.n, count(e.seq) AS inserted"                          \
-	  "  FROM i LEFT JOIN e ON e.game_id = i.game_id AND e.seq = i.version + i.k"                  \
-	  "  GROUP BY i.game_id, i.version, i.n)"                                                      \
-	  " SELECT game_id, version, CASE WHEN inserted = 0 OR inserted = n THEN inserted::integer"    \
-	  "  ELSE catan_group_refuse(game_id, version) END FROM c")
+#define COMMITTER_STATEMENTS(X)                                                                           \
+	X(group_append, 8,                                                                                \
+	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[],"    \
+	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                                 \
+	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                               \
+	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                        \
+	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::jsonb FROM i"       \
+	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"         \
+	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                             \
+	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
+	  "  SELECT w.webhook_id, r.game_id, r.first, r.last, r.first"                                    \
+	  "  FROM (SELECT game_id, min(seq) AS first, max(seq) AS last FROM e GROUP BY game_id) r"        \
+	  "  CROSS JOIN LATERAL catan_receivers(r.game_id) w),"                                           \
+	  " c AS (SELECT i.game_id, i.version, i.n, count(e.seq) AS inserted"                             \
+	  "  FROM i LEFT JOIN e ON e.game_id = i.game_id AND e.seq = i.version + i.k"                     \
+	  "  GROUP BY i.game_id, i.version, i.n)"                                                         \
+	  " SELECT game_id, version, CASE WHEN inserted = 0 OR inserted = n THEN inserted::integer"       \
+	  "  ELSE catan_group_refuse(game_id, version) END FROM c")                                       \
+	/* A lone append of one event: append_event of store_events.c, as cheap as ever (a taken          \
+	 * version fails on events_pkey: STORE_CONFLICT). */                                              \
+	X(single_append, 6,                                                                               \
+	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                    \
+	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::jsonb"     \
+	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"          \
+	  "  RETURNING seq),"                                                                             \
+	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
+	  "  SELECT w.webhook_id, $1::bigint, e.seq, e.seq, e.seq FROM catan_receivers($1::bigint) w, e)" \
+	  " SELECT count(*)::integer FROM e")
 STORE_STATEMENTS(committer, COMMITTER_STATEMENTS);
 
 static int compare_pending(const void *a, const void *b)
@@ -157,8 +168,42 @@ static struct pending *find_item(struct pending **items, int count, int64_t game
 
 /* Send `items` (sorted, distinct (game, version)) in one statement and set each one's
  * outcome. */
+/* Send one item of one event alone, with the cheaper statement of a lone append. */
+static void send_single(struct committer_line *line, struct pending *item)
+{
+	const struct store_event *event = &item->events[0];
+	struct params params = {0};
+	param_int(&params, item->game_id);
+	param_int(&params, item->version);
+	param_int(&params, event->type);
+	param_int(&params, event->actor);
+	param_int(&params, event->origin);
+	param_text(&params, event->payload);
+	PGresult *result;
+	struct store *store = line->store;
+	item->status = store__run(store, &statement_single_append, &params, 0, &result);
+	line->statements++;
+	item->inserted = 0;
+	int32_t inserted = -1;
+	if (item->status == STORE_OK) {
+		if (PQntuples(result) != 1 || !get_int32(result, 0, 0, &inserted) || inserted < 0 || inserted > 1)
+			item->status = store__corrupt(store, item->game_id, "an append did not say what it inserted");
+		else
+			item->inserted = inserted;
+		PQclear(result);
+	}
+	if (item->status != STORE_OK)
+		snprintf(item->message, sizeof item->message, "%s", store->message);
+	else if (item->inserted)
+		store__notifier_post(line->committer->notifier, item->game_id, item->version + 1);
+}
+
 static void send_batch(struct committer_line *line, struct pending **items, int count)
 {
+	if (count == 1 && items[0]->event_count == 1) {
+		send_single(line, items[0]);
+		return;
+	}
 	enum { COLUMNS = 8 };
 	struct buffer columns[COLUMNS];
 	memset(columns, 0, sizeof columns);

@@ -108,7 +108,7 @@ static void hold_committer(struct hold *hold, struct store_committer *committer,
 	int waiting = 0;
 	for (int i = 0; i < 6000 && !waiting; i++) {
 		waiting = test_db_scalar(watch, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-						" AND query LIKE '%unnest%'") > 0;
+						" AND query LIKE '%INSERT INTO events%'") > 0;
 		if (!waiting)
 			sleep_ms(10);
 	}
