@@ -42,6 +42,9 @@
  *   PUBLIC_URL              the base URL printed at start and used in the board_url of
  *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
+ *   GROUP_COMMIT_MAX        64 appends (events alone) of many games at most in one statement of
+ *                           the committer (db/committer.h); 0: each append on its own
+ *   GROUP_COMMIT_CONNECTIONS 2 the committer's connections (statements in flight at once)
  *   WEBHOOK_WORKERS         2 (threads delivering webhooks)
  *   RENDER_CONCURRENCY      the number of CPUs (board pictures drawn at once; see
  *                           render/render_slots.h)
@@ -97,6 +100,8 @@ struct config {
 	int all_bot_games;	     /* 1: anyone may create a game without a human seat */
 	int webhook_allow_private;   /* 1: webhooks may reach private and loopback addresses */
 	int workers;
+	int group_commit_max;	      /* appends per statement of the committer; 0: none */
+	int group_commit_connections; /* the committer's connections */
 	int webhook_workers;
 	int render_concurrency;
 	int render_wait_ms;

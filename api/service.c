@@ -65,6 +65,7 @@ void service_init(const struct config *config)
 	settings = config;
 	static const struct play_hooks hooks = {on_appended, on_append_conflict, on_created, on_problem};
 	play_init(config->database_url, &hooks);
+	play_set_group_commit(config->group_commit_connections, config->group_commit_max);
 	play_set_unattended_pacing(!config->all_bot_games);
 }
 

@@ -9,7 +9,8 @@
  * the payloads are not parsed here, only quoted. An append of events alone is one plain
  * INSERT (append_event, append_events); anything more goes through catan_append(). Either
  * way it is one statement and one transaction, and the listeners are woken after it
- * commits.
+ * commits. A store with a committer (db/committer.h) hands those appends of events alone to
+ * it instead: one statement and one commit for many games' appends.
  *
  * Results come in binary; every value is checked for NULL and width as it is read, and the
  * event rows for continuity of seq, so a damaged row is STORE_CORRUPT, never misread.
@@ -414,7 +415,16 @@ enum store_status store_append(struct store *store, const struct store_append *a
 	enum store_status status;
 	if (!append->snapshot && !record && !append->timer && append->status == STORE_NO_STATUS &&
 	    append->version > 0) {
-		if (append->event_count == 1) {
+		int32_t inserted = -1;
+		if (store->committer) {
+			/* With a committer, in one statement with other games' appends
+			 * (db/committer.c). */
+			int all = 0;
+			result = NULL;
+			status = store__committer_append(store->committer, append->game_id, append->version,
+							 append->events, append->event_count, &all, store->message);
+			inserted = all ? append->event_count : 0;
+		} else if (append->event_count == 1) {
 			/* Most appends are one event: scalar parameters, no arrays to parse. */
 			const struct store_event *event = &append->events[0];
 			struct params single = {0};
@@ -430,8 +440,7 @@ enum store_status store_append(struct store *store, const struct store_append *a
 			status = write_and_wake(store, &statement_append_events, &params, append->game_id, version,
 						&result);
 		}
-		int32_t inserted = -1;
-		if (status == STORE_OK && (PQntuples(result) != 1 || !get_int32(result, 0, 0, &inserted)))
+		if (status == STORE_OK && result && (PQntuples(result) != 1 || !get_int32(result, 0, 0, &inserted)))
 			status = store__corrupt(store, append->game_id,
 						"an append did not say how many events it inserted");
 		if (status == STORE_OK && inserted == 0) {

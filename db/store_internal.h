@@ -79,21 +79,24 @@ struct store_area {
 	X(messages)    /* store_messages.c */    \
 	X(feed)	       /* store_feed.c */        \
 	X(mail)	       /* store_mail.c */        \
-	X(quota)       /* store_quota.c */
+	X(quota)       /* store_quota.c */       \
+	X(committer)   /* committer.c */
 
 #define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
 STORE_AREAS(STORE__AREA_DECLARE)
 #undef STORE__AREA_DECLARE
 
 struct store_notifier;
+struct store_committer;
 
 struct store {
 	char *conninfo;
 	const struct store_area *const *areas; /* every area's statements (store_areas.c) */
 	int area_count;
-	PGconn *conn;			 /* NULL when there is no usable connection */
-	int64_t retry_at_ms;		 /* no connection attempt before this (monotonic) */
-	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
+	PGconn *conn;			   /* NULL when there is no usable connection */
+	int64_t retry_at_ms;		   /* no connection attempt before this (monotonic) */
+	struct store_notifier *notifier;   /* NULL: wake listeners in each append's own pipeline */
+	struct store_committer *committer; /* NULL: write the common append on conn */
 	char message[STORE_MESSAGE_SIZE];
 };
 
@@ -129,6 +132,16 @@ int store__random_id(int64_t *id);
 
 /* Queue the wake-up of (game_id, version) on a notifier (notifier.c). */
 void store__notifier_post(struct store_notifier *notifier, int64_t game_id, int32_t version);
+
+/* Hand events version+1.. of `game_id` (events[0..event_count), borrowed, payloads set)
+ * to the committer and wait until its batch is written (committer.c): *inserted 1 when
+ * they are in the log, 0 when none is (a version taken, or event `version` missing; never
+ * some of them), STORE_OK either way; any other status says the batch failed, `message`
+ * why. */
+struct store_event;
+enum store_status store__committer_append(struct store_committer *committer, int64_t game_id, int32_t version,
+					  const struct store_event *events, int event_count, int *inserted,
+					  char message[STORE_MESSAGE_SIZE]);
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 

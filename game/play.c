@@ -26,6 +26,7 @@
 #include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/shapes.h"
+#include "db/committer.h"
 #include "db/notifier.h"
 #include "db/store_events.h"
 #include "db/store_idempotency.h"
@@ -58,7 +59,8 @@ static struct cache_entry *cache;
 static char *conninfo;
 static struct play_hooks hooks;
 static pthread_key_t store_key;
-static struct store_notifier *notifier; /* shared by every thread's store: see db/notifier.c */
+static struct store_notifier *notifier;	  /* shared by every thread's store: see db/notifier.c */
+static struct store_committer *committer; /* shared likewise, NULL for none: db/committer.c */
 static atomic_int stopping;
 
 static void close_store(void *store)
@@ -77,7 +79,17 @@ void play_init(const char *database_url, const struct play_hooks *given)
 		pthread_mutex_init(&cache[i].lock, NULL);
 	pthread_key_create(&store_key, close_store);
 	store_notifier_open(database_url, &notifier);
+	store_committer_open(database_url, STORE_COMMITTER_CONNECTIONS, STORE_COMMITTER_MAX_BATCH, notifier,
+			     &committer);
 	atomic_store(&stopping, 0);
+}
+
+void play_set_group_commit(int connections, int max_batch)
+{
+	store_committer_close(committer);
+	committer = NULL;
+	if (connections > 0 && max_batch > 0)
+		store_committer_open(conninfo, connections, max_batch, notifier, &committer);
 }
 
 void play_shutdown_begin(void)
@@ -96,6 +108,8 @@ void play_shutdown(void)
 		pthread_mutex_destroy(&cache[i].lock);
 	free(cache);
 	cache = NULL;
+	store_committer_close(committer);
+	committer = NULL;
 	store_notifier_close(notifier);
 	notifier = NULL;
 	free(conninfo);
@@ -108,6 +122,7 @@ struct store *play_thread_store(void)
 	if (!store) {
 		store_open(conninfo, &store);
 		store_use_notifier(store, notifier);
+		store_use_committer(store, committer);
 		pthread_setspecific(store_key, store);
 	}
 	return store;

@@ -82,6 +82,12 @@ struct play_hooks {
 /* Start the service on `database_url` (NULL: libpq's defaults). */
 void play_init(const char *database_url, const struct play_hooks *hooks);
 
+/* Write the appends of events alone of every thread through one committer of `connections`
+ * connections, at most `max_batch` appends per statement (db/committer.h; play_init()
+ * starts one of STORE_COMMITTER_CONNECTIONS and STORE_COMMITTER_MAX_BATCH), or with 0 each
+ * on its thread's own connection. Call before any thread has used the store. */
+void play_set_group_commit(int connections, int max_batch);
+
 /* Refuse new writes from now on (PLAY_STOPPING); then release everything. */
 void play_shutdown_begin(void);
 void play_shutdown(void);
