@@ -108,7 +108,7 @@ struct store_committer {
 	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                                 \
 	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                               \
 	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                        \
-	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::jsonb FROM i"       \
+	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::json FROM i"        \
 	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"         \
 	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                             \
 	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
@@ -124,7 +124,7 @@ struct store_committer {
 	 * version fails on events_pkey: STORE_CONFLICT). */                                              \
 	X(single_append, 6,                                                                               \
 	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                    \
-	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::jsonb"     \
+	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::json"      \
 	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"          \
 	  "  RETURNING seq),"                                                                             \
 	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
