@@ -149,8 +149,11 @@ START_TEST(test_a_listener_that_lost_its_connection_makes_the_cache_read_the_log
 		long written = (long)json_integer_value(json_object_get(move.response.json, "version"));
 		http_move_free(&move);
 		ck_assert_int_gt(written, before);
-		/* Asked for it, the second server reads it whether its listener is up or not. */
-		ck_assert_int_ge(read_at_least(&http_fixture.second_direct, &game, "/actions", -1, written, 0), written);
+		/* Asked for it, the second server reads it whether its listener is up or not (in
+		 * odd rounds only after the check below, which such a read would make pass). */
+		if (rounds % 2 == 0)
+			ck_assert_int_ge(read_at_least(&http_fixture.second_direct, &game, "/actions", -1, written, 0),
+					 written);
 		/* Not asked for it: the cache may lag a moment, but not past the reconnect (a
 		 * copy from before it is not trusted until read again). */
 		double deadline = http_clock() + 3 * http_slowdown();
@@ -161,6 +164,9 @@ START_TEST(test_a_listener_that_lost_its_connection_makes_the_cache_read_the_log
 		if (read < written && stale++ == 0)
 			snprintf(first, sizeof first, "round %d: version %ld still answered 3 s after the write of %ld",
 				 rounds, read, written);
+		if (rounds % 2 == 1)
+			ck_assert_int_ge(read_at_least(&http_fixture.second_direct, &game, "/actions", -1, written, 0),
+					 written);
 	}
 	ck_assert_msg(rounds >= 20, "only %d moves", rounds);
 	ck_assert_msg(ended >= rounds, "%ld listeners ended in %d rounds", ended, rounds);
