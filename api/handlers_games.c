@@ -146,7 +146,7 @@ void handle_get_actions(struct http_request *request)
 	if (parked) {
 		/* Woken: the parameters were read and the caller admitted on the first run. */
 		after = parked->after;
-		if (!service_refresh(request, session))
+		if (!service_catch_up(request, session, after))
 			return;
 	} else {
 		after = http_query_integer(request, "after", 0, 0, INT32_MAX);
@@ -174,7 +174,7 @@ void handle_get_actions(struct http_request *request)
 		/* Woken by every event after the version read: each may make the seat act. */
 		if (notify_park(&parked->waiter, request, session->game.id, (int32_t)state->version, parked->deadline))
 			return;
-		if (!service_refresh(request, session))
+		if (!service_catch_up(request, session, after))
 			return;
 	}
 	/* The text a move's answer may have built for this very state (game/actions.h). */

@@ -12,6 +12,17 @@
  * request every PROBE_MS (http_probe_departed(): a poll(2) that does not block, under the
  * registry lock, so the request is still parked and its socket still open), and wakes the
  * ones whose client has gone; they end without an answer and give their places back.
+ *
+ * Trusting the cache (notify_fresh()): a slot of the latest versions also says whether
+ * what it holds is the whole story while the listener stays connected. The listener's
+ * connections are counted (the epoch: a new one on each connect and each loss), and a slot
+ * is trusted in the epoch it was written in: by a notification heard on that connection
+ * (committed after its LISTEN, so every later append of the game will be heard too), by
+ * a read of the log's tail that began in that epoch and saw no notification of the slot
+ * meanwhile (notify_claim(), with the ticket taken before the read), or by an own append
+ * that raises a slot already trusted. While the listener is down, or after a reconnect
+ * until a read claims the slot again, nothing is trusted: notifications may have been
+ * missed. A slot shared by two games is trusted for the one that wrote it last.
  */
 #include "api/notify.h"
 
@@ -38,6 +49,7 @@
 struct version_slot {
 	int64_t game_id;
 	int32_t version;
+	uint64_t epoch; /* the listener's epoch in which the slot is complete; 0: never */
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -52,6 +64,9 @@ static int stopping;
 static atomic_int thread_running;
 static double hurry_until; /* until then a waiter's deadline is near: tick fast (registry_lock) */
 static pthread_t listener_thread;
+/* The listener's connection (registry_lock): odd while connected and listening, even while
+ * down; a new value on each change, so a ticket of another connection never matches. */
+static uint64_t epoch;
 static struct changes *changes;
 
 static size_t bucket_of(int64_t game_id)
@@ -117,16 +132,67 @@ static void note_game(int64_t game_id)
 	}
 }
 
-void notify_version(int64_t game_id, int32_t version)
+/* A version of game_id: heard by the listener (`heard`), or appended here (trusted only
+ * when the slot already is: the append may have committed while the listener was down). */
+static void note_version(int64_t game_id, int32_t version, int heard)
 {
 	pthread_mutex_lock(&registry_lock);
 	struct version_slot *slot = &versions[slot_of(game_id)];
+	int trusted = slot->game_id == game_id && slot->epoch == epoch && (epoch & 1);
 	if (slot->game_id != game_id || slot->version < version) {
 		slot->game_id = game_id;
 		slot->version = version;
 	}
+	slot->epoch = (heard || trusted) && (epoch & 1) ? epoch : 0;
 	note_game(game_id);
 	wake_game(game_id, version);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void notify_version(int64_t game_id, int32_t version)
+{
+	note_version(game_id, version, 0);
+}
+
+void notify_ticket(int64_t game_id, struct notify_ticket *ticket)
+{
+	pthread_mutex_lock(&registry_lock);
+	ticket->epoch = epoch;
+	ticket->notes = note_slots[slot_of(game_id)];
+	pthread_mutex_unlock(&registry_lock);
+}
+
+int notify_fresh(int64_t game_id, int32_t version)
+{
+	pthread_mutex_lock(&registry_lock);
+	const struct version_slot *slot = &versions[slot_of(game_id)];
+	int fresh = (epoch & 1) && slot->epoch == epoch && slot->game_id == game_id && slot->version <= version;
+	pthread_mutex_unlock(&registry_lock);
+	return fresh;
+}
+
+void notify_claim(int64_t game_id, int32_t version, const struct notify_ticket *ticket)
+{
+	pthread_mutex_lock(&registry_lock);
+	size_t index = slot_of(game_id);
+	struct version_slot *slot = &versions[index];
+	if ((epoch & 1) && ticket->epoch == epoch && note_slots[index] == ticket->notes) {
+		if (slot->game_id != game_id || slot->epoch != epoch || slot->version < version)
+			slot->version = version;
+		slot->game_id = game_id;
+		slot->epoch = epoch;
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/* The listener connected (`up`) or lost its connection: a new epoch either way. */
+static void listener_epoch(int up)
+{
+	pthread_mutex_lock(&registry_lock);
+	if (up != (int)(epoch & 1))
+		epoch++;
+	else if (up)
+		epoch += 2; /* a reconnect seen only after the fact */
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -157,7 +223,7 @@ static void on_append(void *context, int64_t game_id, int32_t version)
 		play_forget_tokens(game_id);
 		notify_message(game_id);
 	} else {
-		notify_version(game_id, version);
+		note_version(game_id, version, 1);
 	}
 }
 
@@ -277,7 +343,12 @@ static void *listen_loop(void *unused)
 		pthread_mutex_lock(&registry_lock);
 		int fast = clock_now() < hurry_until;
 		pthread_mutex_unlock(&registry_lock);
-		changes_wait(changes, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
+		enum store_status status =
+			changes_wait(changes, fast ? HURRY_TICK_MS : TICK_MS, on_append, NULL, &reconnected);
+		if (status != STORE_OK)
+			listener_epoch(0);
+		else if (reconnected)
+			listener_epoch(1);
 		if (reconnected) {
 			/* Notifications may have been missed, a replaced token's among them. */
 			play_forget_tokens(0);

@@ -71,6 +71,27 @@ void notify_message(int64_t game_id);
  * waiters wake without waiting for the database's notification). */
 void notify_version(int64_t game_id, int32_t version);
 
+/* Whether this process's cached copy of a game may answer a read without the database:
+ * the listener is connected and has heard of no version of the game newer than the copy's
+ * since a read or a notification made its slot complete (see notify.c). The ticket, taken
+ * before a read of the log's tail, lets that read make the slot complete again. */
+struct notify_ticket {
+	uint64_t epoch;
+	uint64_t notes;
+};
+
+/* Take the ticket of a read of game_id's tail (before reading). */
+void notify_ticket(int64_t game_id, struct notify_ticket *ticket);
+
+/* 1 when a copy of game_id at `version` is as new as anything heard, and nothing can have
+ * gone unheard (the listener has been connected since the slot was made complete). */
+int notify_fresh(int64_t game_id, int32_t version);
+
+/* A read of game_id's tail, begun after notify_ticket(), found `version`: the slot is
+ * complete again, unless the listener's connection changed or the slot heard a
+ * notification since the ticket (then the next read tries again). */
+void notify_claim(int64_t game_id, int32_t version, const struct notify_ticket *ticket);
+
 /* 1 while the server is stopping. */
 int notify_stopping(void);
 

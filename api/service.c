@@ -8,6 +8,13 @@
  * per-token rate limit, the If-Match and Idempotency-Key headers, problem+json for every
  * outcome, and the hooks through which the service's appends reach this process's parked
  * requests, counters and workers.
+ *
+ * Reads (GET, HEAD) are answered from the process cache when it is known to be current
+ * (catch_up(): the listener connected and nothing newer heard, api/notify.h), without a
+ * statement; otherwise the log's tail is read as before. A client that knows a version
+ * (the version of an answer it was given, by any server: ?min_version=, or the ETag it
+ * sends in If-None-Match) is never answered an older one: a copy older than that reads
+ * the tail, so a write's own version, sent along, is read back through any server.
  */
 #include "api/service.h"
 
@@ -154,6 +161,42 @@ int service_token_still_valid(const struct session *session)
 	return seat == (session->viewer == PLAY_ADMIN ? STORE_SEAT_ADMIN : session->viewer);
 }
 
+/* The version the caller says it knows: ?min_version= or the version tags of If-None-Match,
+ * the larger; 0 when neither; -1 with the problem queued for a malformed min_version. */
+static long known_version(struct http_request *request)
+{
+	long known = http_query_integer(request, "min_version", 0, 0, INT32_MAX);
+	if (known < 0)
+		return -1;
+	long tagged = headers_known_version(http_header(request, MHD_HTTP_HEADER_IF_NONE_MATCH));
+	return tagged > known ? tagged : known;
+}
+
+/* Bring game (as cached, or as loaded on a miss) up to what a read must show: itself when
+ * it is at least `known` and nothing newer was heard (the ticket was taken before the copy
+ * was fetched), else the log's tail (claiming the slot for the next reads). */
+static enum store_status catch_up(struct game_record *game, long known, const struct notify_ticket *ticket)
+{
+	if ((long)game->state.version >= known && notify_fresh(game->id, (int32_t)game->state.version)) {
+		counters_add(COUNTERS_READS_CACHED, 1);
+		return STORE_OK;
+	}
+	counters_add(COUNTERS_READS_CAUGHT_UP, 1);
+	enum store_status status = play_refresh(game);
+	if (status == STORE_OK)
+		notify_claim(game->id, (int32_t)game->state.version, ticket);
+	return status;
+}
+
+/* play_load() for a read (see catch_up()). */
+static enum store_status load_for_read(int64_t id, long known, struct game_record *out)
+{
+	struct notify_ticket ticket;
+	notify_ticket(id, &ticket);
+	enum store_status status = play_load(id, 0, out);
+	return status == STORE_OK ? catch_up(out, known, &ticket) : status;
+}
+
 /* Open the request's game; `waiting` (NULL: a waiting game is 409 game_not_started) is
  * set to 1 instead, after the token, if any, was found to be the game's, when the game
  * waits for players: then session->game is not loaded. */
@@ -187,7 +230,12 @@ static int open_game(struct http_request *request, struct session *session, int 
 	}
 	if (bearer > 0 && !service_token_admit(request, token, length))
 		return 0;
-	enum store_status status = play_load(id, fresh, &session->game);
+	int read = fresh && (request->method == HTTP_GET || request->method == HTTP_HEAD);
+	long known = read ? known_version(request) : 0;
+	if (known < 0)
+		return 0;
+	enum store_status status =
+		read ? load_for_read(id, known, &session->game) : play_load(id, fresh, &session->game);
 	if (status == STORE_NOT_STARTED && waiting) {
 		session->game.id = id;
 		if (bearer > 0 && !authenticate(request, session, token, length))
@@ -242,6 +290,24 @@ json_t *service_open_body(struct http_request *request, struct session *session)
 int service_refresh(struct http_request *request, struct session *session)
 {
 	enum store_status status = play_refresh(&session->game);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	return 1;
+}
+
+int service_catch_up(struct http_request *request, struct session *session, long known)
+{
+	struct notify_ticket ticket;
+	notify_ticket(session->game.id, &ticket);
+	struct game_record *cached = xmalloc(sizeof *cached);
+	enum store_status status = play_load(session->game.id, 0, cached);
+	if (status == STORE_OK && cached->state.version >= session->game.state.version)
+		memcpy(&session->game, cached, sizeof *cached);
+	free(cached);
+	if (status == STORE_OK)
+		status = catch_up(&session->game, known, &ticket);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return 0;

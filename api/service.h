@@ -51,7 +51,9 @@ int service_token_admit(struct http_request *request, const char *token, size_t 
 
 /* Load the request's game (:game) fresh from the log and authenticate the caller with the
  * access its route requires (the route table's `access`). On failure a problem is queued
- * and 0 returned. */
+ * and 0 returned. For a GET or HEAD, "fresh" is the process cache when it is known to be
+ * current, and never older than the version the caller names (?min_version=, or the
+ * version tags of If-None-Match; a malformed min_version is 400 invalid_field). */
 int service_open(struct http_request *request, struct session *session);
 
 /* Like service_open(), but a game that waits for players (open seats) is no failure:
@@ -73,6 +75,11 @@ json_t *service_open_body(struct http_request *request, struct session *session)
 
 /* Bring session->game.state up to date with the log. 0 (a problem queued) on failure. */
 int service_refresh(struct http_request *request, struct session *session);
+
+/* Bring session->game up to date for a read: from the process cache when it is known to be
+ * current and at least `known` (a version the caller was answered), else from the log, as
+ * service_open() does for a GET. 0 (a problem queued) on failure. */
+int service_catch_up(struct http_request *request, struct session *session, long known);
 
 /* Make `command` for the caller's seat (play_move) and answer `success_status` with
  * {version, events} (an offer also gets its trade id as "trade", and once more under

@@ -73,6 +73,25 @@ int headers_if_none_match(const char *header, const char *etag)
 	}
 }
 
+long headers_known_version(const char *header)
+{
+	long known = -1;
+	const char *at = header;
+	while (at && (at = strchr(at, '"')) != NULL) {
+		const char *close = strchr(at + 1, '"');
+		if (!close)
+			break;
+		long value = 0;
+		const char *digit = at + 1;
+		while (digit < close && *digit >= '0' && *digit <= '9' && digit - at <= 10)
+			value = value * 10 + (*digit++ - '0');
+		if (digit == close && close > at + 1 && value <= INT32_MAX && value > known)
+			known = value;
+		at = close + 1;
+	}
+	return known;
+}
+
 int headers_idempotency_key_valid(const char *key)
 {
 	size_t length = strlen(key);

@@ -23,6 +23,10 @@ int headers_if_match(const char *header, long *version);
  * W/; 0 when it does not, when it is absent (NULL) or malformed. Borrows both. */
 int headers_if_none_match(const char *header, const char *etag);
 
+/* The newest game version an If-None-Match names: the largest of its tags that are plain
+ * decimal versions ("57", W/"57"), -1 when none is (absent, `*`, a content hash). */
+long headers_known_version(const char *header);
+
 /* 1 when an Idempotency-Key is 1..200 printable ASCII characters. */
 int headers_idempotency_key_valid(const char *key);
 

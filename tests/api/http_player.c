@@ -205,13 +205,14 @@ static int unanswered_seats(const json_t *view, int seats[GAME_MAX_SEATS])
 /* The seat's actions (new reference), and the version they were listed at. */
 static json_t *actions_of(struct http_player *player, int seat, long *version)
 {
-	char path[128];
-	json_t *body = http_get_ok(player->client, http_game_path(player->game, "/actions", path, sizeof path),
+	char path[192];
+	json_t *body = http_get_ok(player->client, http_game_read_path(player->game, "/actions", path, sizeof path),
 				   player->game->tokens[seat]);
 	json_t *actions = json_incref(json_object_get(body, "actions"));
 	ck_assert_msg(json_is_array(actions), "actions is an array");
 	ck_assert_int_eq(json_integer_value(json_object_get(body, "seat")), seat);
 	*version = (long)json_integer_value(json_object_get(body, "version"));
+	http_game_note_version(player->game, *version);
 	json_decref(body);
 	return actions;
 }
@@ -283,7 +284,8 @@ static int step_once(struct http_player *player, struct http_move *move)
 	for (int s = 0; !moves_for(player, player->last_seat) && s < game->seats; s++)
 		player->last_seat = s;
 	int seat = player->last_seat;
-	json_t *view = http_get_ok(client, game->path, game->tokens[seat]);
+	char read_path[192];
+	json_t *view = http_get_ok(client, http_game_read_path(game, NULL, read_path, sizeof read_path), game->tokens[seat]);
 	const char *status = json_string_value(json_object_get(view, "status"));
 	ck_assert_msg(status != NULL, "the view has a status");
 	if (strcmp(status, "finished") == 0) {
@@ -291,6 +293,7 @@ static int step_once(struct http_player *player, struct http_move *move)
 		return 0;
 	}
 	long read_version = (long)json_integer_value(json_object_get(view, "version"));
+	http_game_note_version(game, read_version);
 	int waiting[GAME_MAX_SEATS], waiting_count = 0;
 	size_t index;
 	json_t *value;
@@ -339,7 +342,8 @@ static int step_once(struct http_player *player, struct http_move *move)
 	json_decref(actions);
 	if (chosen != seat) {
 		json_decref(view);
-		view = http_get_ok(client, game->path, game->tokens[chosen]);
+		view = http_get_ok(client, http_game_read_path(game, NULL, read_path, sizeof read_path),
+				   game->tokens[chosen]);
 		seat = chosen;
 	}
 	player->last_seat = seat;
@@ -423,6 +427,7 @@ static int step_once(struct http_player *player, struct http_move *move)
 	}
 	ck_assert_msg(response.json && json_is_integer(json_object_get(response.json, "version")),
 		      "a move answers its version: %s", http_describe(&response));
+	http_game_note_version(game, (long)json_integer_value(json_object_get(response.json, "version")));
 	player->moves++;
 	if (type_index >= 0 && type_index < 32)
 		player->type_counts[type_index]++;
@@ -460,7 +465,8 @@ int http_player_finish(struct http_player *player, int max_moves)
 		moves++;
 		ck_assert_msg(moves <= max_moves, "game %s not finished after %d moves", player->game->id, max_moves);
 	}
-	json_t *view = http_get_ok(player->client, player->game->path, NULL);
+	char path[192];
+	json_t *view = http_get_ok(player->client, http_game_read_path(player->game, NULL, path, sizeof path), NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(view, "status")), "finished");
 	ck_assert_str_eq(json_string_value(json_object_get(view, "phase")), "finished");
 	json_t *winner = json_object_get(view, "winner");

@@ -533,6 +533,56 @@ const char *http_game_path(const struct http_game *game, const char *suffix, cha
 	return out;
 }
 
+#define KNOWN_GAMES 256
+
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char id[24];
+	long version;
+} known_games[KNOWN_GAMES];
+
+void http_game_note_version(const struct http_game *game, long version)
+{
+	pthread_mutex_lock(&known_lock);
+	int free_slot = -1, i;
+	for (i = 0; i < KNOWN_GAMES && strcmp(known_games[i].id, game->id) != 0; i++)
+		if (free_slot < 0 && !known_games[i].id[0])
+			free_slot = i;
+	if (i == KNOWN_GAMES && free_slot < 0)
+		free_slot = (int)(http_random64() % KNOWN_GAMES); /* forget one: its reads ask for less */
+	if (i == KNOWN_GAMES) {
+		i = free_slot;
+		snprintf(known_games[i].id, sizeof known_games[i].id, "%s", game->id);
+		known_games[i].version = 0;
+	}
+	if (known_games[i].version < version)
+		known_games[i].version = version;
+	pthread_mutex_unlock(&known_lock);
+}
+
+long http_game_known_version(const struct http_game *game)
+{
+	long version = 0;
+	pthread_mutex_lock(&known_lock);
+	for (int i = 0; i < KNOWN_GAMES; i++)
+		if (strcmp(known_games[i].id, game->id) == 0)
+			version = known_games[i].version;
+	pthread_mutex_unlock(&known_lock);
+	return version;
+}
+
+const char *http_game_read_path(const struct http_game *game, const char *suffix, char *out, size_t size)
+{
+	long known = http_game_known_version(game);
+	suffix = suffix ? suffix : "";
+	if (known > 0)
+		snprintf(out, size, "%s%s%cmin_version=%ld", game->path, suffix, strchr(suffix, '?') ? '&' : '?',
+			 known);
+	else
+		snprintf(out, size, "%s%s", game->path, suffix);
+	return out;
+}
+
 static void copy_string(char *out, size_t size, const json_t *value, const char *what)
 {
 	ck_assert_msg(json_is_string(value), "%s is a string", what);
@@ -623,8 +673,10 @@ long http_post_move_ok(struct http_client *client, const struct http_game *game,
 
 long http_game_version(struct http_client *client, const struct http_game *game)
 {
-	json_t *view = http_get_ok(client, game->path, NULL);
+	char path[192];
+	json_t *view = http_get_ok(client, http_game_read_path(game, NULL, path, sizeof path), NULL);
 	long version = (long)json_integer_value(json_object_get(view, "version"));
+	http_game_note_version(game, version);
 	json_decref(view);
 	return version;
 }

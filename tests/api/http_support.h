@@ -189,6 +189,16 @@ void http_player_create(struct http_client *client, const char *name, char *id, 
 /* "<game path><suffix>" into out. */
 const char *http_game_path(const struct http_game *game, const char *suffix, char *out, size_t size);
 
+/* Read-your-writes across servers for the clients of this process: the newest version of
+ * the game any of them was answered (noted with http_game_note_version(); 0 when none),
+ * and the path of a read that asks for at least that version (http_game_path() with
+ * min_version=<it> added to the query when it is known), as a client that talks to more
+ * than one server does (a server answers from its cache, which may lag a write made
+ * through another server by a notification's delivery). */
+void http_game_note_version(const struct http_game *game, long version);
+long http_game_known_version(const struct http_game *game);
+const char *http_game_read_path(const struct http_game *game, const char *suffix, char *out, size_t size);
+
 /* What any reader can see of a game, to prove a refused request changed nothing: the
  * version and the view of the spectator and of every seat. */
 struct http_state {

@@ -19,10 +19,11 @@
 /* Both servers show every viewer the same thing. */
 static void assert_same_on_both(const struct http_game *game)
 {
-	char path[160];
+	char path[192];
 	static const char *const suffixes[] = {"", "/actions", "/moves?after=0&limit=1000", "/trades"};
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-		http_game_path(game, suffixes[i], path, sizeof path);
+		/* What this process was answered last, asked of both (each may answer from its cache). */
+		http_game_read_path(game, suffixes[i], path, sizeof path);
 		for (int viewer = -1; viewer < game->seats; viewer++) {
 			const char *token = viewer < 0 ? NULL : game->tokens[viewer];
 			json_t *a = http_get_ok(&http_fixture.direct, path, token);

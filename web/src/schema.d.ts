@@ -4441,7 +4441,12 @@ export interface components {
          */
         IfMatch: string;
         /**
-         * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+         * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+         * @example 57
+         */
+        MinVersion: number;
+        /**
+         * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
          * @example "57"
          */
         IfNoneMatch: string;
@@ -4760,10 +4765,15 @@ export interface operations {
                  * @example 57
                  */
                 version?: components["parameters"]["HistoryVersion"];
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4817,6 +4827,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
+                /**
                  * @description The board as it stood after this version (a history picture, e.g. for a mail digest or a replay); absent: the current version. Beyond the log: `404 version_not_found`.
                  * @example 57
                  */
@@ -4839,7 +4854,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4918,10 +4933,15 @@ export interface operations {
                  * @example dark
                  */
                 theme?: components["parameters"]["PictureTheme"];
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -4993,10 +5013,15 @@ export interface operations {
                  * @example dark
                  */
                 theme?: components["parameters"]["PictureTheme"];
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5059,10 +5084,15 @@ export interface operations {
                  * @example 30
                  */
                 wait?: number;
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5129,10 +5159,15 @@ export interface operations {
                  * @example 30
                  */
                 wait?: components["parameters"]["Wait"];
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5317,10 +5352,15 @@ export interface operations {
                  * @example 57
                  */
                 version?: components["parameters"]["HistoryVersion"];
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5370,10 +5410,16 @@ export interface operations {
     };
     exportGame: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
+            };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5421,10 +5467,16 @@ export interface operations {
     };
     getGameSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
+            };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5480,10 +5532,15 @@ export interface operations {
                 after?: number;
                 /** @description At most this many messages (default 100). */
                 limit?: number;
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
             };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -5592,10 +5649,16 @@ export interface operations {
     };
     listTrades: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The newest version of the game you were answered (by a write or a read, through any server): the answer is never of an older one (see "Reading your own writes"). A version the game has not reached yet is answered with the current one. 0 when absent.
+                 * @example 57
+                 */
+                min_version?: components["parameters"]["MinVersion"];
+            };
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -6571,7 +6634,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`.
+                 * @description The ETag you hold (or a list of them, or `*`): when it is the one this caller would get now, the answer is `304` without a body. Comparison is weak (RFC 9110): `W/"57"` matches `"57"`. A version tag (`"57"`) also says which version you know, as `min_version` does: the answer is never older.
                  * @example "57"
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
