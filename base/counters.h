@@ -33,9 +33,9 @@
 	X(WAITERS_DEPARTED, "catan_waiters_departed_total",                                                            \
 	  "Parked long-polls and streams ended because their client had gone")                                         \
 	X(BACKGROUND_RETRIES, "catan_background_retries_total",                                                        \
-	  "Database calls of background threads that failed and were retried later")                                  \
+	  "Database calls of background threads that failed and were retried later")                                   \
 	X(READS_CACHED, "catan_game_reads_cached_total",                                                               \
-	  "Reads of a game answered from the process cache without a database statement")                             \
+	  "Reads of a game answered from the process cache without a database statement")                              \
 	X(READS_CAUGHT_UP, "catan_game_reads_caught_up_total",                                                         \
 	  "Reads of a game that read the log's tail (the cache not known to be current)")
 

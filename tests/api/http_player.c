@@ -285,7 +285,8 @@ static int step_once(struct http_player *player, struct http_move *move)
 		player->last_seat = s;
 	int seat = player->last_seat;
 	char read_path[192];
-	json_t *view = http_get_ok(client, http_game_read_path(game, NULL, read_path, sizeof read_path), game->tokens[seat]);
+	json_t *view =
+		http_get_ok(client, http_game_read_path(game, NULL, read_path, sizeof read_path), game->tokens[seat]);
 	const char *status = json_string_value(json_object_get(view, "status"));
 	ck_assert_msg(status != NULL, "the view has a status");
 	if (strcmp(status, "finished") == 0) {

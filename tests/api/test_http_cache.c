@@ -47,8 +47,7 @@ static long read_at_least(struct http_client *client, const struct http_game *ga
 		snprintf(path, sizeof path, "%s%s?min_version=%ld", game->path, suffix, known);
 	}
 	struct http_response response;
-	http_call(client, "GET", path, seat >= 0 ? game->tokens[seat] : NULL, NULL, by_tag ? headers : NULL,
-		  &response);
+	http_call(client, "GET", path, seat >= 0 ? game->tokens[seat] : NULL, NULL, by_tag ? headers : NULL, &response);
 	long version = -1;
 	if (response.status == 304) {
 		char etag[32];
@@ -110,8 +109,7 @@ START_TEST(test_reads_on_the_writers_server_need_no_statement_in_a_steady_loop)
 		moves++;
 	long cached_reads = metric(&http_fixture.direct, "catan_game_reads_cached_total") - cached;
 	long tail_reads = metric(&http_fixture.direct, "catan_game_reads_caught_up_total") - caught_up;
-	fprintf(stderr, "%d moves: %ld reads from the cache, %ld of the log's tail\n", moves, cached_reads,
-		tail_reads);
+	fprintf(stderr, "%d moves: %ld reads from the cache, %ld of the log's tail\n", moves, cached_reads, tail_reads);
 	/* Each step reads the view and the actions (at least 2 reads a move), all on the
 	 * server that made every write: none needs the log (a few may, if the listener
 	 * reconnected meanwhile). */

@@ -51,10 +51,26 @@ async function unwrap(call) {
 export function createGame(body) {
     return unwrap(client.POST("/v1/games", { body }));
 }
+/** The newest version of each game this page was answered, by any read or move: sent back
+ *  as `min_version`, so a read through another server is never older (the page's own
+ *  writes and reads stay in order behind a load balancer). */
+const known = new Map();
+function remember(id, answer) {
+    const version = answer?.version;
+    if (typeof version === "number" && version > (known.get(id) ?? 0))
+        known.set(id, version);
+    return answer;
+}
+function minVersion(id) {
+    const version = known.get(id);
+    return version === undefined ? {} : { min_version: version };
+}
 /** The game view; a game that still waits for players (its seats only) is refused as the
  *  other game routes refuse it, so the caller deals with one shape. */
 export async function getGame(id, token) {
-    const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+    const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
+        params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
+    })));
     if (view.status === "waiting") {
         throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
     }
@@ -62,7 +78,9 @@ export async function getGame(id, token) {
 }
 /** The game view, or the waiting game (its seats and options) while seats are open. */
 export async function getGameOrWaiting(id, token) {
-    const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+    const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
+        params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
+    })));
     return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
 }
 export function getSeats(id) {
@@ -132,7 +150,8 @@ export async function getBoard(id) {
     return board;
 }
 export function getActions(id, token) {
-    return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id } }, headers: bearer(token) }));
+    return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id }, query: minVersion(id) }, headers: bearer(token) }))
+        .then((actions) => remember(id, actions));
 }
 export function getLog(id, token, after) {
     return unwrap(client.GET("/v1/games/{id}/moves", {
@@ -141,7 +160,8 @@ export function getLog(id, token, after) {
     }));
 }
 export function postMove(id, token, move) {
-    return unwrap(client.POST("/v1/games/{id}/moves", { params: { path: { id } }, body: move, headers: bearer(token) }));
+    return unwrap(client.POST("/v1/games/{id}/moves", { params: { path: { id } }, body: move, headers: bearer(token) }))
+        .then((answer) => remember(id, answer));
 }
 /** The move body a listed (non-template) action stands for. */
 export function moveOf(action) {

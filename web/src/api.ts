@@ -82,10 +82,28 @@ export function createGame(body: CreateGameRequest) {
   return unwrap(client.POST("/v1/games", { body }));
 }
 
+/** The newest version of each game this page was answered, by any read or move: sent back
+ *  as `min_version`, so a read through another server is never older (the page's own
+ *  writes and reads stay in order behind a load balancer). */
+const known = new Map<string, number>();
+
+function remember<T>(id: string, answer: T): T {
+  const version = (answer as { version?: unknown } | null)?.version;
+  if (typeof version === "number" && version > (known.get(id) ?? 0)) known.set(id, version);
+  return answer;
+}
+
+function minVersion(id: string): { min_version?: number } {
+  const version = known.get(id);
+  return version === undefined ? {} : { min_version: version };
+}
+
 /** The game view; a game that still waits for players (its seats only) is refused as the
  *  other game routes refuse it, so the caller deals with one shape. */
 export async function getGame(id: string, token: string | null): Promise<Schemas["Game"]> {
-  const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+  const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
+    params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
+  })));
   if (view.status === "waiting") {
     throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
   }
@@ -95,7 +113,9 @@ export async function getGame(id: string, token: string | null): Promise<Schemas
 /** The game view, or the waiting game (its seats and options) while seats are open. */
 export async function getGameOrWaiting(id: string, token: string | null):
   Promise<{ game: Schemas["Game"]; waiting: null } | { game: null; waiting: WaitingGame }> {
-  const view = await unwrap(client.GET("/v1/games/{id}", { params: { path: { id } }, headers: bearer(token) }));
+  const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
+    params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
+  })));
   return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
 }
 
@@ -178,7 +198,8 @@ export async function getBoard(id: string) {
 }
 
 export function getActions(id: string, token: string | null) {
-  return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id } }, headers: bearer(token) }));
+  return unwrap(client.GET("/v1/games/{id}/actions", { params: { path: { id }, query: minVersion(id) }, headers: bearer(token) }))
+    .then((actions) => remember(id, actions));
 }
 
 export function getLog(id: string, token: string | null, after: number) {
@@ -189,7 +210,8 @@ export function getLog(id: string, token: string | null, after: number) {
 }
 
 export function postMove(id: string, token: string, move: Move) {
-  return unwrap(client.POST("/v1/games/{id}/moves", { params: { path: { id } }, body: move, headers: bearer(token) }));
+  return unwrap(client.POST("/v1/games/{id}/moves", { params: { path: { id } }, body: move, headers: bearer(token) }))
+    .then((answer) => remember(id, answer));
 }
 
 /** The move body a listed (non-template) action stands for. */
