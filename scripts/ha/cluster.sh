@@ -1,0 +1,287 @@
+#!/bin/sh
+# A PostgreSQL high-availability cluster on this machine, for the HA tests (make test-ha):
+# one etcd (the DCS) and three PostgreSQL 15 nodes under Patroni, on free ports of 127.0.0.1,
+# everything in one throwaway directory. The topology of docker/compose.ha.yaml, without
+# Docker.
+#
+#   scripts/ha/cluster.sh start DIR        make and start it; waits for a leader and a
+#                                          synchronous standby; creates the database catan;
+#                                          writes DIR/env (DATABASE_URL, HA_NODES ...)
+#   scripts/ha/cluster.sh stop DIR         stop everything (SIGKILL to each process group)
+#   scripts/ha/cluster.sh leader DIR       print the leader's node name (node1..node3)
+#   scripts/ha/cluster.sh healthy DIR [S [NODE]]  wait (at most S s, default 60) until
+#                                          there is a leader (other than NODE) and a
+#                                          synchronous standby
+#   scripts/ha/cluster.sh kill-postmaster DIR   kill -9 the leader's postmaster only:
+#                                          Patroni keeps the lock and recovers it
+#   scripts/ha/cluster.sh kill-node DIR    the leader's node lost for good: its Patroni and
+#                                          its PostgreSQL killed with -9, not restarted
+#   scripts/ha/cluster.sh revive DIR NODE  start a lost node's Patroni again (it rejoins as
+#                                          a standby, rewound with pg_rewind when needed)
+#   scripts/ha/cluster.sh switchover DIR   patronictl switchover to the synchronous standby
+#   scripts/ha/cluster.sh list DIR         patronictl list
+#
+# Settings are those measured in issue 25: etcd3, synchronous_mode + synchronous_mode_strict
+# (a commit returns only once a standby has flushed it, and only that standby may be
+# promoted), ttl 10, loop_wait 2, retry_timeout 4, use_pg_rewind, use_slots, wal_log_hints,
+# wal_retrieve_retry_interval 500ms, no watchdog (no device here). Every process is started
+# in a session of its own (setsid), so a node is stopped by signalling its process groups:
+# Patroni's, and its postmaster's (Patroni starts the postmaster in a new session too, so
+# that PostgreSQL outlives a restart of Patroni). As root, PostgreSQL and Patroni run as
+# the postgres user (initdb refuses root).
+set -eu
+
+usage() {
+	echo "usage: scripts/ha/cluster.sh start|stop|leader|healthy|kill-postmaster|kill-node|revive|switchover|list DIR" >&2
+	exit 2
+}
+[ $# -ge 2 ] || usage
+command=$1
+dir=$2
+scope=catan-ha
+
+bindir=""
+for candidate in /usr/lib/postgresql/15/bin /usr/lib/postgresql/*/bin; do
+	[ -x "$candidate/initdb" ] && { bindir=$candidate; break; }
+done
+[ -n "$bindir" ] || { echo "cluster.sh: PostgreSQL server programs not found" >&2; exit 1; }
+for program in patroni patronictl etcd etcdctl; do
+	command -v $program >/dev/null 2>&1 ||
+		{ echo "cluster.sh: $program not found (apt-get install patroni etcd-server etcd-client)" >&2; exit 1; }
+done
+
+if [ "$(id -u)" = 0 ]; then
+	owner=postgres
+	as_owner() { runuser -u postgres -- "$@"; }
+else
+	owner=$(id -un)
+	as_owner() { "$@"; }
+fi
+
+# n free TCP ports of 127.0.0.1 (bound and released at once: a race with other programs is
+# possible but unlikely on ephemeral ports).
+free_ports() {
+	python3 -c '
+import socket, sys
+sockets = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); sockets.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in sockets))' "$1"
+}
+
+ctl() {
+	patronictl -c "$dir/node1/patroni.yml" "$@"
+}
+
+# The leader's name from Patroni's view in etcd, "" when there is none.
+leader() {
+	ctl list -f json 2>/dev/null | python3 -c '
+import json, sys
+try:
+    members = json.load(sys.stdin)
+except Exception:
+    sys.exit(0)
+for m in members:
+    if m.get("Role") == "Leader" and m.get("State") == "running":
+        print(m["Member"])' || true
+}
+
+# 0 when a leader runs and a synchronous standby streams.
+healthy_now() {
+	ctl list -f json 2>/dev/null | python3 -c '
+import json, sys
+try:
+    members = json.load(sys.stdin)
+except Exception:
+    sys.exit(1)
+roles = [(m.get("Role"), m.get("State")) for m in members]
+leaders = [m["Member"] for m in members if m.get("Role") == "Leader" and m.get("State") == "running"]
+ok = any(l != sys.argv[1] for l in leaders) and any(r == "Sync Standby" and s in ("streaming", "running") for r, s in roles)
+sys.exit(0 if ok else 1)' "${1:-}"
+}
+
+# wait_healthy LIMIT [NOT_NODE]: a leader other than NOT_NODE (the node just lost).
+wait_healthy() {
+	limit=$1
+	i=0
+	while ! healthy_now "${2:-}"; do
+		i=$((i + 1))
+		[ $i -le $((limit * 2)) ] || { echo "cluster.sh: no leader with a synchronous standby after ${limit} s" >&2; ctl list >&2 || true; return 1; }
+		sleep 0.5
+	done
+}
+
+postmaster_pid() {
+	head -n 1 "$dir/$1/data/postmaster.pid" 2>/dev/null || true
+}
+
+# SIGKILL to the process group of pid $1 (the group leader: each process is started by setsid).
+kill_group() {
+	case ${1:-} in
+	'' | *[!0-9]*) return 0 ;;
+	esac
+	kill -9 "-$1" 2>/dev/null || kill -9 "$1" 2>/dev/null || true
+}
+
+start_etcd() {
+	setsid etcd --name etcd --data-dir "$dir/etcd" \
+		--listen-client-urls "http://127.0.0.1:$etcd_client" --advertise-client-urls "http://127.0.0.1:$etcd_client" \
+		--listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
+		--initial-cluster "etcd=http://127.0.0.1:$etcd_peer" --enable-v2=false \
+		>"$dir/etcd.log" 2>&1 &
+	echo $! >"$dir/etcd.pid"
+}
+
+start_node() {
+	node=$1
+	setsid runuser -u "$owner" -- patroni "$dir/$node/patroni.yml" >>"$dir/$node/patroni.log" 2>&1 &
+	echo $! >"$dir/$node/patroni.pid"
+}
+
+write_node_config() {
+	node=$1 pg_port=$2 rest_port=$3
+	mkdir -p "$dir/$node"
+	cat >"$dir/$node/patroni.yml" <<YAML
+scope: $scope
+name: $node
+log:
+  level: WARNING
+restapi:
+  listen: 127.0.0.1:$rest_port
+  connect_address: 127.0.0.1:$rest_port
+etcd3:
+  hosts: 127.0.0.1:$etcd_client
+bootstrap:
+  dcs:
+    ttl: 10
+    loop_wait: 2
+    retry_timeout: 4
+    maximum_lag_on_failover: 1048576
+    synchronous_mode: true
+    synchronous_mode_strict: true
+    postgresql:
+      use_pg_rewind: true
+      use_slots: true
+      parameters:
+        wal_level: replica
+        hot_standby: 'on'
+        wal_log_hints: 'on'
+        max_wal_senders: 10
+        max_replication_slots: 10
+        wal_keep_size: 64MB
+        wal_retrieve_retry_interval: 500ms
+        synchronous_commit: 'on'
+  initdb:
+  - encoding: UTF8
+  - locale: C
+postgresql:
+  listen: 127.0.0.1:$pg_port
+  connect_address: 127.0.0.1:$pg_port
+  data_dir: $dir/$node/data
+  bin_dir: $bindir
+  pgpass: $dir/$node/pgpass
+  authentication:
+    superuser: {username: $owner}
+    replication: {username: $owner}
+    rewind: {username: $owner}
+  pg_hba:
+  - local all all trust
+  - host all all 127.0.0.1/32 trust
+  - local replication all trust
+  - host replication all 127.0.0.1/32 trust
+  parameters:
+    unix_socket_directories: $dir/$node
+    shared_buffers: 32MB
+    max_connections: 60
+    fsync: 'on'
+watchdog:
+  mode: 'off'
+YAML
+	echo "$pg_port" >"$dir/$node/port"
+}
+
+case $command in
+start)
+	mkdir -p "$dir"
+	dir=$(cd "$dir" && pwd)
+	set -- $(free_ports 8)
+	etcd_client=$1 etcd_peer=$2
+	write_node_config node1 $3 $4
+	write_node_config node2 $5 $6
+	write_node_config node3 $7 $8
+	[ "$owner" = "$(id -un)" ] || chown -R "$owner": "$dir"
+	chmod 700 "$dir"
+	start_etcd
+	i=0
+	until etcdctl --endpoints "http://127.0.0.1:$etcd_client" endpoint health >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "cluster.sh: etcd did not start" >&2; cat "$dir/etcd.log" >&2; exit 1; }
+		sleep 0.1
+	done
+	# The first node bootstraps alone, so that it is the one that runs initdb; the others
+	# then copy it with pg_basebackup.
+	start_node node1
+	i=0
+	until [ -n "$(leader)" ]; do
+		i=$((i + 1))
+		[ $i -le 120 ] || { echo "cluster.sh: node1 did not become the leader" >&2; cat "$dir/node1/patroni.log" >&2; exit 1; }
+		sleep 0.5
+	done
+	start_node node2
+	start_node node3
+	wait_healthy 90
+	as_owner "$bindir/psql" -h "$dir/node1" -p "$3" -d postgres -qAt -c "CREATE DATABASE catan" >/dev/null
+	{
+		echo "HA_DIR='$dir'"
+		echo "HA_NODES='node1 node2 node3'"
+		echo "HA_PORTS='$3 $5 $7'"
+		echo "DATABASE_URL='host=127.0.0.1,127.0.0.1,127.0.0.1 port=$3,$5,$7 user=$owner dbname=catan target_session_attrs=read-write connect_timeout=2'"
+	} >"$dir/env"
+	;;
+stop)
+	[ -d "$dir" ] || exit 0
+	for node in node1 node2 node3; do
+		kill_group "$(cat "$dir/$node/patroni.pid" 2>/dev/null || true)"
+		kill_group "$(postmaster_pid $node)"
+	done
+	kill_group "$(cat "$dir/etcd.pid" 2>/dev/null || true)"
+	;;
+leader)
+	leader
+	;;
+healthy)
+	wait_healthy "${3:-60}" "${4:-}"
+	;;
+kill-postmaster)
+	node=$(leader)
+	[ -n "$node" ] || { echo "cluster.sh: no leader" >&2; exit 1; }
+	pid=$(postmaster_pid "$node")
+	kill -KILL "$pid"
+	echo "$node"
+	;;
+kill-node)
+	node=$(leader)
+	[ -n "$node" ] || { echo "cluster.sh: no leader" >&2; exit 1; }
+	kill_group "$(cat "$dir/$node/patroni.pid")"
+	kill_group "$(postmaster_pid "$node")"
+	echo "$node"
+	;;
+revive)
+	[ $# -eq 3 ] || usage
+	node=$3
+	rm -f "$dir/$node/data/postmaster.pid"
+	start_node "$node"
+	;;
+switchover)
+	from=$(leader)
+	[ -n "$from" ] || { echo "cluster.sh: no leader" >&2; exit 1; }
+	ctl switchover --force --leader "$from" "$scope" >"$dir/switchover.log" 2>&1 || { cat "$dir/switchover.log" >&2; exit 1; }
+	echo "$from"
+	;;
+list)
+	ctl list
+	;;
+*)
+	usage
+	;;
+esac
