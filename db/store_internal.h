@@ -94,6 +94,8 @@ struct store {
 	PGconn *conn;			 /* NULL when there is no usable connection */
 	int64_t retry_at_ms;		 /* no connection attempt before this (monotonic) */
 	struct store_notifier *notifier; /* NULL: wake listeners in each append's own pipeline */
+	int unreplicated;		 /* the current statement's commit was not confirmed by the
+					    synchronous standby (store.c's receive_notice()) */
 	char message[STORE_MESSAGE_SIZE];
 };
 
