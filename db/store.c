@@ -49,8 +49,11 @@
  * once more as above. A commit is durable only when the synchronous standby has it too:
  * PostgreSQL answers a COMMIT whose wait for the standby was cancelled with success and a
  * WARNING ("canceling wait for synchronous replication ... committed locally, but might
- * not have been replicated"). The store never cancels (every connection sets
- * statement_timeout 0, and nothing here calls PQcancel()), and should someone else cancel
+ * not have been replicated"). The store never cancels: nothing here calls PQcancel(), every
+ * statement is its own implicit transaction, whose commit at the Sync a statement_timeout
+ * does not cover (postgres.c disables the timeout before committing; tests/db/
+ * test_failover.c found no cancel with a 50 ms timeout), and every session sets
+ * statement_timeout 0 all the same, for any explicit transaction. Should someone cancel
  * the wait, the warning is caught by the connection's notice receiver and the write
  * reported STORE_UNAVAILABLE, its outcome unknown, like a lost connection (the caller's
  * expected version and idempotency key make the retry safe). Every connection also asks
@@ -212,8 +215,8 @@ static enum store_status connect_store(struct store *store)
 	 * with different keys, and in "auto" mode PostgreSQL re-plans those whose custom plans
 	 * it estimates cheaper (read_tail, the appends' functions) on every call, for the
 	 * same plan. A generic plan is made again when a table's statistics change. */
-	/* statement_timeout 0: a write is never cancelled while its commit waits for the
-	 * synchronous standby (it would return success without being replicated); a weaker
+	/* statement_timeout 0: no commit of an explicit transaction is cancelled while it waits
+	 * for the synchronous standby (it would return success without being replicated); a weaker
 	 * synchronous_commit than on is raised to on, and remote_apply left as it is. */
 	PGresult *generic =
 		PQexec(store->conn, "SET plan_cache_mode = force_generic_plan; SET statement_timeout = 0;"

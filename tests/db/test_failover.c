@@ -6,11 +6,9 @@
  *   - a read-only answer (SQLSTATE 25006: the node is a standby now) drops the connection,
  *     so the next call connects again (through the host list, in a real cluster) instead of
  *     failing on the same node for ever;
- *   - a commit waits for the synchronous standby however long it takes: the store's
- *     sessions are never cancelled by a statement_timeout (a cancelled wait returns
- *     success for a commit that is on the primary only);
- *   - a commit whose wait someone else cancels (pg_cancel_backend) is not taken for a
- *     durable one: STORE_UNAVAILABLE, its outcome unknown, never STORE_OK.
+ *   - a commit whose wait for the synchronous standby is cancelled (pg_cancel_backend; a
+ *     statement_timeout cannot do it, see db/store.c) is not taken for a durable one:
+ *     STORE_UNAVAILABLE, its outcome unknown, never STORE_OK.
  * A missing standby is synchronous_standby_names naming one that never connects (ALTER
  * SYSTEM, reset before every check so that the fixture's DROP DATABASE does not wait).
  */
@@ -128,31 +126,6 @@ static void wait_for_sessions_waiting(void)
 		sleep_ms(10);
 }
 
-START_TEST(test_a_commit_waits_for_the_standby_whatever_the_statement_timeout)
-{
-	struct store *store = test_db_fixture.store;
-	int64_t game = test_db_new_game(store, 3, 1);
-	char sql[160];
-	snprintf(sql, sizeof sql, "ALTER DATABASE \"%s\" SET statement_timeout = '50ms'", test_db_fixture.db.name);
-	sql_on(test_db_url(), sql);
-	struct waiting_append append = {test_db_store(&test_db_fixture.db), game, 0, STORE_OK, ""};
-	missing_standby(1);
-	pthread_t thread;
-	ck_assert_int_eq(pthread_create(&thread, NULL, append_waiting, &append), 0);
-	wait_for_sessions_waiting();
-	sleep_ms(400); /* eight statement timeouts */
-	int returned_early = atomic_load(&append.done);
-	long long waiting = sessions_waiting_for_standby();
-	missing_standby(0);
-	pthread_join(thread, NULL);
-	ck_assert_msg(!returned_early && waiting == 1,
-		      "the commit stopped waiting for the standby (returned %d, waiting %lld): %s: %s", returned_early,
-		      waiting, store_status_name(append.status), append.message);
-	ck_assert_msg(append.status == STORE_OK, "%s: %s", store_status_name(append.status), append.message);
-	store_close(append.store);
-}
-END_TEST
-
 START_TEST(test_a_cancelled_wait_for_the_standby_is_not_a_durable_commit)
 {
 	struct store *store = test_db_fixture.store;
@@ -198,7 +171,6 @@ Suite *test_suite(void)
 	tcase_set_timeout(tc, 60);
 	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_a_read_only_answer_drops_the_connection);
-	tcase_add_test(tc, test_a_commit_waits_for_the_standby_whatever_the_statement_timeout);
 	tcase_add_test(tc, test_a_cancelled_wait_for_the_standby_is_not_a_durable_commit);
 	suite_add_tcase(suite, tc);
 	return suite;
