@@ -8,7 +8,10 @@
  *     failing on the same node for ever;
  *   - a commit whose wait for the synchronous standby is cancelled (pg_cancel_backend; a
  *     statement_timeout cannot do it, see db/store.c) is not taken for a durable one:
- *     STORE_UNAVAILABLE, its outcome unknown, never STORE_OK.
+ *     STORE_UNAVAILABLE, its outcome unknown, never STORE_OK;
+ *   - the outbox workers' claim of deliveries waits for the standby even when the server's
+ *     default synchronous_commit is local (the store's sessions ask for on), so that no
+ *     delivery goes out before the event it announces is on the standby.
  * A missing standby is synchronous_standby_names naming one that never connects (ALTER
  * SYSTEM, reset before every check so that the fixture's DROP DATABASE does not wait).
  */
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "db/store_webhooks.h"
 #include "tests/check_main.h"
 #include "tests/db/support.h"
 
@@ -164,6 +168,61 @@ START_TEST(test_a_cancelled_wait_for_the_standby_is_not_a_durable_commit)
 }
 END_TEST
 
+struct waiting_claim {
+	struct store *store;
+	atomic_int done;
+	enum store_status status;
+	int count;
+};
+
+static void *claim_waiting(void *argument)
+{
+	struct waiting_claim *claim = argument;
+	struct store_delivery *deliveries = NULL;
+	claim->status = store_claim_deliveries(claim->store, 10, 60000, &deliveries, &claim->count);
+	if (claim->status == STORE_OK)
+		store_deliveries_free(deliveries, claim->count);
+	atomic_store(&claim->done, 1);
+	return NULL;
+}
+
+/* The outbox workers send a delivery only after their claim (an UPDATE of the row)
+ * returns; its commit record comes after the event's, so once the synchronous standby has
+ * the claim it has the event: nothing is announced that a failover could lose. That holds
+ * only when the claim's commit waits for the standby, whatever synchronous_commit the
+ * server gives sessions by default. */
+START_TEST(test_a_claim_of_deliveries_waits_for_the_standby)
+{
+	struct store *store = test_db_fixture.store;
+	int64_t game = test_db_new_game(store, 3, 1);
+	uint8_t secret[STORE_WEBHOOK_SECRET_SIZE] = {1};
+	int64_t webhook, created_at;
+	ck_assert_int_eq(store_webhook_create(store, game, -1, 0, secret, "http://127.0.0.1:9/", STORE_FORMAT_STANDARD,
+					      NULL, 0, &webhook, &created_at),
+			 STORE_OK);
+	ck_assert_int_eq(append_one(store, game, 1), STORE_OK); /* a delivery due now */
+	char sql[160];
+	snprintf(sql, sizeof sql, "ALTER DATABASE \"%s\" SET synchronous_commit = local", test_db_fixture.db.name);
+	sql_on(test_db_url(), sql);
+	struct waiting_claim claim = {test_db_store(&test_db_fixture.db), 0, STORE_OK, 0};
+	missing_standby(1);
+	pthread_t thread;
+	ck_assert_int_eq(pthread_create(&thread, NULL, claim_waiting, &claim), 0);
+	wait_for_sessions_waiting();
+	sleep_ms(300);
+	int returned_early = atomic_load(&claim.done);
+	long long waiting = sessions_waiting_for_standby();
+	missing_standby(0);
+	pthread_join(thread, NULL);
+	ck_assert_msg(!returned_early && waiting == 1,
+		      "the claim did not wait for the standby (returned %d, waiting %lld, %d claimed)", returned_early,
+		      waiting, claim.count);
+	ck_assert_int_eq(claim.status, STORE_OK);
+	ck_assert_int_eq(claim.count, 1);
+	store_close(claim.store);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("failover");
@@ -172,6 +231,7 @@ Suite *test_suite(void)
 	test_db_fixture_add(tc, TEST_DB_WITH_STORE);
 	tcase_add_test(tc, test_a_read_only_answer_drops_the_connection);
 	tcase_add_test(tc, test_a_cancelled_wait_for_the_standby_is_not_a_durable_commit);
+	tcase_add_test(tc, test_a_claim_of_deliveries_waits_for_the_standby);
 	suite_add_tcase(suite, tc);
 	return suite;
 }
