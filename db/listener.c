@@ -54,9 +54,9 @@ static int connect_and_listen(struct listener *listener)
 	if (listener->connection)
 		PQfinish(listener->connection);
 	/* The caller's conninfo comes last and overrides these, as in db/store.c. */
-	const char *keywords[] = {"connect_timeout",  "keepalives", "keepalives_idle", "keepalives_interval",
-				  "keepalives_count", "dbname",	    NULL};
-	const char *values[] = {"5", "1", "5", "2", "3", listener->conninfo, NULL};
+	const char *keywords[] = {"connect_timeout",  "keepalives",	  "keepalives_idle", "keepalives_interval",
+				  "keepalives_count", "tcp_user_timeout", "dbname",	     NULL};
+	const char *values[] = {"5", "1", "5", "2", "3", "15000", listener->conninfo, NULL};
 	listener->connection = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(listener->connection) != CONNECTION_OK)
 		return 0;

@@ -161,8 +161,7 @@ static void receive_notice(void *context, const PGresult *notice)
 	struct store *store = context;
 	const char *message = PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY);
 	const char *detail = PQresultErrorField(notice, PG_DIAG_MESSAGE_DETAIL);
-	if ((message && strstr(message, "synchronous replication")) ||
-	    (detail && strstr(detail, "committed locally")))
+	if ((message && strstr(message, "synchronous replication")) || (detail && strstr(detail, "committed locally")))
 		store->unreplicated = 1;
 }
 
@@ -182,10 +181,12 @@ static enum store_status connect_store(struct store *store)
 	if (now < store->retry_at_ms)
 		return STORE_UNAVAILABLE; /* the message of the failed attempt stands */
 	/* connect_timeout is per host (libpq's floor is 2 s); the keepalives find a peer that
-	 * went silent (a partitioned primary) after about 5 + 3 x 2 s. */
-	const char *keywords[] = {"connect_timeout", "keepalives",	   "keepalives_idle", "keepalives_interval",
-				  "keepalives_count", "fallback_application_name", "dbname",	      NULL};
-	const char *values[] = {"5", "1", "5", "2", "3", "catan", store->conninfo, NULL};
+	 * went silent (a partitioned primary) after about 5 + 3 x 2 s, tcp_user_timeout one
+	 * that stopped acknowledging what was sent after 15 s. */
+	const char *keywords[] = {"connect_timeout",	       "keepalives",	   "keepalives_idle",
+				  "keepalives_interval",       "keepalives_count", "tcp_user_timeout",
+				  "fallback_application_name", "dbname",	   NULL};
+	const char *values[] = {"5", "1", "5", "2", "3", "15000", "catan", store->conninfo, NULL};
 	store->conn = PQconnectdbParams(keywords, values, 1);
 	if (!store->conn)
 		abort();

@@ -19,7 +19,17 @@
 #   scripts/ha/cluster.sh revive DIR NODE  start a lost node's Patroni again (it rejoins as
 #                                          a standby, rewound with pg_rewind when needed)
 #   scripts/ha/cluster.sh switchover DIR   patronictl switchover to the synchronous standby
+#   scripts/ha/cluster.sh partition DIR    cut the leader's node off the network (etcd, the
+#                                          other nodes, the servers); prints its name
+#   scripts/ha/cluster.sh heal DIR NODE    connect it again
 #   scripts/ha/cluster.sh list DIR         patronictl list
+#
+# Networks: as root, when network namespaces work (and HA_NETNS is not 0), each node runs in
+# a namespace of its own, joined by a veth pair to a bridge in this one, on a private /24
+# (10.250.N.0: the bridge .1, where etcd also listens; the nodes .2 .. .4): a partition is
+# the node's veth set down, so its packets go nowhere, as on a cut cable (there is no
+# iptables here to drop them). Otherwise every node listens on 127.0.0.1 and `partition`
+# fails (DIR/env says HA_NETNS=0).
 #
 # Settings are those measured in issue 25: etcd3, synchronous_mode + synchronous_mode_strict
 # (a commit returns only once a standby has flushed it, and only that standby may be
@@ -32,7 +42,7 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/ha/cluster.sh start|stop|leader|healthy|kill-postmaster|kill-node|revive|switchover|list DIR" >&2
+	echo "usage: scripts/ha/cluster.sh start|stop|leader|healthy|kill-postmaster|kill-node|revive|switchover|partition|heal|list DIR" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
@@ -67,6 +77,57 @@ sockets = []
 for _ in range(int(sys.argv[1])):
     s = socket.socket(); s.bind(("127.0.0.1", 0)); sockets.append(s)
 print(" ".join(str(s.getsockname()[1]) for s in sockets))' "$1"
+}
+
+# The network: namespaces when possible (see above). Names carry the cluster's own id, so
+# two clusters do not collide.
+net_setup() {
+	netns=0
+	if [ "${HA_NETNS:-1}" != 0 ] && [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then
+		id=$(od -An -N2 -tx2 /dev/urandom | tr -d ' ')
+		subnet=10.250.$(($(printf '%d' "0x$id") % 250))
+		bridge=cha$id
+		if ip link add "$bridge" type bridge 2>/dev/null; then
+			netns=1
+			echo "$id $subnet" >"$dir/net"
+			ip addr add "$subnet.1/24" dev "$bridge"
+			ip link set "$bridge" up
+			n=2
+			for node in node1 node2 node3; do
+				ip netns add "catan-ha-$id-$node"
+				ip link add "cha${id}h$n" type veth peer name "cha${id}n$n"
+				ip link set "cha${id}n$n" netns "catan-ha-$id-$node"
+				ip link set "cha${id}h$n" master "$bridge" up
+				ip -n "catan-ha-$id-$node" addr add "$subnet.$n/24" dev "cha${id}n$n"
+				ip -n "catan-ha-$id-$node" link set "cha${id}n$n" up
+				ip -n "catan-ha-$id-$node" link set lo up
+				echo "$subnet.$n" >"$dir/$node/address"
+				n=$((n + 1))
+			done
+		fi
+	fi
+	if [ $netns = 0 ]; then
+		for node in node1 node2 node3; do echo 127.0.0.1 >"$dir/$node/address"; done
+	fi
+}
+
+net_teardown() {
+	[ -f "$dir/net" ] || return 0
+	read -r id subnet <"$dir/net"
+	n=2
+	for node in node1 node2 node3; do
+		ip link del "cha${id}h$n" 2>/dev/null || true
+		ip netns del "catan-ha-$id-$node" 2>/dev/null || true
+		n=$((n + 1))
+	done
+	ip link del "cha$id" 2>/dev/null || true
+	rm -f "$dir/net"
+}
+
+# The host-side veth of a node (namespaces only).
+node_link() {
+	read -r id subnet <"$dir/net"
+	case $1 in node1) echo "cha${id}h2" ;; node2) echo "cha${id}h3" ;; node3) echo "cha${id}h4" ;; esac
 }
 
 ctl() {
@@ -124,8 +185,10 @@ kill_group() {
 }
 
 start_etcd() {
+	clients=http://127.0.0.1:$etcd_client
+	[ ! -f "$dir/net" ] || clients="$clients,http://$(cut -d' ' -f2 "$dir/net").1:$etcd_client"
 	setsid etcd --name etcd --data-dir "$dir/etcd" \
-		--listen-client-urls "http://127.0.0.1:$etcd_client" --advertise-client-urls "http://127.0.0.1:$etcd_client" \
+		--listen-client-urls "$clients" --advertise-client-urls "$clients" \
 		--listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
 		--initial-cluster "etcd=http://127.0.0.1:$etcd_peer" --enable-v2=false \
 		>"$dir/etcd.log" 2>&1 &
@@ -134,23 +197,31 @@ start_etcd() {
 
 start_node() {
 	node=$1
-	setsid runuser -u "$owner" -- patroni "$dir/$node/patroni.yml" >>"$dir/$node/patroni.log" 2>&1 &
+	if [ -f "$dir/net" ]; then
+		read -r id subnet <"$dir/net"
+		setsid ip netns exec "catan-ha-$id-$node" runuser -u "$owner" -- patroni "$dir/$node/patroni.yml" \
+			>>"$dir/$node/patroni.log" 2>&1 &
+	else
+		setsid runuser -u "$owner" -- patroni "$dir/$node/patroni.yml" >>"$dir/$node/patroni.log" 2>&1 &
+	fi
 	echo $! >"$dir/$node/patroni.pid"
 }
 
 write_node_config() {
 	node=$1 pg_port=$2 rest_port=$3
-	mkdir -p "$dir/$node"
+	address=$(cat "$dir/$node/address")
+	etcd_host=127.0.0.1
+	[ ! -f "$dir/net" ] || etcd_host=$(cut -d' ' -f2 "$dir/net").1
 	cat >"$dir/$node/patroni.yml" <<YAML
 scope: $scope
 name: $node
 log:
   level: WARNING
 restapi:
-  listen: 127.0.0.1:$rest_port
-  connect_address: 127.0.0.1:$rest_port
+  listen: $address:$rest_port
+  connect_address: $address:$rest_port
 etcd3:
-  hosts: 127.0.0.1:$etcd_client
+  hosts: $etcd_host:$etcd_client
 bootstrap:
   dcs:
     ttl: 10
@@ -175,8 +246,8 @@ bootstrap:
   - encoding: UTF8
   - locale: C
 postgresql:
-  listen: 127.0.0.1:$pg_port
-  connect_address: 127.0.0.1:$pg_port
+  listen: $address:$pg_port
+  connect_address: $address:$pg_port
   data_dir: $dir/$node/data
   bin_dir: $bindir
   pgpass: $dir/$node/pgpass
@@ -186,9 +257,9 @@ postgresql:
     rewind: {username: $owner}
   pg_hba:
   - local all all trust
-  - host all all 127.0.0.1/32 trust
+  - host all all $address/24 trust
   - local replication all trust
-  - host replication all 127.0.0.1/32 trust
+  - host replication all $address/24 trust
   parameters:
     unix_socket_directories: $dir/$node
     shared_buffers: 32MB
@@ -206,6 +277,8 @@ start)
 	dir=$(cd "$dir" && pwd)
 	set -- $(free_ports 8)
 	etcd_client=$1 etcd_peer=$2
+	mkdir -p "$dir/node1" "$dir/node2" "$dir/node3"
+	net_setup
 	write_node_config node1 $3 $4
 	write_node_config node2 $5 $6
 	write_node_config node3 $7 $8
@@ -235,7 +308,9 @@ start)
 		echo "HA_DIR='$dir'"
 		echo "HA_NODES='node1 node2 node3'"
 		echo "HA_PORTS='$3 $5 $7'"
-		echo "DATABASE_URL='host=127.0.0.1,127.0.0.1,127.0.0.1 port=$3,$5,$7 user=$owner dbname=catan target_session_attrs=read-write connect_timeout=2'"
+		echo "HA_NETNS=$netns"
+		echo "DATABASE_URL='host=$(cat "$dir/node1/address"),$(cat "$dir/node2/address"),$(cat "$dir/node3/address")\
+ port=$3,$5,$7 user=$owner dbname=catan target_session_attrs=read-write connect_timeout=2'"
 	} >"$dir/env"
 	;;
 stop)
@@ -245,6 +320,18 @@ stop)
 		kill_group "$(postmaster_pid $node)"
 	done
 	kill_group "$(cat "$dir/etcd.pid" 2>/dev/null || true)"
+	net_teardown
+	;;
+partition)
+	[ -f "$dir/net" ] || { echo "cluster.sh: no network namespaces (not root, or HA_NETNS=0): cannot partition" >&2; exit 1; }
+	node=$(leader)
+	[ -n "$node" ] || { echo "cluster.sh: no leader" >&2; exit 1; }
+	ip link set "$(node_link "$node")" down
+	echo "$node"
+	;;
+heal)
+	[ $# -eq 3 ] || usage
+	ip link set "$(node_link "$3")" up
 	;;
 leader)
 	leader

@@ -21,7 +21,7 @@ trap 'exit 143' TERM
 
 "$here/cluster.sh" start "$dir"
 . "$dir/env"
-export HA_DIR DATABASE_URL
+export HA_DIR HA_NETNS DATABASE_URL
 if [ -n "${CATAN_SERVER:-}" ]; then
 	"$CATAN_SERVER" migrate >"$dir/migrate.log" 2>&1 || { cat "$dir/migrate.log" >&2; exit 1; }
 fi

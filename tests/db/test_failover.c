@@ -50,7 +50,8 @@ static void missing_standby(int on)
 	PQfinish(conn);
 	for (int i = 0; i < 100; i++) {
 		conn = test_db_connect(test_db_url());
-		long long set = test_db_scalar(conn, "SELECT (current_setting('synchronous_standby_names') <> '')::int");
+		long long set =
+			test_db_scalar(conn, "SELECT (current_setting('synchronous_standby_names') <> '')::int");
 		PQfinish(conn);
 		if (set == on)
 			return;
@@ -74,7 +75,8 @@ START_TEST(test_a_read_only_answer_drops_the_connection)
 	int64_t game = test_db_new_game(store, 3, 1);
 	char sql[160];
 	/* The store's session starts read-only, as one on a node that is a standby now. */
-	snprintf(sql, sizeof sql, "ALTER DATABASE \"%s\" SET default_transaction_read_only = on", test_db_fixture.db.name);
+	snprintf(sql, sizeof sql, "ALTER DATABASE \"%s\" SET default_transaction_read_only = on",
+		 test_db_fixture.db.name);
 	sql_on(test_db_url(), sql);
 	struct store *on_standby = test_db_store(&test_db_fixture.db);
 	enum store_status refused = append_one(on_standby, game, 1);

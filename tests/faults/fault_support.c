@@ -400,8 +400,7 @@ int fault_game_step(struct fault_game *game, fault_pick_url pick, void *context,
 					game->unavailable_at[game->unavailable] = http_clock();
 				game->unavailable++;
 				game->unavailable_without_retry_after += !answer.retry_after;
-			}
-			else
+			} else
 				game->other_retries++;
 			fault_answer_free(&answer);
 			http_pause(0.05);

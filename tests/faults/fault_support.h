@@ -70,9 +70,9 @@ void fault_haproxy_stop(struct fault_haproxy *haproxy);
 /* ---- A client that survives faults ----------------------------------------------------- */
 
 struct fault_answer {
-	long status;   /* 0: no answer (connection refused, reset, timed out) */
-	char *body;    /* "" when none; free with fault_answer_free */
-	char replayed; /* Idempotent-Replayed: true */
+	long status;	  /* 0: no answer (connection refused, reset, timed out) */
+	char *body;	  /* "" when none; free with fault_answer_free */
+	char replayed;	  /* Idempotent-Replayed: true */
 	char retry_after; /* a Retry-After header came */
 };
 
