@@ -132,8 +132,8 @@ static int by_time(const void *a, const void *b)
 }
 
 /* The write pause of a fault done at `at`: the longest gap between two consecutive
- * acknowledged moves (over every game) that ends after `at` and starts before `until` (the
- * next fault); *before is its start (the last move acknowledged before the pause), *after
+ * acknowledged moves (over every game) that ends after `at` and before `until` (the next
+ * fault); *before is its start (the last move acknowledged before the pause), *after
  * its end. */
 static void pause_around(double at, double until, double *before, double *after)
 {
@@ -147,7 +147,7 @@ static void pause_around(double at, double until, double *before, double *after)
 	*before = 0;
 	*after = 0;
 	for (size_t i = 0; i + 1 < count; i++)
-		if (times[i + 1] > at && times[i] < until && times[i + 1] - times[i] > *after - *before) {
+		if (times[i + 1] > at && times[i + 1] < until && times[i + 1] - times[i] > *after - *before) {
 			*before = times[i];
 			*after = times[i + 1];
 		}
@@ -183,6 +183,9 @@ static void inject(const char *what, const char *action)
 	 * begins when it returns. A switchover begins when it is asked for. */
 	if (strncmp(action, "kill", 4) == 0)
 		fault->at = http_clock();
+	/* Two of Patroni's loops (loop_wait 2 s), so that what etcd says is news of the fault,
+	 * not of the moment before it. */
+	http_pause(4);
 }
 
 /* Every delivery announced an event of the final log: same game, version and type. */
