@@ -22,6 +22,8 @@
 #   scripts/ha/cluster.sh partition DIR    cut the leader's node off the network (etcd, the
 #                                          other nodes, the servers); prints its name
 #   scripts/ha/cluster.sh heal DIR NODE    connect it again
+#   scripts/ha/cluster.sh rejoin DIR NODE [S]  wait until NODE streams on the leader's
+#                                          timeline; after S s (default 30) reinit it
 #   scripts/ha/cluster.sh list DIR         patronictl list
 #
 # Networks: as root, when network namespaces work (and HA_NETNS is not 0), each node runs in
@@ -42,7 +44,7 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/ha/cluster.sh start|stop|leader|healthy|kill-postmaster|kill-node|revive|switchover|partition|heal|list DIR" >&2
+	echo "usage: scripts/ha/cluster.sh start|stop|leader|healthy|kill-postmaster|kill-node|revive|switchover|partition|heal|rejoin|list DIR" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
@@ -164,11 +166,46 @@ sys.exit(0 if ok else 1)' "${1:-}"
 # wait_healthy LIMIT [NOT_NODE]: a leader other than NOT_NODE (the node just lost).
 wait_healthy() {
 	limit=$1
-	i=0
+	until=$(($(date +%s) + limit))
 	while ! healthy_now "${2:-}"; do
-		i=$((i + 1))
-		[ $i -le $((limit * 2)) ] || { echo "cluster.sh: no leader with a synchronous standby after ${limit} s" >&2; ctl list >&2 || true; return 1; }
+		[ "$(date +%s)" -le $until ] || { echo "cluster.sh: no leader with a synchronous standby after ${limit} s" >&2; ctl list >&2 || true; return 1; }
 		sleep 0.5
+	done
+}
+
+# 0 when member $1 runs as a standby on the leader's timeline.
+rejoined_now() {
+	ctl list -f json 2>/dev/null | python3 -c '
+import json, sys
+try:
+    members = json.load(sys.stdin)
+except Exception:
+    sys.exit(1)
+leader = [m for m in members if m.get("Role") == "Leader"]
+me = [m for m in members if m.get("Member") == sys.argv[1]]
+ok = leader and me and me[0].get("State") in ("running", "streaming") and me[0].get("TL") == leader[0].get("TL")
+sys.exit(0 if ok else 1)' "$1"
+}
+
+# A node back after a fault rejoins as a standby, rewound by Patroni when its history
+# forked. When it has not within S s (a primary killed mid-flight can leave a fork Patroni
+# does not rewind by itself: "requested starting point ... is not in this server's
+# history"), it is made again from the leader (patronictl reinit), as an operator would.
+rejoin() {
+	node=$1 limit=$2
+	until=$(($(date +%s) + limit))
+	while ! rejoined_now "$node"; do
+		if [ "$(date +%s)" -gt $until ]; then
+			echo "cluster.sh: $node did not rejoin within ${limit} s: reinit" >&2
+			ctl reinit --force "$scope" "$node" >"$dir/$node/reinit.log" 2>&1 || { cat "$dir/$node/reinit.log" >&2; return 1; }
+			until=$(($(date +%s) + 120))
+			while ! rejoined_now "$node"; do
+				[ "$(date +%s)" -le $until ] || { echo "cluster.sh: $node did not rejoin after reinit" >&2; ctl list >&2; return 1; }
+				sleep 1
+			done
+			return 0
+		fi
+		sleep 1
 	done
 }
 
@@ -332,6 +369,10 @@ partition)
 heal)
 	[ $# -eq 3 ] || usage
 	ip link set "$(node_link "$3")" up
+	;;
+rejoin)
+	[ $# -ge 3 ] || usage
+	rejoin "$3" "${4:-30}"
 	;;
 leader)
 	leader

@@ -105,6 +105,16 @@ static void cluster(const char *action, const char *argument, char *out, size_t 
 		snprintf(out, size, "%s", line);
 }
 
+/* The node of a fault back as a standby on the leader's timeline (reinit when Patroni did
+ * not rewind it within 30 s), and the cluster whole. */
+static void rejoin(const char *node)
+{
+	char argument[64];
+	snprintf(argument, sizeof argument, "%s 30", node);
+	cluster("rejoin", argument, NULL, 0);
+	cluster("healthy", "120", NULL, 0);
+}
+
 static void register_webhook(struct fault_game *game)
 {
 	char path[96], body[256];
@@ -284,6 +294,7 @@ START_TEST(test_no_acknowledged_move_is_lost_across_failovers)
 		inject("kill -9 postmaster", "kill-postmaster");
 		cluster("healthy", "120", NULL, 0);
 		wait_for_moves(40, "after kill -9 of the postmaster");
+		rejoin(faults[fault_count - 1].node);
 
 		inject("node lost", "kill-node");
 		char healthy[64];
@@ -292,13 +303,14 @@ START_TEST(test_no_acknowledged_move_is_lost_across_failovers)
 		wait_for_moves(40, "after the node was lost");
 		/* The lost node comes back as a standby, for the next fault. */
 		cluster("revive", faults[fault_count - 1].node, NULL, 0);
-		http_pause(2);
-		cluster("healthy", "120", NULL, 0);
+		rejoin(faults[fault_count - 1].node);
 
 		inject("switchover", "switchover");
 		snprintf(healthy, sizeof healthy, "120 %s", faults[fault_count - 1].node);
 		cluster("healthy", healthy, NULL, 0);
 		wait_for_moves(40, "after the switchover");
+		/* The old leader is a standby now; for the partition it must be on the new timeline. */
+		rejoin(faults[fault_count - 1].node);
 
 		if (!partitions)
 			continue;
@@ -309,10 +321,8 @@ START_TEST(test_no_acknowledged_move_is_lost_across_failovers)
 		/* The cut node comes back (demoted by its Patroni, rewound if it had gone ahead),
 		 * whole again for the next round. */
 		cluster("heal", faults[fault_count - 1].node, NULL, 0);
-		if (round + 1 < rounds) {
-			http_pause(2);
-			cluster("healthy", "120", NULL, 0);
-		}
+		if (round + 1 < rounds)
+			rejoin(faults[fault_count - 1].node);
 	}
 	atomic_store(&stop, 1);
 	for (int c = 0; c < CLIENTS; c++)
