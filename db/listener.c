@@ -1,5 +1,13 @@
 /*
  * listener.c - LISTEN catan_events on a dedicated libpq connection, polled with a timeout.
+ *
+ * Across a failover (README's "High availability"): the connection is lost when the
+ * primary goes (a demoted primary restarts as a standby, which ends every session; a
+ * primary cut off the network is found dead by the TCP keepalives asked for here), the
+ * next wait connects again through DATABASE_URL's host list (target_session_attrs
+ * =read-write finds the new primary; LISTEN on a standby fails and is tried again), and
+ * the caller is told (*reconnected), since notifications sent meanwhile were lost: it wakes
+ * every waiter, and each re-reads from the version it last saw (api/notify.c).
  */
 #include "db/listener.h"
 
@@ -45,7 +53,11 @@ static int connect_and_listen(struct listener *listener)
 {
 	if (listener->connection)
 		PQfinish(listener->connection);
-	listener->connection = PQconnectdb(listener->conninfo);
+	/* The caller's conninfo comes last and overrides these, as in db/store.c. */
+	const char *keywords[] = {"connect_timeout",  "keepalives",	  "keepalives_idle", "keepalives_interval",
+				  "keepalives_count", "tcp_user_timeout", "dbname",	     NULL};
+	const char *values[] = {"5", "1", "5", "2", "3", "15000", listener->conninfo, NULL};
+	listener->connection = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(listener->connection) != CONNECTION_OK)
 		return 0;
 	PGresult *result = PQexec(listener->connection, "LISTEN catan_events");

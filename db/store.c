@@ -39,6 +39,27 @@
  *
  * Errors are classified by SQLSTATE, and unique violations by constraint name: 23505 on
  * events_pkey is a lost race (STORE_CONFLICT), on idempotency_keys_pkey a used key.
+ *
+ * Following the primary (a Patroni cluster, README's "High availability"): DATABASE_URL
+ * may list several hosts with target_session_attrs=read-write, and libpq then connects to
+ * whichever is the primary. A failover shows here only as a lost connection (no SQLSTATE),
+ * or, when a connection reached a node that is a standby now, as 25006 (read-only
+ * transaction): both drop the connection, so the next attempt goes through the host list
+ * again, prepares every statement anew, and a statement that failed on the server is sent
+ * once more as above. A commit is durable only when the synchronous standby has it too:
+ * PostgreSQL answers a COMMIT whose wait for the standby was cancelled with success and a
+ * WARNING ("canceling wait for synchronous replication ... committed locally, but might
+ * not have been replicated"). The store never cancels: nothing here calls PQcancel(), every
+ * statement is its own implicit transaction, whose commit at the Sync a statement_timeout
+ * does not cover (postgres.c disables the timeout before committing; tests/db/
+ * test_failover.c found no cancel with a 50 ms timeout), and every session sets
+ * statement_timeout 0 all the same, for any explicit transaction. Should someone cancel
+ * the wait, the warning is caught by the connection's notice receiver and the write
+ * reported STORE_UNAVAILABLE, its outcome unknown, like a lost connection (the caller's
+ * expected version and idempotency key make the retry safe). Every connection also asks
+ * for synchronous_commit on when the server's default is weaker, so that a commit that
+ * returns is on the standby (the outbox workers rely on it: game/outbox.c), and for TCP
+ * keepalives, so that a primary cut off the network is found dead in seconds, not minutes.
  */
 #include "db/store_internal.h"
 
@@ -131,6 +152,19 @@ void store_set_webhook_receivers_max(int max)
 	atomic_store(&webhook_receivers_max, max < 0 ? -1 : max);
 }
 
+/* The notice receiver of every connection: a WARNING that a commit's wait for the
+ * synchronous standby was cancelled (xact.c's SyncRepWaitForLSN(); the server's messages
+ * are in English unless lc_messages says otherwise) marks the statement's result as not
+ * durable. Other notices are dropped, as libpq's default would print them to stderr. */
+static void receive_notice(void *context, const PGresult *notice)
+{
+	struct store *store = context;
+	const char *message = PQresultErrorField(notice, PG_DIAG_MESSAGE_PRIMARY);
+	const char *detail = PQresultErrorField(notice, PG_DIAG_MESSAGE_DETAIL);
+	if ((message && strstr(message, "synchronous replication")) || (detail && strstr(detail, "committed locally")))
+		store->unreplicated = 1;
+}
+
 static void disconnect(struct store *store)
 {
 	if (store->conn) {
@@ -146,8 +180,13 @@ static enum store_status connect_store(struct store *store)
 	int64_t now = monotonic_ms();
 	if (now < store->retry_at_ms)
 		return STORE_UNAVAILABLE; /* the message of the failed attempt stands */
-	const char *keywords[] = {"connect_timeout", "fallback_application_name", "dbname", NULL};
-	const char *values[] = {"5", "catan", store->conninfo, NULL};
+	/* connect_timeout is per host (libpq's floor is 2 s); the keepalives find a peer that
+	 * went silent (a partitioned primary) after about 5 + 3 x 2 s, tcp_user_timeout one
+	 * that stopped acknowledging what was sent after 15 s. */
+	const char *keywords[] = {"connect_timeout",	       "keepalives",	   "keepalives_idle",
+				  "keepalives_interval",       "keepalives_count", "tcp_user_timeout",
+				  "fallback_application_name", "dbname",	   NULL};
+	const char *values[] = {"5", "1", "5", "2", "3", "15000", "catan", store->conninfo, NULL};
 	store->conn = PQconnectdbParams(keywords, values, 1);
 	if (!store->conn)
 		abort();
@@ -155,6 +194,7 @@ static enum store_status connect_store(struct store *store)
 		store__say(store, "cannot connect to the database: %s", PQerrorMessage(store->conn));
 		goto failed;
 	}
+	PQsetNoticeReceiver(store->conn, receive_notice, store);
 	for (int area = 0; area < store->area_count; area++) {
 		for (int i = 0; i < store->areas[area]->count; i++) {
 			const struct store_statement *statement = store->areas[area]->statements[i];
@@ -176,10 +216,16 @@ static enum store_status connect_store(struct store *store)
 	 * with different keys, and in "auto" mode PostgreSQL re-plans those whose custom plans
 	 * it estimates cheaper (read_tail, the appends' functions) on every call, for the
 	 * same plan. A generic plan is made again when a table's statistics change. */
-	PGresult *generic = PQexec(store->conn, "SET plan_cache_mode = force_generic_plan");
-	int generic_ok = PQresultStatus(generic) == PGRES_COMMAND_OK;
+	/* statement_timeout 0: no commit of an explicit transaction is cancelled while it waits
+	 * for the synchronous standby (it would return success without being replicated); a weaker
+	 * synchronous_commit than on is raised to on, and remote_apply left as it is. */
+	PGresult *generic =
+		PQexec(store->conn, "SET plan_cache_mode = force_generic_plan; SET statement_timeout = 0;"
+				    " SELECT set_config('synchronous_commit', 'on', false)"
+				    " WHERE current_setting('synchronous_commit') IN ('off', 'local', 'remote_write')");
+	int generic_ok = PQresultStatus(generic) == PGRES_TUPLES_OK;
 	if (!generic_ok)
-		store__say(store, "cannot set plan_cache_mode: %s", PQresultErrorMessage(generic));
+		store__say(store, "cannot set the session's settings: %s", PQresultErrorMessage(generic));
 	PQclear(generic);
 	if (!generic_ok)
 		goto failed;
@@ -327,10 +373,11 @@ static enum store_status classify(struct store *store, const PGresult *result)
 		return STORE_CONFLICT;
 	if (strncmp(sqlstate, "22", 2) == 0 || strncmp(sqlstate, "23", 2) == 0)
 		return STORE_INVALID;
-	/* Connection exceptions, shutdown, a statement that no longer matches the schema: start
+	/* Connection exceptions, shutdown, a statement that no longer matches the schema, a
+	 * read-only answer (the node is a standby now: the host list finds the primary): start
 	 * over on a new connection. Anything else (out of resources, timeouts) leaves it. */
 	if (strncmp(sqlstate, "08", 2) == 0 || strncmp(sqlstate, "57P", 3) == 0 || strcmp(sqlstate, "0A000") == 0 ||
-	    strcmp(sqlstate, "26000") == 0)
+	    strcmp(sqlstate, "26000") == 0 || strcmp(sqlstate, "25006") == 0)
 		disconnect(store);
 	return STORE_UNAVAILABLE;
 }
@@ -344,6 +391,7 @@ static enum store_status begin_attempt(struct store *store, const struct store_s
 {
 	*out = NULL;
 	store->message[0] = '\0';
+	store->unreplicated = 0;
 	*fresh = 0;
 	if (params->count != statement->params) {
 		store__say(store, "statement %s takes %d parameters, not %d", statement->name, statement->params,
@@ -355,6 +403,18 @@ static enum store_status begin_attempt(struct store *store, const struct store_s
 		return STORE_OK;
 	*fresh = 1;
 	return connect_store(store);
+}
+
+/* A write that returned success although its commit's wait for the synchronous standby was
+ * cancelled (receive_notice()): committed on this node only, so it may be lost in a
+ * failover. Its outcome is unknown to the caller: STORE_UNAVAILABLE, and the connection is
+ * dropped (the node may be on its way out). */
+static enum store_status not_durable(struct store *store, PGresult *result)
+{
+	PQclear(result);
+	store__say(store, "the commit was not confirmed by the synchronous standby (its wait was cancelled)");
+	disconnect(store);
+	return STORE_UNAVAILABLE;
 }
 
 enum store_status store__run(struct store *store, const struct store_statement *statement, const struct params *params,
@@ -369,6 +429,8 @@ enum store_status store__run(struct store *store, const struct store_statement *
 						  params->lengths, params->formats, 1);
 		ExecStatusType state = PQresultStatus(result);
 		if (result && (state == PGRES_TUPLES_OK || state == PGRES_COMMAND_OK)) {
+			if (store->unreplicated)
+				return not_durable(store, result);
 			*out = result;
 			return STORE_OK;
 		}
@@ -441,7 +503,9 @@ static enum store_status run_and_notify_once(struct store *store, const struct s
 	int committed = read_segment(conn, &result) && result &&
 			(PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_COMMAND_OK);
 	enum store_status status;
-	if (committed) {
+	if (committed && store->unreplicated) {
+		status = not_durable(store, result);
+	} else if (committed) {
 		status = STORE_OK;
 		*out = result;
 	} else {

@@ -97,6 +97,8 @@ struct store {
 	int64_t retry_at_ms;		   /* no connection attempt before this (monotonic) */
 	struct store_notifier *notifier;   /* NULL: wake listeners in each append's own pipeline */
 	struct store_committer *committer; /* NULL: write the common append on conn */
+	int unreplicated;		   /* the current statement's commit was not confirmed by the
+					      synchronous standby (store.c's receive_notice()) */
 	char message[STORE_MESSAGE_SIZE];
 };
 

@@ -5,7 +5,12 @@ set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
 libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
-clang clang-format libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq"
+clang clang-format libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq \
+patroni etcd-server etcd-client"
+
+# patroni (3.0.2), etcd-server (3.4) and etcd-client (etcdctl) run the high-availability
+# suite (tests/ha/, scripts/ha/cluster.sh): three PostgreSQL nodes under Patroni with etcd
+# as its store, on this machine.
 
 # cairo draws the board pictures (render/) with the DejaVu fonts found through fontconfig,
 # libpng writes them as PNG;

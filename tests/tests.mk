@@ -296,6 +296,33 @@ ifeq ($(SAN),)
 TEST_RUN_EXTRA += test-backup
 endif
 
+# The high-availability suite (tests/ha/, issue 25): two servers on three PostgreSQL
+# nodes under Patroni with etcd (scripts/ha/cluster.sh, started and stopped around the
+# program by scripts/ha/run.sh; Debian's patroni, etcd-server, etcd-client, see
+# scripts/deps.sh), games and webhooks under load while the leader's postmaster is killed,
+# its node lost and a switchover made; then every acknowledged move and every announced
+# event is checked on the new primary. `make test` runs one round (about 2-3 minutes), in
+# the normal pass only; `make test-ha HA_ROUNDS=n` runs n rounds of the three faults.
+HA_TEST_SRC := $(wildcard tests/ha/test_*.c)
+HA_TESTS := $(HA_TEST_SRC:tests/%.c=$(B)/tests/%)
+
+$(HA_TESTS): $(B)/tests/ha/%: $(B)/obj/tests/ha/%.o $(FAULT_SUPPORT_OBJ) $(WEBHOOK_RECEIVER_OBJ) $(HTTP_TEST_SUPPORT_OBJ) $(GAME_LIB) $(DB_LIB) $(CODEC_LIB) $(ENGINE_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lmicrohttpd -lcurl -lcrypto $(DB_LIBS) $(CODEC_LIBS) $(CHECK_LIBS)
+
+ALL_TARGETS += $(HA_TESTS)
+
+HA_RUNS := $(HA_TESTS:%=run/%)
+HA_ROUNDS ?= 1
+$(HA_RUNS): run/%: % $(SERVER)
+	@CATAN_SERVER=$(SERVER) HA_ROUNDS=$(HA_ROUNDS) CK_TIMEOUT_MULTIPLIER=$(TEST_TIMEOUT_MULTIPLIER) \
+		$(RUN_TEST) $(TEST_TIMES) scripts/ha/run.sh $<
+test-ha: $(HA_RUNS)
+.PHONY: test-ha $(HA_RUNS)
+ifeq ($(SAN),)
+TEST_RUN_EXTRA += test-ha
+endif
+
 # The mutation check (tests/mutants.py): each listed rule break applied alone to a copy of
 # the tree under build/mutants/, the engine suites run against it; lists the breaks no suite
 # notices and fails if any. Not part of `make test` (minutes); MUTANTS="a b" picks some.
@@ -307,7 +334,7 @@ mutants:
 # Last in the file: make reads a rule's prerequisites where the rule stands, so every
 # TEST_RUN_EXTRA added above must come before it.
 # The longest programs are named first, so that `make -j` starts them first.
-test-run: $(filter test-faults test-web,$(TEST_RUN_EXTRA)) test-engine test-codec $(TEST_RUN_EXTRA)
+test-run: $(filter test-ha test-faults test-web,$(TEST_RUN_EXTRA)) test-engine test-codec $(TEST_RUN_EXTRA)
 .PHONY: test-run
 
 # What a test run took: the slowest programs and every failure (from $(TEST_TIMES)).

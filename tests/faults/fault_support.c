@@ -289,6 +289,7 @@ static void request_from(const char *source, const char *base, const char *metho
 	for (char *c = header_text.data; c && *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	out->replayed = header_text.data && strstr(header_text.data, "idempotent-replayed: true") != NULL;
+	out->retry_after = header_text.data && strstr(header_text.data, "\nretry-after: ") != NULL;
 	free(header_text.data);
 	curl_slist_free_all(list);
 	curl_easy_cleanup(curl);
@@ -356,6 +357,7 @@ int fault_game_record(struct fault_game *game, int move, const char *body)
 		ack->move = move;
 		ack->version = (long)json_integer_value(json_object_get(first, "version"));
 		snprintf(ack->type, sizeof ack->type, "%s", json_string_value(json_object_get(first, "type")));
+		ack->at = http_clock();
 	}
 	json_decref(answer);
 	return ok;
@@ -393,9 +395,12 @@ int fault_game_step(struct fault_game *game, fault_pick_url pick, void *context,
 		    answer.status == 409 || answer.status == 429) {
 			if (answer.status == 0)
 				game->transport_failures++;
-			else if (answer.status == 503)
+			else if (answer.status == 503) {
+				if (game->unavailable < FAULT_MAX_UNAVAILABLE)
+					game->unavailable_at[game->unavailable] = http_clock();
 				game->unavailable++;
-			else
+				game->unavailable_without_retry_after += !answer.retry_after;
+			} else
 				game->other_retries++;
 			fault_answer_free(&answer);
 			http_pause(0.05);

@@ -26,6 +26,7 @@
 
 #define FAULT_MAX_SERVERS 4
 #define FAULT_MAX_MOVES 4000
+#define FAULT_MAX_UNAVAILABLE 1024
 
 /* ---- A fleet of servers ---------------------------------------------------------------- */
 
@@ -69,9 +70,10 @@ void fault_haproxy_stop(struct fault_haproxy *haproxy);
 /* ---- A client that survives faults ----------------------------------------------------- */
 
 struct fault_answer {
-	long status;   /* 0: no answer (connection refused, reset, timed out) */
-	char *body;    /* "" when none; free with fault_answer_free */
-	char replayed; /* Idempotent-Replayed: true */
+	long status;	  /* 0: no answer (connection refused, reset, timed out) */
+	char *body;	  /* "" when none; free with fault_answer_free */
+	char replayed;	  /* Idempotent-Replayed: true */
+	char retry_after; /* a Retry-After header came */
 };
 
 /* One request on a new connection, at most timeout_s seconds. `headers`: NULL-terminated
@@ -93,6 +95,7 @@ struct fault_ack {
 	int move;     /* move index */
 	long version; /* the version its first event made */
 	char type[16];
+	double at; /* http_clock() when the answer came */
 };
 
 struct fault_game {
@@ -104,6 +107,10 @@ struct fault_game {
 	int ack_count;
 	/* Counters for the report. */
 	int transport_failures, unavailable, other_retries, replays_checked;
+	/* When the first FAULT_MAX_UNAVAILABLE 503s came (http_clock()), and how many 503s
+	 * had no Retry-After (tests/ha/test_ha.c). */
+	double unavailable_at[FAULT_MAX_UNAVAILABLE];
+	int unavailable_without_retry_after;
 	char failure[512]; /* the first broken promise, "" when none */
 };
 
