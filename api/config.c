@@ -115,7 +115,7 @@ int config_from_env(struct config *config)
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
-	       read_int("GROUP_COMMIT_MAX", 64, 0, 1024, &config->group_commit_max) &&
+	       read_int("GROUP_COMMIT_MAX", 0, 0, 1024, &config->group_commit_max) &&
 	       read_int("GROUP_COMMIT_CONNECTIONS", 2, 1, 16, &config->group_commit_connections) &&
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
 	       read_int("RENDER_CONCURRENCY", cpu_count(), 1, 256, &config->render_concurrency) &&
