@@ -14,6 +14,7 @@
  * webhook deliveries (outbox rows stay to be counted).
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +414,7 @@ END_TEST
 struct background_import {
 	const char *url;
 	const char *body;
-	long status;
+	atomic_long status;
 	double seconds;
 };
 
@@ -425,10 +426,51 @@ static void *import_in_background(void *context)
 	client.timeout_ms = 120000;
 	struct http_response response;
 	http_call(&client, "POST", "/v1/games/import", NULL, work->body, NULL, &response);
-	work->status = response.status;
 	work->seconds = response.seconds;
+	atomic_store(&work->status, response.status);
 	http_response_free(&response);
 	http_client_cleanup(&client);
+	return NULL;
+}
+
+#define PROBERS 4
+
+/* A second import tried again and again while the first is judged (a connection of its own
+ * each time): 503 import_busy with Retry-After, or 400 for its one-line body once the first
+ * is done. */
+struct prober {
+	const char *url;
+	struct background_import *work;
+	atomic_int *busy;
+	int tries;
+	long unexpected; /* a status other than 503 import_busy and 400 */
+	int no_retry_after;
+};
+
+static void *probe_imports(void *context)
+{
+	struct prober *prober = context;
+	while (prober->tries < 400 && !atomic_load(prober->busy) && !atomic_load(&prober->work->status)) {
+		prober->tries++;
+		struct http_client client;
+		http_client_init(&client, prober->url, 0);
+		struct http_response response;
+		http_call(&client, "POST", "/v1/games/import", NULL, "{\"events\": 1}", NULL, &response);
+		const char *code = json_string_value(json_object_get(response.json, "code"));
+		char retry[16];
+		if (response.status == 503 && code && strcmp(code, "import_busy") == 0) {
+			if (!http_response_header(&response, "Retry-After", retry, sizeof retry))
+				prober->no_retry_after = 1;
+			atomic_store(prober->busy, 1);
+		} else if (!(response.status == 400 && code && strcmp(code, "invalid_field") == 0)) {
+			prober->unexpected = response.status;
+		}
+		http_response_free(&response);
+		http_client_cleanup(&client);
+		if (prober->unexpected)
+			break;
+		http_pause(0.005);
+	}
 	return NULL;
 }
 
@@ -451,31 +493,30 @@ START_TEST(test_imports_past_import_concurrency_are_503_import_busy)
 	struct background_import work = {server.url, slow, 0, 0};
 	pthread_t thread;
 	ck_assert_int_eq(pthread_create(&thread, NULL, import_in_background, &work), 0);
-	int busy = 0, tries = 0;
-	for (int i = 0; i < 400 && !busy && !work.status; i++, tries++) {
-		/* A connection of its own each time: libmicrohttpd keeps a connection on one
-		 * thread, and the one judging the import answers nothing else meanwhile. */
-		struct http_client client;
-		http_client_init(&client, server.url, 0);
-		struct http_response response;
-		http_call(&client, "POST", "/v1/games/import", NULL, "{\"events\": 1}", NULL, &response);
-		if (response.status == 503) {
-			http_assert_problem(&response, 503, "import_busy");
-			char retry[16];
-			ck_assert_ptr_nonnull(http_response_header(&response, "Retry-After", retry, sizeof retry));
-			busy = 1;
-		} else {
-			http_assert_problem(&response, 400, "invalid_field");
-		}
-		http_response_free(&response);
-		http_client_cleanup(&client);
-		http_pause(0.005);
+	/* Probes from several threads at once: a probe's connection accepted by the server thread
+	 * that then judges the import waits for it to end (libmicrohttpd keeps a connection on
+	 * one thread), so one prober alone could miss the whole window. */
+	struct prober probers[PROBERS];
+	pthread_t probing[PROBERS];
+	atomic_int busy = 0;
+	for (int p = 0; p < PROBERS; p++) {
+		probers[p] = (struct prober){server.url, &work, &busy, 0, 0, 0};
+		ck_assert_int_eq(pthread_create(&probing[p], NULL, probe_imports, &probers[p]), 0);
 	}
 	double waited = http_clock();
 	pthread_join(thread, NULL);
-	fprintf(stderr, "import concurrency: %d tries, joined after %.2f s more; the import took %.2f s (%zu bytes)\n",
-		tries, http_clock() - waited, work.seconds, strlen(slow));
-	ck_assert_msg(work.status == 201, "the slow import: %ld", work.status);
+	int tries = 0;
+	for (int p = 0; p < PROBERS; p++) {
+		pthread_join(probing[p], NULL);
+		tries += probers[p].tries;
+		ck_assert_msg(!probers[p].unexpected, "a probe was answered %ld", probers[p].unexpected);
+		ck_assert_msg(!probers[p].no_retry_after, "a 503 import_busy without Retry-After");
+	}
+	fprintf(stderr,
+		"import concurrency: %d tries by %d probers, joined after %.2f s more; the import took %.2f s (%zu "
+		"bytes)\n",
+		tries, PROBERS, http_clock() - waited, work.seconds, strlen(slow));
+	ck_assert_msg(atomic_load(&work.status) == 201, "the slow import: %ld", atomic_load(&work.status));
 	ck_assert_msg(busy, "no import was turned away while one was judged");
 	/* Its place is given back. */
 	struct http_client client;
