@@ -425,7 +425,15 @@ static void *import_in_background(void *context)
 	http_client_init(&client, work->url, 0);
 	client.timeout_ms = 120000;
 	struct http_response response;
-	http_call(&client, "POST", "/v1/games/import", NULL, work->body, NULL, &response);
+	/* A prober's one-line import may hold the one place when this one comes: then it is
+	 * turned away too (503 import_busy) and tries again, as a client would. */
+	for (int tries = 0;; tries++) {
+		http_call(&client, "POST", "/v1/games/import", NULL, work->body, NULL, &response);
+		if (response.status != 503 || tries >= 200)
+			break;
+		http_response_free(&response);
+		http_pause(0.02);
+	}
 	work->seconds = response.seconds;
 	atomic_store(&work->status, response.status);
 	http_response_free(&response);
