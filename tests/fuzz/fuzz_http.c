@@ -146,7 +146,14 @@ static void check_headers(const char *path, char *const fields[FIELD_COUNT])
 		if (headers_if_none_match(canonical, canonical) != 1 || headers_if_none_match(weak, canonical) != 1 ||
 		    headers_if_none_match(list, canonical) != 1)
 			fail("If-None-Match does not match its own tag", canonical);
+		/* A version tag also says which version the caller knows (min_version's rule). */
+		if (headers_known_version(list) != version)
+			fail("If-None-Match's version tag is not the version it names", list);
 	}
+	/* Any text as the version an If-None-Match knows: none (-1), or a version in range. */
+	long known = headers_known_version(if_match);
+	if (known < -1 || known > 2147483647L)
+		fail("If-None-Match's known version is out of range", if_match);
 	/* Any text as If-None-Match: read without harm, and never matching an empty tag. */
 	if (headers_if_none_match(if_match, "") != 0 && !(if_match && strchr(if_match, '*')))
 		fail("If-None-Match matched an empty tag", if_match);
