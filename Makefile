@@ -98,19 +98,20 @@ LIBRARIES := $(API_LIB) $(DELIVER_LIB) $(HTTP_LIB) $(GAME_LIB) $(DB_LIB) $(RENDE
 # The programs of each pass run TEST_JOBS at a time (most wait on sockets and timers, not
 # on the CPU), each with a cluster of its own; -k runs them all before saying which failed.
 TEST_JOBS ?= 4
+# Each stage's minutes are printed as it ends and kept in build/test-stages.txt.
 test: all
-	scripts/format-check.sh
-	B=$(B) scripts/check-layers.sh
-	scripts/check-cairo-calls.sh
-	$(MAKE) lint
-	@rm -f build/test-times.txt build/asan/test-times.txt
-	$(MAKE) -k -j$(TEST_JOBS) -O test-run || { $(MAKE) --no-print-directory test-times; exit 1; }
+	@rm -f build/test-times.txt build/asan/test-times.txt build/test-stages.txt
+	scripts/timed.sh checks sh -c 'scripts/format-check.sh && B=$(B) scripts/check-layers.sh && \
+		scripts/check-cairo-calls.sh && $(MAKE) lint'
+	scripts/timed.sh normal $(MAKE) -k -j$(TEST_JOBS) -O test-run || \
+		{ $(MAKE) --no-print-directory test-times; exit 1; }
 	@$(MAKE) --no-print-directory test-times
-	$(MAKE) -k -j$(TEST_JOBS) -O B=build/asan SAN=1 test-run || \
+	scripts/timed.sh asan $(MAKE) -k -j$(TEST_JOBS) -O B=build/asan SAN=1 test-run || \
 		{ $(MAKE) --no-print-directory B=build/asan SAN=1 test-times; exit 1; }
 	@$(MAKE) --no-print-directory B=build/asan SAN=1 test-times
-	$(MAKE) test-fuzz
-	$(MAKE) test-tsan-short
+	scripts/timed.sh fuzz $(MAKE) test-fuzz
+	scripts/timed.sh tsan $(MAKE) test-tsan-short
+	@cat build/test-stages.txt
 .PHONY: test
 
 # Each folder includes only the folders below it, and no two modules are in a circle of

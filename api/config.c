@@ -52,6 +52,9 @@ int config_from_env(struct config *config)
 	config->database_url = getenv("DATABASE_URL");
 	if (config->database_url && !*config->database_url)
 		config->database_url = NULL;
+	config->database_read_url = getenv("DATABASE_READ_URL");
+	if (config->database_read_url && !*config->database_read_url)
+		config->database_read_url = NULL;
 	config->listen_address = getenv("LISTEN");
 	if (!config->listen_address || !*config->listen_address)
 		config->listen_address = "127.0.0.1";
@@ -82,6 +85,21 @@ int config_from_env(struct config *config)
 				"\"range\":\"one plain mail address\"}\n");
 		return 0;
 	}
+	config->mail_reply_domain = getenv("MAIL_REPLY_DOMAIN");
+	if (config->mail_reply_domain && !*config->mail_reply_domain)
+		config->mail_reply_domain = NULL;
+	if (config->mail_reply_domain) {
+		char address[300];
+		snprintf(address, sizeof address, "turn@%.250s", config->mail_reply_domain);
+		if (strlen(config->mail_reply_domain) > 200 || !mail_address_valid(address, why, sizeof why)) {
+			fprintf(stderr, "{\"level\":\"error\",\"msg\":\"bad setting\",\"name\":\"MAIL_REPLY_DOMAIN\","
+					"\"range\":\"a domain name\"}\n");
+			return 0;
+		}
+	}
+	config->mail_auth_servid = getenv("MAIL_AUTH_SERVID");
+	if (config->mail_auth_servid && !*config->mail_auth_servid)
+		config->mail_auth_servid = NULL;
 	config->trusted_proxies = getenv("TRUSTED_PROXIES");
 	if (config->trusted_proxies && !*config->trusted_proxies)
 		config->trusted_proxies = NULL;
@@ -110,11 +128,13 @@ int config_from_env(struct config *config)
 	       read_int("IMPORT_MAX_EVENTS", 10000, 1, 1000000, &config->import_max_events) &&
 	       read_int("IMPORT_CONCURRENCY", 2, 0, 256, &config->import_concurrency) &&
 	       read_int("AWAY_RATE_SEAT", 24, 0, 100000, &config->away_per_day) &&
+	       read_int("LOBBY_EXPIRE_S", 14 * 86400, 0, 3660 * 86400, &config->lobby_expire_s) &&
 	       read_int("MESSAGE_RATE_SEAT", 10, 0, 10000, &config->messages_per_minute) &&
 	       read_int("WEBHOOK_RECEIVERS_MAX", 20, 0, 10000, &config->webhook_receivers_max) &&
 	       read_int("ALL_BOT_GAMES", 0, 0, 1, &config->all_bot_games) &&
 	       read_int("WEBHOOK_ALLOW_PRIVATE", 0, 0, 1, &config->webhook_allow_private) &&
 	       read_int("WORKERS", 2, 0, 64, &config->workers) &&
+	       read_int("BOT_PLAYOUTS", 80, 1, 100000, &config->bot_playouts) &&
 	       read_int("GROUP_COMMIT_MAX", 0, 0, 1024, &config->group_commit_max) &&
 	       read_int("GROUP_COMMIT_CONNECTIONS", 2, 1, 16, &config->group_commit_connections) &&
 	       read_int("WEBHOOK_WORKERS", 2, 0, 64, &config->webhook_workers) &&
@@ -124,5 +144,7 @@ int config_from_env(struct config *config)
 	       read_int("MAIL_MIN_INTERVAL_S", 900, 0, 7 * 86400, &config->mail_min_interval_s) &&
 	       read_int("MAIL_CONFIRMS_PER_ADDRESS", 5, 0, 1000000, &config->mail_confirms_per_address) &&
 	       read_int("MAIL_CONFIRMS_PER_REGISTRANT", 5, 0, 1000000, &config->mail_confirms_per_registrant) &&
-	       read_int("MAIL_CONFIRM_WINDOW_S", 86400, 1, 30 * 86400, &config->mail_confirm_window_s);
+	       read_int("MAIL_CONFIRM_WINDOW_S", 86400, 1, 30 * 86400, &config->mail_confirm_window_s) &&
+	       read_int("MAIL_REPLY_EXPIRES_S", 7 * 86400, 60, 90 * 86400, &config->mail_reply_expires_s) &&
+	       read_int("MAIL_REPLY_VERSIONS", 30, 0, 10000, &config->mail_reply_versions);
 }

@@ -3,6 +3,10 @@
  * single-machine deployment wants.
  *
  *   DATABASE_URL            libpq connection string or URI (unset: libpq's PG* defaults)
+ *   DATABASE_READ_URL       unset (every read on DATABASE_URL); a connection string whose
+ *                           standby answers spectators' views, board pictures, finished
+ *                           games' exports and the lobby (target_session_attrs=prefer-standby
+ *                           unless it says otherwise; game/play_standby.c)
  *   PORT                    8080
  *   LISTEN                  127.0.0.1 (0.0.0.0 or :: to serve other hosts)
  *   THREADS                 16 (HTTP worker threads, each with its own database connection)
@@ -27,6 +31,8 @@
  *   AWAY_RATE_SEAT          24 holiday toggles (away or back) per seat per day (burst the
  *                           same; also the most seat_away and seat_back events per seat in
  *                           one import); 0 disables
+ *   LOBBY_EXPIRE_S          1209600 (14 days): a game still waiting for players this long
+ *                           after its creation expires (status expired); 0: never
  *   MESSAGE_RATE_SEAT       10 table-talk messages per seat per minute (0 disables)
  *   WEBHOOK_RECEIVERS_MAX   20 receivers at most for one event of a game (webhooks, chat
  *                           channels and mail of the game and its players; 0: no bound)
@@ -42,6 +48,8 @@
  *   PUBLIC_URL              the base URL printed at start and used in the board_url of
  *                           your_turn webhook notes (default http://LISTEN:PORT)
  *   WORKERS                 2 (threads making bot moves and expired-deadline moves)
+ *   BOT_PLAYOUTS            80 (the hard bot's playouts per decision at no load; fewer
+ *                           under load, game/worker.c)
  *   GROUP_COMMIT_MAX        64 appends (events alone) of many games at most in one statement of
  *                           the committer (db/committer.h); 0: each append on its own
  *   GROUP_COMMIT_CONNECTIONS 2 the committer's connections (statements in flight at once)
@@ -64,6 +72,16 @@
  *   MAIL_CONFIRMS_PER_REGISTRANT  5: confirmation mails one seat or player may cause per
  *                           window; 0: no bound
  *   MAIL_CONFIRM_WINDOW_S   86400: the window of those two budgets
+ *   MAIL_REPLY_DOMAIN       unset: "your turn" mails carry no reply address; set
+ *                           (play.example.org): Reply-To turn+<code>@that domain, and the
+ *                           mail lists the seat's moves as commands (deliver/mail_reply.h,
+ *                           cmd/catan_mail_in.c reads the replies)
+ *   MAIL_REPLY_EXPIRES_S    604800: how long a reply address moves for its seat
+ *   MAIL_REPLY_VERSIONS     30: how many versions past its own (in the same turn) a reply
+ *                           address still moves at
+ *   MAIL_AUTH_SERVID        unset: catan-mail-in reads no Authentication-Results; set (the
+ *                           receiving MTA's authserv-id): a reply needs that MTA's dkim=pass
+ *                           or spf=pass, and no dmarc=fail, to move
  *   CORS_ORIGINS            unset: web pages of any origin may call the API
  *                           (Access-Control-Allow-Origin: *); set: only these origins,
  *                           comma-separated (https://play.example.com,http://localhost:5173)
@@ -72,7 +90,8 @@
 #define CATAN_API_CONFIG_H
 
 struct config {
-	const char *database_url; /* NULL: libpq defaults */
+	const char *database_url;      /* NULL: libpq defaults */
+	const char *database_read_url; /* NULL: every read on database_url */
 	const char *listen_address;
 	const char *public_url; /* NULL: derived */
 	int port;
@@ -93,6 +112,7 @@ struct config {
 	int import_max_events;	     /* events at most in one import */
 	int import_concurrency;	     /* imports judged at once in this process (0: no bound) */
 	int away_per_day;	     /* holiday toggles per seat per day (0: no limit) */
+	int lobby_expire_s;	     /* a game still waiting this long after its creation expires (0: never) */
 	int messages_per_minute;     /* table-talk messages per seat per minute (0: no limit) */
 	int webhook_receivers_max;   /* receivers of one event of a game (0: no bound) */
 	const char *trusted_proxies; /* NULL: nobody's X-Forwarded-For is believed */
@@ -100,6 +120,7 @@ struct config {
 	int all_bot_games;	     /* 1: anyone may create a game without a human seat */
 	int webhook_allow_private;   /* 1: webhooks may reach private and loopback addresses */
 	int workers;
+	int bot_playouts;
 	int group_commit_max;	      /* appends per statement of the committer; 0: none */
 	int group_commit_connections; /* the committer's connections */
 	int webhook_workers;
@@ -115,6 +136,10 @@ struct config {
 	int mail_confirms_per_address;	  /* confirmation mails to one address per window (0: no bound) */
 	int mail_confirms_per_registrant; /* ... caused by one seat or player per window (0: no bound) */
 	int mail_confirm_window_s;
+	const char *mail_reply_domain; /* NULL: no reply addresses */
+	int mail_reply_expires_s;
+	int mail_reply_versions;
+	const char *mail_auth_servid; /* NULL: Authentication-Results not checked */
 };
 
 /* Read the environment into *config. Returns 0 with a message on stderr when a variable

@@ -72,6 +72,18 @@ void handle_get_seats(struct http_request *request);
  * game no longer waits (it started), or 1 with a problem queued on a store failure. */
 int handlers_respond_waiting(struct http_request *request, int64_t game_id);
 
+/* api/handlers_substitutes.c: a seat whose player left, and its substitute (issue 28). */
+void handle_release_seat(struct http_request *request);
+void handle_invite_substitute(struct http_request *request);
+/* The join of a started game: the substitute of the seat whose substitute invite has hash
+ * `invite_hash` takes it with the token `token` (hash `token_hash`), bound to `player` (0:
+ * none). 1 with the answer queued; 0 with nothing queued when no seat has that invite. */
+int handlers_join_as_substitute(struct http_request *request, int64_t game_id, const uint8_t *invite_hash,
+				const char *name, const char *token, const uint8_t *token_hash, int64_t player);
+/* The seats of a started game that need a substitute into `seats` (GET .../seats): 1, or 0
+ * with the store's problem queued. */
+int handlers_put_substitutes(struct http_request *request, int64_t game_id, json_t *seats);
+
 /* api/handlers_players.c: players across games. */
 void handle_create_player(struct http_request *request);
 void handle_get_my_games(struct http_request *request);
@@ -168,9 +180,27 @@ int handlers_authenticate_player(struct http_request *request, struct store_play
 int handlers_authenticate_player_hash(struct http_request *request, struct store_player *out,
 				      uint8_t token_hash[AUTH_HASH_SIZE]);
 
+/* api/handlers_ratings.c: a player's profile, resigning, a rematch, deleting a player. */
+void handle_get_player(struct http_request *request);
+void handle_resign(struct http_request *request);
+void handle_rematch(struct http_request *request);
+void handle_delete_player(struct http_request *request);
+
+/* api/handlers_clocks.c: a seat's quiet hours set and cleared; their JSON as the views
+ * show them ({timezone, from, to}, times "HH:MM"; a new reference). */
+void handle_put_quiet_hours(struct http_request *request);
+void handle_delete_quiet_hours(struct http_request *request);
+json_t *handlers_quiet_hours_json(const char *zone, int from_min, int to_min);
+
 /* api/handlers_holidays.c: a seat handed to the bot and taken back. */
 void handle_seat_away(struct http_request *request);
 void handle_seat_back(struct http_request *request);
+/* Answer an outcome of a seat's change (play_set_away(), play_resign()) that every such
+ * change answers alike: no such seat, a finished game, a lost race (with `version`), a
+ * stopping server, a store failure (`status`). 1 when answered; 0 for the outcomes the
+ * caller words itself (done, a bot seat, unchanged, the allowance spent, a substitute's). */
+int handlers_seat_change_failed(struct http_request *request, enum play_away outcome, long version,
+				enum store_status status);
 
 /* handlers_messages.c: table talk */
 void handle_post_message(struct http_request *request);

@@ -34,6 +34,7 @@
 #include "codec/text.h"
 #include "engine/view.h"
 #include "game/auth.h"
+#include "game/fairness.h"
 #include "game/lobby.h"
 
 _Static_assert(INPUTS_NAME_SIZE == PLAY_NAME_SIZE, "a name of inputs.h fits a game's name");
@@ -281,40 +282,6 @@ static int lobby_public(struct http_request *request, const json_t *body, int op
 	return 1;
 }
 
-/* 1 when `host` is a plausible Host header (name or address and port, nothing else). */
-static int plausible_host(const char *host)
-{
-	size_t length = host ? strlen(host) : 0;
-	if (length == 0 || length > 255)
-		return 0;
-	for (const char *c = host; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-		      strchr(".-:[]_", *c)))
-			return 0;
-	return 1;
-}
-
-/* The invite's link: PUBLIC_URL, or http://<Host>, then /#game=<id>&invite=<code>. */
-static void invite_url(struct http_request *request, const char *id, const char *code, char *out, size_t size)
-{
-	const struct config *config = service_config();
-	char base[512];
-	const char *host = http_header(request, "Host");
-	if (config && config->public_url && *config->public_url) {
-		snprintf(base, sizeof base, "%s", config->public_url);
-	} else if (plausible_host(host)) {
-		snprintf(base, sizeof base, "http://%s", host);
-	} else {
-		const char *address = config && config->listen_address ? config->listen_address : "127.0.0.1";
-		snprintf(base, sizeof base, "http://%s:%d", strcmp(address, "0.0.0.0") == 0 ? "localhost" : address,
-			 config ? config->port : 8080);
-	}
-	size_t length = strlen(base);
-	while (length > 0 && base[length - 1] == '/')
-		base[--length] = '\0';
-	snprintf(out, size, "%s/#game=%s&invite=%s", base, id, code);
-}
-
 /* Create a waiting game (game/lobby.h) and answer it: 201 with the invite and the tokens
  * of the seats taken (secrets->tokens[s]: unused for open and bot seats), or a problem. */
 static void create_waiting(struct http_request *request, const struct handlers_new_game *secrets, const int *open,
@@ -348,7 +315,7 @@ static void create_waiting(struct http_request *request, const struct handlers_n
 							   !open[s] && game->bots[s], "open", open[s], "token", token));
 	}
 	char url[1024];
-	invite_url(request, id_text, invite, url, sizeof url);
+	service_invite_url(request, id_text, invite, url, sizeof url);
 	json_t *response = json_pack("{s:s, s:i, s:s, s:s, s:b, s:{s:s, s:s}, s:o}", "id", id_text, "version", 0,
 				     "status", "waiting", "admin_token", secrets->admin_token, "public", public_game,
 				     "invite", "code", invite, "url", url, "seats", seat_list);
@@ -374,7 +341,13 @@ int handlers_new_game(struct http_request *request, const struct codec_options *
 	}
 	int ok = auth_new_token("at_", out->admin_token);
 	auth_hash(out->admin_token, strlen(out->admin_token), out->admin_hash);
-	struct play_new_game game = {options, seed, {NULL}, bots, out->token_hashes, out->admin_hash, players};
+	struct play_new_game game = {options, seed, 0, {0}, {NULL}, bots, out->token_hashes, out->admin_hash, players};
+	/* No chosen seed: provably fair (game/fairness.h), from a fresh server seed. */
+	game.fair = !has_seed;
+	if (game.fair && !fairness_new_server_seed(game.server_seed)) {
+		http_respond_problem(request, PROBLEM_INTERNAL_ERROR, "no randomness available", NULL, -1);
+		return 0;
+	}
 	for (int s = 0; s < seats && ok; s++) {
 		game.names[s] = names[s];
 		ok = auth_new_token("st_", out->tokens[s]);
@@ -410,6 +383,28 @@ void handlers_respond_created(struct http_request *request, const struct session
 	http_add_header(request, "Location", location);
 	http_add_header(request, "Cache-Control", "no-store");
 	http_respond_json(request, 201, response, version);
+}
+
+/* A rated game (options.rated): no explicit seed, no bot seat, and every seat a player's
+ * (players[i].player) or open (joined with a player token: api/handlers_lobby.c). 0 with
+ * a 400 naming options.rated queued. */
+static int ratings_seats_allowed(struct http_request *request, const struct codec_options *options,
+				 const struct new_seats *seats)
+{
+	const char *refusal = NULL;
+	if (options->has_seed)
+		refusal = "a rated game has no explicit seed: its dice are nobody's choice";
+	for (int s = 0; s < seats->count && !refusal; s++) {
+		if (seats->bots[s])
+			refusal = "a rated game has no bot seat";
+		else if (!seats->open[s] && !seats->players[s])
+			refusal = "every seat of a rated game is a player's (players[i].player) or open to "
+				  "players";
+	}
+	if (!refusal)
+		return 1;
+	http_respond_problem(request, PROBLEM_INVALID_FIELD, refusal, "options.rated", -1);
+	return 0;
 }
 
 static void create_game(struct http_request *request, int keyed);
@@ -452,6 +447,8 @@ static void create_game(struct http_request *request, int keyed)
 		return;
 	}
 	json_decref(body);
+	if (options.rated && !ratings_seats_allowed(request, &options, &seats))
+		return;
 	struct handlers_new_game secrets;
 	if (!handlers_new_game(request, &options, options.has_seed, (int64_t)options.seed, seats.names, seats.bots,
 			       seats.players, &secrets))

@@ -11,6 +11,7 @@
 #include "api/service.h"
 #include "base/clock.h"
 #include "base/xalloc.h"
+#include "codec/fairness.h"
 #include "codec/shapes.h"
 #include "engine/legal.h"
 #include "engine/view.h"
@@ -41,23 +42,64 @@ static json_t *game_json(const struct session *session)
 	if (options) {
 		json_object_set_new(options, "turn_timeout_s", json_integer(game->options.turn_timeout_s));
 		json_object_set_new(options, "on_timeout",
-				    json_string(game->options.on_timeout == CODEC_ON_TIMEOUT_BOT ? "bot" : "default"));
+				    json_string(game->options.on_timeout == CODEC_ON_TIMEOUT_BOT    ? "bot"
+						: game->options.on_timeout == CODEC_ON_TIMEOUT_SKIP ? "skip"
+												    : "default"));
 		json_object_set_new(options, "offer_wait_s", json_integer(game->options.offer_wait_s));
+		codec_options_put_bot_levels(options, &game->options);
+		if (game->options.holiday_allowance_s != CODEC_HOLIDAY_ALLOWANCE_DEFAULT_S)
+			json_object_set_new(options, "holiday_allowance_s",
+					    json_integer(game->options.holiday_allowance_s));
+		json_object_set_new(options, "substitute_after_timeouts",
+				    json_integer(game->options.substitute_after_timeouts));
+		if (game->options.time_bank_s || game->options.time_increment_s) {
+			json_object_set_new(options, "time_bank_s", json_integer(game->options.time_bank_s));
+			json_object_set_new(options, "time_increment_s", json_integer(game->options.time_increment_s));
+		}
 	}
+	struct codec_fairness fairness;
+	play_fairness_public(game, &fairness);
+	json_object_set_new(body, "fairness", codec_fairness_to_json(&fairness));
 	return body;
 }
 
+/* Each seat's clock into the view's players[] (a game with a turn clock only): what is
+ * left of its time bank (whole seconds; null without options.time_bank_s or
+ * time_increment_s) and its quiet hours (null: none). Public facts: a bank changes only
+ * with a move (the view's version and ETag change with it), quiet hours with their PUT. */
+static void put_seat_clocks(const struct session *session, const struct play_clocks *clocks, json_t *view)
+{
+	const struct codec_options *options = &session->game.options;
+	int banked = options->time_bank_s > 0 || options->time_increment_s > 0;
+	json_t *players = json_object_get(view, "players");
+	size_t index;
+	json_t *player;
+	json_array_foreach(players, index, player) if (index < GAME_MAX_SEATS)
+	{
+		json_object_set_new(player, "time_bank_s",
+				    banked ? json_integer((json_int_t)(clocks->bank_ms[index] / 1000)) : json_null());
+		json_object_set_new(player, "quiet_hours",
+				    clocks->quiet[index]
+					    ? handlers_quiet_hours_json(clocks->zone[index], clocks->from_min[index],
+									clocks->to_min[index])
+					    : json_null());
+	}
+}
+
 /* The view's `deadline` (when the current wait times out, RFC 3339 UTC, or
- * null) into `view`; 0 with the store's problem queued. */
+ * null) and the seats' clocks into `view`; 0 with the store's problem queued. */
 static int put_deadline(struct http_request *request, const struct session *session, json_t *view)
 {
-	int64_t deadline_us;
-	enum store_status status = play_deadline(&session->game, &deadline_us);
+	struct play_clocks clocks;
+	enum store_status status = play_clocks(&session->game, &clocks);
 	if (status != STORE_OK) {
 		json_decref(view);
 		service_store_error(request, status);
 		return 0;
 	}
+	int64_t deadline_us = clocks.deadline_us;
+	if (clocks.used)
+		put_seat_clocks(session, &clocks, view);
 	char text[40];
 	if (deadline_us)
 		play_format_time(deadline_us, text, sizeof text);

@@ -18,7 +18,10 @@
  * members). While the game is going on, each event is shown as the caller may see it, so a hidden
  * card or stolen resource is null and the export cannot be replayed past it; once the game
  * is finished nothing is secret any more and everyone gets the stored log unredacted, with
- * the seed, so anyone can replay a finished game and check it.
+ * the seed, so anyone can replay a finished game and check it. A provably fair game's seed is
+ * its server seed (64 hex digits), and its "fairness" (docs/fairness.md) the commitment and,
+ * once it is finished, the same seed: what `catan verify` and examples/verify_fair.py check
+ * the log against.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +29,9 @@
 
 #include "api/handlers.h"
 #include "api/service.h"
+#include "codec/fairness.h"
 #include "codec/shapes.h"
+#include "game/lobby.h"
 
 int handlers_history_at(struct http_request *request, struct session *session)
 {
@@ -69,7 +74,10 @@ void handle_export_game(struct http_request *request)
 	int32_t after = 0;
 	while (after < version) {
 		struct store_log log;
-		enum store_status status = play_read_log(game->id, after, 1000, &log);
+		/* A finished game's log is what a standby has once it has its last version. */
+		enum store_status status = finished && session.viewer == VIEW_SPECTATOR
+						   ? play_read_log_standby(game->id, after, 1000, version, &log)
+						   : play_read_log(game->id, after, 1000, &log);
 		if (status != STORE_OK) {
 			json_decref(events);
 			service_store_error(request, status);
@@ -94,17 +102,37 @@ void handle_export_game(struct http_request *request)
 	}
 	const char *names[GAME_MAX_SEATS];
 	play_names(game, names);
+	/* Who held each seat (a player's public id, issue 28): what a rated game's results are
+	 * recomputed from, with the log. */
+	int64_t seat_players[GAME_MAX_SEATS];
+	enum store_status seated = lobby_seat_players(game->id, seat_players);
+	if (seated != STORE_OK) {
+		json_decref(events);
+		service_store_error(request, seated);
+		return;
+	}
 	json_t *players = json_array();
-	for (int s = 0; s < game->state.options.seats; s++)
-		json_array_append_new(players,
-				      json_pack("{s:s, s:b}", "name", names[s] ? names[s] : "", "bot", game->bots[s]));
+	for (int s = 0; s < game->state.options.seats; s++) {
+		char player[STORE_ID_TEXT_SIZE];
+		store_format_id(seat_players[s], player);
+		json_array_append_new(players, json_pack("{s:s, s:b, s:o}", "name", names[s] ? names[s] : "", "bot",
+							 game->bots[s], "player",
+							 seat_players[s] ? json_string(player) : json_null()));
+	}
 	json_t *board = codec_board_to_json(&game->state.board, game->state.options.edition);
 	/* A decimal string: a random seed is up to 2^63-1, which a JavaScript number would round. */
-	char seed[24];
+	char seed[2 * CODEC_SERVER_SEED_SIZE + 1];
 	snprintf(seed, sizeof seed, "%lld", (long long)game->seed);
-	json_t *body = json_pack(
-		"{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}", "format", "catan-log-1", "game", game->id_text,
-		"version", (int)version, "finished", finished, "seed", finished ? json_string(seed) : json_null(),
-		"options", codec_options_to_json(&game->options), "players", players, "board", board, "events", events);
+	/* A provably fair game's seed is its server seed, in hex (revealed in "fairness" too
+	 * once it is over; docs/fairness.md). */
+	struct codec_fairness fairness;
+	play_fairness_public(game, &fairness);
+	if (game->fair)
+		codec_hex(game->server_seed, CODEC_SERVER_SEED_SIZE, seed);
+	json_t *body = json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "format", "catan-log-1", "game",
+				 game->id_text, "version", (int)version, "finished", finished, "seed",
+				 finished ? json_string(seed) : json_null(), "options",
+				 codec_options_to_json(&game->options), "players", players, "board", board, "fairness",
+				 codec_fairness_to_json(&fairness), "events", events);
 	http_respond_json(request, 200, body, (long)version);
 }

@@ -57,15 +57,15 @@ static void set_away(struct http_request *request, int away)
 		return;
 	long version;
 	enum store_status status;
-	switch (play_set_away(&session.game, seat, away, &version, &status)) {
+	enum play_away outcome = play_set_away(&session.game, seat, away, &version, &status);
+	if (handlers_seat_change_failed(request, outcome, version, status))
+		return;
+	switch (outcome) {
 	case PLAY_AWAY_DONE:
 		quotas_charge(request, QUOTAS_AWAY, key, 1);
 		http_respond_json(request, 200,
 				  json_pack("{s:i, s:b, s:i}", "seat", seat, "away", away, "version", (int)version),
 				  version);
-		return;
-	case PLAY_AWAY_NO_SEAT:
-		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
 		return;
 	case PLAY_AWAY_BOT_SEAT:
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
@@ -76,21 +76,48 @@ static void set_away(struct http_request *request, int away)
 		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
 				     away ? "the seat is away already" : "the seat is not away", NULL, -1);
 		return;
+	case PLAY_AWAY_ALLOWANCE_SPENT:
+	default:
+		http_respond_problem(request, PROBLEM_HOLIDAY_ALLOWANCE_SPENT,
+				     "the seat has been away as long as the game allows in 365 days "
+				     "(options.holiday_allowance_s): it plays its turns itself",
+				     NULL, -1);
+		return;
+	}
+}
+
+int handlers_seat_change_failed(struct http_request *request, enum play_away outcome, long version,
+				enum store_status status)
+{
+	switch (outcome) {
+	case PLAY_AWAY_NO_SEAT:
+		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
+		return 1;
 	case PLAY_AWAY_FINISHED:
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, NULL, NULL, -1);
-		return;
+		return 1;
 	case PLAY_AWAY_RACED:
 		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept moving: try again", NULL,
 				     version);
-		return;
+		return 1;
 	case PLAY_AWAY_STOPPING:
 		http_respond_problem(request, PROBLEM_SHUTTING_DOWN, NULL, NULL, -1);
-		return;
+		return 1;
 	case PLAY_AWAY_STORE_FAILED:
-	default:
 		service_store_error(request, status);
-		return;
+		return 1;
+	case PLAY_AWAY_DONE:
+	case PLAY_AWAY_BOT_SEAT:
+	case PLAY_AWAY_UNCHANGED:
+	case PLAY_AWAY_ALLOWANCE_SPENT:
+	case PLAY_AWAY_WRONG_INVITE:
+	case PLAY_AWAY_NOT_NEEDED:
+	case PLAY_AWAY_ALREADY_SEATED:
+	case PLAY_AWAY_RATED:
+		return 0;
 	}
+	service_store_error(request, status);
+	return 1;
 }
 
 void handle_seat_away(struct http_request *request)

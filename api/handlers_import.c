@@ -116,7 +116,9 @@ static void import_game(struct http_request *request)
 	    !handlers_bots_only_allowed(request, import.bots, import.seats))
 		goto done;
 	struct handlers_new_game secrets;
-	if (!handlers_new_game(request, &import.options, import.has_seed, import.seed, import.names, import.bots, NULL,
+	/* A server seed judged the log; the new game's own seed (its bots' choices) is fresh. */
+	int has_seed = import.has_seed && !import.has_server_seed;
+	if (!handlers_new_game(request, &import.options, has_seed, import.seed, import.names, import.bots, NULL,
 			       &secrets))
 		goto done;
 	struct session session;

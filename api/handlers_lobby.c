@@ -20,9 +20,12 @@
 #include "api/handlers.h"
 #include "api/service.h"
 #include "base/xalloc.h"
+#include "codec/fairness.h"
 #include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/lobby.h"
+#include "game/ratings.h"
+#include "game/substitutes.h"
 
 #define LOBBY_PAGE_DEFAULT 20
 #define CURSOR_LENGTH 33 /* "c" and two times 16 hex digits */
@@ -53,22 +56,44 @@ static json_t *waiting_json(const struct store_waiting_game *game)
 	json_t *seats = seats_json(game, &open_count);
 	json_t *options = json_loads(game->options ? game->options : "{}", 0, NULL);
 	/* No "version": the seats change while the game has none (its tag is the content's). */
-	return json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status", "waiting", "public",
-			 game->public_game, "created_at", created, "open_seats", open_count, "seats", seats, "options",
-			 options ? options : json_object());
+	json_t *view = json_pack("{s:s, s:s, s:b, s:s, s:i, s:o, s:o}", "id", id, "status",
+				 game->status == STORE_STATUS_EXPIRED ? "expired" : "waiting", "public",
+				 game->public_game, "created_at", created, "open_seats", open_count, "seats", seats,
+				 "options", options ? options : json_object());
+	struct codec_fairness fairness = {0};
+	fairness.scheme = game->fair ? EVENT_FAIRNESS_HMAC_1 : EVENT_FAIRNESS_NONE;
+	fairness.seats = game->seats;
+	memcpy(fairness.commitment, game->commitment, sizeof fairness.commitment);
+	json_object_set_new(view, "fairness", codec_commitment_to_json(&fairness));
+	if (game->status == STORE_STATUS_EXPIRED) {
+		char expired[40];
+		play_format_time(game->expired_at_us, expired, sizeof expired);
+		json_object_set_new(view, "expired_at", json_string(expired));
+	}
+	return view;
 }
 
 static int path_game(struct http_request *request, int64_t *id);
 
-/* The seats of a started game (loaded by service_open()). New reference. */
-static json_t *started_json(const struct session *session)
+/* The seats of a started game (loaded by service_open()), each with its holiday time of
+ * the last 365 days and what is left of the allowance when `used_s` (NULL: not read).
+ * New reference. */
+static json_t *started_json(const struct session *session, const int64_t *used_s, int64_t allowance_s)
 {
 	const struct game_record *game = &session->game;
 	static const char *const statuses[] = {"setup", "playing", "finished"};
 	json_t *seats = json_array();
-	for (int s = 0; s < game->state.options.seats; s++)
-		json_array_append_new(seats, json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name", game->names[s], "bot",
-						       game->bots[s], "open", 0));
+	for (int s = 0; s < game->state.options.seats; s++) {
+		json_t *seat = json_pack("{s:i, s:s, s:b, s:b}", "seat", s, "name", game->names[s], "bot",
+					 game->bots[s], "open", 0);
+		if (used_s) {
+			json_object_set_new(seat, "away", json_boolean(game->away[s]));
+			json_object_set_new(seat, "holiday_used_s", json_integer(used_s[s]));
+			json_object_set_new(seat, "holiday_left_s",
+					    json_integer(used_s[s] < allowance_s ? allowance_s - used_s[s] : 0));
+		}
+		json_array_append_new(seats, seat);
+	}
 	return json_pack("{s:s, s:s, s:i, s:i, s:o}", "id", game->id_text, "status",
 			 statuses[game_repo_status_of(&game->state)], "version", (int)game->state.version, "open_seats",
 			 0, "seats", seats);
@@ -100,7 +125,21 @@ static void respond_seats(struct http_request *request, int64_t game_id)
 	struct session session;
 	if (!service_open(request, &session))
 		return;
-	http_respond_json(request, 200, started_json(&session), (long)session.game.state.version);
+	int64_t used_s[STORE_MAX_SEATS] = {0}, allowance_s = 0;
+	int counted = 0;
+	enum store_status status = lobby_holidays(game_id, used_s, &allowance_s, &counted);
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return;
+	}
+	json_t *view = started_json(&session, counted == session.game.state.options.seats ? used_s : NULL, allowance_s);
+	if (!handlers_put_substitutes(request, game_id, json_object_get(view, "seats"))) {
+		json_decref(view);
+		return;
+	}
+	/* Tagged by the version like every read of a started game: the holiday figures are the
+	 * answer's moment's, and a revalidation (304) of the same version keeps those held. */
+	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
 
 /* The game id of the path: 1 and *id, or 0 with 404 queued. */
@@ -138,6 +177,12 @@ static int seat_outcome(struct http_request *request, const struct store_seat_re
 	case STORE_SEAT_FINISHED:
 		http_respond_problem(request, PROBLEM_GAME_FINISHED, "the game is over", NULL, -1);
 		return 0;
+	case STORE_SEAT_EXPIRED:
+		http_respond_problem(
+			request, PROBLEM_GAME_EXPIRED,
+			"nobody filled the game's seats in time (LOBBY_EXPIRE_S): it expired and will not start", NULL,
+			-1);
+		return 0;
 	case STORE_SEAT_BOTS_ONLY:
 		http_respond_problem(
 			request, PROBLEM_CREATE_KEY_REQUIRED,
@@ -159,6 +204,35 @@ static int seat_outcome(struct http_request *request, const struct store_seat_re
 				"seat", -1);
 		return 0;
 	}
+}
+
+/* 1 when waiting game `id` is not rated (options.rated: every seat a player's), or is no
+ * waiting game (the join then says why); else 0 with 403 player_token_required queued. */
+static int rated_game_refuses(struct http_request *request, int64_t id, const char *detail, enum problem problem)
+{
+	struct store_waiting_game game;
+	enum store_status status = lobby_waiting(id, &game);
+	if (status == STORE_NOT_FOUND)
+		return 0;
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 1;
+	}
+	json_t *options = json_loads(game.options ? game.options : "{}", 0, NULL);
+	int rated = options && json_is_true(json_object_get(options, "rated"));
+	json_decref(options);
+	store_waiting_game_free(&game);
+	if (rated)
+		http_respond_problem(request, problem, detail, NULL, -1);
+	return rated;
+}
+
+static int anonymous_may_join(struct http_request *request, int64_t id)
+{
+	return !rated_game_refuses(request, id,
+				   "a rated game's seats are players': join with a player token (Authorization: "
+				   "Bearer pt_...)",
+				   PROBLEM_PLAYER_TOKEN_REQUIRED);
 }
 
 void handle_join_game(struct http_request *request)
@@ -204,6 +278,10 @@ void handle_join_game(struct http_request *request)
 			return;
 		}
 	}
+	if (!player.id && !anonymous_may_join(request, id)) {
+		json_decref(body);
+		return;
+	}
 	if (player.id && !name_value) {
 		snprintf(name, sizeof name, "%s", player.name);
 	} else if (!service_read_name(request, name_value, "name", name)) {
@@ -222,6 +300,10 @@ void handle_join_game(struct http_request *request)
 		service_store_error(request, status);
 		return;
 	}
+	/* Not the game's invite: it may be a substitute's, for a seat whose player left. */
+	if ((result.outcome == STORE_SEAT_STARTED || result.outcome == STORE_SEAT_WRONG_SECRET) &&
+	    handlers_join_as_substitute(request, id, invite_hash, name, token, token_hash, player.id))
+		return;
 	if (!seat_outcome(request, &result, 1))
 		return;
 	request->seat = result.seat;
@@ -275,6 +357,9 @@ static void change_seat(struct http_request *request, int action)
 		return;
 	uint8_t hash[AUTH_HASH_SIZE];
 	auth_hash(token, length, hash);
+	if (action == STORE_SEAT_MAKE_BOT &&
+	    rated_game_refuses(request, id, "a rated game has no bot seat", PROBLEM_SEAT_NOT_CHANGEABLE))
+		return;
 	struct store_seat_result result;
 	/* A game of bots only is for a server that admits them: the creation key gives them
 	 * at creation (api/handlers_create.c), not here, where the bearer is the admin's. */
@@ -331,9 +416,13 @@ static int parse_cursor(const char *text, int64_t *created_us, int64_t *id)
 void handle_get_lobby(struct http_request *request)
 {
 	const char *state = http_query(request, "status");
-	if (!state || strcmp(state, "waiting") != 0) {
+	/* Games in play whose seat needs a substitute (api/handlers_substitutes.c), or waiting. */
+	int substitutes = state && strcmp(state, "needs_substitute") == 0;
+	if (!state || (strcmp(state, "waiting") != 0 && !substitutes)) {
 		http_respond_problem(request, state ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD,
-				     "the lobby lists waiting games: ?status=waiting", "status", -1);
+				     "the lobby lists waiting games (?status=waiting) or games whose seat needs a "
+				     "substitute (?status=needs_substitute)",
+				     "status", -1);
 		return;
 	}
 	int limit = LOBBY_PAGE_DEFAULT;
@@ -354,17 +443,35 @@ void handle_get_lobby(struct http_request *request)
 				     "cursor", -1);
 		return;
 	}
+	/* A rating band (issue 28): the games whose seated players' mean rating is in it. */
+	double band[2] = {0, 1e9};
+	int banded = http_query(request, "rating_min") || http_query(request, "rating_max");
+	long low = http_query_integer(request, "rating_min", 0, 0, 100000);
+	if (low < 0)
+		return;
+	long high = http_query_integer(request, "rating_max", 100000, 0, 100000);
+	if (high < 0)
+		return;
+	band[0] = (double)low;
+	band[1] = (double)high;
 	struct store_waiting_game *games = xcalloc((size_t)limit, sizeof *games);
 	int count = 0;
-	enum store_status status = lobby_list(after_created, after_id, limit, games, &count);
+	enum store_status status = substitutes ? substitutes_lobby(after_created, after_id, limit, games, &count)
+				   : banded    ? ratings_lobby(after_created, after_id, limit, band, games, &count)
+					       : lobby_list(after_created, after_id, limit, games, &count);
 	if (status != STORE_OK) {
 		free(games);
 		service_store_error(request, status);
 		return;
 	}
 	json_t *list = json_array();
-	for (int i = 0; i < count; i++)
-		json_array_append_new(list, waiting_json(&games[i]));
+	for (int i = 0; i < count; i++) {
+		json_t *entry = waiting_json(&games[i]);
+		/* A game in play: its seats that need a substitute are the open ones. */
+		if (substitutes)
+			json_object_set_new(entry, "status", json_string("needs_substitute"));
+		json_array_append_new(list, entry);
+	}
 	json_t *next = json_null();
 	if (count == limit) {
 		char text[CURSOR_LENGTH + 1], id[STORE_ID_TEXT_SIZE];

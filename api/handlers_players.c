@@ -145,6 +145,8 @@ static void summarise(const struct store_player_game *row, struct my_game *out)
 	out->last_change_us = row->last_event_at_us ? row->last_event_at_us : row->created_at_us;
 	if (row->seat.status == STORE_STATUS_WAITING)
 		out->status = "waiting";
+	else if (row->seat.status == STORE_STATUS_EXPIRED)
+		out->status = "expired"; /* no events: nothing to read */
 }
 
 /* The rest of a started game (its status, version and whom it waits for) from the game

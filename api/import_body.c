@@ -3,7 +3,7 @@
  *
  * The body is an export: `events` (log entries, or bare events as `catan replay` reads
  * them), and optionally `seed` (a decimal string or an integer), `options` (only the
- * service's own are taken from it: turn_timeout_s, on_timeout and offer_wait_s; the game's
+ * service's own are taken from it: turn_timeout_s, on_timeout, offer_wait_s, bot_level and bot_levels; the game's
  * options are those of the log's game_created event), `players` (names and bot flags) and the export's
  * other members (format, game, version, finished, board), which are ignored. A redacted
  * event (a hidden card or stolen resource, null) cannot be read and is refused, like any
@@ -27,6 +27,7 @@
 #include "base/xalloc.h"
 #include "codec/log.h"
 #include "codec/text.h"
+#include "game/fairness.h"
 #include "game/play.h"
 
 static const char *const envelope[] = {"version", "created_at", "origin"};
@@ -54,7 +55,7 @@ static int refuse_event(struct problem_refusal *error, int index, const char *re
 static int known_members(const json_t *body, struct problem_refusal *error)
 {
 	static const char *const members[] = {"format",	 "game",    "version", "finished", "seed",
-					      "options", "players", "board",   "events"};
+					      "options", "players", "board",   "events",   "fairness"};
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)body, key, value)
@@ -77,6 +78,8 @@ static int origin_of(const json_t *entry)
 		return STORE_ORIGIN_BOT;
 	if (origin && strcmp(origin, "timeout") == 0)
 		return STORE_ORIGIN_TIMEOUT;
+	if (origin && strcmp(origin, "mail") == 0)
+		return STORE_ORIGIN_MAIL;
 	return STORE_ORIGIN_PLAYER;
 }
 
@@ -91,6 +94,13 @@ static int read_seed(const json_t *value, struct import_body *out, struct proble
 		return 1;
 	}
 	const char *text = json_string_value(value);
+	if (text && strlen(text) == 2 * CODEC_SERVER_SEED_SIZE) {
+		/* A provably fair game's revealed server seed (docs/fairness.md). */
+		out->has_server_seed = codec_hex_read(text, out->server_seed, CODEC_SERVER_SEED_SIZE);
+		out->has_seed = out->has_server_seed;
+		if (out->has_seed)
+			return 1;
+	}
 	if (text && *text && strlen(text) <= 19 && strspn(text, "0123456789") == strlen(text)) {
 		unsigned long long parsed = strtoull(text, NULL, 10);
 		if (parsed <= (unsigned long long)INT64_MAX) {
@@ -100,7 +110,19 @@ static int read_seed(const json_t *value, struct import_body *out, struct proble
 		}
 	}
 	return refuse(error, PROBLEM_INVALID_FIELD, "seed",
-		      "seed is a decimal string (or integer) of 0..2^63-1, or null");
+		      "seed is a decimal string (or integer) of 0..2^63-1, a provably fair game's server seed "
+		      "(64 hex digits), or null");
+}
+
+/* The exported game's id: a provably fair game's outcomes derive from it (absent: 0). */
+static int read_game_id(const json_t *value, struct import_body *out, struct problem_refusal *error)
+{
+	out->game_id = 0;
+	if (!value || json_is_null(value))
+		return 1;
+	if (json_is_string(value) && store_parse_id(json_string_value(value), &out->game_id))
+		return 1;
+	return refuse(error, PROBLEM_INVALID_FIELD, "game", "game is the exported game's id (16 hex digits), or null");
 }
 
 /* The events of the list and each entry's origin, into out->events and out->entry_origins. */
@@ -141,7 +163,7 @@ static int read_options(const json_t *given, struct import_body *out, struct pro
 	if (given && !json_is_object(given) && !json_is_null(given))
 		return refuse(error, PROBLEM_INVALID_FIELD, "options", "options is an object");
 	json_t *service_options = json_object();
-	static const char *const own[] = {"turn_timeout_s", "on_timeout", "offer_wait_s"};
+	static const char *const own[] = {"turn_timeout_s", "on_timeout", "offer_wait_s", "bot_level", "bot_levels"};
 	for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
 		if (json_object_get(given, own[k]))
 			json_object_set(service_options, own[k], json_object_get(given, own[k]));
@@ -191,11 +213,14 @@ static int read_players(const json_t *players, struct import_body *out, struct p
 		json_t *value;
 		json_object_foreach((json_t *)player, key, value)
 		{
-			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0) {
+			/* `player` (an export's player id, issue 28) is read by nobody: an imported
+			 * seat belongs to no player. */
+			if (strcmp(key, "name") != 0 && strcmp(key, "bot") != 0 && strcmp(key, "player") != 0) {
 				char quoted[64];
 				snprintf(error->field_text, sizeof error->field_text, "players[%d].%s", s,
 					 text_quote(quoted, sizeof quoted, key, 16));
-				return refuse_own_field(error, PROBLEM_UNKNOWN_FIELD, "a player has only name and bot");
+				return refuse_own_field(error, PROBLEM_UNKNOWN_FIELD,
+							"a player has only name, bot and player");
 			}
 		}
 		json_t *name = json_object_get(player, "name");
@@ -220,8 +245,16 @@ static int judge(struct import_body *out, struct problem_refusal *error)
 	out->groups = xcalloc((size_t)out->count, sizeof *out->groups);
 	out->final = xmalloc(sizeof *out->final);
 	struct import_refusal refusal;
-	if (!import_verify(out->events, out->count, out->has_seed, (uint64_t)out->seed, out->groups, &out->group_count,
-			   out->final, &refusal))
+	struct fairness fairness;
+	memset(&fairness, 0, sizeof fairness);
+	fairness.scheme = out->has_server_seed ? EVENT_FAIRNESS_HMAC_1 : EVENT_FAIRNESS_NONE;
+	fairness.legacy_seed = out->seed;
+	memcpy(fairness.server_seed, out->server_seed, sizeof fairness.server_seed);
+	fairness.game_id = out->game_id;
+	fairness.seats = out->seats;
+	fairness.seeds_from = FAIRNESS_NO_SEEDS;
+	if (!import_verify_fair(out->events, out->count, out->has_seed ? &fairness : NULL, out->groups,
+				&out->group_count, out->final, &refusal))
 		return refuse_event(error, refusal.index, refusal.reason);
 	out->group_origins = xcalloc((size_t)out->group_count, sizeof *out->group_origins);
 	for (int g = 0; g < out->group_count; g++)
@@ -234,6 +267,7 @@ int import_body_read(const json_t *body, struct import_body *out, struct problem
 	memset(out, 0, sizeof *out);
 	memset(error, 0, sizeof *error);
 	if (!known_members(body, error) || !read_seed(json_object_get(body, "seed"), out, error) ||
+	    !read_game_id(json_object_get(body, "game"), out, error) ||
 	    !read_events(json_object_get(body, "events"), out, error))
 		return 0;
 	if (out->events[0].type != EVENT_GAME_CREATED)

@@ -21,6 +21,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "codec/fairness.h"
 #include "codec/options.h"
 #include "engine/event.h"
 #include "engine/game.h"
@@ -35,6 +36,11 @@ struct import_body {
 	int count;
 	int64_t seed; /* with has_seed */
 	int has_seed;
+	/* A provably fair game's revealed server seed (has_seed too) and the exported game's id
+	 * (docs/fairness.md): the import is judged with them. */
+	int has_server_seed;
+	uint8_t server_seed[CODEC_SERVER_SEED_SIZE];
+	int64_t game_id;
 	struct codec_options options; /* the log's game options and the export's own */
 	int seats;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/quiet.h"
+#include "game/zones.h"
 #include "codec/text.h"
 #include "game/messages.h"
 
@@ -97,17 +99,53 @@ int inputs_message(const json_t *body, const char **text, struct problem_refusal
 	return 1;
 }
 
-int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat, struct problem_refusal *refusal)
+/* The path's :seat (may be NULL), a seat of a game of `seats` seats. */
+static int read_seat(const char *seat_text, int seats, int *seat, struct problem_refusal *refusal)
 {
-	static const char *const members[] = {NULL};
-	if (!inputs_known_members(body, members, "away takes no body (or {})", refusal))
-		return 0;
 	char *end = NULL;
 	long value = seat_text ? strtol(seat_text, &end, 10) : -1;
 	if (!seat_text || !*seat_text || *end || value < 0 || value >= seats)
 		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "seat",
 				      "seat is a seat number of the game, 0 to %d", seats - 1);
 	*seat = (int)value;
+	return 1;
+}
+
+int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat, struct problem_refusal *refusal)
+{
+	static const char *const members[] = {NULL};
+	return inputs_known_members(body, members, "away takes no body (or {})", refusal) &&
+	       read_seat(seat_text, seats, seat, refusal);
+}
+
+/* A quiet hours member, "HH:MM": its minutes after midnight, or -1 with *refusal. */
+static int quiet_time(const json_t *body, const char *member, struct problem_refusal *refusal)
+{
+	const json_t *value = json_object_get(body, member);
+	int minutes = json_is_string(value) ? quiet_parse_time(json_string_value(value)) : -1;
+	if (minutes < 0)
+		problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, member,
+			       "%s is a local time of day, \"HH:MM\" from 00:00 to 23:59", member);
+	return minutes;
+}
+
+int inputs_quiet_hours(const json_t *body, const char *seat_text, int seats, int *seat, const char **zone,
+		       int *from_min, int *to_min, struct problem_refusal *refusal)
+{
+	static const char *const members[] = {"timezone", "from", "to", NULL};
+	if (!inputs_known_members(body, members, "quiet hours are a timezone, from and to", refusal) ||
+	    !read_seat(seat_text, seats, seat, refusal))
+		return 0;
+	const json_t *name = json_object_get(body, "timezone");
+	if (!json_is_string(name) || !zones_load(json_string_value(name)))
+		return problem_refuse(refusal, name ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "timezone",
+				      "timezone is a name of the tz database, such as \"Europe/Berlin\"");
+	if ((*from_min = quiet_time(body, "from", refusal)) < 0 || (*to_min = quiet_time(body, "to", refusal)) < 0)
+		return 0;
+	if (*from_min == *to_min)
+		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "to",
+				      "quiet hours end at another time than they begin (to differs from from)");
+	*zone = json_string_value(name);
 	return 1;
 }
 

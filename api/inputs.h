@@ -49,6 +49,13 @@ int inputs_message(const json_t *body, const char **text, struct problem_refusal
  * 400 (unknown_field, or invalid_field naming `seat`). */
 int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat, struct problem_refusal *refusal);
 
+/* PUT .../seats/{seat}/quiet_hours {timezone, from, to}: `seat_text` as inputs_away(),
+ * timezone a tz database name the server has (base/zone.h), from and to "HH:MM" of
+ * different minutes: 1 with *seat, *zone (borrowed from body), *from_min and *to_min; else
+ * 0 with 400 (unknown_field, missing_field or invalid_field naming the member). */
+int inputs_quiet_hours(const json_t *body, const char *seat_text, int seats, int *seat, const char **zone,
+		       int *from_min, int *to_min, struct problem_refusal *refusal);
+
 /* POST .../join {invite, name}: the members and the invite (a string of 1..128 bytes):
  * 1 with *invite and *name (the name member, NULL when absent: its check,
  * inputs_name(), comes once the caller knows whether a player's name stands in for it),

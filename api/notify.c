@@ -171,6 +171,15 @@ int notify_fresh(int64_t game_id, int32_t version)
 	return fresh;
 }
 
+int32_t notify_heard(int64_t game_id)
+{
+	pthread_mutex_lock(&registry_lock);
+	const struct version_slot *slot = &versions[slot_of(game_id)];
+	int32_t version = slot->game_id == game_id ? slot->version : 0;
+	pthread_mutex_unlock(&registry_lock);
+	return version;
+}
+
 void notify_claim(int64_t game_id, int32_t version, const struct notify_ticket *ticket)
 {
 	pthread_mutex_lock(&registry_lock);

@@ -92,6 +92,10 @@ int notify_fresh(int64_t game_id, int32_t version);
  * notification since the ticket (then the next read tries again). */
 void notify_claim(int64_t game_id, int32_t version, const struct notify_ticket *ticket);
 
+/* The newest version of game_id this process heard of (its listener, its own appends),
+ * 0 when none is known (the game's slot holds another game, or nothing yet). */
+int32_t notify_heard(int64_t game_id);
+
 /* 1 while the server is stopping. */
 int notify_stopping(void);
 

@@ -76,6 +76,17 @@ static const struct route route_table[] = {
 	{HTTP_GET, "/docs/:file", handle_docs_file, ROUTE_NO_GAME, 0, 0},
 	{HTTP_GET, "/redoc", handle_docs_redirect, ROUTE_NO_GAME, 0, 0},
 	{HTTP_GET, "/swagger", handle_docs_redirect, ROUTE_NO_GAME, 0, 0},
+	/* Issue 28 (api/handlers_ratings.c), last: the probe's draws for the routes above stay as they were. */
+	{HTTP_POST, "/v1/games/:game/seats/:seat/resign", handle_resign, ROUTE_SEAT, 0, 0},
+	{HTTP_POST, "/v1/games/:game/rematch", handle_rematch, ROUTE_SEAT_OR_ADMIN, 0, 0},
+	{HTTP_DELETE, "/v1/players/me", handle_delete_player, ROUTE_NO_GAME, 0, 0},
+	{HTTP_GET, "/v1/players/:player", handle_get_player, ROUTE_NO_GAME, 0, 0},
+	/* Issue 28, substitutes (api/handlers_substitutes.c). */
+	{HTTP_POST, "/v1/games/:game/seats/:seat/release", handle_release_seat, ROUTE_SEAT, 0, 0},
+	{HTTP_POST, "/v1/games/:game/seats/:seat/substitute", handle_invite_substitute, ROUTE_SEAT_OR_ADMIN, 0, 0},
+	/* Issue 28, correspondence clocks (api/handlers_clocks.c). */
+	{HTTP_PUT, "/v1/games/:game/seats/:seat/quiet_hours", handle_put_quiet_hours, ROUTE_SEAT, 0, 0},
+	{HTTP_DELETE, "/v1/games/:game/seats/:seat/quiet_hours", handle_delete_quiet_hours, ROUTE_SEAT, 0, 0},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))

@@ -14,7 +14,10 @@
  * statement; otherwise the log's tail is read as before. A client that knows a version
  * (the version of an answer it was given, by any server: ?min_version=, or the ETag it
  * sends in If-None-Match) is never answered an older one: a copy older than that reads
- * the tail, so a write's own version, sent along, is read back through any server.
+ * the tail, so a write's own version, sent along, is read back through any server. A
+ * spectator's read (no token) may be answered by a standby (DATABASE_READ_URL,
+ * game/play_standby.c) under the same rule: only when the standby has replayed that
+ * version and every version this process heard of (load_for_spectator()).
  */
 #include "api/service.h"
 
@@ -72,6 +75,7 @@ void service_init(const struct config *config)
 	settings = config;
 	static const struct play_hooks hooks = {on_appended, on_append_conflict, on_created, on_problem};
 	play_init(config->database_url, &hooks);
+	play_set_read_url(config->database_read_url);
 	play_set_group_commit(config->group_commit_connections, config->group_commit_max);
 	play_set_unattended_pacing(!config->all_bot_games);
 }
@@ -86,8 +90,9 @@ void service_store_error(struct http_request *request, enum store_status status)
 	if (status == STORE_NOT_STARTED) {
 		http_respond_problem(
 			request, PROBLEM_GAME_NOT_STARTED,
-			"the game waits for players to join its open seats: it starts when every seat is taken", NULL,
-			0);
+			"the game has not started: it waits for players to join its open seats (it starts when every "
+			"seat is taken), or expired waiting (its view says which)",
+			NULL, 0);
 		return;
 	}
 	counters_add(COUNTERS_DATABASE_ERRORS, 1);
@@ -197,6 +202,26 @@ static enum store_status load_for_read(int64_t id, long known, struct game_recor
 	return status == STORE_OK ? catch_up(out, known, &ticket) : status;
 }
 
+/* A spectator's read (no token: nothing of it is a seat's own view): from the cache when
+ * it is current, else from a standby (DATABASE_READ_URL) when the standby has replayed at
+ * least what the client knows and what this process heard from its listener, else as any
+ * read (load_for_read(), the primary). */
+static enum store_status load_for_spectator(int64_t id, long known, struct game_record *out)
+{
+	if (play_has_standby()) {
+		if (play_cached(id, out) && (long)out->state.version >= known &&
+		    notify_fresh(id, (int32_t)out->state.version)) {
+			counters_add(COUNTERS_READS_CACHED, 1);
+			return STORE_OK;
+		}
+		int32_t heard = notify_heard(id);
+		int32_t floor = known > heard ? (int32_t)known : heard;
+		if (play_load_standby(id, floor, out) == STORE_OK)
+			return STORE_OK;
+	}
+	return load_for_read(id, known, out);
+}
+
 /* Open the request's game; `waiting` (NULL: a waiting game is 409 game_not_started) is
  * set to 1 instead, after the token, if any, was found to be the game's, when the game
  * waits for players: then session->game is not loaded. */
@@ -234,8 +259,9 @@ static int open_game(struct http_request *request, struct session *session, int 
 	long known = read ? known_version(request) : 0;
 	if (known < 0)
 		return 0;
-	enum store_status status =
-		read ? load_for_read(id, known, &session->game) : play_load(id, fresh, &session->game);
+	enum store_status status = !read	 ? play_load(id, fresh, &session->game)
+				   : bearer == 0 ? load_for_spectator(id, known, &session->game)
+						 : load_for_read(id, known, &session->game);
 	if (status == STORE_NOT_STARTED && waiting) {
 		session->game.id = id;
 		if (bearer > 0 && !authenticate(request, session, token, length))
@@ -541,4 +567,37 @@ void service_move(struct http_request *request, struct session *session, const s
 		service_store_error(request, result.store_status);
 		return;
 	}
+}
+
+/* 1 when `host` is a plausible Host header (name or address and port, nothing else). */
+static int plausible_host(const char *host)
+{
+	size_t length = host ? strlen(host) : 0;
+	if (length == 0 || length > 255)
+		return 0;
+	for (const char *c = host; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr(".-:[]_", *c)))
+			return 0;
+	return 1;
+}
+
+void service_invite_url(struct http_request *request, const char *id, const char *code, char *out, size_t size)
+{
+	const struct config *config = service_config();
+	char base[512];
+	const char *host = http_header(request, "Host");
+	if (config && config->public_url && *config->public_url) {
+		snprintf(base, sizeof base, "%s", config->public_url);
+	} else if (plausible_host(host)) {
+		snprintf(base, sizeof base, "http://%s", host);
+	} else {
+		const char *address = config && config->listen_address ? config->listen_address : "127.0.0.1";
+		snprintf(base, sizeof base, "http://%s:%d", strcmp(address, "0.0.0.0") == 0 ? "localhost" : address,
+			 config ? config->port : 8080);
+	}
+	size_t length = strlen(base);
+	while (length > 0 && base[length - 1] == '/')
+		base[--length] = '\0';
+	snprintf(out, size, "%s/#game=%s&invite=%s", base, id, code);
 }

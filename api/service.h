@@ -124,4 +124,8 @@ void service_codec_error(struct http_request *request, const struct codec_error 
 /* The store failed: answer 503 (unavailable) or 500, counting the error. */
 void service_store_error(struct http_request *request, enum store_status status);
 
+/* The link of invite `code` to game `id`: PUBLIC_URL, or http://<Host>, then
+ * /#game=<id>&invite=<code> (the code in the fragment, which browsers never send). */
+void service_invite_url(struct http_request *request, const char *id, const char *code, char *out, size_t size);
+
 #endif

@@ -37,7 +37,10 @@
 	X(READS_CACHED, "catan_game_reads_cached_total",                                                               \
 	  "Reads of a game answered from the process cache without a database statement")                              \
 	X(READS_CAUGHT_UP, "catan_game_reads_caught_up_total",                                                         \
-	  "Reads of a game that read the log's tail (the cache not known to be current)")
+	  "Reads of a game that read the log's tail (the cache not known to be current)")                              \
+	X(READS_STANDBY, "catan_reads_standby_total", "Reads answered by a hot standby (DATABASE_READ_URL)")           \
+	X(READS_STANDBY_FALLBACK, "catan_reads_standby_fallback_total",                                                \
+	  "Reads meant for the standby answered by the primary (standby behind, down or failing)")
 
 /* X(name, metric, help): gauges, which go up and down. */
 #define COUNTERS_GAUGE_TABLE(X)                                                       \
@@ -46,6 +49,13 @@
 	X(CONNECTIONS, "catan_connections", "Connections currently open")             \
 	X(BACKING_OFF, "catan_background_backing_off",                                \
 	  "Background threads whose last database call failed (waiting to retry)")
+
+/* X(name, metric, help): histograms of durations in seconds, each in the buckets of
+ * counters_bucket_bounds (cumulative, as Prometheus reads them). */
+#define COUNTERS_HISTOGRAM_TABLE(X)                                                                           \
+	X(BOT_MOVE_LATENESS, "catan_bot_move_lateness_seconds",                                               \
+	  "Seconds from a server bot's move falling due (its game's timer, or its previous move in a chain) " \
+	  "to the move stored")
 
 enum counters_counter {
 #define COUNTERS_ENUM(name, metric, help) COUNTERS_##name,
@@ -61,15 +71,31 @@ enum counters_gauge {
 		COUNTERS_GAUGE_COUNT
 };
 
+enum counters_histogram {
+#define COUNTERS_HISTOGRAM_ENUM(name, metric, help) COUNTERS_HISTOGRAM_##name,
+	COUNTERS_HISTOGRAM_TABLE(COUNTERS_HISTOGRAM_ENUM)
+#undef COUNTERS_HISTOGRAM_ENUM
+		COUNTERS_HISTOGRAM_COUNT
+};
+
+/* The histograms' upper bounds in seconds, ascending (a last bucket, +Inf, holds the rest). */
+#define COUNTERS_BUCKETS 12
+extern const double counters_bucket_bounds[COUNTERS_BUCKETS];
+
 void counters_add(enum counters_counter counter, long amount);
+/* Count one duration of `seconds` (negative counts as 0). */
+void counters_observe(enum counters_histogram histogram, double seconds);
 void counters_gauge_add(enum counters_gauge gauge, long delta);
 
 /* The value now (for tests and the render). */
 long long counters_value(enum counters_counter counter);
 long long counters_gauge_value(enum counters_gauge gauge);
+/* Observations so far, and of those the ones of at most counters_bucket_bounds[bucket]. */
+long long counters_histogram_count(enum counters_histogram histogram);
+long long counters_histogram_bucket(enum counters_histogram histogram, int bucket);
 
-/* Append every counter, then every gauge, in the Prometheus text format (HELP, TYPE and
- * the value) to `text`. */
+/* Append every counter, then every gauge, then every histogram in the Prometheus text
+ * format (HELP, TYPE and the values) to `text`. */
 void counters_render(struct xtext *text);
 
 #endif

@@ -1,10 +1,16 @@
 # Benchmarks: figures printed, never asserted.
 #
 #   make bench             the engine: random 4-player games on one core (`catan bench`)
+#   make bench-bots        the bot levels' ladders on one core (`catan ladder`): hard vs 3
+#                          medium, medium vs 3 easy, easy vs 3 random; BOT_LADDER_GAMES each
+#                          (default 400), fixed seeds; win shares with 95% intervals and
+#                          the time per decision (minutes, most of it the hard ladder)
 #   make bench-codec       bytes per stored event and dump+parse time over random games
 #   make bench-store       append throughput vs pgbench, load time by game length, bytes per
 #                          event (DATABASE_URL, or a throwaway cluster of scripts/with-postgres.sh)
 #   make bench-http        moves/s over HTTP, and a 4-bot game from creation to winner
+#   make bench-http-bots   200 games of one person and three hard bots: the person's latency
+#                          and the bots' lateness (BENCH_BOT_LOAD_GAMES, BENCH_BOT_LEVEL)
 #   make bench-http-haproxy  moves/s through HAProxy in front of 1, 2 and 3 servers
 #   make bench-render      a mid-game board picture at 1024 px, SVG and PNG (render/)
 #   make docs-board        docs/board.png, the README's picture, drawn by `catan render`
@@ -12,6 +18,12 @@
 bench: $(CATAN)
 	@$(CATAN) bench --games $${BENCH_GAMES:-20000} --players 4 --seed 1
 .PHONY: bench
+
+bench-bots: $(CATAN)
+	@$(CATAN) ladder --level hard --against medium --games $${BOT_LADDER_GAMES:-400} --seed 1
+	@$(CATAN) ladder --level medium --against easy --games $${BOT_LADDER_GAMES:-400} --seed 1
+	@$(CATAN) ladder --level easy --against random --games $${BOT_LADDER_GAMES:-400} --seed 1
+.PHONY: bench-bots
 
 # The store benchmark talks to PostgreSQL directly (pgbench-like rows) too.
 EXTRA_CFLAGS_bench := $(PQ_CFLAGS)
@@ -42,6 +54,10 @@ $(HTTP_BENCH): $(B)/obj/bench/http_bench.o $(B)/obj/bench/json_scan.o
 bench-http: $(SERVER) $(HTTP_BENCH)
 	@scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
 .PHONY: bench-http
+
+bench-http-bots: $(SERVER) $(HTTP_BENCH)
+	@BENCH_MODE=bots scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)
+.PHONY: bench-http-bots
 
 bench-http-haproxy: $(SERVER) $(HTTP_BENCH)
 	@BENCH_MODE=haproxy scripts/with-postgres.sh scripts/bench-http.sh $(SERVER) $(HTTP_BENCH)

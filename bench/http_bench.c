@@ -2,7 +2,7 @@
  * http_bench.c - the HTTP load generator of `make bench-http`.
  *
  *   http_bench BASE_URL [--games 16] [--seconds 20] [--players 4] [--seed 1] [--mode poll|bot]
- *              [--threads 1]
+ *              [--threads 1] [--humans H --bot-level easy|medium|hard]
  *
  * Plays `games` games at once through the API exactly as clients would, and prints the
  * committed moves per second, the latency of the POSTs and of the GETs (p50, p99), and its
@@ -17,6 +17,13 @@
  *         bot"): POST a move; when the answer carries the seat's next `actions`, POST one of
  *         them; otherwise GET .../actions?after=<version>&wait=60, which the server holds
  *         until the seat must act. A GET per change of seat, not per move.
+ *
+ * With `--humans H` (bot loop only) the seats from H on are the server's bots at
+ * `--bot-level` (default medium): the generator plays the first H seats of each game, and
+ * after the run it reads the server's catan_bot_move_lateness_seconds histogram
+ * (GET /metrics, before and after) and prints how late the bots' moves were stored (p50,
+ * p99: the upper bound of the bucket that holds it). The humans' POST latencies are the
+ * "moves" figures. This is the load of issue 27: many games of one person and three bots.
  *
  * Random play leaves domestic offers out (they would let a random game chatter on) and
  * completes templates: a discard takes `count` random cards of the `hand` it carries.
@@ -105,6 +112,8 @@ struct connection {
 struct load {
 	enum mode mode;
 	int players;
+	int humans;	       /* seats the generator plays: the first ones; the rest are the server's bots */
+	const char *bot_level; /* the bots' level (options.bot_level) when humans < players */
 	unsigned long long random;
 	char host[128]; /* the Host header */
 	struct sockaddr_storage address;
@@ -320,9 +329,23 @@ static void send_request(struct load *load, struct connection *connection, enum 
 
 static void create_game(struct load *load, struct connection *connection)
 {
-	char body[160];
-	int length = snprintf(body, sizeof body, "{\"seats\":%d,\"options\":{\"layout\":\"random\",\"seed\":%llu}}",
-			      load->players, next_random(&load->random) >> 11); /* seeds stay below 2^53 */
+	char body[400];
+	unsigned long long seed = next_random(&load->random) >> 11; /* seeds stay below 2^53 */
+	int length;
+	if (load->humans == load->players) {
+		length = snprintf(body, sizeof body, "{\"seats\":%d,\"options\":{\"layout\":\"random\",\"seed\":%llu}}",
+				  load->players, seed);
+	} else {
+		length = snprintf(body, sizeof body, "{\"players\":[");
+		for (int s = 0; s < load->players; s++)
+			length +=
+				snprintf(body + length, sizeof body - (size_t)length,
+					 "%s{\"name\":\"%s %d\",\"bot\":%s}", s ? "," : "",
+					 s < load->humans ? "Seat" : "Bot", s + 1, s < load->humans ? "false" : "true");
+		length += snprintf(body + length, sizeof body - (size_t)length,
+				   "],\"options\":{\"layout\":\"random\",\"seed\":%llu,\"bot_level\":\"%s\"}}", seed,
+				   load->bot_level);
+	}
 	connection->game->creating = 1;
 	send_request(load, connection, REQUEST_CREATE, "POST", NULL, -1, 0, body, (size_t)length);
 }
@@ -436,7 +459,7 @@ static void start_game(struct load *load, struct game *game, struct scan_span cr
 		get_actions(load, game->connections[0]);
 		return;
 	}
-	for (int s = 0; s < load->players; s++)
+	for (int s = 0; s < load->humans; s++)
 		if (game->connections[s]->kind == REQUEST_NONE)
 			wait_actions(load, game->connections[s], 0);
 }
@@ -454,7 +477,7 @@ static void on_created(struct load *load, struct connection *connection, int sta
 	}
 	memcpy(game->id, id.start + 1, (size_t)(id.end - id.start - 2));
 	game->id[id.end - id.start - 2] = '\0';
-	for (int s = 0; s < load->players; s++) {
+	for (int s = 0; s < load->humans; s++) {
 		if (!scan_next(seats, &cursor, NULL, &seat) || !scan_member(seat, "token", &token) ||
 		    (size_t)(token.end - token.start) >= sizeof game->tokens[s]) {
 			fail(load, connection, "create game: no token", status);
@@ -737,14 +760,70 @@ static void merge(struct load *into, const struct load *from)
 		memcpy(into->error, from->error, sizeof into->error);
 }
 
+/* The server's histogram of bot lateness, read from GET /metrics on a connection of its
+ * own (blocking; before and after the run): counts[b] of at most bounds[b] seconds, b <
+ * *buckets, the last bound +Inf. 0 when it cannot be read. */
+#define LATENESS_BUCKETS 16
+struct lateness {
+	int buckets;
+	double bounds[LATENESS_BUCKETS];
+	long long counts[LATENESS_BUCKETS];
+};
+
+static int read_lateness(const struct load *load, struct lateness *out)
+{
+	static char answer[1 << 20];
+	memset(out, 0, sizeof *out);
+	int fd = socket(load->address.ss_family, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (const struct sockaddr *)&load->address, load->address_length) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	char request[256];
+	int length = snprintf(request, sizeof request, "GET /metrics HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+			      load->host);
+	size_t used = 0;
+	ssize_t got = write(fd, request, (size_t)length) == length ? 1 : -1;
+	while (got > 0 && used < sizeof answer - 1)
+		if ((got = read(fd, answer + used, sizeof answer - 1 - used)) > 0)
+			used += (size_t)got;
+	close(fd);
+	answer[used] = '\0';
+	static const char prefix[] = "\ncatan_bot_move_lateness_seconds_bucket{le=\"";
+	for (const char *at = answer; (at = strstr(at, prefix)) != NULL && out->buckets < LATENESS_BUCKETS; at++) {
+		const char *bound = at + strlen(prefix);
+		const char *value = strstr(bound, "} ");
+		if (!value)
+			break;
+		out->bounds[out->buckets] = strncmp(bound, "+Inf", 4) == 0 ? 1e300 : atof(bound);
+		out->counts[out->buckets++] = atoll(value + 2);
+	}
+	return out->buckets > 0;
+}
+
+/* The upper bound (seconds) of the bucket holding quantile q of the moves between `before`
+ * and `after`; -1 when none were counted. */
+static double lateness_quantile(const struct lateness *before, const struct lateness *after, double q)
+{
+	long long total = after->counts[after->buckets - 1] - before->counts[after->buckets - 1];
+	if (total <= 0)
+		return -1;
+	for (int b = 0; b < after->buckets; b++)
+		if ((double)(after->counts[b] - before->counts[b]) >= q * (double)total)
+			return after->bounds[b];
+	return after->bounds[after->buckets - 1];
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: http_bench BASE_URL [--games N] [--seconds S] [--players P] [--seed S] "
-				"[--mode poll|bot] [--threads T]\n");
+				"[--mode poll|bot] [--threads T] [--humans H --bot-level easy|medium|hard]\n");
 		return 2;
 	}
-	int games = 16, players = 4, threads = 1;
+	int games = 16, players = 4, threads = 1, humans = 0;
+	const char *bot_level = "medium";
 	double seconds = 20;
 	unsigned long long seed = 1;
 	enum mode mode = MODE_POLL;
@@ -759,6 +838,12 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[i + 1], NULL, 10);
 		else if (strcmp(argv[i], "--threads") == 0)
 			threads = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--humans") == 0)
+			humans = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--bot-level") == 0 &&
+			 (strcmp(argv[i + 1], "easy") == 0 || strcmp(argv[i + 1], "medium") == 0 ||
+			  strcmp(argv[i + 1], "hard") == 0))
+			bot_level = argv[i + 1];
 		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "poll") == 0)
 			mode = MODE_POLL;
 		else if (strcmp(argv[i], "--mode") == 0 && strcmp(argv[i + 1], "bot") == 0)
@@ -768,7 +853,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (games < 1 || games > 256 || players < 3 || players > 4 || seconds <= 0 || threads < 1 || threads > 16) {
+	if (humans == 0)
+		humans = players;
+	if (games < 1 || games > 512 || players < 3 || players > 4 || seconds <= 0 || threads < 1 || threads > 16 ||
+	    humans < 1 || humans > players || (humans < players && mode != MODE_BOT)) {
 		fprintf(stderr, "http_bench: bad arguments\n");
 		return 2;
 	}
@@ -780,6 +868,8 @@ int main(int argc, char **argv)
 		struct load *load = &loads[t];
 		load->mode = mode;
 		load->players = players;
+		load->humans = humans;
+		load->bot_level = bot_level;
 		load->random = seed * 7919ULL + (unsigned long long)t * 0x632be59bd9b4e019ULL;
 		if (!parse_base(load, argv[1])) {
 			fprintf(stderr, "http_bench: cannot reach %s (an http://host:port base)\n", argv[1]);
@@ -787,15 +877,15 @@ int main(int argc, char **argv)
 		}
 		load->epoll = epoll_create1(0);
 		load->game_count = games / threads + (t < games % threads);
-		load->connection_count = mode == MODE_BOT ? load->game_count * players : load->game_count;
+		load->connection_count = mode == MODE_BOT ? load->game_count * humans : load->game_count;
 		connection_count += load->connection_count;
 		load->games = allocate((size_t)load->game_count * sizeof *load->games);
 		load->connections = allocate((size_t)load->connection_count * sizeof *load->connections);
 		for (int c = 0; c < load->connection_count; c++) {
 			struct connection *connection = &load->connections[c];
 			connection->fd = -1;
-			connection->game = &load->games[mode == MODE_BOT ? c / players : c];
-			connection->seat = mode == MODE_BOT ? c % players : 0;
+			connection->game = &load->games[mode == MODE_BOT ? c / humans : c];
+			connection->seat = mode == MODE_BOT ? c % humans : 0;
 			connection->game->connections[connection->seat] = connection;
 			connection->in = allocate(IN_CAPACITY);
 			connection->out = allocate(OUT_CAPACITY);
@@ -806,6 +896,8 @@ int main(int argc, char **argv)
 		}
 	}
 
+	struct lateness late_before, late_after;
+	int bots_timed = humans < players && read_lateness(&loads[0], &late_before);
 	struct rusage usage;
 	double user0, system0, user1, system1;
 	cpu_seconds(&usage, &user0, &system0);
@@ -844,6 +936,16 @@ int main(int argc, char **argv)
 	       "thread(s), epoll over %d keep-alive connections\n",
 	       ((user1 - user0) + (system1 - system0)) * per_move, (user1 - user0) * per_move,
 	       (system1 - system0) * per_move, threads, connection_count);
+	if (bots_timed && read_lateness(load, &late_after) && late_after.buckets == late_before.buckets) {
+		long long timed =
+			late_after.counts[late_after.buckets - 1] - late_before.counts[late_before.buckets - 1];
+		printf("bench http: %d of %d seats the server's %s bots: %lld bot moves stored, late by p50 <= %g s, "
+		       "p99 <= %g s (bucket bounds of catan_bot_move_lateness_seconds)\n",
+		       players - humans, players, bot_level, timed, lateness_quantile(&late_before, &late_after, 0.5),
+		       lateness_quantile(&late_before, &late_after, 0.99));
+	} else if (humans < players) {
+		printf("bench http: the bots' lateness could not be read from /metrics\n");
+	}
 	if (load->error[0])
 		fprintf(stderr, "http_bench: %s\n", load->error);
 	int failed = load->failures != 0;

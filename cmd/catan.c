@@ -5,7 +5,10 @@
  *   catan sim    --games N --players P --seed S [--layout beginner|random] [--trades]
  *   catan bench  --games N --players P --seed S
  *   catan bots   --games N --players P --seed S [--bots K] [--layout beginner|random]
+ *   catan ladder --level L --against L2|random ...   (cmd/ladder.c: bot levels' strength)
+ *   catan bot --level L < view-and-moves.json          (cmd/bot_cli.c: one bot move)
  *   catan replay FILE
+ *   catan verify EXPORT.json                         (cmd/verify.c: a game's dice were fair)
  *   catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]
  *                [--size PX] [--theme light|dark]
  *
@@ -29,6 +32,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd/ladder.h"
+#include "cmd/verify.h"
 #include "codec/log.h"
 #include "engine/apply.h"
 #include "engine/arena.h"
@@ -64,7 +69,10 @@ static void usage(void)
 		"usage: catan sim --games N --players P --seed S [--layout beginner|random] [--trades]\n"
 		"       catan bench --games N --players P --seed S\n"
 		"       catan bots --games N --players P --seed S [--bots K] [--layout beginner|random]\n"
+		"       catan ladder --level L --against L2|random [--games N] [--seed S] [--playouts K]\n"
+		"       catan bot --level easy|medium|hard [--seed S] [--playouts K] < game.json\n"
 		"       catan replay FILE\n"
+		"       catan verify EXPORT.json\n"
 		"       catan render FILE --out board.png|board.svg [--version N] [--labels nodes,edges,hexes]\n"
 		"                    [--size PX] [--theme light|dark]\n");
 	exit(2);
@@ -422,6 +430,21 @@ static char *read_file(const char *path, size_t *size)
 	return text;
 }
 
+static int run_verify(int argc, char **argv)
+{
+	if (argc != 3)
+		usage();
+	size_t size;
+	char *text = read_file(argv[2], &size);
+	if (!text) {
+		fprintf(stderr, "catan verify: cannot read %s: %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	int status = verify_export(text, size, stdout, stderr);
+	free(text);
+	return status;
+}
+
 static int run_replay(int argc, char **argv)
 {
 	if (argc != 3)
@@ -561,10 +584,16 @@ int main(int argc, char **argv)
 		return run_sim(argc, argv, 1);
 	if (strcmp(argv[1], "bots") == 0)
 		return run_bots(argc, argv);
+	if (strcmp(argv[1], "ladder") == 0)
+		return ladder_run(argc, argv);
+	if (strcmp(argv[1], "bot") == 0)
+		return bot_cli_run(argc, argv);
 	if (strcmp(argv[1], "replay") == 0)
 		return run_replay(argc, argv);
 	if (strcmp(argv[1], "render") == 0)
 		return run_render(argc, argv);
+	if (strcmp(argv[1], "verify") == 0)
+		return run_verify(argc, argv);
 	usage();
 	return 2;
 }

@@ -22,6 +22,8 @@
 #include "base/log.h"
 #include "db/store.h"
 #include "deliver/deliver.h"
+#include "game/lobby_expiry.h"
+#include "game/ratings.h"
 #include "game/worker.h"
 #include "http/client.h"
 #include "http/cors.h"
@@ -77,7 +79,10 @@ int main(int argc, char **argv)
 	/* at most half the HTTP threads wait for a slot to draw a picture: the rest serve the rest */
 	render_slots_configure(config.render_concurrency, config.threads / 2, config.render_wait_ms);
 	notify_start(config.database_url);
+	worker_set_bot_playouts(config.bot_playouts);
 	worker_start(config.workers);
+	lobby_expiry_start(config.lobby_expire_s);
+	ratings_start();
 	struct deliver_config delivery = {
 		.threads = config.webhook_workers,
 		.allow_private = config.webhook_allow_private,
@@ -90,6 +95,8 @@ int main(int argc, char **argv)
 		.smtp_password = config.smtp_password,
 		.mail_from = config.mail_from,
 		.mail_min_interval_s = config.mail_min_interval_s,
+		.mail_reply_domain = config.mail_reply_domain,
+		.mail_reply_expires_s = config.mail_reply_expires_s,
 	};
 	deliver_start(&delivery);
 
@@ -111,6 +118,8 @@ int main(int argc, char **argv)
 	struct MHD_Daemon *daemon = http_start(&http);
 	if (!daemon) {
 		deliver_stop();
+		lobby_expiry_stop();
+		ratings_stop();
 		worker_stop();
 		notify_stop();
 		return 1;
@@ -135,8 +144,11 @@ int main(int argc, char **argv)
 	http_quiesce(daemon);
 	notify_stop();
 	http_stop(daemon, 5.0);
+	ratings_stop();
 	worker_stop();
+	lobby_expiry_stop();
 	deliver_stop();
+	play_standby_shutdown();
 	play_shutdown();
 	render_shutdown(); /* no picture is being drawn: the HTTP threads have stopped */
 	log_event("info", "stopped", NULL);

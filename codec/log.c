@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "codec/names.h"
+#include "codec/fairness.h"
 #include "codec/options.h"
 #include "codec/reader.h"
 #include "codec/text.h"
@@ -33,6 +34,8 @@
 #define CODEC_MAX_VICTORY_POINT_CARDS 5
 
 /* ---- events ---- */
+
+#define EVENT_GAME_CREATED_ALLOWED "options board first_seat start_rolls fairness"
 
 /* Members of each event type after "type"; every one is written, so every one is required. */
 static const char *const event_members[EVENT_TYPE_COUNT] = {
@@ -62,6 +65,9 @@ static const char *const event_members[EVENT_TYPE_COUNT] = {
 	[EVENT_GAME_WON] = "seat points victory_point_cards",
 	[EVENT_SEAT_AWAY] = "seat",
 	[EVENT_SEAT_BACK] = "seat",
+	[EVENT_RESIGNED] = "seat",
+	[EVENT_SEAT_RELEASED] = "seat",
+	[EVENT_SEAT_SUBSTITUTED] = "seat",
 };
 
 static json_t *board_layout_new(const struct board_layout *board)
@@ -103,6 +109,17 @@ static json_t *start_rolls_new(const struct event_setup *setup)
 	return array;
 }
 
+/* game_created's "fairness": the scheme and the commitment (absent for no scheme). */
+static json_t *commitment_new(const struct event_setup *setup)
+{
+	char hex[2 * EVENT_COMMITMENT_SIZE + 1];
+	codec_hex(setup->commitment, EVENT_COMMITMENT_SIZE, hex);
+	json_t *object = writer_made(json_object());
+	writer_put_new(object, "scheme", writer_text_or_null(codec_fairness_name(setup->fairness)));
+	writer_put_new(object, "commitment", writer_made(json_string(hex)));
+	return object;
+}
+
 json_t *codec_event_to_json(const struct event *event, int seats)
 {
 	seats = writer_clamp_seats(seats);
@@ -114,6 +131,8 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 		writer_put_new(object, "board", board_layout_new(&event->setup.board));
 		writer_put_new(object, "first_seat", writer_id_or_null(event->setup.first_seat));
 		writer_put_new(object, "start_rolls", start_rolls_new(&event->setup));
+		if (event->setup.fairness != EVENT_FAIRNESS_NONE)
+			writer_put_new(object, "fairness", commitment_new(&event->setup));
 		break;
 	case EVENT_SETTLEMENT_BUILT:
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
@@ -206,6 +225,9 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 	case EVENT_TURN_ENDED:
 	case EVENT_SEAT_AWAY:
 	case EVENT_SEAT_BACK:
+	case EVENT_RESIGNED:
+	case EVENT_SEAT_RELEASED:
+	case EVENT_SEAT_SUBSTITUTED:
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
 		break;
 	case EVENT_GAME_WON:
@@ -284,6 +306,27 @@ static int read_start_rolls(const json_t *value, struct event_setup *setup, stru
 	return 1;
 }
 
+/* game_created's optional "fairness" (absent or null: no scheme). */
+static int read_commitment(const json_t *value, struct event_setup *setup, struct codec_error *error)
+{
+	if (!value || json_is_null(value))
+		return 1;
+	if (!json_is_object(value))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "fairness", "fairness must be an object");
+	if (!reader_check_members(value, "scheme commitment", "scheme commitment", 0, "fairness", "fairness", error))
+		return 0;
+	int scheme = codec_fairness_from_name(json_string_value(json_object_get(value, "scheme")));
+	if (scheme <= EVENT_FAIRNESS_NONE)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "fairness.scheme",
+				     "fairness.scheme must be \"catan-fair-1\"");
+	if (!codec_hex_read(json_string_value(json_object_get(value, "commitment")), setup->commitment,
+			    EVENT_COMMITMENT_SIZE))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "fairness.commitment",
+				     "fairness.commitment must be 64 hex digits (a SHA-256)");
+	setup->fairness = (uint8_t)scheme;
+	return 1;
+}
+
 static int read_game_created(const json_t *json, struct event *out, struct codec_error *error)
 {
 	struct event_setup *setup = &out->setup;
@@ -302,7 +345,8 @@ static int read_game_created(const json_t *json, struct event *out, struct codec
 	if (setup->first_seat >= setup->options.seats)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "first_seat",
 				     "first_seat must be a seat of this game");
-	return read_start_rolls(json_object_get(json, "start_rolls"), setup, error);
+	return read_start_rolls(json_object_get(json, "start_rolls"), setup, error) &&
+	       read_commitment(json_object_get(json, "fairness"), setup, error);
 }
 
 /* A per-seat array: `seats` entries when known (nonzero), else 3..4. */
@@ -429,7 +473,9 @@ static int read_event(const json_t *json, struct event *out, int seats, int enve
 	const char *members = event_members[event_type];
 	char what[48];
 	snprintf(what, sizeof what, "event %s", event_type_name(event_type));
-	if (!envelope && !reader_refuse_unknown_members(json, members, 1, "", what, error))
+	/* game_created's "fairness" is optional: logs written before it have none. */
+	const char *allowed = event_type == EVENT_GAME_CREATED ? EVENT_GAME_CREATED_ALLOWED : members;
+	if (!envelope && !reader_refuse_unknown_members(json, allowed, 1, "", what, error))
 		return 0;
 	if (!reader_require_members(json, members, "", what, error))
 		return 0;

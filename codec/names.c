@@ -21,7 +21,8 @@ static const char *const start_names[] = {"draft", "fixed"};
 static const char *const numbers_names[] = {"spiral", "random"};
 static const char *const edition_names[] = {"classic", "2025"};
 static const char *const dice_names[] = {"random", "manual"};
-static const char *const on_timeout_names[] = {"default", "bot"};
+static const char *const on_timeout_names[] = {"default", "bot", "skip"};
+static const char *const bot_level_names[] = {"easy", "medium", "hard"};
 static const char *const terrain_names[TERRAIN_COUNT] = {"hills", "forest", "pasture", "fields", "mountains", "desert"};
 static const char *const generic_harbor_name = "3:1";
 
@@ -30,7 +31,8 @@ const struct codec_names codec_start_names = NAMES(start_names, "draft, fixed");
 const struct codec_names codec_numbers_names = NAMES(numbers_names, "spiral, random");
 const struct codec_names codec_edition_names = NAMES(edition_names, "classic, 2025");
 const struct codec_names codec_dice_names = NAMES(dice_names, "random, manual");
-const struct codec_names codec_on_timeout_names = NAMES(on_timeout_names, "default, bot");
+const struct codec_names codec_on_timeout_names = NAMES(on_timeout_names, "default, bot, skip");
+const struct codec_names codec_bot_level_names = NAMES(bot_level_names, "easy, medium, hard");
 const struct codec_names codec_terrain_names =
 	NAMES(terrain_names, "hills, forest, pasture, fields, mountains, desert");
 

@@ -38,6 +38,7 @@ extern const struct codec_names codec_numbers_names;	/* enum board_numbers */
 extern const struct codec_names codec_edition_names;	/* enum game_edition */
 extern const struct codec_names codec_dice_names;	/* enum game_dice */
 extern const struct codec_names codec_on_timeout_names; /* enum codec_on_timeout */
+extern const struct codec_names codec_bot_level_names;	/* enum bot_level (engine/bot.h) */
 extern const struct codec_names codec_terrain_names;	/* enum terrain */
 
 /* The index of `name` in `names`; -1 when absent or NULL. */

@@ -8,11 +8,13 @@
  */
 #include "codec/options.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "codec/names.h"
 #include "codec/reader.h"
 #include "codec/writer.h"
+#include "engine/bot.h"
 #include "engine/rules.h"
 
 #define CODEC_MAX_TURN_TIMEOUT_S 31536000
@@ -73,6 +75,81 @@ int32_t codec_offer_wait_default(int32_t turn_timeout_s)
 	return wait > 12 * 3600 ? 12 * 3600 : wait;
 }
 
+/* bot_levels: at most one entry a seat, each a level name or null. */
+static int read_bot_levels(const json_t *value, struct codec_options *out, struct codec_error *error)
+{
+	if (!json_is_array(value) || json_array_size(value) > out->game.seats)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options.bot_levels",
+				     "bot_levels must be an array of at most %d levels (easy, medium, hard) or nulls",
+				     out->game.seats);
+	size_t index;
+	const json_t *entry;
+	json_array_foreach(value, index, entry)
+	{
+		if (json_is_null(entry))
+			continue;
+		char field[64];
+		snprintf(field, sizeof field, "options.bot_levels[%d]", (int)index);
+		uint8_t level;
+		if (!reader_name(entry, field, &codec_bot_level_names, &level, error))
+			return 0;
+		out->seat_bot_levels[index] = (uint8_t)(level + 1);
+	}
+	return 1;
+}
+
+int codec_options_bot_level(const struct codec_options *options, int seat)
+{
+	if (seat >= 0 && seat < GAME_MAX_SEATS && options->seat_bot_levels[seat] >= 1 &&
+	    options->seat_bot_levels[seat] <= BOT_LEVEL_COUNT)
+		return options->seat_bot_levels[seat] - 1;
+	return options->bot_level >= 1 && options->bot_level <= BOT_LEVEL_COUNT ? options->bot_level - 1
+										: BOT_LEVEL_DEFAULT;
+}
+
+/* bot_levels as shown back: the array, or NULL when no seat has a level of its own. */
+static json_t *bot_levels_json(const struct codec_options *options)
+{
+	int any = 0;
+	for (int s = 0; s < GAME_MAX_SEATS; s++)
+		any |= options->seat_bot_levels[s] != 0;
+	if (!any)
+		return NULL;
+	json_t *levels = json_array();
+	for (int s = 0; s < options->game.seats && s < GAME_MAX_SEATS; s++)
+		json_array_append_new(levels, options->seat_bot_levels[s]
+						      ? writer_name_or_null(&codec_bot_level_names,
+									    codec_options_bot_level(options, s))
+						      : json_null());
+	return levels;
+}
+
+void codec_options_put_bot_levels(json_t *object, const struct codec_options *options)
+{
+	json_object_set_new(object, "bot_level",
+			    writer_name_or_null(&codec_bot_level_names, codec_options_bot_level(options, -1)));
+	json_t *levels = bot_levels_json(options);
+	if (levels)
+		json_object_set_new(object, "bot_levels", levels);
+}
+
+static int stored_level(const json_t *value)
+{
+	for (int level = 0; json_is_string(value) && level < (int)codec_bot_level_names.count; level++)
+		if (strcmp(json_string_value(value), codec_bot_level_names.names[level]) == 0)
+			return level + 1;
+	return 0;
+}
+
+void codec_options_read_bot_levels(const json_t *json, struct codec_options *out)
+{
+	out->bot_level = (uint8_t)stored_level(json_object_get(json, "bot_level"));
+	memset(out->seat_bot_levels, 0, sizeof out->seat_bot_levels);
+	const json_t *levels = json_object_get(json, "bot_levels");
+	for (size_t s = 0; json_is_array(levels) && s < json_array_size(levels) && s < GAME_MAX_SEATS; s++)
+		out->seat_bot_levels[s] = (uint8_t)stored_level(json_array_get(levels, s));
+}
+
 int codec_options_from_json(const json_t *json, struct codec_options *out, struct codec_error *error)
 {
 	struct codec_error ignored;
@@ -83,6 +160,8 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	rules_default_options(&out->game);
 	out->game.seats = seats;
 	out->on_timeout = CODEC_ON_TIMEOUT_DEFAULT;
+	out->holiday_allowance_s = CODEC_HOLIDAY_ALLOWANCE_DEFAULT_S;
+	out->substitute_after_timeouts = CODEC_SUBSTITUTE_AFTER_TIMEOUTS_DEFAULT;
 	if (seats < GAME_MIN_SEATS || seats > GAME_MAX_SEATS)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "seats", "seats must be %d or %d",
 				     GAME_MIN_SEATS, GAME_MAX_SEATS);
@@ -95,7 +174,10 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 		return reader_refuse(error, CODEC_ERROR_UNKNOWN_FIELD, "options.seats",
 				     "seats is given at the top level of the body, not inside options");
 	if (!reader_check_members(
-		    json, "layout start numbers edition dice first_seat turn_timeout_s on_timeout offer_wait_s seed",
+		    json,
+		    "layout start numbers edition dice first_seat turn_timeout_s on_timeout offer_wait_s "
+		    "bot_level bot_levels holiday_allowance_s substitute_after_timeouts time_bank_s time_increment_s "
+		    "seed rated",
 		    "", 0, "options", "options", error))
 		return 0;
 	if (!codec_game_options_read(json, "options", 1, &out->game, error))
@@ -110,18 +192,56 @@ int codec_options_from_json(const json_t *json, struct codec_options *out, struc
 	if ((value = json_object_get(json, "on_timeout")) && !json_is_null(value) &&
 	    !reader_name(value, "options.on_timeout", &codec_on_timeout_names, &out->on_timeout, error))
 		return 0;
+	uint8_t level;
+	if ((value = json_object_get(json, "bot_level")) && !json_is_null(value)) {
+		if (!reader_name(value, "options.bot_level", &codec_bot_level_names, &level, error))
+			return 0;
+		out->bot_level = (uint8_t)(level + 1);
+	}
+	if ((value = json_object_get(json, "bot_levels")) && !json_is_null(value) &&
+	    !read_bot_levels(value, out, error))
+		return 0;
 	out->offer_wait_s = codec_offer_wait_default(out->turn_timeout_s);
 	if ((value = json_object_get(json, "offer_wait_s")) && !json_is_null(value)) {
 		if (!reader_integer(value, "options.offer_wait_s", 0, CODEC_MAX_OFFER_WAIT_S, &number, error))
 			return 0;
 		out->offer_wait_s = (int32_t)number;
 	}
+	if ((value = json_object_get(json, "holiday_allowance_s")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.holiday_allowance_s", 0, CODEC_MAX_HOLIDAY_ALLOWANCE_S, &number,
+				    error))
+			return 0;
+		out->holiday_allowance_s = (int32_t)number;
+	}
+	if ((value = json_object_get(json, "substitute_after_timeouts")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.substitute_after_timeouts", 0, CODEC_MAX_SUBSTITUTE_AFTER_TIMEOUTS,
+				    &number, error))
+			return 0;
+		out->substitute_after_timeouts = (int32_t)number;
+	}
+	if ((value = json_object_get(json, "time_bank_s")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.time_bank_s", 0, CODEC_MAX_TURN_TIMEOUT_S, &number, error))
+			return 0;
+		out->time_bank_s = (int32_t)number;
+	}
+	if ((value = json_object_get(json, "time_increment_s")) && !json_is_null(value)) {
+		if (!reader_integer(value, "options.time_increment_s", 0, CODEC_MAX_TURN_TIMEOUT_S, &number, error))
+			return 0;
+		out->time_increment_s = (int32_t)number;
+	}
+	if ((out->time_bank_s || out->time_increment_s) && out->turn_timeout_s == 0)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD,
+				     out->time_bank_s ? "options.time_bank_s" : "options.time_increment_s",
+				     "a time bank runs after a decision's turn_timeout_s: give turn_timeout_s too");
 	if ((value = json_object_get(json, "seed")) && !json_is_null(value)) {
 		if (!reader_integer(value, "options.seed", 0, CODEC_SEED_MAX, &number, error))
 			return 0;
 		out->has_seed = 1;
 		out->seed = (uint64_t)number;
 	}
+	if ((value = json_object_get(json, "rated")) && !json_is_null(value) &&
+	    !reader_bool(value, "options.rated", &out->rated, error))
+		return 0;
 	if (rules_check_options(&out->game) != ERROR_OK)
 		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "options",
 				     "these options do not describe a game this server plays");
@@ -134,5 +254,15 @@ json_t *codec_options_to_json(const struct codec_options *options)
 	writer_put_int(object, "turn_timeout_s", options->turn_timeout_s);
 	writer_put_new(object, "on_timeout", writer_name_or_null(&codec_on_timeout_names, options->on_timeout));
 	writer_put_int(object, "offer_wait_s", options->offer_wait_s);
+	codec_options_put_bot_levels(object, options);
+	if (options->holiday_allowance_s != CODEC_HOLIDAY_ALLOWANCE_DEFAULT_S)
+		writer_put_int(object, "holiday_allowance_s", options->holiday_allowance_s);
+	writer_put_new(object, "rated", json_boolean(options->rated));
+	if (options->substitute_after_timeouts != 0)
+		writer_put_int(object, "substitute_after_timeouts", options->substitute_after_timeouts);
+	if (options->time_bank_s || options->time_increment_s) {
+		writer_put_int(object, "time_bank_s", options->time_bank_s);
+		writer_put_int(object, "time_increment_s", options->time_increment_s);
+	}
 	return object;
 }

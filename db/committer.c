@@ -102,34 +102,27 @@ struct store_committer {
  * game's receivers: catan_receivers(), as in append_events of store_events.c), and one row
  * per item: (game_id, version, events inserted), 0 or n, never between
  * (catan_group_refuse() of 0021_group_append.sql stops the statement then). */
-#define COMMITTER_STATEMENTS(X)                                                                           \
-	X(group_append, 8,                                                                                \
-	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[],"    \
-	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                                 \
-	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                               \
-	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                        \
-	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::json FROM i"        \
-	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"         \
-	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                             \
-	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
-	  "  SELECT w.webhook_id, r.game_id, r.first, r.last, r.first"                                    \
-	  "  FROM (SELECT game_id, min(seq) AS first, max(seq) AS last FROM e GROUP BY game_id) r"        \
-	  "  CROSS JOIN LATERAL catan_receivers(r.game_id) w),"                                           \
-	  " c AS (SELECT i.game_id, i.version, i.n, count(e.seq) AS inserted"                             \
-	  "  FROM i LEFT JOIN e ON e.game_id = i.game_id AND e.seq = i.version + i.k"                     \
-	  "  GROUP BY i.game_id, i.version, i.n)"                                                         \
-	  " SELECT game_id, version, CASE WHEN inserted = 0 OR inserted = n THEN inserted::integer"       \
-	  "  ELSE catan_group_refuse(game_id, version) END FROM c")                                       \
-	/* A lone append of one event: append_event of store_events.c, as cheap as ever (a taken          \
-	 * version fails on events_pkey: STORE_CONFLICT). */                                              \
-	X(single_append, 6,                                                                               \
-	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                    \
-	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::json"      \
-	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"          \
-	  "  RETURNING seq),"                                                                             \
-	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
-	  "  SELECT w.webhook_id, $1::bigint, e.seq, e.seq, e.seq FROM catan_receivers($1::bigint) w, e)" \
-	  " SELECT count(*)::integer FROM e")
+#define COMMITTER_STATEMENTS(X)                                                                        \
+	X(group_append, 8,                                                                             \
+	  "WITH i AS (SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::integer[]," \
+	  "  $5::smallint[], $6::smallint[], $7::smallint[], $8::text[])"                              \
+	  "  AS i (game_id, version, k, n, type, actor, origin, payload)),"                            \
+	  " e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                     \
+	  "  SELECT i.game_id, i.version + i.k, i.type, i.actor, i.origin, i.payload::json FROM i"     \
+	  "  WHERE (SELECT true FROM events p WHERE p.game_id = i.game_id AND p.seq = i.version)"      \
+	  "  ON CONFLICT DO NOTHING RETURNING game_id, seq),"                                          \
+	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"     \
+	  "  SELECT w.webhook_id, r.game_id, r.first, r.last, r.first"                                 \
+	  "  FROM (SELECT game_id, min(seq) AS first, max(seq) AS last FROM e GROUP BY game_id) r"     \
+	  "  CROSS JOIN LATERAL catan_receivers(r.game_id) w),"                                        \
+	  " c AS (SELECT i.game_id, i.version, i.n, count(e.seq) AS inserted"                          \
+	  "  FROM i LEFT JOIN e ON e.game_id = i.game_id AND e.seq = i.version + i.k"                  \
+	  "  GROUP BY i.game_id, i.version, i.n)"                                                      \
+	  " SELECT game_id, version, CASE WHEN inserted = 0 OR inserted = n THEN inserted::integer"    \
+	  "  ELSE catan_group_refuse(game_id, version) END FROM c")                                    \
+	/* A lone append of one event: append_event of store_events.c, as cheap as ever (a taken       \
+	 * version fails on events_pkey: STORE_CONFLICT). */                                           \
+	X(single_append, 6, STORE_SQL_APPEND_EVENT)
 STORE_STATEMENTS(committer, COMMITTER_STATEMENTS);
 
 static int compare_pending(const void *a, const void *b)

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "base/xalloc.h"
+#include "db/store_internal.h" /* the keepalives */
 
 struct listener {
 	char *conninfo;
@@ -56,7 +57,14 @@ static int connect_and_listen(struct listener *listener)
 	/* The caller's conninfo comes last and overrides these, as in db/store.c. */
 	const char *keywords[] = {"connect_timeout",  "keepalives",	  "keepalives_idle", "keepalives_interval",
 				  "keepalives_count", "tcp_user_timeout", "dbname",	     NULL};
-	const char *values[] = {"5", "1", "5", "2", "3", "15000", listener->conninfo, NULL};
+	const char *values[] = {"5",
+				"1",
+				STORE_KEEPALIVES_IDLE,
+				STORE_KEEPALIVES_INTERVAL,
+				STORE_KEEPALIVES_COUNT,
+				STORE_TCP_USER_TIMEOUT,
+				listener->conninfo,
+				NULL};
 	listener->connection = PQconnectdbParams(keywords, values, 1);
 	if (PQstatus(listener->connection) != CONNECTION_OK)
 		return 0;

@@ -180,13 +180,31 @@ static enum store_status connect_store(struct store *store)
 	int64_t now = monotonic_ms();
 	if (now < store->retry_at_ms)
 		return STORE_UNAVAILABLE; /* the message of the failed attempt stands */
-	/* connect_timeout is per host (libpq's floor is 2 s); the keepalives find a peer that
-	 * went silent (a partitioned primary) after about 5 + 3 x 2 s, tcp_user_timeout one
-	 * that stopped acknowledging what was sent after 15 s. */
-	const char *keywords[] = {"connect_timeout",	       "keepalives",	   "keepalives_idle",
-				  "keepalives_interval",       "keepalives_count", "tcp_user_timeout",
-				  "fallback_application_name", "dbname",	   NULL};
-	const char *values[] = {"5", "1", "5", "2", "3", "15000", "catan", store->conninfo, NULL};
+	/* connect_timeout is per host (libpq's floor is 2 s); the keepalives and
+	 * tcp_user_timeout find a peer that went silent (store_internal.h). */
+	const char *keywords[] = {"connect_timeout",
+				  "keepalives",
+				  "keepalives_idle",
+				  "keepalives_interval",
+				  "keepalives_count",
+				  "tcp_user_timeout",
+				  "fallback_application_name",
+				  "target_session_attrs",
+				  "dbname",
+				  NULL};
+	/* A store of reads (store_open_for_reads()) prefers a standby and waits less for one
+	 * that does not answer: its caller falls back to the primary. */
+	const char *values[] = {store->for_reads ? "2" : "5",
+				"1",
+				STORE_KEEPALIVES_IDLE,
+				STORE_KEEPALIVES_INTERVAL,
+				STORE_KEEPALIVES_COUNT,
+				STORE_TCP_USER_TIMEOUT,
+				"catan",
+				store->for_reads ? "prefer-standby" : "any",
+				store->conninfo,
+				NULL};
+	store->on_standby = 0;
 	store->conn = PQconnectdbParams(keywords, values, 1);
 	if (!store->conn)
 		abort();
@@ -195,6 +213,8 @@ static enum store_status connect_store(struct store *store)
 		goto failed;
 	}
 	PQsetNoticeReceiver(store->conn, receive_notice, store);
+	const char *hot_standby = PQparameterStatus(store->conn, "in_hot_standby");
+	store->on_standby = hot_standby && strcmp(hot_standby, "on") == 0;
 	for (int area = 0; area < store->area_count; area++) {
 		for (int i = 0; i < store->areas[area]->count; i++) {
 			const struct store_statement *statement = store->areas[area]->statements[i];
@@ -248,7 +268,7 @@ static enum store_status connect_store(struct store *store)
 	return STORE_OK;
 failed:
 	disconnect(store);
-	store->retry_at_ms = now + STORE_RETRY_MS;
+	store->retry_at_ms = now + (store->for_reads ? STORE_READS_RETRY_MS : STORE_RETRY_MS);
 	return STORE_UNAVAILABLE;
 }
 
@@ -297,6 +317,24 @@ enum store_status store__open(const char *conninfo, const struct store_area *con
 	store->conninfo = store_strndup(conninfo ? conninfo : "", conninfo ? strlen(conninfo) : 0);
 	*out = store;
 	return connect_store(store);
+}
+
+enum store_status store__open_for_reads(const char *conninfo, const struct store_area *const *areas, int area_count,
+					struct store **out)
+{
+	struct store *store = store_alloc(sizeof *store);
+	memset(store, 0, sizeof *store);
+	store->areas = areas;
+	store->area_count = area_count;
+	store->for_reads = 1;
+	store->conninfo = store_strndup(conninfo ? conninfo : "", conninfo ? strlen(conninfo) : 0);
+	*out = store;
+	return connect_store(store);
+}
+
+int store_on_standby(const struct store *store)
+{
+	return store->conn && store->on_standby;
 }
 
 void store_close(struct store *store)

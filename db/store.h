@@ -98,6 +98,20 @@ char *store_conninfo_for_database(const char *conninfo, const char *dbname, char
  * frees it with store_close(). The schema must have been migrated (store_migrate()). */
 enum store_status store_open(const char *conninfo, struct store **out);
 
+/* Open a store for reads that a standby may answer (DATABASE_READ_URL, README's "High
+ * availability"): like store_open(), but the connection asks for
+ * target_session_attrs=prefer-standby unless `conninfo` says otherwise, waits at most 2 s
+ * per host, and after a failed attempt makes no other for STORE_READS_RETRY_MS, so that a
+ * dead or hung standby costs its callers (who fall back to the primary's store) one
+ * attempt every few seconds, not one per call. Writes on it fail on a standby: callers run
+ * only reads whose answer may be older than the primary's, and check what they got. */
+#define STORE_READS_RETRY_MS 3000
+enum store_status store_open_for_reads(const char *conninfo, struct store **out);
+
+/* 1 when the store's current connection is to a hot standby (the server reports
+ * in_hot_standby on; PostgreSQL 14 and later), 0 when it is to a primary or there is none. */
+int store_on_standby(const struct store *store);
+
 /* Close the connection and free the store. NULL is allowed. */
 void store_close(struct store *store);
 

@@ -14,3 +14,8 @@ enum store_status store_open(const char *conninfo, struct store **out)
 {
 	return store__open(conninfo, areas, (int)(sizeof areas / sizeof areas[0]), out);
 }
+
+enum store_status store_open_for_reads(const char *conninfo, struct store **out)
+{
+	return store__open_for_reads(conninfo, areas, (int)(sizeof areas / sizeof areas[0]), out);
+}

@@ -23,31 +23,23 @@
 	/* catan_bind_players() after catan_create_game() in the list: the seats exist (it fails               \
 	 * loudly if not); catan_enqueue_deliveries() after the binding: the first events reach                \
 	 * the seated players' webhooks. */                                                                    \
-	X(create_game, 17,                                                                                     \
+	X(create_game, 18,                                                                                     \
 	  "SELECT catan_create_game($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text,"                \
 	  " $6::text[], $7::boolean[], $8::bytea, $9::smallint[], $10::smallint[], $11::smallint[],"           \
 	  " $12::text[], $13::integer, $14::bytea),"                                                           \
+	  " catan_set_server_seed($1::bigint, $18::bytea),"                                                    \
 	  " catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint),"             \
 	  " catan_bind_players($1::bigint, $17::bigint[]),"                                                    \
 	  " catan_enqueue_deliveries($1::bigint, 1, cardinality($9::smallint[]))")                             \
 	/* A game that waits for players (0003_players.sql; joined in store_lobby.c). */                       \
-	X(create_waiting, 17,                                                                                  \
+	X(create_waiting, 18,                                                                                  \
 	  "SELECT catan_create_waiting_game($1::bigint, $2::bigint, $3::bytea, $4::text, $5::text[],"          \
 	  " $6::boolean[], $7::bytea, $8::boolean[], $9::boolean, $10::bytea, $11::smallint[],"                \
-	  " $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint, $17::bigint[])")      \
-	/* The common append (events only) as one plain INSERT (with the outbox rows of the                    \
-	 * game's webhooks and of its seated players' webhooks, catan_receivers() of                           \
-	 * 0006_player_webhooks.sql, usually none): it costs about what inserting the rows costs. Nothing      \
-	 * is inserted unless event $2 exists, so no gap can be made. One event (most appends)                 \
-	 * with scalar parameters, more as arrays. The result is the number of events inserted. */             \
-	X(append_event, 6,                                                                                     \
-	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                         \
-	  "  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::json"           \
-	  "  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"               \
-	  "  RETURNING seq),"                                                                                  \
-	  " o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"             \
-	  "  SELECT w.webhook_id, $1::bigint, e.seq, e.seq, e.seq FROM catan_receivers($1::bigint) w, e)"      \
-	  " SELECT count(*)::integer FROM e")                                                                  \
+	  " $12::smallint[], $13::smallint[], $14::text[], $15::smallint, $16::smallint, $17::bigint[]),"      \
+	  " catan_set_server_seed($1::bigint, $18::bytea)")                                                    \
+	/* The common append (events only): one event (most appends) with scalar parameters                    \
+	 * (STORE_SQL_APPEND_EVENT of store_internal.h), more as arrays. */                                    \
+	X(append_event, 6, STORE_SQL_APPEND_EVENT)                                                             \
 	X(append_events, 6,                                                                                    \
 	  "WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                         \
 	  "  SELECT $1::bigint, $2::integer + e.n, e.type, e.actor, e.origin, e.payload::json"                 \
@@ -61,11 +53,12 @@
 	  "  WHERE r.first IS NOT NULL)"                                                                       \
 	  " SELECT count(*)::integer FROM e")                                                                  \
 	/* With a snapshot, a status or an idempotency record: the function does it all. */                    \
-	X(append, 15,                                                                                          \
+	X(append, 17,                                                                                          \
 	  "SELECT catan_append($1::bigint, $2::integer, $3::smallint[], $4::smallint[], $5::smallint[],"       \
 	  " $6::text[], $7::smallint, $8::integer, $9::bytea, $10::text, $11::bytea, $12::smallint,"           \
 	  " $13::text), catan_set_timer($1::bigint, $2::integer + cardinality($3::smallint[]),"                \
 	  " $14::smallint, $15::bigint),"                                                                      \
+	  " catan_set_seat_bank($1::bigint, $16::smallint, $17::bigint),"                                      \
 	  " catan_enqueue_deliveries($1::bigint, $2::integer + 1, $2::integer + cardinality($3::smallint[]))") \
 	X(put_snapshot, 4,                                                                                     \
 	  "WITH e AS (SELECT seq FROM events WHERE game_id = $1::bigint AND seq = $2::integer),"               \
@@ -77,19 +70,20 @@
 	  "  RETURNING 1)"                                                                                     \
 	  " SELECT (SELECT count(*) FROM e)::integer, (SELECT count(*) FROM put)::integer")                    \
 	/* Holidays (0006_player_webhooks.sql): the seat's change, its event and                               \
-	 * the timer in one statement. */                                                                      \
+	 * the timer in one statement, within the seat's allowance (0024_correspondence.sql). */               \
 	X(seat_away, 8,                                                                                        \
-	  "SELECT outcome, version FROM catan_seat_away($1::bigint, $2::integer, $3::boolean, $4::integer,"    \
+	  "SELECT outcome, version FROM catan_seat_away_allowed($1::bigint, $2::integer, $3::boolean,"         \
+	  " $4::integer,"                                                                                      \
 	  " $5::smallint, $6::text, $7::smallint, $8::bigint)")                                                \
 	X(load, 3,                                                                                             \
 	  "WITH s AS (SELECT seq, state FROM snapshots"                                                        \
 	  "  WHERE game_id = $1::bigint AND format_version = $2::integer"                                      \
 	  "  AND octet_length(state) = $3::integer)"                                                           \
 	  " SELECT 0, g.status, g.seats, NULL::smallint, g.seed, NULL::timestamptz,"                           \
-	  "  coalesce((SELECT seq FROM s), 0), (SELECT state FROM s), NULL::text"                              \
+	  "  coalesce((SELECT seq FROM s), 0), (SELECT state FROM s), NULL::text, g.server_seed"               \
 	  " FROM games g WHERE g.id = $1::bigint"                                                              \
 	  " UNION ALL"                                                                                         \
-	  " SELECT e.seq, e.type, e.actor, e.origin, NULL, e.created_at, NULL, NULL, e.payload::text"          \
+	  " SELECT e.seq, e.type, e.actor, e.origin, NULL, e.created_at, NULL, NULL, e.payload::text, NULL"    \
 	  " FROM events e WHERE e.game_id = $1::bigint AND e.seq > coalesce((SELECT seq FROM s), 0)"           \
 	  " ORDER BY 1")                                                                                       \
 	X(read_events, 3,                                                                                      \
@@ -135,7 +129,8 @@ enum log_column {
 	LOG_CREATED_AT,	  /* timestamptz: events only */
 	LOG_SNAPSHOT_SEQ, /* int4: header only, 0 for no usable snapshot */
 	LOG_STATE,	  /* bytea: header only */
-	LOG_PAYLOAD	  /* text: events only */
+	LOG_PAYLOAD,	  /* text: events only */
+	LOG_SERVER_SEED	  /* bytea: the load's header only, NULL when not provably fair (0031) */
 };
 
 #define STORE_ID_ATTEMPTS 4
@@ -206,18 +201,6 @@ static void params_snapshot(struct params *params, const struct store_snapshot *
 	if (snapshot) {
 		param_int(params, snapshot->format_version);
 		param_bytes(params, snapshot->state, snapshot->size);
-	} else {
-		param_null(params);
-		param_null(params);
-	}
-}
-
-/* The timer parameters of catan_set_timer(): NULL kind leaves the timer alone. */
-static void params_timer(struct params *params, const struct store_timer_set *timer)
-{
-	if (timer) {
-		param_int(params, timer->kind);
-		param_int(params, timer->due_ms);
 	} else {
 		param_null(params);
 		param_null(params);
@@ -312,6 +295,15 @@ static enum store_status create_with_new_id(struct store *store, create_attempt 
 	return status;
 }
 
+/* A provably fair game's server seed, or NULL (0031_fairness.sql). */
+static void param_server_seed(struct params *params, const struct store_new_game *game)
+{
+	if (game->has_server_seed)
+		param_bytes(params, game->server_seed, STORE_SERVER_SEED_SIZE);
+	else
+		param_null(params);
+}
+
 static enum store_status create_game_attempt(struct store *store, int64_t id, const struct store_new_game *game,
 					     const struct new_game_arrays *arrays, const struct store_waiting *waiting)
 {
@@ -329,6 +321,7 @@ static enum store_status create_game_attempt(struct store *store, int64_t id, co
 	params_snapshot(&params, game->snapshot);
 	params_timer(&params, game->timer);
 	param_text(&params, arrays->players.data);
+	param_server_seed(&params, game);
 	PGresult *result;
 	enum store_status status =
 		write_and_wake(store, &statement_create_game, &params, id, game->event_count, &result);
@@ -367,6 +360,7 @@ static enum store_status create_waiting_attempt(struct store *store, int64_t id,
 	param_int(&params, waiting->start_status);
 	param_int(&params, waiting->start_seat);
 	param_text(&params, arrays->players.data);
+	param_server_seed(&params, game);
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_create_waiting, &params, 0, &result);
 	PQclear(result);
@@ -474,6 +468,14 @@ enum store_status store_append(struct store *store, const struct store_append *a
 			param_null(&params);
 	}
 	params_timer(&params, append->timer);
+	/* A seat's bank the move changed (0030_seat_clocks.sql): NULL seat, no change. */
+	if (append->timer && append->timer->banked) {
+		param_int(&params, append->timer->bank_seat);
+		param_int(&params, append->timer->bank_ms);
+	} else {
+		param_null(&params);
+		param_null(&params);
+	}
 	status = write_and_wake(store, &statement_append, &params, append->game_id, version, &result);
 	if (status == STORE_OK) {
 		int32_t returned;
@@ -614,6 +616,14 @@ enum store_status store_load(struct store *store, int64_t game_id, int format_ve
 			return store__corrupt(store, game_id, "a snapshot of the wrong size");
 		}
 		memcpy(state, PQgetvalue(result, 0, LOG_STATE), state_size);
+	}
+	if (!PQgetisnull(result, 0, LOG_SERVER_SEED)) {
+		if (PQgetlength(result, 0, LOG_SERVER_SEED) != STORE_SERVER_SEED_SIZE) {
+			PQclear(result);
+			return store__corrupt(store, game_id, "a server seed of the wrong size");
+		}
+		memcpy(out->server_seed, PQgetvalue(result, 0, LOG_SERVER_SEED), STORE_SERVER_SEED_SIZE);
+		out->has_server_seed = 1;
 	}
 	status = copy_log(store, game_id, result, 1, out->snapshot_seq, &out->log);
 	PQclear(result);

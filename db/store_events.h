@@ -20,7 +20,9 @@
 #define STORE_NO_STATUS (-1) /* struct store_append: leave the game's status as it is */
 
 /* Who caused an event. */
-enum store_origin { STORE_ORIGIN_PLAYER, STORE_ORIGIN_TIMEOUT, STORE_ORIGIN_BOT };
+/* Who caused an event: a request (player), a deadline, the server's bot, or a seat's reply
+ * by mail (cmd/catan_mail_in.c: a player's move through the same path, logged apart). */
+enum store_origin { STORE_ORIGIN_PLAYER, STORE_ORIGIN_TIMEOUT, STORE_ORIGIN_BOT, STORE_ORIGIN_MAIL };
 
 /* ---- Writing ------------------------------------------------------------------------------ */
 
@@ -39,8 +41,12 @@ struct store_snapshot {
 	size_t size;
 };
 
+#define STORE_SERVER_SEED_SIZE 32
+
 struct store_new_game {
 	int64_t seed;
+	int has_server_seed; /* a provably fair game (0031_fairness.sql): server_seed is its seed */
+	uint8_t server_seed[STORE_SERVER_SEED_SIZE];
 	int status;
 	const char *options; /* JSON text */
 	uint8_t admin_token_hash[STORE_HASH_SIZE];
@@ -62,7 +68,13 @@ struct store_new_game {
  * STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT (created as a bot: it has no
  * player to come back), STORE_AWAY_UNCHANGED (already so); STORE_CONFLICT when a move took
  * the version first (decide again). */
-enum store_away_outcome { STORE_AWAY_DONE, STORE_AWAY_NO_SEAT, STORE_AWAY_BOT_SEAT, STORE_AWAY_UNCHANGED };
+enum store_away_outcome {
+	STORE_AWAY_DONE,
+	STORE_AWAY_NO_SEAT,
+	STORE_AWAY_BOT_SEAT,
+	STORE_AWAY_UNCHANGED,
+	STORE_AWAY_ALLOWANCE_SPENT /* going away with the year's holiday allowance spent (0024) */
+};
 enum store_status store_set_away(struct store *store, int64_t game_id, int seat, int away, int32_t version,
 				 const struct store_event *event, const struct store_timer_set *timer, int *outcome);
 
@@ -114,6 +126,8 @@ void store_log_free(struct store_log *log);
 
 struct store_loaded {
 	int64_t seed;
+	int has_server_seed; /* with server_seed: a provably fair game's (0031_fairness.sql) */
+	uint8_t server_seed[STORE_SERVER_SEED_SIZE];
 	int status;
 	int seats;
 	int32_t snapshot_seq; /* 0: no usable snapshot, *state untouched */
@@ -169,6 +183,9 @@ void store_game_info_free(struct store_game_info *info);
  * transaction. */
 
 #define STORE_STATUS_WAITING 3
+/* A waiting game nobody filled in time (db/migrations/0024_correspondence.sql): terminal, no
+ * events, loaded like a waiting game (STORE_NOT_STARTED). */
+#define STORE_STATUS_EXPIRED 4
 
 struct store_waiting {
 	int open[STORE_MAX_SEATS]; /* 1: the seat is open (its name, bot and token ignored) */

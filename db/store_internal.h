@@ -17,9 +17,37 @@
 #include "db/store.h"
 
 #define STORE_MESSAGE_SIZE 512
+
+/* How a connection finds its peer gone silent (a primary cut off the network: README's
+ * "High availability"), for every connection of db/ (store.c, listener.c): an idle one
+ * by TCP keepalives after KEEPALIVES_IDLE + KEEPALIVES_COUNT x KEEPALIVES_INTERVAL
+ * seconds (8 s), one with data sent and not acknowledged after TCP_USER_TIMEOUT (9 s).
+ * A living server's kernel acknowledges at once however long a statement runs, so only a
+ * dead or cut-off peer trips them. Below Patroni's ttl (10 s) plus a connect_timeout:
+ * the servers' connections are found dead by the time a standby is promoted. */
+#define STORE_KEEPALIVES_IDLE "4"
+#define STORE_KEEPALIVES_INTERVAL "2"
+#define STORE_KEEPALIVES_COUNT "2"
+#define STORE_TCP_USER_TIMEOUT "9000"
 #define STORE_MAX_PARAMS 20
 /* Microseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01. */
 #define STORE_PG_EPOCH_US INT64_C(946684800000000)
+
+/* Appending one event at version $2 + 1 of game $1 (type $3, actor $4, origin $5, payload
+ * $6), with the outbox rows of the game's webhooks and of its seated players' webhooks
+ * (catan_receivers() of 0006_player_webhooks.sql, usually none), as one plain INSERT: it
+ * costs about what inserting the row costs. Nothing is inserted unless event $2 exists, so
+ * no gap can be made; a version taken fails on events_pkey. The result is the number of
+ * events inserted. The common append (store_events.c) and the committer's lone append
+ * (committer.c) both send it. */
+#define STORE_SQL_APPEND_EVENT                                                                          \
+	"WITH e AS (INSERT INTO events (game_id, seq, type, actor, origin, payload)"                    \
+	"  SELECT $1::bigint, $2::integer + 1, $3::smallint, $4::smallint, $5::smallint, $6::json"      \
+	"  WHERE EXISTS (SELECT FROM events WHERE game_id = $1::bigint AND seq = $2::integer)"          \
+	"  RETURNING seq),"                                                                             \
+	" o AS (INSERT INTO webhook_outbox (webhook_id, game_id, first_seq, last_seq, next_seq)"        \
+	"  SELECT w.webhook_id, $1::bigint, e.seq, e.seq, e.seq FROM catan_receivers($1::bigint) w, e)" \
+	" SELECT count(*)::integer FROM e"
 
 /* ---- Statements ----------------------------------------------------------------------------
  * Every statement is written once, as a row of the X-macro list of the file that binds its
@@ -80,7 +108,10 @@ struct store_area {
 	X(feed)	       /* store_feed.c */        \
 	X(mail)	       /* store_mail.c */        \
 	X(quota)       /* store_quota.c */       \
-	X(committer)   /* committer.c */
+	X(ratings)     /* store_ratings.c */     \
+	X(substitutes) /* store_substitutes.c */ \
+	X(committer)   /* committer.c */         \
+	X(clocks)      /* store_clocks.c */
 
 #define STORE__AREA_DECLARE(area) extern const struct store_area store__area_##area;
 STORE_AREAS(STORE__AREA_DECLARE)
@@ -99,6 +130,8 @@ struct store {
 	struct store_committer *committer; /* NULL: write the common append on conn */
 	int unreplicated;		   /* the current statement's commit was not confirmed by the
 					      synchronous standby (store.c's receive_notice()) */
+	int for_reads;			   /* store_open_for_reads(): prefer a standby, give up sooner */
+	int on_standby;			   /* the connection is to a hot standby (in_hot_standby on) */
 	char message[STORE_MESSAGE_SIZE];
 };
 
@@ -106,6 +139,10 @@ struct store {
  * of store_areas.c hands in every area of STORE_AREAS). */
 enum store_status store__open(const char *conninfo, const struct store_area *const *areas, int area_count,
 			      struct store **out);
+
+/* store__open() for a store of reads that may be served by a standby (store_open_for_reads()). */
+enum store_status store__open_for_reads(const char *conninfo, const struct store_area *const *areas, int area_count,
+					struct store **out);
 
 /* Set the store's message (one line). */
 __attribute__((format(printf, 2, 3))) void store__say(struct store *store, const char *format, ...);
@@ -258,6 +295,11 @@ static inline void param_null(struct params *params)
 {
 	param_text(params, NULL);
 }
+
+/* The timer parameters of catan_set_timer() (kind, due_ms): NULL (two NULLs) leaves the
+ * timer alone (store_timers.c). */
+struct store_timer_set;
+void params_timer(struct params *params, const struct store_timer_set *timer);
 
 /* Binary result values. Each returns 0 when the value is NULL or has the wrong width. */
 static inline int get_int16(const PGresult *result, int row, int column, int *out)

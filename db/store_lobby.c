@@ -18,51 +18,87 @@
 
 #include "db/store_internal.h"
 
-#define LOBBY_STATEMENTS(X)                                                                                         \
-	/* A join or seat change that started the game (version > 0) enqueues its first events                      \
-	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                      \
-	X(join, 5,                                                                                                  \
-	  "SELECT j.outcome, j.seat, j.version,"                                                                    \
-	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                   \
-	  " FROM catan_join($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                             \
-	X(change_seat, 6,                                                                                           \
-	  "SELECT c.outcome, c.seat, c.version,"                                                                    \
-	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                   \
-	  " FROM catan_change_seat_gated($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text,"                \
-	  "  $6::boolean) c")                                                                                       \
-	X(waiting_game, 1,                                                                                          \
-	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open"  \
-	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                          \
-	  " WHERE g.id = $1::bigint AND g.status = 3 ORDER BY s.seat")                                              \
-	X(lobby, 3,                                                                                                 \
-	  "WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"                              \
-	  "  AND ($2::bigint = 0 OR (created_at, id) <"                                                             \
-	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                             \
-	  "  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"                                                  \
-	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open" \
-	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                               \
-	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                         \
-	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")  \
-	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                          \
-	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                      \
-	/* A token that leaked, replaced (0015_token_rotation.sql). */                                              \
-	X(replace_seat_token, 3, "SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)")             \
-	X(replace_player_token, 3, "SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)")           \
-	X(player_games, 2,                                                                                          \
-	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                        \
-	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                   \
-	/* The same with what "my games" sorts by, in one statement: the last event's time (one                     \
-	 * index probe per game) and the current deadline: the deadline timer set by the last                       \
-	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)                          \
-	 * falls turn_timeout_s after that event. */                                                                \
-	X(player_game_summaries, 2,                                                                                 \
-	  "SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"                                         \
-	  "  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"            \
-	  "   THEN e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END"               \
-	  " FROM seats s JOIN games g ON g.id = s.game_id"                                                          \
-	  " LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"                \
-	  "  ORDER BY x.seq DESC LIMIT 1) e ON true"                                                                \
-	  " LEFT JOIN game_timers t ON t.game_id = s.game_id"                                                       \
+#define LOBBY_STATEMENTS(X)                                                                                          \
+	/* A join or seat change that started the game (version > 0) enqueues its first events                       \
+	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                       \
+	X(join, 5,                                                                                                   \
+	  "SELECT j.outcome, j.seat, j.version,"                                                                     \
+	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                    \
+	  " FROM catan_join_unexpired($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                    \
+	X(change_seat, 6,                                                                                            \
+	  "SELECT c.outcome, c.seat, c.version,"                                                                     \
+	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                    \
+	  " FROM catan_change_seat_unexpired($1::bigint, $2::bytea, $3::integer, $4::integer, $5::text,"             \
+	  "  $6::boolean) c")                                                                                        \
+	/* A waiting game, or one that expired waiting (0024_correspondence.sql). */                                 \
+	X(waiting_game, 1,                                                                                           \
+	  "SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open,"  \
+	  "  g.expired_at, sha256(g.server_seed)"                                                                    \
+	  " FROM games g JOIN seats s ON s.game_id = g.id"                                                           \
+	  " WHERE g.id = $1::bigint AND g.status IN (3, 4) ORDER BY s.seat")                                         \
+	X(lobby, 3,                                                                                                  \
+	  "WITH page AS (SELECT id, created_at FROM games WHERE status = 3 AND public"                               \
+	  "  AND ($2::bigint = 0 OR (created_at, id) <"                                                              \
+	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                              \
+	  "  ORDER BY created_at DESC, id DESC LIMIT $3::integer)"                                                   \
+	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open," \
+	  "  g.expired_at, sha256(g.server_seed)"                                                                    \
+	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                                \
+	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                          \
+	/* The same within a rating band (issue 28): a game's rating is the mean of its seated                       \
+	 * players' (db/migrations/0025_ratings.sql); a game without one is not in any band. */                      \
+	/* Public games in play with a seat that needs a substitute (0029_substitutes.sql):                          \
+	 * read_game()'s columns, `open` the seats that need one. */                                                 \
+	X(lobby_substitutes, 3,                                                                                      \
+	  "WITH page AS (SELECT g.id, g.created_at FROM games g WHERE g.status IN (0, 1) AND g.public"               \
+	  "  AND EXISTS (SELECT FROM seats n WHERE n.game_id = g.id AND n.needs_substitute)"                         \
+	  "  AND ($2::bigint = 0 OR (g.created_at, g.id) <"                                                          \
+	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                              \
+	  "  ORDER BY g.created_at DESC, g.id DESC LIMIT $3::integer)"                                               \
+	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name,"         \
+	  "  s.needs_substitute, g.expired_at"                                                                       \
+	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                                \
+	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                          \
+	X(lobby_band, 5,                                                                                             \
+	  "WITH page AS (SELECT g.id, g.created_at FROM games g WHERE g.status = 3 AND g.public"                     \
+	  "  AND ($2::bigint = 0 OR (g.created_at, g.id) <"                                                          \
+	  " (timestamptz 'epoch' + $1::bigint * interval '1 microsecond', $2::bigint))"                              \
+	  "  AND (SELECT avg(p.rating) FROM seats s JOIN players p ON p.id = s.player_id"                            \
+	  "   WHERE s.game_id = g.id) BETWEEN $4::double precision AND $5::double precision"                         \
+	  "  ORDER BY g.created_at DESC, g.id DESC LIMIT $3::integer)"                                               \
+	  " SELECT g.id, g.created_at, g.status, g.public, g.seats, g.options::text, s.seat, s.bot, s.name, s.open," \
+	  "  g.expired_at, sha256(g.server_seed)"                                                                    \
+	  " FROM page p JOIN games g ON g.id = p.id JOIN seats s ON s.game_id = g.id"                                \
+	  " ORDER BY p.created_at DESC, p.id DESC, s.seat")                                                          \
+	/* Each seat's holiday time of the last 365 days and what is left of its allowance. */                       \
+	X(holidays, 1,                                                                                               \
+	  "SELECT s.seat, catan_holiday_used_s(g.id, s.seat),"                                                       \
+	  "  coalesce((g.options->>'holiday_allowance_s')::bigint, 864000)"                                          \
+	  " FROM games g JOIN seats s ON s.game_id = g.id WHERE g.id = $1::bigint ORDER BY s.seat")                  \
+	X(expire_waiting, 2, "SELECT id FROM catan_expire_waiting($1::bigint, $2::integer) AS e(id)")                \
+	X(player_create, 3, "INSERT INTO players (id, name, token_hash) VALUES ($1::bigint, $2::text, $3::bytea)")   \
+	X(player_by_token, 1, "SELECT id, name FROM players WHERE token_hash = $1::bytea")                           \
+	X(player_get, 1, "SELECT id, name FROM players WHERE id = $1::bigint")                                       \
+	/* A token that leaked, replaced (0015_token_rotation.sql). */                                               \
+	X(replace_seat_token, 3, "SELECT catan_replace_seat_token($1::bigint, $2::integer, $3::bytea)")              \
+	X(replace_player_token, 3, "SELECT catan_replace_player_token($1::bigint, $2::bytea, $3::bytea)")            \
+	X(player_games, 2,                                                                                           \
+	  "SELECT s.game_id, s.seat, g.status FROM seats s JOIN games g ON g.id = s.game_id"                         \
+	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")                                    \
+	/* The same with what "my games" sorts by, in one statement: the last event's time (one                      \
+	 * index probe per game) and the current deadline: the deadline timer set by the last                        \
+	 * append (kind 1 at the game's last version, catan_set_timer() of 0002_async.sql)                           \
+	 * is due then (with the seats' banks and quiet hours: 0030_seat_clocks.sql); once claimed                   \
+	 * (a lease pushed it) it fell turn_timeout_s after that event at the earliest. */                           \
+	X(player_game_summaries, 2,                                                                                  \
+	  "SELECT s.game_id, s.seat, g.status, g.created_at, e.created_at,"                                          \
+	  "  CASE WHEN t.kind = 1 AND t.version = e.seq AND (g.options->>'turn_timeout_s')::integer > 0"             \
+	  "   THEN CASE WHEN t.attempts = 0 THEN t.due_at"                                                           \
+	  "    ELSE e.created_at + make_interval(secs => (g.options->>'turn_timeout_s')::integer) END END"           \
+	  " FROM seats s JOIN games g ON g.id = s.game_id"                                                           \
+	  " LEFT JOIN LATERAL (SELECT x.seq, x.created_at FROM events x WHERE x.game_id = s.game_id"                 \
+	  "  ORDER BY x.seq DESC LIMIT 1) e ON true"                                                                 \
+	  " LEFT JOIN game_timers t ON t.game_id = s.game_id"                                                        \
 	  " WHERE s.player_id = $1::bigint ORDER BY s.game_id LIMIT $2::integer")
 STORE_STATEMENTS(lobby, LOBBY_STATEMENTS);
 
@@ -143,7 +179,8 @@ void store_waiting_game_free(struct store_waiting_game *game)
 }
 
 /* Rows first.. of one game (columns id, created_at, status, public, seats, options, seat,
- * bot, name, open) into *out; *next is the first row after them. 0 when malformed. */
+ * bot, name, open, expired_at, commitment) into *out; *next is the first row after them. 0
+ * when malformed. */
 static int read_game(const PGresult *result, int first, struct store_waiting_game *out, int *next)
 {
 	memset(out, 0, sizeof *out);
@@ -152,6 +189,14 @@ static int read_game(const PGresult *result, int first, struct store_waiting_gam
 	    !get_int16(result, first, 4, &out->seats) || PQgetisnull(result, first, 5) || out->seats < 1 ||
 	    out->seats > STORE_MAX_SEATS || first + out->seats > PQntuples(result))
 		return 0;
+	if (!PQgetisnull(result, first, 10) && !get_timestamp(result, first, 10, &out->expired_at_us))
+		return 0;
+	if (!PQgetisnull(result, first, 11)) {
+		if (PQgetlength(result, first, 11) != STORE_COMMITMENT_SIZE)
+			return 0;
+		memcpy(out->commitment, PQgetvalue(result, first, 11), STORE_COMMITMENT_SIZE);
+		out->fair = 1;
+	}
 	out->options = store_strndup(PQgetvalue(result, first, 5), (size_t)PQgetlength(result, first, 5));
 	for (int i = 0; i < out->seats; i++) {
 		int row = first + i, seat;
@@ -188,16 +233,41 @@ enum store_status store_waiting_game(struct store *store, int64_t game_id, struc
 	return ok ? STORE_OK : store__corrupt(store, game_id, "a waiting game that does not match its seats");
 }
 
+static enum store_status lobby_page(struct store *store, const struct store_statement *statement, struct params *params,
+				    int limit, struct store_waiting_game *out, int *count);
+
 enum store_status store_lobby(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
 			      struct store_waiting_game *out, int *count)
+{
+	return store_lobby_band(store, after_created_us, after_id, limit, NULL, out, count);
+}
+
+enum store_status store_lobby_band(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
+				   const double *band, struct store_waiting_game *out, int *count)
 {
 	*count = 0;
 	struct params params = {0};
 	param_int(&params, after_created_us);
 	param_int(&params, after_id);
 	param_int(&params, limit);
+	char bounds[2][32];
+	if (band) {
+		snprintf(bounds[0], sizeof bounds[0], "%.17g", band[0]);
+		snprintf(bounds[1], sizeof bounds[1], "%.17g", band[1]);
+		param_text(&params, bounds[0]);
+		param_text(&params, bounds[1]);
+	}
+	return lobby_page(store, band ? &statement_lobby_band : &statement_lobby, &params, limit, out, count);
+}
+
+/* A page of the lobby: the games of `statement`'s rows (read_game()'s columns), at most
+ * `limit` into out[]. */
+static enum store_status lobby_page(struct store *store, const struct store_statement *statement, struct params *params,
+				    int limit, struct store_waiting_game *out, int *count)
+{
+	*count = 0;
 	PGresult *result;
-	enum store_status status = store__run(store, &statement_lobby, &params, 1, &result);
+	enum store_status status = store__run(store, statement, params, 1, &result);
 	if (status != STORE_OK)
 		return status;
 	int row = 0;
@@ -211,6 +281,68 @@ enum store_status store_lobby(struct store *store, int64_t after_created_us, int
 		}
 		(*count)++;
 	}
+	PQclear(result);
+	return STORE_OK;
+}
+
+enum store_status store_lobby_substitutes(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
+					  struct store_waiting_game *out, int *count)
+{
+	struct params params = {0};
+	param_int(&params, after_created_us);
+	param_int(&params, after_id);
+	param_int(&params, limit);
+	return lobby_page(store, &statement_lobby_substitutes, &params, limit, out, count);
+}
+
+enum store_status store_holidays(struct store *store, int64_t game_id, int64_t used_s[STORE_MAX_SEATS],
+				 int64_t *allowance_s, int *seats)
+{
+	*seats = 0;
+	*allowance_s = 0;
+	struct params params = {0};
+	param_int(&params, game_id);
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_holidays, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	int rows = PQntuples(result);
+	for (int row = 0; row < rows && row < STORE_MAX_SEATS; row++) {
+		int seat;
+		if (!get_int16(result, row, 0, &seat) || seat != row || !get_int64(result, row, 1, &used_s[row]) ||
+		    !get_int64(result, row, 2, allowance_s)) {
+			PQclear(result);
+			*seats = 0;
+			return store__corrupt(store, game_id, "a holiday row with malformed columns");
+		}
+		(*seats)++;
+	}
+	PQclear(result);
+	if (*seats == 0) {
+		store__say(store, "no such game");
+		return STORE_NOT_FOUND;
+	}
+	return STORE_OK;
+}
+
+enum store_status store_expire_waiting_games(struct store *store, int64_t age_s, int max, int64_t *ids, int *count)
+{
+	*count = 0;
+	store->message[0] = '\0';
+	if (age_s < 1 || max < 1) {
+		store__say(store, "store_expire_waiting_games: age %lld, max %d", (long long)age_s, max);
+		return STORE_INVALID;
+	}
+	struct params params = {0};
+	param_int(&params, age_s);
+	param_int(&params, max);
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_expire_waiting, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	for (int row = 0; row < PQntuples(result) && *count < max; row++)
+		if (get_int64(result, row, 0, &ids[*count]))
+			(*count)++;
 	PQclear(result);
 	return STORE_OK;
 }

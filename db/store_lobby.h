@@ -23,7 +23,8 @@ enum store_seat_outcome {
 	STORE_SEAT_FINISHED = 4,
 	STORE_SEAT_NONE_OPEN = 5,      /* join: no open seat; change: the seat is not as required */
 	STORE_SEAT_ALREADY_SEATED = 6, /* join: the player holds a seat of this game already */
-	STORE_SEAT_BOTS_ONLY = 7       /* change: the game would be bots only (0018_bot_seat_gate.sql) */
+	STORE_SEAT_BOTS_ONLY = 7,      /* change: the game would be bots only (0018_bot_seat_gate.sql) */
+	STORE_SEAT_EXPIRED = 8	       /* the game expired waiting (0024_correspondence.sql) */
 };
 
 struct store_seat_result {
@@ -51,21 +52,27 @@ enum store_status store_change_seat(struct store *store, int64_t game_id, const 
 				    struct store_seat_result *out);
 
 /* A waiting game as anyone may see it. */
+#define STORE_COMMITMENT_SIZE 32
+
 struct store_waiting_game {
 	int64_t id;
 	int64_t created_at_us;
-	int status;
+	int status;	       /* STORE_STATUS_WAITING, or STORE_STATUS_EXPIRED (store_waiting_game() only) */
+	int64_t expired_at_us; /* 0 unless expired */
 	int public_game;
 	int seats;
 	char *options;		      /* JSON text */
 	char *names[STORE_MAX_SEATS]; /* NULL for an open seat */
 	int bots[STORE_MAX_SEATS];
 	int open[STORE_MAX_SEATS];
+	int fair; /* provably fair (0031_fairness.sql): commitment is its server seed's SHA-256 */
+	uint8_t commitment[STORE_COMMITMENT_SIZE];
 };
 
 void store_waiting_game_free(struct store_waiting_game *game);
 
-/* The waiting game `game_id` (STORE_NOT_FOUND when there is none, or it has started). */
+/* The waiting game `game_id`, or the game that expired waiting (status STORE_STATUS_EXPIRED):
+ * STORE_NOT_FOUND when there is none, or it has started. */
 enum store_status store_waiting_game(struct store *store, int64_t game_id, struct store_waiting_game *out);
 
 /* Public waiting games, newest first, strictly after the cursor (created_at_us, id) when
@@ -73,6 +80,31 @@ enum store_status store_waiting_game(struct store *store, int64_t game_id, struc
  * frees each with store_waiting_game_free(). */
 enum store_status store_lobby(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
 			      struct store_waiting_game *out, int *count);
+
+/* Public games in play (not waiting, expired or finished) with a seat that needs a
+ * substitute (db/migrations/0029_substitutes.sql), newest first, paged as store_lobby();
+ * `open` marks the seats that need one, `status` is the game's. */
+enum store_status store_lobby_substitutes(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
+					  struct store_waiting_game *out, int *count);
+
+/* ---- Holidays' allowance (0024_correspondence.sql) --------------------------------------------
+ * Each seat's holiday time of the last 365 days, in seconds, into used_s[0..*seats), and
+ * the game's allowance (options.holiday_allowance_s, 10 days when absent). STORE_NOT_FOUND
+ * for no game. */
+enum store_status store_holidays(struct store *store, int64_t game_id, int64_t used_s[STORE_MAX_SEATS],
+				 int64_t *allowance_s, int *seats);
+
+/* ---- Expiry (0024_correspondence.sql) -------------------------------------------------------
+ * Games still waiting `age_s` seconds after their creation become expired (status
+ * STORE_STATUS_EXPIRED), at most `max` per call, oldest first; their ids into ids[0..*count)
+ * (the caller's array). One statement; a game whose row a join holds is left to the next
+ * call, and no game is expired twice, whichever servers call it at once. */
+enum store_status store_expire_waiting_games(struct store *store, int64_t age_s, int max, int64_t *ids, int *count);
+
+/* store_lobby() of the games whose rating (the mean of their seated players' ratings,
+ * 0025_ratings.sql) is within band[0]..band[1]; band NULL: every game. */
+enum store_status store_lobby_band(struct store *store, int64_t after_created_us, int64_t after_id, int limit,
+				   const double *band, struct store_waiting_game *out, int *count);
 
 /* ---- Players (0003_players.sql) ------------------------------------------------------------
  * An identity across games: a name and a token (stored as its hash). A seat bound to a

@@ -41,9 +41,11 @@
 	  "DELETE FROM webhooks WHERE format = 'mail'"                                                            \
 	  "  AND (id = $1::bigint OR (game_id = $2::bigint AND seat = $3::smallint) OR player_id = $4::bigint)"   \
 	  " RETURNING id")                                                                                        \
-	X(mail_sent, 2,                                                                                           \
-	  "UPDATE webhooks SET mail_last_sent_at = now(), mail_last_turn = $2::bigint"                            \
-	  " WHERE id = $1::bigint AND format = 'mail'")                                                           \
+	/* The newer record wins (0028_mail_turn_version.sql). */                                                 \
+	X(mail_sent, 4,                                                                                           \
+	  "UPDATE webhooks SET mail_last_turn = $2::bigint, mail_last_version = $4::integer,"                     \
+	  "  mail_last_sent_at = CASE WHEN $3::boolean THEN now() ELSE mail_last_sent_at END"                     \
+	  " WHERE id = $1::bigint AND format = 'mail' AND coalesce(mail_last_version, -1) <= $4::integer")        \
 	/* A player's mail registration (0010_player_mail.sql). */                                                \
 	X(mail_register_player, 8,                                                                                \
 	  "SELECT id, retry_after_s FROM catan_mail_register_player_within($1::bigint, $2::bigint, $3::bytea,"    \
@@ -54,11 +56,16 @@
 	  "  EXISTS (SELECT FROM webhooks s WHERE s.game_id = $2::bigint AND s.seat = $3::smallint"               \
 	  "   AND s.format = 'mail' AND s.disabled_reason IS DISTINCT FROM 'unconfirmed')"                        \
 	  " FROM (SELECT) AS one LEFT JOIN mail_games g ON g.webhook_id = $1::bigint AND g.game_id = $2::bigint") \
-	X(mail_game_sent, 3,                                                                                      \
-	  "INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn)"                                 \
-	  " SELECT $1::bigint, $2::bigint, now(), $3::bigint"                                                     \
+	/* Not counted for the interval: a first row says "long ago" (the column is NOT NULL). */                 \
+	X(mail_game_sent, 5,                                                                                      \
+	  "INSERT INTO mail_games (webhook_id, game_id, last_sent_at, last_turn, last_version)"                   \
+	  " SELECT $1::bigint, $2::bigint, CASE WHEN $4::boolean THEN now() ELSE to_timestamp(0) END,"            \
+	  "  $3::bigint, $5::integer"                                                                             \
 	  " WHERE EXISTS (SELECT FROM webhooks WHERE id = $1::bigint)"                                            \
-	  " ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_sent_at = now(), last_turn = excluded.last_turn")
+	  " ON CONFLICT (webhook_id, game_id) DO UPDATE SET last_turn = excluded.last_turn,"                      \
+	  "  last_version = excluded.last_version,"                                                               \
+	  "  last_sent_at = CASE WHEN $4::boolean THEN now() ELSE mail_games.last_sent_at END"                    \
+	  "  WHERE coalesce(mail_games.last_version, -1) <= excluded.last_version")
 STORE_STATEMENTS(mail, MAIL_STATEMENTS);
 
 /* The answer of a registration within the budgets: (id, retry_after_s). */
@@ -221,11 +228,14 @@ enum store_status store_mail_delete_player(struct store *store, int64_t player_i
 	return mail_remove(store, 0, 0, -1, player_id, removed);
 }
 
-enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key)
+enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key, int32_t version,
+				  int counts_for_interval)
 {
 	struct params params = {0};
 	param_int(&params, id);
 	param_int(&params, turn_key);
+	param_text(&params, counts_for_interval ? "true" : "false");
+	param_int(&params, version);
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_mail_sent, &params, 0, &result);
 	if (status == STORE_OK)
@@ -251,12 +261,15 @@ enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t
 	return status;
 }
 
-enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key)
+enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key,
+				       int32_t version, int counts_for_interval)
 {
 	struct params params = {0};
 	param_int(&params, id);
 	param_int(&params, game_id);
 	param_int(&params, turn_key);
+	param_text(&params, counts_for_interval ? "true" : "false");
+	param_int(&params, version);
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_mail_game_sent, &params, 0, &result);
 	if (status == STORE_OK)

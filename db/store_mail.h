@@ -59,8 +59,13 @@ enum store_status store_mail_confirm(struct store *store, int64_t id, int *confi
  * *removed 1, or 0 when there was none. */
 enum store_status store_mail_delete(struct store *store, int64_t id, int64_t game_id, int seat, int *removed);
 
-/* Record that a turn mail about `turn_key` went out now. */
-enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key);
+/* Record that a mail about `turn_key`, written for game version `version`, went out now: a
+ * turn mail (counts_for_interval 1: MAIL_MIN_INTERVAL_S runs from now), or the answer to a
+ * reply by mail (0: it names the turn the seat was told about, so no turn mail repeats it,
+ * without holding back the next one). A record older than the stored one (a smaller
+ * version) changes nothing. */
+enum store_status store_mail_sent(struct store *store, int64_t id, int64_t turn_key, int32_t version,
+				  int counts_for_interval);
 
 /* ---- A player's registration (0010_player_mail.sql): one per player, for all its seats. */
 
@@ -84,7 +89,8 @@ enum store_status store_mail_delete_player(struct store *store, int64_t player_i
 enum store_status store_mail_game_state(struct store *store, int64_t id, int64_t game_id, int seat,
 					int64_t *since_last_ms, int64_t *last_turn, int *seat_has_own);
 
-/* Record that registration `id` mailed game `game_id` about `turn_key` now. */
-enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key);
+/* Record that registration `id` mailed game `game_id` about `turn_key` now (as above). */
+enum store_status store_mail_game_sent(struct store *store, int64_t id, int64_t game_id, int64_t turn_key,
+				       int32_t version, int counts_for_interval);
 
 #endif

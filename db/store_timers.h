@@ -22,6 +22,11 @@ enum store_timer_kind { STORE_TIMER_NONE = 0, STORE_TIMER_DEADLINE = 1, STORE_TI
 struct store_timer_set {
 	int kind; /* enum store_timer_kind */
 	int64_t due_ms;
+	/* The write also leaves seat `bank_seat` with `bank_ms` in its time bank (when
+	 * `banked`: db/migrations/0030_seat_clocks.sql), in the same transaction. */
+	int banked;
+	int bank_seat;
+	int64_t bank_ms;
 };
 
 /* ---- Claiming ------------------------------------------------------------------------------
@@ -34,6 +39,7 @@ struct store_timer {
 	int32_t version; /* the game's version when the timer was set */
 	int kind;	 /* enum store_timer_kind */
 	int attempts;	 /* claims so far, this one included */
+	int32_t late_ms; /* how long it had been due when claimed (the database's clock) */
 };
 
 /* Claim up to `max` due timers into out[0..*count). */

@@ -33,7 +33,9 @@ struct deliver_config {
 	const char *smtp_user;	  /* NULL: no credentials */
 	const char *smtp_password;
 	const char *mail_from;
-	int mail_min_interval_s; /* at least this long between two mails to one registration */
+	int mail_min_interval_s;       /* at least this long between two mails to one registration */
+	const char *mail_reply_domain; /* NULL: turn mails carry no reply address */
+	int mail_reply_expires_s;      /* how long a reply address moves */
 };
 
 /* Start config->threads delivery threads. */

@@ -172,7 +172,8 @@ int deliver_events_after(int64_t game_id, int32_t after, int32_t version, int vi
 int deliver_prompted(const struct store_log *log, int seat)
 {
 	for (int i = 0; i < log->count; i++)
-		if (log->rows[i].actor != seat || log->rows[i].origin != STORE_ORIGIN_PLAYER)
+		if (log->rows[i].actor != seat ||
+		    (log->rows[i].origin != STORE_ORIGIN_PLAYER && log->rows[i].origin != STORE_ORIGIN_MAIL))
 			return 1;
 	return 0;
 }

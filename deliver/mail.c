@@ -8,7 +8,11 @@
  * mail when the game starts waiting for it: at most one per turn (a turn here is the turn
  * number, the setup step and the seats waited for, so rolling the dice and then building
  * is one turn, while a discard asked in someone else's turn is another), never one for a
- * change the seat made itself, and never two within MAIL_MIN_INTERVAL_S. When a mail is
+ * change the seat made itself, and never two within MAIL_MIN_INTERVAL_S. The answer to a
+ * reply by mail (cmd/catan_mail_in.c) counts as the mail of the turn it describes, so no
+ * turn mail repeats it; an answer that leaves the seat nothing to do names no turn, so the
+ * next time the game waits for the seat it is mailed, even within the same turn (the
+ * robber after the others' discards); answers do not count for the interval. When a mail is
  * due within the interval, the outbox row is simply due later; when it comes due, the mail
  * says what is true then (still your turn: one mail; not any more: nothing). The game's end
  * gets one last mail.
@@ -27,8 +31,12 @@
  * for the seat. Mails are forwarded, kept on servers, read on shared screens and leak in
  * ways a private link sent once does not, so no token of any kind (seat, player, admin,
  * invite) is ever in a mail; the only codes are the registration's own unsubscribe (and,
- * in the confirmation, confirm) codes below, which can do nothing but that. The last mail
- * gives the winner and every seat's final points.
+ * in the confirmation, confirm) codes below, which can do nothing but that, and, with
+ * MAIL_REPLY_DOMAIN set, the turn mail's reply address (Reply-To turn+<code>@domain,
+ * deliver/mail_reply.h), which moves for this seat in this turn only, until it expires, and
+ * dies with the registration; the mail then lists the seat's moves as commands
+ * (game/mail_commands.h) that a reply may hold (cmd/catan_mail_in.c reads it). The last
+ * mail gives the winner and every seat's final points, and no reply address.
  *
  * Headers: From (MAIL_FROM), To, Subject, Date (RFC 5322, UTC), Message-ID (unique: the
  * outbox row, the version and random bits), MIME-Version, List-Unsubscribe with the
@@ -67,82 +75,21 @@
 #include "deliver/channels.h"
 #include "deliver/deliver_internal.h"
 #include "deliver/mail_message.h"
+#include "deliver/mail_reply.h"
+#include "deliver/mail_smtp.h"
 #include "deliver/summary.h"
 #include "engine/legal.h"
-
-#define CONNECT_TIMEOUT_MS 5000
-#define TOTAL_TIMEOUT_MS 20000
-#define TURN_FINISHED INT64_C(0x7fffffff)
+#include "game/mail_commands.h"
 
 /* ---- Transport -------------------------------------------------------------------------- */
 
-struct reader {
-	const char *data;
-	size_t left;
-};
-
-static size_t read_message(char *buffer, size_t size, size_t count, void *user)
-{
-	struct reader *reader = user;
-	size_t room = size * count;
-	size_t take = reader->left < room ? reader->left : room;
-	memcpy(buffer, reader->data, take);
-	reader->data += take;
-	reader->left -= take;
-	return take;
-}
-
-/* Send `message` to `to` through SMTP_URL: 1 when the relay took it, else 0 with a coarse
- * reason (no address, no relay text). */
+/* Send `message` to `to` through SMTP_URL (deliver/mail_smtp.h). */
 static int smtp_send(const struct deliver_job *job, const char *to, const char *message, char *error, size_t error_size,
 		     long *reply, int *duration_ms)
 {
 	const struct deliver_config *config = job->config;
-	CURL *curl = job->curl;
-	char from[MAIL_ADDRESS_MAX + 3], rcpt[MAIL_ADDRESS_MAX + 3];
-	snprintf(from, sizeof from, "<%s>", config->mail_from);
-	snprintf(rcpt, sizeof rcpt, "<%s>", to);
-	struct curl_slist *recipients = curl_slist_append(NULL, rcpt);
-	struct reader reader = {message, strlen(message)};
-	curl_easy_reset(curl);
-	curl_easy_setopt(curl, CURLOPT_URL, config->smtp_url);
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from);
-	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
-	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_message);
-	curl_easy_setopt(curl, CURLOPT_READDATA, &reader);
-	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_TIMEOUT_MS);
-	curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, (long)TOTAL_TIMEOUT_MS);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-	if (config->smtp_user) {
-		curl_easy_setopt(curl, CURLOPT_USERNAME, config->smtp_user);
-		curl_easy_setopt(curl, CURLOPT_PASSWORD, config->smtp_password ? config->smtp_password : "");
-		/* Credentials never go over a plain connection: STARTTLS is required. */
-		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
-	} else {
-		curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
-	}
-	struct timespec start, end;
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	CURLcode code = curl_easy_perform(curl);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	*duration_ms = (int)((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
-	*reply = 0;
-	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, reply);
-	curl_slist_free_all(recipients);
-	error[0] = '\0';
-	if (code == CURLE_OK)
-		return 1;
-	if (*reply >= 400)
-		snprintf(error, error_size, "the mail relay refused the mail (SMTP %ld)", *reply);
-	else if (code == CURLE_OPERATION_TIMEDOUT)
-		snprintf(error, error_size, "the mail relay did not answer in time");
-	else if (code == CURLE_LOGIN_DENIED)
-		snprintf(error, error_size, "the mail relay refused the credentials");
-	else
-		snprintf(error, error_size, "the mail relay could not be reached");
-	return 0;
+	struct mail_smtp smtp = {config->smtp_url, config->smtp_user, config->smtp_password, config->mail_from};
+	return mail_smtp_send(job->curl, &smtp, to, message, error, error_size, reply, duration_ms);
 }
 
 /* ---- Delivery --------------------------------------------------------------------------- */
@@ -214,22 +161,12 @@ static void send_confirmation(struct deliver_job *job, const struct store_mail *
 		  "\">Confirm</a> (within 24 hours).</p><p>If it was not you, ignore this mail: nothing more will be "
 		  "sent.</p></body></html>\n");
 	struct mail_content content = {
-		job->config->mail_from, mail->address,	    subject, text, html.data, unsubscribe,
-		job->row->outbox_id,	(int64_t)time(NULL)};
+		job->config->mail_from, mail->address,	     subject, text, html.data, unsubscribe,
+		job->row->outbox_id,	(int64_t)time(NULL), NULL,    NULL};
 	if (send_logged(job, mail, &content, "mail_confirm", 0))
 		done(job);
 	free(text);
 	free(html.data);
-}
-
-/* The turn a mail is about, or -1 when the game does not wait for the seat (nor ended). */
-static int64_t turn_of(const struct game *game, int seat)
-{
-	if (game->phase == GAME_PHASE_FINISHED)
-		return TURN_FINISHED;
-	if (!game_in_progress(game) || !(legal_waiting_for(game) >> seat & 1u))
-		return -1;
-	return (int64_t)game->turn_number << 16 | (int64_t)game->setup_step << 8 | legal_waiting_for(game);
 }
 
 /* The last mail's words: who won, and every seat's points. Caller frees. */
@@ -285,12 +222,40 @@ static void add_moves(struct xtext *text, struct xtext *html, const struct game 
 	xtext_add(html, "</ol>\n");
 }
 
+/* The reply address of this mail (deliver/mail_reply.h: the registration, the game, the
+ * seat, this version, an expiry) into reply_to, and the seat's moves as commands of the
+ * vocabulary (game/mail_commands.h) into both parts. */
+static void add_reply(const struct deliver_job *job, const struct store_mail *mail, const struct game_record *record,
+		      int seat, const char *names[GAME_MAX_SEATS], struct xtext *text, struct xtext *html,
+		      char *reply_to, size_t reply_size)
+{
+	struct mail_reply_code fields = {mail->id, record->id, seat, (int32_t)record->state.version,
+					 (int64_t)time(NULL) + job->config->mail_reply_expires_s};
+	char code[MAIL_REPLY_CODE_SIZE];
+	mail_reply_code(mail->secret, &fields, code);
+	snprintf(reply_to, reply_size, "%s%s@%s", MAIL_REPLY_PREFIX, code, job->config->mail_reply_domain);
+	struct xtext moves = xtext_new();
+	mail_commands_list(&record->state, seat, names, &moves);
+	if (!moves.data[0]) {
+		free(moves.data);
+		return;
+	}
+	const char *intro = "Reply to this mail with your moves, one command a line, above the quoted text:";
+	xtext_add(text, "\n%s\n%s", intro, moves.data);
+	xtext_add(html, "<p>");
+	mail_text_add_html(html, intro);
+	xtext_add(html, "</p>\n<pre>");
+	mail_text_add_html(html, moves.data);
+	xtext_add(html, "</pre>\n");
+	free(moves.data);
+}
+
 static void send_turn(struct deliver_job *job, const struct store_mail *mail, const struct game_record *record)
 {
 	const struct store_delivery *row = job->row;
 	const struct game *now = &record->state;
 	int seat = mail->seat;
-	int64_t turn = turn_of(now, seat);
+	int64_t turn = mailing_turn_key(now, seat);
 	/* Nothing for a turn already mailed, for a state that no longer waits for the seat, or
 	 * for an append the seat made itself (it knows). */
 	struct store_log log;
@@ -300,12 +265,12 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	}
 	int prompted = deliver_prompted(&log, seat);
 	store_log_free(&log);
-	if (turn < 0 || turn == mail->last_turn || (!prompted && turn != TURN_FINISHED)) {
+	if (turn < 0 || turn == mail->last_turn || (!prompted && turn != MAILING_TURN_FINISHED)) {
 		done(job);
 		return;
 	}
 	int64_t interval_ms = (int64_t)job->config->mail_min_interval_s * 1000;
-	if (mail->since_last_ms >= 0 && mail->since_last_ms < interval_ms && turn != TURN_FINISHED) {
+	if (mail->since_last_ms >= 0 && mail->since_last_ms < interval_ms && turn != MAILING_TURN_FINISHED) {
 		deliver_later(job, row->next_seq, interval_ms - mail->since_last_ms);
 		return;
 	}
@@ -324,13 +289,13 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	deliver_game_url(job, record, game_url, sizeof game_url);
 	mail_code(mail->secret, mail->id, MAIL_UNSUBSCRIBE, code);
 	link_url(job, "/v1/mail/unsubscribe", code, unsubscribe, sizeof unsubscribe);
-	if (turn == TURN_FINISHED)
+	if (turn == MAILING_TURN_FINISHED)
 		snprintf(subject, sizeof subject, "Catan game %s is over", record->id_text);
 	else
 		snprintf(subject, sizeof subject, "Your turn in Catan game %s: %s", record->id_text,
 			 channels_expectation(now->phase));
-	char *summary =
-		turn == TURN_FINISHED ? game_over(record, now, names) : summary_your_turn(now, seat, names, NULL, 0);
+	char *summary = turn == MAILING_TURN_FINISHED ? game_over(record, now, names)
+						      : summary_your_turn(now, seat, names, NULL, 0);
 	/* The link opens the game; the reader's browser opens their seat from the seat link it
 	 * kept (web/src/main.ts: #game=<id> alone), so no token travels in a mail. */
 	const char *opens = "(the browser where you opened your seat link opens your seat; the link itself is never "
@@ -342,6 +307,10 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 	xtext_add(&text, "%s\n\n", summary);
 	add_moves(&text, &html, now, seat, names, since, since_count, omitted);
 	free(since);
+	char reply_to[MAIL_REPLY_CODE_SIZE + 300];
+	int replies = turn != MAILING_TURN_FINISHED && job->config->mail_reply_domain != NULL;
+	if (replies)
+		add_reply(job, mail, record, seat, names, &text, &html, reply_to, sizeof reply_to);
 	xtext_add(&text, "\nThe board now: %s\nOpen the game: %s\n%s\n\nTo stop these mails: %s\n", board, game_url,
 		  opens, unsubscribe);
 	xtext_add(&html, "<p><a href=\"");
@@ -362,12 +331,14 @@ static void send_turn(struct deliver_job *job, const struct store_mail *mail, co
 				       html.data,
 				       unsubscribe,
 				       row->outbox_id << 20 | (version & 0xfffff),
-				       (int64_t)time(NULL)};
+				       (int64_t)time(NULL),
+				       replies ? reply_to : NULL,
+				       NULL};
 	if (send_logged(job, mail, &content, "mail", version)) {
 		if (mail->player_id)
-			mailing_game_sent(mail->id, record->id, turn);
+			mailing_game_sent(mail->id, record->id, turn, version, 1);
 		else
-			mailing_sent(mail->id, turn);
+			mailing_sent(mail->id, turn, version, 1);
 		done(job);
 	}
 	free(summary);

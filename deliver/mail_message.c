@@ -196,11 +196,19 @@ char *mail_message(const struct mail_content *content)
 	xtext_add(&out, "Message-ID: <catan.%lld.%016llx@%s>\r\n", (long long)content->unique,
 		  (unsigned long long)random, domain);
 	xtext_add(&out, "MIME-Version: 1.0\r\n");
+	/* Both are the service's own text (an address of base32 letters, a message id checked
+	 * to be printable and bracketed by the caller), never a header line of their own. */
+	if (content->reply_to && !strpbrk(content->reply_to, "\r\n"))
+		xtext_add(&out, "Reply-To: <%s>\r\n", content->reply_to);
+	if (content->in_reply_to && !strpbrk(content->in_reply_to, "\r\n")) {
+		xtext_add(&out, "In-Reply-To: %s\r\n", content->in_reply_to);
+		xtext_add(&out, "References: %s\r\n", content->in_reply_to);
+	}
 	if (content->unsubscribe_url) {
 		xtext_add(&out, "List-Unsubscribe: <%s>\r\n", content->unsubscribe_url);
 		xtext_add(&out, "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n");
 	}
-	xtext_add(&out, "Auto-Submitted: auto-generated\r\n");
+	xtext_add(&out, "Auto-Submitted: %s\r\n", content->in_reply_to ? "auto-replied" : "auto-generated");
 	xtext_add(&out, "Content-Type: multipart/alternative; boundary=\"%s\"\r\n\r\n", boundary);
 	char *text = crlf(content->text), *html = crlf(content->html);
 	xtext_add(&out, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",

@@ -52,6 +52,8 @@ struct mail_content {
 	const char *unsubscribe_url; /* List-Unsubscribe (RFC 8058), or NULL */
 	int64_t unique;		     /* part of the Message-ID */
 	int64_t date_s;		     /* the Date header, Unix seconds */
+	const char *reply_to;	     /* Reply-To: a move's reply address (deliver/mail_reply.h), or NULL */
+	const char *in_reply_to;     /* In-Reply-To and References: a message id with its <>, or NULL */
 };
 
 /* The whole message (RFC 5322, MIME multipart/alternative, CRLF lines, parts in base64).

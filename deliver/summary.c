@@ -222,6 +222,15 @@ void summary_event_on(const struct game *game, const struct event *e, const char
 	case EVENT_SEAT_BACK:
 		xtext_add(&text, "%s is back.", who);
 		break;
+	case EVENT_RESIGNED:
+		xtext_add(&text, "%s resigned: a bot plays the seat.", who);
+		break;
+	case EVENT_SEAT_RELEASED:
+		xtext_add(&text, "%s left: a bot holds the seat until a substitute takes it.", who);
+		break;
+	case EVENT_SEAT_SUBSTITUTED:
+		xtext_add(&text, "%s took the seat as a substitute.", who);
+		break;
 	default:
 		xtext_add(&text, "Something happened.");
 		break;

@@ -477,6 +477,9 @@ void apply_event(struct game *game, const struct event *event)
 		break;
 	case EVENT_SEAT_AWAY:
 	case EVENT_SEAT_BACK:
+	case EVENT_RESIGNED:
+	case EVENT_SEAT_RELEASED:
+	case EVENT_SEAT_SUBSTITUTED:
 		break; /* who plays a seat is not the rules' concern: only the version moves */
 	default:
 		break;

@@ -13,8 +13,7 @@
 #include "playout.h"
 #include "view.h"
 
-/* An inactive seat that owes an answer to an open offer, its offer id in *trade; or -1. */
-static int answering_seat(const struct game *game, int *trade)
+int arena_answering_seat(const struct game *game, int *trade)
 {
 	if (game->phase != GAME_PHASE_MAIN)
 		return -1;
@@ -33,10 +32,10 @@ static int answering_seat(const struct game *game, int *trade)
 	return -1;
 }
 
-int arena_mover(const struct game *game)
+int arena_mover(const struct game *game, int *trade)
 {
-	int trade;
-	int seat = answering_seat(game, &trade);
+	*trade = 0;
+	int seat = arena_answering_seat(game, trade);
 	if (seat >= 0)
 		return seat;
 	uint8_t waiting = legal_waiting_for(game);
@@ -46,14 +45,10 @@ int arena_mover(const struct game *game)
 int arena_choose(const struct game *game, uint8_t bots, struct rng *rng, struct command *scratch, int *seat,
 		 struct command *command)
 {
-	int trade = 0;
-	int mover = answering_seat(game, &trade);
-	if (mover < 0) {
-		uint8_t waiting = legal_waiting_for(game);
-		if (!waiting)
-			return 0;
-		mover = __builtin_ctz(waiting);
-	}
+	int trade;
+	int mover = arena_mover(game, &trade);
+	if (mover < 0)
+		return 0;
 	int count = legal_moves(game, mover, scratch, LEGAL_MOVES_MAX);
 	if (count > LEGAL_MOVES_MAX)
 		count = LEGAL_MOVES_MAX;
@@ -65,17 +60,25 @@ int arena_choose(const struct game *game, uint8_t bots, struct rng *rng, struct 
 		*seat = mover;
 		return 1;
 	}
+	if (!arena_random_move(game, mover, trade, scratch, count, rng, command))
+		return 0;
+	*seat = mover;
+	return 1;
+}
+
+int arena_random_move(const struct game *game, int mover, int trade, struct command *moves, int count, struct rng *rng,
+		      struct command *command)
+{
 	int kept = 0;
 	for (int i = 0; i < count; i++) {
-		const struct command *move = &scratch[i];
+		const struct command *move = &moves[i];
 		int answer = move->type == COMMAND_ACCEPT_TRADE || move->type == COMMAND_DECLINE_TRADE;
 		if (trade ? answer && move->trade == trade : move->type != COMMAND_OFFER_TRADE)
-			scratch[kept++] = *move;
+			moves[kept++] = *move;
 	}
 	if (kept == 0)
 		return 0;
-	*command = scratch[rng_below(rng, (uint32_t)kept)];
+	*command = moves[rng_below(rng, (uint32_t)kept)];
 	playout_fill_template(game, mover, command, rng);
-	*seat = mover;
 	return 1;
 }

@@ -82,6 +82,21 @@ int autoplay_bot_move(const struct game *game, int seat, struct rng *rng, struct
 	return bot_choose(&view, scratch, count, rng, command);
 }
 
+int autoplay_bot_move_at(const struct game *game, int seat, const struct bot_settings *settings, struct rng *rng,
+			 struct command *scratch, struct command *command)
+{
+	int count = legal_moves(game, seat, scratch, LEGAL_MOVES_MAX);
+	if (count <= 0)
+		return 0;
+	if (count > LEGAL_MOVES_MAX)
+		count = LEGAL_MOVES_MAX;
+	struct game_view view;
+	view_game(game, seat, &view);
+	struct bot_public facts;
+	bot_public_of_game(game, &facts);
+	return bot_decide(settings, &view, &facts, scratch, count, rng, command);
+}
+
 /* A uniformly random listed move of `type` for `seat`, templates filled. */
 static int random_move_of(const struct game *game, int seat, enum command_type type, struct rng *rng,
 			  struct command *scratch, struct command *command)

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "bot.h"
 #include "command.h"
 #include "game.h"
 #include "rng.h"
@@ -29,6 +30,12 @@ uint8_t autoplay_offer_awaits(const struct game *game, uint8_t bots, int *offer_
  * seat has no legal move. `scratch` is room for LEGAL_MOVES_MAX commands. */
 int autoplay_bot_move(const struct game *game, int seat, struct rng *rng, struct command *scratch,
 		      struct command *command);
+
+/* autoplay_bot_move() at a level and budget: bot_decide() on the seat's view, the public
+ * facts of the log (bot_public_of_game()) and its legal moves; the state itself never
+ * reaches the bot. */
+int autoplay_bot_move_at(const struct game *game, int seat, const struct bot_settings *settings, struct rng *rng,
+			 struct command *scratch, struct command *command);
 
 /* The next default move once the deadline of the decisions pending at this state has
  * passed: an unanswered offer is declined (by each seat it was made to), a discard is

@@ -32,6 +32,9 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"game_won",
 	"seat_away",
 	"seat_back",
+	"resigned",
+	"seat_released",
+	"seat_substituted",
 };
 
 /* What event_init() makes before the type is set: copied whole, which is cheaper than
@@ -65,4 +68,10 @@ int event_type_from_name(const char *name)
 		if (strcmp(event_names[t], name) == 0)
 			return t;
 	return -1;
+}
+
+int event_changes_seat_holder(int type)
+{
+	return type == EVENT_SEAT_AWAY || type == EVENT_SEAT_BACK || type == EVENT_RESIGNED ||
+	       type == EVENT_SEAT_RELEASED || type == EVENT_SEAT_SUBSTITUTED;
 }

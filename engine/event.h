@@ -46,10 +46,28 @@ enum event_type {
 	 * away beside the log (seats.away) and reads these to bring its cache up to date. */
 	EVENT_SEAT_AWAY, /* seat */
 	EVENT_SEAT_BACK, /* seat */
+	/* The seat resigned (issue 28): the server's bot plays it for the rest of the game, and a
+	 * rated game scores it last. Ignored by the rules, like the holidays' events. */
+	EVENT_RESIGNED, /* seat */
+	/* Substitutes (issue 28): the seat's player left it (released it, or timed out
+	 * options.substitute_after_timeouts decisions in a row) and the server's bot holds it
+	 * until a substitute takes it; then the substitute took it, with a token of its own.
+	 * Ignored by the rules, like the holidays' events; neither carries anything private. */
+	EVENT_SEAT_RELEASED,	/* seat */
+	EVENT_SEAT_SUBSTITUTED, /* seat */
 	EVENT_TYPE_COUNT
 };
 
 #define EVENT_START_ROLL_ROUNDS 16
+
+/* The schemes of event_setup.fairness. */
+enum event_fairness {
+	EVENT_FAIRNESS_NONE,   /* the secret seed and the version (no commitment) */
+	EVENT_FAIRNESS_HMAC_1, /* "catan-fair-1": HMAC-SHA256 of a committed server seed */
+	EVENT_FAIRNESS_COUNT
+};
+
+#define EVENT_COMMITMENT_SIZE 32
 
 struct event_setup {
 	struct game_options options;
@@ -59,6 +77,12 @@ struct event_setup {
 	 * seat did not roll in that round (ties re-roll among the tied). All zero when the
 	 * first seat was fixed by an option. */
 	uint8_t start_rolls[EVENT_START_ROLL_ROUNDS][GAME_MAX_SEATS];
+	/* Provably fair games (docs/fairness.md): the scheme that derives the game's random
+	 * outcomes (EVENT_FAIRNESS_NONE: the log does not say, a game created before or with a
+	 * chosen seed) and, with a scheme, the SHA-256 commitment to its server seed. The
+	 * rules neither read nor draw them; the game service fills them in. */
+	uint8_t fairness;
+	uint8_t commitment[EVENT_COMMITMENT_SIZE];
 };
 
 struct event {
@@ -95,6 +119,10 @@ struct event_list {
 
 /* An event of `type` with every id field -1 and every count 0. */
 void event_init(struct event *event, enum event_type type);
+
+/* 1 for the events that change who plays a seat and nothing of the rules (holidays,
+ * resigning, leaving, substitutes): the service reads them to know who holds each seat. */
+int event_changes_seat_holder(int type);
 
 /* The event type's API name ("dice_rolled" ...), NULL when out of range. */
 const char *event_type_name(int type);

@@ -218,7 +218,7 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 			return corrupt(repo, id, row->seq, "the event cannot apply to the game",
 				       event_type_name(event.type));
 		apply_event(game, &event);
-		if (event.type == EVENT_SEAT_AWAY || event.type == EVENT_SEAT_BACK)
+		if (event_changes_seat_holder(event.type))
 			repo->seats_changed = 1;
 	}
 	return STORE_OK;
@@ -226,16 +226,29 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 
 enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game *game, int64_t *seed)
 {
+	struct game_repo_secrets secrets;
+	enum store_status status = game_repo_load_secrets(repo, id, game, &secrets);
+	if (status == STORE_OK && seed)
+		*seed = secrets.seed;
+	return status;
+}
+
+enum store_status game_repo_load_secrets(struct game_repo *repo, int64_t id, struct game *game,
+					 struct game_repo_secrets *secrets)
+{
 	repo->message[0] = '\0';
 	memset(game, 0, sizeof *game);
 	struct store_loaded loaded;
 	enum store_status status = store_load(repo->store, id, GAME_FORMAT_VERSION, game, sizeof *game, &loaded);
 	if (status != STORE_OK)
 		return store_failed(repo, status);
-	if (loaded.status == STORE_STATUS_WAITING) {
-		/* Open seats: the game has no events until its last seat is taken (game/lobby.h). */
+	if (loaded.status == STORE_STATUS_WAITING || loaded.status == STORE_STATUS_EXPIRED) {
+		/* Open seats: the game has no events until its last seat is taken (game/lobby.h),
+		 * and never will once it expired waiting. */
 		store_log_free(&loaded.log);
-		snprintf(repo->message, sizeof repo->message, "the game waits for players");
+		snprintf(repo->message, sizeof repo->message, "%s",
+			 loaded.status == STORE_STATUS_EXPIRED ? "the game expired waiting for players"
+							       : "the game waits for players");
 		return STORE_NOT_STARTED;
 	}
 	if (loaded.snapshot_seq > 0 && !snapshot_plausible(game, loaded.snapshot_seq)) {
@@ -252,8 +265,11 @@ enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game
 		struct store_snapshot snapshot = {GAME_FORMAT_VERSION, game, sizeof *game};
 		(void)store_put_snapshot(repo->store, id, version, &snapshot);
 	}
-	if (status == STORE_OK && seed)
-		*seed = loaded.seed;
+	if (status == STORE_OK) {
+		secrets->seed = loaded.seed;
+		secrets->has_server_seed = loaded.has_server_seed;
+		memcpy(secrets->server_seed, loaded.server_seed, sizeof secrets->server_seed);
+	}
 	if (status != STORE_OK)
 		memset(game, 0, sizeof *game);
 	store_log_free(&loaded.log);

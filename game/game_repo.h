@@ -71,6 +71,17 @@ enum store_status game_repo_create_waiting(struct game_repo *repo, const struct 
 /* Load game `id` into *game (overwritten), and its secret seed into *seed (may be NULL). */
 enum store_status game_repo_load(struct game_repo *repo, int64_t id, struct game *game, int64_t *seed);
 
+/* A game's secrets: its seed, and a provably fair game's server seed (game/fairness.h). */
+struct game_repo_secrets {
+	int64_t seed;
+	int has_server_seed;
+	uint8_t server_seed[STORE_SERVER_SEED_SIZE];
+};
+
+/* game_repo_load() with every secret of the game. */
+enum store_status game_repo_load_secrets(struct game_repo *repo, int64_t id, struct game *game,
+					 struct game_repo_secrets *secrets);
+
 /* Bring *game, a state of game `id` loaded earlier (a cached copy), up to the log's last
  * version by applying the events after game->version; when it is far behind, load it
  * whole instead. On failure *game is left as it was. */

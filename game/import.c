@@ -31,6 +31,7 @@
 #include "engine/command.h"
 #include "engine/rng.h"
 #include "engine/rules.h"
+#include "game/fairness.h"
 
 /* A fixed randomness for seedless decisions: what it draws is never compared. */
 #define IMPORT_SEEDLESS_SEED UINT64_C(0x5eed1e55)
@@ -194,20 +195,55 @@ static int is_consequence(const struct event *event, const struct event *first)
 int import_verify(const struct event *events, int count, int has_seed, uint64_t seed, struct import_group *groups,
 		  int *group_count, struct game *final, struct import_refusal *refusal)
 {
+	struct fairness legacy;
+	memset(&legacy, 0, sizeof legacy);
+	legacy.scheme = EVENT_FAIRNESS_NONE;
+	legacy.legacy_seed = (int64_t)seed;
+	legacy.seeds_from = FAIRNESS_NO_SEEDS;
+	return import_verify_fair(events, count, has_seed ? &legacy : NULL, groups, group_count, final, refusal);
+}
+
+/* 1 when the log's first event names the scheme of `fairness` and, for a provably fair
+ * one, commits to its server seed. */
+static int commits_to(const struct event *created, const struct fairness *fairness)
+{
+	if (created->setup.fairness != fairness->scheme)
+		return 0;
+	if (fairness->scheme == EVENT_FAIRNESS_NONE)
+		return 1;
+	uint8_t commitment[EVENT_COMMITMENT_SIZE];
+	fairness_commitment(fairness->server_seed, commitment);
+	return memcmp(commitment, created->setup.commitment, sizeof commitment) == 0;
+}
+
+int import_verify_fair(const struct event *events, int count, const struct fairness *fairness,
+		       struct import_group *groups, int *group_count, struct game *final,
+		       struct import_refusal *refusal)
+{
 	*group_count = 0;
 	if (count < 1 || events[0].type != EVENT_GAME_CREATED)
 		return refuse(refusal, 0, "a log begins with game_created%s", NULL);
+	int has_seed = fairness != NULL;
+	if (has_seed && !commits_to(&events[0], fairness))
+		return refuse(refusal, 0,
+			      fairness->scheme == EVENT_FAIRNESS_NONE
+				      ? "the game committed to a server seed: its seed is not a number%s"
+				      : "not the server seed the game committed to (its SHA-256 is not the "
+					"game_created event's commitment)%s",
+			      NULL);
 	struct game *state = xcalloc(2, sizeof *state);
 	struct event_list *produced = xmalloc(sizeof *produced);
 	struct game *after = &state[1];
 	int ok = 1;
 	int i;
 	if (has_seed) {
-		enum error error = rules_start(&events[0].setup.options, seed, produced, state);
+		enum error error =
+			rules_start(&events[0].setup.options, fairness_seed_at(fairness, 0), produced, state);
 		if (error != ERROR_OK) {
 			ok = refuse(refusal, 0, "the options are refused: %s", error_message(error));
 			goto done;
 		}
+		fairness_stamp(fairness, &produced->events[0].setup);
 		for (i = 0; i < produced->count; i++)
 			if (i >= count ||
 			    !same_event(&produced->events[i], &events[i], events[0].setup.options.seats)) {
@@ -233,8 +269,9 @@ int import_verify(const struct event *events, int count, int has_seed, uint64_t 
 	while (i < count) {
 		struct command command;
 		int seat;
-		if (events[i].type == EVENT_SEAT_AWAY || events[i].type == EVENT_SEAT_BACK) {
-			/* Holidays: no move of the rules, a group of its own that only has to apply. */
+		if (event_changes_seat_holder(events[i].type)) {
+			/* Holidays and resignations: no move of the rules, a group of its own that only
+			 * has to apply. */
 			if (!apply_event_valid(state, &events[i])) {
 				ok = refuse(refusal, i, "this event cannot happen here%s", NULL);
 				goto done;
@@ -255,7 +292,8 @@ int import_verify(const struct event *events, int count, int has_seed, uint64_t 
 		enum error error;
 		int chance = !has_seed && decided_by_chance(state, &command);
 		if (has_seed) {
-			error = rules_decide_seeded(state, seed, seat, &command, produced, after);
+			error = rules_decide_seeded(state, fairness_seed_at(fairness, state->version), seat, &command,
+						    produced, after);
 		} else {
 			rng_init(&rng, IMPORT_SEEDLESS_SEED, (uint64_t)state->version);
 			error = rules_decide(state, seat, &command, &rng, produced, after);

@@ -54,4 +54,13 @@ struct import_refusal {
 int import_verify(const struct event *events, int count, int has_seed, uint64_t seed, struct import_group *groups,
 		  int *group_count, struct game *final, struct import_refusal *refusal);
 
+/* The same with the randomness of `fairness` (game/fairness.h; NULL: seedless): a provably
+ * fair log is judged with its server seed, which must be the one its game_created event
+ * committed to (else event 0 is refused), and a log with a commitment is refused with a
+ * plain seed. What `catan verify` checks. */
+struct fairness;
+int import_verify_fair(const struct event *events, int count, const struct fairness *fairness,
+		       struct import_group *groups, int *group_count, struct game *final,
+		       struct import_refusal *refusal);
+
 #endif

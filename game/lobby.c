@@ -22,6 +22,7 @@
 #include "db/store_lobby.h"
 #include "engine/autoplay.h"
 #include "engine/rules.h"
+#include "game/auth.h"
 #include "game/game_repo.h"
 #include "game/play_internal.h"
 
@@ -31,13 +32,15 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 	const struct play_new_game *game = new_game->game;
 	struct event_list events;
 	struct game after;
-	enum error refused = rules_start(&game->options->game, (uint64_t)game->seed, &events, &after);
+	enum error refused = play_start(game, &events, &after);
 	if (refused != ERROR_OK)
 		return refused;
 	int seats = game->options->game.seats;
 	struct store_new_game row;
 	memset(&row, 0, sizeof row);
 	row.seed = game->seed;
+	row.has_server_seed = game->fair;
+	memcpy(row.server_seed, game->server_seed, STORE_SERVER_SEED_SIZE);
 	row.seats = seats;
 	memcpy(row.admin_token_hash, game->admin_token_hash, STORE_HASH_SIZE);
 	struct store_waiting waiting;
@@ -90,6 +93,11 @@ enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out)
 	return store_waiting_game(play_thread_store(), game_id, out);
 }
 
+enum store_status lobby_holidays(int64_t game_id, int64_t used_s[STORE_MAX_SEATS], int64_t *allowance_s, int *seats)
+{
+	return store_holidays(play_thread_store(), game_id, used_s, allowance_s, seats);
+}
+
 enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int limit, struct store_waiting_game *out,
 			     int *count)
 {
@@ -97,7 +105,8 @@ enum store_status lobby_list(int64_t after_created_us, int64_t after_id, int lim
 		*count = 0;
 		return STORE_INVALID;
 	}
-	return store_lobby(play_thread_store(), after_created_us, after_id, limit, out, count);
+	/* The lobby may lag the primary by a moment: a standby may answer it. */
+	return play__lobby_standby(after_created_us, after_id, limit, out, count);
 }
 
 enum store_status lobby_player_create(const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t *id)
@@ -133,4 +142,39 @@ enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_h
 	if (status == STORE_OK)
 		play_forget_tokens(0);
 	return status;
+}
+
+enum store_status lobby_player_delete(int64_t player, const uint8_t token_hash[STORE_HASH_SIZE])
+{
+	uint8_t nobody[STORE_HASH_SIZE];
+	if (!auth_random(nobody, sizeof nobody))
+		return STORE_UNAVAILABLE;
+	enum store_status status =
+		store_player_delete(play_thread_store(), player, token_hash, nobody, LOBBY_FORMER_PLAYER);
+	/* Its token and its name may be cached with any of its games: forget them all. */
+	if (status == STORE_OK)
+		play_forget_tokens(0);
+	return status;
+}
+
+enum store_status lobby_seat_players(int64_t game_id, int64_t players[GAME_MAX_SEATS])
+{
+	memset(players, 0, sizeof(int64_t) * GAME_MAX_SEATS);
+	struct store_rating_seat seats[STORE_MAX_SEATS];
+	int count = 0;
+	enum store_status status = store_rating_seats(play_thread_store(), game_id, seats, &count);
+	for (int i = 0; status == STORE_OK && i < count; i++)
+		if (seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
+			players[seats[i].seat] = seats[i].player_id;
+	return status;
+}
+
+enum store_status lobby_rematch_claim(int64_t game_id, int *claimed, int64_t *rematch_id)
+{
+	return store_rematch_claim(play_thread_store(), game_id, claimed, rematch_id);
+}
+
+enum store_status lobby_rematch_done(int64_t game_id, int64_t rematch_id)
+{
+	return store_rematch_done(play_thread_store(), game_id, rematch_id);
 }

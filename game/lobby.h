@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "db/store_lobby.h"
+#include "db/store_ratings.h"
 #include "engine/error.h"
 #include "game/play.h"
 
@@ -57,6 +58,20 @@ enum store_status lobby_player_get(int64_t id, struct store_player *out);
  * (play_forget_tokens()). STORE_NOT_FOUND when `old_hash` is no longer the player's. */
 enum store_status lobby_player_replace_token(int64_t player, const uint8_t old_hash[STORE_HASH_SIZE],
 					     const uint8_t new_hash[STORE_HASH_SIZE]);
+/* Deleting a player (issue 28): what identifies it goes (store_player_delete()): its name
+ * becomes LOBBY_FORMER_PLAYER here and in every seat it held, its token stops working at
+ * once on every server (play_forget_tokens()), its webhooks and mail registrations go.
+ * STORE_NOT_FOUND when `token_hash` is no longer the player's. */
+#define LOBBY_FORMER_PLAYER "Former player"
+enum store_status lobby_player_delete(int64_t player, const uint8_t token_hash[STORE_HASH_SIZE]);
+
+/* The players of game `game_id`'s seats (0: a seat without one). */
+enum store_status lobby_seat_players(int64_t game_id, int64_t players[GAME_MAX_SEATS]);
+
+/* A rematch of a finished game, made once (store_rematch_claim(), store_rematch_done()). */
+enum store_status lobby_rematch_claim(int64_t game_id, int *claimed, int64_t *rematch_id);
+enum store_status lobby_rematch_done(int64_t game_id, int64_t rematch_id);
+
 /* The player's seats, at most `max`, by game id (store_player_games()). */
 enum store_status lobby_player_seats(int64_t player_id, int max, struct store_player_seat *out, int *count);
 
@@ -69,6 +84,10 @@ enum store_status lobby_player_games(int64_t player_id, int max, struct store_pl
  * bot may not be given to one (STORE_SEAT_BOTS_ONLY). */
 enum store_status lobby_change_seat(int64_t game_id, const uint8_t admin_hash[STORE_HASH_SIZE], int seat, int action,
 				    const char *name, int bots_only_allowed, struct store_seat_result *out);
+
+/* A started game's holiday time per seat in the last 365 days, and its allowance
+ * (store_holidays()). */
+enum store_status lobby_holidays(int64_t game_id, int64_t used_s[STORE_MAX_SEATS], int64_t *allowance_s, int *seats);
 
 /* A waiting game (STORE_NOT_FOUND when none, or started). */
 enum store_status lobby_waiting(int64_t game_id, struct store_waiting_game *out);

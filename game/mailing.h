@@ -16,6 +16,7 @@
 
 #include "db/store_mail.h"
 #include "db/store_webhooks.h"
+#include "engine/game.h"
 
 /* Register (or replace) a seat's address, unconfirmed, its confirmation mail queued
  * within `budget` (store_mail_register(): *retry_after_s > 0 when over it). */
@@ -44,9 +45,23 @@ enum store_status mailing_delete_player(int64_t player_id, int *removed);
 enum store_status mailing_game_state(int64_t id, int64_t game_id, int seat, int64_t *since_last_ms, int64_t *last_turn,
 				     int *seat_has_own);
 
-/* A turn mail about `turn_key` went out now: of a seat's registration, or of a player's
- * in game `game_id`. */
-enum store_status mailing_sent(int64_t id, int64_t turn_key);
-enum store_status mailing_game_sent(int64_t id, int64_t game_id, int64_t turn_key);
+/* The turn a mail to `seat` is about: the turn number, the setup step and the seats the game
+ * waits for (so rolling and then building is one turn, while a discard asked in someone
+ * else's turn is another); MAILING_TURN_FINISHED for a finished game; -1 when the game does
+ * not wait for the seat. */
+#define MAILING_TURN_FINISHED INT64_C(0x7fffffff)
+int64_t mailing_turn_key(const struct game *game, int seat);
+
+/* A mail about `turn_key`, written at game version `version`, went out now: of a seat's
+ * registration, or of a player's in game `game_id` (store_mail_sent(): a turn mail counts
+ * for MAIL_MIN_INTERVAL_S, an answer to a reply does not; the newer version's record wins). */
+enum store_status mailing_sent(int64_t id, int64_t turn_key, int32_t version, int counts_for_interval);
+enum store_status mailing_game_sent(int64_t id, int64_t game_id, int64_t turn_key, int32_t version,
+				    int counts_for_interval);
+
+/* Replies by mail (cmd/catan_mail_in.c): *seen 1 when the reply of idempotency key `key`
+ * (of game `game_id`) was answered already; mailing_reply_answered() marks it so. */
+enum store_status mailing_reply_seen(int64_t game_id, const char *key, int *seen);
+enum store_status mailing_reply_answered(int64_t game_id, const char *key);
 
 #endif

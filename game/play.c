@@ -31,6 +31,7 @@
 #include "db/store_events.h"
 #include "db/store_idempotency.h"
 #include "db/store_lobby.h"
+#include "db/store_ratings.h"
 #include "db/store_timers.h"
 #include "engine/apply.h"
 #include "engine/autoplay.h"
@@ -39,9 +40,12 @@
 #include "engine/view.h"
 #include "game/actions.h"
 #include "game/auth.h"
+#include "game/fairness.h"
 #include "game/game_repo.h"
 #include "game/import.h"
 #include "game/play_internal.h"
+#include "game/seat_clocks.h"
+#include "game/zones.h"
 
 #define CACHE_SLOTS 4096
 #define TOKEN_CACHE 8
@@ -216,15 +220,32 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	}
 	memset(&record->options, 0, sizeof record->options);
 	record->options.game = record->state.options;
+	record->options.holiday_allowance_s = CODEC_HOLIDAY_ALLOWANCE_DEFAULT_S;
 	json_t *options = json_loads(info.options ? info.options : "{}", 0, NULL);
 	if (options) {
 		json_t *timeout = json_object_get(options, "turn_timeout_s");
 		json_t *on_timeout = json_object_get(options, "on_timeout");
 		json_t *offer_wait = json_object_get(options, "offer_wait_s");
+		json_t *holidays = json_object_get(options, "holiday_allowance_s");
+		record->options.holiday_allowance_s = json_is_integer(holidays) ? (int32_t)json_integer_value(holidays)
+										: CODEC_HOLIDAY_ALLOWANCE_DEFAULT_S;
+		record->options.rated = json_is_true(json_object_get(options, "rated"));
+		/* Games stored before the option never lose a seat to their timeouts. */
+		json_t *substitute = json_object_get(options, "substitute_after_timeouts");
+		record->options.substitute_after_timeouts =
+			json_is_integer(substitute) ? (int32_t)json_integer_value(substitute) : 0;
+		json_t *bank = json_object_get(options, "time_bank_s");
+		json_t *increment = json_object_get(options, "time_increment_s");
+		record->options.time_bank_s = json_is_integer(bank) ? (int32_t)json_integer_value(bank) : 0;
+		record->options.time_increment_s =
+			json_is_integer(increment) ? (int32_t)json_integer_value(increment) : 0;
 		if (json_is_integer(timeout))
 			record->options.turn_timeout_s = (int32_t)json_integer_value(timeout);
 		if (json_is_string(on_timeout) && strcmp(json_string_value(on_timeout), "bot") == 0)
 			record->options.on_timeout = CODEC_ON_TIMEOUT_BOT;
+		else if (json_is_string(on_timeout) && strcmp(json_string_value(on_timeout), "skip") == 0)
+			record->options.on_timeout = CODEC_ON_TIMEOUT_SKIP;
+		codec_options_read_bot_levels(options, &record->options);
 		/* Games stored before the option have the default of their turn clock. */
 		record->options.offer_wait_s = json_is_integer(offer_wait)
 						       ? (int32_t)json_integer_value(offer_wait)
@@ -235,15 +256,22 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	return STORE_OK;
 }
 
-/* Full load of a game into *record. */
-static enum store_status load_record(struct store *store, int64_t id, struct game_record *record)
+/* Full load of a game into *record (writing a snapshot when the log since the last one is
+ * long and `snapshot_every` is not 0). */
+static enum store_status load_record(struct store *store, int64_t id, struct game_record *record, int snapshot_every)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, store, GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, store, snapshot_every);
 	memset(record, 0, sizeof *record);
 	record->id = id;
 	store_format_id(id, record->id_text);
-	enum store_status status = game_repo_load(&repo, id, &record->state, &record->seed);
+	struct game_repo_secrets secrets;
+	enum store_status status = game_repo_load_secrets(&repo, id, &record->state, &secrets);
+	if (status == STORE_OK) {
+		record->seed = secrets.seed;
+		record->fair = secrets.has_server_seed;
+		memcpy(record->server_seed, secrets.server_seed, sizeof record->server_seed);
+	}
 	if (status == STORE_OK)
 		status = load_info(store, record);
 	if (status == STORE_CORRUPT)
@@ -251,25 +279,48 @@ static enum store_status load_record(struct store *store, int64_t id, struct gam
 	return status;
 }
 
-enum store_status play_refresh(struct game_record *game)
+/* Bring game up to the last version `store` has (see play_refresh()); `snapshot_every` as
+ * for load_record(). */
+static enum store_status refresh_from(struct store *store, struct game_record *game, int snapshot_every)
 {
 	struct game_repo repo;
-	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
+	game_repo_init(&repo, store, snapshot_every);
 	uint32_t before = game->state.version;
 	enum store_status status = game_repo_catch_up(&repo, game->id, &game->state);
 	/* A seat went away or came back: its bot flag is in the seats, read them again. */
 	if (status == STORE_OK && repo.seats_changed)
-		status = load_info(play_thread_store(), game);
+		status = load_info(store, game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
+}
+
+enum store_status play_refresh(struct game_record *game)
+{
+	return refresh_from(play_thread_store(), game, GAME_REPO_SNAPSHOT_EVERY);
 }
 
 enum store_status play_load(int64_t game_id, int fresh, struct game_record *out)
 {
 	if (cache_get(game_id, out))
 		return fresh ? play_refresh(out) : STORE_OK;
-	enum store_status status = load_record(play_thread_store(), game_id, out);
+	enum store_status status = load_record(play_thread_store(), game_id, out, GAME_REPO_SNAPSHOT_EVERY);
+	if (status == STORE_OK)
+		cache_put(out);
+	return status;
+}
+
+int play_cached(int64_t game_id, struct game_record *out)
+{
+	return cache_get(game_id, out);
+}
+
+enum store_status play__load_from(struct store *store, int64_t game_id, struct game_record *out)
+{
+	if (cache_get(game_id, out))
+		return refresh_from(store, out, 0);
+	/* No snapshot is written from here: the store may be a standby's (read-only). */
+	enum store_status status = load_record(store, game_id, out, 0);
 	if (status == STORE_OK)
 		cache_put(out);
 	return status;
@@ -309,8 +360,11 @@ void play_forget_tokens(int64_t game_id)
 	for (int i = 0; i < CACHE_SLOTS; i++) {
 		struct cache_entry *entry = game_id ? slot_for(game_id) : &cache[i];
 		pthread_mutex_lock(&entry->lock);
-		if (!game_id || (entry->used && entry->record.id == game_id))
+		/* The whole entry: a deleted player's name goes with its token (issue 28). */
+		if (!game_id || (entry->used && entry->record.id == game_id)) {
 			entry->token_count = 0;
+			entry->used = 0;
+		}
 		pthread_mutex_unlock(&entry->lock);
 		if (game_id)
 			break;
@@ -387,17 +441,37 @@ static enum offer_wait offer_wait_after(const struct game_record *game, uint8_t 
 	return OFFER_WAIT_BEGINS;
 }
 
+/* Milliseconds from clocks->start_us (the wait's start) to the deadline of the seats the
+ * game waits for at `state`: the latest of their per-move time and bank, pushed by their
+ * quiet hours (game/seat_clocks.h); rounded up, so the timer never comes before it. NULL
+ * clocks: full banks and no quiet hours (a new game). */
+static int64_t deadline_ms(const struct game_record *game, const struct game *state, const struct seat_clocks *clocks)
+{
+	int64_t per_move_ms = (int64_t)game->options.turn_timeout_s * 1000;
+	if (!clocks)
+		return per_move_ms + (int64_t)game->options.time_bank_s * 1000;
+	uint8_t waiting = legal_waiting_for(state);
+	if (!waiting)
+		return per_move_ms;
+	int64_t due_us = seat_clocks_deadline_us(&game->options, clocks, waiting, clocks->start_us);
+	return (due_us - clocks->start_us + 999) / 1000;
+}
+
 /* What the game waits for from the server itself at `state`: a bot's move (due at once;
  * in an unattended game one turn clock later, or never without one; when the game waits
  * for people to answer the bot's offer, at the end of that wait), a deadline
- * (turn_timeout_s), or nothing. NULL when the game never needs a timer (no bot seat, no
- * deadline), so its appends carry no timer at all. Fills *out. */
+ * (turn_timeout_s, then the waiting seats' banks, none of it in their quiet hours:
+ * `clocks`, whose start_us is the wait's start), or nothing. NULL when the game never needs
+ * a timer (no bot seat, no deadline), so its appends carry no timer at all. Fills *out, no
+ * bank changed. */
 static const struct store_timer_set *next_timer(const struct game_record *game, const struct game *state,
-						enum offer_wait wait, struct store_timer_set *out)
+						enum offer_wait wait, const struct seat_clocks *clocks,
+						struct store_timer_set *out)
 {
 	uint8_t bots = play_bot_seats(game);
 	if (!bots && game->options.turn_timeout_s <= 0)
 		return NULL;
+	memset(out, 0, sizeof *out);
 	out->kind = STORE_TIMER_NONE;
 	out->due_ms = 0;
 	if (!game_in_progress(state))
@@ -415,26 +489,58 @@ static const struct store_timer_set *next_timer(const struct game_record *game, 
 		out->kind = STORE_TIMER_BOT;
 	} else if (game->options.turn_timeout_s > 0) {
 		out->kind = STORE_TIMER_DEADLINE;
-		out->due_ms = (int64_t)game->options.turn_timeout_s * 1000;
+		out->due_ms = deadline_ms(game, state, clocks);
 	}
 	return out;
 }
 
-enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us)
+/* The seats' clocks at the game's current version, their wait starting at `start_us` (0:
+ * at that version's event); NULL (*out untouched) for a game without clocks. */
+static enum store_status read_clocks(const struct game_record *game, int64_t start_us, struct seat_clocks *out,
+				     const struct seat_clocks **clocks)
 {
-	*deadline_us = 0;
-	struct store_timer_set timer;
-	const struct store_timer_set *next = next_timer(game, &game->state, OFFER_WAIT_NONE, &timer);
-	if (!next || next->kind != STORE_TIMER_DEADLINE || game->state.version < 1)
+	*clocks = NULL;
+	if (!seat_clocks_used(&game->options) || game->state.version < 1)
 		return STORE_OK;
-	struct store_log log;
-	enum store_status status = play_read_log(game->id, (int32_t)game->state.version - 1, 1, &log);
+	enum store_status status =
+		seat_clocks_read(play_thread_store(), &game->options, game->id, (int32_t)game->state.version, out);
 	if (status != STORE_OK)
 		return status;
-	if (log.count == 1)
-		*deadline_us = log.rows[0].created_at_us + next->due_ms * 1000;
-	store_log_free(&log);
+	if (start_us)
+		out->start_us = start_us;
+	*clocks = out;
 	return STORE_OK;
+}
+
+enum store_status play_clocks(const struct game_record *game, struct play_clocks *out)
+{
+	memset(out, 0, sizeof *out);
+	struct seat_clocks clocks;
+	const struct seat_clocks *read;
+	enum store_status status = read_clocks(game, 0, &clocks, &read);
+	if (status != STORE_OK || !read)
+		return status;
+	out->used = 1;
+	for (int seat = 0; seat < GAME_MAX_SEATS; seat++) {
+		out->bank_ms[seat] = clocks.bank_ms[seat];
+		out->quiet[seat] = clocks.zone[seat][0] != '\0';
+		memcpy(out->zone[seat], clocks.zone[seat], sizeof out->zone[seat]);
+		out->from_min[seat] = clocks.quiet[seat].from_min;
+		out->to_min[seat] = clocks.quiet[seat].to_min;
+	}
+	struct store_timer_set timer;
+	const struct store_timer_set *next = next_timer(game, &game->state, OFFER_WAIT_NONE, read, &timer);
+	if (next && next->kind == STORE_TIMER_DEADLINE)
+		out->deadline_us = clocks.start_us + next->due_ms * 1000;
+	return STORE_OK;
+}
+
+enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us)
+{
+	struct play_clocks clocks;
+	enum store_status status = play_clocks(game, &clocks);
+	*deadline_us = clocks.deadline_us;
+	return status;
 }
 
 static int bot_due_now(const struct store_timer_set *timer)
@@ -451,6 +557,8 @@ static const char *origin_name(int origin)
 		return "timeout";
 	case STORE_ORIGIN_BOT:
 		return "bot";
+	case STORE_ORIGIN_MAIL:
+		return "mail";
 	default:
 		return "player";
 	}
@@ -689,9 +797,12 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		}
 		struct event_list events;
 		struct game after;
-		enum error error = rules_decide_seeded(&game->state, (uint64_t)game->seed, move->seat, move->command,
-						       &events, &after);
-		if (error != ERROR_OK && !fresh && move->origin == STORE_ORIGIN_PLAYER) {
+		struct fairness fairness;
+		play_fairness(game, &fairness);
+		enum error error = rules_decide_seeded(&game->state, fairness_seed_at(&fairness, game->state.version),
+						       move->seat, move->command, &events, &after);
+		if (error != ERROR_OK && !fresh &&
+		    (move->origin == STORE_ORIGIN_PLAYER || move->origin == STORE_ORIGIN_MAIL)) {
 			/* Perhaps refused only because the copy was stale: decide again on the log. */
 			if ((status = play_refresh(game)) != STORE_OK)
 				goto store_failed;
@@ -715,7 +826,22 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		struct store_timer_set timer;
 		int bot_moved = move->seat == game->state.turn_seat && move->command->type != COMMAND_OFFER_TRADE;
 		enum offer_wait wait = offer_wait_after(game, play_bot_seats(game), &game->state, &after, bot_moved);
-		const struct store_timer_set *next = next_timer(game, &after, wait, &timer);
+		/* The mover's bank charged for its wait (the clocks as of the version decided on),
+		 * the next wait starting now. */
+		struct seat_clocks clock_rows;
+		const struct seat_clocks *clocks;
+		int64_t now = now_us(), bank_ms = 0;
+		if ((status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK)
+			goto store_failed;
+		int banked = clocks && seat_clocks_spend(&game->options, &clock_rows, move->seat, &game->state, &after,
+							 now, &bank_ms);
+		clock_rows.start_us = now;
+		const struct store_timer_set *next = next_timer(game, &after, wait, clocks, &timer);
+		if (next && banked) {
+			timer.banked = 1;
+			timer.bank_seat = move->seat;
+			timer.bank_ms = bank_ms;
+		}
 		if (next && move->keep_lease && next->kind == STORE_TIMER_BOT && wait == OFFER_WAIT_NONE &&
 		    !play_unattended(game))
 			timer.due_ms = PLAY_BOT_LEASE_MS;
@@ -756,7 +882,43 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 	settle(game, move, PLAY_RACED, result);
 }
 
-enum play_away play_set_away(struct game_record *game, int seat, int away, long *version, enum store_status *status)
+/* The holidays' and resigning's writes (play__change_seat()'s `write`): the store's
+ * outcome as a play_away. */
+static enum play_away write_away_or_resign(const struct play_seat_change *change, struct game_record *game, int seat,
+					   const char *payload, const struct store_timer_set *timer,
+					   enum store_status *status)
+{
+	int outcome;
+	if (change->event_type == EVENT_RESIGNED) {
+		*status = store_seat_resign(play_thread_store(), game->id, seat, (int32_t)game->state.version,
+					    change->event_type, payload, timer, &outcome);
+		if (*status != STORE_OK)
+			return PLAY_AWAY_STORE_FAILED;
+		return outcome == STORE_RESIGN_DONE	  ? PLAY_AWAY_DONE
+		       : outcome == STORE_RESIGN_BOT_SEAT ? PLAY_AWAY_BOT_SEAT
+							  : PLAY_AWAY_NO_SEAT;
+	}
+	struct store_event row = {change->event_type, seat, STORE_ORIGIN_PLAYER, payload};
+	*status = store_set_away(play_thread_store(), game->id, seat, change->away, (int32_t)game->state.version, &row,
+				 timer, &outcome);
+	if (*status != STORE_OK)
+		return PLAY_AWAY_STORE_FAILED;
+	switch (outcome) {
+	case STORE_AWAY_DONE:
+		return PLAY_AWAY_DONE;
+	case STORE_AWAY_BOT_SEAT:
+		return PLAY_AWAY_BOT_SEAT;
+	case STORE_AWAY_UNCHANGED:
+		return PLAY_AWAY_UNCHANGED;
+	case STORE_AWAY_ALLOWANCE_SPENT:
+		return PLAY_AWAY_ALLOWANCE_SPENT;
+	default:
+		return PLAY_AWAY_NO_SEAT;
+	}
+}
+
+enum play_away play__change_seat(struct game_record *game, int seat, const struct play_seat_change *change,
+				 long *version, enum store_status *status)
 {
 	*status = STORE_OK;
 	*version = (long)game->state.version;
@@ -772,41 +934,40 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 		if (!game_in_progress(&game->state))
 			return PLAY_AWAY_FINISHED;
 		struct event event;
-		event_init(&event, away ? EVENT_SEAT_AWAY : EVENT_SEAT_BACK);
+		event_init(&event, (enum event_type)change->event_type);
 		event.seat = (int8_t)seat;
 		struct game after = game->state;
 		apply_event(&after, &event);
 		/* The timer as the seats will be: a bot's move at once when the game waits for
-		 * the seat now away; the deadline or nothing when it waits for one come back. */
+		 * the seat the bot now holds; the deadline or nothing when it waits for a person. */
 		struct game_record *changed = xcalloc(1, sizeof *changed);
 		*changed = *game;
-		changed->bots[seat] = (uint8_t)away;
-		changed->away[seat] = (uint8_t)away;
-		struct store_timer_set timer, none = {STORE_TIMER_NONE, 0};
+		changed->bots[seat] = (uint8_t)change->bot;
+		changed->away[seat] = (uint8_t)change->away;
+		struct store_timer_set timer, none = {.kind = STORE_TIMER_NONE};
 		enum offer_wait wait = offer_wait_after(changed, play_bot_seats(game), &game->state, &after, 0);
-		const struct store_timer_set *next = next_timer(changed, &after, wait, &timer);
+		/* The seats' clocks as they are (no move charged), the wait starting now. */
+		struct seat_clocks clock_rows;
+		const struct seat_clocks *clocks;
+		*status = read_clocks(game, now_us(), &clock_rows, &clocks);
+		if (*status != STORE_OK) {
+			free(changed);
+			return PLAY_AWAY_STORE_FAILED;
+		}
+		const struct store_timer_set *next = next_timer(changed, &after, wait, clocks, &timer);
 		free(changed);
 		if (!next)
 			next = &none; /* no bot and no deadline left: no timer either */
 		char *payload = codec_payload_dump(&event, game->state.options.seats);
-		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
-		int outcome;
-		*status = store_set_away(play_thread_store(), game->id, seat, away, (int32_t)game->state.version, &row,
-					 next, &outcome);
+		enum play_away outcome = change->write(change, game, seat, payload, next, status);
 		free(payload);
-		if (*status == STORE_CONFLICT)
+		if (outcome == PLAY_AWAY_STORE_FAILED && *status == STORE_CONFLICT)
 			continue; /* a move took the version: decide again on the new one */
-		if (*status != STORE_OK)
-			return PLAY_AWAY_STORE_FAILED;
-		if (outcome == STORE_AWAY_BOT_SEAT)
-			return PLAY_AWAY_BOT_SEAT;
-		if (outcome == STORE_AWAY_UNCHANGED)
-			return PLAY_AWAY_UNCHANGED;
-		if (outcome != STORE_AWAY_DONE)
-			return PLAY_AWAY_NO_SEAT;
+		if (outcome != PLAY_AWAY_DONE)
+			return outcome;
 		game->state = after;
-		game->bots[seat] = (uint8_t)away;
-		game->away[seat] = (uint8_t)away;
+		game->bots[seat] = (uint8_t)change->bot;
+		game->away[seat] = (uint8_t)change->away;
 		cache_put(game);
 		*version = (long)after.version;
 		if (hooks.appended)
@@ -816,17 +977,36 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 	return PLAY_AWAY_RACED;
 }
 
+enum play_away play_set_away(struct game_record *game, int seat, int away, long *version, enum store_status *status)
+{
+	struct play_seat_change change = {away ? EVENT_SEAT_AWAY : EVENT_SEAT_BACK, away, away, write_away_or_resign,
+					  NULL};
+	return play__change_seat(game, seat, &change, version, status);
+}
+
+enum play_away play_resign(struct game_record *game, int seat, long *version, enum store_status *status)
+{
+	struct play_seat_change change = {EVENT_RESIGNED, 1, 0, write_away_or_resign, NULL};
+	return play__change_seat(game, seat, &change, version, status);
+}
+
 /* The store's row of a new game (its seed, seats, tokens, players and options) and the
  * record's copy of the same, for creation and import alike. *options_text is the stored
- * options' JSON (row->options points at it; the caller frees it). */
-static void new_game_row(const struct play_new_game *new_game, struct game_record *out, struct store_new_game *row,
-			 char **options_text)
+ * options' JSON (row->options points at it; the caller frees it). `fair`: the row keeps the
+ * new game's server seed. */
+static void new_game_row(const struct play_new_game *new_game, int fair, struct game_record *out,
+			 struct store_new_game *row, char **options_text)
 {
 	int seats = new_game->options->game.seats;
 	out->seed = new_game->seed;
 	out->options = *new_game->options;
 	memset(row, 0, sizeof *row);
 	row->seed = new_game->seed;
+	if (fair) {
+		out->fair = row->has_server_seed = 1;
+		memcpy(out->server_seed, new_game->server_seed, STORE_SERVER_SEED_SIZE);
+		memcpy(row->server_seed, new_game->server_seed, STORE_SERVER_SEED_SIZE);
+	}
 	row->seats = seats;
 	memcpy(row->admin_token_hash, new_game->admin_token_hash, STORE_HASH_SIZE);
 	for (int s = 0; s < seats; s++) {
@@ -845,19 +1025,58 @@ static void new_game_row(const struct play_new_game *new_game, struct game_recor
 	row->options = *options_text;
 }
 
+void play_fairness(const struct game_record *game, struct fairness *out)
+{
+	memset(out, 0, sizeof *out);
+	out->scheme = game->fair ? EVENT_FAIRNESS_HMAC_1 : EVENT_FAIRNESS_NONE;
+	out->legacy_seed = game->seed;
+	memcpy(out->server_seed, game->server_seed, sizeof out->server_seed);
+	out->game_id = game->id;
+	out->seats = game->state.options.seats;
+	out->seeds_from = FAIRNESS_NO_SEEDS;
+}
+
+void play_fairness_public(const struct game_record *game, struct codec_fairness *out)
+{
+	memset(out, 0, sizeof *out);
+	out->scheme = game->fair ? EVENT_FAIRNESS_HMAC_1 : EVENT_FAIRNESS_NONE;
+	out->seats = game->state.options.seats;
+	if (!game->fair)
+		return;
+	fairness_commitment(game->server_seed, out->commitment);
+	out->revealed = game->state.phase == GAME_PHASE_FINISHED;
+	if (out->revealed)
+		memcpy(out->server_seed, game->server_seed, sizeof out->server_seed);
+}
+
+enum error play_start(const struct play_new_game *new_game, struct event_list *events, struct game *after)
+{
+	struct fairness fairness;
+	memset(&fairness, 0, sizeof fairness);
+	fairness.scheme = new_game->fair ? EVENT_FAIRNESS_HMAC_1 : EVENT_FAIRNESS_NONE;
+	fairness.legacy_seed = new_game->seed;
+	memcpy(fairness.server_seed, new_game->server_seed, sizeof fairness.server_seed);
+	fairness.seats = new_game->options->game.seats;
+	fairness.seeds_from = FAIRNESS_NO_SEEDS;
+	enum error refused = rules_start(&new_game->options->game, fairness_seed_at(&fairness, 0), events, after);
+	if (refused == ERROR_OK)
+		fairness_stamp(&fairness, &events->events[0].setup);
+	return refused;
+}
+
 enum error play_create(const struct play_new_game *new_game, struct game_record *out, enum store_status *status)
 {
 	*status = STORE_OK;
 	memset(out, 0, sizeof *out);
 	struct event_list events;
-	enum error refused = rules_start(&new_game->options->game, (uint64_t)new_game->seed, &events, &out->state);
+	enum error refused = play_start(new_game, &events, &out->state);
 	if (refused != ERROR_OK)
 		return refused;
 	struct store_new_game row;
 	char *options_text;
-	new_game_row(new_game, out, &row, &options_text);
+	new_game_row(new_game, new_game->fair, out, &row, &options_text);
 	struct store_timer_set timer;
-	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
+	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), NULL, &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	*status = game_repo_create(&repo, &row, &events, &out->state, &out->id);
@@ -877,7 +1096,8 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	memset(out, 0, sizeof *out);
 	struct store_new_game row;
 	char *options_text;
-	new_game_row(new_game, out, &row, &options_text);
+	/* Never provably fair: the log's first event committed to no seed of this server. */
+	new_game_row(new_game, 0, out, &row, &options_text);
 	/* Each event with its group's actor and origin (the creation's: no actor), and the
 	 * state after them all. */
 	int count = groups[group_count - 1].first + groups[group_count - 1].count;
@@ -892,7 +1112,7 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 		}
 	}
 	struct store_timer_set timer;
-	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), &timer);
+	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), NULL, &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	enum store_status status =
@@ -906,4 +1126,34 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 	if (hooks.created)
 		hooks.created(out->id, (int)out->state.version, bot_due_now(row.timer));
 	return STORE_OK;
+}
+
+enum play_quiet play_set_quiet_hours(struct game_record *game, int seat, const char *zone, int from_min, int to_min,
+				     enum store_status *status)
+{
+	if (seat < 0 || seat >= game->state.options.seats)
+		return PLAY_QUIET_NO_SEAT;
+	if ((*status = play_refresh(game)) != STORE_OK)
+		return PLAY_QUIET_STORE_FAILED;
+	/* The deadline as the new hours make it, when the game waits with one now (a move in
+	 * between sets its own timer, and the UPDATE, tied to this version, then changes none). */
+	struct seat_clocks clock_rows;
+	const struct seat_clocks *clocks;
+	if ((*status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK)
+		return PLAY_QUIET_STORE_FAILED;
+	int64_t due_us = 0;
+	if (clocks) {
+		struct quiet_hours quiet = {zone ? zones_load(zone) : NULL, from_min, to_min};
+		clock_rows.quiet[seat] = quiet;
+		struct store_timer_set timer;
+		const struct store_timer_set *next = next_timer(game, &game->state, OFFER_WAIT_NONE, clocks, &timer);
+		if (next && next->kind == STORE_TIMER_DEADLINE)
+			due_us = clock_rows.start_us + next->due_ms * 1000;
+	}
+	int found;
+	*status = store_set_quiet_hours(play_thread_store(), game->id, seat, zone, from_min, to_min,
+					(int32_t)game->state.version, due_us, &found);
+	if (*status != STORE_OK)
+		return PLAY_QUIET_STORE_FAILED;
+	return found ? PLAY_QUIET_DONE : PLAY_QUIET_NO_SEAT;
 }

@@ -42,6 +42,7 @@
 #include "db/store_events.h"
 #include "db/store_idempotency.h"
 #include "db/store_lobby.h"
+#include "db/store_clocks.h"
 #include "db/store_timers.h"
 #include "engine/command.h"
 #include "engine/error.h"
@@ -60,6 +61,9 @@ struct game_record {
 	char id_text[STORE_ID_TEXT_SIZE];
 	struct game state;
 	int64_t seed;
+	/* A provably fair game (game/fairness.h): the server seed its outcomes derive from. */
+	int fair;
+	uint8_t server_seed[STORE_SERVER_SEED_SIZE];
 	struct codec_options options;
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	uint8_t bots[GAME_MAX_SEATS]; /* played by the server (a bot seat, or a seat away) */
@@ -98,11 +102,38 @@ void play_shutdown(void);
  * (not fresh: a move decides on it and a stale copy shows up as an append conflict). */
 enum store_status play_load(int64_t game_id, int fresh, struct game_record *out);
 
+/* 1 and *out set when the process cache holds a copy of the game (of any version). */
+int play_cached(int64_t game_id, struct game_record *out);
+
 /* Bring game->state up to the log's last version. */
 enum store_status play_refresh(struct game_record *game);
 
 /* The game's log rows after version `after`, at most `limit` (free with store_log_free). */
 enum store_status play_read_log(int64_t game_id, int32_t after, int limit, struct store_log *out);
+
+/* ---- Reads a standby may answer (game/play_standby.c) ---- */
+
+/* Send the reads below to a standby through `url` (DATABASE_READ_URL; NULL or "": every
+ * read on the primary). Call once at start, after play_init(), before the threads read. */
+void play_set_read_url(const char *url);
+
+/* 1 when a read URL is set. */
+int play_has_standby(void);
+
+/* Close this thread's read store and forget the read URL: at the end, once no other thread
+ * reads (before play_shutdown()). */
+void play_standby_shutdown(void);
+
+/* The game from the read store, at a version of at least `floor` (what the caller and this
+ * process know): STORE_OK and *out set; any other status (STORE_CONFLICT: the standby has
+ * not replayed `floor` yet; STORE_UNAVAILABLE: no read store, or it failed) and the caller
+ * reads from the primary (play_load()). Only for reads whose answer may lag the primary. */
+enum store_status play_load_standby(int64_t game_id, int32_t floor, struct game_record *out);
+
+/* play_read_log() from the read store when it has every row after `after` through
+ * `through` (at most `limit`), else from the primary: a finished game's export. */
+enum store_status play_read_log_standby(int64_t game_id, int32_t after, int limit, int32_t through,
+					struct store_log *out);
 
 /* The game's state as it stood at `version` (snapshot + events). */
 enum store_status play_state_at(int64_t game_id, int32_t version, struct game *out);
@@ -139,7 +170,7 @@ enum play_outcome {
 struct play_move {
 	int seat; /* who moves */
 	const struct command *command;
-	int origin;  /* STORE_ORIGIN_PLAYER, STORE_ORIGIN_BOT or STORE_ORIGIN_TIMEOUT */
+	int origin;  /* STORE_ORIGIN_PLAYER, _MAIL (a seat's own moves), _BOT or _TIMEOUT */
 	int viewer;  /* whose view the answer renders: the seat, VIEW_SPECTATOR or PLAY_ADMIN */
 	long pinned; /* apply only at this version (If-Match), -1: at any */
 	/* An answer to an offer (accept, decline): the offer's id, and then the pin is scoped
@@ -180,12 +211,30 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 struct play_new_game {
 	const struct codec_options *options; /* options.game.seats set */
 	int64_t seed;
+	/* Provably fair (game/fairness.h): the outcomes derive from server_seed, not from seed
+	 * (which still keys the bots' choices). Ignored by play_import(). */
+	int fair;
+	uint8_t server_seed[STORE_SERVER_SEED_SIZE];
 	const char *names[GAME_MAX_SEATS];
 	const int *bots; /* per seat */
 	const uint8_t (*token_hashes)[STORE_HASH_SIZE];
 	const uint8_t *admin_token_hash;
 	const int64_t *players; /* per seat: the player it is bound to, 0 none; NULL: none */
 };
+
+/* Where game's random outcomes come from (game/fairness.h). */
+struct event_list;
+struct fairness;
+void play_fairness(const struct game_record *game, struct fairness *out);
+
+/* What a reader may learn of game's fairness (codec/fairness.h): the commitment, and the
+ * server seed once the game is over. */
+struct codec_fairness;
+void play_fairness_public(const struct game_record *game, struct codec_fairness *out);
+
+/* A new game's start (rules_start()) with its fairness: the seed of version 0, and the
+ * scheme and commitment written into the game_created event. */
+enum error play_start(const struct play_new_game *new_game, struct event_list *events, struct game *after);
 
 /* Create and store a game: ERROR_OK with *out loaded, or the rules' refusal of the options
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
@@ -223,9 +272,21 @@ enum play_away {
 	PLAY_AWAY_FINISHED,	/* the game is over */
 	PLAY_AWAY_RACED,	/* lost the race for the next version PLAY_RETRIES times */
 	PLAY_AWAY_STORE_FAILED, /* *status says why */
-	PLAY_AWAY_STOPPING
+	PLAY_AWAY_STOPPING,
+	PLAY_AWAY_ALLOWANCE_SPENT, /* the seat's holiday allowance of 365 days is spent */
+	/* Substitutes (game/substitutes.h): */
+	PLAY_AWAY_WRONG_INVITE,	  /* not the seat's substitute invite (or the seat is not listed) */
+	PLAY_AWAY_NOT_NEEDED,	  /* the seat needs no substitute (taken already, or never left) */
+	PLAY_AWAY_ALREADY_SEATED, /* the substitute's player holds another seat of the game */
+	PLAY_AWAY_RATED		  /* a rated game's seats stay their players' (resign instead) */
 };
 enum play_away play_set_away(struct game_record *game, int seat, int away, long *version, enum store_status *status);
+
+/* Resigning (issue 28): seat `seat` becomes a bot seat for the rest of the game, with a
+ * `resigned` event (which the rules ignore), in one transaction as play_set_away()'s
+ * (store_seat_resign()). PLAY_AWAY_BOT_SEAT: a bot seat already (created as one, or resigned);
+ * a seat away on holiday may resign. */
+enum play_away play_resign(struct game_record *game, int seat, long *version, enum store_status *status);
 
 /* ---- The server's own moves ---- */
 
@@ -254,9 +315,31 @@ int play_unattended(const struct game_record *game);
  * plays at the speed of a game created with bots, since pacing it would protect nothing. */
 void play_set_unattended_pacing(int on);
 
+/* The seats' correspondence clocks (game/seat_clocks.h) at the game's current version, as
+ * the views show them: each seat's bank and quiet hours, and the current deadline. */
+struct play_clocks {
+	int used;	     /* 0: the game has no clocks (no turn_timeout_s): the rest is 0 */
+	int64_t deadline_us; /* as play_deadline() */
+	int64_t bank_ms[GAME_MAX_SEATS];
+	int quiet[GAME_MAX_SEATS]; /* the seat has quiet hours: */
+	char zone[GAME_MAX_SEATS][STORE_ZONE_NAME_SIZE];
+	int from_min[GAME_MAX_SEATS], to_min[GAME_MAX_SEATS];
+};
+
+/* Read them into *out (one statement); out->used 0 for a game without a turn clock. */
+enum store_status play_clocks(const struct game_record *game, struct play_clocks *out);
+
+/* Set (zone non-NULL: a tz database name the server has) or clear the quiet hours of
+ * `seat`, moving the game's deadline when it waits for that seat. PLAY_QUIET_NO_SEAT for a
+ * seat the game does not have. */
+enum play_quiet { PLAY_QUIET_DONE, PLAY_QUIET_NO_SEAT, PLAY_QUIET_STORE_FAILED };
+enum play_quiet play_set_quiet_hours(struct game_record *game, int seat, const char *zone, int from_min, int to_min,
+				     enum store_status *status);
+
 /* When the game's current wait times out and the server makes the default move
  * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus
- * turn_timeout_s (the deadline timer is set in the same transaction as that event), while
+ * turn_timeout_s and the waiting seats' banks, pushed by their quiet hours (the deadline
+ * timer is set in the same transaction as that event, game/seat_clocks.h), while
  * the game is in progress and waits for a seat the server does not play; 0 when there is
  * none (no turn_timeout_s, a bot to move, the game over). Reads the last event's row. */
 enum store_status play_deadline(const struct game_record *game, int64_t *deadline_us);

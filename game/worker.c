@@ -14,9 +14,24 @@
  * clock later (or none: the game pauses). deadline the decisions pending at that version get their default move:
  * unanswered offers declined, discards chosen at random, the robber moved at random, the dice rolled, the turn ended,
  * or (on_timeout "bot") the bot plays the timed-out seat until its turn ends. Decisions that arise afterwards (the
- * robber after the discards, the next player's roll) get a deadline of their own.
+ * robber after the discards, the next player's roll) get a deadline of their own. on_timeout "skip" is the
+ * default move minus what could profit the timed-out seat: the seat's turn passes (rolled if it must be, then
+ * ended), discards are random as by default, setup placements are made as by default (the game cannot go on
+ * without them), and the robber goes to a hex where it robs nobody (no other seat with cards beside it; the
+ * seat's own buildings may be there) when there is one, else to a random hex as by default.
+ *
+ * A seat whose deadline has decided options.substitute_after_timeouts times in a row since its
+ * player's last own move is left by its player (game/substitutes.h): the bot holds it until a
+ * substitute takes it.
  *
  * Choices draw from a stream of the game's seed distinct from the one decide() uses.
+ *
+ * Bot levels. A bot seat, a seat on holiday and a seat a deadline gives to the bot play at
+ * the game's level for that seat (options bot_level / bot_levels, codec/options.h). The hard
+ * level's budget (BOT_PLAYOUTS, worker_set_bot_playouts()) shrinks with the load before
+ * latency grows: it is divided by the timers claimed and not yet handled per worker thread
+ * (at most CLAIM_BATCH each), and halved again while claims come back full (more are due
+ * than the workers take), never below BOT_PLAYOUTS_MIN (bot_playouts_under_load()). Strength degrades, not delay.
  */
 #include "game/worker.h"
 
@@ -29,6 +44,7 @@
 #include <time.h>
 
 #include "base/backoff.h"
+#include "base/clock.h"
 #include "base/counters.h"
 #include "base/log.h"
 #include "base/xalloc.h"
@@ -36,6 +52,7 @@
 #include "engine/legal.h"
 #include "game/play.h"
 #include "game/play_internal.h"
+#include "game/substitutes.h"
 
 #define CLAIM_BATCH 4
 #define LEASE_MS 10000
@@ -52,6 +69,24 @@ static int wake_pending;
 static atomic_int running;
 static pthread_t *threads;
 static int thread_count;
+static atomic_int bot_playouts = BOT_PLAYOUTS_DEFAULT;
+static atomic_int claimed;   /* timers claimed, not yet handled, by every worker */
+static atomic_int saturated; /* the last claim came back full */
+
+void worker_set_bot_playouts(int playouts)
+{
+	atomic_store(&bot_playouts, playouts > 0 ? playouts : BOT_PLAYOUTS_DEFAULT);
+}
+
+/* The level and budget of the bot playing `seat` now. */
+static struct bot_settings bot_settings_for(const struct game_record *record, int seat)
+{
+	struct bot_settings settings;
+	settings.level = codec_options_bot_level(&record->options, seat);
+	settings.playouts = bot_playouts_under_load(atomic_load(&bot_playouts), atomic_load(&claimed), thread_count,
+						    atomic_load(&saturated));
+	return settings;
+}
 
 void worker_wake(void)
 {
@@ -120,7 +155,17 @@ static int apply(struct game_record *record, int seat, const struct command *com
 	return 1;
 }
 
-static void play_bots(struct game_record *record, struct command *scratch)
+/* A bot move stored now: it fell due at *due (clock_now() seconds); the next move of the
+ * chain is due from now. */
+static void observe_bot_move(double *due)
+{
+	double now = clock_now();
+	counters_observe(COUNTERS_HISTOGRAM_BOT_MOVE_LATENESS, now - *due);
+	*due = now;
+}
+
+/* The bots' moves of a timer that fell due at `due` (clock_now() seconds). */
+static void play_bots(struct game_record *record, struct command *scratch, double due)
 {
 	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
 		/* Read each time: a move may have found the seats changed (a holiday began). */
@@ -140,8 +185,12 @@ static void play_bots(struct game_record *record, struct command *scratch)
 		int keep_lease = !paced && moves < CHAIN_LIMIT - 1;
 		/* A bot's offer to people: the chain stops, its timer is the end of the wait. */
 		int waits = 0;
-		if (!autoplay_bot_move(&record->state, seat, &rng, scratch, &command) ||
-		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease, &waits) || paced || waits)
+		struct bot_settings settings = bot_settings_for(record, seat);
+		if (!autoplay_bot_move_at(&record->state, seat, &settings, &rng, scratch, &command) ||
+		    !apply(record, seat, &command, STORE_ORIGIN_BOT, keep_lease, &waits))
+			return;
+		observe_bot_move(&due);
+		if (paced || waits)
 			return;
 	}
 }
@@ -157,11 +206,30 @@ static int offer_pending(const struct game *state, int seat, int offer_id)
 	return 0;
 }
 
+/* on_timeout "skip": a robber move of `seat` that robs nobody, chosen at random among the
+ * legal ones; 0 when every hex it may go to robs someone. */
+static int robber_robbing_nobody(const struct game *state, int seat, struct rng *rng, struct command *scratch,
+				 struct command *command)
+{
+	int count = legal_moves(state, seat, scratch, LEGAL_MOVES_MAX);
+	if (count > LEGAL_MOVES_MAX)
+		count = LEGAL_MOVES_MAX;
+	int matching = 0;
+	for (int i = 0; i < count; i++)
+		if (scratch[i].type == COMMAND_MOVE_ROBBER && scratch[i].victim < 0)
+			scratch[matching++] = scratch[i];
+	if (matching == 0)
+		return 0;
+	*command = scratch[rng_below(rng, (uint32_t)matching)];
+	return 1;
+}
+
 static void expire_deadline(struct game_record *record, struct command *scratch)
 {
 	const struct game start = record->state;
 	uint8_t waiting = legal_waiting_for(&start);
 	int takeover = record->options.on_timeout == CODEC_ON_TIMEOUT_BOT;
+	int skip = record->options.on_timeout == CODEC_ON_TIMEOUT_SKIP;
 	for (int moves = 0; moves < CHAIN_LIMIT && atomic_load(&running); moves++) {
 		const struct game *state = &record->state;
 		struct rng rng = choice_rng(record);
@@ -179,17 +247,24 @@ static void expire_deadline(struct game_record *record, struct command *scratch)
 			if (!same_decision)
 				return;
 			rng = choice_rng(record);
-			if (!autoplay_bot_move(state, seat, &rng, scratch, &command))
+			struct bot_settings settings = bot_settings_for(record, seat);
+			if (!autoplay_bot_move_at(state, seat, &settings, &rng, scratch, &command))
 				return;
 		} else if (!same_decision || state->phase != start.phase) {
 			return;
+		} else if (skip && command.type == COMMAND_MOVE_ROBBER) {
+			struct command harmless;
+			rng = choice_rng(record);
+			if (robber_robbing_nobody(state, seat, &rng, scratch, &harmless))
+				command = harmless;
 		}
 		if (!apply(record, seat, &command, takeover ? STORE_ORIGIN_BOT : STORE_ORIGIN_TIMEOUT, 0, NULL))
 			return;
 	}
 }
 
-static void handle(const struct store_timer *timer, struct command *scratch)
+/* `claimed_at`: clock_now() when the claim that took `timer` returned. */
+static void handle(const struct store_timer *timer, double claimed_at, struct command *scratch)
 {
 	struct game_record record;
 	enum store_status status = play_load(timer->game_id, 1, &record);
@@ -201,10 +276,14 @@ static void handle(const struct store_timer *timer, struct command *scratch)
 	}
 	if ((int32_t)record.state.version != timer->version)
 		return; /* stale: a newer append set the game's current timer */
-	if (timer->kind == STORE_TIMER_BOT)
-		play_bots(&record, scratch);
-	else
-		expire_deadline(&record, scratch);
+	if (timer->kind == STORE_TIMER_BOT) {
+		play_bots(&record, scratch, claimed_at - timer->late_ms / 1000.0);
+		return;
+	}
+	/* The seats the deadline decided for, some of which may have left by now. */
+	uint8_t timed_out = legal_waiting_for(&record.state) & (uint8_t)~play_bot_seats(&record);
+	expire_deadline(&record, scratch);
+	substitutes_after_deadline(&record, timed_out);
 }
 
 static void *work(void *unused)
@@ -222,9 +301,15 @@ static void *work(void *unused)
 			wait_for_work(backoff_failed(&backoff), 0);
 			continue;
 		}
+		double claimed_at = clock_now();
 		backoff_succeeded(&backoff);
-		for (int i = 0; i < count && atomic_load(&running); i++)
-			handle(&timers[i], scratch);
+		atomic_store(&saturated, count == CLAIM_BATCH);
+		atomic_fetch_add(&claimed, count);
+		for (int i = 0; i < count; i++) {
+			if (atomic_load(&running))
+				handle(&timers[i], claimed_at, scratch);
+			atomic_fetch_sub(&claimed, 1);
+		}
 		if (count < CLAIM_BATCH)
 			wait_for_work(POLL_MS, 1);
 	}

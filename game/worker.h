@@ -17,6 +17,10 @@ void worker_start(int count);
 /* Wake the workers now (a bot move became due in this process). Cheap; callable anywhere. */
 void worker_wake(void);
 
+/* The hard bots' playouts per decision at no load (BOT_PLAYOUTS); set before
+ * worker_start(). */
+void worker_set_bot_playouts(int playouts);
+
 /* Stop the threads (after their current game). */
 void worker_stop(void);
 

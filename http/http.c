@@ -46,6 +46,7 @@
 #include "http/client.h"
 #include "http/connections.h"
 #include "http/cors.h"
+#include "http/epoll_guard.h"
 #include "http/headers.h"
 #include "http/metrics.h"
 #include "http/ratelimit.h"
@@ -681,6 +682,11 @@ struct MHD_Daemon *http_start(const struct http_config *config)
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION, connections_notify, NULL,
 		MHD_OPTION_END);
+	if (daemon) {
+		/* MHD_quiesce_daemon() races the pool threads over this socket (epoll_guard.c). */
+		const union MHD_DaemonInfo *listening = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+		http_guard_listen_socket(listening ? listening->listen_fd : -1);
+	}
 	if (!daemon)
 		connections_stop();
 	if (!daemon)
@@ -695,7 +701,9 @@ static MHD_socket quiesced_listener = MHD_INVALID_SOCKET;
 void http_quiesce(struct MHD_Daemon *daemon)
 {
 	atomic_store(&draining, 1);
-	/* MHD_quiesce_daemon() hands the socket back while its pool threads may still be taking
+	/* MHD_quiesce_daemon() takes the socket out of every pool thread's epoll set while the
+	 * threads may be doing the same: the loser's failure no longer aborts (epoll_guard.c).
+	 * It hands the socket back while its pool threads may still be taking
 	 * it out of their epoll sets: closing it now would race them (ThreadSanitizer saw it),
 	 * and its number could be reused by a new descriptor they would then remove. shutdown()
 	 * stops listening at once (new connections are refused) and keeps the descriptor, which

@@ -27,6 +27,7 @@
 	X(ADMIN_TOKEN_REQUIRED, "admin_token_required", 403, "The game's admin token is required")                   \
 	X(CREATE_KEY_REQUIRED, "create_key_required", 403, "Creating this game needs the server's creation key")     \
 	X(GAME_NOT_FOUND, "game_not_found", 404, "No such game")                                                     \
+	X(PLAYER_NOT_FOUND, "player_not_found", 404, "No such player")                                               \
 	X(TRADE_NOT_FOUND, "trade_not_found", 404, "No such open trade offer")                                       \
 	X(WEBHOOK_NOT_FOUND, "webhook_not_found", 404, "No such webhook")                                            \
 	X(ROUTE_NOT_FOUND, "route_not_found", 404, "No such resource")                                               \
@@ -39,12 +40,17 @@
 	X(GAME_NOT_STARTED, "game_not_started", 409, "The game waits for players to join")                           \
 	X(GAME_STARTED, "game_started", 409, "The game has started: no seat is open")                                \
 	X(GAME_FINISHED, "game_finished", 409, "The game is over")                                                   \
+	X(GAME_EXPIRED, "game_expired", 409, "The game expired waiting for players")                                 \
+	X(HOLIDAY_ALLOWANCE_SPENT, "holiday_allowance_spent", 409, "The seat's holiday allowance is spent")          \
 	X(GAME_NOT_FINISHED, "game_not_finished", 409, "The game is not over yet")                                   \
 	X(GAME_FULL, "game_full", 409, "Every seat of the game is taken")                                            \
 	X(SEAT_NOT_CHANGEABLE, "seat_not_changeable", 409, "The seat is not in the state this change needs")         \
 	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already")                     \
+	X(SUBSTITUTE_NOT_NEEDED, "substitute_not_needed", 409, "The seat needs no substitute")                       \
+	X(RATED_GAME, "rated_game", 409, "A rated game's seats stay their players'")                                 \
 	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's")                                        \
 	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game")                      \
+	X(PLAYER_TOKEN_REQUIRED, "player_token_required", 403, "A rated game is joined with a player token")         \
 	X(PRECONDITION_FAILED, "precondition_failed", 412, "The game is not at the version in If-Match")             \
 	X(BODY_TOO_LARGE, "body_too_large", 413, "The body is too large")                                            \
 	X(UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", 415, "The body must be application/json")                \

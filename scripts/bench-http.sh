@@ -10,7 +10,7 @@
 # moves/s to pgbench's tps for each loop. The generator prints its own CPU per move: when
 # it is far below the server's, the ratio measures the server.
 #
-# With BENCH_MODE=haproxy (`make bench-http BENCH_MODE=haproxy`, or `make bench-http-haproxy`)
+# With BENCH_MODE=bots see below. With BENCH_MODE=haproxy (`make bench-http BENCH_MODE=haproxy`, or `make bench-http-haproxy`)
 # it measures instead the moves/s of the same load through HAProxy in front of 1, 2 and 3
 # servers on the one database (BENCH_SECONDS each, default 10), and directly against one
 # server for comparison. The HAProxy configuration is the recipe of README.md ("Running
@@ -40,6 +40,26 @@ start_server() {
 	cat "$2" >&2
 	exit 1
 }
+
+# BENCH_MODE=bots (`make bench-http-bots`): BENCH_BOT_LOAD_GAMES (default 200) concurrent
+# games of one person (the generator's bot loop) and three of the server's bots at
+# BENCH_BOT_LEVEL (default hard) for BENCH_SECONDS (default 60): the person's moves/s and
+# POST latency, and how late the server's bots stored their moves (its /metrics histogram).
+if [ "${BENCH_MODE:-}" = bots ]; then
+	log=$(mktemp)
+	out=$(mktemp)
+	pid=""
+	trap 'kill $pid 2>/dev/null || true; rm -f "$log" "$out"' EXIT
+	start_server "$out" "$log"
+	games=${BENCH_BOT_LOAD_GAMES:-200}
+	level=${BENCH_BOT_LEVEL:-hard}
+	echo "bench http: $games games, each 1 person (the generator) and 3 $level bots of the server, ${BENCH_SECONDS:-60} s, server THREADS=${BENCH_SERVER_THREADS:-4}"
+	"$bench" "http://127.0.0.1:$port" --games "$games" --seconds "${BENCH_SECONDS:-60}" --mode bot --humans 1 \
+		--bot-level "$level" | sed '1s/^bench http: /bench http: the person: /'
+	kill -TERM $pid
+	wait $pid || true
+	exit 0
+fi
 
 if [ "${BENCH_MODE:-}" = haproxy ]; then
 	haproxy=$(command -v haproxy || ls /usr/sbin/haproxy 2>/dev/null || true)

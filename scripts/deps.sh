@@ -4,9 +4,9 @@
 set -eu
 
 PACKAGES="gcc make pkg-config libc6-dev libmicrohttpd-dev libpq-dev libjansson-dev check libsubunit-dev \
-libcurl4-openssl-dev libssl-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
+libcurl4-openssl-dev libssl-dev libgmime-3.0-dev postgresql postgresql-contrib postgresql-common python3 python3-aiosmtpd haproxy \
 clang clang-format libclang-rt-14-dev libicu-dev libcairo2-dev libpng-dev fonts-dejavu-core libxml2-utils chromium curl jq \
-patroni etcd-server etcd-client"
+patroni etcd-server etcd-client postfix"
 
 # patroni (3.0.2), etcd-server (3.4) and etcd-client (etcdctl) run the high-availability
 # suite (tests/ha/, scripts/ha/cluster.sh): three PostgreSQL nodes under Patroni with etcd
@@ -19,6 +19,13 @@ patroni etcd-server etcd-client"
 # libicu-dev (ICU 72, Unicode 15.0 on Debian 12) judges whether a name shows anything
 # (codec/person_name.c: NFC, Default_Ignorable_Code_Point, general categories).
 
+# postfix delivers the replies of tests/api/test_async_mail_postfix.c: a private instance on
+# loopback (tests/api/postfix_local.sh), never the system's. Installed with debconf's "No
+# configuration" (no /etc/postfix/main.cf), and the system's instance is stopped and disabled
+# after the install, so nothing listens on port 25.
+
+# libgmime-3.0-dev reads the mails that come in (deliver/mail_in.c: replies with moves,
+# cmd/catan_mail_in.c).
 # python3-aiosmtpd is the SMTP sink the mail tests run (tests/api/smtp_sink.py, with Debian's
 # /usr/bin/python3).
 
@@ -52,7 +59,21 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "scripts/deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+case " $missing " in
+*" postfix "*)
+	echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+	new_postfix=1
+	;;
+esac
 apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 || {
 	apt-get update >/dev/null
 	apt-get install -y --no-install-recommends $missing
 }
+if [ -n "${new_postfix:-}" ]; then
+	if command -v systemctl >/dev/null 2>&1; then
+		systemctl disable --now postfix.service >/dev/null 2>&1 || true
+	fi
+	if [ -f /etc/postfix/main.cf ] && /usr/sbin/postfix status >/dev/null 2>&1; then
+		/usr/sbin/postfix stop >/dev/null 2>&1 || true
+	fi
+fi

@@ -8,6 +8,10 @@
 #   scripts/pg.sh restart DIR   stop and start
 #   scripts/pg.sh status DIR    exit 0 when it is running
 #   scripts/pg.sh url DIR       print the libpq connection string of the database
+#   scripts/pg.sh standby DIR PRIMARY
+#                               make DIR a streaming replica (hot standby) of the running
+#                               cluster of directory PRIMARY (pg_basebackup -R) and start it;
+#                               start, stop and url then work on DIR as on any cluster
 #
 # The server listens on a Unix socket in DIR only; with PG_PORT=N it also listens on
 # 127.0.0.1:N (the socket is then DIR/.s.PGSQL.N). Authentication is `trust`: the cluster
@@ -17,11 +21,13 @@
 set -eu
 
 usage() {
-	echo "usage: scripts/pg.sh start|stop|restart|status|url DIR" >&2
+	echo "usage: scripts/pg.sh start|stop|restart|status|url DIR | standby DIR PRIMARY" >&2
 	exit 2
 }
 
-[ $# -eq 2 ] || usage
+if [ $# -ne 2 ] && ! { [ $# -eq 3 ] && [ "$1" = standby ]; }; then
+	usage
+fi
 command=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
@@ -29,27 +35,16 @@ data=$dir/data
 port=${PG_PORT:-5432}
 database=${PG_DATABASE:-catan}
 
-# PostgreSQL's programs: pg_config's bindir when it has them, else the newest installed.
-bindir=""
-if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then
-	bindir=$(pg_config --bindir)
-else
-	for candidate in /usr/lib/postgresql/*/bin; do
-		[ -x "$candidate/initdb" ] && bindir=$candidate
-	done
-fi
+# PostgreSQL's programs (pg_config's bindir when it has them, else the newest installed)
+# and the cluster's owner: scripts/pg-common.sh.
+. "$(cd "$(dirname "$0")" && pwd)/pg-common.sh"
+bindir=$(pg_find_bindir initdb)
 if [ -z "$bindir" ]; then
 	echo "scripts/pg.sh: PostgreSQL server programs not found (apt-get install postgresql)" >&2
 	exit 1
 fi
-
-if [ "$(id -u)" = 0 ]; then
-	owner=postgres
-	as_owner() { runuser -u postgres -- "$@"; }
-else
-	owner=$(id -un)
-	as_owner() { "$@"; }
-fi
+pg_set_owner
+owner=$pg_owner
 
 # A connection string value, single-quoted for libpq.
 quote() {
@@ -103,6 +98,22 @@ start() {
 	fi
 }
 
+# A hot standby of PRIMARY (its socket directory, same port) in DIR/data: the base backup
+# streams the WAL it needs and writes primary_conninfo (-R); the initdb of pg.sh trusts
+# local replication connections.
+standby() {
+	primary=$(cd "$1" && pwd)
+	[ -f "$data/PG_VERSION" ] && { start; return 0; }
+	[ "$(id -u)" = 0 ] && chown postgres: "$dir"
+	chmod 700 "$dir"
+	as_owner "$bindir/pg_basebackup" -h "$primary" -p "$port" -U "$owner" -D "$data" -R -X stream \
+		-c fast >"$dir/basebackup.log" 2>&1 || {
+		cat "$dir/basebackup.log" >&2
+		exit 1
+	}
+	start
+}
+
 stop() {
 	running || return 0
 	as_owner "$bindir/pg_ctl" stop -w -t 60 -m fast -D "$data" >/dev/null
@@ -114,5 +125,9 @@ stop) stop ;;
 restart) stop && start ;;
 status) running ;;
 url) url ;;
+standby)
+	[ $# -eq 3 ] || usage
+	standby "$3"
+	;;
 *) usage ;;
 esac

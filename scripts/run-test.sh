@@ -7,8 +7,10 @@
 # (scripts/with-postgres.sh; none when DATABASE_URL is set), so programs that stop and start
 # their database (the outage and fault tests) disturb no other, and `make -j` can run them
 # side by side (tests/tests.mk). Prints "== PROGRAM" and the program's output, then a last
-# line "-- PROGRAM: ok|FAILED (status) in S s"; appends "S PROGRAM ok|FAILED" to LOG (the
-# times that order the runs, longest first). The exit status is the program's.
+# line "-- PROGRAM: ok|SKIPPED|FAILED (status) in S s"; appends "S PROGRAM ok|SKIPPED|FAILED"
+# to LOG (the times that order the runs, longest first). The exit status is the program's,
+# but 0 for 77: the program could not run here and said why (Automake's "skipped"; e.g.
+# test_async_mail_postfix without Postfix or root).
 set -u
 
 pg=""
@@ -33,6 +35,10 @@ seconds=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
 if [ $status -eq 0 ]; then
 	echo "-- $1: ok in $seconds s"
 	result=ok
+elif [ $status -eq 77 ]; then
+	echo "-- $1: SKIPPED in $seconds s"
+	result=SKIPPED
+	status=0
 else
 	echo "-- $1: FAILED ($status) in $seconds s"
 	result=FAILED

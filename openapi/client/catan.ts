@@ -123,7 +123,7 @@ export async function createGame(
 export function describeGame(game: Schemas["Game"]): string {
   const id: string = game.id;
   const deadline: number = game.options.turn_timeout_s;
-  const onTimeout: "default" | "bot" = game.options.on_timeout;
+  const onTimeout: "default" | "bot" | "skip" = game.options.on_timeout;
   const points = game.players.map((p) => `${p.name}:${p.victory_points}`).join(" ");
   const winner = game.winner === null ? "none" : String(game.winner);
   return `game ${id} v${game.version} ${game.status} winner=${winner} [${points}] timeout=${deadline}/${onTimeout}`;

@@ -207,7 +207,7 @@ async function main(): Promise<number> {
     });
     await note(stats, final.response);
     if (final.data === undefined) throw new Error(`game ${created.id}: ${problemText(final.response.status, final.error)}`);
-    if (final.data.status === "waiting") throw new Error(`game ${created.id} still waits for players`);
+    if (final.data.status === "waiting" || final.data.status === "expired") throw new Error(`game ${created.id} never started (${final.data.status})`);
     process.stderr.write(`${describeGame(final.data)}\n`);
     if (final.data.status === "finished" && final.data.winner !== null) stats.finished++;
   }

@@ -6,28 +6,15 @@
 # its owner's alone. As root that user is BACKUP_OS_USER (default postgres), and every
 # program that writes files runs as it (runuser); as anyone else, it is that user.
 
-# PostgreSQL's programs: pg_config's bindir when it has them, else the newest installed
-# (the same rule as scripts/pg.sh).
-backup_bindir=""
-if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/pg_basebackup" ]; then
-	backup_bindir=$(pg_config --bindir)
-else
-	for candidate in /usr/lib/postgresql/*/bin; do
-		[ -x "$candidate/pg_basebackup" ] && backup_bindir=$candidate
-	done
-fi
+# PostgreSQL's programs and the owner, by the rules of scripts/pg.sh (scripts/pg-common.sh).
+. "$here/../pg-common.sh" # $here: the sourcing script's directory, scripts/backup
+backup_bindir=$(pg_find_bindir pg_basebackup)
 if [ -z "$backup_bindir" ]; then
 	echo "$0: PostgreSQL's programs not found (apt-get install postgresql)" >&2
 	exit 1
 fi
-
-if [ "$(id -u)" = 0 ]; then
-	backup_owner=${BACKUP_OS_USER:-postgres}
-	as_owner() { runuser -u "$backup_owner" -- "$@"; }
-else
-	backup_owner=$(id -un)
-	as_owner() { "$@"; }
-fi
+pg_set_owner "${BACKUP_OS_USER:-postgres}"
+backup_owner=$pg_owner
 
 # psql on DATABASE_URL (libpq's defaults when unset), one value per line, stop on error.
 backup_psql() {

@@ -52,23 +52,18 @@ command=$1
 dir=$2
 scope=catan-ha
 
-bindir=""
-for candidate in /usr/lib/postgresql/15/bin /usr/lib/postgresql/*/bin; do
-	[ -x "$candidate/initdb" ] && { bindir=$candidate; break; }
-done
+# PostgreSQL 15 (the version measured under Patroni 3.0.2) when installed, else as
+# scripts/pg.sh finds it; the nodes' owner likewise (scripts/pg-common.sh).
+. "$(cd "$(dirname "$0")/.." && pwd)/pg-common.sh"
+bindir=$(pg_find_bindir initdb /usr/lib/postgresql/15/bin)
 [ -n "$bindir" ] || { echo "cluster.sh: PostgreSQL server programs not found" >&2; exit 1; }
 for program in patroni patronictl etcd etcdctl; do
 	command -v $program >/dev/null 2>&1 ||
 		{ echo "cluster.sh: $program not found (apt-get install patroni etcd-server etcd-client)" >&2; exit 1; }
 done
 
-if [ "$(id -u)" = 0 ]; then
-	owner=postgres
-	as_owner() { runuser -u postgres -- "$@"; }
-else
-	owner=$(id -un)
-	as_owner() { "$@"; }
-fi
+pg_set_owner
+owner=$pg_owner
 
 # n free TCP ports of 127.0.0.1 (bound and released at once: a race with other programs is
 # possible but unlikely on ephemeral ports).

@@ -903,3 +903,16 @@ const char *http_unique_address(char *out, size_t size)
 	snprintf(out, size, "10.%u.%u.%u", (pid >> 8) & 255u, pid & 255u, (unsigned)n & 255u);
 	return out;
 }
+
+long http_metric(struct http_client *client, const char *name)
+{
+	struct http_response response;
+	http_call(client, "GET", "/metrics", NULL, NULL, NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	char line[128];
+	snprintf(line, sizeof line, "\n%s ", name);
+	const char *at = strstr(response.body, line);
+	long value = at ? atol(at + strlen(line)) : -1;
+	http_response_free(&response);
+	return value;
+}

@@ -134,6 +134,9 @@ const char *http_contract_violation(const struct http_response *response);
 /* A short description of a response for failure messages (static storage). */
 const char *http_describe(const struct http_response *response);
 
+/* The value of the unlabelled counter or gauge `name` in GET /metrics, -1 when it has none. */
+long http_metric(struct http_client *client, const char *name);
+
 /* ---- Server-Sent Events -------------------------------------------------------------- */
 
 struct http_sse_event {

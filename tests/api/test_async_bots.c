@@ -332,8 +332,10 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 	enum { GAMES = 3, GAMES_MAX = 12, CHAIN_MOVES = 500 };
 	static const int long_seeds[] = {13, 6, 2};
 	double took[GAMES_MAX];
-	long events = 0;
+	long events = 0, bot_appends = 0;
 	int games = 0, long_games = 0;
+	long observed_before = http_metric(&http_fixture.direct, "catan_bot_move_lateness_seconds_count");
+	ck_assert_msg(observed_before >= 0, "/metrics has the bots' lateness histogram");
 	while (games < GAMES || (long_games == 0 && games < GAMES_MAX)) {
 		char players[512], seed[48] = "", body[768];
 		http_players_json(4, 0xf, players, sizeof players);
@@ -373,8 +375,12 @@ START_TEST(test_a_game_of_four_bots_finishes_by_itself)
 		ck_assert_msg(gap < STALL_S * http_slowdown(), "game %s paused %.2f s before version %ld", game.id, gap,
 			      at_version);
 		long_games += appends > CHAIN_MOVES;
+		bot_appends += appends;
 		games++;
 	}
+	/* Every bot move is timed from the moment it fell due (game/worker.c). */
+	long observed = http_metric(&http_fixture.direct, "catan_bot_move_lateness_seconds_count") - observed_before;
+	ck_assert_msg(observed >= bot_appends, "%ld bot moves timed of %ld appended", observed, bot_appends);
 	ck_assert_msg(long_games > 0, "no game of more than %d moves in %d games", CHAIN_MOVES, games);
 	double median = http_median(took, games);
 	fprintf(stderr, "4-bot game: %.0f ms from creation to winner (median of %d; %ld events per game)\n",

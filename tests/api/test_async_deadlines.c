@@ -3,8 +3,8 @@
  * waits for, left alone, is taken by the server when its deadline passes, as an ordinary
  * event with origin "timeout" (or "bot" with on_timeout "bot"): an initial settlement and
  * road, a roll, the end of a turn, every owed discard, the robber's move, open offers
- * declined. A deadline pending while its server is stopped (SIGTERM or kill -9) fires from
- * the next server within seconds of when it was due.
+ * declined; with on_timeout "skip" the robber robs nobody. A deadline pending while its server is stopped (SIGTERM or
+ * kill -9) fires from the next server within seconds of when it was due.
  *
  * Deadlines are 1 s (2 s across restarts). Timings are read from the events' created_at
  * (the database's clock, for every server alike): each default move comes no earlier than
@@ -374,6 +374,39 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 }
 END_TEST
 
+START_TEST(test_on_timeout_skip_moves_the_robber_where_it_robs_nobody_then_ends_the_turn)
+{
+	/* Seed 1: the default move (a random hex) robs seat 1 here (checked with the skip
+	 * branch of game/worker.c turned off), so the test tells skip from default. A 2 s clock
+	 * leaves the roll below time to come before its deadline under load. */
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3,
+			 "{\"layout\": \"beginner\", \"dice\": \"manual\", \"first_seat\": 0, \"turn_timeout_s\": 2, "
+			 "\"start\": \"fixed\", \"on_timeout\": \"skip\", \"seed\": 1}",
+			 &game);
+	/* Seat 0 rolls a 7 in time (nobody holds more than 7 cards yet: no discards), then
+	 * leaves the robber to its deadline. */
+	long seven = http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [3, 4]}");
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
+	ck_assert_str_eq(string_of(json_object_get(view, "options"), "on_timeout"), "skip");
+	json_decref(view);
+	long robbed = await_event(&http_fixture.checked, &game, seven, "robber_moved", 0, 15);
+	long ended = await_event(&http_fixture.checked, &game, robbed, "turn_ended", 0, 15);
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, seven - 1);
+	json_t *roll = json_array_get(log, 0);
+	json_t *robber = json_array_get(log, (size_t)(robbed - seven));
+	assert_entry(robber, "robber_moved", 0, "timeout");
+	ck_assert_int_eq(robbed, seven + 1);
+	assert_one_deadline_after(roll, robber, 2);
+	/* Nothing stolen: the next event is the end of the turn, a deadline later. */
+	ck_assert_int_eq(ended, robbed + 1);
+	json_t *end = json_array_get(log, (size_t)(ended - seven));
+	assert_entry(end, "turn_ended", 0, "timeout");
+	assert_one_deadline_after(robber, end, 2);
+	json_decref(log);
+}
+END_TEST
+
 /* ---- Restarts ---- */
 
 /* A game whose first roll is due in 2 s, created on a server that stops (by `signal`'s
@@ -433,6 +466,7 @@ Suite *test_suite(void)
 	tcase_add_test(deadlines, test_every_owed_discard_then_the_robber_time_out_then_the_turn);
 	tcase_add_test(deadlines, test_unanswered_offers_are_declined_at_the_deadline_then_the_turn_ends);
 	tcase_add_test(deadlines, test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only);
+	tcase_add_test(deadlines, test_on_timeout_skip_moves_the_robber_where_it_robs_nobody_then_ends_the_turn);
 	suite_add_tcase(suite, deadlines);
 
 	TCase *restarts = tcase_create("restarts");

@@ -38,6 +38,7 @@
 
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
+#include "tests/api/mail_sink.h"
 #include "tests/api/webhook_receiver.h"
 #include "tests/check_main.h"
 
@@ -49,153 +50,6 @@
 
 static int sink_port;
 static char smtp_setting[64];
-
-/* ---- The sink ---------------------------------------------------------------------- */
-
-struct sink {
-	pid_t pid;
-	char dir[256];
-};
-
-static int port_open(int port)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in address = {0};
-	address.sin_family = AF_INET;
-	address.sin_port = htons((uint16_t)port);
-	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	int ok = connect(fd, (struct sockaddr *)&address, sizeof address) == 0;
-	close(fd);
-	return ok;
-}
-
-static void sink_run(struct sink *sink)
-{
-	sink->pid = fork();
-	ck_assert(sink->pid >= 0);
-	if (sink->pid == 0) {
-		char port[16];
-		snprintf(port, sizeof port, "%d", sink_port);
-		int null = open("/dev/null", O_WRONLY);
-		dup2(null, 1);
-		execl("/usr/bin/python3", "python3", "tests/api/smtp_sink.py", port, sink->dir, (char *)NULL);
-		_exit(127);
-	}
-	double deadline = http_clock() + 20 * http_slowdown();
-	while (!port_open(sink_port)) {
-		ck_assert_msg(http_clock() < deadline, "the SMTP sink did not start on port %d", sink_port);
-		http_pause(0.05);
-	}
-}
-
-static void sink_start(struct sink *sink)
-{
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	snprintf(sink->dir, sizeof sink->dir, "%s/catan-mail-XXXXXX", tmp);
-	ck_assert(mkdtemp(sink->dir) != NULL);
-	sink_run(sink);
-}
-
-static void sink_stop(struct sink *sink)
-{
-	if (sink->pid > 0)
-		http_process_stop(sink->pid, 10);
-	sink->pid = 0;
-}
-
-/* The mails received so far (their .txt files). */
-static int mail_count(const struct sink *sink)
-{
-	DIR *dir = opendir(sink->dir);
-	ck_assert(dir != NULL);
-	int count = 0;
-	struct dirent *entry;
-	while ((entry = readdir(dir)))
-		count += strlen(entry->d_name) == 8 && strcmp(entry->d_name + 4, ".txt") == 0;
-	closedir(dir);
-	return count;
-}
-
-static void wait_mails(const struct sink *sink, int count)
-{
-	double deadline = http_clock() + MAIL_TIMEOUT_S * http_slowdown();
-	while (mail_count(sink) < count) {
-		ck_assert_msg(http_clock() < deadline, "%d of %d mails arrived in %d s", mail_count(sink), count,
-			      MAIL_TIMEOUT_S);
-		http_pause(0.05);
-	}
-}
-
-static char *read_all(const char *path)
-{
-	FILE *file = fopen(path, "rb");
-	ck_assert_msg(file != NULL, "%s: %s", path, strerror(errno));
-	fseek(file, 0, SEEK_END);
-	long size = ftell(file);
-	fseek(file, 0, SEEK_SET);
-	char *text = malloc((size_t)size + 1);
-	ck_assert(fread(text, 1, (size_t)size, file) == (size_t)size);
-	text[size] = '\0';
-	fclose(file);
-	return text;
-}
-
-/* Mail n (1-based): the raw message (.eml) and the envelope + text part (.txt). */
-static void mail_read(const struct sink *sink, int n, char **eml, char **txt)
-{
-	char path[300];
-	snprintf(path, sizeof path, "%s/%04d.eml", sink->dir, n);
-	*eml = read_all(path);
-	snprintf(path, sizeof path, "%s/%04d.txt", sink->dir, n);
-	*txt = read_all(path);
-}
-
-/* The value of header `name` of a raw message (its head only), into out; NULL if absent. */
-static const char *header(const char *eml, const char *name, char *out, size_t size)
-{
-	const char *end = strstr(eml, "\r\n\r\n");
-	size_t length = strlen(name);
-	for (const char *line = eml; line && line < end; line = strstr(line, "\r\n"), line = line ? line + 2 : NULL) {
-		if (strncasecmp(line, name, length) == 0 && line[length] == ':') {
-			const char *value = line + length + 1;
-			while (*value == ' ')
-				value++;
-			const char *stop = strstr(value, "\r\n");
-			size_t n = (size_t)(stop - value) < size - 1 ? (size_t)(stop - value) : size - 1;
-			memcpy(out, value, n);
-			out[n] = '\0';
-			return out;
-		}
-	}
-	return NULL;
-}
-
-/* The received_at of mail n, Unix seconds. */
-static double received_at(const struct sink *sink, int n)
-{
-	char *eml, *txt;
-	mail_read(sink, n, &eml, &txt);
-	const char *at = strstr(txt, "received_at: ");
-	double value = at ? strtod(at + 13, NULL) : 0;
-	free(eml);
-	free(txt);
-	return value;
-}
-
-/* The code of a link "<path>?code=" in text, into out. */
-static void link_code(const char *text, const char *path, char *out, size_t size)
-{
-	char needle[64];
-	snprintf(needle, sizeof needle, "%s?code=", path);
-	const char *at = strstr(text, needle);
-	ck_assert_msg(at != NULL, "a %s link in: %s", path, text);
-	at += strlen(needle);
-	size_t n = 0;
-	while (at[n] && at[n] != '>' && at[n] != '\r' && at[n] != '\n' && at[n] != ' ' && n < size - 1)
-		n++;
-	memcpy(out, at, n);
-	out[n] = '\0';
-}
 
 /* ---- The game ---------------------------------------------------------------------- */
 
@@ -234,13 +88,13 @@ static void register_address(const struct http_game *game, int seat, const char 
 }
 
 /* Confirmation mail n: to the address, nothing but the link; open the link. */
-static void confirm(const struct sink *sink, int n)
+static void confirm(const struct mail_sink *sink, int n)
 {
 	char *eml, *txt, value[300], code[128], path[200];
-	mail_read(sink, n, &eml, &txt);
+	mail_sink_read(sink, n, &eml, &txt);
 	ck_assert_msg(strstr(txt, "rcpt_to: " ADDRESS "\n") != NULL, "to the address: %s", txt);
-	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strstr(value, "Confirm"), "subject: %s", eml);
-	link_code(txt, "/v1/mail/confirm", code, sizeof code);
+	ck_assert_msg(mail_header(eml, "Subject", value, sizeof value) && strstr(value, "Confirm"), "subject: %s", eml);
+	mail_link_code(txt, "/v1/mail/confirm", code, sizeof code);
 	free(eml);
 	free(txt);
 	snprintf(path, sizeof path, "/v1/mail/confirm?code=%s", code);
@@ -259,42 +113,44 @@ static void confirm(const struct sink *sink, int n)
 
 /* Turn mail n: every header well formed, about this game, the picture linked. Its
  * unsubscribe code into code. */
-static void assert_turn_mail(const struct sink *sink, int n, const struct http_game *game, char *message_id,
+static void assert_turn_mail(const struct mail_sink *sink, int n, const struct http_game *game, char *message_id,
 			     size_t id_size, char *code, size_t code_size)
 {
 	char *eml, *txt, value[400], expected[200];
-	mail_read(sink, n, &eml, &txt);
+	mail_sink_read(sink, n, &eml, &txt);
 	ck_assert_msg(strstr(txt, "rcpt_to: " ADDRESS "\n") && strstr(txt, "mail_from: catan@example.org\n"),
 		      "envelope: %s", txt);
-	ck_assert_msg(header(eml, "From", value, sizeof value) && strstr(value, "<catan@example.org>"), "From: %s",
+	ck_assert_msg(mail_header(eml, "From", value, sizeof value) && strstr(value, "<catan@example.org>"), "From: %s",
 		      eml);
-	ck_assert_msg(header(eml, "To", value, sizeof value) && strcmp(value, "<" ADDRESS ">") == 0, "To: %s", eml);
+	ck_assert_msg(mail_header(eml, "To", value, sizeof value) && strcmp(value, "<" ADDRESS ">") == 0, "To: %s",
+		      eml);
 	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
-	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0 &&
-			      strlen(value) > strlen(expected),
+	ck_assert_msg(mail_header(eml, "Subject", value, sizeof value) &&
+			      strncmp(value, expected, strlen(expected)) == 0 && strlen(value) > strlen(expected),
 		      "Subject: %s", value);
 	char day[8], month[8], zone[8];
 	int date, year, hour, minute, second;
-	ck_assert_msg(header(eml, "Date", value, sizeof value) &&
+	ck_assert_msg(mail_header(eml, "Date", value, sizeof value) &&
 			      sscanf(value, "%3s, %d %3s %d %d:%d:%d %5s", day, &date, month, &year, &hour, &minute,
 				     &second, zone) == 8 &&
 			      strstr("MonTueWedThuFriSatSun", day) &&
 			      strstr("JanFebMarAprMayJunJulAugSepOctNovDec", month) && year >= 2024 &&
 			      strcmp(zone, "+0000") == 0,
 		      "Date (RFC 5322): %s", value);
-	ck_assert_msg(header(eml, "Message-ID", message_id, id_size) && message_id[0] == '<' &&
+	ck_assert_msg(mail_header(eml, "Message-ID", message_id, id_size) && message_id[0] == '<' &&
 			      strstr(message_id, "@example.org>") && !strchr(message_id, ' '),
 		      "Message-ID: %s", eml);
-	ck_assert_msg(header(eml, "MIME-Version", value, sizeof value) && strcmp(value, "1.0") == 0, "MIME: %s", eml);
-	ck_assert_msg(header(eml, "Content-Type", value, sizeof value) && strstr(value, "multipart/alternative"),
+	ck_assert_msg(mail_header(eml, "MIME-Version", value, sizeof value) && strcmp(value, "1.0") == 0, "MIME: %s",
+		      eml);
+	ck_assert_msg(mail_header(eml, "Content-Type", value, sizeof value) && strstr(value, "multipart/alternative"),
 		      "multipart/alternative: %s", eml);
 	ck_assert_msg(strstr(eml, "Content-Type: text/plain") && strstr(eml, "Content-Type: text/html"),
 		      "a text and an HTML part: %s", eml);
-	ck_assert_msg(header(eml, "List-Unsubscribe", value, sizeof value) && strncmp(value, "<http://", 8) == 0 &&
+	ck_assert_msg(mail_header(eml, "List-Unsubscribe", value, sizeof value) && strncmp(value, "<http://", 8) == 0 &&
 			      strstr(value, "/v1/mail/unsubscribe?code=") && value[strlen(value) - 1] == '>',
 		      "List-Unsubscribe: %s", value);
-	link_code(value, "/v1/mail/unsubscribe", code, code_size);
-	ck_assert_msg(header(eml, "List-Unsubscribe-Post", value, sizeof value) &&
+	mail_link_code(value, "/v1/mail/unsubscribe", code, code_size);
+	ck_assert_msg(mail_header(eml, "List-Unsubscribe-Post", value, sizeof value) &&
 			      strcmp(value, "List-Unsubscribe=One-Click") == 0,
 		      "List-Unsubscribe-Post: %s", eml);
 	snprintf(expected, sizeof expected, "/v1/games/%s/board.png?version=", game->id);
@@ -332,7 +188,7 @@ static void assert_address_private(const struct http_game *game, struct webhook_
 		ck_assert_msg(!strstr(all[i].text, "ann.example"), "a standard delivery shows the address: %s",
 			      all[i].text);
 	webhook_deliveries_free(all, count);
-	char *log = read_all(http_fixture.server.log_path);
+	char *log = mail_read_file(http_fixture.server.log_path);
 	ck_assert_msg(strlen(log) > 0 && !strstr(log, "ann.example") && !strstr(log, MASKED),
 		      "the server's log shows the address");
 	free(log);
@@ -341,8 +197,8 @@ static void assert_address_private(const struct http_game *game, struct webhook_
 START_TEST(
 	test_confirmation_first_then_one_mail_per_turn_with_headers_spaced_by_the_interval_until_one_click_unsubscribe)
 {
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	struct http_game game;
 	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	struct webhook_receiver *standard = webhook_receiver_start();
@@ -355,7 +211,7 @@ START_TEST(
 	http_response_free(&response);
 
 	register_address(&game, 1, ADDRESS);
-	wait_mails(&sink, 1);
+	mail_sink_wait(&sink, 1);
 	json_t *state = mail_state(&game, 1);
 	ck_assert(json_is_true(json_object_get(state, "registered")) &&
 		  json_is_false(json_object_get(state, "confirmed")));
@@ -363,7 +219,7 @@ START_TEST(
 	/* Unconfirmed: turns of seat 1 come and go, nothing more is sent. */
 	moves(&game, 0, 7);
 	http_pause(1.5);
-	ck_assert_int_eq(mail_count(&sink), 1);
+	ck_assert_int_eq(mail_sink_count(&sink), 1);
 	confirm(&sink, 1);
 	state = mail_state(&game, 1);
 	ck_assert(json_is_true(json_object_get(state, "confirmed")));
@@ -372,14 +228,14 @@ START_TEST(
 
 	/* Seat 1's own moves mail nothing; the next turn of seat 1 one mail. */
 	moves(&game, 8, 13);
-	wait_mails(&sink, 2);
+	mail_sink_wait(&sink, 2);
 	char first_id[200], second_id[200], code[128];
 	assert_turn_mail(&sink, 2, &game, first_id, sizeof first_id, code, sizeof code);
 
 	/* The next turn of seat 1 comes within the interval: mailed once the interval is over. */
 	moves(&game, 14, 19);
-	wait_mails(&sink, 3);
-	double gap = received_at(&sink, 3) - received_at(&sink, 2);
+	mail_sink_wait(&sink, 3);
+	double gap = mail_sink_received_at(&sink, 3) - mail_sink_received_at(&sink, 2);
 	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap, INTERVAL_S);
 	assert_turn_mail(&sink, 3, &game, second_id, sizeof second_id, code, sizeof code);
 	ck_assert_msg(strcmp(first_id, second_id) != 0, "Message-IDs differ: %s", first_id);
@@ -387,12 +243,12 @@ START_TEST(
 	/* A turn within the interval that is over before the interval is: no mail for it. */
 	moves(&game, 20, 27);
 	http_pause(INTERVAL_S + 1.5);
-	ck_assert_int_eq(mail_count(&sink), 3);
+	ck_assert_int_eq(mail_sink_count(&sink), 3);
 	/* One per turn change: the next turn of seat 1 is mailed, once. */
 	moves(&game, 28, 31);
-	wait_mails(&sink, 4);
+	mail_sink_wait(&sink, 4);
 	http_pause(1.0);
-	ck_assert_int_eq(mail_count(&sink), 4);
+	ck_assert_int_eq(mail_sink_count(&sink), 4);
 	assert_turn_mail(&sink, 4, &game, second_id, sizeof second_id, code, sizeof code);
 
 	/* The unsubscribe page does not unsubscribe (scanners open links); its POST does. */
@@ -413,11 +269,11 @@ START_TEST(
 	json_decref(state);
 	moves(&game, 32, 37);
 	http_pause(INTERVAL_S + 1.5);
-	ck_assert_int_eq(mail_count(&sink), 4);
+	ck_assert_int_eq(mail_sink_count(&sink), 4);
 
 	assert_address_private(&game, standard);
 	webhook_receiver_stop(standard);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
 
@@ -464,17 +320,17 @@ static void assert_no_token(const struct http_game *game, const char *what, cons
 
 START_TEST(test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_holds_no_token)
 {
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	struct http_game game;
 	http_game_create_body(&http_fixture.checked,
 			      "{\"players\": [{\"name\": \"Ann\"}, {\"name\": \"Bob\"}, {\"name\": \"Cid\"}], "
 			      "\"options\": " FIXED_START "}",
 			      &game);
 	register_address(&game, 1, ADDRESS);
-	wait_mails(&sink, 1);
+	mail_sink_wait(&sink, 1);
 	char *eml, *txt;
-	mail_read(&sink, 1, &eml, &txt);
+	mail_sink_read(&sink, 1, &eml, &txt);
 	ck_assert_msg(strstr(txt, "Bob's seat 1 of Catan game") != NULL, "the confirmation counts seats from 0: %s",
 		      txt);
 	free(eml);
@@ -485,7 +341,7 @@ START_TEST(test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_
 	 * seven moves, more than the six the mails used to list. */
 	http_pause(INTERVAL_S + 0.5); /* past MAIL_MIN_INTERVAL_S after the confirmation */
 	moves(&game, 0, 1);
-	wait_mails(&sink, 2);
+	mail_sink_wait(&sink, 2);
 	moves(&game, 2, 5);
 	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"roll\", \"dice\": [3, 4]}");
 	play_action(&game, 0, "move_robber", "victim", 1);
@@ -520,8 +376,8 @@ START_TEST(test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_
 	}
 	json_decref(view);
 	http_post_move_ok(&http_fixture.checked, &game, 0, "{\"type\": \"end_turn\"}");
-	wait_mails(&sink, 3);
-	mail_read(&sink, 3, &eml, &txt);
+	mail_sink_wait(&sink, 3);
+	mail_sink_read(&sink, 3, &eml, &txt);
 	ck_assert_msg(strstr(txt, "Every move since your last turn:") != NULL, "the moves listed: %s", txt);
 	const char *steal = strstr(txt, "- Ann stole 1 ");
 	ck_assert_msg(steal && strstr(steal, " from Bob."), "the steal from Bob is listed: %s", txt);
@@ -537,32 +393,32 @@ START_TEST(test_a_mail_lists_every_move_since_the_readers_last_turn_by_name_and_
 	free(eml);
 	free(txt);
 	/* No token of any kind in any mail, nor in the server's log. */
-	for (int n = 1; n <= mail_count(&sink); n++) {
-		mail_read(&sink, n, &eml, &txt);
+	for (int n = 1; n <= mail_sink_count(&sink); n++) {
+		mail_sink_read(&sink, n, &eml, &txt);
 		assert_no_token(&game, "a mail", eml);
 		assert_no_token(&game, "a mail's text", txt);
 		free(eml);
 		free(txt);
 	}
-	char *log = read_all(http_fixture.server.log_path);
+	char *log = mail_read_file(http_fixture.server.log_path);
 	for (int seat = 0; seat < game.seats; seat++)
 		ck_assert_msg(!strstr(log, game.tokens[seat]), "the server's log holds seat %d's token", seat);
 	ck_assert_msg(!strstr(log, game.admin_token), "the server's log holds the admin token");
 	free(log);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
 
 START_TEST(test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answering)
 {
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	struct http_game game;
 	http_game_create(&http_fixture.checked, 3, FIXED_START, &game);
 	register_address(&game, 1, ADDRESS);
-	wait_mails(&sink, 1);
+	mail_sink_wait(&sink, 1);
 	confirm(&sink, 1);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 	/* Seat 1's turn while the relay is down: the server answers as ever. */
 	moves(&game, 0, 1);
 	double until = http_clock() + 3.0;
@@ -573,15 +429,15 @@ START_TEST(test_a_relay_that_is_down_delays_mails_while_the_server_keeps_answeri
 		json_decref(view);
 		http_pause(0.2);
 	}
-	ck_assert_int_eq(mail_count(&sink), 1);
-	sink_run(&sink);
-	wait_mails(&sink, 2);
+	ck_assert_int_eq(mail_sink_count(&sink), 1);
+	mail_sink_run(&sink);
+	mail_sink_wait(&sink, 2);
 	char id[200], code[128];
 	assert_turn_mail(&sink, 2, &game, id, sizeof id, code, sizeof code);
-	char *log = read_all(http_fixture.server.log_path);
+	char *log = mail_read_file(http_fixture.server.log_path);
 	ck_assert_msg(!strstr(log, "ann.example"), "the server's log shows the address");
 	free(log);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
 
@@ -683,12 +539,13 @@ static json_t *player_mail_state(const char *token)
 }
 
 /* Mail n's Subject names game `game` (and no other). */
-static void assert_about(const struct sink *sink, int n, const struct http_game *game)
+static void assert_about(const struct mail_sink *sink, int n, const struct http_game *game)
 {
 	char *eml, *txt, value[400], expected[200];
-	mail_read(sink, n, &eml, &txt);
+	mail_sink_read(sink, n, &eml, &txt);
 	snprintf(expected, sizeof expected, "Your turn in Catan game %s: ", game->id);
-	ck_assert_msg(header(eml, "Subject", value, sizeof value) && strncmp(value, expected, strlen(expected)) == 0,
+	ck_assert_msg(mail_header(eml, "Subject", value, sizeof value) &&
+			      strncmp(value, expected, strlen(expected)) == 0,
 		      "mail %d is about game %s: %s", n, game->id, value);
 	free(eml);
 	free(txt);
@@ -696,8 +553,8 @@ static void assert_about(const struct sink *sink, int n, const struct http_game 
 
 START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_until_unsubscribed)
 {
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	char ann_id[20], ann_token[64], quinn_id[20], quinn_token[64];
 	http_player_create(&http_fixture.checked, "Ann", ann_id, ann_token);
 	http_player_create(&http_fixture.checked, "Quinn", quinn_id, quinn_token);
@@ -731,11 +588,11 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	ck_assert_str_eq(json_string_value(json_object_get(response.json, "address")), MASKED);
 	ck_assert_msg(!strstr(response.body, "ann.example"), "the answer hides the address: %s", response.body);
 	http_response_free(&response);
-	wait_mails(&sink, 1);
+	mail_sink_wait(&sink, 1);
 	/* Unconfirmed: the turns of Ann's seat mail nothing. */
 	moves(&a, 0, 1);
 	http_pause(1.5);
-	ck_assert_int_eq(mail_count(&sink), 1);
+	ck_assert_int_eq(mail_sink_count(&sink), 1);
 	confirm(&sink, 1);
 	state = player_mail_state(ann_token);
 	ck_assert(json_is_true(json_object_get(state, "confirmed")));
@@ -762,26 +619,26 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	/* Ann's next turn in game a (seat 1, steps 6k + 2 on): one mail about a; then her
 	 * turn in game b: one mail about b, without waiting for a's interval. */
 	moves(&a, 2, 7);
-	wait_mails(&sink, 2);
+	mail_sink_wait(&sink, 2);
 	char id_a[200], id_b[200], code[128];
 	assert_turn_mail(&sink, 2, &a, id_a, sizeof id_a, code, sizeof code);
 	assert_about(&sink, 2, &a);
 	moves(&b, 0, 1);
-	wait_mails(&sink, 3);
+	mail_sink_wait(&sink, 3);
 	assert_turn_mail(&sink, 3, &b, id_b, sizeof id_b, code, sizeof code);
 	assert_about(&sink, 3, &b);
 	ck_assert_msg(strcmp(id_a, id_b) != 0, "Message-IDs differ: %s", id_a);
-	double gap = received_at(&sink, 3) - received_at(&sink, 2);
+	double gap = mail_sink_received_at(&sink, 3) - mail_sink_received_at(&sink, 2);
 	ck_assert_msg(gap < INTERVAL_S - 0.5, "game b's mail waited %.2f s for game a's interval", gap);
 
 	/* Ann's next turn in a comes within a's interval: mailed once it is over, once. */
 	moves(&a, 8, 13);
-	wait_mails(&sink, 4);
+	mail_sink_wait(&sink, 4);
 	http_pause(1.0);
-	ck_assert_int_eq(mail_count(&sink), 4);
+	ck_assert_int_eq(mail_sink_count(&sink), 4);
 	assert_turn_mail(&sink, 4, &a, id_a, sizeof id_a, code, sizeof code);
 	assert_about(&sink, 4, &a);
-	gap = received_at(&sink, 4) - received_at(&sink, 2);
+	gap = mail_sink_received_at(&sink, 4) - mail_sink_received_at(&sink, 2);
 	ck_assert_msg(gap >= INTERVAL_S - 0.3, "two mails about a %.2f s apart (MAIL_MIN_INTERVAL_S=%d)", gap,
 		      INTERVAL_S);
 
@@ -798,7 +655,7 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	moves(&a, 14, 19);
 	moves(&b, 2, 7);
 	http_pause(INTERVAL_S + 1.5);
-	ck_assert_int_eq(mail_count(&sink), 4);
+	ck_assert_int_eq(mail_sink_count(&sink), 4);
 
 	/* Registered again and removed by its owner: DELETE answers 204 and GET says none. */
 	http_call(&http_fixture.checked, "POST", "/v1/players/me/mail", ann_token, "{\"address\": \"" ADDRESS "\"}",
@@ -811,18 +668,18 @@ START_TEST(test_a_player_address_mails_each_game_of_the_player_spaced_per_game_u
 	state = player_mail_state(ann_token);
 	ck_assert(json_is_false(json_object_get(state, "registered")));
 	json_decref(state);
-	char *log = read_all(http_fixture.server.log_path);
+	char *log = mail_read_file(http_fixture.server.log_path);
 	ck_assert_msg(!strstr(log, "ann.example"), "the server's log shows the address");
 	free(log);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
 
 /* A seat registration takes its game from the player's: one mail per turn per address. */
 START_TEST(test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_player_address)
 {
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	char ann_id[20], ann_token[64];
 	http_player_create(&http_fixture.checked, "Ann", ann_id, ann_token);
 	struct http_game a;
@@ -832,17 +689,17 @@ START_TEST(test_a_game_whose_seat_has_its_own_address_is_left_to_it_by_the_playe
 		  NULL, &response);
 	ck_assert_int_eq(response.status, 202);
 	http_response_free(&response);
-	wait_mails(&sink, 1);
+	mail_sink_wait(&sink, 1);
 	confirm(&sink, 1);
 	register_address(&a, 1, ADDRESS);
-	wait_mails(&sink, 2);
+	mail_sink_wait(&sink, 2);
 	confirm(&sink, 2);
 	moves(&a, 0, 1);
-	wait_mails(&sink, 3);
+	mail_sink_wait(&sink, 3);
 	http_pause(INTERVAL_S + 1.5);
-	ck_assert_int_eq(mail_count(&sink), 3);
+	ck_assert_int_eq(mail_sink_count(&sink), 3);
 	assert_about(&sink, 3, &a);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
 
@@ -893,14 +750,14 @@ static void masked_at(struct http_client *client, const char *path, const char *
 }
 
 /* How many of the sink's mails went to `address`. */
-static int mails_to(const struct sink *sink, const char *address)
+static int mails_to(const struct mail_sink *sink, const char *address)
 {
-	int count = 0, total = mail_count(sink);
+	int count = 0, total = mail_sink_count(sink);
 	char needle[300];
 	snprintf(needle, sizeof needle, "rcpt_to: %s\n", address);
 	for (int n = 1; n <= total; n++) {
 		char *eml, *txt;
-		mail_read(sink, n, &eml, &txt);
+		mail_sink_read(sink, n, &eml, &txt);
 		count += strstr(txt, needle) != NULL;
 		free(eml);
 		free(txt);
@@ -922,8 +779,8 @@ START_TEST(test_confirmation_mails_past_the_address_or_registrant_budget_are_429
 	snprintf(settings_storage[4], sizeof settings_storage[4], "MAIL_FROM=catan@example.org");
 	const char *settings[] = {settings_storage[0], settings_storage[1], settings_storage[2],
 				  settings_storage[3], settings_storage[4], NULL};
-	struct sink sink;
-	sink_start(&sink);
+	struct mail_sink sink;
+	mail_sink_start(&sink, sink_port);
 	struct http_server server;
 	http_server_start(&server, settings);
 	struct http_proxy proxy;
@@ -995,30 +852,15 @@ START_TEST(test_confirmation_mails_past_the_address_or_registrant_budget_are_429
 	http_client_cleanup(&client);
 	http_proxy_stop(&proxy);
 	http_server_stop(&server, 30);
-	sink_stop(&sink);
+	mail_sink_stop(&sink);
 }
 END_TEST
-
-/* A free port of 127.0.0.1 for the sink (bound and released: the sink binds it again). */
-static int free_port(void)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in address = {0};
-	address.sin_family = AF_INET;
-	address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0)
-		abort();
-	socklen_t size = sizeof address;
-	getsockname(fd, (struct sockaddr *)&address, &size);
-	close(fd);
-	return ntohs(address.sin_port);
-}
 
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("async_mail");
 	TCase *mail = tcase_create("mail");
-	sink_port = free_port();
+	sink_port = mail_sink_free_port();
 	snprintf(smtp_setting, sizeof smtp_setting, "SMTP_URL=smtp://127.0.0.1:%d", sink_port);
 	/* No confirmation-mail budgets: these tests register one address again and again (the
 	 * budget test runs a server of its own). */

@@ -19,19 +19,6 @@
 
 #define ROUNDS 200
 
-static long metric(struct http_client *client, const char *name)
-{
-	struct http_response response;
-	http_call(client, "GET", "/metrics", NULL, NULL, NULL, &response);
-	ck_assert_int_eq(response.status, 200);
-	char line[128];
-	snprintf(line, sizeof line, "\n%s ", name);
-	const char *at = strstr(response.body, line);
-	long value = at ? atol(at + strlen(line)) : -1;
-	http_response_free(&response);
-	return value;
-}
-
 /* GET `suffix` of the game on `client` asking for at least `known` (min_version, or as the
  * If-None-Match tag): the answer's version (from its body, or the tag of a 304). */
 static long read_at_least(struct http_client *client, const struct http_game *game, const char *suffix, int seat,
@@ -101,14 +88,14 @@ START_TEST(test_reads_on_the_writers_server_need_no_statement_in_a_steady_loop)
 	http_player_init(&player, &http_fixture.checked, &game, http_random64(), 0);
 	for (int i = 0; i < 10; i++)
 		ck_assert(http_player_step(&player, NULL));
-	long cached = metric(&http_fixture.direct, "catan_game_reads_cached_total");
-	long caught_up = metric(&http_fixture.direct, "catan_game_reads_caught_up_total");
+	long cached = http_metric(&http_fixture.direct, "catan_game_reads_cached_total");
+	long caught_up = http_metric(&http_fixture.direct, "catan_game_reads_caught_up_total");
 	ck_assert_msg(cached >= 0 && caught_up >= 0, "the counters are in /metrics");
 	int moves = 0;
 	while (moves < 100 && http_player_step(&player, NULL))
 		moves++;
-	long cached_reads = metric(&http_fixture.direct, "catan_game_reads_cached_total") - cached;
-	long tail_reads = metric(&http_fixture.direct, "catan_game_reads_caught_up_total") - caught_up;
+	long cached_reads = http_metric(&http_fixture.direct, "catan_game_reads_cached_total") - cached;
+	long tail_reads = http_metric(&http_fixture.direct, "catan_game_reads_caught_up_total") - caught_up;
 	fprintf(stderr, "%d moves: %ld reads from the cache, %ld of the log's tail\n", moves, cached_reads, tail_reads);
 	/* Each step reads the view and the actions (at least 2 reads a move), all on the
 	 * server that made every write: none needs the log (a few may, if the listener

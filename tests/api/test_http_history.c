@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/sha.h>
+
 #include "codec/log.h"
 #include "codec/shapes.h"
 #include "engine/view.h"
@@ -29,16 +31,21 @@ static void finished_game(struct http_game *game, uint64_t seed)
 	http_player_finish(&player, MAX_MOVES);
 }
 
-/* What the server adds to the codec's view: the id, the bot flags, the deadline and the
- * service's options; removed so the rest can be compared with the engine's view. */
+/* What the server adds to the codec's view: the id, the bot flags, the deadline, the
+ * fairness commitment (docs/fairness.md) and the service's options; removed so the rest can
+ * be compared with the engine's view. */
 static void strip_service_members(json_t *view)
 {
 	json_object_del(view, "id");
 	json_object_del(view, "deadline");
+	json_object_del(view, "fairness");
 	json_t *options = json_object_get(view, "options");
 	json_object_del(options, "turn_timeout_s");
 	json_object_del(options, "on_timeout");
 	json_object_del(options, "offer_wait_s");
+	json_object_del(options, "bot_level");
+	json_object_del(options, "bot_levels");
+	json_object_del(options, "substitute_after_timeouts");
 	size_t index;
 	json_t *player;
 	json_array_foreach(json_object_get(view, "players"), index, player)
@@ -199,6 +206,24 @@ START_TEST(test_export_of_a_game_going_on_is_redacted_and_has_no_seed)
 }
 END_TEST
 
+static void assert_seed_matches_commitment(const char *seed_hex, const char *commitment)
+{
+	ck_assert_msg(seed_hex && strlen(seed_hex) == 64, "the revealed seed is 64 hex digits: %s",
+		      seed_hex ? seed_hex : "(none)");
+	ck_assert_ptr_nonnull(commitment);
+	unsigned char seed[32], digest[SHA256_DIGEST_LENGTH];
+	for (int i = 0; i < 32; i++) {
+		unsigned byte;
+		ck_assert(sscanf(seed_hex + 2 * i, "%2x", &byte) == 1);
+		seed[i] = (unsigned char)byte;
+	}
+	SHA256(seed, sizeof seed, digest);
+	char digest_hex[2 * SHA256_DIGEST_LENGTH + 1];
+	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
+		snprintf(digest_hex + 2 * i, 3, "%02x", digest[i]);
+	ck_assert_str_eq(digest_hex, commitment);
+}
+
 START_TEST(test_export_of_a_finished_game_is_the_whole_log_and_replays_to_the_final_state)
 {
 	struct http_game game;
@@ -212,9 +237,17 @@ START_TEST(test_export_of_a_finished_game_is_the_whole_log_and_replays_to_the_fi
 	for (int viewer = -1; viewer < game.seats; viewer++) {
 		json_t *export = http_get_ok(&http_fixture.checked, path, viewer >= 0 ? game.tokens[viewer] : NULL);
 		ck_assert(json_is_true(json_object_get(export, "finished")));
-		char seed_text[24];
-		snprintf(seed_text, sizeof seed_text, "%lld", (long long)seed);
-		ck_assert_str_eq(json_string_value(json_object_get(export, "seed")), seed_text);
+		json_t *fairness = json_object_get(export, "fairness");
+		if (json_is_true(json_object_get(fairness, "provably_fair"))) {
+			/* A provably fair game reveals its server seed: 64 hex digits whose SHA-256
+			 * is the commitment it published at creation (docs/fairness.md). */
+			assert_seed_matches_commitment(json_string_value(json_object_get(export, "seed")),
+						       json_string_value(json_object_get(fairness, "commitment")));
+		} else {
+			char seed_text[24];
+			snprintf(seed_text, sizeof seed_text, "%lld", (long long)seed);
+			ck_assert_str_eq(json_string_value(json_object_get(export, "seed")), seed_text);
+		}
 		json_t *events = json_object_get(export, "events");
 		size_t index;
 		json_t *event;

@@ -375,6 +375,60 @@ START_TEST(test_only_the_seat_decides_and_bad_input_changes_nothing)
 }
 END_TEST
 
+/* GET .../seats: seat `seat`'s member `name` (an integer, or a boolean as 0/1). */
+static long seat_figure(const struct http_game *game, int seat, const char *name)
+{
+	char path[128];
+	json_t *seats = http_get_ok(&http_fixture.checked, http_game_path(game, "/seats", path, sizeof path), NULL);
+	json_t *value = json_object_get(json_array_get(json_object_get(seats, "seats"), (size_t)seat), name);
+	ck_assert_msg(value != NULL, "seat %d of the seats has %s", seat, name);
+	long figure = json_is_boolean(value) ? (long)json_is_true(value) : (long)json_integer_value(value);
+	json_decref(seats);
+	return figure;
+}
+
+START_TEST(test_holidays_spend_an_allowance_visible_to_all_and_refused_once_spent)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.checked, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"offer_wait_s\": 0, "
+			 "\"holiday_allowance_s\": 2}",
+			 &game);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(view, "options"), "holiday_allowance_s")),
+			 2);
+	json_decref(view);
+	ck_assert_int_eq(seat_figure(&game, 1, "holiday_used_s"), 0);
+	ck_assert_int_eq(seat_figure(&game, 1, "holiday_left_s"), 2);
+
+	/* Seat 1 goes away past its allowance: the holiday runs on, counted, seen by anyone. */
+	double left_at = http_clock();
+	away_ok(&game, 1, 1, game.tokens[1]);
+	http_pause(2.5);
+	ck_assert_int_eq(seat_figure(&game, 1, "away"), 1);
+	long used = seat_figure(&game, 1, "holiday_used_s");
+	ck_assert_msg(used >= 2 && used <= (long)(http_clock() - left_at) + 1, "used %ld s", used);
+	ck_assert_int_eq(seat_figure(&game, 1, "holiday_left_s"), 0);
+	/* Coming back is never refused; going away again is, and changes nothing. */
+	away_ok(&game, 1, 0, game.tokens[1]);
+	struct http_state before;
+	http_state_capture(&http_fixture.checked, &game, &before);
+	struct http_response response;
+	call_away(&http_fixture.checked, &game, "1", 1, game.tokens[1], NULL, &response);
+	http_assert_problem(&response, 409, "holiday_allowance_spent");
+	http_response_free(&response);
+	http_state_assert_unchanged(&http_fixture.checked, &game, &before);
+	http_state_free(&before);
+	ck_assert_int_eq(seat_figure(&game, 1, "away"), 0);
+	long after = seat_figure(&game, 1, "holiday_used_s");
+	ck_assert_msg(after >= used && after <= used + 1, "back: the clock stopped (%ld s, then %ld s)", used, after);
+	/* The allowance is each seat's own: seat 2 has all of it. */
+	ck_assert_int_eq(seat_figure(&game, 2, "holiday_left_s"), 2);
+	away_ok(&game, 2, 1, game.tokens[2]);
+	away_ok(&game, 2, 0, game.tokens[2]);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_holidays");
@@ -387,6 +441,7 @@ Suite *test_suite(void)
 	tcase_add_test(holidays, test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_again);
 	tcase_add_test(holidays, test_only_the_seat_decides_and_bad_input_changes_nothing);
 	tcase_add_test(holidays, test_with_every_human_away_the_bots_move_at_the_pace_of_the_turn_clock);
+	tcase_add_test(holidays, test_holidays_spend_an_allowance_visible_to_all_and_refused_once_spent);
 	suite_add_tcase(suite, holidays);
 	return suite;
 }

@@ -302,26 +302,12 @@ static int park_raw(const char *source, int port, const char *path, const char *
 	return fd;
 }
 
-/* The value of counter `name` in /metrics, -1 when it has none. */
-static long metric(struct http_client *client, const char *name)
-{
-	struct http_response response;
-	http_call(client, "GET", "/metrics", NULL, NULL, NULL, &response);
-	ck_assert_int_eq(response.status, 200);
-	char line[128];
-	snprintf(line, sizeof line, "\n%s ", name);
-	const char *at = strstr(response.body, line);
-	long value = at ? atol(at + strlen(line)) : -1;
-	http_response_free(&response);
-	return value;
-}
-
 /* Wait until /metrics counts `wanted` waiters (parked requests), at most 5 s. */
 static void await_waiters(struct http_client *client, long wanted)
 {
 	double deadline = http_clock() + 5 * http_slowdown();
 	long now = -1;
-	while (http_clock() < deadline && (now = metric(client, "catan_long_poll_waiters")) < wanted)
+	while (http_clock() < deadline && (now = http_metric(client, "catan_long_poll_waiters")) < wanted)
 		http_pause(0.05);
 	ck_assert_msg(now >= wanted, "%ld waiters parked, %ld wanted", now, wanted);
 }
@@ -436,7 +422,7 @@ START_TEST(test_a_client_that_leaves_gives_its_waiting_place_back_at_once)
 	http_call(&client, "GET", path, NULL, NULL, NULL, &response);
 	http_assert_problem(&response, 503, "too_many_waiting");
 	http_response_free(&response);
-	long departed = metric(&client, "catan_waiters_departed_total");
+	long departed = http_metric(&client, "catan_waiters_departed_total");
 	/* The clients leave: within about a second their places are free again. */
 	double left = http_clock();
 	for (int i = 0; i < 3; i++)
@@ -459,9 +445,9 @@ START_TEST(test_a_client_that_leaves_gives_its_waiting_place_back_at_once)
 	fprintf(stderr, "test_http_hostile: departed clients' places free after %.3f s\n", admitted);
 	/* All three, each counted once. */
 	double deadline = http_clock() + 3 * http_slowdown();
-	while (http_clock() < deadline && metric(&client, "catan_waiters_departed_total") - departed < 3)
+	while (http_clock() < deadline && http_metric(&client, "catan_waiters_departed_total") - departed < 3)
 		http_pause(0.05);
-	ck_assert_int_eq(metric(&client, "catan_waiters_departed_total") - departed, 3);
+	ck_assert_int_eq(http_metric(&client, "catan_waiters_departed_total") - departed, 3);
 	assert_alive_at(&client);
 	http_client_cleanup(&client);
 	http_server_stop(&small, 30);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
@@ -131,6 +133,73 @@ static void assert_refused_at(const json_t *export, long index)
 	http_response_free(&response);
 	ck_assert_int_eq(game_count(), before);
 }
+
+/* Run `command` on the export written to a file; its exit status. */
+static int run_on_export(const char *command, const json_t *export)
+{
+	char path[] = "/tmp/catan-verify-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(json_dump_file(export, path, 0), 0);
+	char line[512];
+	snprintf(line, sizeof line, "%s %s >/dev/null 2>&1", command, path);
+	int status = system(line);
+	unlink(path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Issue 26: a finished game created without a seed is provably fair; `catan verify` and
+ * examples/verify_fair.py accept its export, and catch a changed die, a changed steal and
+ * a wrong seed. */
+START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
+{
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char verify[256];
+	snprintf(verify, sizeof verify, "%s verify", catan);
+	const char *python = "python3 examples/verify_fair.py";
+	struct http_game game;
+	json_t *export = finished_export(&game, 8107, 0);
+	json_t *created = event_at(export, 0);
+	ck_assert_msg(json_is_object(json_object_get(created, "fairness")), "game_created commits");
+	const char *seed = json_string_value(json_object_get(export, "seed"));
+	ck_assert_msg(seed && strlen(seed) == 64, "the export reveals the server seed");
+	ck_assert_int_eq(run_on_export(verify, export), 0);
+	ck_assert_int_eq(run_on_export(python, export), 0);
+
+	long roll = find_event(export, "dice_rolled", 0);
+	ck_assert_int_ge(roll, 0);
+	json_t *dice = json_deep_copy(export);
+	json_t *rolled = event_at(dice, roll);
+	long d1 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 0));
+	long d2 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 1));
+	json_object_set_new(rolled, "dice", json_pack("[i, i]", (int)(d1 == 6 ? 5 : d1 + 1), (int)d2));
+	json_object_set_new(rolled, "total", json_integer((d1 == 6 ? 5 : d1 + 1) + d2));
+	ck_assert_int_eq(run_on_export(verify, dice), 1);
+	ck_assert_int_eq(run_on_export(python, dice), 1);
+	json_decref(dice);
+
+	long stolen = find_event(export, "resource_stolen", 0);
+	if (stolen >= 0) {
+		json_t *steal = json_deep_copy(export);
+		json_t *theft = event_at(steal, stolen);
+		const char *was = json_string_value(json_object_get(theft, "resource"));
+		json_object_set_new(theft, "resource", json_string(was && strcmp(was, "ore") == 0 ? "wool" : "ore"));
+		ck_assert_int_eq(run_on_export(verify, steal), 1);
+		json_decref(steal);
+	}
+
+	json_t *wrong = json_deep_copy(export);
+	char other[65];
+	snprintf(other, sizeof other, "%s", seed);
+	other[0] = other[0] == '0' ? '1' : '0';
+	json_object_set_new(wrong, "seed", json_string(other));
+	ck_assert_int_eq(run_on_export(verify, wrong), 1);
+	ck_assert_int_eq(run_on_export(python, wrong), 1);
+	json_decref(wrong);
+	json_decref(export);
+}
+END_TEST
 
 START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created)
 {
@@ -577,6 +646,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_export_then_import_reproduces_the_game_event_for_event);
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
+	tcase_add_test(import, test_catan_verify_and_the_python_checker_catch_tampered_fair_exports);
 	tcase_add_test(import, test_malformed_imports_answer_400_naming_the_member);
 	tcase_add_test(import, test_the_import_path_is_never_taken_for_a_game_id);
 	tcase_add_test(import, test_an_import_that_fails_at_its_last_event_leaves_nothing_behind);

@@ -65,7 +65,7 @@ START_TEST(test_the_exposition_names_every_counter_and_gauge_once)
 	int types = 0;
 	for (const char *at = text.data; (at = strstr(at, "# TYPE ")); at++)
 		types++;
-	ck_assert_int_eq(types, COUNTERS_COUNT + COUNTERS_GAUGE_COUNT);
+	ck_assert_int_eq(types, COUNTERS_COUNT + COUNTERS_GAUGE_COUNT + COUNTERS_HISTOGRAM_COUNT);
 	free(text.data);
 }
 END_TEST

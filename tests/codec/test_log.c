@@ -108,6 +108,9 @@ static int every_event_type(struct event *events)
 	e = &events[n++], event_init(e, EVENT_GAME_WON), e->seat = 2, e->points = 11, e->victory_point_cards = 2;
 	e = &events[n++], event_init(e, EVENT_SEAT_AWAY), e->seat = 1;
 	e = &events[n++], event_init(e, EVENT_SEAT_BACK), e->seat = 3;
+	e = &events[n++], event_init(e, EVENT_RESIGNED), e->seat = 2;
+	e = &events[n++], event_init(e, EVENT_SEAT_RELEASED), e->seat = 1;
+	e = &events[n++], event_init(e, EVENT_SEAT_SUBSTITUTED), e->seat = 0;
 	return n;
 }
 

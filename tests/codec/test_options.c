@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec/options.h"
+#include "engine/bot.h"
 #include "engine/rules.h"
 #include "tests/check_main.h"
 #include "tests/codec/support.h"
@@ -91,9 +92,20 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	char *text = support_json_dump(json);
 	ck_assert_str_eq(text, "{\"seats\":4,\"layout\":\"random\",\"start\":\"draft\",\"numbers\":\"random\","
 			       "\"edition\":\"2025\",\"dice\":\"manual\",\"first_seat\":3,\"turn_timeout_s\":86400,"
-			       "\"on_timeout\":\"bot\",\"offer_wait_s\":21600}");
+			       "\"on_timeout\":\"bot\",\"offer_wait_s\":21600,\"bot_level\":\"medium\",\"rated\":false,"
+			       "\"substitute_after_timeouts\":3}");
 	free(text);
 	json_decref(json);
+	/* Substitutes (issue 28): 3 by default, 0 (never) written as absent, as stored games
+	 * without the option read it. */
+	ck_assert_int_eq(options.substitute_after_timeouts, CODEC_SUBSTITUTE_AFTER_TIMEOUTS_DEFAULT);
+	ck_assert(options_from_text("{\"substitute_after_timeouts\":0}", 3, &options, &error));
+	ck_assert_int_eq(options.substitute_after_timeouts, 0);
+	json = codec_options_to_json(&options);
+	ck_assert_ptr_null(json_object_get(json, "substitute_after_timeouts"));
+	json_decref(json);
+	ck_assert(options_from_text("{\"substitute_after_timeouts\":100}", 3, &options, &error));
+	ck_assert_int_eq(options.substitute_after_timeouts, 100);
 	ck_assert(options_from_text("{\"start\":\"fixed\",\"first_seat\":null}", 4, &options, &error));
 	ck_assert_int_eq(options.game.first_seat, GAME_NO_SEAT);
 
@@ -110,6 +122,10 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 	expect_options_refused("{\"offer_wait_s\":-1}", 4, "invalid_field", "options.offer_wait_s");
 	expect_options_refused("{\"offer_wait_s\":604801}", 4, "invalid_field", "options.offer_wait_s");
 	expect_options_refused("{\"offer_wait_s\":\"1m\"}", 4, "invalid_field", "options.offer_wait_s");
+	expect_options_refused("{\"substitute_after_timeouts\":101}", 4, "invalid_field",
+			       "options.substitute_after_timeouts");
+	expect_options_refused("{\"substitute_after_timeouts\":-1}", 4, "invalid_field",
+			       "options.substitute_after_timeouts");
 	expect_options_refused("{\"seed\":-1}", 4, "invalid_field", "options.seed");
 	/* Above 2^53-1 a JavaScript client could not carry the seed it gave. */
 	expect_options_refused("{\"seed\":9007199254740992}", 4, "invalid_field", "options.seed");
@@ -120,12 +136,52 @@ START_TEST(test_options_parse_with_defaults_and_refuse_bad_members)
 }
 END_TEST
 
+START_TEST(test_bot_levels_default_to_medium_per_seat_or_for_the_game)
+{
+	struct codec_options options;
+	struct codec_error error;
+	ck_assert(options_from_text("{}", 4, &options, &error));
+	for (int s = -1; s < 4; s++)
+		ck_assert_int_eq(codec_options_bot_level(&options, s), BOT_LEVEL_MEDIUM);
+	/* Zeroed options (a games row read before the option existed) are the defaults too. */
+	memset(&options, 0, sizeof options);
+	ck_assert_int_eq(codec_options_bot_level(&options, 2), BOT_LEVEL_MEDIUM);
+
+	ck_assert(options_from_text("{\"bot_level\":\"easy\",\"bot_levels\":[null,\"hard\"]}", 4, &options, &error));
+	ck_assert_int_eq(codec_options_bot_level(&options, -1), BOT_LEVEL_EASY);
+	ck_assert_int_eq(codec_options_bot_level(&options, 0), BOT_LEVEL_EASY);
+	ck_assert_int_eq(codec_options_bot_level(&options, 1), BOT_LEVEL_HARD);
+	ck_assert_int_eq(codec_options_bot_level(&options, 3), BOT_LEVEL_EASY);
+	json_t *json = codec_options_to_json(&options);
+	char *text = support_json_dump(json_object_get(json, "bot_levels"));
+	ck_assert_str_eq(text, "[null,\"hard\",null,null]");
+	free(text);
+	ck_assert_str_eq(json_string_value(json_object_get(json, "bot_level")), "easy");
+	/* What the server stores reads back the same (game/play.c). */
+	struct codec_options stored;
+	memset(&stored, 0, sizeof stored);
+	codec_options_read_bot_levels(json, &stored);
+	for (int s = -1; s < 4; s++)
+		ck_assert_int_eq(codec_options_bot_level(&stored, s), codec_options_bot_level(&options, s));
+	json_decref(json);
+	ck_assert(options_from_text("{\"bot_level\":null,\"bot_levels\":null}", 3, &options, &error));
+	ck_assert_int_eq(codec_options_bot_level(&options, 1), BOT_LEVEL_MEDIUM);
+
+	expect_options_refused("{\"bot_level\":\"expert\"}", 4, "invalid_field", "options.bot_level");
+	expect_options_refused("{\"bot_level\":2}", 4, "invalid_field", "options.bot_level");
+	expect_options_refused("{\"bot_levels\":\"hard\"}", 4, "invalid_field", "options.bot_levels");
+	expect_options_refused("{\"bot_levels\":[null,null,null,\"hard\"]}", 3, "invalid_field", "options.bot_levels");
+	expect_options_refused("{\"bot_levels\":[null,\"genius\"]}", 4, "invalid_field", "options.bot_levels[1]");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("codec_options");
 	TCase *options = tcase_create("options");
 	tcase_add_test(options, test_options_parse_with_defaults_and_refuse_bad_members);
 	tcase_add_test(options, test_offer_wait_defaults_to_the_turn_clock);
+	tcase_add_test(options, test_bot_levels_default_to_medium_per_seat_or_for_the_game);
 	suite_add_tcase(suite, options);
 	return suite;
 }

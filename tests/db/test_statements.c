@@ -89,11 +89,14 @@ END_TEST
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("statements");
+	/* Preparing every statement of every area takes seconds, more on a loaded machine. */
 	TCase *migrated = tcase_create("migrated");
+	tcase_set_timeout(migrated, 120);
 	test_db_fixture_add(migrated, TEST_DB_MIGRATED);
 	tcase_add_test(migrated, test_every_statement_takes_the_parameters_its_row_names);
 	suite_add_tcase(suite, migrated);
 	TCase *store = tcase_create("store");
+	tcase_set_timeout(store, 60);
 	test_db_fixture_add(store, TEST_DB_WITH_STORE);
 	tcase_add_test(store, test_a_run_with_another_number_of_parameters_is_refused);
 	suite_add_tcase(suite, store);

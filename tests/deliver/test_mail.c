@@ -164,7 +164,9 @@ START_TEST(test_a_message_has_every_header_once_crlf_lines_and_base64_parts_that
 				       "<p>Ann &amp; Bob</p>\n",
 				       "https://catan.example.org/v1/mail/unsubscribe?code=x",
 				       42,
-				       0};
+				       0,
+				       NULL,
+				       NULL};
 	char *one = mail_message(&content), *two = mail_message(&content);
 	const char *headers[] = {"From",
 				 "To",

@@ -110,4 +110,13 @@ double support_chi_square(const long *observed, const int *weights, int kinds);
 /* Assert a seat's hand is exactly these counts. */
 void support_assert_hand(const struct game *game, int seat, int brick, int lumber, int wool, int grain, int ore);
 
+/* Change what `seat` may not see: other seats' cards (same counts, same totals) and the kinds
+ * of their development cards (a knight held since an earlier turn swapped with a victory
+ * point card of the deck). Returns 1 when something changed. For tests that a bot decides
+ * from its view alone. */
+int support_change_hidden_facts(struct game *game, int seat);
+
+/* 1 when the game has an open trade offer. */
+int support_any_open_offer(const struct game *game);
+
 #endif

@@ -242,50 +242,6 @@ END_TEST
 
 /* ---- the bot sees only its view ---- */
 
-/* Change what `seat` may not see: other seats' cards (same counts, same totals) and the kinds
- * of their development cards (a knight held since an earlier turn swapped with a victory
- * point card of the deck). Returns 1 when something changed. */
-static int change_private_facts(struct game *game, int seat)
-{
-	int changed = 0;
-	int seats = game->options.seats;
-	for (int a = 0; a < seats; a++) {
-		int b = (a + 1) % seats;
-		if (a == seat || b == seat)
-			continue;
-		uint8_t *hand_a = game->players[a].resources, *hand_b = game->players[b].resources;
-		for (int r = 0; r < RESOURCE_COUNT; r++) {
-			int q = (r + 1) % RESOURCE_COUNT;
-			if (hand_a[r] && hand_b[q]) {
-				hand_a[r]--, hand_b[r]++;
-				hand_b[q]--, hand_a[q]++;
-				changed = 1;
-				break;
-			}
-		}
-	}
-	for (int s = 0; s < seats; s++) {
-		struct game_player *player = &game->players[s];
-		if (s == seat || game->deck[DEVELOPMENT_VICTORY_POINT] == 0 ||
-		    player->development_cards[DEVELOPMENT_KNIGHT] <= player->bought_this_turn[DEVELOPMENT_KNIGHT])
-			continue;
-		player->development_cards[DEVELOPMENT_KNIGHT]--;
-		player->development_cards[DEVELOPMENT_VICTORY_POINT]++;
-		game->deck[DEVELOPMENT_VICTORY_POINT]--;
-		game->deck[DEVELOPMENT_KNIGHT]++;
-		changed = 1;
-	}
-	return changed;
-}
-
-static int any_open_offer(const struct game *game)
-{
-	for (int i = 0; i < GAME_MAX_OFFERS; i++)
-		if (game->offers[i].id)
-			return 1;
-	return 0;
-}
-
 START_TEST(test_bot_ignores_other_seats_private_facts)
 {
 	static struct command twin_listed[LEGAL_MOVES_MAX];
@@ -303,7 +259,7 @@ START_TEST(test_bot_ignores_other_seats_private_facts)
 			struct game twin;
 			memcpy(&twin, &game, sizeof twin);
 			/* Offers aside: confirming one lists only while the partner holds its cards. */
-			if (!any_open_offer(&game) && change_private_facts(&twin, seat)) {
+			if (!support_any_open_offer(&game) && support_change_hidden_facts(&twin, seat)) {
 				int count = legal_moves(&game, seat, listed, LEGAL_MOVES_MAX);
 				int twin_count = legal_moves(&twin, seat, twin_listed, LEGAL_MOVES_MAX);
 				ck_assert_int_eq(count, twin_count);

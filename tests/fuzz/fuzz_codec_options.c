@@ -44,7 +44,12 @@ static void check_accepted(const struct codec_options *options)
 	}
 	if (memcmp(&again.game, &options->game, sizeof again.game) != 0 ||
 	    again.turn_timeout_s != options->turn_timeout_s || again.on_timeout != options->on_timeout ||
-	    again.offer_wait_s != options->offer_wait_s) {
+	    again.offer_wait_s != options->offer_wait_s ||
+	    codec_options_bot_level(&again, -1) != codec_options_bot_level(options, -1) ||
+	    codec_options_bot_level(&again, 0) != codec_options_bot_level(options, 0) ||
+	    codec_options_bot_level(&again, 1) != codec_options_bot_level(options, 1) ||
+	    codec_options_bot_level(&again, 2) != codec_options_bot_level(options, 2) ||
+	    codec_options_bot_level(&again, 3) != codec_options_bot_level(options, 3)) {
 		fprintf(stderr, "fuzz: options %s parse back different\n", text);
 		abort();
 	}

@@ -295,6 +295,46 @@ void handle_seat_back(struct http_request *request)
 	(void)request;
 }
 
+void handle_get_player(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_resign(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_rematch(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_delete_player(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_release_seat(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_put_quiet_hours(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_invite_substitute(struct http_request *request)
+{
+	(void)request;
+}
+
+void handle_delete_quiet_hours(struct http_request *request)
+{
+	(void)request;
+}
+
 void handle_get_summary(struct http_request *request)
 {
 	(void)request;

@@ -53,7 +53,9 @@ static void check_mail(const char *address)
 				       "<p>html</p>\n",
 				       "https://catan.example.org/v1/mail/unsubscribe?code=x",
 				       1,
-				       1700000000};
+				       1700000000,
+				       NULL,
+				       NULL};
 	char *message = mail_message(&content);
 	const char *end = strstr(message, "\r\n\r\n");
 	if (!end)

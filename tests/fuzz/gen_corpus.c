@@ -28,6 +28,8 @@
  *                  services, and bodies to refuse
  *   mail_address   mail registration bodies and bare addresses, good and hostile
  *   escape         a format byte, then names: the hostile table of tests/codec/test_escape.c
+ *   bot_position   `catan bot` inputs: a seat's view and the board at positions of random
+ *                  games (setup, mid-game, with offers), and a few broken ones
  *
  * Deterministic: the same files every run.
  */
@@ -43,6 +45,8 @@
 #include "engine/legal.h"
 #include "engine/playout.h"
 #include "engine/rng.h"
+#include "engine/rules.h"
+#include "engine/view.h"
 #include "game/import.h"
 #include "bench/games.h"
 
@@ -661,6 +665,47 @@ static void escape_corpus(void)
 	}
 }
 
+static void bot_position_corpus(void)
+{
+	static struct command scratch[LEGAL_MOVES_MAX];
+	int written = 0;
+	for (int g = 0; g < 3; g++) {
+		struct game_options options;
+		rules_default_options(&options);
+		options.seats = (uint8_t)(3 + (g & 1));
+		options.layout = (uint8_t)(g & 1);
+		struct game game;
+		struct event_list events;
+		if (rules_start(&options, 2700 + (uint64_t)g, &events, &game) != ERROR_OK)
+			exit(1);
+		struct rng rng;
+		rng_init(&rng, 2700 + (uint64_t)g, 1);
+		struct playout_options choices = {1};
+		for (int step = 0; step < 1200; step++) {
+			int seat;
+			struct command command;
+			if (!playout_choose(&game, &choices, &rng, scratch, &seat, &command) ||
+			    rules_decide_seeded_in_place(&game, 2700 + (uint64_t)g, seat, &command, &events) !=
+				    ERROR_OK)
+				break;
+			if (step % 150 != 3)
+				continue;
+			struct game_view view;
+			view_game(&game, seat, &view);
+			json_t *input = json_pack("{s:o, s:o}", "game", codec_view_to_json(&view, NULL), "board",
+						  codec_board_to_json(&game.board, game.options.edition));
+			char *text = json_dumps(input, JSON_COMPACT);
+			char name[32];
+			snprintf(name, sizeof name, "position-%02d.json", written++);
+			write_text("bot_position", name, text);
+			free(text);
+			json_decref(input);
+		}
+	}
+	write_text("bot_position", "broken-00.json", "{\"game\": {\"options\": {\"seats\": 4}}, \"board\": {}}");
+	write_text("bot_position", "broken-01.json", "{\"game\": [], \"board\": null}");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -683,5 +728,6 @@ int main(int argc, char **argv)
 	webhook_corpus();
 	mail_corpus();
 	escape_corpus();
+	bot_position_corpus();
 	return 0;
 }

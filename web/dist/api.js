@@ -71,8 +71,8 @@ export async function getGame(id, token) {
     const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
         params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
     })));
-    if (view.status === "waiting") {
-        throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
+    if (view.status === "waiting" || view.status === "expired") {
+        throw new ApiProblem(409, "game_not_started", "Not started", view.status === "expired" ? "the game expired waiting for players" : "the game waits for players to join", null);
     }
     return view;
 }
@@ -81,7 +81,7 @@ export async function getGameOrWaiting(id, token) {
     const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
         params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
     })));
-    return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
+    return view.status === "waiting" || view.status === "expired" ? { game: null, waiting: view } : { game: view, waiting: null };
 }
 export function getSeats(id) {
     return unwrap(client.GET("/v1/games/{id}/seats", { params: { path: { id } } }));
@@ -109,6 +109,10 @@ export function replacePlayerToken(playerToken) {
 }
 export function replaceSeatToken(id, token, seat) {
     return unwrap(client.POST("/v1/games/{id}/seats/{seat}/token", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+/** A rematch of a finished game (issue 28): the same seats, made once (201, then 200). */
+export function rematch(id, token) {
+    return unwrap(client.POST("/v1/games/{id}/rematch", { params: { path: { id } }, headers: bearer(token) }));
 }
 export function getSummary(id) {
     return unwrap(client.GET("/v1/games/{id}/summary", { params: { path: { id } } }));

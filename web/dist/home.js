@@ -9,6 +9,7 @@ import * as store from "./store.js";
 import { describeProblem, el, showMessage } from "./ui.js";
 const STATUS_WORDS = {
     waiting: "waits for players",
+    expired: "expired",
     setup: "setting up",
     playing: "playing",
     finished: "finished",
@@ -17,8 +18,9 @@ function gameLine(game, seats) {
     const names = seats ? seats.seats.map((s) => (s.open ? "an open seat" : s.name)) : [];
     const name = (seat) => seats?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
     const whose = game.status === "finished" ? "The game is over."
-        : game.status === "waiting" ? `It waits for ${seats ? seats.open_seats : "more"} ${seats?.open_seats === 1 ? "player" : "players"}.`
-            : game.waiting_for_me ? "Your move!" : `Waiting for ${game.waiting_for.map(name).join(", ") || "nobody"}.`;
+        : game.status === "expired" ? "Nobody filled it in time: it expired."
+            : game.status === "waiting" ? `It waits for ${seats ? seats.open_seats : "more"} ${seats?.open_seats === 1 ? "player" : "players"}.`
+                : game.waiting_for_me ? "Your move!" : `Waiting for ${game.waiting_for.map(name).join(", ") || "nobody"}.`;
     return el("li", { class: `my-game${game.waiting_for_me ? " mine" : ""}`, "data-game": game.id }, el("a", { href: `#game=${encodeURIComponent(game.id)}`, class: "button-link" }, game.waiting_for_me ? "Play" : "Open"), el("span", { class: "what" }, el("strong", {}, whose), " ", `${names.join(", ") || `Game ${game.id.slice(0, 6)}`} · ${STATUS_WORDS[game.status]} · version ${game.version}`));
 }
 async function fillGames(list, note) {

@@ -12,13 +12,17 @@ export function playersPanel(view, me, waiting, edition) {
             tags.push(el("span", { class: "tag" }, "bot"));
         if (waiting.includes(p.seat) && view.winner === null)
             tags.push(el("span", { class: "tag to-move" }, "to move"));
-        const awards = [];
-        if (view.longest_road === p.seat)
-            awards.push(el("span", { class: "award" }, longestRoad(edition)));
-        if (view.largest_army === p.seat)
-            awards.push(el("span", { class: "award" }, "Largest Army"));
+        // An award held takes the place of the figure it is won by, so a seat holding both
+        // still fits its two lines on a phone.
+        const knights = plural(p.knights_played, "knight");
+        const army = view.largest_army === p.seat
+            ? el("span", { class: "award", title: `Largest Army: ${knights} played` }, `Largest Army ${p.knights_played}`)
+            : el("span", {}, knights);
+        const road = view.longest_road === p.seat
+            ? el("span", { class: "award", title: `${longestRoad(edition)}: ${p.longest_road_length} roads long` }, `${longestRoad(edition)} ${p.longest_road_length}`)
+            : el("span", {}, `road ${p.longest_road_length}`);
         const points = p.victory_points;
-        return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat }, el("div", { class: "line1" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), el("span", { class: "who" }, p.name), ...tags, el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` }, el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)), el("div", { class: "line2" }, el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`), el("span", {}, plural(p.knights_played, "knight")), el("span", {}, `road ${p.longest_road_length}`), ...awards));
+        return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat }, el("div", { class: "line1" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), el("span", { class: "who" }, p.name), ...tags, el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` }, el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)), el("div", { class: "line2" }, el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`), army, road));
     });
     return [el("h2", { id: "players-title" }, "Players"),
         el("p", { class: "meta" }, `${POINTS_TO_WIN} points win. Points shown are public (hidden victory point cards are not counted).`),

@@ -26,7 +26,18 @@ function histogram(summary) {
     const list = el("ol", { class: "histogram", "aria-label": "Dice totals" }, ...counts.map((count, i) => el("li", { "data-total": i + 2 }, el("span", { class: "total" }, `${i + 2}:`), " ", el("span", { class: "count" }, String(count)))));
     return el("div", { class: "dice-summary" }, el("h3", {}, `The dice (${plural(summary.dice.rolls, "roll")})`), chart, list);
 }
-export function summaryScreen(summary, edition, mySeat) {
+function rematchButton(onRematch) {
+    if (!onRematch)
+        return [];
+    const button = el("button", { type: "button", id: "rematch" }, "Rematch");
+    button.addEventListener("click", () => {
+        button.setAttribute("disabled", "");
+        onRematch();
+    });
+    return [button, " "];
+}
+/** `onRematch`: the table's one-click rematch (a seat's screen only). */
+export function summaryScreen(summary, edition, mySeat, onRematch = null) {
     const winner = summary.seats.find((s) => s.seat === summary.winner);
     const title = winner ? (winner.seat === mySeat ? `You won with ${plural(winner.points.total, "point")}!`
         : `${winner.name} won with ${plural(winner.points.total, "point")}!`) : "The game is over.";
@@ -38,5 +49,5 @@ export function summaryScreen(summary, edition, mySeat) {
     const head = (first) => el("thead", {}, el("tr", {}, el("th", { scope: "col" }, first), ...standings.map((s) => el("th", { scope: "col" }, el("span", { class: `swatch ${seatClass(s.seat)}`, "aria-hidden": "true" }), ` ${s.name}`))));
     const points = el("table", { class: "summary-points" }, el("caption", {}, "Points by source"), head("Source"), el("tbody", {}, ...sources.map(([key, label]) => el("tr", { class: key === "total" ? "total" : null }, el("th", { scope: "row" }, label), ...standings.map((s) => el("td", { "data-seat": s.seat, "data-points": key }, String(s.points[key])))))));
     const resources = el("table", { class: "summary-resources" }, el("caption", {}, "Resource cards over the game"), head("Cards"), el("tbody", {}, ...FLOWS.map(([flow, label]) => el("tr", {}, el("th", { scope: "row" }, label), ...standings.map((s) => el("td", { "data-seat": s.seat, "data-flow": flow, title: cardList(s.resources[flow], edition) }, String(cardTotal(s.resources[flow]))))))));
-    return el("div", { class: "summary" }, el("h2", { id: "winner-title" }, title), el("p", { class: "meta" }, `${plural(summary.turns, "turn")}, ${plural(summary.dice.rolls, "roll")} of the dice.`), el("div", { class: "scroll", tabindex: 0, "aria-label": "Points by source" }, points), histogram(summary), el("div", { class: "scroll", tabindex: 0, "aria-label": "Resource cards" }, resources), el("p", {}, el("a", { href: "#", class: "button-link" }, "Back to my games")));
+    return el("div", { class: "summary" }, el("h2", { id: "winner-title" }, title), el("p", { class: "meta" }, `${plural(summary.turns, "turn")}, ${plural(summary.dice.rolls, "roll")} of the dice.`), el("div", { class: "scroll", tabindex: 0, "aria-label": "Points by source" }, points), histogram(summary), el("div", { class: "scroll", tabindex: 0, "aria-label": "Resource cards" }, resources), el("p", {}, ...rematchButton(onRematch), el("a", { href: "#", class: "button-link" }, "Back to my games")));
 }

@@ -70,6 +70,10 @@ export class WaitingScreen {
         if (signature === this.drawn || this.joining)
             return;
         this.drawn = signature;
+        if (game.status === "expired") {
+            this.host.replaceChildren(el("section", { id: "waiting", class: "panel waiting" }, el("h2", { id: "waiting-title" }, "This game expired"), el("p", {}, `Nobody filled its seats in time${game.expired_at ? ` (it expired ${game.expired_at})` : ""}: it will not start.`)));
+            return;
+        }
         const host = game.seats.find((s) => !s.open && !s.bot);
         const seats = el("ul", { id: "waiting-seats", class: "seats-list" }, ...game.seats.map((s) => el("li", { "data-seat": s.seat, class: s.open ? "open" : "taken" }, el("strong", {}, `Seat ${s.seat + 1}: `), s.open ? "open" : `${s.name}${s.bot ? " (bot)" : ""}${mine && mine.seat === s.seat ? " (you)" : ""}`)));
         const parts = [

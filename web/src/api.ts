@@ -20,7 +20,7 @@ export type Trade = Schemas["Trade"];
 export type Resource = Schemas["Resource"];
 export type Hand = Schemas["Hand"];
 export type CreateGameRequest = Schemas["CreateGameRequest"];
-export type WaitingGame = Schemas["WaitingGame"];
+export type WaitingGame = Schemas["WaitingGame"] | Schemas["ExpiredGame"];
 export type GameSeats = Schemas["GameSeats"];
 export type Summary = Schemas["GameSummary"];
 export type TableMessage = Schemas["TableMessage"];
@@ -104,8 +104,9 @@ export async function getGame(id: string, token: string | null): Promise<Schemas
   const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
     params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
   })));
-  if (view.status === "waiting") {
-    throw new ApiProblem(409, "game_not_started", "Not started", "the game waits for players to join", null);
+  if (view.status === "waiting" || view.status === "expired") {
+    throw new ApiProblem(409, "game_not_started", "Not started",
+      view.status === "expired" ? "the game expired waiting for players" : "the game waits for players to join", null);
   }
   return view;
 }
@@ -116,7 +117,7 @@ export async function getGameOrWaiting(id: string, token: string | null):
   const view = remember(id, await unwrap(client.GET("/v1/games/{id}", {
     params: { path: { id }, query: minVersion(id) }, headers: bearer(token),
   })));
-  return view.status === "waiting" ? { game: null, waiting: view } : { game: view, waiting: null };
+  return view.status === "waiting" || view.status === "expired" ? { game: null, waiting: view } : { game: view, waiting: null };
 }
 
 export function getSeats(id: string) {
@@ -152,6 +153,11 @@ export function replacePlayerToken(playerToken: string) {
 
 export function replaceSeatToken(id: string, token: string, seat: number) {
   return unwrap(client.POST("/v1/games/{id}/seats/{seat}/token", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+
+/** A rematch of a finished game (issue 28): the same seats, made once (201, then 200). */
+export function rematch(id: string, token: string) {
+  return unwrap(client.POST("/v1/games/{id}/rematch", { params: { path: { id } }, headers: bearer(token) }));
 }
 
 export function getSummary(id: string) {

@@ -60,7 +60,7 @@ export function createForm(host: HTMLElement): HTMLElement {
       select("dice", "Dice", [["random", "Rolled by the server"], ["manual", "Rolled at the table (enter them)"]]),
       el("div", { class: "field" }, el("label", { for: "timeout" }, "Turn time limit (seconds, 0 = none)"),
         el("input", { type: "number", id: "timeout", min: 0, max: 31536000, value: 0 })),
-      select("on_timeout", "When time runs out", [["default", "Make the default move"], ["bot", "A bot plays the turn"]])),
+      select("on_timeout", "When time runs out", [["default", "Make the default move"], ["bot", "A bot plays the turn"], ["skip", "Skip the turn"]])),
     el("button", { type: "submit", class: "primary" }, "Create the game"));
   const seats = form.querySelector<HTMLSelectElement>("#seats")!;
   const syncSeats = (): void => {
@@ -111,7 +111,7 @@ async function submit(form: HTMLFormElement, host: HTMLElement): Promise<void> {
         edition: value("edition") as "classic" | "2025",
         dice: value("dice") as "random" | "manual",
         turn_timeout_s: Number(value("timeout")) || 0,
-        on_timeout: value("on_timeout") as "default" | "bot",
+        on_timeout: value("on_timeout") as "default" | "bot" | "skip",
       },
     };
     if (open && form.querySelector<HTMLInputElement>("#public")!.checked) body.public = true;

@@ -13,7 +13,7 @@
 // What happened: the log names places by the server's names (GET .../board), the board
 // marks the place of the last move and, fading with age, of every move since this player
 // last looked at the game (the version kept in this browser when the page is left).
-import { ApiProblem, getActions, getBoard, getGame, getSummary, moveOf, postMove, RESOURCES } from "./api.js";
+import { ApiProblem, getActions, getBoard, getGame, getSummary, moveOf, postMove, rematch, RESOURCES } from "./api.js";
 import type { Action, Actions, Board, GameView, LogEntry, Move, Resource, Summary, TableMessage, Trade } from "./api.js";
 import { drawBoard, geometry, noTargets } from "./board.js";
 import type { Geometry, Mark, TargetKind, Targets } from "./board.js";
@@ -559,8 +559,26 @@ export class GameScreen {
     const left = Math.max(0, Math.round((this.deadline - Date.now()) / 1000));
     const h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, sec = left % 60;
     this.clock.textContent = `Time left for this move: ${h ? `${h} h ` : ""}${m} min ${String(sec).padStart(2, "0")} s` +
-      (this.view?.options.on_timeout === "bot" ? " (then a bot plays it)." : " (then the server makes the default move).");
+      (this.view?.options.on_timeout === "bot" ? " (then a bot plays it)."
+        : this.view?.options.on_timeout === "skip" ? " (then the turn is skipped)." : " (then the server makes the default move).");
     if (left > 0) this.ticker = window.setTimeout(() => this.tick(), 1000);
+  }
+
+  /** One click: the rematch (the same seats, made once for the table), then its page. A
+   *  seat held for this browser's player answers to the player's token; an open one is
+   *  joined with the invite, which the waiting page finds kept. */
+  private async rematch(): Promise<void> {
+    if (!this.token) return;
+    try {
+      const made = await rematch(this.id, this.token);
+      if ("invite" in made && made.invite) store.setInvite(made.id, made.invite);
+      const player = store.player();
+      const mine = "seats" in made ? made.seats.some((s) => s.player === player?.id) : player !== null;
+      if (player && mine && !store.seatLink(made.id)) store.setSeatLink(made.id, { seat: -1, token: player.token, name: "" });
+      location.hash = `#game=${encodeURIComponent(made.id)}`;
+    } catch (e) {
+      showMessage(describeProblem(e));
+    }
   }
 
   private renderWinner(view: GameView): void {
@@ -571,7 +589,8 @@ export class GameScreen {
     }
     box.hidden = false;
     if (this.summary) {
-      box.replaceChildren(summaryScreen(this.summary, this.edition(), this.actions?.seat ?? null));
+      box.replaceChildren(summaryScreen(this.summary, this.edition(), this.actions?.seat ?? null,
+        this.token ? () => void this.rematch() : null));
       return;
     }
     const standings = [...view.players].sort((a, b) => b.victory_points - a.victory_points);

@@ -11,6 +11,7 @@ import { describeProblem, el, showMessage } from "./ui.js";
 
 const STATUS_WORDS: Record<MyGame["status"], string> = {
   waiting: "waits for players",
+  expired: "expired",
   setup: "setting up",
   playing: "playing",
   finished: "finished",
@@ -20,6 +21,7 @@ function gameLine(game: MyGame, seats: GameSeats | null): HTMLElement {
   const names = seats ? seats.seats.map((s) => (s.open ? "an open seat" : s.name)) : [];
   const name = (seat: number): string => seats?.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
   const whose = game.status === "finished" ? "The game is over."
+    : game.status === "expired" ? "Nobody filled it in time: it expired."
     : game.status === "waiting" ? `It waits for ${seats ? seats.open_seats : "more"} ${seats?.open_seats === 1 ? "player" : "players"}.`
     : game.waiting_for_me ? "Your move!" : `Waiting for ${game.waiting_for.map(name).join(", ") || "nobody"}.`;
   return el("li", { class: `my-game${game.waiting_for_me ? " mine" : ""}`, "data-game": game.id },

@@ -99,5 +99,11 @@ export function describeEvent(e: LogEntry, c: LogContext): string {
       return `${name(e.seat)} is away: a bot plays for them.`;
     case "seat_back":
       return `${name(e.seat)} is back.`;
+    case "resigned":
+      return `${name(e.seat)} resigned: a bot plays the seat.`;
+    case "seat_released":
+      return `${name(e.seat)} left: a bot holds the seat until a substitute takes it.`;
+    case "seat_substituted":
+      return `${name(e.seat)} took the seat as a substitute.`;
   }
 }

@@ -1,7 +1,7 @@
 // panels.ts - two panels of the game screen that only show the view: every seat's public
 // figures (two lines per seat at any width: who, whether it is to move, points of the 10 to
-// win; then cards, development cards, knights, road and the awards held), and the
-// building-cost card in the words of the game's edition.
+// win; then cards, development cards, knights and road, an award held in place of its
+// figure), and the building-cost card in the words of the game's edition.
 import type { GameView } from "./api.js";
 import { COSTS, cardList, longestRoad, plural } from "./words.js";
 import type { Edition } from "./words.js";
@@ -16,9 +16,16 @@ export function playersPanel(view: GameView, me: number | null, waiting: readonl
     if (p.away) tags.push(el("span", { class: "tag" }, "away"));
     else if (p.bot) tags.push(el("span", { class: "tag" }, "bot"));
     if (waiting.includes(p.seat) && view.winner === null) tags.push(el("span", { class: "tag to-move" }, "to move"));
-    const awards: Node[] = [];
-    if (view.longest_road === p.seat) awards.push(el("span", { class: "award" }, longestRoad(edition)));
-    if (view.largest_army === p.seat) awards.push(el("span", { class: "award" }, "Largest Army"));
+    // An award held takes the place of the figure it is won by, so a seat holding both
+    // still fits its two lines on a phone.
+    const knights = plural(p.knights_played, "knight");
+    const army = view.largest_army === p.seat
+      ? el("span", { class: "award", title: `Largest Army: ${knights} played` }, `Largest Army ${p.knights_played}`)
+      : el("span", {}, knights);
+    const road = view.longest_road === p.seat
+      ? el("span", { class: "award", title: `${longestRoad(edition)}: ${p.longest_road_length} roads long` },
+        `${longestRoad(edition)} ${p.longest_road_length}`)
+      : el("span", {}, `road ${p.longest_road_length}`);
     const points = p.victory_points;
     return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat },
       el("div", { class: "line1" },
@@ -28,7 +35,7 @@ export function playersPanel(view: GameView, me: number | null, waiting: readonl
           el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)),
       el("div", { class: "line2" },
         el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`),
-        el("span", {}, plural(p.knights_played, "knight")), el("span", {}, `road ${p.longest_road_length}`), ...awards));
+        army, road));
   });
   return [el("h2", { id: "players-title" }, "Players"),
     el("p", { class: "meta" }, `${POINTS_TO_WIN} points win. Points shown are public (hidden victory point cards are not counted).`),

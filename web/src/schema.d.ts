@@ -68,7 +68,7 @@ export interface paths {
          *     new game draws from a new random seed. A redacted log (a hidden card or stolen
          *     resource: null) is refused. A refusal is `422 import_refused` naming `events[i]`, the
          *     first event that does not follow, and creates nothing. Of `options` only
-         *     `turn_timeout_s`, `on_timeout` and `offer_wait_s` are read (the game's own options are the log's).
+         *     `turn_timeout_s`, `on_timeout`, `offer_wait_s`, `bot_level` and `bot_levels` are read (the game's own options are the log's).
          *     Admission is creation's (creation key, per-client quota of games), plus a budget of
          *     bytes imported per client and hour (`429 import_quota`; a body larger than the whole
          *     budget: `413`) and a bound on imports judged at once by one server (`503
@@ -112,7 +112,9 @@ export interface paths {
          *     A game that waits for players (open seats) has no board or state yet: it answers
          *     `status: "waiting"` with its seats exactly as `GET .../seats` shows them (`id`,
          *     `status`, `public`, `created_at`, `open_seats`, `seats`, `options`; `WaitingGame`),
-         *     whatever the token, and its moves and actions stay `409 game_not_started`.
+         *     whatever the token, and its moves and actions stay `409 game_not_started`. One nobody
+         *     filled within `LOBBY_EXPIRE_S` of its creation answers `status: "expired"` and
+         *     `expired_at` the same way (`ExpiredGame`), for good.
          */
         get: operations["getGame"];
         put?: never;
@@ -1114,7 +1116,16 @@ export interface paths {
          *     seat is taken the game starts at once (`status: started`, `version` > 0): its first
          *     player is drawn then, as for a game created full, and moves are accepted from then on.
          *     A wrong invite answers `403 wrong_invite`; a started game `409 game_started`, a
-         *     finished one `409 game_finished`, a waiting game with no open seat `409 game_full`.
+         *     finished one `409 game_finished`, a waiting game with no open seat `409 game_full`,
+         *     one that expired waiting (`LOBBY_EXPIRE_S`, default 14 days after its creation)
+         *     `409 game_expired`.
+         *     A started game's seat whose player left is taken the same way, with the seat's
+         *     substitute invite (`POST .../seats/{seat}/substitute`): the substitute gets that seat
+         *     and a new token (`status: started`); the seat's old token, and its old player's, stop
+         *     at once (`401 unknown_token`, `403 player_not_seated`). A substitute invite that was
+         *     replaced or used answers as any wrong invite, `403 wrong_invite`;
+         *     a seat taken meanwhile `409 substitute_not_needed`; a player holding another seat of
+         *     the game `409 already_seated`.
          *     The name follows the rules of `players[].name` at creation. With `Authorization:
          *     Bearer <player token>` the seat is bound to that player (its token acts for the seat)
          *     and `name` defaults to the player's name.
@@ -1144,7 +1155,10 @@ export interface paths {
          * @description Who sits where, for anyone (no token, no secret): while the game waits for players
          *     (`status: waiting`, `version` 0) its open seats (`open: true`, named "Seat N" until
          *     taken), then, once started, every seat's name and whether a bot plays it. While a game
-         *     waits, every other resource of the game answers `409 game_not_started`.
+         *     waits, every other resource of the game answers `409 game_not_started`. A game still
+         *     waiting `LOBBY_EXPIRE_S` (default 14 days) after its creation expires: `status:
+         *     expired` with `expired_at`, for good (joins and seat changes `409 game_expired`, its
+         *     other resources `409 game_not_started`, and the lobby no longer lists it).
          */
         get: operations["getSeats"];
         put?: never;
@@ -1285,6 +1299,11 @@ export interface paths {
          *     change and the game's timer, so replays, exports and imports carry it. Views show the
          *     seat with `away: true` (and `bot: true`). No body (or `{}`). A seat created as a bot,
          *     or one already away: `409 seat_not_changeable`; a finished game: `409 game_finished`.
+         *     A seat may be away `options.holiday_allowance_s` (default 10 days) in any 365 days,
+         *     counted from its `seat_away` and `seat_back` events (a holiday going on counted up to
+         *     now; `GET .../seats` shows each seat's `holiday_used_s` and `holiday_left_s` to
+         *     everyone): going away with it spent is `409 holiday_allowance_spent`. A holiday that
+         *     began with time left runs on until the seat comes back, and what it runs over is spent.
          *
          *     When every human seat of the game is away, nobody is at the table: the bots then
          *     make one decision per turn clock (`turn_timeout_s`), and a game without a turn clock
@@ -1305,6 +1324,121 @@ export interface paths {
          *     seat's holiday toggles of a day (`429 away_quota`, see sendSeatAway).
          */
         delete: operations["takeSeatBack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/quiet_hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your seat's quiet hours (its clock stops at night)
+         * @description Quiet hours (correspondence clocks). With the seat's own token (or its player's; not
+         *     the admin's, `403 seat_token_required`; another seat's, `403 seat_mismatch`): the
+         *     seat's clock (`options.turn_timeout_s`, then its time bank) does not run from `from`
+         *     to `to` of each day in `timezone`, a name of the tz database (`Europe/Berlin`,
+         *     `America/New_York`, `UTC`; an unknown one is `400 invalid_field` naming `timezone`).
+         *     A deadline that would fall in or across the stretch is pushed by the quiet time; one
+         *     going on moves at once. Across midnight when `to` is not after `from`. The game view
+         *     shows every seat's quiet hours to everyone (`players[].quiet_hours`). A game without
+         *     a turn clock: `409 seat_not_changeable`.
+         */
+        put: operations["setQuietHours"];
+        post?: never;
+        /**
+         * Clear your seat's quiet hours
+         * @description Clears the seat's quiet hours (same tokens as setting them): its clock runs at all
+         *     hours again, and a deadline going on moves back to where the clock alone puts it (it
+         *     may then be due at once). No body (or `{}`).
+         */
+        delete: operations["clearQuietHours"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign your seat for the rest of the game
+         * @description With the seat's own token (or its player's; not the admin's, `403
+         *     seat_token_required`; another seat's, `403 seat_mismatch`): the seat becomes a bot seat
+         *     for the rest of the game, played by the server's bot as a bot seat is, and cannot come
+         *     back (`DELETE .../away` answers `409 seat_not_changeable`). The log records a
+         *     `resigned` event (the rules ignore it) in one transaction with the change and the
+         *     game's timer. In a rated game the seat scores last, whatever the bot makes of it. A
+         *     seat away on holiday may resign; a bot seat (created as one, or resigned already):
+         *     `409 seat_not_changeable`; a finished game: `409 game_finished`. No body (or `{}`).
+         */
+        post: operations["resignSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rematch of a finished game, with the same seats
+         * @description With a seat's token (or its player's) or the admin token, once the game is over
+         *     (before: `409 game_not_finished`): a new game with the same options (and a new seed)
+         *     and the same seats. A seat that was a player's is held for that player: bound to it
+         *     (as `players[i].player` binds one), so the player's own token acts for it at once and
+         *     the player finds it in `GET /v1/players/me/games` and its feed; no seat token is
+         *     shown to anyone. A bot seat stays a bot. Any other seat (an anonymous one, a resigned
+         *     one, a deleted player's) is open, joined with the new game's `invite` (a rated
+         *     rematch's open seats with a player token). Without open seats the new game starts at
+         *     once; with them it waits (`status: waiting`).
+         *
+         *     One click, made once: the first request gets `201` with the new game's admin token and
+         *     invite (shown once); every later request gets `200` with the same game's id (no
+         *     secrets). While another request is making it: `409 version_conflict`. No body (or `{}`).
+         */
+        post: operations["createRematch"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1331,6 +1465,56 @@ export interface paths {
          *     token is rate limited as a seat's is.
          */
         post: operations["createPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete your player and what identifies it
+         * @description With the player's token: the player's name, its webhooks and its mail registrations
+         *     (its own, and those of its seats) are gone, and its token stops working at once on
+         *     every server (`401 unknown_token`). Its seats in past and current games keep their
+         *     places under the neutral name `Former player` in every view, export, feed and log
+         *     from now on; its public profile (`GET /v1/players/{pid}`) shows that name,
+         *     `deleted: true`, and its rating. A seat it held in a game still going on is played
+         *     as before by whoever holds the seat's own token (or by its deadline).
+         */
+        delete: operations["deletePlayer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{pid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's id (16 lower-case hex digits); any other text answers 404 player_not_found. */
+                pid: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A player's public profile (rating, games, wins, reliability)
+         * @description Public, and nothing private: the name, the rating, the rated games and wins, and a
+         *     reliability figure. See `PlayerProfile` for the formula of the rating.
+         */
+        get: operations["getPlayer"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1711,6 +1895,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/seats/{seat}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave your seat to a substitute
+         * @description With the seat's own token (or its player's; not the admin's, `403 seat_token_required`;
+         *     another seat's, `403 seat_mismatch`): the seat's player leaves the game. The seat then
+         *     needs a substitute (`needs_substitute: true` in `GET .../seats`; a public game is listed
+         *     by `GET /v1/games?status=needs_substitute`), and the server's bot holds it meanwhile, as
+         *     a bot seat is played. Until a substitute takes it, the seat's token still reads the
+         *     seat's view and may invite the substitute. A seat also leaves when its deadline decided
+         *     `options.substitute_after_timeouts` times in a row. The log records a `seat_released`
+         *     event (the rules ignore it). A bot seat (created as one, resigned or released already):
+         *     `409 seat_not_changeable`; a rated game: `409 rated_game` (resign instead); a finished
+         *     game: `409 game_finished`. No body (or `{}`).
+         */
+        post: operations["releaseSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/substitute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a substitute for a seat whose player left
+         * @description With the game's admin token or the seat's own token (or its player's; another seat's:
+         *     `403 seat_mismatch`), for a seat whose player left it (`POST .../release`, or its
+         *     timeouts): a fresh invite, shown once, which replaces any earlier one for the seat. The
+         *     substitute joins with it (`POST /v1/games/{id}/join {"invite", "name"}`, with a player
+         *     token to bind the seat to a player) and takes the seat with a new token; the old token
+         *     stops, the seat's webhooks and mail registrations (the leaver's) go, and the log records
+         *     a `seat_substituted` event without any secret. The substitute sees what the seat sees,
+         *     nothing more. A seat whose player has not left, or that a substitute took: `409
+         *     substitute_not_needed`; a rated game: `409 rated_game`; a finished game: `409
+         *     game_finished`. No body (or `{}`). The game's version does not move.
+         */
+        post: operations["inviteSubstitute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     gameEvent: {
@@ -1845,15 +2103,16 @@ export interface components {
          *     the admin, or of the seat that owns the webhook), `create_key_required` (creating a
          *     game on a server with a creation key, or a game of bots only, without the key),
          *     `wrong_invite` (joining with an invite that is not the game's), `player_not_seated` (a
-         *     player's token in a game where the player holds no seat).
+         *     player's token in a game where the player holds no seat), `player_token_required`
+         *     (joining a rated game without a player token).
          * @enum {string}
          */
-        ForbiddenCode: "seat_token_required" | "seat_mismatch" | "admin_token_required" | "create_key_required" | "wrong_invite" | "player_not_seated";
+        ForbiddenCode: "seat_token_required" | "seat_mismatch" | "admin_token_required" | "create_key_required" | "wrong_invite" | "player_not_seated" | "player_token_required";
         /**
-         * @description 404 codes: no such game, open trade offer, webhook, path, or (board pictures) version of the game.
+         * @description 404 codes: no such game, open trade offer, webhook, path, (board pictures) version of the game, or player.
          * @enum {string}
          */
-        NotFoundCode: "game_not_found" | "trade_not_found" | "webhook_not_found" | "route_not_found" | "version_not_found";
+        NotFoundCode: "game_not_found" | "trade_not_found" | "webhook_not_found" | "route_not_found" | "version_not_found" | "player_not_found";
         /**
          * @description Why the rules refuse a move (422; the `detail` explains it in a sentence). One code per
          *     rule: `game_not_started`, `game_finished` (no move after a win), `not_your_turn`,
@@ -1920,10 +2179,10 @@ export interface components {
             code?: "game_not_finished" | "game_not_started";
         };
         /**
-         * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat).
+         * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_expired` (nobody filled the game in time: it will not start), `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat), `holiday_allowance_spent` (a seat going away with its holidays of 365 days spent), `substitute_not_needed` (a substitute for a seat whose player has not left, or that a substitute took already), `rated_game` (a rated game has no substitutes).
          * @enum {string}
          */
-        LobbyConflictCode: "game_started" | "game_finished" | "game_full" | "seat_not_changeable" | "already_seated";
+        LobbyConflictCode: "game_started" | "game_finished" | "game_expired" | "game_full" | "seat_not_changeable" | "already_seated" | "holiday_allowance_spent" | "substitute_not_needed" | "rated_game";
         /** @description A 409 problem of joining or of a seat change. */
         LobbyConflictProblem: components["schemas"]["Problem"] & {
             /** @constant */
@@ -2151,14 +2410,31 @@ export interface components {
             /** @description Seconds each decision may take before the server acts (see `on_timeout`); 0 (default) for no deadline. */
             turn_timeout_s?: number | null;
             /**
-             * @description What happens at a deadline (default `default`): `default` (the default move, logged with origin `timeout`: open offers declined, a random discard, the robber to a random hex, the dice rolled, the turn ended) or `bot` (the server's bot plays the timed-out seat for the rest of that turn, origin `bot`; its next turn has a deadline of its own).
+             * @description What happens at a deadline (default `default`): `default` (the default move, logged with origin `timeout`: open offers declined, a random discard, the robber to a random hex, the dice rolled, the turn ended) or `bot` (the server's bot plays the timed-out seat for the rest of that turn, origin `bot`; its next turn has a deadline of its own), or `skip` (the default move minus what could profit the timed-out seat, origin `timeout`: its turn passes, rolled if it must be and then ended; discards random and setup placements made as by default; the robber to a hex where it robs nobody when there is one, else to a random hex).
              * @enum {string|null}
              */
-            on_timeout?: "default" | "bot" | null;
+            on_timeout?: "default" | "bot" | "skip" | null;
+            /** @description Seconds each seat may be away on holiday (`POST .../seats/{seat}/away`) in any 365 days; absent or null: 864000 (10 days). Shown back in `options` only when not the default. */
+            holiday_allowance_s?: number | null;
+            /** @description After this many of its decisions in a row made by its deadline (`turn_timeout_s`; origin `timeout`, or `bot` with `on_timeout: bot`) since its own last move, a seat's player has left it: the seat needs a substitute and the bot holds it meanwhile (`POST .../seats/{seat}/substitute`). 0: never. Absent or null: 3. Games created before this option never lose a seat to their timeouts. Ignored by a rated game (its seats stay their players'). */
+            substitute_after_timeouts?: number | null;
+            /** @description Each seat's time bank, in seconds (Fischer-style correspondence clock; needs `turn_timeout_s`): once a decision's `turn_timeout_s` has run out the seat spends its bank, and the deadline's outcome (`on_timeout`) happens only when both are spent. Absent, null or 0 (the default): no bank, deadlines as `turn_timeout_s` alone sets them. What is left shows in the view's `players[].time_bank_s`. Neither runs in the seat's quiet hours (`PUT .../seats/{seat}/quiet_hours`). Shown back in `options` only when it or `time_increment_s` is set. */
+            time_bank_s?: number | null;
+            /** @description Seconds added to a seat's time bank at the end of each of its turns (needs `turn_timeout_s`); absent, null or 0: none. */
+            time_increment_s?: number | null;
             /** @description How long, in seconds, a bot's trade offer waits for the people it was made to: the bot's turn goes on (it confirms the best acceptance, or carries on without) once each of them has answered (accepted, declined or made a counter-offer) or this wait has passed since the offer (answers coming in do not prolong it), whichever comes first. Bots answer at once, so a game of bots never waits. 0: bots do not wait. Absent or null: scaled to the turn clock, a quarter of `turn_timeout_s`, at least 15 s (or the whole turn clock when shorter) and at most 12 hours; 60 s without a turn clock. A bot answers an offer made to it (accept, decline or counter-offer) within seconds, whatever this option. */
             offer_wait_s?: number | null;
+            /**
+             * @description How strongly the server's bot plays this game's bot seats, seats on holiday and seats a deadline gives to the bot (`on_timeout` `bot`): `easy` (legal, plausible, weak moves; no domestic trades), `medium` (the default: a heuristic player) or `hard` (a determinized Monte Carlo search over the seat's own view, with the heuristic as its playout policy; weaker, never slower, when the server is loaded). No level sees more than its seat may.
+             * @enum {string|null}
+             */
+            bot_level?: "easy" | "medium" | "hard" | null;
+            /** @description A level per seat, in seat order (at most one entry per seat; null or absent entries take `bot_level`): a bot seat's own strength, e.g. `[null, "hard", "easy", null]`. */
+            bot_levels?: ("easy" | "medium" | "hard" | null)[] | null;
             /** @description Makes every shuffle and roll reproducible. Secret; never shown again. Random when absent. At most 2^53-1 (9007199254740991), the largest integer every JSON client (JavaScript included) carries exactly; larger is refused with 400 `invalid_field` naming `options.seed`. */
             seed?: number | null;
+            /** @description A rated game (default false): when it ends, its players' ratings move (see `PlayerProfile` for the formula). Every seat must be a player's (`players[i].player`) or open, joined with a player token (`403 player_token_required` otherwise); a game with a bot seat or an explicit `seed` is refused with 400 `invalid_field` naming `options.rated`, and an open seat of a rated game cannot be given to a bot (`409 seat_not_changeable`). An imported game is never rated. */
+            rated?: boolean | null;
         };
         /** @description The options the game was created with (never the seed). */
         GameOptions: {
@@ -2179,9 +2455,19 @@ export interface components {
             /** @description Seconds per decision, 0 for none. */
             turn_timeout_s?: number;
             /** @enum {string} */
-            on_timeout?: "default" | "bot";
+            on_timeout?: "default" | "bot" | "skip";
+            /** @description Seconds each seat may be away on holiday in any 365 days; given only when not the default (864000, 10 days). */
+            holiday_allowance_s?: number;
+            /** @description Decisions in a row made by the deadline after which the seat needs a substitute (see `GameOptionsInput`); 0 (or absent, in a stored option) for never. */
+            substitute_after_timeouts?: number;
+            /** @description Each seat's time bank at the start, in seconds; given only when it or time_increment_s is set. */
+            time_bank_s?: number;
+            /** @description Seconds added to a seat's bank at the end of each of its turns; given with time_bank_s. */
+            time_increment_s?: number;
             /** @description Seconds a bot's trade offer waits for the people it was made to (see `GameOptionsInput`), 0 for no wait. */
             offer_wait_s?: number;
+            /** @description A rated game (see `GameOptionsInput`). */
+            rated?: boolean;
         };
         /** @description The game's options, with the deadline settings (`GameOptions` with every member required). */
         ViewOptions: {
@@ -2202,9 +2488,26 @@ export interface components {
             /** @description Seconds per decision, 0 for none. */
             turn_timeout_s: number;
             /** @enum {string} */
-            on_timeout: "default" | "bot";
+            on_timeout: "default" | "bot" | "skip";
+            /** @description Seconds each seat may be away on holiday in any 365 days; given only when not the default (864000, 10 days). */
+            holiday_allowance_s?: number;
+            /** @description Decisions in a row made by the deadline after which the seat needs a substitute (see `GameOptionsInput`); 0 (or absent, in a stored option) for never. */
+            substitute_after_timeouts?: number;
+            /** @description Each seat's time bank at the start, in seconds; given only when it or time_increment_s is set. */
+            time_bank_s?: number;
+            /** @description Seconds added to a seat's bank at the end of each of its turns; given with time_bank_s. */
+            time_increment_s?: number;
             /** @description Seconds a bot's trade offer waits for the people it was made to (see `GameOptionsInput`), 0 for no wait. */
             offer_wait_s: number;
+            /**
+             * @description The level of the game's bots (see `GameOptionsInput`); `medium` unless the game was created with another.
+             * @enum {string}
+             */
+            bot_level?: "easy" | "medium" | "hard";
+            /** @description Present when some seat has a level of its own: one entry per seat, its level or null (`bot_level`). */
+            bot_levels?: ("easy" | "medium" | "hard" | null)[];
+            /** @description A rated game (see `GameOptionsInput`). */
+            rated?: boolean;
         };
         /** @description Either `seats` or `players` (exactly one: both is refused with 400 `invalid_field`, neither with 400 `missing_field` naming `seats`), and optional `options`. */
         CreateGameRequest: {
@@ -2303,12 +2606,27 @@ export interface components {
             name: string;
             bot: boolean;
             open: boolean;
+            /** @description A started game: the seat is on holiday (the bot plays it). */
+            away?: boolean;
+            /** @description A started game: seconds the seat was away in the last 365 days, a holiday going on counted up to the answer (the tag is the version's: a 304 of the same version keeps the figure held). */
+            holiday_used_s?: number;
+            /** @description A started game: what is left of `options.holiday_allowance_s`, in seconds. */
+            holiday_left_s?: number;
+            /** @description A started game: the seat's player left it (released it, or `options.substitute_after_timeouts` deadlines in a row); the bot holds it until a substitute takes it. */
+            needs_substitute?: boolean;
+            /** @description A started game: an invite for the seat's substitute is out (`POST .../seats/{seat}/substitute`). */
+            substitute_invited?: boolean;
         };
-        /** @description A game's seats, for anyone. `created_at`, `public` and `options` are given while the game waits, `version` once it has started. */
+        /** @description A game's seats, for anyone. `created_at`, `public` and `options` are given while the game waits (or once it expired waiting, with `expired_at`), `version` once it has started. */
         GameSeats: {
             id: components["schemas"]["GameId"];
             /** @enum {string} */
-            status: "waiting" | "setup" | "playing" | "finished";
+            status: "waiting" | "expired" | "setup" | "playing" | "finished" | "needs_substitute";
+            /**
+             * Format: date-time
+             * @description When the game expired waiting for players (`status: expired` only).
+             */
+            expired_at?: string;
             version?: components["schemas"]["Version"];
             public?: boolean;
             /** Format: date-time */
@@ -2316,6 +2634,129 @@ export interface components {
             open_seats: number;
             seats: components["schemas"]["SeatState"][];
             options?: components["schemas"]["ViewOptions"];
+        };
+        /** @description A seat that resigned. */
+        SeatResigned: {
+            seat: components["schemas"]["Seat"];
+            /** @constant */
+            resigned: true;
+            /** @description The game's version after the resigned event. */
+            version: number;
+        };
+        /** @description A seat whose player left it. */
+        SeatReleased: {
+            seat: components["schemas"]["Seat"];
+            /** @constant */
+            needs_substitute: true;
+            /** @description The game's version after the seat_released event. */
+            version: number;
+        };
+        /** @description An invite for a seat's substitute, shown once. */
+        SubstituteInvite: {
+            id: components["schemas"]["GameId"];
+            seat: components["schemas"]["Seat"];
+            invite: {
+                /** @description The invite, for `POST /v1/games/{id}/join`; kept only as its SHA-256. */
+                code: string;
+                /** @description The web client's link with the invite in the fragment. */
+                url: string;
+            };
+        };
+        /** @description The rematch of a finished game. */
+        Rematch: {
+            id: components["schemas"]["GameId"];
+            rematch_of: components["schemas"]["GameId"];
+        };
+        /** @description The rematch just made, with its secrets (shown once). No seat token: the seats held for players answer to their players' tokens. */
+        CreatedRematch: {
+            id: components["schemas"]["GameId"];
+            rematch_of: components["schemas"]["GameId"];
+            /** @enum {string} */
+            status: "started" | "waiting";
+            admin_token: string;
+            /** @description The invite code of the open seats (null without open seats). */
+            invite: string | null;
+            seats: {
+                seat: components["schemas"]["Seat"];
+                name: string;
+                bot: boolean;
+                open: boolean;
+                /** @description The player the seat is held for. */
+                player: string | null;
+            }[];
+        };
+        /**
+         * @description A player as anyone may see it.
+         *
+         *     **Rating** (multiplayer Elo, every player starts at 1200): when a rated game ends, its
+         *     players are ranked from its log: a seat that resigned is last, the winner first, every
+         *     other seat by its final points (hidden victory point cards included); equal keys share
+         *     a rank. Each pair of players is a 1v1 result: 1 to the better rank, 0.5 each for the
+         *     same rank, 0 to the worse. With n players and ratings R before the game,
+         *     `E(i,j) = 1 / (1 + 10^((R_j - R_i) / 400))` and
+         *     `R_i' = R_i + K_i / (n - 1) * sum over j != i (in seat order) of (S(i,j) - E(i,j))`,
+         *     with K_i = 40 while player i has fewer than 10 rated games, then 32. Ratings are kept
+         *     unrounded. Results are applied after the game ends, once, in the order games ended
+         *     (ties by game id), so every rating can be recomputed from the finished rated games'
+         *     exports (`players[].player`, the log) in that order.
+         *
+         *     **Reliability**: over the player's last 20 started games, the share of its seat's
+         *     decisions (a run of consecutive events the seat caused with one origin) made by the
+         *     player (origin `player`) among those made by the player or by its deadline (origin
+         *     `timeout`); a bot's decisions (holidays, a resigned seat) count for neither. Null
+         *     before any decision.
+         */
+        PlayerProfile: {
+            id: string;
+            /** @description The player's name (`Former player` once deleted). */
+            name: string;
+            /** @description The rating (1200 before any rated game). */
+            rating: number;
+            /** @description Rated games played (applied). */
+            games: number;
+            /** @description Rated games won (a resigned seat's win by the bot is not the player's). */
+            wins: number;
+            reliability: number | null;
+            /** @description What the reliability is computed from. */
+            decisions: {
+                made: number;
+                timed_out: number;
+                /** @description Over how many of the player's last games (20). */
+                games: number;
+            };
+            /** @description The player deleted itself (`DELETE /v1/players/me`). */
+            deleted: boolean;
+        };
+        /** @description A daily stretch of the seat's local time during which its clock does not run: from `from` to `to` in `timezone` (a stretch whose `to` is not after its `from` runs across midnight; across a change to or from daylight time the night is an hour shorter or longer). */
+        QuietHours: {
+            timezone: components["schemas"]["TimeZoneName"];
+            /** @description Local time the stretch begins. */
+            from: components["schemas"]["LocalTime"];
+            /** @description Local time the stretch ends (not the same as `from`). */
+            to: components["schemas"]["LocalTime"];
+        };
+        /** @description The quiet hours to set, as `QuietHours` describes them. */
+        QuietHoursInput: {
+            timezone: components["schemas"]["TimeZoneName"];
+            /** @description Local time the stretch begins. */
+            from: components["schemas"]["LocalTime"];
+            /** @description Local time the stretch ends (not the same as `from`). */
+            to: components["schemas"]["LocalTime"];
+        };
+        /**
+         * @description A name of the tz database the server has, such as `Europe/Berlin`.
+         * @example Europe/Berlin
+         */
+        TimeZoneName: string;
+        /**
+         * @description A local time of day, HH:MM.
+         * @example 22:00
+         */
+        LocalTime: string;
+        /** @description A seat's quiet hours after they were set or cleared. */
+        SeatQuietHours: {
+            seat: components["schemas"]["Seat"];
+            quiet_hours: components["schemas"]["QuietHours"] | null;
         };
         /** @description A seat after going away or coming back. */
         SeatAway: {
@@ -2329,6 +2770,13 @@ export interface components {
         WaitingGame: components["schemas"]["GameSeats"] & {
             /** @constant */
             status: "waiting";
+            fairness?: components["schemas"]["Commitment"];
+        };
+        /** @description A game nobody filled within `LOBBY_EXPIRE_S` (default 14 days) of its creation, as `GET /v1/games/{id}` answers it: its seats as they were, and when it expired. It never starts. */
+        ExpiredGame: components["schemas"]["GameSeats"] & {
+            /** @constant */
+            status: "expired";
+            fairness?: components["schemas"]["Commitment"];
         };
         /** @description The game started with this change. */
         GameStarted: {
@@ -2363,7 +2811,7 @@ export interface components {
             id: components["schemas"]["GameId"];
             seat: components["schemas"]["Seat"];
             /** @enum {string} */
-            status: "waiting" | "setup" | "playing" | "finished";
+            status: "waiting" | "expired" | "setup" | "playing" | "finished";
             version: components["schemas"]["Version"];
             /** @description The seats the game waits for. */
             waiting_for: components["schemas"]["Seat"][];
@@ -2454,6 +2902,7 @@ export interface components {
         /** @description The game as one caller may see it. */
         GameView: {
             id?: components["schemas"]["GameId"];
+            fairness?: components["schemas"]["Fairness"];
             version: components["schemas"]["Version"];
             /**
              * @description `setup` during initial placement, then `playing`, then `finished`.
@@ -2503,6 +2952,7 @@ export interface components {
         /** @description The game view with its id (`GameView` with `id` required). */
         Game: {
             id: components["schemas"]["GameId"];
+            fairness?: components["schemas"]["Fairness"];
             version: components["schemas"]["Version"];
             /**
              * @description `setup` during initial placement, then `playing`, then `finished`.
@@ -2595,6 +3045,10 @@ export interface components {
             bot: boolean;
             /** @description True while the seat is on holiday: its player handed it to the server's bot (`POST /v1/games/{id}/seats/{seat}/away`) and may take it back. */
             away?: boolean;
+            /** @description A game with a turn clock: what is left of the seat's time bank (`options.time_bank_s`, plus its increments), in whole seconds, as of the game's last event (it changes only with a move, so with the version and the ETag); null when the game has no bank. Absent without a turn clock. */
+            time_bank_s?: number | null;
+            /** @description A game with a turn clock: the seat's quiet hours (`PUT .../seats/{seat}/quiet_hours`), or null. Absent without a turn clock. */
+            quiet_hours?: components["schemas"]["QuietHours"] | null;
             /** @description Public points (buildings, Longest Road, Largest Army; the winner's include its revealed cards). */
             victory_points: components["schemas"]["Points"];
             /** @description Resource cards in hand (their kinds are private). */
@@ -2658,11 +3112,34 @@ export interface components {
             version?: components["schemas"]["Version"];
             players: components["schemas"]["Player"][];
         };
+        /** @description What a game not yet started says of its fairness (docs/fairness.md): whether it is provably fair and, if so, the SHA-256 of its server seed, published before any random outcome exists. */
+        Commitment: {
+            /** @description false for a game created with a chosen `seed` (or imported, or created before this existed); its outcomes come from a secret seed nobody committed to. */
+            provably_fair: boolean;
+            /**
+             * @description The derivation of every random outcome (docs/fairness.md); null when not provably fair.
+             * @enum {string|null}
+             */
+            scheme: "catan-fair-1" | null;
+            /** @description SHA-256 of the server seed, in hex (the `game_created` event's commitment); null when not provably fair. */
+            commitment: string | null;
+        };
+        /** @description A game's fairness (docs/fairness.md): the commitment from the start, and once the game is over the server seed it committed to, so anyone can recompute every roll, steal and draw (`catan verify EXPORT.json`, examples/verify_fair.py). */
+        Fairness: components["schemas"]["Commitment"] & {
+            /** @description The server seed (32 bytes, hex) once the game is finished; null before (and for a game that is not provably fair). */
+            server_seed: string | null;
+            /** @description Whether the players' seeds are fixed (always false in this version, where every seat's seed is the empty string). */
+            seeds_fixed: boolean;
+            /** @description Each seat's seed, in seat order, as the derivation mixes it in (empty strings; none when not provably fair). */
+            player_seeds: string[];
+        };
         /**
          * @description A game as a file, in the form `catan replay` reads (it reads `events` and ignores the
          *     other members). `events` is the whole log as the caller may see it: while the game
          *     goes on, other seats' hidden cards and stolen resources are null; once `finished`,
-         *     the stored log unredacted, and `seed` is the game's seed.
+         *     the stored log unredacted, and `seed` is the game's seed (a provably fair game's server
+         *     seed, which `catan verify` and examples/verify_fair.py check the log against:
+         *     docs/fairness.md).
          */
         GameExport: {
             /** @constant */
@@ -2670,13 +3147,16 @@ export interface components {
             game: components["schemas"]["GameId"];
             version: components["schemas"]["Version"];
             finished: boolean;
-            /** @description The game's seed once it is finished (in decimal, as a string, since a random seed may be beyond 2^53); null before. */
+            /** @description The game's seed once it is finished, null before: a provably fair game's server seed (64 hex digits), else its secret seed (in decimal, as a string, since a random seed may be beyond 2^53). */
             seed: string | null;
+            fairness?: components["schemas"]["Fairness"];
             /** @description The options the game was created with (as `POST /v1/games` takes them, without the seed). */
             options: Record<string, never>;
             players: {
                 name: string;
                 bot: boolean;
+                /** @description The id of the player who held the seat (its public profile: `GET /v1/players/{pid}`); null for a seat without one. With the log, what a rated game's results are recomputed from. */
+                player?: string | null;
             }[];
             board: components["schemas"]["Board"];
             events: components["schemas"]["LogEntry"][];
@@ -2710,7 +3190,9 @@ export interface components {
             game?: string;
             version?: number;
             finished?: boolean;
-            /** @description The game's seed (a decimal string, or an integer), or null. */
+            /** @description Ignored (the export's own; the seed and the log are what is judged). */
+            fairness?: unknown;
+            /** @description The game's seed (a decimal string, or an integer), a provably fair game's server seed (64 hex digits, checked against the commitment of its `game_created` event and used with `game`, the exported game's id), or null. */
             seed?: string | number | null;
             /** @description Only `turn_timeout_s`, `on_timeout` and `offer_wait_s` are read. */
             options?: Record<string, never> | null;
@@ -2960,10 +3442,10 @@ export interface components {
         /** @description The event's position in the log (1-based); the game's version right after it. */
         EventVersion: number;
         /**
-         * @description What caused the event: `player` (a request), `timeout` (a deadline passed), `bot` (the server playing a seat).
+         * @description What caused the event: `player` (a request), `timeout` (a deadline passed), `bot` (the server playing a seat), `mail` (the seat's reply to its "your turn" mail, README "Play by mail").
          * @enum {string}
          */
-        EventOrigin: "player" | "timeout" | "bot";
+        EventOrigin: "player" | "timeout" | "bot" | "mail";
         /** @description The layout drawn for the game, by hex id and harbor slot. */
         EventBoard: {
             terrain: components["schemas"]["Terrain"][];
@@ -3738,7 +4220,7 @@ export interface components {
             trade: components["schemas"]["TradeId"];
         };
         /** @description One event of the log, selected by `type`, with its place in the log (`version`), when it was recorded (`created_at`) and what caused it (`origin`). Redacted for the caller: what only some seats may see is null for the others. */
-        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["SeatBackEvent"];
+        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["ResignedEvent"] | components["schemas"]["SeatBackEvent"] | components["schemas"]["SeatReleasedEvent"] | components["schemas"]["SeatSubstitutedEvent"];
         /** @description The game was created: its options, the board layout and the first player. Always version 1. */
         GameCreatedEvent: {
             /**
@@ -3751,6 +4233,12 @@ export interface components {
             /** @description The seat that places first and takes the first turn. */
             first_seat: components["schemas"]["Seat"];
             start_rolls: components["schemas"]["StartRolls"];
+            /** @description A provably fair game's commitment, made before any random outcome existed (docs/fairness.md): the scheme that derives every outcome, and the SHA-256 of the server seed. Absent for a game that is not provably fair (created with a chosen `seed`, imported, or created before this existed). */
+            fairness?: {
+                /** @constant */
+                scheme: "catan-fair-1";
+                commitment: string;
+            };
             version: components["schemas"]["EventVersion"];
             /** @description When it was recorded. */
             created_at: components["schemas"]["Timestamp"];
@@ -4111,6 +4599,45 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             origin: components["schemas"]["EventOrigin"];
         };
+        /** @description The seat resigned (POST .../seats/{seat}/resign): the server's bot plays it for the rest of the game, and a rated game scores it last. The rules ignore it: only the version moves. */
+        ResignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resigned";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The seat's player left it: released it (POST .../seats/{seat}/release, origin `player`) or let its deadline decide `options.substitute_after_timeouts` times in a row (origin `timeout`). The server's bot holds the seat until a substitute takes it. The rules ignore it: only the version moves. */
+        SeatReleasedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_released";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description A substitute took the seat (POST .../join with the seat's substitute invite), with a token of its own: the seat's old token stopped, the bot let go. Nothing of the substitute but its seat is in the event (its name is the seat's, in the views). The rules ignore it: only the version moves. */
+        SeatSubstitutedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_substituted";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
         /** @description The seat took itself back from the bot (DELETE .../seats/{seat}/away); the game waits for it again. The rules ignore it: only the version moves. */
         SeatBackEvent: {
             /**
@@ -4272,7 +4799,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["NotFinishedProblem"];
             };
         };
-        /** @description The game is past what the request needs: it has started (`game_started`) or finished (`game_finished`), every seat is taken (`game_full`), or the seat is not open / not a player's (`seat_not_changeable`). */
+        /** @description The game is past what the request needs: it has started (`game_started`), finished (`game_finished`) or expired waiting (`game_expired`), every seat is taken (`game_full`), or the seat is not open / not a player's (`seat_not_changeable`). */
         LobbyConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -4603,12 +5130,16 @@ export interface operations {
     listWaitingGames: {
         parameters: {
             query: {
-                /** @description Only `waiting` is served. */
-                status: "waiting";
+                /** @description `waiting`: public games waiting for players. `needs_substitute`: public games in play with a seat whose player left (its entries have `status: needs_substitute`, the seats that need one `open: true`; the rating band is not applied). */
+                status: "waiting" | "needs_substitute";
                 /** @description At most this many games. */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description A rating band (with `rating_max`): only the games whose rating, the mean rating of the players seated so far (seats bound to a player), is at least this. A game without a seated player is in no band. Either bound alone leaves the other open (0 and 100000). */
+                rating_min?: number;
+                /** @description The band's upper bound (see `rating_min`). */
+                rating_max?: number;
             };
             header?: {
                 /**
@@ -4808,7 +5339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"] | components["schemas"]["WaitingGame"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["WaitingGame"] | components["schemas"]["ExpiredGame"];
                 };
             };
             304: components["responses"]["NotModified"];
@@ -6977,6 +7508,281 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    setQuietHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuietHoursInput"];
+            };
+        };
+        responses: {
+            /** @description The seat's quiet hours now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatQuietHours"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`) or waits for players (`game_not_started`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearQuietHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's quiet hours now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatQuietHours"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`) or waits for players (`game_not_started`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resignSeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat resigned, and the game's version after its event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatResigned"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat is a bot's already (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["NotFinishedProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRematch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rematch made by an earlier request. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rematch"];
+                };
+            };
+            /** @description The rematch, just made. */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedRematch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The game is not over (`game_not_finished`), waits for players (`game_not_started`), or another request is making the rematch (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["NotFinishedProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createPlayer: {
         parameters: {
             query?: never;
@@ -7017,6 +7823,81 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description The player's id (16 lower-case hex digits); any other text answers 404 player_not_found. */
+                pid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfile"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7751,6 +8632,135 @@ export interface operations {
                 };
             };
             405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    releaseSeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat's player left it, and the game's version after the event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatReleased"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat is a bot's already (`seat_not_changeable`), the game is rated (`rated_game`) or over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["NotFinishedProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inviteSubstitute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite for the seat's substitute (shown once). */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubstituteInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seat needs no substitute (`substitute_not_needed`), the game is rated (`rated_game`) or over (`game_finished`), or it waits for players (`game_not_started`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["NotFinishedProblem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveGameEvent: {

@@ -40,7 +40,19 @@ function histogram(summary: Summary): HTMLElement {
   return el("div", { class: "dice-summary" }, el("h3", {}, `The dice (${plural(summary.dice.rolls, "roll")})`), chart, list);
 }
 
-export function summaryScreen(summary: Summary, edition: Edition, mySeat: number | null): HTMLElement {
+function rematchButton(onRematch: (() => void) | null): (HTMLElement | string)[] {
+  if (!onRematch) return [];
+  const button = el("button", { type: "button", id: "rematch" }, "Rematch");
+  button.addEventListener("click", () => {
+    button.setAttribute("disabled", "");
+    onRematch();
+  });
+  return [button, " "];
+}
+
+/** `onRematch`: the table's one-click rematch (a seat's screen only). */
+export function summaryScreen(summary: Summary, edition: Edition, mySeat: number | null,
+  onRematch: (() => void) | null = null): HTMLElement {
   const winner = summary.seats.find((s) => s.seat === summary.winner);
   const title = winner ? (winner.seat === mySeat ? `You won with ${plural(winner.points.total, "point")}!`
     : `${winner.name} won with ${plural(winner.points.total, "point")}!`) : "The game is over.";
@@ -63,5 +75,5 @@ export function summaryScreen(summary: Summary, edition: Edition, mySeat: number
     el("div", { class: "scroll", tabindex: 0, "aria-label": "Points by source" }, points),
     histogram(summary),
     el("div", { class: "scroll", tabindex: 0, "aria-label": "Resource cards" }, resources),
-    el("p", {}, el("a", { href: "#", class: "button-link" }, "Back to my games")));
+    el("p", {}, ...rematchButton(onRematch), el("a", { href: "#", class: "button-link" }, "Back to my games")));
 }

@@ -67,6 +67,12 @@ export class WaitingScreen {
     const signature = JSON.stringify([game.seats, mine, invite, created !== null]);
     if (signature === this.drawn || this.joining) return;
     this.drawn = signature;
+    if (game.status === "expired") {
+      this.host.replaceChildren(el("section", { id: "waiting", class: "panel waiting" },
+        el("h2", { id: "waiting-title" }, "This game expired"),
+        el("p", {}, `Nobody filled its seats in time${game.expired_at ? ` (it expired ${game.expired_at})` : ""}: it will not start.`)));
+      return;
+    }
     const host = game.seats.find((s) => !s.open && !s.bot);
     const seats = el("ul", { id: "waiting-seats", class: "seats-list" }, ...game.seats.map((s) =>
       el("li", { "data-seat": s.seat, class: s.open ? "open" : "taken" },

@@ -1073,8 +1073,21 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
     assert(Date.now() < until, "the bots did not finish");
     await sleep(200);
   }
-  for (const [width, height, device] of [[390, 844, "phone"], [768, 1024, "tablet"], [1280, 800, "desk"]]) {
+  // Besides the game as the bots ended it, the widest row a seat can show: both awards and
+  // two-digit figures on the longest name (the view rewritten on its way to the page).
+  const widest = (view) => {
+    Object.assign(view.players[0], { resource_count: 19, development_card_count: 5, knights_played: 14, longest_road_length: 15, victory_points: 10 });
+    return { ...view, largest_army: 0, longest_road: 0 };
+  };
+  const cases = [[390, "phone", null], [768, "tablet", null], [1280, "desk", null], [390, "phone", widest], [768, "tablet", widest]];
+  for (const [width, device, rewrite] of cases) {
     const who = await person(browser, device);
+    if (rewrite) {
+      await who.page.route((url) => url.pathname === `/v1/games/${bots.id}`, async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, json: rewrite(await response.json()) });
+      });
+    }
     await who.page.goto(seatUrl(base, bots.id, null));
     await who.page.locator(".game[data-version] .player").first().waitFor();
     await who.page.locator("#winner .summary").waitFor({ timeout: 15000 });
@@ -1098,13 +1111,15 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
       return { lines, cut, outside, awards: document.querySelectorAll(".player .award").length,
         overflow: document.documentElement.scrollWidth - window.innerWidth };
     });
-    assert(layout.overflow <= 0, `${width} px: the page is ${layout.overflow} px wider than the screen`);
-    assert(layout.lines.every((n) => n <= 2), `${width} px: player rows take ${layout.lines.join(", ")} lines`);
-    assert(layout.cut.length === 0 && layout.outside.length === 0, `${width} px: cut ${layout.cut}, outside ${layout.outside}`);
-    assert(layout.awards >= 1, `${width} px: the finished game shows its awards`);
-    await who.page.screenshot({ path: join(out, `rows-${width}.png`), fullPage: true });
-    await who.page.locator("#players").screenshot({ path: join(out, `rows-${width}-players.png`) });
-    await who.page.locator("#winner").screenshot({ path: join(out, `end-${width}.png`) });
+    const shot = `${width}${rewrite ? "-widest" : ""}`;
+    await who.page.screenshot({ path: join(out, `rows-${shot}.png`), fullPage: true });
+    await who.page.locator("#players").screenshot({ path: join(out, `rows-${shot}-players.png`) });
+    await who.page.locator("#winner").screenshot({ path: join(out, `end-${shot}.png`) });
+    assert(layout.overflow <= 0, `${shot} px: the page is ${layout.overflow} px wider than the screen`);
+    assert(layout.lines.every((n) => n <= 2), `${shot} px: player rows take ${layout.lines.join(", ")} lines`);
+    assert(layout.cut.length === 0 && layout.outside.length === 0, `${shot} px: cut ${layout.cut}, outside ${layout.outside}`);
+    assert(layout.awards >= 1, `${shot} px: the finished game shows its awards`);
+    if (rewrite) assert(layout.awards === 2, `${shot} px: the seat holding both awards shows both`);
     await who.context.close();
   }
 };

@@ -227,7 +227,7 @@ async function main(): Promise<number> {
     note(final);
     if (final.data === undefined) throw new Error(`game ${game.id}: ${problemText(statusOf(final), final.error)}`);
     const view = final.data;
-    if (view.status === "waiting") throw new Error(`game ${game.id} still waits for players`);
+    if (view.status === "waiting" || view.status === "expired") throw new Error(`game ${game.id} never started (${view.status})`);
     if (view.status === "finished" && view.winner !== null) stats.finished++;
     process.stderr.write(`game ${game.id} v${view.version} ${view.status} winner=${String(view.winner)}\n`);
   }
