@@ -31,12 +31,14 @@ static int valid_url(const char *url)
 	return 1;
 }
 
+const char *const registration_webhook_members[] = {"url",	   "events",	   "format", "mentions",
+						     "schedule", "digest_hours", NULL};
+
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
 			      struct registration_webhook *out, struct problem_refusal *refusal)
 {
 	memset(out, 0, sizeof *out);
-	static const char *const members[] = {"url", "events", "format", "mentions", "schedule", "digest_hours", NULL};
-	if (!inputs_known_members(body, members,
+	if (!inputs_known_members(body, registration_webhook_members,
 				  "a webhook has url, events, format, mentions, schedule and digest_hours", refusal))
 		return 0;
 	json_t *url = json_object_get(body, "url");

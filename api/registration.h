@@ -1,7 +1,7 @@
 /*
  * registration.h - the bodies of registrations, read and checked without HTTP: a webhook
  * (POST /v1/games/{id}/webhooks, POST /v1/players/me/webhooks: url, events, format,
- * mentions) and a mail address (POST /v1/games/{id}/mail, POST /v1/players/me/mail:
+ * mentions, schedule, digest_hours) and a mail address (POST /v1/games/{id}/mail, POST /v1/players/me/mail:
  * address).
  *
  * The handlers (api/handlers_webhooks.c, api/handlers_player_webhooks.c,
@@ -35,6 +35,10 @@ struct registration_webhook {
 
 #define REGISTRATION_DIGEST_HOURS 24 /* a digest's interval when the body names none */
 #define REGISTRATION_DIGEST_HOURS_MAX 168
+
+/* The members a webhook registration may have, NULL-terminated: what
+ * registration_read_webhook() knows, and what a refusal of an unknown member lists. */
+extern const char *const registration_webhook_members[];
 
 /* Read a webhook registration: members url (an http:// or https:// URL of at most
  * REGISTRATION_URL_MAX characters whose destination deliver/destination.h allows, with private

@@ -6,7 +6,8 @@
  * (GAME_MAX_SEATS), a seat or the admin, private targets allowed or not); the rest is the
  * body, read as service_body() reads one (json_loadb, duplicates refused, an object) and
  * then by registration_read_webhook() (api/registration.c), the very function both
- * handlers call: known members, url (deliver/destination.c's rules), events, format,
+ * handlers call: known members (registration_webhook_members), url (deliver/destination.c's
+ * rules), events, format, schedule and digest_hours,
  * mentions (deliver/channels.c channels_mentions_valid(), channels_mention_parse()). An
  * accepted chat registration's mentions then go into channels_message() for a game state
  * waiting for each seat in turn (fuzz_state()), with seat names taken from the body's url
@@ -43,7 +44,7 @@ static void fail(const char *what, const char *text)
 
 static void check_refusal(const json_t *body, const struct problem_refusal *refusal)
 {
-	static const char *const members[] = {"url", "events", "format", "mentions", NULL};
+	const char *const *members = registration_webhook_members;
 	if (refusal->problem != PROBLEM_UNKNOWN_FIELD && refusal->problem != PROBLEM_MISSING_FIELD &&
 	    refusal->problem != PROBLEM_INVALID_FIELD)
 		fail("a refusal that is not a 400 about a member", problem_code(refusal->problem));
@@ -80,6 +81,10 @@ static void check_accepted(const struct registration_webhook *read, int seats, i
 		fail("an accepted format that is not a webhook's", store_format_name(read->format));
 	if (read->your_turn_only && !for_seat)
 		fail("your_turn accepted for the admin", url);
+	if (read->digest_hours < 0 || read->digest_hours > REGISTRATION_DIGEST_HOURS_MAX)
+		fail("an accepted digest interval out of range", url);
+	if (read->digest_hours && read->format == STORE_FORMAT_STANDARD)
+		fail("a digest accepted on a standard webhook", url);
 	if (!read->mentions)
 		return;
 	if (read->format == STORE_FORMAT_STANDARD)
