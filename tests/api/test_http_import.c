@@ -206,8 +206,8 @@ START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
 	snprintf(verify, sizeof verify, "%s verify", catan);
 	const char *python = "python3 examples/verify_fair.py";
 	int steals = 0, knight_steals = 0, draws = 0, monopolies = 0, plenties = 0, trades = 0;
-	for (uint64_t seed = 8107; seed < 8115 && !(steals && knight_steals && draws && monopolies && plenties && trades);
-	     seed++) {
+	for (uint64_t seed = 8107;
+	     seed < 8115 && !(steals && knight_steals && draws && monopolies && plenties && trades); seed++) {
 		struct http_game game;
 		json_t *export = finished_export(&game, seed, 1);
 		json_t *created = event_at(export, 0);
@@ -241,8 +241,9 @@ START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
 			long stolen = find_event(export, "resource_stolen", n);
 			const char *was = json_string_value(json_object_get(event_at(export, stolen), "resource"));
 			const char *now = strcmp(was, "ore") == 0 ? "wool" : "ore";
-			int after_knight = strcmp(json_string_value(json_object_get(event_at(export, stolen - 2), "type")),
-						  "knight_played") == 0;
+			int after_knight =
+				strcmp(json_string_value(json_object_get(event_at(export, stolen - 2), "type")),
+				       "knight_played") == 0;
 			if (n > 0 && !(after_knight && knight_steals == 0))
 				continue; /* the first steal, and the first after a knight */
 			assert_caught(verify, changed(export, stolen, "resource", json_string(now)), "a changed steal");
