@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
@@ -409,6 +411,68 @@ START_TEST(test_a_quiet_hours_change_is_an_event_so_an_old_tag_gets_the_new_hour
 }
 END_TEST
 
+/* A log with quiet-hours events replays (`catan replay`) and imports row for row: the rules
+ * ignore the events but the log keeps them, with their seat, hours and origin. */
+START_TEST(test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row)
+{
+	struct http_client *with = &http_fixture.checked;
+	struct http_game game;
+	http_game_create(with, 3, "{\"layout\": \"beginner\", \"turn_timeout_s\": 3600}", &game);
+	long start =
+		put_quiet(with, &game, 1, "{\"timezone\": \"Europe/Berlin\", \"from\": \"23:00\", \"to\": \"06:30\"}");
+	put_quiet(with, &game, 2, "{\"timezone\": \"America/New_York\", \"from\": \"08:00\", \"to\": \"07:59\"}");
+	put_quiet(with, &game, 1, NULL);
+	struct http_player table;
+	http_player_init(&table, with, &game, 5157, 0);
+	table.humans = 0x7;
+	ck_assert(http_player_finish(&table, 5000));
+	char path[128];
+	json_t *export = http_get_ok(with, http_game_path(&game, "/export", path, sizeof path), NULL);
+	json_t *events = json_object_get(export, "events");
+	int set = 0, cleared = 0;
+	size_t index;
+	json_t *entry;
+	json_array_foreach(events, index, entry)
+	{
+		set += strcmp(string_of(entry, "type"), "quiet_hours_set") == 0;
+		cleared += strcmp(string_of(entry, "type"), "quiet_hours_cleared") == 0;
+	}
+	ck_assert_int_eq(set, 2);
+	ck_assert_int_eq(cleared, 1);
+	json_t *first = json_array_get(events, (size_t)(start - 1));
+	ck_assert_str_eq(string_of(first, "type"), "quiet_hours_set");
+	ck_assert_int_eq(integer_of(first, "seat"), 1);
+	ck_assert_str_eq(string_of(first, "timezone"), "Europe/Berlin");
+	ck_assert_str_eq(string_of(first, "to"), "06:30");
+	char file[256];
+	snprintf(file, sizeof file, "%s/catan-quiet-%ld.json",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	ck_assert_int_eq(json_dump_file(export, file, JSON_COMPACT), 0);
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char command[600];
+	snprintf(command, sizeof command, "'%s' replay '%s' > /dev/null 2>&1", catan, file);
+	int replayed = system(command);
+	ck_assert_msg(WIFEXITED(replayed) && WEXITSTATUS(replayed) == 0, "catan replay refused the export (%s)", file);
+	unlink(file);
+	struct http_response imported;
+	http_call_json(&http_fixture.direct, "POST", "/v1/games/import", NULL, export, NULL, &imported);
+	ck_assert_msg(imported.status == 201, "import: %s", http_describe(&imported));
+	json_t *original = http_truth_rows(game.id, 0);
+	json_t *copy = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
+	ck_assert_int_eq(json_array_size(original), json_array_size(copy));
+	for (size_t i = 0; i < json_array_size(original); i++) {
+		json_t *a = json_array_get(original, i), *b = json_array_get(copy, i);
+		json_object_del(a, "at");
+		json_object_del(b, "at");
+		ck_assert_msg(json_equal(a, b), "row %zu differs after the import", i);
+	}
+	json_decref(original);
+	json_decref(copy);
+	http_response_free(&imported);
+	json_decref(export);
+}
+END_TEST
+
 /* ---- Restarts ---- */
 
 START_TEST(test_banks_and_quiet_hours_are_rows_a_new_server_keeps)
@@ -537,6 +601,7 @@ Suite *test_suite(void)
 	tcase_add_test(clocks, test_quiet_hours_hold_a_deadline_and_clearing_them_lets_it_fire_once);
 	tcase_add_test(clocks, test_bad_quiet_hours_are_refused_naming_the_member_and_change_nothing);
 	tcase_add_test(clocks, test_a_quiet_hours_change_is_an_event_so_an_old_tag_gets_the_new_hours);
+	tcase_add_test(clocks, test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row);
 	suite_add_tcase(suite, clocks);
 
 	TCase *restarts = tcase_create("restarts");
