@@ -609,6 +609,8 @@ START_TEST(test_a_rated_game_keeps_its_seats_through_its_timeouts)
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, start);
 	ck_assert_int_eq(count_seat_events(log, "seat_released", 0, "timeout"), 0);
 	json_decref(log);
+	/* Once the bots are done and only seat 0's hour runs, its release changes nothing. */
+	wait_for_seats(&game, 1u << 0, 30);
 	assert_refused(&game, "/seats/0/release", game.tokens[0], NULL, 409, "rated_game");
 }
 END_TEST
