@@ -123,10 +123,14 @@ void handle_get_game(struct http_request *request)
 	if (past < 0)
 		return;
 	json_t *view = game_json(&session);
-	if (past)
+	if (past) {
 		json_object_set_new(view, "deadline", json_null());
-	else if (!put_deadline(request, &session, view))
+	} else if (!put_deadline(request, &session, view)) {
 		return;
+	} else if (!handlers_put_needs_substitute(request, &session.game, json_object_get(view, "players"))) {
+		json_decref(view);
+		return;
+	}
 	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
 
@@ -145,9 +149,14 @@ void handle_get_board(struct http_request *request)
 void handle_get_players(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session) || handlers_history_at(request, &session) < 0)
+	int past;
+	if (!service_open(request, &session) || (past = handlers_history_at(request, &session)) < 0)
 		return;
 	json_t *view = game_json(&session);
+	if (!past && !handlers_put_needs_substitute(request, &session.game, json_object_get(view, "players"))) {
+		json_decref(view);
+		return;
+	}
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",
 				 json_object_get(view, "players"));
 	json_decref(view);
