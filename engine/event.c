@@ -35,6 +35,9 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"resigned",
 	"seat_released",
 	"seat_substituted",
+	"player_seed_set",
+	"seeds_fixed",
+	"server_seed_revealed",
 };
 
 /* What event_init() makes before the type is set: copied whole, which is cheaper than
@@ -74,4 +77,16 @@ int event_changes_seat_holder(int type)
 {
 	return type == EVENT_SEAT_AWAY || type == EVENT_SEAT_BACK || type == EVENT_RESIGNED ||
 	       type == EVENT_SEAT_RELEASED || type == EVENT_SEAT_SUBSTITUTED;
+}
+
+void event_set_text(struct event *event, const char *text)
+{
+	memset(&event->fair, 0, sizeof event->fair);
+	for (size_t i = 0; text && i < EVENT_TEXT_MAX && text[i]; i++)
+		event->fair.text[i] = text[i];
+}
+
+int event_is_fairness(int type)
+{
+	return type == EVENT_PLAYER_SEED_SET || type == EVENT_SEEDS_FIXED || type == EVENT_SERVER_SEED_REVEALED;
 }

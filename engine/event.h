@@ -55,6 +55,15 @@ enum event_type {
 	 * Ignored by the rules, like the holidays' events; neither carries anything private. */
 	EVENT_SEAT_RELEASED,	/* seat */
 	EVENT_SEAT_SUBSTITUTED, /* seat */
+	/* Provably fair games (docs/fairness.md, issue 26), ignored by the rules like the
+	 * holidays' events (only the version moves): a human seat set (or replaced) its player
+	 * seed; the seeds were fixed (the service writes it in the first roll's append, before
+	 * the roll: `from` is its own version, the roll's decision, and every decision from it on
+	 * mixes in the seeds last set); the game ended and its server seed is published (in the
+	 * ending append, after game_won). Public, nothing private. */
+	EVENT_PLAYER_SEED_SET,	    /* seat, fair.text (1..EVENT_TEXT_MAX bytes of UTF-8) */
+	EVENT_SEEDS_FIXED,	    /* fair.from */
+	EVENT_SERVER_SEED_REVEALED, /* fair.text (the server seed: 64 lower-case hex digits) */
 	EVENT_TYPE_COUNT
 };
 
@@ -85,6 +94,14 @@ struct event_setup {
 	uint8_t commitment[EVENT_COMMITMENT_SIZE];
 };
 
+#define EVENT_TEXT_MAX 64
+
+/* The members of the fairness events (they have no setup: they share its bytes). */
+struct event_fair {
+	char text[EVENT_TEXT_MAX + 1]; /* NUL-terminated, the rest zero (event_set_text()) */
+	uint32_t from;
+};
+
 struct event {
 	uint8_t type; /* enum event_type */
 	int8_t seat;
@@ -105,7 +122,10 @@ struct event {
 	uint8_t give[RESOURCE_COUNT];
 	uint8_t want[RESOURCE_COUNT];
 	uint8_t gains[GAME_MAX_SEATS][RESOURCE_COUNT];
-	struct event_setup setup;
+	union {
+		struct event_setup setup; /* game_created */
+		struct event_fair fair;	  /* player_seed_set, seeds_fixed, server_seed_revealed */
+	};
 };
 
 /* The most events one decision produces: creating a game with the preset opening (created,
@@ -119,6 +139,15 @@ struct event_list {
 
 /* An event of `type` with every id field -1 and every count 0. */
 void event_init(struct event *event, enum event_type type);
+
+/* Clear event->fair (its `from` too) and set its text to `text` (at most EVENT_TEXT_MAX
+ * bytes; NULL: empty), every byte after it zero, so an event compares and round-trips byte
+ * for byte. Every fairness event is made with it. */
+void event_set_text(struct event *event, const char *text);
+
+/* 1 for the fairness events (player_seed_set, seeds_fixed, server_seed_revealed): no move
+ * of the rules, the service writes them. */
+int event_is_fairness(int type);
 
 /* 1 for the events that change who plays a seat and nothing of the rules (holidays,
  * resigning, leaving, substitutes): the service reads them to know who holds each seat. */
