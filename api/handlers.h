@@ -190,6 +190,7 @@ void handle_delete_player(struct http_request *request);
  * show them ({timezone, from, to}, times "HH:MM"; a new reference). */
 void handle_put_quiet_hours(struct http_request *request);
 void handle_delete_quiet_hours(struct http_request *request);
+void handle_put_player_seed(struct http_request *request);
 json_t *handlers_quiet_hours_json(const char *zone, int from_min, int to_min);
 
 /* api/handlers_holidays.c: a seat handed to the bot and taken back. */

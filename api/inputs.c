@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/quiet.h"
+#include "game/fairness.h"
 #include "game/zones.h"
 #include "codec/text.h"
 #include "game/messages.h"
@@ -146,6 +147,22 @@ int inputs_quiet_hours(const json_t *body, const char *seat_text, int seats, int
 		return problem_refuse(refusal, PROBLEM_INVALID_FIELD, "to",
 				      "quiet hours end at another time than they begin (to differs from from)");
 	*zone = json_string_value(name);
+	return 1;
+}
+
+int inputs_player_seed(const json_t *body, const char *seat_text, int seats, int *seat, const char **seed,
+		       struct problem_refusal *refusal)
+{
+	static const char *const members[] = {"player_seed", NULL};
+	if (!inputs_known_members(body, members, "a player seed is {\"player_seed\": \"...\"}", refusal) ||
+	    !read_seat(seat_text, seats, seat, refusal))
+		return 0;
+	const json_t *value = json_object_get(body, "player_seed");
+	const char *text = json_string_value(value);
+	if (!text || json_string_length(value) != strlen(text) || !fairness_player_seed_valid(text))
+		return problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "player_seed",
+				      "player_seed is 1 to 64 bytes of UTF-8 (no NUL)");
+	*seed = text;
 	return 1;
 }
 
