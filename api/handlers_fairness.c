@@ -32,8 +32,8 @@ void handle_put_player_seed(struct http_request *request)
 	}
 	if (session.viewer != seat) {
 		json_decref(body);
-		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sets its player seed",
-				     NULL, -1);
+		http_respond_problem(request, PROBLEM_SEAT_MISMATCH,
+				     "only the seat (or its player) sets its player seed", NULL, -1);
 		return;
 	}
 	long version;
@@ -52,21 +52,21 @@ void handle_put_player_seed(struct http_request *request)
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
 		break;
 	case PLAY_SEED_BOT_SEAT:
-		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE, "the server's bot plays this seat: it has no seed",
-				     NULL, -1);
+		http_respond_problem(request, PROBLEM_SEAT_NOT_CHANGEABLE,
+				     "the server's bot plays this seat: it has no seed", NULL, -1);
 		break;
 	case PLAY_SEED_NOT_FAIR:
-		http_respond_problem(request, PROBLEM_NOT_PROVABLY_FAIR,
-				     "the game was created with a chosen seed (or imported): nothing to mix a seed into",
-				     NULL, -1);
+		http_respond_problem(
+			request, PROBLEM_NOT_PROVABLY_FAIR,
+			"the game was created with a chosen seed (or imported): nothing to mix a seed into", NULL, -1);
 		break;
 	case PLAY_SEED_FIXED:
 		if (!game_in_progress(&session.game.state))
 			http_respond_problem(request, PROBLEM_GAME_FINISHED, NULL, NULL, -1);
 		else
-			http_respond_problem(request, PROBLEM_SEEDS_FIXED,
-					     "the players' seeds are fixed: the game rolled, or every human seat set one",
-					     NULL, -1);
+			http_respond_problem(
+				request, PROBLEM_SEEDS_FIXED,
+				"the players' seeds are fixed: the game rolled, or every human seat set one", NULL, -1);
 		break;
 	case PLAY_SEED_STALE:
 	case PLAY_SEED_RACED:

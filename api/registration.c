@@ -31,8 +31,8 @@ static int valid_url(const char *url)
 	return 1;
 }
 
-const char *const registration_webhook_members[] = {"url",	   "events",	   "format", "mentions",
-						     "schedule", "digest_hours", NULL};
+const char *const registration_webhook_members[] = {"url",	"events",	"format", "mentions",
+						    "schedule", "digest_hours", NULL};
 
 int registration_read_webhook(const json_t *body, int seats, int for_seat, int allow_private,
 			      struct registration_webhook *out, struct problem_refusal *refusal)

@@ -108,8 +108,9 @@ static int seeds_agree(const json_t *export, const struct fairness *seeds, FILE 
 	for (int s = 0; s < seeds->seats; s++) {
 		const char *seed = json_string_value(json_array_get(list, (size_t)s));
 		if (!seed || strcmp(seed, seeds->player_seeds[s]) != 0) {
-			fprintf(err, "catan verify: mismatch at fairness.player_seeds[%d]: the log's player_seed_set "
-				     "events say \"%s\"\n",
+			fprintf(err,
+				"catan verify: mismatch at fairness.player_seeds[%d]: the log's player_seed_set "
+				"events say \"%s\"\n",
 				s, seeds->player_seeds[s]);
 			return 0;
 		}

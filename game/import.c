@@ -243,7 +243,8 @@ static int judge_fairness_event(const struct event *events, int count, int i, co
 		if (e->fair.from != state->version + 1)
 			return refuse(refusal, i, "seeds_from is not this event's own version%s", NULL);
 		if (i + 1 >= count || events[i + 1].type != EVENT_DICE_ROLLED)
-			return refuse(refusal, i, "the seeds are fixed by the first roll, which follows at once%s", NULL);
+			return refuse(refusal, i, "the seeds are fixed by the first roll, which follows at once%s",
+				      NULL);
 		*fixed = 1;
 		seeds->seeds_from = e->fair.from;
 		return 1;
@@ -340,7 +341,12 @@ int import_verify_seeds(const struct event *events, int count, const struct fair
 				goto done;
 			}
 			apply_event(state, &events[i]);
-			groups[(*group_count)++] = (struct import_group){i, 1, events[i].seat};
+			/* Written in the append of the roll that follows (seeds_fixed) or of the move
+			 * before (server_seed_revealed): that move's seat is its actor. */
+			int actor = events[i].type == EVENT_SEEDS_FIXED	      ? events[i + 1].seat
+				    : events[i].type == EVENT_PLAYER_SEED_SET ? events[i].seat
+									      : groups[*group_count - 1].seat;
+			groups[(*group_count)++] = (struct import_group){i, 1, actor};
 			i++;
 			continue;
 		}

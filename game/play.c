@@ -268,8 +268,8 @@ static enum store_status load_seeds(struct store *store, struct game_record *rec
 	if (!record->fair)
 		return STORE_OK;
 	struct store_log log;
-	enum store_status status =
-		store_read_events_of_types(store, record->id, EVENT_PLAYER_SEED_SET, EVENT_SEEDS_FIXED, INT32_MAX, &log);
+	enum store_status status = store_read_events_of_types(store, record->id, EVENT_PLAYER_SEED_SET,
+							      EVENT_SEEDS_FIXED, INT32_MAX, &log);
 	if (status != STORE_OK)
 		return status;
 	for (int i = 0; i < log.count && record->seeds_from == FAIRNESS_NO_SEEDS; i++) {

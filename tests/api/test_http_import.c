@@ -201,6 +201,113 @@ START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
 }
 END_TEST
 
+/* PUT .../player_seed and its status (the body's problem type when not 200). */
+static int put_seed(const struct http_game *game, int seat, const char *token, const char *body, char *type,
+		    size_t type_size)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/%d/player_seed", game->path, seat);
+	struct http_response response;
+	http_call(&http_fixture.direct, "PUT", path, token, body, NULL, &response);
+	int status = response.status;
+	const char *problem = json_string_value(json_object_get(response.json, "type"));
+	snprintf(type, type_size, "%s", problem ? problem : "");
+	http_response_free(&response);
+	return status;
+}
+
+static long game_version(const struct http_game *game)
+{
+	json_t *view = http_get_ok(&http_fixture.direct, game->path, game->tokens[0]);
+	long version = (long)json_integer_value(json_object_get(view, "version"));
+	json_decref(view);
+	return version;
+}
+
+/* Issue 26: the players' seeds. Set by PUT (replaced before the fixing), refused with
+ * nothing changed when malformed, by another seat's token, after the first roll and in a
+ * game with a chosen seed; the view shows them; the first roll fixes them (seeds_fixed in
+ * its append), the end reveals the server seed (server_seed_revealed); `catan verify`
+ * accepts the export and catches a changed seed, in the log or in fairness. */
+START_TEST(test_players_seeds_are_set_fixed_at_the_first_roll_and_verified)
+{
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char verify[256], type[160];
+	snprintf(verify, sizeof verify, "%s verify", catan);
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", &game);
+	ck_assert_int_eq(put_seed(&game, 0, game.tokens[0], "{\"player_seed\": \"first\"}", type, sizeof type), 200);
+	ck_assert_int_eq(put_seed(&game, 0, game.tokens[0], "{\"player_seed\": \"alice\"}", type, sizeof type), 200);
+	long version = game_version(&game);
+	static const char *const bad[] = {
+		"{\"player_seed\": \"\"}",
+		"{\"player_seed\": \"\\u0000x\"}",
+		"{\"player_seed\": 7}",
+		"{}",
+		"{\"player_seed\": \"a\", \"x\": 1}",
+		"{\"player_seed\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+		ck_assert_msg(put_seed(&game, 1, game.tokens[1], bad[k], type, sizeof type) == 400, "%s", bad[k]);
+	/* Not UTF-8 (raw bytes, so the body is sent as it is). */
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[1], "{\"player_seed\": \"\xc3\x28\"}", type, sizeof type), 400);
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[0], "{\"player_seed\": \"bob\"}", type, sizeof type), 403);
+	ck_assert_int_eq(game_version(&game), version);
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[1], "{\"player_seed\": \"d\u00e9s 7\"}", type, sizeof type),
+			 200);
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[2]);
+	json_t *fairness = json_object_get(view, "fairness");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 0)), "alice");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 1)),
+			 "d\xc3\xa9s 7");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 2)), "");
+	ck_assert(json_is_false(json_object_get(fairness, "seeds_fixed")));
+	ck_assert(json_is_null(json_object_get(fairness, "seeds_from")));
+	json_decref(view);
+
+	struct http_player player;
+	http_player_init(&player, &http_fixture.direct, &game, 8111, 0);
+	http_player_finish(&player, MAX_MOVES);
+	version = game_version(&game);
+	ck_assert_int_eq(put_seed(&game, 2, game.tokens[2], "{\"player_seed\": \"late\"}", type, sizeof type), 409);
+	ck_assert_int_eq(game_version(&game), version);
+
+	char path[160];
+	snprintf(path, sizeof path, "%s/export", game.path);
+	json_t *export = http_get_ok(&http_fixture.direct, path, NULL);
+	fairness = json_object_get(export, "fairness");
+	long fixed = find_event(export, "seeds_fixed", 0), roll = find_event(export, "dice_rolled", 0);
+	ck_assert_int_ge(fixed, 0);
+	ck_assert_int_eq(roll, fixed + 1);
+	ck_assert_int_eq(find_event(export, "seeds_fixed", 1), -1);
+	ck_assert_int_eq(json_integer_value(json_object_get(fairness, "seeds_from")), fixed + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(event_at(export, fixed), "seeds_from")), fixed + 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 0)), "alice");
+	long revealed = find_event(export, "server_seed_revealed", 0);
+	ck_assert_int_eq(revealed, (long)json_array_size(json_object_get(export, "events")) - 1);
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, revealed), "server_seed")),
+			 json_string_value(json_object_get(export, "seed")));
+	ck_assert_int_eq(run_on_export(verify, export), 0);
+
+	json_t *changed = json_deep_copy(export);
+	json_t *set = event_at(changed, find_event(changed, "player_seed_set", 1));
+	json_object_set_new(set, "player_seed", json_string("alicf"));
+	ck_assert_int_eq(run_on_export(verify, changed), 1);
+	json_decref(changed);
+	changed = json_deep_copy(export);
+	json_array_set_new(json_object_get(json_object_get(changed, "fairness"), "player_seeds"), 0,
+			   json_string("alicf"));
+	ck_assert_int_eq(run_on_export(verify, changed), 1);
+	json_decref(changed);
+	json_decref(export);
+
+	/* A game with a chosen seed has no players' seeds. */
+	struct http_game chosen;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\", \"seed\": 5}", &chosen);
+	ck_assert_int_eq(put_seed(&chosen, 0, chosen.tokens[0], "{\"player_seed\": \"x\"}", type, sizeof type), 409);
+	ck_assert_msg(strstr(type, "not_provably_fair") != NULL, "%s", type);
+}
+END_TEST
+
 START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created)
 {
 	struct http_game game;
@@ -278,14 +385,23 @@ START_TEST(test_an_import_that_fails_at_its_last_event_leaves_nothing_behind)
 	struct http_game game;
 	json_t *export = finished_export(&game, 8104, 0);
 	long last = (long)json_array_size(json_object_get(export, "events")) - 1;
-	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last), "type")), "game_won");
+	/* A provably fair game ends with its server seed revealed, after game_won. */
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last), "type")), "server_seed_revealed");
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last - 1), "type")), "game_won");
 
-	/* The rules refuse the last event (the winner's points changed): no game. */
+	/* The rules refuse the win (the winner's points changed): no game. */
 	json_t *won = json_deep_copy(export);
-	json_t *points = json_object_get(event_at(won, last), "points");
-	json_object_set_new(event_at(won, last), "points", json_integer(json_integer_value(points) + 1));
-	assert_refused_at(won, last);
+	json_t *points = json_object_get(event_at(won, last - 1), "points");
+	json_object_set_new(event_at(won, last - 1), "points", json_integer(json_integer_value(points) + 1));
+	assert_refused_at(won, last - 1);
 	json_decref(won);
+
+	/* The last event reveals another seed than the one committed to: refused there. */
+	json_t *seed = json_deep_copy(export);
+	json_object_set_new(event_at(seed, last), "server_seed",
+			    json_string("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"));
+	assert_refused_at(seed, last);
+	json_decref(seed);
 
 	/* The store fails at the last event (a trigger refuses to write it, once the rules
 	 * accepted the whole log): no games row, seat or event of the import remains. */
@@ -643,6 +759,7 @@ Suite *test_suite(void)
 	TCase *import = tcase_create("import");
 	http_fixture_add(import, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(import, 240);
+	tcase_add_test(import, test_players_seeds_are_set_fixed_at_the_first_roll_and_verified);
 	tcase_add_test(import, test_export_then_import_reproduces_the_game_event_for_event);
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);
