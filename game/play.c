@@ -1077,11 +1077,52 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 	return play__change_seat(game, seat, &change, version, status);
 }
 
-enum play_seed play_set_player_seed(struct game_record *game, int seat, const char *seed, long pinned, long *version,
-				    enum store_status *status)
+/* The answer to a player seed set: {seat, player_seed, version, seeds_fixed}. */
+static char *seed_answer(const struct game_record *game, int seat, const char *seed, long version)
 {
-	*status = STORE_OK;
-	*version = (long)game->state.version;
+	json_t *body = json_pack("{s:i, s:s, s:i, s:b}", "seat", seat, "player_seed", seed, "version", (int)version,
+				 "seeds_fixed", play_seeds_fixed(game));
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	json_decref(body);
+	if (!text)
+		abort();
+	return text;
+}
+
+/* The key's recorded answer for a seed set: 1 with *outcome (replayed, reused, or a store
+ * failure), 0 when the key has none yet. */
+static int seed_key_answered(const struct game_record *game, const struct play_seed_set *set,
+			     struct play_seed_result *result, enum play_seed *outcome)
+{
+	result->status =
+		store_idempotency_get(play_thread_store(), game->id, set->key, set->request_hash, &result->replay);
+	if (result->status == STORE_NOT_FOUND) {
+		result->status = STORE_OK;
+		return 0;
+	}
+	if (result->status == STORE_OK) {
+		*outcome = PLAY_SEED_REPLAYED;
+	} else if (result->status == STORE_IDEMPOTENCY_CONFLICT) {
+		free(result->replay.response);
+		result->replay.response = NULL;
+		result->status = STORE_OK;
+		*outcome = PLAY_SEED_KEY_REUSED;
+	} else {
+		*outcome = PLAY_SEED_STORE_FAILED;
+	}
+	return 1;
+}
+
+enum play_seed play_set_player_seed(struct game_record *game, const struct play_seed_set *set,
+				    struct play_seed_result *result)
+{
+	memset(result, 0, sizeof *result);
+	result->status = STORE_OK;
+	result->version = (long)game->state.version;
+	int seat = set->seat;
+	enum play_seed outcome;
+	if (set->key && seed_key_answered(game, set, result, &outcome))
+		return outcome;
 	if (seat < 0 || seat >= game->state.options.seats)
 		return PLAY_SEED_NO_SEAT;
 	if (!game->fair)
@@ -1089,11 +1130,11 @@ enum play_seed play_set_player_seed(struct game_record *game, int seat, const ch
 	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
 		if (atomic_load(&stopping))
 			return PLAY_SEED_STOPPING;
-		if ((*status = play_refresh(game)) != STORE_OK)
+		if ((result->status = play_refresh(game)) != STORE_OK)
 			return PLAY_SEED_STORE_FAILED;
-		*version = (long)game->state.version;
-		if (pinned >= 0 && pinned != *version)
-			return PLAY_SEED_STALE;
+		result->version = (long)game->state.version;
+		if (set->pinned >= 0 && set->pinned != result->version)
+			return set->key && seed_key_answered(game, set, result, &outcome) ? outcome : PLAY_SEED_STALE;
 		if (game->bots[seat] && !game->away[seat])
 			return PLAY_SEED_BOT_SEAT;
 		if (play_seeds_fixed(game) || !game_in_progress(&game->state))
@@ -1101,29 +1142,65 @@ enum play_seed play_set_player_seed(struct game_record *game, int seat, const ch
 		struct event_list *events = xmalloc(sizeof *events);
 		event_init(&events->events[0], EVENT_PLAYER_SEED_SET);
 		events->events[0].seat = (int8_t)seat;
-		event_set_text(&events->events[0], seed);
+		event_set_text(&events->events[0], set->seed);
 		events->count = 1;
 		struct game after = game->state;
 		apply_event(&after, &events->events[0]);
+		/* A seed is no move: the game waits for what it waited for, and a deadline stays
+		 * where it was (the timer moves to the new version, due when it was due). */
+		struct seat_clocks clock_rows;
+		const struct seat_clocks *clocks;
+		if ((result->status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK) {
+			free(events);
+			return PLAY_SEED_STORE_FAILED;
+		}
+		struct store_timer_set timer;
+		enum offer_wait wait = offer_wait_after(game, play_bot_seats(game), &game->state, &after, 0);
+		const struct store_timer_set *next = next_timer(game, &after, wait, clocks, &timer);
+		if (next && timer.kind == STORE_TIMER_DEADLINE && clocks) {
+			int64_t waited_ms = (now_us() - clocks->start_us) / 1000;
+			timer.due_ms = timer.due_ms > waited_ms ? timer.due_ms - waited_ms : 0;
+		}
+		/* The answer as it will be once appended, recorded with the key in the append. */
+		struct game_record *changed = xmalloc(sizeof *changed);
+		*changed = *game;
+		changed->state = after;
+		snprintf(changed->player_seeds[seat], sizeof changed->player_seeds[seat], "%s", set->seed);
+		char *answer = seed_answer(changed, seat, set->seed, (long)after.version);
+		free(changed);
+		struct store_idempotency record = {set->key, {0}, 200, answer};
+		if (set->key)
+			memcpy(record.request_hash, set->request_hash, STORE_HASH_SIZE);
 		struct game_repo repo;
 		game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
-		/* No timer given: the game waits for what it waited for (a seed is no move). */
-		*status = game_repo_append(&repo, game->id, &game->state, events, &after, seat, STORE_ORIGIN_PLAYER,
-					   NULL, NULL);
+		result->status = game_repo_append(&repo, game->id, &game->state, events, &after, seat,
+						  STORE_ORIGIN_PLAYER, set->key ? &record : NULL, next);
 		free(events);
-		if (*status == STORE_CONFLICT)
-			continue;
-		if (*status != STORE_OK)
+		if (result->status == STORE_IDEMPOTENCY_CONFLICT) {
+			free(answer);
+			if (seed_key_answered(game, set, result, &outcome))
+				return outcome;
+			result->status = STORE_NOT_FOUND; /* the key's record vanished */
 			return PLAY_SEED_STORE_FAILED;
-		snprintf(game->player_seeds[seat], sizeof game->player_seeds[seat], "%s", seed);
+		}
+		if (result->status == STORE_CONFLICT) {
+			free(answer);
+			continue;
+		}
+		if (result->status != STORE_OK) {
+			free(answer);
+			return PLAY_SEED_STORE_FAILED;
+		}
+		snprintf(game->player_seeds[seat], sizeof game->player_seeds[seat], "%s", set->seed);
 		game->state = after;
 		cache_put(game);
-		*version = (long)after.version;
+		result->version = (long)after.version;
+		result->answer = answer;
 		if (hooks.appended)
-			hooks.appended(game->id, (int32_t)after.version, 1, 0);
+			hooks.appended(game->id, (int32_t)after.version, 1, bot_due_now(next));
 		return PLAY_SEED_DONE;
 	}
-	return PLAY_SEED_RACED;
+	return set->key && seed_key_answered(game, set, result, &outcome) ? outcome : PLAY_SEED_RACED;
 }
 
 enum play_away play_resign(struct game_record *game, int seat, long *version, enum store_status *status)

@@ -296,8 +296,12 @@ enum play_away play_resign(struct game_record *game, int seat, long *version, en
 
 /* Players' seeds (issue 26, docs/fairness.md): seat `seat` sets its player seed (1..64
  * bytes of UTF-8: fairness_player_seed_valid()), replacing the one it set before, with a
- * player_seed_set event appended on the latest version (decided again when a move takes it
- * first; `pinned` >= 0: only at that version, else PLAY_SEED_STALE). The seeds are fixed
+ * player_seed_set event appended on the latest version (`pinned` >= 0: only at that
+ * version, else PLAY_SEED_STALE: If-Match). A seed is no move: the game's timer moves to
+ * the new version, a deadline due when it was. With an idempotency key (scoped to its
+ * sender by the caller) the answer is recorded with the event, and a request with the key
+ * answered already gets that answer (PLAY_SEED_REPLAYED; another request with the same key:
+ * PLAY_SEED_KEY_REUSED); a refusal is not recorded (it changed nothing). The seeds are fixed
  * (play_seeds_fixed()) at the game's first roll, or once every human seat has set one. */
 enum play_seed {
 	PLAY_SEED_DONE,
@@ -305,13 +309,28 @@ enum play_seed {
 	PLAY_SEED_BOT_SEAT,	/* played by the server's bot: it has no seed */
 	PLAY_SEED_NOT_FAIR,	/* the game is not provably fair */
 	PLAY_SEED_FIXED,	/* the seeds are fixed already */
-	PLAY_SEED_STALE,	/* pinned to another version than the game's (*version) */
+	PLAY_SEED_STALE,	/* pinned to another version than the game's (result->version) */
 	PLAY_SEED_RACED,	/* lost the race for the next version PLAY_RETRIES times */
-	PLAY_SEED_STORE_FAILED, /* *status says why */
+	PLAY_SEED_REPLAYED,	/* the key's recorded answer: result->replay */
+	PLAY_SEED_KEY_REUSED,	/* the key was used for another request */
+	PLAY_SEED_STORE_FAILED, /* result->status says why */
 	PLAY_SEED_STOPPING
 };
-enum play_seed play_set_player_seed(struct game_record *game, int seat, const char *seed, long pinned, long *version,
-				    enum store_status *status);
+struct play_seed_set {
+	int seat;
+	const char *seed;
+	long pinned;		     /* -1: none */
+	const char *key;	     /* NULL: none */
+	const uint8_t *request_hash; /* with key: STORE_HASH_SIZE bytes */
+};
+struct play_seed_result {
+	long version;				/* the game's version after (DONE), or as found */
+	enum store_status status;		/* PLAY_SEED_STORE_FAILED: why */
+	char *answer;				/* DONE: {seat, player_seed, version, seeds_fixed}; caller frees */
+	struct store_idempotency_record replay; /* REPLAYED; caller frees replay.response */
+};
+enum play_seed play_set_player_seed(struct game_record *game, const struct play_seed_set *set,
+				    struct play_seed_result *result);
 
 /* 1 when the players' seeds of the game can change no more: it rolled, or every human seat
  * (not the server's bot's, a seat away on holiday included) set one. */
