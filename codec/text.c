@@ -205,3 +205,19 @@ int text_message_length(const char *text, int max_characters)
 		return -1;
 	return total;
 }
+
+int text_same_ascii_case(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char x = a[i], y = b[i];
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+	return 1;
+}

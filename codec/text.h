@@ -32,6 +32,11 @@ char *text_quote(char *out, size_t size, const char *text, size_t max_chars);
  * New reference; NULL only when jansson cannot allocate. */
 json_t *text_json(const char *text);
 
+/* 1 when the first `n` bytes of a and b are the same but for ASCII case (a NUL both have at
+ * the same place ends the comparison there, equal), else 0. Not locale-dependent, as
+ * strncasecmp() may be. */
+int text_same_ascii_case(const char *a, const char *b, size_t n);
+
 /* The character at `text` (of `length` bytes left): its size in bytes (1..4) with its code
  * point in *code_point, or 0 when the bytes there are not one well-formed character (the
  * decoder every function here uses; codec/escape.c reads with it too). */

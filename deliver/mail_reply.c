@@ -14,6 +14,8 @@
 #include <openssl/hmac.h>
 #include <string.h>
 
+#include "codec/text.h"
+
 #define FIELDS_SIZE 25
 #define MAC_SIZE 10
 #define CODE_BYTES (FIELDS_SIZE + MAC_SIZE)
@@ -128,28 +130,14 @@ int mail_reply_code_matches(const uint8_t secret[STORE_WEBHOOK_SECRET_SIZE], con
 	return CRYPTO_memcmp(expected, bytes + FIELDS_SIZE, MAC_SIZE) == 0;
 }
 
-static int same_text(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char x = a[i], y = b[i];
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-	}
-	return 1;
-}
-
 int mail_reply_address_code(const char *address, const char *domain, char out[MAIL_REPLY_CODE_SIZE])
 {
 	size_t prefix = strlen(MAIL_REPLY_PREFIX);
 	const char *at = strrchr(address, '@');
 	if (!at || (size_t)(at - address) != prefix + MAIL_REPLY_CODE_LENGTH ||
-	    !same_text(address, MAIL_REPLY_PREFIX, prefix))
+	    !text_same_ascii_case(address, MAIL_REPLY_PREFIX, prefix))
 		return 0;
-	if (domain && (strlen(at + 1) != strlen(domain) || !same_text(at + 1, domain, strlen(domain))))
+	if (domain && (strlen(at + 1) != strlen(domain) || !text_same_ascii_case(at + 1, domain, strlen(domain))))
 		return 0;
 	memcpy(out, address + prefix, MAIL_REPLY_CODE_LENGTH);
 	out[MAIL_REPLY_CODE_LENGTH] = '\0';

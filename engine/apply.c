@@ -130,7 +130,7 @@ static void apply_road_built(struct game *game, const struct event *event)
 	board_edge_set_add(&player->roads, edge);
 	player->road_nodes |= board_edge_node_mask[edge];
 	player->roads_left--;
-	player->road_length = (uint8_t)longest_road_length(game, seat);
+	player->road_length = (uint8_t)longest_road_after_road(game, seat, edge, player->road_length);
 	if (game->phase == GAME_PHASE_SETUP_ROAD) {
 		game->setup_step++;
 		game->setup_node = -1;

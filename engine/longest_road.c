@@ -41,30 +41,24 @@ static int extend(const struct road_graph *graph, int node, uint32_t used)
 	return best;
 }
 
-/* Build the graph and return the nodes a longest trail need not start elsewhere than.
- *
- * Take a longest trail T starting at an open node v (no opponent's building on it) and
- * say a road r at v is not in T: prepending r gives a longer trail, so every road at v is
- * in T. If v has degree 2, T comes back to v by its second road and ends there: T is
- * closed and can start as well at any of its nodes, one of degree 3 if it has one; if it
- * has none, T is its whole component, a bare cycle, searched from all its nodes. If v has
- * degree 3, T leaves v, comes back and leaves again: the roads hold a cycle. So without a
- * cycle the ends of the roads (degree 1) and the blocked nodes are enough; with one, every
- * node but the open degree-2 ones, and the nodes of bare cycles. */
-static uint64_t build_graph(const struct game *game, int seat, struct road_graph *graph)
+/* Number the seat's roads into the graph, with the nodes its roads touch once, twice and
+ * three times; the number of road `edge` (-1 when it is none of them or edge is -1). */
+static int fill_graph(const struct game *game, int seat, struct road_graph *graph, int edge_wanted, uint64_t *once_out,
+		      uint64_t *twice_out, uint64_t *thrice_out)
 {
 	const struct game_player *player = &game->players[seat];
-	uint64_t nodes = player->road_nodes;
-	for (uint64_t bits = nodes; bits; bits &= bits - 1)
+	for (uint64_t bits = player->road_nodes; bits; bits &= bits - 1)
 		graph->incident[__builtin_ctzll(bits)] = 0;
 	uint64_t once = 0, twice = 0, thrice = 0;
-	int count = 0;
+	int count = 0, wanted = -1;
 	for (int w = 0; w < 2; w++) {
 		uint64_t bits = player->roads.word[w];
 		while (bits) {
 			int edge = 64 * w + __builtin_ctzll(bits);
 			bits &= bits - 1;
 			int a = board_edge_nodes[edge][0], b = board_edge_nodes[edge][1];
+			if (edge == edge_wanted)
+				wanted = count;
 			graph->ends[count][0] = (int8_t)a;
 			graph->ends[count][1] = (int8_t)b;
 			graph->incident[a] |= 1u << count;
@@ -78,6 +72,28 @@ static uint64_t build_graph(const struct game *game, int seat, struct road_graph
 	}
 	graph->count = count;
 	graph->blocked = game->occupied_nodes & ~player->buildings;
+	*once_out = once;
+	*twice_out = twice;
+	*thrice_out = thrice;
+	return wanted;
+}
+
+/* Build the graph and return the nodes a longest trail need not start elsewhere than.
+ *
+ * Take a longest trail T starting at an open node v (no opponent's building on it) and
+ * say a road r at v is not in T: prepending r gives a longer trail, so every road at v is
+ * in T. If v has degree 2, T comes back to v by its second road and ends there: T is
+ * closed and can start as well at any of its nodes, one of degree 3 if it has one; if it
+ * has none, T is its whole component, a bare cycle, searched from all its nodes. If v has
+ * degree 3, T leaves v, comes back and leaves again: the roads hold a cycle. So without a
+ * cycle the ends of the roads (degree 1) and the blocked nodes are enough; with one, every
+ * node but the open degree-2 ones, and the nodes of bare cycles. */
+static uint64_t build_graph(const struct game *game, int seat, struct road_graph *graph)
+{
+	uint64_t once, twice, thrice;
+	fill_graph(game, seat, graph, -1, &once, &twice, &thrice);
+	uint64_t nodes = game->players[seat].road_nodes;
+	int count = graph->count;
 
 	/* Components by flooding: a component with as many roads as nodes or more has a cycle
 	 * (a tree has one road fewer than nodes). */
@@ -124,6 +140,42 @@ int longest_road_length(const struct game *game, int seat)
 			best = length;
 	}
 	return best;
+}
+
+int longest_road_after_road(const struct game *game, int seat, int edge, int before)
+{
+	struct road_graph graph;
+	uint64_t once, twice, thrice;
+	int road = fill_graph(game, seat, &graph, edge, &once, &twice, &thrice);
+	if (road < 0)
+		return longest_road_length(game, seat);
+	/* The component of the new road: its nodes, flooded along the roads, and its roads. */
+	uint64_t component = board_edge_node_mask[edge], frontier = component;
+	uint32_t roads = 0;
+	while (frontier) {
+		int node = __builtin_ctzll(frontier);
+		frontier &= frontier - 1;
+		uint32_t found = graph.incident[node] & ~roads;
+		roads |= found;
+		for (; found; found &= found - 1) {
+			int r = __builtin_ctz(found);
+			uint64_t ends = UINT64_C(1) << graph.ends[r][0] | UINT64_C(1) << graph.ends[r][1];
+			frontier |= ends & ~component;
+			component |= ends;
+		}
+	}
+	if (__builtin_popcount(roads) != __builtin_popcountll(component) - 1)
+		return longest_road_length(game, seat); /* a cycle: the whole search */
+	/* A tree: a trail through the new road is a path on each side of it, and the two
+	 * sides share no road, so the longest is the longest from each end without it. A
+	 * trail may end at an opponent's building but not pass it: then that side adds none. */
+	int length = 1;
+	for (int end = 0; end < 2; end++) {
+		int node = graph.ends[road][end];
+		if (!(graph.blocked >> node & 1u))
+			length += extend(&graph, node, 1u << road);
+	}
+	return length > before ? length : before;
 }
 
 int longest_road_holder(const struct game *game)

@@ -12,6 +12,12 @@
  * opponent's building (a route may end there). */
 int longest_road_length(const struct game *game, int seat);
 
+/* longest_road_length() after the seat built the road at `edge`, given its length `before`
+ * it: a road only adds trails, so the longest is the old one or one through the new road;
+ * where the new road's network is a tree that one is found from the road's two ends alone,
+ * and otherwise by the whole search. */
+int longest_road_after_road(const struct game *game, int seat, int edge, int before);
+
 /* Who holds the card given every seat's current road_length, under the rules: the holder
  * keeps it while no one is strictly longer and it still has 5+; otherwise exactly one seat
  * with the strictly longest 5+ route takes it; otherwise it is set aside (-1). */

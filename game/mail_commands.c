@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "codec/places.h"
+#include "codec/text.h"
 #include "engine/legal.h"
 #include "engine/resource.h"
 
@@ -179,23 +180,6 @@ static int resource(const struct words *words, int index)
 	return -1;
 }
 
-/* ASCII case-insensitive comparison of the first n bytes. */
-static int same_prefix(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char x = a[i], y = b[i];
-		if (x >= 'A' && x <= 'Z')
-			x = (char)(x - 'A' + 'a');
-		if (y >= 'A' && y <= 'Z')
-			y = (char)(y - 'A' + 'a');
-		if (x != y)
-			return 0;
-		if (!x)
-			return 1;
-	}
-	return 1;
-}
-
 /* The seat named by `text` (up to its end, trailing spaces ignored): a name whole, the only
  * name starting so, or "seat N". */
 static enum mail_commands_error seat_named(const char *text, size_t length, const struct game *game,
@@ -207,11 +191,11 @@ static enum mail_commands_error seat_named(const char *text, size_t length, cons
 		return MAIL_COMMANDS_SEAT;
 	int seats = game->options.seats;
 	for (int s = 0; s < seats; s++)
-		if (names[s] && strlen(names[s]) == length && same_prefix(names[s], text, length)) {
+		if (names[s] && strlen(names[s]) == length && text_same_ascii_case(names[s], text, length)) {
 			*seat = s;
 			return MAIL_COMMANDS_OK;
 		}
-	if (length >= 6 && same_prefix(text, "seat ", 5)) {
+	if (length >= 6 && text_same_ascii_case(text, "seat ", 5)) {
 		int value = 0, digits = 0;
 		for (size_t i = 5; i < length && digits < 3; i++, digits++) {
 			if (text[i] < '0' || text[i] > '9')
@@ -226,7 +210,7 @@ static enum mail_commands_error seat_named(const char *text, size_t length, cons
 	}
 	int found = -1;
 	for (int s = 0; s < seats; s++)
-		if (names[s] && strlen(names[s]) > length && same_prefix(names[s], text, length)) {
+		if (names[s] && strlen(names[s]) > length && text_same_ascii_case(names[s], text, length)) {
 			if (found >= 0)
 				return MAIL_COMMANDS_SEAT_AMBIGUOUS;
 			found = s;

@@ -5,6 +5,7 @@
  */
 #include "tests/api/mail_player.h"
 
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,68 @@ long mail_player_game_version(const struct http_game *game)
 
 /* ---- A game ------------------------------------------------------------------------- */
 
+/* Print the rows `sql` answers, one a line (a diagnosis: never fails the test itself). */
+static void print_rows(const char *title, const char *sql)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
+	PGresult *result = PQstatus(connection) == CONNECTION_OK ? PQexec(connection, sql) : NULL;
+	fprintf(stderr, "-- %s\n", title);
+	if (result && PQresultStatus(result) == PGRES_TUPLES_OK) {
+		for (int row = 0; row < PQntuples(result); row++) {
+			for (int column = 0; column < PQnfields(result); column++)
+				fprintf(stderr, "%s%s=%s", column ? " " : "   ", PQfname(result, column),
+					PQgetisnull(result, row, column) ? "NULL" : PQgetvalue(result, row, column));
+			fprintf(stderr, "\n");
+		}
+	} else {
+		fprintf(stderr, "   (%s)\n", result ? PQresultErrorMessage(result) : PQerrorMessage(connection));
+	}
+	PQclear(result);
+	PQfinish(connection);
+}
+
+/* What the game, the mail registration and the outbox say when a mail the seat waits for
+ * does not come: enough to tell a lost turn mail from a slow one. */
+static void print_stall(const struct http_game *game, const struct mail_sink *sink)
+{
+	char path[160], sql[700];
+	json_t *view = http_get_ok(&http_fixture.checked, http_game_path(game, "", path, sizeof path), game->tokens[0]);
+	fprintf(stderr, "-- the game as seat 0 sees it (%d mails so far):", mail_sink_count(sink));
+	const char *key;
+	json_t *value;
+	json_object_foreach(view, key, value)
+	{
+		if (json_is_object(value) || (json_is_array(value) && json_array_size(value) > 4))
+			continue;
+		char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+		fprintf(stderr, " %s=%s", key, text);
+		free(text);
+	}
+	fprintf(stderr, "\n");
+	json_decref(view);
+	long long id = strtoll(game->id, NULL, 16);
+	snprintf(sql, sizeof sql,
+		 "SELECT seq, type, actor, origin, left(payload::text, 160) AS payload FROM events"
+		 " WHERE game_id = %lld ORDER BY seq DESC LIMIT 12",
+		 id);
+	print_rows("the last events", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT id, mail_last_turn, mail_last_version, mail_last_sent_at, disabled_reason FROM webhooks"
+		 " WHERE game_id = %lld AND format = 'mail'",
+		 id);
+	print_rows("the mail registration", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT id, first_seq, last_seq, next_seq, attempts, due_at - now() AS due_in FROM webhook_outbox"
+		 " WHERE game_id = %lld ORDER BY id",
+		 id);
+	print_rows("the outbox", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT d.seq, d.kind, d.status, d.error, d.at FROM webhook_deliveries d JOIN webhooks w"
+		 " ON w.id = d.webhook_id WHERE w.game_id = %lld ORDER BY d.at DESC LIMIT 8",
+		 id);
+	print_rows("the last deliveries", sql);
+}
+
 void mail_player_play_game(struct mail_play *play)
 {
 	struct mail_sink *sink = play->sink;
@@ -299,8 +362,11 @@ void mail_player_play_game(struct mail_play *play)
 			double mail_deadline = http_clock() + MAIL_PLAYER_TIMEOUT_S * http_slowdown();
 			while (!(found = find_mail(sink, "Your turn in Catan game")) &&
 			       !(found = find_mail(sink, "Catan game"))) {
-				ck_assert_msg(http_clock() < deadline && http_clock() < mail_deadline,
-					      "a turn mail comes within %d s (%d turns)", MAIL_PLAYER_TIMEOUT_S, turns);
+				if (!(http_clock() < deadline && http_clock() < mail_deadline)) {
+					print_stall(&game, sink);
+					ck_abort_msg("a turn mail comes within %d s (%d turns)", MAIL_PLAYER_TIMEOUT_S,
+						     turns);
+				}
 				http_pause(0.02);
 			}
 			mail = found;

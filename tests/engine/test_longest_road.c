@@ -380,8 +380,20 @@ static void place(struct game *game, enum event_type type, int seat, int where)
 	apply_event(game, &event);
 }
 
+/* Up to three opponents' settlements on free nodes. */
+static void drop_settlements(struct game *game, struct rng *rng)
+{
+	int settlements = (int)rng_below(rng, 4);
+	for (int k = 0; k < settlements; k++) {
+		int node = (int)rng_below(rng, BOARD_NODES);
+		if (!game->node_owner[node])
+			place(game, EVENT_SETTLEMENT_BUILT, 1 + (int)rng_below(rng, 2), node);
+	}
+}
+
 /* Up to 15 roads grown from one another (a few apart), half of the networks from a ringed
- * hex so that loops close, and opponents' settlements dropped on some of their nodes. */
+ * hex so that loops close, and opponents' settlements dropped on some of their nodes,
+ * before or after the roads. */
 START_TEST(test_random_networks_match_the_exhaustive_search)
 {
 	struct rng rng;
@@ -391,6 +403,10 @@ START_TEST(test_random_networks_match_the_exhaustive_search)
 		struct game game;
 		support_new_game(&game, 3, GAME_LAYOUT_BEGINNER);
 		int roads = 1 + (int)rng_below(&rng, GAME_ROADS), built = 0;
+		/* Half the time opponents settle first, so roads are built past their buildings. */
+		int settle_first = (int)rng_below(&rng, 2);
+		if (settle_first)
+			drop_settlements(&game, &rng);
 		if (rng_below(&rng, 2) == 0) { /* a hex ringed: a loop, and more may close */
 			int hex = (int)rng_below(&rng, BOARD_HEXES);
 			for (int k = 0; k < 6 && built < roads; k++, built++)
@@ -410,23 +426,24 @@ START_TEST(test_random_networks_match_the_exhaustive_search)
 				if (candidate >= 0 && !game.edge_owner[candidate])
 					edge = candidate;
 			}
-			if (edge >= 0)
+			if (edge >= 0) {
 				place(&game, EVENT_ROAD_BUILT, 0, edge);
-		}
-		int settlements = (int)rng_below(&rng, 4);
-		for (int k = 0; k < settlements; k++) {
-			int node = (int)rng_below(&rng, BOARD_NODES);
-			if (!game.node_owner[node]) {
-				place(&game, EVENT_SETTLEMENT_BUILT, 1 + (int)rng_below(&rng, 2), node);
-				blocked += (int)(game.players[0].road_nodes >> node & 1u);
+				/* The length kept after each road (longest_road_after_road()) is the
+				 * whole search's. */
+				ck_assert_int_eq(game.players[0].road_length, longest_road_length(&game, 0));
 			}
 		}
+		if (!settle_first)
+			drop_settlements(&game, &rng);
+		uint64_t opponents = game.occupied_nodes & ~game.players[0].buildings;
+		blocked += (game.players[0].road_nodes & opponents) != 0;
 		/* A loop: a connected part with as many roads as nodes. */
 		int edges_owned = 0;
 		for (int e = 0; e < BOARD_EDGES; e++)
 			edges_owned += game.edge_owner[e] == 1;
 		with_loops += edges_owned >= __builtin_popcountll(game.players[0].road_nodes);
 		int expected = exhaustive_length(&game, 0);
+		ck_assert_int_eq(game.players[0].road_length, expected);
 		ck_assert_msg(longest_road_length(&game, 0) == expected, "trial %d: %d roads, engine %d, exhaustive %d",
 			      trial, edges_owned, longest_road_length(&game, 0), expected);
 	}

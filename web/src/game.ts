@@ -1,6 +1,7 @@
 // game.ts - the game screen: the board, what this seat may do (from GET .../actions), the
 // open offers, every seat's public figures, table talk, the log in words, and at the end
-// the game in figures (GET .../summary).
+// the game in figures (GET .../summary), and whether the game is provably fair (its
+// commitment, and after the end its revealed seed and how to verify it: fairness.ts).
 //
 // The screen shows only what the server said. Every change comes from the stream: an
 // event (or a reconnection) makes the screen read the game view and the actions again,
@@ -19,6 +20,7 @@ import { drawBoard, geometry, noTargets } from "./board.js";
 import type { Geometry, Mark, TargetKind, Targets } from "./board.js";
 import { Chat } from "./chat.js";
 import { diceFaces } from "./dice.js";
+import { fairnessPanel } from "./fairness.js";
 import { describeEvent, placeOf } from "./log.js";
 import type { LogContext } from "./log.js";
 import { costCard, playersPanel } from "./panels.js";
@@ -103,6 +105,7 @@ export class GameScreen {
         this.chat.root,
         el("section", { id: "log", class: "panel", "aria-label": "Game log" },
           el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" })),
+        el("div", { id: "fairness-slot" }),
         el("section", { id: "costs", class: "panel", "aria-label": "Building costs" }),
         el("div", { id: "seat-slot" })));
     host.replaceChildren(this.root);
@@ -373,6 +376,7 @@ export class GameScreen {
     this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner],
       () => document.getElementById("players")!.replaceChildren(...playersPanel(view, me, waiting, this.edition())));
     this.paint("costs", [view.options.edition], () => document.getElementById("costs")!.replaceChildren(...costCard(this.edition())));
+    this.paint("fairness", [view.fairness ?? null], () => document.getElementById("fairness-slot")!.replaceChildren(fairnessPanel(this.id, view.fairness)));
     const mine = me !== null && waiting.includes(me) && (view.winner === null || view.winner === undefined);
     signal.yourMove(mine, PHASE_WORDS[view.phase] ?? view.phase, this.id);
     if (view.status === "finished" && !this.summaryAsked) {

@@ -8,8 +8,8 @@
 //
 // Screenshots go to build/web-test/ (WEB_TEST_OUT). Prints each case's time; exits 1 when
 // one fails.
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as netServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -434,6 +434,86 @@ cases.network_drop_reconnects_and_catches_up = async ({ browser, base }) => {
   assert(streams[0] === null && streams.length >= 2 && streams.at(-1) === String(seen),
     `the stream was resumed with Last-Event-ID ${seen}: ${JSON.stringify(streams)}`);
   await context.close();
+};
+
+/** Nothing on the page is wider than a 390 px phone: the page does not scroll sideways and
+ * the fairness panel's text (64 hex digits) stays inside it. */
+async function assertFitsPhone(page, what) {
+  const widths = await page.evaluate(() => {
+    const panel = document.getElementById("fairness");
+    const right = Math.max(0, ...[...(panel?.querySelectorAll("*") ?? [])].map((e) => e.getBoundingClientRect().right));
+    return { page: document.documentElement.scrollWidth, panel: panel ? panel.scrollWidth - panel.clientWidth : -1, right };
+  });
+  assert(widths.page <= 390 && widths.panel === 0 && widths.right <= 390, `${what} overflows a 390 px phone: ${JSON.stringify(widths)}`);
+}
+
+/** Issue 26, item 5: the page shows a game's commitment from the start (the waiting page
+ * too), and after the end the revealed server seed with the export link and how to verify
+ * it, which the Python checker accepts; a game with a chosen seed says it is not provably
+ * fair. All at 390 px without overflow. */
+cases.provably_fair_panel = async ({ browser, base }) => {
+  const page = watch(await browser.newPage({ viewport: { width: 390, height: 844 } }));
+  // A waiting game commits already.
+  const waiting = await createGame(base, [{ name: "Ann" }, { open: true }, { name: "Cy", bot: true }], { layout: "beginner" });
+  const waitingView = (await api(base, "GET", `/v1/games/${waiting.id}`)).body;
+  assert(waitingView.status === "waiting" && /^[0-9a-f]{64}$/.test(waitingView.fairness?.commitment ?? ""), `a waiting game commits: ${JSON.stringify(waitingView.fairness)}`);
+  await page.goto(`${base}/#game=${waiting.id}`);
+  await page.locator("#waiting #fairness-commitment").waitFor();
+  assert((await page.locator("#fairness-commitment").textContent()) === waitingView.fairness.commitment, "the waiting page shows the commitment");
+  await assertFitsPhone(page, "the waiting page");
+
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", first_seat: 0 });
+  const ann = game.seats[0];
+  const before = (await api(base, "GET", `/v1/games/${game.id}`, ann.token)).body;
+  assert(before.fairness?.provably_fair === true && before.fairness.server_seed === null, `fair, seed hidden: ${JSON.stringify(before.fairness)}`);
+  await page.goto(seatUrl(base, game.id, ann.token));
+  await page.locator(".game[data-version]").waitFor();
+  const panel = page.locator("#fairness");
+  await panel.waitFor();
+  assert((await page.locator("#fairness-title").textContent()) === "Provably fair", "the panel's title");
+  assert((await page.locator("#fairness-commitment").textContent()) === before.fairness.commitment, "the commitment is the view's");
+  assert((await page.locator("#fairness-seed").count()) === 0 && (await panel.textContent()).includes("revealed when the game ends"),
+    "no seed before the end, and when it comes");
+  assert((await panel.textContent()).includes("catan-fair-1"), "the scheme is named");
+  await assertFitsPhone(page, "the game page");
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "fairness-phone.png") });
+
+  // Ann goes on holiday: the bots finish the game.
+  const away = await api(base, "POST", `/v1/games/${game.id}/seats/0/away`, ann.token);
+  assert(away.status === 200 || away.status === 201, `away: ${away.status} ${JSON.stringify(away.body)}`);
+  await page.locator("#winner").waitFor({ state: "visible", timeout: 180000 });
+  const after = (await api(base, "GET", `/v1/games/${game.id}`)).body;
+  assert(after.status === "finished" && /^[0-9a-f]{64}$/.test(after.fairness.server_seed ?? ""), `the seed is revealed: ${JSON.stringify(after.fairness)}`);
+  await page.locator("#fairness-seed").waitFor({ timeout: 15000 });
+  assert((await page.locator("#fairness-seed").textContent()) === after.fairness.server_seed, "the page shows the revealed seed");
+  assert((await page.locator("#fairness-commitment").textContent()) === before.fairness.commitment, "and still the commitment");
+  const verify = await page.locator("#fairness-verify").textContent();
+  assert(verify.includes("python3 examples/verify_fair.py export.json") && verify.includes("catan verify"), `how to verify: ${verify}`);
+  const href = await page.locator("#fairness-export").getAttribute("href");
+  assert(href === `/v1/games/${game.id}/export`, `the export link: ${href}`);
+  await assertFitsPhone(page, "the finished game page");
+  await page.locator("#fairness").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "fairness-revealed-phone.png") });
+  // The link's export is what the checker accepts.
+  const exported = await (await fetch(base + href)).text();
+  const file = join(out, "fairness-export.json");
+  writeFileSync(file, exported);
+  const checked = spawnSync("python3", [join(root, "examples", "verify_fair.py"), file], { encoding: "utf8" });
+  assert(checked.status === 0 && /^commitment matches; \d+ rolls, \d+ steals, \d+ draws: all match/.test(checked.stdout),
+    `verify_fair.py on the page's export: ${checked.status} ${checked.stdout}${checked.stderr}`);
+  console.log(`   ${checked.stdout.trim()}`);
+
+  // A chosen seed: not provably fair, and the page says so.
+  const chosen = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", first_seat: 0, seed: 26 });
+  await page.goto(seatUrl(base, chosen.id, chosen.seats[0].token));
+  await page.locator("#fairness-none").waitFor();
+  assert(/Not provably fair: chosen seed/.test(await page.locator("#fairness-none").textContent()), "a chosen seed is labelled");
+  assert((await page.locator("#fairness-commitment").count()) === 0, "and shows no commitment");
+  await assertFitsPhone(page, "a chosen seed's page");
+  await page.close();
 };
 
 /** Ann trades with the bank and withdraws an offer by clicks, then buys development cards
