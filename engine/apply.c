@@ -494,7 +494,7 @@ void apply_event(struct game *game, const struct event *event)
 	case EVENT_PLAYER_SEED_SET:
 	case EVENT_SEEDS_FIXED:
 	case EVENT_SERVER_SEED_REVEALED:
-		break; /* who plays a seat, its quiet hours and the seeds, are not the rules' concern: only the version moves */
+		break; /* the seat's holder, quiet hours, seeds: not the rules' concern */
 	default:
 		break;
 	}

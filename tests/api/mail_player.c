@@ -230,6 +230,16 @@ long mail_player_game_version(const struct http_game *game)
 	return version;
 }
 
+/* The game's turn number now (the view's turn.number). */
+static long game_turn_number(const struct http_game *game)
+{
+	char path[160];
+	json_t *view = http_get_ok(&http_fixture.checked, http_game_path(game, "", path, sizeof path), game->tokens[0]);
+	long number = (long)json_integer_value(json_object_get(json_object_get(view, "turn"), "number"));
+	json_decref(view);
+	return number;
+}
+
 /* ---- A game ------------------------------------------------------------------------- */
 
 /* Print the rows `sql` answers, one a line (a diagnosis: never fails the test itself). */
@@ -349,7 +359,7 @@ void mail_player_play_game(struct mail_play *play)
 	/* The newest version an answer was written for: a turn mail composed before it (a mail
 	 * racing the answer to a reply) is one a person may still answer; the answer must then
 	 * refuse what no longer applies and say what can be done now. */
-	long answered_version = 0, text_version = 0;
+	long answered_version = 0, text_version = 0, old_turn = -1;
 	char *text = NULL;
 	double deadline = http_clock() + 600 * http_slowdown();
 	while (!over) {
@@ -393,12 +403,16 @@ void mail_player_play_game(struct mail_play *play)
 			free(eml);
 			text_version = board_version(text);
 			turns++;
-			if (turns == 3 && !checked_refusals && old_reply_to[0]) {
+			/* An old turn's address: one of a turn of the game before this one (two turn
+			 * mails may be of one turn: the robber after the others' discards). */
+			if (turns >= 3 && !checked_refusals && old_reply_to[0] && game_turn_number(&game) != old_turn) {
 				play->check_refusals(sink, &game, reply_to, old_reply_to);
 				checked_refusals = 1;
 			}
-			if (turns == 2)
+			if (turns == 2) {
 				snprintf(old_reply_to, sizeof old_reply_to, "%s", reply_to);
+				old_turn = game_turn_number(&game);
+			}
 		}
 		choose(&game, text, line, sizeof line);
 		if (!line[0]) {
