@@ -177,19 +177,25 @@ export class TableSeats {
         const admin = store.created(this.c.game)?.admin ?? null;
         const needing = this.seats?.seats.filter((s) => s.needs_substitute) ?? [];
         const over = view.status === "finished";
-        const signature = JSON.stringify([me, mine?.quiet_hours, mine?.time_bank_s, mine?.bot, me !== null && this.needsSubstitute(me),
+        const signature = JSON.stringify([me, view.options.rated, mine?.quiet_hours, mine?.time_bank_s, mine?.bot, me !== null && this.needsSubstitute(me),
             admin !== null, needing.map((s) => [s.seat, s.name]), over, [...this.links]]);
         if (signature === this.drawnPanel)
             return;
         this.drawnPanel = signature;
         const parts = [];
         if (mine && !over) {
-            parts.push(el("h2", {}, "Your clock and seat"));
-            if (mine.time_bank_s !== null && mine.time_bank_s !== undefined)
-                parts.push(el("p", { id: "bank-mine" }, `Your time bank: ${longDuration(mine.time_bank_s)} left (spent once a move's own time is up).`));
-            if (mine.quiet_hours !== undefined)
-                parts.push(...this.quietPart(me, mine.quiet_hours));
-            parts.push(...this.leavePart(me, mine));
+            // A seat whose player left: its clock is the bot's business; what is left is the invitation.
+            const left = this.needsSubstitute(me);
+            const part = [];
+            if (!left && mine.time_bank_s !== null && mine.time_bank_s !== undefined)
+                part.push(el("p", { id: "bank-mine" }, `Your time bank: ${longDuration(mine.time_bank_s)} left (spent once a move's own time is up).`));
+            if (!left && mine.quiet_hours !== undefined)
+                part.push(...this.quietPart(me, mine.quiet_hours));
+            // A rated game has no substitutes (its seats stay their players'): no leaving here.
+            if (!view.options.rated)
+                part.push(...this.leavePart(me, mine));
+            if (part.length)
+                parts.push(el("h2", {}, "Your clock and seat"), ...part);
         }
         const others = needing.filter((s) => s.seat !== me);
         if (admin && !over && others.length) {

@@ -45,7 +45,7 @@ let serverLog = "";
 async function startServer(env) {
   const port = await freePort();
   const child = spawn(serverBinary, [], {
-    env: { ...process.env, PORT: String(port), LISTEN: "127.0.0.1", ALL_BOT_GAMES: "1", CREATE_RATE_IP: "0", THREADS: "8", ...env },
+    env: { ...process.env, PORT: String(port), LISTEN: "127.0.0.1", ALL_BOT_GAMES: "1", CREATE_RATE_IP: "0", PLAYER_RATE_IP: "0", THREADS: "8", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout.on("data", (d) => (serverLog += d));
@@ -1212,14 +1212,18 @@ cases.substitute_takes_a_seat = async ({ browser, base }) => {
   await axeScan(zed.page, "the substitute's page");
   await zed.page.locator("#substitute-name").fill("Zed");
   await zed.page.getByRole("button", { name: "Take the seat" }).tap();
-  await zed.page.locator("#substitute-status", { hasText: "wrong_invite" }).waitFor({ timeout: 20000 });
+  await zed.page.locator("#substitute-status", { hasText: "wrong_invite" }).waitFor({ timeout: 20000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe page says: ${await zed.page.locator("#app").textContent()} | ${await zed.page.locator("#message").textContent()}`);
+  });
   assert((await seats())[0].needs_substitute === true, "a refused invitation changed nothing");
   // Ann's link takes the seat: the page becomes the seat's.
   await zed.page.goto(link);
   await zed.page.locator("#substitute-name").waitFor({ timeout: 20000 });
   await zed.page.locator("#substitute-name").fill("Zed");
   await zed.page.getByRole("button", { name: "Take the seat" }).tap();
-  await zed.page.locator("#role", { hasText: "You play Zed (seat 1)" }).waitFor({ timeout: 20000 });
+  await zed.page.locator("#role", { hasText: "You play Zed (seat 1)" }).waitFor({ timeout: 30000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe page says: ${await zed.page.locator("#role").textContent()} | ${await zed.page.locator("#message").textContent()} | ${(await zed.page.locator("#app").textContent()).slice(0, 300)}`);
+  });
   assert(!zed.page.url().includes("invite="), `the spent invitation left the address: ${zed.page.url()}`);
   const after = await seats();
   assert(after[0].needs_substitute === false && after[0].name === "Zed", `the seat is Zed's: ${JSON.stringify(after[0])}`);
@@ -1257,6 +1261,19 @@ cases.substitute_takes_a_seat = async ({ browser, base }) => {
   await late.page.locator("#message", { hasText: "no seat of this game needs a substitute" }).waitFor({ timeout: 20000 });
   await late.page.locator("#role", { hasText: "Watching as a spectator" }).waitFor({ timeout: 20000 });
   for (const who of [annP, admin, zed, late]) await who.context.close();
+
+  // A rated game has no substitutes: its seats' pages offer no leaving.
+  const players = [];
+  for (const name of ["Ria", "Sam", "Tim"]) players.push((await api(base, "POST", "/v1/players", null, { name })).body);
+  const rated = await api(base, "POST", "/v1/games", players[0].token,
+    { players: players.map((p) => ({ name: p.name, player: p.id })), options: { rated: true, layout: "beginner", start: "fixed" } });
+  assert(rated.status === 201, `a rated game: ${rated.status} ${JSON.stringify(rated.body)} ${JSON.stringify(players)}`);
+  const ria = await person(browser, "desk");
+  await ria.page.goto(seatUrl(base, rated.body.id, rated.body.seats[0].token));
+  await ria.page.locator(".game[data-version] .player").first().waitFor();
+  await ria.page.locator("#seat-panel").waitFor();
+  assert(await ria.page.locator("#leave-game").count() === 0, "no Leave the game in a rated game");
+  await ria.context.close();
 };
 
 /** Issue 28's clocks: a game with a time bank shows each seat's bank in its row and the
