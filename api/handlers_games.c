@@ -52,6 +52,8 @@ static json_t *game_json(const struct session *session)
 					    json_integer(game->options.holiday_allowance_s));
 		json_object_set_new(options, "substitute_after_timeouts",
 				    json_integer(game->options.substitute_after_timeouts));
+		/* ViewOptions' `rated`, as the export gives it: a client offers no substitutes then. */
+		json_object_set_new(options, "rated", json_boolean(game->options.rated));
 		if (game->options.time_bank_s || game->options.time_increment_s) {
 			json_object_set_new(options, "time_bank_s", json_integer(game->options.time_bank_s));
 			json_object_set_new(options, "time_increment_s", json_integer(game->options.time_increment_s));

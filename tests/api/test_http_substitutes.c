@@ -245,6 +245,8 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	/* What seat 1 sees now, and what a spectator sees. */
 	json_t *seat_view = http_get_ok(&http_fixture.checked, game.path, game.tokens[1]);
 	json_t *spectator = http_get_ok(&http_fixture.checked, game.path, NULL);
+	/* An unrated game says so (a client offers substitutes only then). */
+	ck_assert(json_is_false(json_object_get(json_object_get(spectator, "options"), "rated")));
 
 	/* The seat invites, then the admin: the second invite replaces the first. */
 	char first[64], second[64];

@@ -24,6 +24,7 @@ import { fairnessPanel } from "./fairness.js";
 import { describeEvent, placeOf } from "./log.js";
 import type { LogContext } from "./log.js";
 import { costCard, playersPanel } from "./panels.js";
+import { TableSeats } from "./seat_admin.js";
 import { SeatPanel } from "./seatpanel.js";
 import * as signal from "./signal.js";
 import * as store from "./store.js";
@@ -83,6 +84,8 @@ export class GameScreen {
   private readonly svgRoot: SVGSVGElement;
   private readonly chat: Chat;
   private seatPanel: SeatPanel | null = null;
+  /** The rows' clocks and substitutes, and the panel to leave, invite, set quiet hours. */
+  private readonly table: TableSeats;
   /** The version this browser last saw of the game, when the page opened (null: never). */
   private readonly seenBefore: number | null;
 
@@ -108,6 +111,8 @@ export class GameScreen {
         el("div", { id: "fairness-slot" }),
         el("section", { id: "costs", class: "panel", "aria-label": "Building costs" }),
         el("div", { id: "seat-slot" })));
+    this.table = new TableSeats({ game: id, token: () => this.token, changed: () => this.render(), refresh: () => void this.refresh() });
+    this.root.querySelector(".side")!.append(this.table.root());
     host.replaceChildren(this.root);
     narrow.addEventListener("change", this.relayout);
     window.addEventListener("pagehide", this.remember);
@@ -141,6 +146,7 @@ export class GameScreen {
     this.stream?.close();
     window.clearTimeout(this.ticker);
     window.clearTimeout(this.retry);
+    this.table.stop();
     narrow.removeEventListener("change", this.relayout);
     window.removeEventListener("pagehide", this.remember);
     document.removeEventListener("visibilitychange", this.remember);
@@ -373,8 +379,11 @@ export class GameScreen {
     this.paint("trades", [view.trades, view.status, actions?.actions, this.sending, view.players.map((p) => p.name)],
       () => this.renderTrades(view));
     const waiting = actions?.waiting_for ?? view.pending.seats;
-    this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner],
-      () => document.getElementById("players")!.replaceChildren(...playersPanel(view, me, waiting, this.edition())));
+    this.table.update(view, me);
+    const table = this.table;
+    this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner, view.deadline, table.signature()],
+      () => document.getElementById("players")!.replaceChildren(...playersPanel(view, me, waiting, this.edition(),
+        { tags: (p) => table.tags(view, p, waiting), toMove: (p) => table.toMove(view, p, waiting), held: (p) => table.held(p) })));
     this.paint("costs", [view.options.edition], () => document.getElementById("costs")!.replaceChildren(...costCard(this.edition())));
     this.paint("fairness", [view.fairness ?? null], () => document.getElementById("fairness-slot")!.replaceChildren(fairnessPanel(this.id, view.fairness)));
     const mine = me !== null && waiting.includes(me) && (view.winner === null || view.winner === undefined);
