@@ -347,32 +347,7 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	json_t *export = http_get_ok(&http_fixture.checked, http_game_path(&game, "/export", path, sizeof path), NULL);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_released", 1, "player"), 1);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_substituted", 1, "player"), 1);
-	char file[256];
-	snprintf(file, sizeof file, "%s/catan-substitutes-%ld.json",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	ck_assert_int_eq(json_dump_file(export, file, JSON_COMPACT), 0);
-	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
-	char command[600];
-	snprintf(command, sizeof command, "'%s' replay '%s' > /dev/null 2>&1", catan, file);
-	int replayed = system(command);
-	ck_assert_msg(WIFEXITED(replayed) && WEXITSTATUS(replayed) == 0, "catan replay refused the export (%s)", file);
-	unlink(file);
-	/* And imports, row for row. */
-	struct http_response imported;
-	http_call_json(&http_fixture.direct, "POST", "/v1/games/import", NULL, export, NULL, &imported);
-	ck_assert_msg(imported.status == 201, "import: %s", http_describe(&imported));
-	json_t *original = http_truth_rows(game.id, 0);
-	json_t *copy = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
-	ck_assert_int_eq(json_array_size(original), json_array_size(copy));
-	for (size_t i = 0; i < json_array_size(original); i++) {
-		json_t *a = json_array_get(original, i), *b = json_array_get(copy, i);
-		json_object_del(a, "at");
-		json_object_del(b, "at");
-		ck_assert_msg(json_equal(a, b), "row %zu differs after the import", i);
-	}
-	json_decref(original);
-	json_decref(copy);
-	http_response_free(&imported);
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "substitutes");
 	json_decref(export);
 }
 END_TEST
