@@ -77,9 +77,13 @@ void handle_release_seat(struct http_request *request);
 void handle_invite_substitute(struct http_request *request);
 /* The join of a started game: the substitute of the seat whose substitute invite has hash
  * `invite_hash` takes it with the token `token` (hash `token_hash`), bound to `player` (0:
- * none). 1 with the answer queued; 0 with nothing queued when no seat has that invite. */
+ * none). 1 with the answer queued; 0 with nothing queued when no seat has that invite. A
+ * join with a player seed (`seeded`) is refused (409 game_started naming player_seed,
+ * nothing changed): the seed of a waiting game's join; a substitute sets one with PUT
+ * .../player_seed once seated. */
 int handlers_join_as_substitute(struct http_request *request, int64_t game_id, const uint8_t *invite_hash,
-				const char *name, const char *token, const uint8_t *token_hash, int64_t player);
+				const char *name, const char *token, const uint8_t *token_hash, int64_t player,
+				int seeded);
 /* The seats of a started game that need a substitute into `seats` (GET .../seats): 1, or 0
  * with the store's problem queued. */
 int handlers_put_substitutes(struct http_request *request, int64_t game_id, json_t *seats);
@@ -196,6 +200,7 @@ void handle_delete_player(struct http_request *request);
  * show them ({timezone, from, to}, times "HH:MM"; a new reference). */
 void handle_put_quiet_hours(struct http_request *request);
 void handle_delete_quiet_hours(struct http_request *request);
+void handle_put_player_seed(struct http_request *request);
 json_t *handlers_quiet_hours_json(const char *zone, int from_min, int to_min);
 
 /* api/handlers_holidays.c: a seat handed to the bot and taken back. */

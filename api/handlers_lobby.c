@@ -8,9 +8,14 @@
  * game's row (db/store_lobby.c): this file only validates, hashes and renders. The rules
  * for a name are create's (1..40 characters, no control or bidi-control character).
  *
+ * A join may bring the joiner's player seed (issue 26, docs/fairness.md): the seat keeps it
+ * until the game starts, and the start writes a player_seed_set event for it
+ * (db/migrations/0033_join_player_seed.sql); 409 not_provably_fair for a game created with
+ * a chosen seed.
+ *
  * Answers: 404 game_not_found (no such game, or no longer waiting for a view), 403
- * wrong_invite, 409 game_started / game_finished / game_full / seat_not_changeable, 400
- * naming the field; nothing is changed by a refused request.
+ * wrong_invite, 409 game_started / game_finished / game_full / seat_not_changeable /
+ * not_provably_fair, 400 naming the field; nothing is changed by a refused request.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -235,6 +240,27 @@ static int anonymous_may_join(struct http_request *request, int64_t id)
 				   PROBLEM_PLAYER_TOKEN_REQUIRED);
 }
 
+/* 1 when waiting game `id` takes a player seed (provably fair), or is no waiting game (the
+ * join then says why); else 0 with 409 not_provably_fair queued. */
+static int seed_allowed(struct http_request *request, int64_t id)
+{
+	struct store_waiting_game game;
+	enum store_status status = lobby_waiting(id, &game);
+	if (status == STORE_NOT_FOUND)
+		return 1;
+	if (status != STORE_OK) {
+		service_store_error(request, status);
+		return 0;
+	}
+	int fair = game.fair;
+	store_waiting_game_free(&game);
+	if (!fair)
+		http_respond_problem(request, PROBLEM_NOT_PROVABLY_FAIR,
+				     "the game was created with a chosen seed: it takes no player seed", "player_seed",
+				     -1);
+	return fair;
+}
+
 void handle_join_game(struct http_request *request)
 {
 	int64_t id;
@@ -245,8 +271,9 @@ void handle_join_game(struct http_request *request)
 		return;
 	char name[PLAY_NAME_SIZE];
 	const json_t *invite, *name_value;
+	const char *player_seed;
 	struct problem_refusal refusal;
-	if (!inputs_join(body, &invite, &name_value, &refusal)) {
+	if (!inputs_join(body, &invite, &name_value, &player_seed, &refusal)) {
 		service_refuse(request, &refusal);
 		json_decref(body);
 		return;
@@ -282,6 +309,10 @@ void handle_join_game(struct http_request *request)
 		json_decref(body);
 		return;
 	}
+	if (player_seed && !seed_allowed(request, id)) {
+		json_decref(body);
+		return;
+	}
 	if (player.id && !name_value) {
 		snprintf(name, sizeof name, "%s", player.name);
 	} else if (!service_read_name(request, name_value, "name", name)) {
@@ -290,19 +321,24 @@ void handle_join_game(struct http_request *request)
 	}
 	uint8_t invite_hash[AUTH_HASH_SIZE], token_hash[AUTH_HASH_SIZE];
 	auth_hash(json_string_value(invite), json_string_length(invite), invite_hash);
+	char seed[CODEC_PLAYER_SEED_MAX + 1] = "";
+	if (player_seed)
+		snprintf(seed, sizeof seed, "%s", player_seed);
 	json_decref(body);
 	char token[AUTH_TOKEN_LENGTH + 1];
 	if (!service_new_token(request, "st_", token, token_hash))
 		return;
 	struct store_seat_result result;
-	enum store_status status = lobby_join(id, invite_hash, name, token_hash, player.id, &result);
+	enum store_status status =
+		lobby_join(id, invite_hash, name, token_hash, player.id, player_seed ? seed : NULL, &result);
 	if (status != STORE_OK) {
 		service_store_error(request, status);
 		return;
 	}
 	/* Not the game's invite: it may be a substitute's, for a seat whose player left. */
 	if ((result.outcome == STORE_SEAT_STARTED || result.outcome == STORE_SEAT_WRONG_SECRET) &&
-	    handlers_join_as_substitute(request, id, invite_hash, name, token, token_hash, player.id))
+	    handlers_join_as_substitute(request, id, invite_hash, name, token, token_hash, player.id,
+					player_seed != NULL))
 		return;
 	if (!seat_outcome(request, &result, 1))
 		return;

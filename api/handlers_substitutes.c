@@ -154,7 +154,8 @@ void handle_invite_substitute(struct http_request *request)
 }
 
 int handlers_join_as_substitute(struct http_request *request, int64_t game_id, const uint8_t *invite_hash,
-				const char *name, const char *token, const uint8_t *token_hash, int64_t player)
+				const char *name, const char *token, const uint8_t *token_hash, int64_t player,
+				int seeded)
 {
 	int seat;
 	enum store_status status = substitutes_seat_of(game_id, invite_hash, &seat);
@@ -162,6 +163,13 @@ int handlers_join_as_substitute(struct http_request *request, int64_t game_id, c
 		return 0;
 	if (status != STORE_OK) {
 		service_store_error(request, status);
+		return 1;
+	}
+	if (seeded) {
+		http_respond_problem(request, PROBLEM_GAME_STARTED,
+				     "a player seed is given when joining a waiting game: a substitute sets one with "
+				     "PUT /v1/games/{id}/seats/{seat}/player_seed once seated",
+				     "player_seed", -1);
 		return 1;
 	}
 	struct game_record *game = xcalloc(1, sizeof *game);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/quiet.h"
+#include "game/fairness.h"
 #include "game/zones.h"
 #include "codec/text.h"
 #include "game/messages.h"
@@ -149,15 +150,42 @@ int inputs_quiet_hours(const json_t *body, const char *seat_text, int seats, int
 	return 1;
 }
 
-int inputs_join(const json_t *body, const json_t **invite, const json_t **name, struct problem_refusal *refusal)
+/* A player seed (issue 26): 1..64 bytes of UTF-8, no NUL (fairness_player_seed_valid()).
+ * `value` NULL: missing. */
+static int read_player_seed(const json_t *value, const char **seed, struct problem_refusal *refusal)
 {
-	static const char *const members[] = {"invite", "name", NULL};
-	if (!inputs_known_members(body, members, "a join has the invite and a name", refusal))
+	const char *text = json_string_value(value);
+	if (!text || json_string_length(value) != strlen(text) || !fairness_player_seed_valid(text))
+		return problem_refuse(refusal, value ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "player_seed",
+				      "player_seed is 1 to 64 bytes of UTF-8 (no NUL)");
+	*seed = text;
+	return 1;
+}
+
+int inputs_player_seed(const json_t *body, const char *seat_text, int seats, int *seat, const char **seed,
+		       struct problem_refusal *refusal)
+{
+	static const char *const members[] = {"player_seed", NULL};
+	if (!inputs_known_members(body, members, "a player seed is {\"player_seed\": \"...\"}", refusal) ||
+	    !read_seat(seat_text, seats, seat, refusal))
+		return 0;
+	return read_player_seed(json_object_get(body, "player_seed"), seed, refusal);
+}
+
+int inputs_join(const json_t *body, const json_t **invite, const json_t **name, const char **seed,
+		struct problem_refusal *refusal)
+{
+	static const char *const members[] = {"invite", "name", "player_seed", NULL};
+	if (!inputs_known_members(body, members, "a join has the invite, a name and a player seed", refusal))
 		return 0;
 	json_t *code = json_object_get(body, "invite");
 	if (!json_is_string(code) || json_string_length(code) < 1 || json_string_length(code) > 128)
 		return problem_refuse(refusal, code ? PROBLEM_INVALID_FIELD : PROBLEM_MISSING_FIELD, "invite",
 				      "invite is the code of the game's invite (a string)");
+	*seed = NULL;
+	const json_t *seed_value = json_object_get(body, "player_seed");
+	if (seed_value && !read_player_seed(seed_value, seed, refusal))
+		return 0;
 	*invite = code;
 	*name = json_object_get(body, "name");
 	return 1;

@@ -56,10 +56,17 @@ int inputs_away(const json_t *body, const char *seat_text, int seats, int *seat,
 int inputs_quiet_hours(const json_t *body, const char *seat_text, int seats, int *seat, const char **zone,
 		       int *from_min, int *to_min, struct problem_refusal *refusal);
 
-/* POST .../join {invite, name}: the members and the invite (a string of 1..128 bytes):
- * 1 with *invite and *name (the name member, NULL when absent: its check,
- * inputs_name(), comes once the caller knows whether a player's name stands in for it),
- * or 0 with *refusal. Borrowed from body. */
-int inputs_join(const json_t *body, const json_t **invite, const json_t **name, struct problem_refusal *refusal);
+/* PUT /v1/games/{id}/seats/{seat}/player_seed {"player_seed": "..."}: the seat and the seed
+ * (borrowed from body), 1..64 bytes of UTF-8. */
+int inputs_player_seed(const json_t *body, const char *seat_text, int seats, int *seat, const char **seed,
+		       struct problem_refusal *refusal);
+
+/* POST .../join {invite, name, player_seed}: the members, the invite (a string of 1..128
+ * bytes) and the player seed (optional: inputs_player_seed()'s rule): 1 with *invite, *name
+ * (the name member, NULL when absent: its check, inputs_name(), comes once the caller knows
+ * whether a player's name stands in for it) and *seed (NULL when absent), or 0 with
+ * *refusal. Borrowed from body. */
+int inputs_join(const json_t *body, const json_t **invite, const json_t **name, const char **seed,
+		struct problem_refusal *refusal);
 
 #endif

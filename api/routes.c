@@ -87,6 +87,8 @@ static const struct route route_table[] = {
 	/* Issue 28, correspondence clocks (api/handlers_clocks.c). */
 	{HTTP_PUT, "/v1/games/:game/seats/:seat/quiet_hours", handle_put_quiet_hours, ROUTE_SEAT, 0, 0},
 	{HTTP_DELETE, "/v1/games/:game/seats/:seat/quiet_hours", handle_delete_quiet_hours, ROUTE_SEAT, 0, 0},
+	/* Issue 26, players' seeds (api/handlers_fairness.c). */
+	{HTTP_PUT, "/v1/games/:game/seats/:seat/player_seed", handle_put_player_seed, ROUTE_SEAT, 0, 0},
 };
 
 #define ROUTE_COUNT ((int)(sizeof route_table / sizeof route_table[0]))

@@ -476,6 +476,49 @@ static char *refusal_body(void *context, enum error error, long version, int *st
 	return text;
 }
 
+int service_write_headers(struct http_request *request, const struct session *session, struct service_write *out)
+{
+	memset(out, 0, sizeof *out);
+	out->pinned = -1;
+	const char *key = http_header(request, "Idempotency-Key");
+	if (key && !headers_idempotency_key_valid(key)) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "Idempotency-Key must be 1..200 printable characters", "Idempotency-Key", -1);
+		return 0;
+	}
+	long pinned = -1;
+	int if_match = headers_if_match(http_header(request, MHD_HTTP_HEADER_IF_MATCH), &pinned);
+	if (if_match < 0) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "If-Match must be a version in quotes, e.g. \"12\"", "If-Match", -1);
+		return 0;
+	}
+	if (if_match == 2 && !key) {
+		http_respond_problem(request, PROBLEM_PRECONDITION_FAILED,
+				     "a weak tag (W/) never matches: If-Match compares versions strongly", NULL,
+				     (long)session->game.state.version);
+		return 0;
+	}
+	/* A weak tag pins to no version there is: 412, unless the key has an answer. */
+	out->pinned = if_match == 2 ? LONG_MAX : if_match == 1 ? pinned : -1;
+	if (key) {
+		out->key = scoped_key(session, key);
+		request_hash(request, session->viewer, out->request_hash);
+	}
+	return 1;
+}
+
+void service_write_free(struct service_write *write)
+{
+	free(write->key);
+	write->key = NULL;
+}
+
+void service_replay(struct http_request *request, const struct store_idempotency_record *record)
+{
+	replay(request, record);
+}
+
 void service_move(struct http_request *request, struct session *session, const struct command *command,
 		  int success_status, const char *offer_member)
 {

@@ -87,6 +87,23 @@ int service_catch_up(struct http_request *request, struct session *session, long
 void service_move(struct http_request *request, struct session *session, const struct command *command,
 		  int success_status, const char *offer_member);
 
+/* The If-Match and Idempotency-Key of a write by the caller's seat that is no move (PUT
+ * .../player_seed), read as service_move() reads them: the version it is pinned to (-1:
+ * none; a weak tag pins to none there is, LONG_MAX, and needs a key), the key scoped to the
+ * caller (NULL: none) and the hash of the request. 1 with *out filled (free with
+ * service_write_free()), or 0 with 400 (malformed header) or 412 (a weak tag without a key)
+ * queued. */
+struct service_write {
+	long pinned;
+	char *key;
+	uint8_t request_hash[STORE_HASH_SIZE];
+};
+int service_write_headers(struct http_request *request, const struct session *session, struct service_write *out);
+void service_write_free(struct service_write *write);
+
+/* Answer with a key's recorded answer (Idempotent-Replayed: true, its ETag). */
+void service_replay(struct http_request *request, const struct store_idempotency_record *record);
+
 /* Parse the request body as a JSON object (415/413/400 answered and NULL returned when it
  * is not one; the JSON part is inputs_json_object()). A missing body gives an empty
  * object when `empty_ok`. New reference. */

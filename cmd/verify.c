@@ -86,6 +86,38 @@ static int read_fairness(const json_t *export, const struct event *created, stru
 	return 1;
 }
 
+/* The export's "fairness" says the players' seeds the log set and fixed (when it says them:
+ * an older export has neither member): 1 when it does, else 0 with a message. */
+static int seeds_agree(const json_t *export, const struct fairness *seeds, FILE *err)
+{
+	const json_t *object = json_object_get(export, "fairness");
+	const json_t *list = json_object_get(object, "player_seeds"), *from = json_object_get(object, "seeds_from");
+	if (seeds->scheme == EVENT_FAIRNESS_NONE || (!list && !from))
+		return 1;
+	int fixed = seeds->seeds_from != FAIRNESS_NO_SEEDS;
+	if (!(fixed ? json_is_integer(from) && json_integer_value(from) == (json_int_t)seeds->seeds_from
+		    : json_is_null(from))) {
+		fprintf(err, "catan verify: mismatch at fairness.seeds_from: the log's seeds_fixed event says %s\n",
+			fixed ? "another version" : "none");
+		return 0;
+	}
+	if (!json_is_array(list) || json_array_size(list) != (size_t)seeds->seats) {
+		fprintf(err, "catan verify: mismatch at fairness.player_seeds: not one string per seat\n");
+		return 0;
+	}
+	for (int s = 0; s < seeds->seats; s++) {
+		const char *seed = json_string_value(json_array_get(list, (size_t)s));
+		if (!seed || strcmp(seed, seeds->player_seeds[s]) != 0) {
+			fprintf(err,
+				"catan verify: mismatch at fairness.player_seeds[%d]: the log's player_seed_set "
+				"events say \"%s\"\n",
+				s, seeds->player_seeds[s]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int verify_export(const char *text, size_t size, FILE *out, FILE *err)
 {
 	json_error_t parse_error;
@@ -99,8 +131,8 @@ int verify_export(const char *text, size_t size, FILE *out, FILE *err)
 	struct event *events = read_events(json_object_get(export, "events"), &count, err);
 	struct fairness fairness;
 	int ok = events && read_fairness(export, &events[0], &fairness, err);
-	json_decref(export);
 	if (!ok) {
+		json_decref(export);
 		free(events);
 		return 1;
 	}
@@ -108,10 +140,13 @@ int verify_export(const char *text, size_t size, FILE *out, FILE *err)
 	struct game *final = xmalloc(sizeof *final);
 	struct import_refusal refusal;
 	int group_count;
-	ok = import_verify_fair(events, count, &fairness, groups, &group_count, final, &refusal);
+	struct fairness seeds;
+	ok = import_verify_seeds(events, count, &fairness, groups, &group_count, final, &refusal, &seeds);
 	if (!ok) {
 		fprintf(err, "catan verify: mismatch at event %d (version %d, %s): %s\n", refusal.index,
 			refusal.index + 1, event_type_name(events[refusal.index].type), refusal.reason);
+	} else if (!(ok = seeds_agree(export, &seeds, err))) {
+		/* said */
 	} else {
 		int rolls = 0, steals = 0, draws = 0;
 		for (int i = 0; i < count; i++) {
@@ -124,9 +159,17 @@ int verify_export(const char *text, size_t size, FILE *out, FILE *err)
 				     "replayed with its seed: ");
 		else
 			fprintf(out, "commitment matches the server seed (%s); ", codec_fairness_name(fairness.scheme));
+		if (seeds.scheme != EVENT_FAIRNESS_NONE && seeds.seeds_from != FAIRNESS_NO_SEEDS) {
+			int set = 0;
+			for (int s = 0; s < seeds.seats; s++)
+				set += seeds.player_seeds[s][0] != '\0';
+			fprintf(out, "%d of %d players' seeds mixed in from version %u; ", set, seeds.seats,
+				(unsigned)seeds.seeds_from);
+		}
 		fprintf(out, "board, tokens and first player match; %d rolls, %d steals, %d draws: all match\n", rolls,
 			steals, draws);
 	}
+	json_decref(export);
 	free(groups);
 	free(final);
 	free(events);

@@ -81,6 +81,8 @@ json_t *codec_fairness_to_json(const struct codec_fairness *fairness)
 	for (int s = 0; fair && s < writer_clamp_seats(fairness->seats); s++)
 		writer_append_new(seeds, writer_made(json_string(fairness->player_seeds[s])));
 	writer_put_new(object, "player_seeds", seeds);
+	writer_put_new(object, "seeds_from",
+		       fair && fairness->seeds_from >= 0 ? json_integer(fairness->seeds_from) : json_null());
 	return object;
 }
 

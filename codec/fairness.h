@@ -38,9 +38,11 @@ struct codec_fairness {
 	int seats;
 	int seeds_fixed; /* the players' seeds are fixed: player_seeds is what the scheme mixes in */
 	char player_seeds[GAME_MAX_SEATS][CODEC_PLAYER_SEED_MAX + 1];
+	int64_t seeds_from; /* the version the seeds mix in from (the first roll's decision), -1: not yet */
 };
 
-/* {"provably_fair", "scheme", "commitment", "server_seed", "seeds_fixed", "player_seeds"}
+/* {"provably_fair", "scheme", "commitment", "server_seed", "seeds_fixed", "player_seeds",
+ * "seeds_from"}
  * (openapi.yaml's Fairness). New reference. */
 json_t *codec_fairness_to_json(const struct codec_fairness *fairness);
 

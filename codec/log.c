@@ -17,6 +17,7 @@
  */
 #include "codec/log.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,9 @@ static const char *const event_members[EVENT_TYPE_COUNT] = {
 	[EVENT_SEAT_SUBSTITUTED] = "seat",
 	[EVENT_QUIET_HOURS_SET] = "seat timezone from to",
 	[EVENT_QUIET_HOURS_CLEARED] = "seat",
+	[EVENT_PLAYER_SEED_SET] = "seat player_seed",
+	[EVENT_SEEDS_FIXED] = "seeds_from",
+	[EVENT_SERVER_SEED_REVEALED] = "server_seed",
 };
 
 static json_t *board_layout_new(const struct board_layout *board)
@@ -252,6 +256,16 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 		writer_put_int(object, "points", event->points);
 		writer_put_int(object, "victory_point_cards", event->victory_point_cards);
 		break;
+	case EVENT_PLAYER_SEED_SET:
+		writer_put_new(object, "seat", writer_id_or_null(event->seat));
+		writer_put_new(object, "player_seed", text_json(event->fair.text));
+		break;
+	case EVENT_SEEDS_FIXED:
+		writer_put_int(object, "seeds_from", event->fair.from);
+		break;
+	case EVENT_SERVER_SEED_REVEALED:
+		writer_put_new(object, "server_seed", text_json(event->fair.text));
+		break;
 	default:
 		break;
 	}
@@ -397,6 +411,36 @@ static int read_quiet_hours(const json_t *json, struct event_quiet *out, struct 
 	return 1;
 }
 
+/* The members of the fairness events: a player seed of 1..EVENT_TEXT_MAX bytes of UTF-8
+ * (no NUL), a version of 1.., a server seed of 64 lower-case hex digits. */
+static int read_fairness_event(const json_t *json, struct event *out, struct codec_error *error)
+{
+	if (out->type == EVENT_SEEDS_FIXED) {
+		json_int_t from = 0;
+		if (!reader_integer(json_object_get(json, "seeds_from"), "seeds_from", 1, INT32_MAX, &from, error))
+			return 0;
+		event_set_text(out, NULL);
+		out->fair.from = (uint32_t)from;
+		return 1;
+	}
+	int seed = out->type == EVENT_PLAYER_SEED_SET;
+	const char *field = seed ? "player_seed" : "server_seed";
+	const json_t *value = json_object_get(json, field);
+	const char *text = json_string_value(value);
+	size_t length = text ? json_string_length(value) : 0;
+	int ok = text && length == strlen(text);
+	if (seed)
+		ok = ok && length >= 1 && length <= EVENT_TEXT_MAX && text_utf8_valid(text, length);
+	else
+		ok = ok && length == 2 * CODEC_SERVER_SEED_SIZE && strspn(text, "0123456789abcdef") == length;
+	if (!ok)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, field,
+				     seed ? "player_seed must be 1 to 64 bytes of UTF-8"
+					  : "server_seed must be 64 lower-case hex digits");
+	event_set_text(out, text);
+	return 1;
+}
+
 static int read_event_fields(const json_t *json, struct event *out, int seats, struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
@@ -414,6 +458,8 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 				return 0;
 		return 1;
 	}
+	if (type == EVENT_SEEDS_FIXED || type == EVENT_SERVER_SEED_REVEALED)
+		return read_fairness_event(json, out, error);
 	int nullable_seat = type == EVENT_LONGEST_ROAD_CHANGED || type == EVENT_LARGEST_ARMY_CHANGED;
 	if (!reader_seat(json_object_get(json, "seat"), "seat", nullable_seat, &out->seat, error))
 		return 0;
@@ -494,6 +540,8 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 	case EVENT_LONGEST_ROAD_CHANGED:
 	case EVENT_LARGEST_ARMY_CHANGED:
 		return reader_seat(json_object_get(json, "previous"), "previous", 1, &out->other, error);
+	case EVENT_PLAYER_SEED_SET:
+		return read_fairness_event(json, out, error);
 	case EVENT_GAME_WON:
 		return reader_uint8(json_object_get(json, "points"), "points", 0, CODEC_MAX_POINTS, &out->points,
 				    error) &&

@@ -101,6 +101,13 @@
 	  "  e.payload::text"                                                                                  \
 	  " FROM events e WHERE e.game_id = $1::bigint AND e.seq > $2::integer"                                \
 	  " ORDER BY e.seq LIMIT $3::integer")                                                                 \
+	/* A game's events of the types low..high (its fairness events: game/play.c). */                       \
+	X(read_types, 4,                                                                                       \
+	  "SELECT e.seq, e.type, e.actor, e.origin, NULL::bigint, e.created_at, NULL::integer, NULL::bytea,"   \
+	  "  e.payload::text"                                                                                  \
+	  " FROM events e WHERE e.game_id = $1::bigint"                                                        \
+	  "  AND e.type BETWEEN $2::smallint AND $3::smallint"                                                 \
+	  " ORDER BY e.seq LIMIT $4::integer")                                                                 \
 	X(version, 1,                                                                                          \
 	  "SELECT coalesce((SELECT max(seq) FROM events WHERE game_id = $1::bigint), 0)"                       \
 	  " FROM games WHERE id = $1::bigint")                                                                 \
@@ -571,7 +578,7 @@ static enum store_status copy_log(struct store *store, int64_t game_id, const PG
 			store_log_free(log);
 			return store__corrupt(store, game_id, "an event row with missing or malformed columns");
 		}
-		if (event->seq != after + 1 + i) {
+		if (after >= 0 && event->seq != after + 1 + i) {
 			store_log_free(log);
 			return store__corrupt(store, game_id, "the event log has a gap");
 		}
@@ -672,6 +679,24 @@ enum store_status store_read_events(struct store *store, int64_t game_id, int32_
 enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t after, int limit, struct store_log *out)
 {
 	return read_log(store, &statement_read_tail, game_id, after, limit, out);
+}
+
+enum store_status store_read_events_of_types(struct store *store, int64_t game_id, int type_low, int type_high,
+					     int limit, struct store_log *out)
+{
+	memset(out, 0, sizeof *out);
+	struct params params = {0};
+	param_int(&params, game_id);
+	param_int(&params, type_low);
+	param_int(&params, type_high);
+	param_int(&params, limit);
+	PGresult *result;
+	enum store_status status = store__run(store, &statement_read_types, &params, 1, &result);
+	if (status != STORE_OK)
+		return status;
+	status = copy_log(store, game_id, result, 0, -1, out); /* not contiguous: no gap check */
+	PQclear(result);
+	return status;
 }
 
 enum store_status store_version(struct store *store, int64_t game_id, int32_t *version)

@@ -21,10 +21,10 @@
 #define LOBBY_STATEMENTS(X)                                                                                          \
 	/* A join or seat change that started the game (version > 0) enqueues its first events                       \
 	 * for the seated players' webhooks (0006_player_webhooks.sql), in its transaction. */                       \
-	X(join, 5,                                                                                                   \
+	X(join, 6,                                                                                                   \
 	  "SELECT j.outcome, j.seat, j.version,"                                                                     \
 	  "  CASE WHEN j.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, j.version) END"                    \
-	  " FROM catan_join_unexpired($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint) j")                    \
+	  " FROM catan_join_unexpired($1::bigint, $2::bytea, $3::text, $4::bytea, $5::bigint, $6::text) j")          \
 	X(change_seat, 6,                                                                                            \
 	  "SELECT c.outcome, c.seat, c.version,"                                                                     \
 	  "  CASE WHEN c.version > 0 THEN catan_enqueue_deliveries($1::bigint, 1, c.version) END"                    \
@@ -122,7 +122,7 @@ static enum store_status seat_result(struct store *store, int64_t game_id, PGres
 
 enum store_status store_join(struct store *store, int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE],
 			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t player,
-			     struct store_seat_result *out)
+			     const char *player_seed, struct store_seat_result *out)
 {
 	store->message[0] = '\0';
 	memset(out, 0, sizeof *out);
@@ -138,6 +138,7 @@ enum store_status store_join(struct store *store, int64_t game_id, const uint8_t
 	char player_text[24];
 	snprintf(player_text, sizeof player_text, "%lld", (long long)player);
 	param_text(&params, player ? player_text : NULL);
+	param_text(&params, player_seed);
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_join, &params, 0, &result);
 	if (status != STORE_OK)

@@ -35,11 +35,12 @@ struct store_seat_result {
 
 /* Take the first open seat of a waiting game (the game's row locked: concurrent joins run
  * one after the other), named `name`, with the seat token hash `token_hash`, bound to
- * `player` (0: none); starts the game
- * when it was the last. Wakes listeners when the game started. */
+ * `player` (0: none), keeping `player_seed` (NULL: none; 0033_join_player_seed.sql: the
+ * start writes a player_seed_set event for it); starts the game when it was the last.
+ * Wakes listeners when the game started. */
 enum store_status store_join(struct store *store, int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE],
 			     const char *name, const uint8_t token_hash[STORE_HASH_SIZE], int64_t player,
-			     struct store_seat_result *out);
+			     const char *player_seed, struct store_seat_result *out);
 
 enum store_seat_action { STORE_SEAT_REMOVE = 1, STORE_SEAT_MAKE_BOT = 2 };
 

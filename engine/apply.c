@@ -332,8 +332,14 @@ int apply_event_valid(const struct game *game, const struct event *e)
 		return 0;
 	if (e->type == EVENT_GAME_CREATED)
 		return game_created_valid(game, e);
+	/* The fairness events (the service's: what they say is judged by game/import.c): the
+	 * server seed is revealed once the game is over, the seeds are set and fixed before. */
+	if (e->type == EVENT_SERVER_SEED_REVEALED)
+		return game->phase == GAME_PHASE_FINISHED;
 	if (game->phase == GAME_PHASE_NONE || game->phase == GAME_PHASE_FINISHED)
 		return 0;
+	if (e->type == EVENT_SEEDS_FIXED)
+		return 1;
 	if (e->type == EVENT_RESOURCES_PRODUCED) {
 		uint8_t total[RESOURCE_COUNT] = {0};
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
@@ -485,7 +491,10 @@ void apply_event(struct game *game, const struct event *event)
 	case EVENT_SEAT_SUBSTITUTED:
 	case EVENT_QUIET_HOURS_SET:
 	case EVENT_QUIET_HOURS_CLEARED:
-		break; /* who plays a seat, and its quiet hours, are not the rules' concern: only the version moves */
+	case EVENT_PLAYER_SEED_SET:
+	case EVENT_SEEDS_FIXED:
+	case EVENT_SERVER_SEED_REVEALED:
+		break; /* the seat's holder, quiet hours, seeds: not the rules' concern */
 	default:
 		break;
 	}

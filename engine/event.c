@@ -37,6 +37,9 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"seat_substituted",
 	"quiet_hours_set",
 	"quiet_hours_cleared",
+	"player_seed_set",
+	"seeds_fixed",
+	"server_seed_revealed",
 };
 
 /* What event_init() makes before the type is set: copied whole, which is cheaper than
@@ -81,4 +84,16 @@ int event_changes_seat_holder(int type)
 int event_outside_rules(int type)
 {
 	return event_changes_seat_holder(type) || type == EVENT_QUIET_HOURS_SET || type == EVENT_QUIET_HOURS_CLEARED;
+}
+
+void event_set_text(struct event *event, const char *text)
+{
+	memset(&event->fair, 0, sizeof event->fair);
+	for (size_t i = 0; text && i < EVENT_TEXT_MAX && text[i]; i++)
+		event->fair.text[i] = text[i];
+}
+
+int event_is_fairness(int type)
+{
+	return type == EVENT_PLAYER_SEED_SET || type == EVENT_SEEDS_FIXED || type == EVENT_SERVER_SEED_REVEALED;
 }

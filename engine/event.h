@@ -61,6 +61,15 @@ enum event_type {
 	 * with the change. The service keeps the hours beside the log (seats.quiet_*). */
 	EVENT_QUIET_HOURS_SET,	   /* seat, quiet (zone, from_min, to_min) */
 	EVENT_QUIET_HOURS_CLEARED, /* seat */
+	/* Provably fair games (docs/fairness.md, issue 26), ignored by the rules like the
+	 * holidays' events (only the version moves): a human seat set (or replaced) its player
+	 * seed; the seeds were fixed (the service writes it in the first roll's append, before
+	 * the roll: `from` is its own version, the roll's decision, and every decision from it on
+	 * mixes in the seeds last set); the game ended and its server seed is published (in the
+	 * ending append, after game_won). Public, nothing private. */
+	EVENT_PLAYER_SEED_SET,	    /* seat, fair.text (1..EVENT_TEXT_MAX bytes of UTF-8) */
+	EVENT_SEEDS_FIXED,	    /* fair.from */
+	EVENT_SERVER_SEED_REVEALED, /* fair.text (the server seed: 64 lower-case hex digits) */
 	EVENT_TYPE_COUNT
 };
 
@@ -93,11 +102,19 @@ struct event_setup {
 
 /* A quiet_hours_set event's hours: a tz database name (NUL-padded) and the stretch's
  * start and end in minutes after the seat's local midnight (0..1439, different; an end
- * not after the start runs across midnight). All zero in every other event. */
+ * not after the start runs across midnight). It shares the setup's bytes (no setup there). */
 #define EVENT_ZONE_SIZE 64
 struct event_quiet {
 	char zone[EVENT_ZONE_SIZE];
 	uint16_t from_min, to_min;
+};
+
+#define EVENT_TEXT_MAX 64
+
+/* The members of the fairness events (they have no setup: they share its bytes). */
+struct event_fair {
+	char text[EVENT_TEXT_MAX + 1]; /* NUL-terminated, the rest zero (event_set_text()) */
+	uint32_t from;
 };
 
 struct event {
@@ -120,8 +137,11 @@ struct event {
 	uint8_t give[RESOURCE_COUNT];
 	uint8_t want[RESOURCE_COUNT];
 	uint8_t gains[GAME_MAX_SEATS][RESOURCE_COUNT];
-	struct event_setup setup;
-	struct event_quiet quiet;
+	union {
+		struct event_setup setup; /* game_created */
+		struct event_quiet quiet; /* quiet_hours_set */
+		struct event_fair fair;	  /* player_seed_set, seeds_fixed, server_seed_revealed */
+	};
 };
 
 /* The most events one decision produces: creating a game with the preset opening (created,
@@ -135,6 +155,15 @@ struct event_list {
 
 /* An event of `type` with every id field -1 and every count 0. */
 void event_init(struct event *event, enum event_type type);
+
+/* Clear event->fair (its `from` too) and set its text to `text` (at most EVENT_TEXT_MAX
+ * bytes; NULL: empty), every byte after it zero, so an event compares and round-trips byte
+ * for byte. Every fairness event is made with it. */
+void event_set_text(struct event *event, const char *text);
+
+/* 1 for the fairness events (player_seed_set, seeds_fixed, server_seed_revealed): no move
+ * of the rules, the service writes them. */
+int event_is_fairness(int type);
 
 /* 1 for the events that change who plays a seat and nothing of the rules (holidays,
  * resigning, leaving, substitutes): the service reads them to know who holds each seat. */

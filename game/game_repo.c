@@ -220,6 +220,8 @@ static enum store_status replay(struct game_repo *repo, int64_t id, const struct
 		apply_event(game, &event);
 		if (event_changes_seat_holder(event.type))
 			repo->seats_changed = 1;
+		if (event.type == EVENT_PLAYER_SEED_SET || event.type == EVENT_SEEDS_FIXED)
+			repo->seeds_changed = 1;
 	}
 	return STORE_OK;
 }
@@ -288,6 +290,7 @@ enum store_status game_repo_catch_up(struct game_repo *repo, int64_t id, struct 
 	if (log.count == limit) {
 		store_log_free(&log);
 		repo->seats_changed = 1;
+		repo->seeds_changed = 1;
 		struct game fresh;
 		status = game_repo_load(repo, id, &fresh, NULL);
 		if (status == STORE_OK)

@@ -34,6 +34,9 @@ struct game_repo {
 	/* Set by game_repo_catch_up() when what it read may have changed who plays a seat (a
 	 * seat_away or seat_back event, or a reload): the caller reads the seats again. */
 	int seats_changed;
+	/* Likewise for the players' seeds (a player_seed_set or seeds_fixed event, or a reload):
+	 * the caller reads them again (game/play.c). */
+	int seeds_changed;
 	char message[256];
 };
 

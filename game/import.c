@@ -216,10 +216,76 @@ static int commits_to(const struct event *created, const struct fairness *fairne
 	return memcmp(commitment, created->setup.commitment, sizeof commitment) == 0;
 }
 
+/* A fairness event of a log (docs/fairness.md), judged on the state before it: a player
+ * seed is set by a seat of a provably fair game before the seeds are fixed; seeds_fixed
+ * comes once, right before the first roll, naming its own version; server_seed_revealed
+ * comes once the game is over and is the seed the game committed to. *seeds and *fixed
+ * follow the log; 0 with the refusal's reason. */
+static int judge_fairness_event(const struct event *events, int count, int i, const struct game *state,
+				struct fairness *seeds, int *fixed, int *revealed, struct import_refusal *refusal)
+{
+	const struct event *e = &events[i];
+	int fair = events[0].setup.fairness != EVENT_FAIRNESS_NONE;
+	if (!fair)
+		return refuse(refusal, i, "a game that is not provably fair has no %s event", event_type_name(e->type));
+	if (!apply_event_valid(state, e))
+		return refuse(refusal, i, "this event cannot happen here%s", NULL);
+	switch (e->type) {
+	case EVENT_PLAYER_SEED_SET:
+		if (*fixed || state->last_roll[0] != 0)
+			return refuse(refusal, i, "the players' seeds are fixed: none is set after the first roll%s",
+				      NULL);
+		memcpy(seeds->player_seeds[e->seat], e->fair.text, sizeof e->fair.text);
+		return 1;
+	case EVENT_SEEDS_FIXED:
+		if (*fixed || state->last_roll[0] != 0)
+			return refuse(refusal, i, "the seeds are fixed once, before the first roll%s", NULL);
+		if (e->fair.from != state->version + 1)
+			return refuse(refusal, i, "seeds_from is not this event's own version%s", NULL);
+		if (i + 1 >= count || events[i + 1].type != EVENT_DICE_ROLLED)
+			return refuse(refusal, i, "the seeds are fixed by the first roll, which follows at once%s",
+				      NULL);
+		*fixed = 1;
+		seeds->seeds_from = e->fair.from;
+		return 1;
+	default: {
+		uint8_t server_seed[CODEC_SERVER_SEED_SIZE], commitment[EVENT_COMMITMENT_SIZE];
+		if (*revealed)
+			return refuse(refusal, i, "the server seed is revealed once%s", NULL);
+		if (!codec_hex_read(e->fair.text, server_seed, sizeof server_seed))
+			return refuse(refusal, i, "not a server seed%s", NULL);
+		fairness_commitment(server_seed, commitment);
+		if (memcmp(commitment, events[0].setup.commitment, sizeof commitment) != 0)
+			return refuse(refusal, i,
+				      "not the server seed the game committed to (its SHA-256 is not the game_created "
+				      "event's commitment)%s",
+				      NULL);
+		*revealed = 1;
+		return 1;
+	}
+	}
+}
+
 int import_verify_fair(const struct event *events, int count, const struct fairness *fairness,
 		       struct import_group *groups, int *group_count, struct game *final,
 		       struct import_refusal *refusal)
 {
+	return import_verify_seeds(events, count, fairness, groups, group_count, final, refusal, NULL);
+}
+
+int import_verify_seeds(const struct event *events, int count, const struct fairness *given,
+			struct import_group *groups, int *group_count, struct game *final,
+			struct import_refusal *refusal, struct fairness *seeds_out)
+{
+	/* The players' seeds come from the log itself, as it goes. */
+	struct fairness local;
+	memset(&local, 0, sizeof local);
+	if (given)
+		local = *given;
+	memset(local.player_seeds, 0, sizeof local.player_seeds);
+	local.seeds_from = FAIRNESS_NO_SEEDS;
+	const struct fairness *fairness = given ? &local : NULL;
+	int fixed = 0, revealed = 0;
 	*group_count = 0;
 	if (count < 1 || events[0].type != EVENT_GAME_CREATED)
 		return refuse(refusal, 0, "a log begins with game_created%s", NULL);
@@ -269,6 +335,29 @@ int import_verify_fair(const struct event *events, int count, const struct fairn
 	while (i < count) {
 		struct command command;
 		int seat;
+		if (event_is_fairness(events[i].type)) {
+			if (!judge_fairness_event(events, count, i, state, &local, &fixed, &revealed, refusal)) {
+				ok = 0;
+				goto done;
+			}
+			apply_event(state, &events[i]);
+			/* Written in the append of the roll that follows (seeds_fixed) or of the move
+			 * before (server_seed_revealed): that move's seat is its actor. */
+			int actor = events[i].type == EVENT_SEEDS_FIXED	      ? events[i + 1].seat
+				    : events[i].type == EVENT_PLAYER_SEED_SET ? events[i].seat
+									      : groups[*group_count - 1].seat;
+			groups[(*group_count)++] = (struct import_group){i, 1, actor};
+			i++;
+			continue;
+		}
+		if (events[i].type == EVENT_DICE_ROLLED && !fixed && state->last_roll[0] == 0) {
+			/* A log that set seeds fixes them at its first roll. */
+			for (int s = 0; s < seats; s++)
+				if (local.player_seeds[s][0]) {
+					ok = refuse(refusal, i, "the first roll comes without seeds_fixed%s", NULL);
+					goto done;
+				}
+		}
 		if (event_outside_rules(events[i].type)) {
 			/* Holidays, resignations, substitutes and quiet hours: no move of the rules, a
 			 * group of its own that only has to apply. */
@@ -336,6 +425,8 @@ int import_verify_fair(const struct event *events, int count, const struct fairn
 		i += length;
 	}
 	*final = *state;
+	if (seeds_out)
+		*seeds_out = local;
 done:
 	free(state);
 	free(produced);

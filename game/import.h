@@ -63,4 +63,14 @@ int import_verify_fair(const struct event *events, int count, const struct fairn
 		       struct import_group *groups, int *group_count, struct game *final,
 		       struct import_refusal *refusal);
 
+/* import_verify_fair() that also gives the players' seeds the log set and fixed
+ * (*seeds_out: player_seeds, seeds_from; FAIRNESS_NO_SEEDS when never fixed) when it
+ * accepts. The fairness events (docs/fairness.md) are groups of their own: player_seed_set
+ * before the seeds are fixed, seeds_fixed right before the first roll naming its own
+ * version (from which every decision mixes the seeds in), server_seed_revealed after the
+ * end, the seed the game committed to. */
+int import_verify_seeds(const struct event *events, int count, const struct fairness *fairness,
+			struct import_group *groups, int *group_count, struct game *final,
+			struct import_refusal *refusal, struct fairness *seeds_out);
+
 #endif

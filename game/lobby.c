@@ -70,9 +70,11 @@ enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum
 }
 
 enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
-			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out)
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, const char *player_seed,
+			     struct store_seat_result *out)
 {
-	enum store_status status = store_join(play_thread_store(), game_id, invite_hash, name, token_hash, player, out);
+	enum store_status status =
+		store_join(play_thread_store(), game_id, invite_hash, name, token_hash, player, player_seed, out);
 	if (status == STORE_OK && out->outcome == STORE_SEAT_DONE && out->version > 0)
 		play_started(game_id, out->version);
 	return status;

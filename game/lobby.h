@@ -37,10 +37,12 @@ struct lobby_new_game {
  * (*status STORE_OK), or ERROR_OK with *status telling why it was not stored. */
 enum error lobby_create(const struct lobby_new_game *new_game, int64_t *id, enum store_status *status);
 
-/* Take the first open seat (store_join()), bound to `player` (0: none); tells play's hooks
+/* Take the first open seat (store_join()), bound to `player` (0: none), keeping
+ * `player_seed` (NULL: none) for the start's player_seed_set event; tells play's hooks
  * when the game started. */
 enum store_status lobby_join(int64_t game_id, const uint8_t invite_hash[STORE_HASH_SIZE], const char *name,
-			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, struct store_seat_result *out);
+			     const uint8_t token_hash[STORE_HASH_SIZE], int64_t player, const char *player_seed,
+			     struct store_seat_result *out);
 
 /* ---- Players (an identity across games) ---- */
 

@@ -165,6 +165,9 @@ static void cache_put(const struct game_record *record)
 		/* Who plays each seat moves with the log (seat_away, seat_back). */
 		memcpy(entry->record.bots, record->bots, sizeof record->bots);
 		memcpy(entry->record.away, record->away, sizeof record->away);
+		/* And the players' seeds (player_seed_set, seeds_fixed). */
+		memcpy(entry->record.player_seeds, record->player_seeds, sizeof record->player_seeds);
+		entry->record.seeds_from = record->seeds_from;
 	}
 	pthread_mutex_unlock(&entry->lock);
 }
@@ -256,6 +259,37 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 	return STORE_OK;
 }
 
+/* The players' seeds of a provably fair game from its log (its player_seed_set and
+ * seeds_fixed events): the seed each seat set last, up to the fixing. */
+static enum store_status load_seeds(struct store *store, struct game_record *record)
+{
+	memset(record->player_seeds, 0, sizeof record->player_seeds);
+	record->seeds_from = FAIRNESS_NO_SEEDS;
+	if (!record->fair)
+		return STORE_OK;
+	struct store_log log;
+	enum store_status status = store_read_events_of_types(store, record->id, EVENT_PLAYER_SEED_SET,
+							      EVENT_SEEDS_FIXED, INT32_MAX, &log);
+	if (status != STORE_OK)
+		return status;
+	for (int i = 0; i < log.count && record->seeds_from == FAIRNESS_NO_SEEDS; i++) {
+		struct event event;
+		struct codec_error error;
+		if (!codec_payload_parse(log.rows[i].type, log.rows[i].payload, log.rows[i].payload_size, &event,
+					 &error)) {
+			tell_problem("corrupt game", record->id_text, error.message);
+			status = STORE_CORRUPT;
+			break;
+		}
+		if (event.type == EVENT_SEEDS_FIXED)
+			record->seeds_from = event.fair.from;
+		else if (event.seat >= 0 && event.seat < GAME_MAX_SEATS)
+			memcpy(record->player_seeds[event.seat], event.fair.text, sizeof event.fair.text);
+	}
+	store_log_free(&log);
+	return status;
+}
+
 /* Full load of a game into *record (writing a snapshot when the log since the last one is
  * long and `snapshot_every` is not 0). */
 static enum store_status load_record(struct store *store, int64_t id, struct game_record *record, int snapshot_every)
@@ -276,6 +310,8 @@ static enum store_status load_record(struct store *store, int64_t id, struct gam
 		status = load_info(store, record);
 	if (status == STORE_CORRUPT)
 		tell_problem("corrupt game", record->id_text, game_repo_message(&repo));
+	if (status == STORE_OK)
+		status = load_seeds(store, record);
 	return status;
 }
 
@@ -290,6 +326,8 @@ static enum store_status refresh_from(struct store *store, struct game_record *g
 	/* A seat went away or came back: its bot flag is in the seats, read them again. */
 	if (status == STORE_OK && repo.seats_changed)
 		status = load_info(store, game);
+	if (status == STORE_OK && repo.seeds_changed)
+		status = load_seeds(store, game);
 	if (status == STORE_OK && game->state.version != before)
 		cache_put(game);
 	return status;
@@ -741,9 +779,13 @@ static void refuse(const struct game_record *game, const struct play_move *move,
 	}
 }
 
-static void committed(struct game_record *game, const struct game *after, int events,
+static void committed(struct game_record *game, const struct game *after, const struct event_list *list,
 		      const struct store_timer_set *timer, int keep_lease)
 {
+	int events = list->count;
+	for (int i = 0; i < list->count; i++)
+		if (list->events[i].type == EVENT_SEEDS_FIXED)
+			game->seeds_from = list->events[i].fair.from;
 	memcpy(&game->state, after, sizeof *after);
 	cache_put(game);
 	if (hooks.appended)
@@ -763,6 +805,55 @@ static enum store_status offer_pin_holds(const struct game_record *game, long pi
 	if (status == STORE_OK)
 		*holds = game_find_offer(&then, offer) != NULL;
 	return status;
+}
+
+/* A provably fair game's own events around a move decided on game->state (docs/fairness.md):
+ *  - the game's first roll fixes the players' seeds: a seeds_fixed event (version v+1) comes
+ *    first, and the move is decided again on the state after it, at version v+1, which is
+ *    seeds_from: that decision and every later one mix the seeds in (no decision between
+ *    the creation and the first roll draws anything, so none is left out);
+ *  - the move that ends the game is followed by server_seed_revealed (the server seed).
+ * Both in the move's own append. */
+static void fair_events(const struct game_record *game, const struct fairness *fairness, const struct play_move *move,
+			struct event_list *events, struct game *after)
+{
+	int rolls = 0;
+	for (int i = 0; i < events->count; i++)
+		rolls |= events->events[i].type == EVENT_DICE_ROLLED;
+	if (rolls && game->seeds_from == FAIRNESS_NO_SEEDS && game->state.last_roll[0] == 0 &&
+	    events->count < EVENT_LIST_MAX - 1) {
+		struct event fixed;
+		event_init(&fixed, EVENT_SEEDS_FIXED);
+		event_set_text(&fixed, NULL);
+		fixed.fair.from = game->state.version + 1;
+		struct game *base = xmalloc(sizeof *base);
+		*base = game->state;
+		apply_event(base, &fixed);
+		struct fairness mixed = *fairness;
+		mixed.seeds_from = fixed.fair.from;
+		struct event_list *again = xmalloc(sizeof *again);
+		if (rules_decide_seeded(base, fairness_seed_at(&mixed, base->version), move->seat, move->command, again,
+					after) == ERROR_OK &&
+		    again->count < EVENT_LIST_MAX) {
+			events->events[0] = fixed;
+			memcpy(&events->events[1], again->events, sizeof again->events[0] * (size_t)again->count);
+			events->count = again->count + 1;
+		} else {
+			/* Never: the same move on the same position (only the version moved). */
+			abort();
+		}
+		free(again);
+		free(base);
+	}
+	if (after->phase == GAME_PHASE_FINISHED && game->state.phase != GAME_PHASE_FINISHED &&
+	    events->count < EVENT_LIST_MAX) {
+		struct event *revealed = &events->events[events->count++];
+		char hex[2 * STORE_SERVER_SEED_SIZE + 1];
+		codec_hex(game->server_seed, STORE_SERVER_SEED_SIZE, hex);
+		event_init(revealed, EVENT_SERVER_SEED_REVEALED);
+		event_set_text(revealed, hex);
+		apply_event(after, revealed);
+	}
 }
 
 void play_move(struct game_record *game, const struct play_move *move, struct play_result *result)
@@ -814,6 +905,8 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 			refuse(game, move, error, result);
 			return;
 		}
+		if (game->fair)
+			fair_events(game, &fairness, move, &events, &after);
 		int32_t first = (int32_t)game->state.version + 1;
 		char *answer = move->render ? move_answer(game, move, &events, first, &after) : NULL;
 		struct store_idempotency record;
@@ -850,7 +943,7 @@ void play_move(struct game_record *game, const struct play_move *move, struct pl
 		status = game_repo_append(&repo, game->id, &game->state, &events, &after, move->seat, move->origin,
 					  move->key ? &record : NULL, next);
 		if (status == STORE_OK) {
-			committed(game, &after, events.count, next, move->keep_lease);
+			committed(game, &after, &events, next, move->keep_lease);
 			result->outcome = PLAY_APPLIED;
 			result->bot_waits = wait != OFFER_WAIT_NONE;
 			result->version = (long)after.version;
@@ -984,6 +1077,132 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
 	return play__change_seat(game, seat, &change, version, status);
 }
 
+/* The answer to a player seed set: {seat, player_seed, version, seeds_fixed}. */
+static char *seed_answer(const struct game_record *game, int seat, const char *seed, long version)
+{
+	json_t *body = json_pack("{s:i, s:s, s:i, s:b}", "seat", seat, "player_seed", seed, "version", (int)version,
+				 "seeds_fixed", play_seeds_fixed(game));
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	json_decref(body);
+	if (!text)
+		abort();
+	return text;
+}
+
+/* The key's recorded answer for a seed set: 1 with *outcome (replayed, reused, or a store
+ * failure), 0 when the key has none yet. */
+static int seed_key_answered(const struct game_record *game, const struct play_seed_set *set,
+			     struct play_seed_result *result, enum play_seed *outcome)
+{
+	result->status =
+		store_idempotency_get(play_thread_store(), game->id, set->key, set->request_hash, &result->replay);
+	if (result->status == STORE_NOT_FOUND) {
+		result->status = STORE_OK;
+		return 0;
+	}
+	if (result->status == STORE_OK) {
+		*outcome = PLAY_SEED_REPLAYED;
+	} else if (result->status == STORE_IDEMPOTENCY_CONFLICT) {
+		free(result->replay.response);
+		result->replay.response = NULL;
+		result->status = STORE_OK;
+		*outcome = PLAY_SEED_KEY_REUSED;
+	} else {
+		*outcome = PLAY_SEED_STORE_FAILED;
+	}
+	return 1;
+}
+
+enum play_seed play_set_player_seed(struct game_record *game, const struct play_seed_set *set,
+				    struct play_seed_result *result)
+{
+	memset(result, 0, sizeof *result);
+	result->status = STORE_OK;
+	result->version = (long)game->state.version;
+	int seat = set->seat;
+	enum play_seed outcome;
+	if (set->key && seed_key_answered(game, set, result, &outcome))
+		return outcome;
+	if (seat < 0 || seat >= game->state.options.seats)
+		return PLAY_SEED_NO_SEAT;
+	if (!game->fair)
+		return PLAY_SEED_NOT_FAIR;
+	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
+		if (atomic_load(&stopping))
+			return PLAY_SEED_STOPPING;
+		if ((result->status = play_refresh(game)) != STORE_OK)
+			return PLAY_SEED_STORE_FAILED;
+		result->version = (long)game->state.version;
+		if (set->pinned >= 0 && set->pinned != result->version)
+			return set->key && seed_key_answered(game, set, result, &outcome) ? outcome : PLAY_SEED_STALE;
+		if (game->bots[seat] && !game->away[seat])
+			return PLAY_SEED_BOT_SEAT;
+		if (play_seeds_fixed(game) || !game_in_progress(&game->state))
+			return PLAY_SEED_FIXED;
+		struct event_list *events = xmalloc(sizeof *events);
+		event_init(&events->events[0], EVENT_PLAYER_SEED_SET);
+		events->events[0].seat = (int8_t)seat;
+		event_set_text(&events->events[0], set->seed);
+		events->count = 1;
+		struct game after = game->state;
+		apply_event(&after, &events->events[0]);
+		/* A seed is no move: the game waits for what it waited for, and a deadline stays
+		 * where it was (the timer moves to the new version, due when it was due). */
+		struct seat_clocks clock_rows;
+		const struct seat_clocks *clocks;
+		if ((result->status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK) {
+			free(events);
+			return PLAY_SEED_STORE_FAILED;
+		}
+		struct store_timer_set timer;
+		enum offer_wait wait = offer_wait_after(game, play_bot_seats(game), &game->state, &after, 0);
+		const struct store_timer_set *next = next_timer(game, &after, wait, clocks, &timer);
+		if (next && timer.kind == STORE_TIMER_DEADLINE && clocks) {
+			int64_t waited_ms = (now_us() - clocks->start_us) / 1000;
+			timer.due_ms = timer.due_ms > waited_ms ? timer.due_ms - waited_ms : 0;
+		}
+		/* The answer as it will be once appended, recorded with the key in the append. */
+		struct game_record *changed = xmalloc(sizeof *changed);
+		*changed = *game;
+		changed->state = after;
+		snprintf(changed->player_seeds[seat], sizeof changed->player_seeds[seat], "%s", set->seed);
+		char *answer = seed_answer(changed, seat, set->seed, (long)after.version);
+		free(changed);
+		struct store_idempotency record = {set->key, {0}, 200, answer};
+		if (set->key)
+			memcpy(record.request_hash, set->request_hash, STORE_HASH_SIZE);
+		struct game_repo repo;
+		game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
+		result->status = game_repo_append(&repo, game->id, &game->state, events, &after, seat,
+						  STORE_ORIGIN_PLAYER, set->key ? &record : NULL, next);
+		free(events);
+		if (result->status == STORE_IDEMPOTENCY_CONFLICT) {
+			free(answer);
+			if (seed_key_answered(game, set, result, &outcome))
+				return outcome;
+			result->status = STORE_NOT_FOUND; /* the key's record vanished */
+			return PLAY_SEED_STORE_FAILED;
+		}
+		if (result->status == STORE_CONFLICT) {
+			free(answer);
+			continue;
+		}
+		if (result->status != STORE_OK) {
+			free(answer);
+			return PLAY_SEED_STORE_FAILED;
+		}
+		snprintf(game->player_seeds[seat], sizeof game->player_seeds[seat], "%s", set->seed);
+		game->state = after;
+		cache_put(game);
+		result->version = (long)after.version;
+		result->answer = answer;
+		if (hooks.appended)
+			hooks.appended(game->id, (int32_t)after.version, 1, bot_due_now(next));
+		return PLAY_SEED_DONE;
+	}
+	return set->key && seed_key_answered(game, set, result, &outcome) ? outcome : PLAY_SEED_RACED;
+}
+
 enum play_away play_resign(struct game_record *game, int seat, long *version, enum store_status *status)
 {
 	struct play_seat_change change = {EVENT_RESIGNED, 1, 0, write_away_or_resign, NULL};
@@ -1000,6 +1219,7 @@ static void new_game_row(const struct play_new_game *new_game, int fair, struct 
 	int seats = new_game->options->game.seats;
 	out->seed = new_game->seed;
 	out->options = *new_game->options;
+	out->seeds_from = FAIRNESS_NO_SEEDS;
 	memset(row, 0, sizeof *row);
 	row->seed = new_game->seed;
 	if (fair) {
@@ -1033,7 +1253,18 @@ void play_fairness(const struct game_record *game, struct fairness *out)
 	memcpy(out->server_seed, game->server_seed, sizeof out->server_seed);
 	out->game_id = game->id;
 	out->seats = game->state.options.seats;
-	out->seeds_from = FAIRNESS_NO_SEEDS;
+	out->seeds_from = game->seeds_from;
+	memcpy(out->player_seeds, game->player_seeds, sizeof out->player_seeds);
+}
+
+int play_seeds_fixed(const struct game_record *game)
+{
+	if (game->seeds_from != FAIRNESS_NO_SEEDS || game->state.last_roll[0] != 0)
+		return 1;
+	for (int s = 0; s < game->state.options.seats; s++)
+		if ((!game->bots[s] || game->away[s]) && !game->player_seeds[s][0])
+			return 0;
+	return 1;
 }
 
 void play_fairness_public(const struct game_record *game, struct codec_fairness *out)
@@ -1044,6 +1275,9 @@ void play_fairness_public(const struct game_record *game, struct codec_fairness 
 	if (!game->fair)
 		return;
 	fairness_commitment(game->server_seed, out->commitment);
+	out->seeds_fixed = play_seeds_fixed(game);
+	out->seeds_from = game->seeds_from == FAIRNESS_NO_SEEDS ? -1 : (int64_t)game->seeds_from;
+	memcpy(out->player_seeds, game->player_seeds, sizeof out->player_seeds);
 	out->revealed = game->state.phase == GAME_PHASE_FINISHED;
 	if (out->revealed)
 		memcpy(out->server_seed, game->server_seed, sizeof out->server_seed);

@@ -46,6 +46,7 @@
 #include "db/store_timers.h"
 #include "engine/command.h"
 #include "engine/error.h"
+#include "engine/event.h"
 #include "engine/game.h"
 
 #define PLAY_ADMIN (-2)	     /* the viewer who holds the admin token: sees as a spectator */
@@ -68,6 +69,11 @@ struct game_record {
 	char names[GAME_MAX_SEATS][PLAY_NAME_SIZE];
 	uint8_t bots[GAME_MAX_SEATS]; /* played by the server (a bot seat, or a seat away) */
 	uint8_t away[GAME_MAX_SEATS]; /* on holiday: handed to the bot by its player */
+	/* A provably fair game's players' seeds (issue 26), from its log's fairness events: the
+	 * seed each seat set last ("" for none), and the version they mix in from (the first
+	 * roll's decision, the seeds_fixed event's; UINT32_MAX, FAIRNESS_NO_SEEDS, until then). */
+	char player_seeds[GAME_MAX_SEATS][EVENT_TEXT_MAX + 1];
+	uint32_t seeds_from;
 };
 
 /* What the caller hears of the service's work. Every hook may be NULL. */
@@ -287,6 +293,48 @@ enum play_away play_set_away(struct game_record *game, int seat, int away, long 
  * (store_seat_resign()). PLAY_AWAY_BOT_SEAT: a bot seat already (created as one, or resigned);
  * a seat away on holiday may resign. */
 enum play_away play_resign(struct game_record *game, int seat, long *version, enum store_status *status);
+
+/* Players' seeds (issue 26, docs/fairness.md): seat `seat` sets its player seed (1..64
+ * bytes of UTF-8: fairness_player_seed_valid()), replacing the one it set before, with a
+ * player_seed_set event appended on the latest version (`pinned` >= 0: only at that
+ * version, else PLAY_SEED_STALE: If-Match). A seed is no move: the game's timer moves to
+ * the new version, a deadline due when it was. With an idempotency key (scoped to its
+ * sender by the caller) the answer is recorded with the event, and a request with the key
+ * answered already gets that answer (PLAY_SEED_REPLAYED; another request with the same key:
+ * PLAY_SEED_KEY_REUSED); a refusal is not recorded (it changed nothing). The seeds are fixed
+ * (play_seeds_fixed()) at the game's first roll, or once every human seat has set one. */
+enum play_seed {
+	PLAY_SEED_DONE,
+	PLAY_SEED_NO_SEAT,
+	PLAY_SEED_BOT_SEAT,	/* played by the server's bot: it has no seed */
+	PLAY_SEED_NOT_FAIR,	/* the game is not provably fair */
+	PLAY_SEED_FIXED,	/* the seeds are fixed already */
+	PLAY_SEED_STALE,	/* pinned to another version than the game's (result->version) */
+	PLAY_SEED_RACED,	/* lost the race for the next version PLAY_RETRIES times */
+	PLAY_SEED_REPLAYED,	/* the key's recorded answer: result->replay */
+	PLAY_SEED_KEY_REUSED,	/* the key was used for another request */
+	PLAY_SEED_STORE_FAILED, /* result->status says why */
+	PLAY_SEED_STOPPING
+};
+struct play_seed_set {
+	int seat;
+	const char *seed;
+	long pinned;		     /* -1: none */
+	const char *key;	     /* NULL: none */
+	const uint8_t *request_hash; /* with key: STORE_HASH_SIZE bytes */
+};
+struct play_seed_result {
+	long version;				/* the game's version after (DONE), or as found */
+	enum store_status status;		/* PLAY_SEED_STORE_FAILED: why */
+	char *answer;				/* DONE: {seat, player_seed, version, seeds_fixed}; caller frees */
+	struct store_idempotency_record replay; /* REPLAYED; caller frees replay.response */
+};
+enum play_seed play_set_player_seed(struct game_record *game, const struct play_seed_set *set,
+				    struct play_seed_result *result);
+
+/* 1 when the players' seeds of the game can change no more: it rolled, or every human seat
+ * (not the server's bot's, a seat away on holiday included) set one. */
+int play_seeds_fixed(const struct game_record *game);
 
 /* ---- The server's own moves ---- */
 

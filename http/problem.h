@@ -48,6 +48,8 @@
 	X(ALREADY_SEATED, "already_seated", 409, "The player holds a seat of this game already")                     \
 	X(SUBSTITUTE_NOT_NEEDED, "substitute_not_needed", 409, "The seat needs no substitute")                       \
 	X(RATED_GAME, "rated_game", 409, "A rated game's seats stay their players'")                                 \
+	X(SEEDS_FIXED, "seeds_fixed", 409, "The players' seeds are fixed (the game rolled, or every seat set one)")  \
+	X(NOT_PROVABLY_FAIR, "not_provably_fair", 409, "The game is not provably fair: it has no players' seeds")    \
 	X(WRONG_INVITE, "wrong_invite", 403, "The invite is not this game's")                                        \
 	X(PLAYER_NOT_SEATED, "player_not_seated", 403, "The player holds no seat in this game")                      \
 	X(PLAYER_TOKEN_REQUIRED, "player_token_required", 403, "A rated game is joined with a player token")         \

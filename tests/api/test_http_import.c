@@ -283,6 +283,422 @@ START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
 }
 END_TEST
 
+/* PUT .../player_seed and its status (the body's problem type when not 200). */
+static int put_seed(const struct http_game *game, int seat, const char *token, const char *body, char *type,
+		    size_t type_size)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/%d/player_seed", game->path, seat);
+	struct http_response response;
+	http_call(&http_fixture.direct, "PUT", path, token, body, NULL, &response);
+	int status = response.status;
+	const char *problem = json_string_value(json_object_get(response.json, "type"));
+	snprintf(type, type_size, "%s", problem ? problem : "");
+	http_response_free(&response);
+	return status;
+}
+
+static long game_version(const struct http_game *game)
+{
+	json_t *view = http_get_ok(&http_fixture.direct, game->path, game->tokens[0]);
+	long version = (long)json_integer_value(json_object_get(view, "version"));
+	json_decref(view);
+	return version;
+}
+
+/* Issue 26: the players' seeds. Set by PUT (replaced before the fixing), refused with
+ * nothing changed when malformed, by another seat's token, after the first roll and in a
+ * game with a chosen seed; the view shows them; the first roll fixes them (seeds_fixed in
+ * its append), the end reveals the server seed (server_seed_revealed); `catan verify`
+ * accepts the export and catches a changed seed, in the log or in fairness. */
+START_TEST(test_players_seeds_are_set_fixed_at_the_first_roll_and_verified)
+{
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char verify[256], type[160];
+	snprintf(verify, sizeof verify, "%s verify", catan);
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", &game);
+	ck_assert_int_eq(put_seed(&game, 0, game.tokens[0], "{\"player_seed\": \"first\"}", type, sizeof type), 200);
+	ck_assert_int_eq(put_seed(&game, 0, game.tokens[0], "{\"player_seed\": \"alice\"}", type, sizeof type), 200);
+	long version = game_version(&game);
+	static const char *const bad[] = {
+		"{\"player_seed\": \"\"}",
+		"{\"player_seed\": \"\\u0000x\"}",
+		"{\"player_seed\": 7}",
+		"{}",
+		"{\"player_seed\": \"a\", \"x\": 1}",
+		"{\"player_seed\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+		ck_assert_msg(put_seed(&game, 1, game.tokens[1], bad[k], type, sizeof type) == 400, "%s", bad[k]);
+	/* Not UTF-8 (raw bytes, so the body is sent as it is). */
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[1], "{\"player_seed\": \"\xc3\x28\"}", type, sizeof type), 400);
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[0], "{\"player_seed\": \"bob\"}", type, sizeof type), 403);
+	ck_assert_int_eq(game_version(&game), version);
+	ck_assert_int_eq(put_seed(&game, 1, game.tokens[1], "{\"player_seed\": \"d\u00e9s 7\"}", type, sizeof type),
+			 200);
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[2]);
+	json_t *fairness = json_object_get(view, "fairness");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 0)), "alice");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 1)),
+			 "d\xc3\xa9s 7");
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 2)), "");
+	ck_assert(json_is_false(json_object_get(fairness, "seeds_fixed")));
+	ck_assert(json_is_null(json_object_get(fairness, "seeds_from")));
+	json_decref(view);
+
+	struct http_player player;
+	http_player_init(&player, &http_fixture.direct, &game, 8111, 0);
+	http_player_finish(&player, MAX_MOVES);
+	version = game_version(&game);
+	ck_assert_int_eq(put_seed(&game, 2, game.tokens[2], "{\"player_seed\": \"late\"}", type, sizeof type), 409);
+	ck_assert_int_eq(game_version(&game), version);
+
+	char path[160];
+	snprintf(path, sizeof path, "%s/export", game.path);
+	json_t *export = http_get_ok(&http_fixture.direct, path, NULL);
+	fairness = json_object_get(export, "fairness");
+	long fixed = find_event(export, "seeds_fixed", 0), roll = find_event(export, "dice_rolled", 0);
+	ck_assert_int_ge(fixed, 0);
+	ck_assert_int_eq(roll, fixed + 1);
+	ck_assert_int_eq(find_event(export, "seeds_fixed", 1), -1);
+	ck_assert_int_eq(json_integer_value(json_object_get(fairness, "seeds_from")), fixed + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(event_at(export, fixed), "seeds_from")), fixed + 1);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(fairness, "player_seeds"), 0)), "alice");
+	long revealed = find_event(export, "server_seed_revealed", 0);
+	ck_assert_int_eq(revealed, (long)json_array_size(json_object_get(export, "events")) - 1);
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, revealed), "server_seed")),
+			 json_string_value(json_object_get(export, "seed")));
+	ck_assert_int_eq(run_on_export(verify, export), 0);
+
+	json_t *changed = json_deep_copy(export);
+	json_t *set = event_at(changed, find_event(changed, "player_seed_set", 1));
+	json_object_set_new(set, "player_seed", json_string("alicf"));
+	ck_assert_int_eq(run_on_export(verify, changed), 1);
+	json_decref(changed);
+	changed = json_deep_copy(export);
+	json_array_set_new(json_object_get(json_object_get(changed, "fairness"), "player_seeds"), 0,
+			   json_string("alicf"));
+	ck_assert_int_eq(run_on_export(verify, changed), 1);
+	json_decref(changed);
+	json_decref(export);
+
+	/* A game with a chosen seed has no players' seeds. */
+	struct http_game chosen;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\", \"seed\": 5}", &chosen);
+	ck_assert_int_eq(put_seed(&chosen, 0, chosen.tokens[0], "{\"player_seed\": \"x\"}", type, sizeof type), 409);
+	ck_assert_msg(strstr(type, "not_provably_fair") != NULL, "%s", type);
+}
+END_TEST
+
+/* PUT .../player_seed with `headers` (NULL-terminated "Name: value" lines, or NULL). */
+static void put_seed_call(struct http_client *client, const struct http_game *game, int seat, const char *token,
+			  const char *body, const char *const *headers, struct http_response *response)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/%d/player_seed", game->path, seat);
+	http_call(client, "PUT", path, token, body, headers, response);
+}
+
+/* POST /v1/games `body` expecting 201 and a waiting game: *game (the tokens of the seats
+ * taken at creation) and its invite code. */
+static void create_waiting(const char *body, struct http_game *game, char *invite, size_t invite_size)
+{
+	memset(game, 0, sizeof *game);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", "/v1/games", NULL, body, NULL, &response);
+	ck_assert_msg(response.status == 201, "create: %s", http_describe(&response));
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
+	snprintf(game->id, sizeof game->id, "%s", json_string_value(json_object_get(response.json, "id")));
+	snprintf(game->path, sizeof game->path, "/v1/games/%s", game->id);
+	snprintf(game->admin_token, sizeof game->admin_token, "%s",
+		 json_string_value(json_object_get(response.json, "admin_token")));
+	snprintf(invite, invite_size, "%s",
+		 json_string_value(json_object_get(json_object_get(response.json, "invite"), "code")));
+	json_t *seats = json_object_get(response.json, "seats");
+	game->seats = (int)json_array_size(seats);
+	for (int s = 0; s < game->seats; s++) {
+		const char *token = json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token"));
+		if (token)
+			snprintf(game->tokens[s], sizeof game->tokens[s], "%s", token);
+	}
+	http_response_free(&response);
+}
+
+/* POST .../join {invite, name[, player_seed]} (`seed` JSON text of the member, NULL: none). */
+static void join_with(struct http_client *client, const struct http_game *game, const char *invite, const char *name,
+		      const char *seed, struct http_response *response)
+{
+	char path[96], body[512];
+	snprintf(path, sizeof path, "%s/join", game->path);
+	snprintf(body, sizeof body, "{\"invite\": \"%s\", \"name\": \"%s\"%s%s}", invite, name,
+		 seed ? ", \"player_seed\": " : "", seed ? seed : "");
+	http_call(client, "POST", path, NULL, body, NULL, response);
+}
+
+static char *seats_text(const struct http_game *game)
+{
+	char path[96];
+	snprintf(path, sizeof path, "%s/seats", game->path);
+	json_t *seats = http_get_ok(&http_fixture.direct, path, NULL);
+	char *text = json_dumps(seats, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(seats);
+	return text;
+}
+
+/* Issue 26: a seed given when joining a waiting game. Malformed, or into a game created
+ * with a chosen seed, the join is refused naming player_seed and the seats are as they
+ * were; given, the seat keeps it and the start writes it in a player_seed_set event (after
+ * the start's own events, in the start's append): the view shows it, the other seats set
+ * theirs by PUT, the seeds are fixed once every seat has one (a later PUT is 409
+ * seeds_fixed), the export has them and `catan verify` and the Python checker accept it. */
+START_TEST(test_a_seed_given_when_joining_is_logged_at_the_start_and_the_export_verifies)
+{
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char verify[256], invite[64];
+	snprintf(verify, sizeof verify, "%s verify", catan);
+	struct http_game game;
+	create_waiting("{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}], \"options\": "
+		       "{\"layout\": \"beginner\"}}",
+		       &game, invite, sizeof invite);
+	char *before = seats_text(&game);
+	static const char *const bad[] = {
+		"\"\"",		"7",
+		"null",		"\"\\u0000x\"",
+		"\"\xc3\x28\"", "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\""};
+	struct http_response response;
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		join_with(&http_fixture.direct, &game, invite, "Bob", bad[k], &response);
+		ck_assert_msg(response.status == 400, "%s: %s", bad[k], http_describe(&response));
+		/* Not UTF-8, or a NUL: the body is no JSON to the server (invalid_json); else the
+		 * member is named. */
+		const char *field = json_string_value(json_object_get(response.json, "field"));
+		if (strchr(bad[k], '\xc3') == NULL && strstr(bad[k], "u0000") == NULL)
+			ck_assert_msg(field && strcmp(field, "player_seed") == 0, "%s: %s", bad[k],
+				      http_describe(&response));
+		http_response_free(&response);
+	}
+	char *after = seats_text(&game);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+
+	/* Through Prism: the join's body and answer are the contract's. */
+	join_with(&http_fixture.checked, &game, invite, "Bob", "\"bob's seed \u00e9\"", &response);
+	ck_assert_msg(response.status == 200, "join: %s", http_describe(&response));
+	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "seat")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "waiting");
+	snprintf(game.tokens[1], sizeof game.tokens[1], "%s",
+		 json_string_value(json_object_get(response.json, "token")));
+	http_response_free(&response);
+	join_with(&http_fixture.direct, &game, invite, "Cat", NULL, &response);
+	ck_assert_msg(response.status == 200, "join: %s", http_describe(&response));
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "status")), "started");
+	long started = (long)json_integer_value(json_object_get(response.json, "version"));
+	snprintf(game.tokens[2], sizeof game.tokens[2], "%s",
+		 json_string_value(json_object_get(response.json, "token")));
+	http_response_free(&response);
+
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, game.tokens[0]);
+	ck_assert_int_eq(json_integer_value(json_object_get(view, "version")), started);
+	json_t *fairness = json_object_get(view, "fairness");
+	json_t *seeds = json_object_get(fairness, "player_seeds");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 0)), "");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 1)), "bob's seed \xc3\xa9");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 2)), "");
+	ck_assert(json_is_false(json_object_get(fairness, "seeds_fixed")));
+	json_decref(view);
+
+	/* The other seats set theirs; the last one fixes them (before any roll). */
+	put_seed_call(&http_fixture.checked, &game, 0, game.tokens[0], "{\"player_seed\": \"ann\"}", NULL, &response);
+	ck_assert_msg(response.status == 200, "PUT: %s", http_describe(&response));
+	ck_assert(json_is_false(json_object_get(response.json, "seeds_fixed")));
+	http_response_free(&response);
+	put_seed_call(&http_fixture.checked, &game, 2, game.tokens[2], "{\"player_seed\": \"cat\"}", NULL, &response);
+	ck_assert_msg(response.status == 200, "PUT: %s", http_describe(&response));
+	ck_assert(json_is_true(json_object_get(response.json, "seeds_fixed")));
+	long fixed_at = (long)json_integer_value(json_object_get(response.json, "version"));
+	ck_assert_int_eq(fixed_at, started + 2);
+	http_response_free(&response);
+	view = http_get_ok(&http_fixture.direct, game.path, NULL);
+	fairness = json_object_get(view, "fairness");
+	ck_assert(json_is_true(json_object_get(fairness, "seeds_fixed")));
+	ck_assert(json_is_null(json_object_get(fairness, "seeds_from")));
+	json_decref(view);
+	put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], "{\"player_seed\": \"again\"}", NULL, &response);
+	http_assert_problem(&response, 409, "seeds_fixed");
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), fixed_at);
+
+	struct http_player player;
+	http_player_init(&player, &http_fixture.direct, &game, 8112, 0);
+	http_player_finish(&player, MAX_MOVES);
+	char path[160];
+	snprintf(path, sizeof path, "%s/export", game.path);
+	json_t *export = http_get_ok(&http_fixture.direct, path, NULL);
+	/* The start's append ends with the kept seed: the event at the version the join
+	 * answered, the first player_seed_set of the log. */
+	long kept = find_event(export, "player_seed_set", 0);
+	ck_assert_int_eq(kept + 1, started);
+	json_t *event = event_at(export, kept);
+	ck_assert_int_eq(json_integer_value(json_object_get(event, "seat")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(event, "player_seed")), "bob's seed \xc3\xa9");
+	ck_assert_int_eq(find_event(export, "player_seed_set", 1), started);
+	ck_assert_int_eq(find_event(export, "player_seed_set", 3), -1);
+	ck_assert_int_eq(find_event(export, "dice_rolled", 0), find_event(export, "seeds_fixed", 0) + 1);
+	seeds = json_object_get(json_object_get(export, "fairness"), "player_seeds");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 0)), "ann");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 1)), "bob's seed \xc3\xa9");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 2)), "cat");
+	ck_assert_int_eq(run_on_export(verify, export), 0);
+	ck_assert_int_eq(run_on_export("python3 examples/verify_fair.py", export), 0);
+	/* The kept seed changed in the log: caught. */
+	json_t *changed = json_deep_copy(export);
+	json_object_set_new(event_at(changed, kept), "player_seed", json_string("bob's other seed"));
+	ck_assert_int_eq(run_on_export(verify, changed), 1);
+	json_decref(changed);
+	json_decref(export);
+
+	/* A game created with a chosen seed takes no seed at the join: 409, nothing changed. */
+	struct http_game chosen;
+	char chosen_invite[64];
+	create_waiting("{\"players\": [{\"name\": \"Ann\"}, {\"open\": true}, {\"open\": true}], \"options\": "
+		       "{\"seed\": 5}}",
+		       &chosen, chosen_invite, sizeof chosen_invite);
+	before = seats_text(&chosen);
+	join_with(&http_fixture.direct, &chosen, chosen_invite, "Bob", "\"mine\"", &response);
+	http_assert_problem(&response, 409, "not_provably_fair");
+	http_response_free(&response);
+	after = seats_text(&chosen);
+	ck_assert_str_eq(after, before);
+	free(after);
+	free(before);
+}
+END_TEST
+
+/* Issue 26: a seat the server's bot holds (its player released it) has no seed: 409
+ * seat_not_changeable, nothing changed; the seeds are fixed once every seat a person holds
+ * has set one, before any roll, and then a PUT is 409 seeds_fixed; the game plays on to
+ * its end (the bot's timer carried past the seeds' events). */
+START_TEST(test_a_bot_seat_has_no_seed_and_the_human_seats_fix_them)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", &game);
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/2/release", game.path);
+	struct http_response response;
+	http_call(&http_fixture.direct, "POST", path, game.tokens[2], NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "release: %s", http_describe(&response));
+	http_response_free(&response);
+	game.bots |= 1u << 2;
+	long version = game_version(&game);
+	put_seed_call(&http_fixture.direct, &game, 2, game.tokens[2], "{\"player_seed\": \"bot\"}", NULL, &response);
+	http_assert_problem(&response, 409, "seat_not_changeable");
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+
+	put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], "{\"player_seed\": \"a\"}", NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	ck_assert(json_is_false(json_object_get(response.json, "seeds_fixed")));
+	http_response_free(&response);
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"b\"}", NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	ck_assert(json_is_true(json_object_get(response.json, "seeds_fixed")));
+	version = (long)json_integer_value(json_object_get(response.json, "version"));
+	http_response_free(&response);
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, NULL);
+	ck_assert(json_is_true(json_object_get(json_object_get(view, "fairness"), "seeds_fixed")));
+	ck_assert(json_is_null(json_object_get(json_object_get(view, "fairness"), "seeds_from"))); /* no roll yet */
+	json_decref(view);
+	put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], "{\"player_seed\": \"a2\"}", NULL, &response);
+	http_assert_problem(&response, 409, "seeds_fixed");
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+
+	struct http_player player;
+	http_player_init(&player, &http_fixture.direct, &game, 8113, 0);
+	player.humans = 3; /* seat 2 is the bot's now */
+	http_player_finish(&player, MAX_MOVES);
+	snprintf(path, sizeof path, "%s/export", game.path);
+	json_t *export = http_get_ok(&http_fixture.direct, path, NULL);
+	json_t *seeds = json_object_get(json_object_get(export, "fairness"), "player_seeds");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 0)), "a");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 1)), "b");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 2)), "");
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char verify[256];
+	snprintf(verify, sizeof verify, "%s verify", catan);
+	ck_assert_int_eq(run_on_export(verify, export), 0);
+	json_decref(export);
+}
+END_TEST
+
+/* Issue 26: PUT .../player_seed honours If-Match (another version: 412, nothing changed;
+ * the version: set, ETag the new one; malformed: 400) and Idempotency-Key (the same request
+ * again: the recorded answer, Idempotent-Replayed, no second event, even once the seeds are
+ * fixed; the key with another body: 422 idempotency_key_reused, nothing changed). */
+START_TEST(test_a_player_seed_put_honours_if_match_and_idempotency_keys)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", &game);
+	long version = game_version(&game);
+	char header[64], etag[32];
+	snprintf(header, sizeof header, "If-Match: \"%ld\"", version - 1);
+	const char *stale[] = {header, NULL};
+	struct http_response response;
+	put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], "{\"player_seed\": \"a\"}", stale, &response);
+	http_assert_problem(&response, 412, "precondition_failed");
+	http_response_free(&response);
+	const char *malformed[] = {"If-Match: 12", NULL};
+	put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], "{\"player_seed\": \"a\"}", malformed, &response);
+	ck_assert_int_eq(response.status, 400);
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+	snprintf(header, sizeof header, "If-Match: \"%ld\"", version);
+	const char *current[] = {header, NULL};
+	put_seed_call(&http_fixture.checked, &game, 0, game.tokens[0], "{\"player_seed\": \"a\"}", current, &response);
+	ck_assert_msg(response.status == 200, "PUT: %s", http_describe(&response));
+	snprintf(header, sizeof header, "\"%ld\"", version + 1);
+	ck_assert_str_eq(http_response_header(&response, "ETag", etag, sizeof etag), header);
+	http_response_free(&response);
+
+	const char *keyed[] = {"Idempotency-Key: seed-1", NULL};
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"b\"}", keyed, &response);
+	ck_assert_int_eq(response.status, 200);
+	char *first = json_dumps(response.json, JSON_COMPACT | JSON_SORT_KEYS);
+	ck_assert_ptr_null(http_response_header(&response, "Idempotent-Replayed", etag, sizeof etag));
+	version = (long)json_integer_value(json_object_get(response.json, "version"));
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"b\"}", keyed, &response);
+	ck_assert_int_eq(response.status, 200);
+	ck_assert_str_eq(http_response_header(&response, "Idempotent-Replayed", etag, sizeof etag), "true");
+	char *again = json_dumps(response.json, JSON_COMPACT | JSON_SORT_KEYS);
+	ck_assert_str_eq(again, first);
+	free(again);
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"c\"}", keyed, &response);
+	http_assert_problem(&response, 422, "idempotency_key_reused");
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+
+	/* The last seat fixes the seeds; the keyed request is still answered as it was. */
+	put_seed_call(&http_fixture.direct, &game, 2, game.tokens[2], "{\"player_seed\": \"z\"}", NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	ck_assert(json_is_true(json_object_get(response.json, "seeds_fixed")));
+	http_response_free(&response);
+	version = game_version(&game);
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"b\"}", keyed, &response);
+	ck_assert_int_eq(response.status, 200);
+	again = json_dumps(response.json, JSON_COMPACT | JSON_SORT_KEYS);
+	ck_assert_str_eq(again, first);
+	free(again);
+	http_response_free(&response);
+	ck_assert_int_eq(game_version(&game), version);
+	free(first);
+}
+END_TEST
+
 START_TEST(test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created)
 {
 	struct http_game game;
@@ -360,14 +776,23 @@ START_TEST(test_an_import_that_fails_at_its_last_event_leaves_nothing_behind)
 	struct http_game game;
 	json_t *export = finished_export(&game, 8104, 0);
 	long last = (long)json_array_size(json_object_get(export, "events")) - 1;
-	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last), "type")), "game_won");
+	/* A provably fair game ends with its server seed revealed, after game_won. */
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last), "type")), "server_seed_revealed");
+	ck_assert_str_eq(json_string_value(json_object_get(event_at(export, last - 1), "type")), "game_won");
 
-	/* The rules refuse the last event (the winner's points changed): no game. */
+	/* The rules refuse the win (the winner's points changed): no game. */
 	json_t *won = json_deep_copy(export);
-	json_t *points = json_object_get(event_at(won, last), "points");
-	json_object_set_new(event_at(won, last), "points", json_integer(json_integer_value(points) + 1));
-	assert_refused_at(won, last);
+	json_t *points = json_object_get(event_at(won, last - 1), "points");
+	json_object_set_new(event_at(won, last - 1), "points", json_integer(json_integer_value(points) + 1));
+	assert_refused_at(won, last - 1);
 	json_decref(won);
+
+	/* The last event reveals another seed than the one committed to: refused there. */
+	json_t *seed = json_deep_copy(export);
+	json_object_set_new(event_at(seed, last), "server_seed",
+			    json_string("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"));
+	assert_refused_at(seed, last);
+	json_decref(seed);
 
 	/* The store fails at the last event (a trigger refuses to write it, once the rules
 	 * accepted the whole log): no games row, seat or event of the import remains. */
@@ -725,6 +1150,10 @@ Suite *test_suite(void)
 	TCase *import = tcase_create("import");
 	http_fixture_add(import, HTTP_FIXTURE_PRISM, NULL);
 	tcase_set_timeout(import, 240);
+	tcase_add_test(import, test_players_seeds_are_set_fixed_at_the_first_roll_and_verified);
+	tcase_add_test(import, test_a_seed_given_when_joining_is_logged_at_the_start_and_the_export_verifies);
+	tcase_add_test(import, test_a_bot_seat_has_no_seed_and_the_human_seats_fix_them);
+	tcase_add_test(import, test_a_player_seed_put_honours_if_match_and_idempotency_keys);
 	tcase_add_test(import, test_export_then_import_reproduces_the_game_event_for_event);
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);
 	tcase_add_test(import, test_tampered_logs_are_refused_naming_the_event_and_nothing_is_created);

@@ -115,6 +115,10 @@ static int every_event_type(struct event *events)
 	memcpy(e->quiet.zone, "America/Argentina/Buenos_Aires", sizeof "America/Argentina/Buenos_Aires");
 	e->quiet.from_min = 22 * 60 + 30, e->quiet.to_min = 7 * 60;
 	e = &events[n++], event_init(e, EVENT_QUIET_HOURS_CLEARED), e->seat = 2;
+	e = &events[n++], event_init(e, EVENT_PLAYER_SEED_SET), e->seat = 2, event_set_text(e, "dés\"7\"ok");
+	e = &events[n++], event_init(e, EVENT_SEEDS_FIXED), event_set_text(e, NULL), e->fair.from = 31;
+	e = &events[n++], event_init(e, EVENT_SERVER_SEED_REVEALED);
+	event_set_text(e, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
 	return n;
 }
 
@@ -122,12 +126,12 @@ START_TEST(test_every_event_type_round_trips_byte_for_byte)
 {
 	struct event events[EVENT_TYPE_COUNT + 4];
 	int count = every_event_type(events);
-	unsigned seen = 0;
+	unsigned long long seen = 0;
 	for (int i = 0; i < count; i++) {
 		expect_event_round_trip(&events[i], 4);
-		seen |= 1u << events[i].type;
+		seen |= 1ull << events[i].type;
 	}
-	ck_assert_uint_eq(seen, (1u << EVENT_TYPE_COUNT) - 1);
+	ck_assert_uint_eq(seen, (1ull << EVENT_TYPE_COUNT) - 1);
 }
 END_TEST
 
@@ -190,6 +194,9 @@ START_TEST(test_event_dump_is_compact_and_omits_zero_counts)
 		    "{\"type\":\"settlement_built\",\"seat\":2,\"node\":17,\"free\":true}");
 	expect_dump(&events[EVENT_GAME_WON], 4,
 		    "{\"type\":\"game_won\",\"seat\":2,\"points\":11,\"victory_point_cards\":2}");
+	expect_dump(&events[EVENT_PLAYER_SEED_SET], 4,
+		    "{\"type\":\"player_seed_set\",\"seat\":2,\"player_seed\":\"dés\\\"7\\\"ok\"}");
+	expect_dump(&events[EVENT_SEEDS_FIXED], 4, "{\"type\":\"seeds_fixed\",\"seeds_from\":31}");
 }
 END_TEST
 

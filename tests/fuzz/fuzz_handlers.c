@@ -349,3 +349,8 @@ void handle_replace_player_token(struct http_request *request)
 {
 	(void)request;
 }
+
+void handle_put_player_seed(struct http_request *request)
+{
+	(void)request;
+}

@@ -8,7 +8,8 @@
  * lookup, the invite's hash compared in the store, the seat taken (lobby_join()).
  *
  * Input: the body. Oracles: an accepted join has an invite of 1..128 bytes and only the
- * members invite and name; an accepted name is 1..40 characters of UTF-8 copied whole;
+ * members invite, name and player_seed; an accepted player seed is the member's string, 1..64
+ * bytes of UTF-8 without NUL; an accepted name is 1..40 characters of UTF-8 copied whole;
  * every refusal answers as a problem body (400 naming the member, invalid_json naming the
  * whole body).
  */
@@ -32,15 +33,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	const json_t *invite = NULL, *name = NULL;
-	if (!inputs_join(body, &invite, &name, &refusal)) {
+	const char *seed = NULL;
+	if (!inputs_join(body, &invite, &name, &seed, &refusal)) {
 		fuzz_expect_refusal(instance, &refusal);
 		json_decref(body);
 		return 0;
 	}
 	size_t members = json_object_size(body);
 	if (!json_is_string(invite) || json_string_length(invite) < 1 || json_string_length(invite) > 128 ||
-	    members > 2 || (members == 2 && !name)) {
+	    members != 1 + (name != NULL) + (seed != NULL)) {
 		fprintf(stderr, "fuzz: a join accepted with a bad invite or other members\n");
+		abort();
+	}
+	const json_t *seed_member = json_object_get(body, "player_seed");
+	if ((seed_member != NULL) != (seed != NULL) ||
+	    (seed && (seed != json_string_value(seed_member) || strlen(seed) < 1 || strlen(seed) > 64 ||
+		      strlen(seed) != json_string_length(seed_member) || !fuzz_utf8_valid(seed, strlen(seed))))) {
+		fprintf(stderr, "fuzz: a join's player seed accepted malformed, or not the member's\n");
 		abort();
 	}
 	char out[INPUTS_NAME_SIZE];

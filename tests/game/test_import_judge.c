@@ -13,6 +13,7 @@
 #include "codec/shapes.h"
 #include "engine/view.h"
 #include "engine/rng.h"
+#include "game/fairness.h"
 #include "game/import.h"
 #include "tests/check_main.h"
 
@@ -149,6 +150,51 @@ START_TEST(test_a_changed_event_is_refused_at_that_event_with_the_seed)
 }
 END_TEST
 
+/* docs/fairness.md's test vectors: the server seed 00..1f, game 0x1234abcd5678ef90, 3 seats;
+ * without seeds, and with "alice", "" and "dés 7" fixed from version 30 (version 29 and
+ * before keep the seedless keys; version 0 never mixes them in). */
+START_TEST(test_fairness_vectors_with_and_without_players_seeds)
+{
+	struct fairness f;
+	memset(&f, 0, sizeof f);
+	f.scheme = EVENT_FAIRNESS_HMAC_1;
+	for (int i = 0; i < CODEC_SERVER_SEED_SIZE; i++)
+		f.server_seed[i] = (uint8_t)i;
+	f.game_id = (int64_t)UINT64_C(0x1234abcd5678ef90);
+	f.seats = 3;
+	f.seeds_from = FAIRNESS_NO_SEEDS;
+	ck_assert_uint_eq(fairness_seed_at(&f, 0), UINT64_C(0x2402893d380328b8));
+	ck_assert_uint_eq(fairness_seed_at(&f, 1), UINT64_C(0x5007098d15bb86f9));
+	ck_assert_uint_eq(fairness_seed_at(&f, 57), UINT64_C(0x4cc4dc40ed41da3f));
+	uint64_t seedless29 = fairness_seed_at(&f, 29);
+	strcpy(f.player_seeds[0], "alice");
+	strcpy(f.player_seeds[2], "d\xc3\xa9s 7");
+	f.seeds_from = 30;
+	ck_assert_uint_eq(fairness_seed_at(&f, 0), UINT64_C(0x2402893d380328b8));
+	ck_assert_uint_eq(fairness_seed_at(&f, 29), seedless29);
+	ck_assert_uint_eq(fairness_seed_at(&f, 29), UINT64_C(0x14817d74620ff1c1));
+	ck_assert_uint_eq(fairness_seed_at(&f, 30), UINT64_C(0x07c4bda3a13c4b37));
+	ck_assert_uint_eq(fairness_seed_at(&f, 31), UINT64_C(0x11d6edea24430356));
+	ck_assert_uint_eq(fairness_seed_at(&f, 57), UINT64_C(0x152afe6bbed56d23));
+	struct rng rng;
+	rng_init(&rng, fairness_seed_at(&f, 30), 30);
+	ck_assert_int_eq(rng_die(&rng), 2);
+	ck_assert_int_eq(rng_die(&rng), 5);
+	rng_init(&rng, fairness_seed_at(&f, 31), 31);
+	ck_assert_int_eq(rng_die(&rng), 5);
+	ck_assert_int_eq(rng_die(&rng), 5);
+	ck_assert(fairness_player_seed_valid("alice"));
+	ck_assert(!fairness_player_seed_valid(""));
+	ck_assert(!fairness_player_seed_valid("\xff"));
+	char long_seed[66];
+	memset(long_seed, 'a', 65);
+	long_seed[65] = '\0';
+	ck_assert(!fairness_player_seed_valid(long_seed));
+	long_seed[64] = '\0';
+	ck_assert(fairness_player_seed_valid(long_seed));
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("import");
@@ -156,6 +202,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(import, 120);
 	tcase_add_test(import, test_engine_games_are_accepted_with_and_without_their_seed);
 	tcase_add_test(import, test_a_changed_event_is_refused_at_that_event_with_the_seed);
+	tcase_add_test(import, test_fairness_vectors_with_and_without_players_seeds);
 	suite_add_tcase(suite, import);
 	return suite;
 }

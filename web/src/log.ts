@@ -109,5 +109,11 @@ export function describeEvent(e: LogEntry, c: LogContext): string {
       return `${name(e.seat)} set quiet hours: ${e.from} to ${e.to}, ${e.timezone} time.`;
     case "quiet_hours_cleared":
       return `${name(e.seat)} cleared their quiet hours.`;
+    case "player_seed_set":
+      return `${name(e.seat)} set a player seed: "${e.player_seed}".`;
+    case "seeds_fixed":
+      return "The players' seeds are fixed: every die, steal and card from here on mixes them in.";
+    case "server_seed_revealed":
+      return "The game is over: its server seed is revealed, and every roll, steal and draw can be checked.";
   }
 }

@@ -1129,6 +1129,14 @@ export interface paths {
          *     The name follows the rules of `players[].name` at creation. With `Authorization:
          *     Bearer <player token>` the seat is bound to that player (its token acts for the seat)
          *     and `name` defaults to the player's name.
+         *     A provably fair game's joiner may bring its player seed (`player_seed`, 1 to 64 bytes
+         *     of UTF-8; `400 invalid_field` naming it otherwise, nothing changed): the seat keeps it
+         *     while the game waits, and the append that starts the game ends with a
+         *     `player_seed_set` event for each seat that brought one, in seat order, so the log
+         *     alone says them (docs/fairness.md; `PUT .../seats/{seat}/player_seed` replaces it
+         *     until the seeds are fixed). A game created with a chosen `seed` takes none: `409
+         *     not_provably_fair`; a substitute's join neither (`409 game_started` naming
+         *     `player_seed`: a substitute sets its seed with the PUT once seated).
          */
         post: operations["joinGame"];
         delete?: never;
@@ -1375,6 +1383,54 @@ export interface paths {
          *     {seat}: the version moves, as for setting them.
          */
         delete: operations["clearQuietHours"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/seats/{seat}/player_seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set your seat's player seed (mixed into the game's random outcomes)
+         * @description Provably fair games (docs/fairness.md). With the seat's own token (or its player's;
+         *     not the admin's, `403 seat_token_required`; another seat's, `403 seat_mismatch`):
+         *     sets the seed the seat mixes into every random outcome from the game's first roll on,
+         *     1 to 64 bytes of UTF-8 (`400 invalid_field` naming `player_seed` otherwise), replacing
+         *     the one it set before (at the join, `JoinRequest.player_seed`, or here). The log
+         *     records it in a public `player_seed_set` event and every view shows it
+         *     (`fairness.player_seeds`): the server committed to its own seed first, so it cannot
+         *     choose it against the players'. Until the seeds are fixed: at the game's first roll
+         *     (the roll's append begins with `seeds_fixed`), or as soon as every seat a person
+         *     holds has set one (`seeds_fixed: true` in the answer and the views); then `409
+         *     seeds_fixed`. A seat the server's bot holds (created as one, released, resigned) has
+         *     no seed: `409 seat_not_changeable`; a game created with a chosen `seed` (or
+         *     imported): `409 not_provably_fair`; a finished game: `409 game_finished`.
+         *
+         *     A seed is no move: the game waits for what it waited for, and a deadline stays where
+         *     it was. `If-Match` and `Idempotency-Key` as for a move: another version than the
+         *     game's is `412 precondition_failed` with nothing changed; a keyed request's answer is
+         *     recorded with its event and replayed (`Idempotent-Replayed: true`, no second event)
+         *     for the same request, even once the seeds are fixed, and the key with another request
+         *     is `422 idempotency_key_reused`. A refusal is not recorded: it changed nothing, and
+         *     the same request is judged again.
+         */
+        put: operations["setPlayerSeed"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2188,10 +2244,10 @@ export interface components {
             code?: "game_not_finished" | "game_not_started";
         };
         /**
-         * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_expired` (nobody filled the game in time: it will not start), `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat), `holiday_allowance_spent` (a seat going away with its holidays of 365 days spent), `substitute_not_needed` (a substitute for a seat whose player has not left, or that a substitute took already), `rated_game` (a rated game has no substitutes).
+         * @description 409 codes of joining and of the seat changes: `game_started`, `game_finished`, `game_expired` (nobody filled the game in time: it will not start), `game_full`, `seat_not_changeable`, `already_seated` (a player joining a game where it holds a seat), `holiday_allowance_spent` (a seat going away with its holidays of 365 days spent), `substitute_not_needed` (a substitute for a seat whose player has not left, or that a substitute took already), `rated_game` (a rated game has no substitutes), `seeds_fixed` (a player seed set once the seeds are fixed: the game rolled, or every seat a person holds set one), `not_provably_fair` (a player seed for a game created with a chosen seed, or imported).
          * @enum {string}
          */
-        LobbyConflictCode: "game_started" | "game_finished" | "game_expired" | "game_full" | "seat_not_changeable" | "already_seated" | "holiday_allowance_spent" | "substitute_not_needed" | "rated_game";
+        LobbyConflictCode: "game_started" | "game_finished" | "game_expired" | "game_full" | "seat_not_changeable" | "already_seated" | "holiday_allowance_spent" | "substitute_not_needed" | "rated_game" | "seeds_fixed" | "not_provably_fair";
         /** @description A 409 problem of joining or of a seat change. */
         LobbyConflictProblem: components["schemas"]["Problem"] & {
             /** @constant */
@@ -2592,6 +2648,20 @@ export interface components {
             invite: string;
             /** @description The name shown to everyone (the rules of `players[].name`). */
             name?: string;
+            player_seed?: components["schemas"]["PlayerSeed"];
+        };
+        /** @description A player's seed (docs/fairness.md): 1 to 64 bytes of UTF-8 (`maxLength` counts characters; the server counts bytes), public once set. Every random outcome from the game's first roll on mixes in every seat's seed, in seat order (a seat that set none: the empty string). */
+        PlayerSeed: string;
+        PlayerSeedInput: {
+            player_seed: components["schemas"]["PlayerSeed"];
+        };
+        /** @description A seat's player seed, as set. */
+        SeatPlayerSeed: {
+            seat: components["schemas"]["Seat"];
+            player_seed: components["schemas"]["PlayerSeed"];
+            version: components["schemas"]["Version"];
+            /** @description Whether the seeds are fixed now (every seat a person holds has set one); no seat's seed changes after. */
+            seeds_fixed: boolean;
         };
         /** @description The seat taken and its token (shown once). */
         JoinedSeat: {
@@ -3141,10 +3211,12 @@ export interface components {
         Fairness: components["schemas"]["Commitment"] & {
             /** @description The server seed (32 bytes, hex) once the game is finished; null before (and for a game that is not provably fair). */
             server_seed: string | null;
-            /** @description Whether the players' seeds are fixed (always false in this version, where every seat's seed is the empty string). */
+            /** @description Whether the players' seeds are fixed: the game rolled, or every seat a person holds set one (`PUT .../seats/{seat}/player_seed`, or the join's `player_seed`). Until then a seat may set or replace its seed. */
             seeds_fixed: boolean;
-            /** @description Each seat's seed, in seat order, as the derivation mixes it in (empty strings; none when not provably fair). */
+            /** @description Each seat's seed, in seat order, as the derivation mixes it in (the last each seat set; the empty string for a seat that set none; no items when not provably fair). */
             player_seeds: string[];
+            /** @description The version from which the seeds are mixed in: the first roll's decision, the version of the log's `seeds_fixed` event (the roll's event follows it). Decisions before it (none draws anything: the board and the first player come from the server seed alone) use no players' seeds. Null until the first roll, and when not provably fair. */
+            seeds_from?: number | null;
         };
         /**
          * @description A game as a file, in the form `catan replay` reads (it reads `events` and ignores the
@@ -4233,7 +4305,7 @@ export interface components {
             trade: components["schemas"]["TradeId"];
         };
         /** @description One event of the log, selected by `type`, with its place in the log (`version`), when it was recorded (`created_at`) and what caused it (`origin`). Redacted for the caller: what only some seats may see is null for the others. */
-        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["ResignedEvent"] | components["schemas"]["SeatBackEvent"] | components["schemas"]["SeatReleasedEvent"] | components["schemas"]["SeatSubstitutedEvent"] | components["schemas"]["QuietHoursSetEvent"] | components["schemas"]["QuietHoursClearedEvent"];
+        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["ResignedEvent"] | components["schemas"]["SeatBackEvent"] | components["schemas"]["SeatReleasedEvent"] | components["schemas"]["SeatSubstitutedEvent"] | components["schemas"]["QuietHoursSetEvent"] | components["schemas"]["QuietHoursClearedEvent"] | components["schemas"]["PlayerSeedSetEvent"] | components["schemas"]["SeedsFixedEvent"] | components["schemas"]["ServerSeedRevealedEvent"];
         /** @description The game was created: its options, the board layout and the first player. Always version 1. */
         GameCreatedEvent: {
             /**
@@ -4670,6 +4742,20 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             origin: components["schemas"]["EventOrigin"];
         };
+        /** @description A seat of a provably fair game set (or replaced) its player seed: with PUT .../seats/{seat}/player_seed (origin `player`, its version the next), or when joining (the start's append ends with one for each seat that brought a seed, in seat order). Public: every outcome from the first roll on mixes in the seed each seat set last (docs/fairness.md). The rules ignore it: only the version moves. */
+        PlayerSeedSetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "player_seed_set";
+            seat: components["schemas"]["Seat"];
+            player_seed: components["schemas"]["PlayerSeed"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
         /** @description The seat cleared its quiet hours (DELETE .../seats/{seat}/quiet_hours, origin `player`): its clock runs at all hours again. The rules ignore it: only the version moves. */
         QuietHoursClearedEvent: {
             /**
@@ -4678,6 +4764,33 @@ export interface components {
              */
             type: "quiet_hours_cleared";
             seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The players' seeds are fixed: the first event of the append of a provably fair game's first roll, whose decision (the roll's) is made at this event's version, `seeds_from`, and every later one mixes in the seeds the player_seed_set events before it say. Once, never in a game that is not provably fair. The rules ignore it: only the version moves. */
+        SeedsFixedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seeds_fixed";
+            /** @description This event's own version. */
+            seeds_from: number;
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The game ended and its server seed is published: the last event of a provably fair game (after game_won, in the same append), its SHA-256 the game_created event's commitment. The rules ignore it: only the version moves. */
+        ServerSeedRevealedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server_seed_revealed";
+            server_seed: string;
             version: components["schemas"]["EventVersion"];
             /** @description When it was recorded. */
             created_at: components["schemas"]["Timestamp"];
@@ -7680,6 +7793,90 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPlayerSeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A correlation id for logs. When it is 1..40 characters of `[A-Za-z0-9._-]` the response
+                 *     echoes it; otherwise (or when absent) the server makes one up. Either way the response
+                 *     carries `X-Request-Id`.
+                 * @example req-4f1a9c
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+                /**
+                 * @description Apply the write only if the game is still at this version (the ETag you last saw, quotes included); otherwise 412 precondition_failed. Comparison is strong (RFC 9110): a weak tag (`W/"12"`) never matches and answers 412; `*` matches any version; anything but digits in quotes is 400. For accepting or declining an offer the condition is scoped to the offer: it holds while that offer, open at this version, is still open (see Concurrency above).
+                 * @example "57"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description A client-chosen key (1..200 printable ASCII characters) that makes the write safe to
+                 *     retry: the same key and the same request return the first response again, with
+                 *     `Idempotent-Replayed: true`, and apply nothing twice. The same key with a different
+                 *     request answers 422 idempotency_key_reused.
+                 * @example 7c0e4a52-roll-turn-12
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The game id (16 lower-case hex digits, so never `import`: `/v1/games/import` is a path of its own, which the server matches first for every method). Any other id answers 404 game_not_found.
+                 * @example 2b4f0c1d9e8a7f61
+                 */
+                id: components["parameters"]["GameIdPath"];
+                /** @description A seat number, 0..3. */
+                seat: components["parameters"]["SeatNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerSeedInput"];
+            };
+        };
+        responses: {
+            /** @description The seat's seed now, and whether the seeds are fixed. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatPlayerSeed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Nothing changed: the seeds are fixed (`seeds_fixed`), the game is not provably fair (`not_provably_fair`), the server's bot holds the seat (`seat_not_changeable`), the game is over (`game_finished`), it waits for players (`game_not_started`) or kept moving (`version_conflict`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["LobbyConflictProblem"] | components["schemas"]["ConflictProblem"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
