@@ -153,7 +153,8 @@ struct event_list {
 	struct event events[EVENT_LIST_MAX];
 };
 
-/* An event of `type` with every id field -1 and every count 0. */
+/* An event of `type` with every id field -1 and every count 0 (the setup's first_seat -1
+ * in a game_created event; the members sharing its bytes all zero in the others). */
 void event_init(struct event *event, enum event_type type);
 
 /* Clear event->fair (its `from` too) and set its text to `text` (at most EVENT_TEXT_MAX

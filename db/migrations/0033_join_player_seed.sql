@@ -5,7 +5,7 @@
 -- gives (POST /v1/games/{id}/join {"player_seed": ...}) is kept on its seat until then:
 -- seats.player_seed, 1..64 bytes of UTF-8 (api/inputs.c checks it; text cannot hold NUL).
 -- The statement that starts the game (catan_start_if_full()) appends, after the kept start
--- events and in the same append, one player_seed_set event (type 29 of engine/event.h,
+-- events and in the same append, one player_seed_set event (type 31 of engine/event.h,
 -- actor the seat, origin 0, payload as codec_payload_dump() writes it) for each seat that
 -- is not a bot and kept a seed, in seat order, and forgets the kept seeds: from then on the
 -- log alone says them, as it says the seeds set later with PUT .../player_seed.
@@ -111,7 +111,7 @@ BEGIN
 		RETURN 0;
 	END IF;
 	SELECT * INTO g FROM games WHERE id = p_game;
-	SELECT array_agg(29::smallint ORDER BY s.seat), array_agg(s.seat ORDER BY s.seat),
+	SELECT array_agg(31::smallint ORDER BY s.seat), array_agg(s.seat ORDER BY s.seat),
 		array_agg(0::smallint ORDER BY s.seat),
 		array_agg('{"seat":' || s.seat || ',"player_seed":' || to_json(s.player_seed)::text || '}'
 			ORDER BY s.seat)

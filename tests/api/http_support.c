@@ -731,6 +731,32 @@ json_t *http_game_log(struct http_client *client, const struct http_game *game, 
 	return log;
 }
 
+int http_event_is_fairness(const json_t *entry)
+{
+	static const char *const types[] = {"player_seed_set", "seeds_fixed", "server_seed_revealed"};
+	const char *type = json_string_value(json_object_get(entry, "type"));
+	for (size_t i = 0; type && i < sizeof types / sizeof types[0]; i++)
+		if (strcmp(type, types[i]) == 0)
+			return 1;
+	return 0;
+}
+
+json_t *http_first_rules_event(const json_t *entries)
+{
+	for (size_t i = 0; i < json_array_size(entries); i++)
+		if (!http_event_is_fairness(json_array_get(entries, i)))
+			return json_array_get(entries, i);
+	return NULL;
+}
+
+json_t *http_last_rules_event(const json_t *entries)
+{
+	for (size_t i = json_array_size(entries); i > 0; i--)
+		if (!http_event_is_fairness(json_array_get(entries, i - 1)))
+			return json_array_get(entries, i - 1);
+	return NULL;
+}
+
 void http_state_capture(struct http_client *client, const struct http_game *game, struct http_state *state)
 {
 	memset(state, 0, sizeof *state);

@@ -235,6 +235,16 @@ int http_game_wait_finished(struct http_client *client, const struct http_game *
  * them (paged): an array, entry i being version after + 1 + i. New reference. */
 json_t *http_game_log(struct http_client *client, const struct http_game *game, const char *token, long after);
 
+/* 1 for the log entries a provably fair game's service writes beside the rules' events
+ * (docs/fairness.md): player_seed_set, seeds_fixed (just before the first roll's
+ * dice_rolled) and server_seed_revealed (just after game_won, the log's last entry). */
+int http_event_is_fairness(const json_t *entry);
+
+/* The first (last) entry of the array `entries` that is not a fairness entry, NULL when
+ * there is none. Borrowed from `entries`. */
+json_t *http_first_rules_event(const json_t *entries);
+json_t *http_last_rules_event(const json_t *entries);
+
 /* ---- Random play over HTTP ----------------------------------------------------------- */
 
 /* Plays a game by its seat tokens only: each step reads the view and the acting seat's

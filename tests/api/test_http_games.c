@@ -39,21 +39,32 @@ static void play_complete_game(int seats, const char *options, int trades)
 		game.id, seats, options, (unsigned long long)seed, moves, http_clock() - started, player.offers,
 		player.counter_offers, player.accepts, player.declines, player.confirms, player.withdrawals);
 
-	/* The finished game everywhere: the view, the log's last event, no actions left. */
+	/* The finished game everywhere: the view, the log's last events (game_won, and in a
+	 * provably fair game the server seed revealed after it), no actions left. */
 	json_t *view = http_get_ok(&http_fixture.checked, game.path, game.tokens[0]);
 	int winner = (int)json_integer_value(json_object_get(view, "winner"));
 	long version = (long)json_integer_value(json_object_get(view, "version"));
 	json_t *players = json_object_get(view, "players");
 	ck_assert_int_ge(json_integer_value(json_object_get(json_array_get(players, (size_t)winner), "victory_points")),
 			 10);
-	json_decref(view);
+	json_t *fairness = json_object_get(view, "fairness");
+	int fair = json_is_true(json_object_get(fairness, "provably_fair"));
 	char path[128];
-	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version - 1);
+	snprintf(path, sizeof path, "%s/moves?after=%ld", game.path, version - 1 - fair);
 	json_t *log = http_get_ok(&http_fixture.checked, path, NULL);
-	json_t *last = json_array_get(json_object_get(log, "events"), 0);
+	json_t *events = json_object_get(log, "events");
+	ck_assert_int_eq(json_array_size(events), 1 + fair);
+	json_t *last = json_array_get(events, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(last, "type")), "game_won");
 	ck_assert_int_eq(json_integer_value(json_object_get(last, "seat")), winner);
+	if (fair) {
+		json_t *revealed = json_array_get(events, 1);
+		ck_assert_str_eq(json_string_value(json_object_get(revealed, "type")), "server_seed_revealed");
+		ck_assert_str_eq(json_string_value(json_object_get(revealed, "server_seed")),
+				 json_string_value(json_object_get(fairness, "server_seed")));
+	}
 	json_decref(log);
+	json_decref(view);
 	for (int s = 0; s < seats; s++) {
 		json_t *actions = http_get_ok(&http_fixture.checked,
 					      http_game_path(&game, "/actions", path, sizeof path), game.tokens[s]);

@@ -127,7 +127,8 @@ static void long_poll_is_woken(const char *reader, const char *writer)
 	json_t *events = json_object_get(response.json, "events");
 	ck_assert_int_ge(json_array_size(events), 1);
 	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(events, 0), "version")), version + 1);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(events, 0), "type")), "dice_rolled");
+	/* The game's first roll: a provably fair game fixes the players' seeds just before it. */
+	ck_assert_str_eq(json_string_value(json_object_get(http_first_rules_event(events), "type")), "dice_rolled");
 	ck_assert_int_eq(json_integer_value(json_object_get(response.json, "version")), move.version);
 	http_response_free(&response);
 	http_client_cleanup(&poller);

@@ -135,6 +135,53 @@ START_TEST(test_every_event_type_round_trips_byte_for_byte)
 }
 END_TEST
 
+/* The events table keeps each event's type as its number, and SQL functions of
+ * db/migrations write some by number (0024: seat_away 24, seat_back 25; 0033:
+ * player_seed_set 31): a type's number never changes, a new type goes at the end. */
+START_TEST(test_event_type_numbers_are_stored_and_never_move)
+{
+	static const char *const stored[] = {
+		"game_created", /* 0 */
+		"settlement_built", /* 1 */
+		"road_built", /* 2 */
+		"city_built", /* 3 */
+		"resources_produced", /* 4 */
+		"dice_rolled", /* 5 */
+		"discarded", /* 6 */
+		"robber_moved", /* 7 */
+		"resource_stolen", /* 8 */
+		"development_card_bought", /* 9 */
+		"knight_played", /* 10 */
+		"road_building_played", /* 11 */
+		"year_of_plenty_played", /* 12 */
+		"monopoly_played", /* 13 */
+		"maritime_traded", /* 14 */
+		"trade_offered", /* 15 */
+		"trade_accepted", /* 16 */
+		"trade_declined", /* 17 */
+		"trade_withdrawn", /* 18 */
+		"trade_completed", /* 19 */
+		"longest_road_changed", /* 20 */
+		"largest_army_changed", /* 21 */
+		"turn_ended", /* 22 */
+		"game_won", /* 23 */
+		"seat_away", /* 24 */
+		"seat_back", /* 25 */
+		"resigned", /* 26 */
+		"seat_released", /* 27 */
+		"seat_substituted", /* 28 */
+		"quiet_hours_set", /* 29 */
+		"quiet_hours_cleared", /* 30 */
+		"player_seed_set", /* 31 */
+		"seeds_fixed", /* 32 */
+		"server_seed_revealed", /* 33 */
+	};
+	ck_assert_int_eq(EVENT_TYPE_COUNT, (int)(sizeof stored / sizeof stored[0]));
+	for (int type = 0; type < EVENT_TYPE_COUNT; type++)
+		ck_assert_str_eq(event_type_name(type), stored[type]);
+}
+END_TEST
+
 START_TEST(test_game_created_round_trips_with_start_rolls_and_fixed_start)
 {
 	/* 3 seats, first seat by roll: start_rolls has one array of 3 per round. */
@@ -624,6 +671,7 @@ Suite *test_suite(void)
 	Suite *suite = suite_create("codec_log");
 	TCase *events = tcase_create("events");
 	tcase_add_test(events, test_every_event_type_round_trips_byte_for_byte);
+	tcase_add_test(events, test_event_type_numbers_are_stored_and_never_move);
 	tcase_add_test(events, test_game_created_round_trips_with_start_rolls_and_fixed_start);
 	tcase_add_test(events, test_event_dump_is_compact_and_omits_zero_counts);
 	tcase_add_test(events, test_redacted_events_show_null_for_hidden_card_and_resource);

@@ -59,6 +59,7 @@
 	X(events, load, "load: snapshot and the events after it")                    \
 	X(events, read_events, "load: the log")                                      \
 	X(events, read_tail, "load: a cached state brought up to date")              \
+	X(events, read_types, "load: a provably fair game's players' seeds")         \
 	X(events, version, "version")                                                \
 	X(events, append_event, "append: one event")                                 \
 	X(events, append_events, "append: several events")                           \
@@ -497,6 +498,11 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 	ck_assert_int_eq(log.count, 9);
 	store_log_free(&log);
 	ck_assert_int_eq(store_read_tail(store, game, 5, 100, &log), STORE_OK);
+	store_log_free(&log);
+	ck_assert_int_eq(store_read_events_of_types(store, game, 101, 102, 100, &log), STORE_OK);
+	ck_assert_int_gt(log.count, 0); /* the fake events' types are 100 + seq % 7 */
+	for (int i = 0; i < log.count; i++)
+		ck_assert(log.rows[i].type == 101 || log.rows[i].type == 102);
 	store_log_free(&log);
 	int32_t version;
 	ck_assert_int_eq(store_version(store, game, &version), STORE_OK);

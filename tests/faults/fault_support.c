@@ -350,7 +350,9 @@ void fault_game_create(struct fault_game *game, fault_pick_url pick, void *conte
 int fault_game_record(struct fault_game *game, int move, const char *body)
 {
 	json_t *answer = json_loads(body, 0, NULL);
-	json_t *first = json_array_get(json_object_get(answer, "events"), 0);
+	/* The move's own first event (a provably fair game's first roll fixes the players'
+	 * seeds in an event just before it). */
+	json_t *first = http_first_rules_event(json_object_get(answer, "events"));
 	int ok = first && json_is_integer(json_object_get(first, "version")) && game->ack_count < FAULT_MAX_MOVES;
 	if (ok) {
 		struct fault_ack *ack = &game->acks[game->ack_count++];
