@@ -141,40 +141,40 @@ END_TEST
 START_TEST(test_event_type_numbers_are_stored_and_never_move)
 {
 	static const char *const stored[] = {
-		"game_created", /* 0 */
-		"settlement_built", /* 1 */
-		"road_built", /* 2 */
-		"city_built", /* 3 */
-		"resources_produced", /* 4 */
-		"dice_rolled", /* 5 */
-		"discarded", /* 6 */
-		"robber_moved", /* 7 */
-		"resource_stolen", /* 8 */
+		"game_created",		   /* 0 */
+		"settlement_built",	   /* 1 */
+		"road_built",		   /* 2 */
+		"city_built",		   /* 3 */
+		"resources_produced",	   /* 4 */
+		"dice_rolled",		   /* 5 */
+		"discarded",		   /* 6 */
+		"robber_moved",		   /* 7 */
+		"resource_stolen",	   /* 8 */
 		"development_card_bought", /* 9 */
-		"knight_played", /* 10 */
-		"road_building_played", /* 11 */
-		"year_of_plenty_played", /* 12 */
-		"monopoly_played", /* 13 */
-		"maritime_traded", /* 14 */
-		"trade_offered", /* 15 */
-		"trade_accepted", /* 16 */
-		"trade_declined", /* 17 */
-		"trade_withdrawn", /* 18 */
-		"trade_completed", /* 19 */
-		"longest_road_changed", /* 20 */
-		"largest_army_changed", /* 21 */
-		"turn_ended", /* 22 */
-		"game_won", /* 23 */
-		"seat_away", /* 24 */
-		"seat_back", /* 25 */
-		"resigned", /* 26 */
-		"seat_released", /* 27 */
-		"seat_substituted", /* 28 */
-		"quiet_hours_set", /* 29 */
-		"quiet_hours_cleared", /* 30 */
-		"player_seed_set", /* 31 */
-		"seeds_fixed", /* 32 */
-		"server_seed_revealed", /* 33 */
+		"knight_played",	   /* 10 */
+		"road_building_played",	   /* 11 */
+		"year_of_plenty_played",   /* 12 */
+		"monopoly_played",	   /* 13 */
+		"maritime_traded",	   /* 14 */
+		"trade_offered",	   /* 15 */
+		"trade_accepted",	   /* 16 */
+		"trade_declined",	   /* 17 */
+		"trade_withdrawn",	   /* 18 */
+		"trade_completed",	   /* 19 */
+		"longest_road_changed",	   /* 20 */
+		"largest_army_changed",	   /* 21 */
+		"turn_ended",		   /* 22 */
+		"game_won",		   /* 23 */
+		"seat_away",		   /* 24 */
+		"seat_back",		   /* 25 */
+		"resigned",		   /* 26 */
+		"seat_released",	   /* 27 */
+		"seat_substituted",	   /* 28 */
+		"quiet_hours_set",	   /* 29 */
+		"quiet_hours_cleared",	   /* 30 */
+		"player_seed_set",	   /* 31 */
+		"seeds_fixed",		   /* 32 */
+		"server_seed_revealed",	   /* 33 */
 	};
 	ck_assert_int_eq(EVENT_TYPE_COUNT, (int)(sizeof stored / sizeof stored[0]));
 	for (int type = 0; type < EVENT_TYPE_COUNT; type++)
