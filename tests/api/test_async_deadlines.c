@@ -96,6 +96,18 @@ static void assert_entry(const json_t *entry, const char *type, int seat, const 
 	free(text);
 }
 
+/* The index of the first move of a game's first roll in `log` from index `at`: `at`, or
+ * the one after when a provably fair game fixed the players' seeds there (seeds_fixed is
+ * written in the roll's append, with the roll's origin). */
+static size_t past_seeds_fixed(const json_t *log, size_t at, const char *origin)
+{
+	const json_t *entry = json_array_get(log, at);
+	if (strcmp(string_of(entry, "type"), "seeds_fixed") != 0)
+		return at;
+	assert_entry(entry, "seeds_fixed", -1, origin);
+	return at + 1;
+}
+
 /* `later` came one deadline (deadline_s) after `earlier`, give or take the worker's delay. */
 static void assert_one_deadline_after(const json_t *earlier, const json_t *later, double deadline_s)
 {
@@ -135,7 +147,7 @@ START_TEST(test_a_roll_and_then_the_turn_time_out_into_a_roll_and_the_end_of_the
 	long created = http_game_version(&http_fixture.checked, &game);
 	long ended = await_event(&http_fixture.checked, &game, created, "turn_ended", 0, 15);
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, created - 1);
-	json_t *start = json_array_get(log, 0), *rolled = json_array_get(log, 1);
+	json_t *start = json_array_get(log, 0), *rolled = json_array_get(log, past_seeds_fixed(log, 1, "timeout"));
 	assert_entry(rolled, "dice_rolled", 0, "timeout");
 	assert_one_deadline_after(start, rolled, 1);
 	/* Whatever the roll brought (a 7: discards and the robber, each a deadline of its own),
@@ -345,7 +357,7 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 
 	json_t *rows = http_truth_rows(game.id, 0);
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, 0);
-	json_t *first_move = json_array_get(log, (size_t)created);
+	json_t *first_move = json_array_get(log, past_seeds_fixed(log, (size_t)created, "bot"));
 	assert_entry(first_move, "dice_rolled", 0, "bot");
 	assert_one_deadline_after(json_array_get(log, (size_t)(created - 1)), first_move, 1);
 	for (long version = created + 1; version <= ended; version++) {
@@ -355,7 +367,8 @@ START_TEST(test_on_timeout_bot_plays_the_rest_of_the_timed_out_turn_only)
 			      version, string_of(entry, "type"), actor, string_of(entry, "origin"));
 		/* Other seats' decisions in that turn (a discard, an answer to the bot's offer) time
 		 * out into the bot's choice too. */
-		ck_assert_msg(actor == 0 || strcmp(string_of(entry, "type"), "discarded") == 0 ||
+		ck_assert_msg(actor == 0 || http_event_is_fairness(entry) ||
+				      strcmp(string_of(entry, "type"), "discarded") == 0 ||
 				      strcmp(string_of(entry, "type"), "trade_declined") == 0,
 			      "the bot made seat %d's %s in seat 0's turn", actor, string_of(entry, "type"));
 	}
@@ -431,7 +444,9 @@ static void deadline_fires_across_a_restart(int crash)
 	http_server_start(&second, NULL);
 	http_client_init(&direct, second.url, 0);
 	long rolled = await_event(&direct, &game, created, "dice_rolled", 0, 15);
-	ck_assert_int_eq(rolled, created + 1);
+	json_t *since = http_game_log(&direct, &game, NULL, created);
+	ck_assert_int_eq(rolled, created + 1 + (long)past_seeds_fixed(since, 0, "timeout"));
+	json_decref(since);
 	json_t *start = entry_at(&direct, &game, created), *roll = entry_at(&direct, &game, rolled);
 	assert_entry(roll, "dice_rolled", 0, "timeout");
 	fprintf(stderr, "%s: the 2 s deadline fired %.2f s after the game was created\n", crash ? "kill -9" : "SIGTERM",

@@ -582,14 +582,20 @@ START_TEST(test_the_stream_ends_after_the_game_is_won)
 	ck_assert_int_eq(stream.status, 200);
 	ck_assert_msg(stream.seconds < timeout - 1, "the stream did not end (%.1f s, %d events)", stream.seconds,
 		      stream.count);
-	ck_assert_int_ge(stream.count, 3);
+	/* A provably fair game (the server drew its seed) reveals the seed after game_won. */
+	json_t *view = http_get_ok(&http_fixture.direct, game.path, NULL);
+	int fair = json_is_true(json_object_get(json_object_get(view, "fairness"), "provably_fair"));
+	json_decref(view);
+	ck_assert_int_ge(stream.count, 3 + fair);
 	struct http_sse_event *end = &stream.events[stream.count - 1];
-	struct http_sse_event *won = &stream.events[stream.count - 2];
+	struct http_sse_event *won = &stream.events[stream.count - 2 - fair];
 	ck_assert_str_eq(end->type, "end");
 	ck_assert_msg(end->id == -1, "the end event has an id (%ld)", end->id);
 	ck_assert_str_eq(won->type, "game_won");
 	long version = http_game_version(&http_fixture.direct, &game);
-	ck_assert_int_eq(won->id, version);
+	ck_assert_int_eq(won->id + fair, version);
+	if (fair)
+		ck_assert_str_eq(stream.events[stream.count - 2].type, "server_seed_revealed");
 	ck_assert_ptr_nonnull(end->data);
 	ck_assert_int_eq(json_integer_value(json_object_get(end->data, "version")), version);
 	for (int i = 0; i < stream.count - 1; i++)
