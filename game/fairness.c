@@ -9,6 +9,8 @@
 #include <openssl/sha.h>
 #include <string.h>
 
+#include "codec/text.h"
+
 #define MESSAGE_MAX (sizeof FAIRNESS_LABEL + 8 + GAME_MAX_SEATS * (1 + CODEC_PLAYER_SEED_MAX) + 4)
 
 static size_t put_be(uint8_t *out, uint64_t value, int bytes)
@@ -53,35 +55,12 @@ int fairness_new_server_seed(uint8_t out[CODEC_SERVER_SEED_SIZE])
 	return RAND_bytes(out, CODEC_SERVER_SEED_SIZE) == 1;
 }
 
-/* The length of the UTF-8 sequence starting at text (0: not valid UTF-8 there). */
-static int utf8_sequence(const unsigned char *text)
-{
-	unsigned char c = text[0];
-	int length = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-	if (length == 0 || (length == 2 && c < 0xc2) || (length == 4 && c > 0xf4))
-		return 0;
-	for (int i = 1; i < length; i++)
-		if ((text[i] & 0xc0) != 0x80)
-			return 0;
-	if (length == 3 && ((c == 0xe0 && text[1] < 0xa0) || (c == 0xed && text[1] >= 0xa0)))
-		return 0; /* overlong, or a surrogate */
-	if (length == 4 && ((c == 0xf0 && text[1] < 0x90) || (c == 0xf4 && text[1] >= 0x90)))
-		return 0; /* overlong, or beyond U+10FFFF */
-	return length;
-}
-
 int fairness_player_seed_valid(const char *text)
 {
 	size_t size = text ? strlen(text) : 0;
 	if (size < 1 || size > CODEC_PLAYER_SEED_MAX)
 		return 0;
-	for (size_t i = 0; i < size;) {
-		int length = utf8_sequence((const unsigned char *)text + i);
-		if (length == 0)
-			return 0;
-		i += (size_t)length;
-	}
-	return 1;
+	return text_utf8_valid(text, size);
 }
 
 void fairness_stamp(const struct fairness *fairness, struct event_setup *setup)

@@ -186,6 +186,11 @@ START_TEST(test_fairness_vectors_with_and_without_players_seeds)
 	ck_assert(fairness_player_seed_valid("alice"));
 	ck_assert(!fairness_player_seed_valid(""));
 	ck_assert(!fairness_player_seed_valid("\xff"));
+	ck_assert(fairness_player_seed_valid("gr\xc3\xbc\xc3\x9f \xf0\x9f\x8e\xb2")); /* "grüß 🎲" */
+	ck_assert(!fairness_player_seed_valid("\xc0\xaf"));			      /* an overlong "/" */
+	ck_assert(!fairness_player_seed_valid("\xed\xa0\x80"));			      /* a surrogate */
+	ck_assert(!fairness_player_seed_valid("\xf4\x90\x80\x80"));		      /* above U+10FFFF */
+	ck_assert(!fairness_player_seed_valid("ab\xe2\x82"));			      /* cut short */
 	char long_seed[66];
 	memset(long_seed, 'a', 65);
 	long_seed[65] = '\0';
