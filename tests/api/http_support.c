@@ -731,6 +731,26 @@ json_t *http_game_log(struct http_client *client, const struct http_game *game, 
 	return log;
 }
 
+int http_count_entries(const json_t *log, const char *type, int seat, const char *origin)
+{
+	int count = 0;
+	size_t index;
+	json_t *entry;
+	json_array_foreach(log, index, entry)
+	{
+		const char *its_type = json_string_value(json_object_get(entry, "type"));
+		const char *its_origin = json_string_value(json_object_get(entry, "origin"));
+		if (!its_type || strcmp(its_type, type) != 0)
+			continue;
+		if (seat >= 0 && json_integer_value(json_object_get(entry, "seat")) != seat)
+			continue;
+		if (origin && (!its_origin || strcmp(its_origin, origin) != 0))
+			continue;
+		count++;
+	}
+	return count;
+}
+
 int http_event_is_fairness(const json_t *entry)
 {
 	static const char *const types[] = {"player_seed_set", "seeds_fixed", "server_seed_revealed"};

@@ -235,6 +235,10 @@ int http_game_wait_finished(struct http_client *client, const struct http_game *
  * them (paged): an array, entry i being version after + 1 + i. New reference. */
 json_t *http_game_log(struct http_client *client, const struct http_game *game, const char *token, long after);
 
+/* The number of entries of the array `log` of `type` for `seat` (-1: any) with `origin`
+ * (NULL: any). */
+int http_count_entries(const json_t *log, const char *type, int seat, const char *origin);
+
 /* 1 for the log entries a provably fair game's service writes beside the rules' events
  * (docs/fairness.md): player_seed_set, seeds_fixed (just before the first roll's
  * dice_rolled) and server_seed_revealed (just after game_won, the log's last entry). */

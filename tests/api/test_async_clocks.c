@@ -341,19 +341,12 @@ static int conditional_get(struct http_client *with, const struct http_game *gam
 	return status;
 }
 
-/* The log's entries of `type` after version `after` by `seat` (origin player). */
+/* The log's entries of `type` after version `after`, each by `seat` (origin player). */
 static int count_entries(struct http_client *with, const struct http_game *game, long after, const char *type, int seat)
 {
 	json_t *log = http_game_log(with, game, NULL, after);
-	int count = 0;
-	size_t index;
-	json_t *entry;
-	json_array_foreach(log, index, entry) if (strcmp(string_of(entry, "type"), type) == 0)
-	{
-		ck_assert_int_eq(integer_of(entry, "seat"), seat);
-		ck_assert_str_eq(string_of(entry, "origin"), "player");
-		count++;
-	}
+	int count = http_count_entries(log, type, seat, "player");
+	ck_assert_int_eq(http_count_entries(log, type, -1, NULL), count);
 	json_decref(log);
 	return count;
 }

@@ -97,25 +97,6 @@ static json_t *player_view(const struct http_game *game, int seat)
 	return player;
 }
 
-/* The number of log entries of `type` for `seat` with `origin` (NULL: any). */
-static int count_entries(const json_t *log, const char *type, int seat, const char *origin)
-{
-	int count = 0;
-	size_t index;
-	json_t *entry;
-	json_array_foreach(log, index, entry)
-	{
-		if (strcmp(json_string_value(json_object_get(entry, "type")), type) != 0)
-			continue;
-		if (seat >= 0 && json_integer_value(json_object_get(entry, "seat")) != seat)
-			continue;
-		if (origin && strcmp(json_string_value(json_object_get(entry, "origin")), origin) != 0)
-			continue;
-		count++;
-	}
-	return count;
-}
-
 /* The game's timer (game_timers): 1 with its version, kind (1 deadline, 2 bot) and the
  * seconds until it is due; 0 when the game has none. */
 static int timer_of(const struct http_game *game, long *version, int *kind, double *due_in_s)
@@ -175,9 +156,9 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	json_decref(player);
 	long moved = wait_for_seats(&game, 1u << 1, 30);
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, start);
-	ck_assert_int_eq(count_entries(log, "seat_away", 0, "player"), 1);
-	ck_assert_msg(count_entries(log, "dice_rolled", 0, "bot") == 1 &&
-			      count_entries(log, "turn_ended", 0, "bot") == 1,
+	ck_assert_int_eq(http_count_entries(log, "seat_away", 0, "player"), 1);
+	ck_assert_msg(http_count_entries(log, "dice_rolled", 0, "bot") == 1 &&
+			      http_count_entries(log, "turn_ended", 0, "bot") == 1,
 		      "the bot rolled and ended seat 0's turn (versions %ld..%ld)", start, moved);
 	json_decref(log);
 
@@ -196,10 +177,10 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	ck_assert_uint_eq(waiting_for(&game, &later), 1u << 0);
 	ck_assert_int_eq(later, back);
 	log = http_game_log(&http_fixture.checked, &game, game.tokens[0], start);
-	ck_assert_int_eq(count_entries(log, "seat_back", 0, "player"), 1);
-	ck_assert_int_eq(count_entries(log, "seat_away", 1, "player"), 1);
-	ck_assert_int_eq(count_entries(log, "turn_ended", 1, "bot"), 1);
-	ck_assert_int_eq(count_entries(log, "turn_ended", 2, "bot"), 1);
+	ck_assert_int_eq(http_count_entries(log, "seat_back", 0, "player"), 1);
+	ck_assert_int_eq(http_count_entries(log, "seat_away", 1, "player"), 1);
+	ck_assert_int_eq(http_count_entries(log, "turn_ended", 1, "bot"), 1);
+	ck_assert_int_eq(http_count_entries(log, "turn_ended", 2, "bot"), 1);
 	json_decref(log);
 
 	/* Away again: every seat is away and nobody is at the table, so the game pauses (no
@@ -226,8 +207,8 @@ START_TEST(test_away_the_bot_moves_for_the_seat_and_back_the_game_waits_for_it_a
 	http_player_finish(&seat_one, 5000);
 	char path[128];
 	json_t *export = http_get_ok(&http_fixture.checked, http_game_path(&game, "/export", path, sizeof path), NULL);
-	ck_assert_int_eq(count_entries(json_object_get(export, "events"), "seat_away", -1, NULL), 4);
-	ck_assert_int_eq(count_entries(json_object_get(export, "events"), "seat_back", -1, NULL), 2);
+	ck_assert_int_eq(http_count_entries(json_object_get(export, "events"), "seat_away", -1, NULL), 4);
+	ck_assert_int_eq(http_count_entries(json_object_get(export, "events"), "seat_back", -1, NULL), 2);
 	char file[256];
 	snprintf(file, sizeof file, "%s/catan-holidays-%ld.json",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());

@@ -162,11 +162,10 @@ static json_t *lobby_entry(const struct http_game *game, const char *status)
 	return found;
 }
 
-/* The number of log entries of `type` for `seat` with `origin`; each has no member but
- * type, seat, version, created_at and origin. */
+/* The number of log entries of `type` for `seat` with `origin`; each entry of `type` has
+ * no member but type, seat, version, created_at and origin. */
 static int count_seat_events(const json_t *log, const char *type, int seat, const char *origin)
 {
-	int count = 0;
 	size_t index;
 	json_t *entry;
 	json_array_foreach(log, index, entry)
@@ -176,11 +175,8 @@ static int count_seat_events(const json_t *log, const char *type, int seat, cons
 		ck_assert_int_eq(json_object_size(entry), 5);
 		ck_assert(json_object_get(entry, "seat") && json_object_get(entry, "version") &&
 			  json_object_get(entry, "created_at") && json_object_get(entry, "origin"));
-		if (json_integer_value(json_object_get(entry, "seat")) == seat &&
-		    strcmp(json_string_value(json_object_get(entry, "origin")), origin) == 0)
-			count++;
 	}
-	return count;
+	return http_count_entries(log, type, seat, origin);
 }
 
 /* The seats the game waits for, as a bit mask, and its version. */
