@@ -206,6 +206,10 @@ json_t *handlers_quiet_hours_json(const char *zone, int from_min, int to_min);
 /* api/handlers_holidays.c: a seat handed to the bot and taken back. */
 void handle_seat_away(struct http_request *request);
 void handle_seat_back(struct http_request *request);
+/* The session and the path's seat of a seat's change (holidays, resigning, releasing,
+ * inviting a substitute), with a body absent or {}: 1, or 0 with a problem queued. The
+ * caller checks who may change the seat. */
+int handlers_open_seat(struct http_request *request, struct session *session, int *seat);
 /* Answer an outcome of a seat's change (play_set_away(), play_resign()) that every such
  * change answers alike: no such seat, a finished game, a lost race (with `version`), a
  * stopping server, a store failure (`status`). 1 when answered; 0 for the outcomes the

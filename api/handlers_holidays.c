@@ -31,18 +31,8 @@
 static void set_away(struct http_request *request, int away)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 1);
-	if (!body)
-		return;
 	int seat;
-	struct problem_refusal refusal;
-	int parsed = inputs_away(body, request->params[1], session.game.state.options.seats, &seat, &refusal);
-	if (!parsed)
-		service_refuse(request, &refusal);
-	json_decref(body);
-	if (!parsed)
+	if (!handlers_open_seat(request, &session, &seat))
 		return;
 	if (session.viewer != seat) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) sends itself away",
@@ -84,6 +74,21 @@ static void set_away(struct http_request *request, int away)
 				     NULL, -1);
 		return;
 	}
+}
+
+int handlers_open_seat(struct http_request *request, struct session *session, int *seat)
+{
+	if (!service_open(request, session))
+		return 0;
+	json_t *body = service_body(request, 1);
+	if (!body)
+		return 0;
+	struct problem_refusal refusal;
+	int parsed = inputs_away(body, request->params[1], session->game.state.options.seats, seat, &refusal);
+	if (!parsed)
+		service_refuse(request, &refusal);
+	json_decref(body);
+	return parsed;
 }
 
 int handlers_seat_change_failed(struct http_request *request, enum play_away outcome, long version,

@@ -68,18 +68,8 @@ void handle_get_player(struct http_request *request)
 void handle_resign(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session))
-		return;
-	json_t *body = service_body(request, 1);
-	if (!body)
-		return;
 	int seat;
-	struct problem_refusal refusal;
-	int parsed = inputs_away(body, request->params[1], session.game.state.options.seats, &seat, &refusal);
-	if (!parsed)
-		service_refuse(request, &refusal);
-	json_decref(body);
-	if (!parsed)
+	if (!handlers_open_seat(request, &session, &seat))
 		return;
 	if (session.viewer != seat) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) resigns it", NULL,

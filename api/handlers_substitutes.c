@@ -72,27 +72,11 @@ static int refused(struct http_request *request, enum play_away outcome, long ve
 	return 1;
 }
 
-/* The session and the path's seat, with a body absent or {}: 1, or 0 with a problem queued. */
-static int open_seat(struct http_request *request, struct session *session, int *seat)
-{
-	if (!service_open(request, session))
-		return 0;
-	json_t *body = service_body(request, 1);
-	if (!body)
-		return 0;
-	struct problem_refusal refusal;
-	int parsed = inputs_away(body, request->params[1], session->game.state.options.seats, seat, &refusal);
-	if (!parsed)
-		service_refuse(request, &refusal);
-	json_decref(body);
-	return parsed;
-}
-
 void handle_release_seat(struct http_request *request)
 {
 	struct session session;
 	int seat;
-	if (!open_seat(request, &session, &seat))
+	if (!handlers_open_seat(request, &session, &seat))
 		return;
 	if (session.viewer != seat) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH, "only the seat (or its player) releases it", NULL,
@@ -113,7 +97,7 @@ void handle_invite_substitute(struct http_request *request)
 {
 	struct session session;
 	int seat;
-	if (!open_seat(request, &session, &seat))
+	if (!handlers_open_seat(request, &session, &seat))
 		return;
 	if (session.viewer != seat && session.viewer != PLAY_ADMIN) {
 		http_respond_problem(request, PROBLEM_SEAT_MISMATCH,
