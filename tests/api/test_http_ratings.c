@@ -343,6 +343,20 @@ START_TEST(test_quiet_hours_and_holidays_do_not_move_the_players_reliability)
 	struct http_game quiet_game, plain_game;
 	create_clocked("Steady", plain, &plain_game);
 	create_clocked("Restless", changed, &quiet_game);
+	/* GET .../seats names each seat's player by the public id the export shows. */
+	char path[160];
+	json_t *seats =
+		http_get_ok(&http_fixture.checked, http_game_path(&quiet_game, "/seats", path, sizeof path), NULL);
+	for (int s = 0; s < 3; s++)
+		ck_assert_str_eq(json_string_value(json_object_get(
+					 json_array_get(json_object_get(seats, "seats"), (size_t)s), "player")),
+				 changed[s].id);
+	json_decref(seats);
+	struct http_game anonymous;
+	http_game_create(&http_fixture.checked, 3, "{\"layout\": \"beginner\"}", &anonymous);
+	seats = http_get_ok(&http_fixture.checked, http_game_path(&anonymous, "/seats", path, sizeof path), NULL);
+	ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(seats, "seats"), 0), "player")));
+	json_decref(seats);
 	static const char *const roll = "{\"type\": \"roll\", \"dice\": [1, 1]}";
 	static const char *const end = "{\"type\": \"end_turn\"}";
 	http_post_move_ok(&http_fixture.checked, &plain_game, 0, roll);
