@@ -142,6 +142,23 @@ static void respond_seats(struct http_request *request, int64_t game_id)
 		json_decref(view);
 		return;
 	}
+	/* Who holds each seat: a player's public id, as the export shows it to anyone (its
+	 * profile, GET /v1/players/{id}, has the rating the game page shows in the row). */
+	int64_t players[GAME_MAX_SEATS];
+	if ((status = lobby_seat_players(game_id, players)) != STORE_OK) {
+		json_decref(view);
+		service_store_error(request, status);
+		return;
+	}
+	size_t index;
+	json_t *seat;
+	json_array_foreach(json_object_get(view, "seats"), index, seat)
+	{
+		char player[STORE_ID_TEXT_SIZE];
+		store_format_id(index < GAME_MAX_SEATS ? players[index] : 0, player);
+		json_object_set_new(seat, "player",
+				    index < GAME_MAX_SEATS && players[index] ? json_string(player) : json_null());
+	}
 	/* Tagged by the version like every read of a started game: the holiday figures are the
 	 * answer's moment's, and a revalidation (304) of the same version keeps those held. */
 	http_respond_json(request, 200, view, (long)session.game.state.version);

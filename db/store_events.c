@@ -23,11 +23,12 @@
 	/* catan_bind_players() after catan_create_game() in the list: the seats exist (it fails               \
 	 * loudly if not); catan_enqueue_deliveries() after the binding: the first events reach                \
 	 * the seated players' webhooks. */                                                                    \
-	X(create_game, 18,                                                                                     \
+	X(create_game, 21,                                                                                     \
 	  "SELECT catan_create_game($1::bigint, $2::bigint, $3::smallint, $4::bytea, $5::text,"                \
 	  " $6::text[], $7::boolean[], $8::bytea, $9::smallint[], $10::smallint[], $11::smallint[],"           \
 	  " $12::text[], $13::integer, $14::bytea),"                                                           \
 	  " catan_set_server_seed($1::bigint, $18::bytea),"                                                    \
+	  " catan_restore_quiet_hours($1::bigint, $19::text[], $20::smallint[], $21::smallint[]),"             \
 	  " catan_set_timer($1::bigint, cardinality($9::smallint[]), $15::smallint, $16::bigint),"             \
 	  " catan_bind_players($1::bigint, $17::bigint[]),"                                                    \
 	  " catan_enqueue_deliveries($1::bigint, 1, cardinality($9::smallint[]))")                             \
@@ -227,10 +228,12 @@ static void players_array(struct buffer *out, const struct store_new_game *game)
 }
 
 /* A new game's rows as the creating statements take them: events, seat names, bots, open
- * seats (all "f" without `open`), token hashes and players. */
+ * seats (all "f" without `open`), token hashes, players and the seats' quiet hours (zones,
+ * from, to: no data, so SQL NULLs, when no seat has any). */
 struct new_game_arrays {
 	struct event_arrays events;
 	struct buffer names, bots, open, players;
+	struct buffer quiet_zones, quiet_from, quiet_to;
 	uint8_t tokens[STORE_MAX_SEATS * STORE_HASH_SIZE];
 };
 
@@ -240,7 +243,33 @@ static void new_game_arrays_free(struct new_game_arrays *arrays)
 	free(arrays->bots.data);
 	free(arrays->open.data);
 	free(arrays->players.data);
+	free(arrays->quiet_zones.data);
+	free(arrays->quiet_from.data);
+	free(arrays->quiet_to.data);
 	event_arrays_free(&arrays->events);
+}
+
+static void quiet_hours_arrays(struct new_game_arrays *arrays, const struct store_new_game *game)
+{
+	int any = 0;
+	for (int seat = 0; seat < game->seats; seat++)
+		any |= game->quiet_zones[seat] != NULL;
+	if (!any)
+		return;
+	buffer_string(&arrays->quiet_zones, "{");
+	buffer_string(&arrays->quiet_from, "{");
+	buffer_string(&arrays->quiet_to, "{");
+	for (int seat = 0; seat < game->seats; seat++) {
+		const char *zone = game->quiet_zones[seat];
+		if (seat)
+			buffer_string(&arrays->quiet_zones, ",");
+		buffer_array_text(&arrays->quiet_zones, zone);
+		buffer_array_int(&arrays->quiet_from, zone ? game->quiet_from[seat] : 0, seat == 0);
+		buffer_array_int(&arrays->quiet_to, zone ? game->quiet_to[seat] : 0, seat == 0);
+	}
+	buffer_string(&arrays->quiet_zones, "}");
+	buffer_string(&arrays->quiet_from, "}");
+	buffer_string(&arrays->quiet_to, "}");
 }
 
 /* Check `game` and build its arrays (`open`: per seat, or NULL for none); STORE_INVALID
@@ -278,6 +307,7 @@ static enum store_status new_game_arrays_build(struct store *store, const struct
 	buffer_string(&arrays->bots, "}");
 	buffer_string(&arrays->open, "}");
 	players_array(&arrays->players, game);
+	quiet_hours_arrays(arrays, game);
 	return STORE_OK;
 }
 
@@ -311,6 +341,15 @@ static void param_server_seed(struct params *params, const struct store_new_game
 		param_null(params);
 }
 
+/* The seats' first quiet hours as the creating statement takes them (three NULLs when no
+ * seat has any: 0034_import_quiet_hours.sql). */
+static void params_quiet_hours(struct params *params, const struct new_game_arrays *arrays)
+{
+	param_text(params, arrays->quiet_zones.data);
+	param_text(params, arrays->quiet_from.data);
+	param_text(params, arrays->quiet_to.data);
+}
+
 static enum store_status create_game_attempt(struct store *store, int64_t id, const struct store_new_game *game,
 					     const struct new_game_arrays *arrays, const struct store_waiting *waiting)
 {
@@ -329,6 +368,7 @@ static enum store_status create_game_attempt(struct store *store, int64_t id, co
 	params_timer(&params, game->timer);
 	param_text(&params, arrays->players.data);
 	param_server_seed(&params, game);
+	params_quiet_hours(&params, arrays);
 	PGresult *result;
 	enum store_status status =
 		write_and_wake(store, &statement_create_game, &params, id, game->event_count, &result);

@@ -59,6 +59,11 @@ struct store_new_game {
 	const struct store_snapshot *snapshot; /* NULL, or the state after the events */
 	const struct store_timer_set *timer;   /* NULL: no timer */
 	int64_t players[STORE_MAX_SEATS];      /* the player a seat is bound to, 0 for none */
+	/* Quiet hours the seats start with (0034_import_quiet_hours.sql: an imported game's, as
+	 * its log's last quiet_hours_set left them): a tz database name, NULL for none, and
+	 * minutes after local midnight. Only store_create_game() reads them. */
+	const char *quiet_zones[STORE_MAX_SEATS];
+	int quiet_from[STORE_MAX_SEATS], quiet_to[STORE_MAX_SEATS];
 };
 
 /* Holidays (db/migrations/0006_player_webhooks.sql): seat `seat` of game `game_id` hands

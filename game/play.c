@@ -1323,6 +1323,28 @@ enum error play_create(const struct play_new_game *new_game, struct game_record 
 	return ERROR_OK;
 }
 
+/* The seats' quiet hours after events[0 .. count) into row->quiet_* (pointing into the
+ * events); 1 when some seat has hours. */
+static int import_quiet_hours(const struct event *events, int count, struct store_new_game *row)
+{
+	int any = 0;
+	for (int s = 0; s < row->seats && s < STORE_MAX_SEATS; s++)
+		row->quiet_zones[s] = NULL;
+	for (int i = 0; i < count; i++) {
+		const struct event *event = &events[i];
+		int s = event->seat;
+		if ((event->type != EVENT_QUIET_HOURS_SET && event->type != EVENT_QUIET_HOURS_CLEARED) || s < 0 ||
+		    s >= row->seats || s >= STORE_MAX_SEATS)
+			continue;
+		row->quiet_zones[s] = event->type == EVENT_QUIET_HOURS_SET ? event->quiet.zone : NULL;
+		row->quiet_from[s] = event->quiet.from_min;
+		row->quiet_to[s] = event->quiet.to_min;
+	}
+	for (int s = 0; s < row->seats && s < STORE_MAX_SEATS; s++)
+		any |= row->quiet_zones[s] != NULL;
+	return any;
+}
+
 enum store_status play_import(const struct play_new_game *new_game, const struct event *events,
 			      const struct import_group *groups, int group_count, const int *origins,
 			      struct game_record *out)
@@ -1345,8 +1367,25 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 			apply_event(&out->state, &events[i]);
 		}
 	}
+	/* Each seat's quiet hours as its last quiet_hours_set or quiet_hours_cleared left them,
+	 * kept in its row as the game exported kept them, and the first deadline pushed by
+	 * them as the clock of a game played here would be (every event is written now, so the
+	 * wait begins now). */
+	struct seat_clocks clock_rows;
+	const struct seat_clocks *clocks = NULL;
+	if (import_quiet_hours(events, count, &row) && seat_clocks_used(&out->options)) {
+		seat_clocks_fresh(&out->options, now_us(), &clock_rows);
+		for (int s = 0; s < row.seats && s < GAME_MAX_SEATS; s++) {
+			if (!row.quiet_zones[s])
+				continue;
+			snprintf(clock_rows.zone[s], sizeof clock_rows.zone[s], "%s", row.quiet_zones[s]);
+			clock_rows.quiet[s] = (struct quiet_hours){zones_load(row.quiet_zones[s]), row.quiet_from[s],
+								   row.quiet_to[s]};
+		}
+		clocks = &clock_rows;
+	}
 	struct store_timer_set timer;
-	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), NULL, &timer);
+	row.timer = next_timer(out, &out->state, offer_wait_after(out, 0, NULL, &out->state, 0), clocks, &timer);
 	struct game_repo repo;
 	game_repo_init(&repo, play_thread_store(), GAME_REPO_SNAPSHOT_EVERY);
 	enum store_status status =

@@ -922,7 +922,36 @@ void http_player_create(struct http_client *client, const char *name, char *id, 
 	http_response_free(&response);
 }
 
-void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what)
+/* Game `game_id`'s seats' quiet hours as their rows keep them: "seat:zone from-to" each
+ * ("-" for NULL), by seat, comma-separated. */
+static void seats_quiet_hours(const char *game_id, char *out, size_t size)
+{
+	int64_t id;
+	ck_assert_msg(store_parse_id(game_id, &id), "game id %s", game_id);
+	char number[24];
+	snprintf(number, sizeof number, "%lld", (long long)id);
+	const char *values[1] = {number};
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
+	ck_assert_msg(PQstatus(connection) == CONNECTION_OK, "database: %s", PQerrorMessage(connection));
+	PGresult *result = PQexecParams(connection,
+					"SELECT coalesce(string_agg(seat || ':' || coalesce(quiet_zone, '-') || ' ' ||"
+					" coalesce(quiet_from::text, '-') || '-' || coalesce(quiet_to::text, '-'), ','"
+					" ORDER BY seat), '') FROM seats WHERE game_id = $1::bigint",
+					1, NULL, values, NULL, NULL, 0);
+	ck_assert_msg(PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) == 1, "seats: %s",
+		      PQresultErrorMessage(result));
+	snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
+	PQclear(result);
+	PQfinish(connection);
+}
+
+static void copy_token(char *out, size_t size, const json_t *value)
+{
+	snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "");
+}
+
+void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what,
+				     struct http_game *copy)
 {
 	char file[256];
 	snprintf(file, sizeof file, "%s/catan-%s-%ld.json",
@@ -938,16 +967,36 @@ void http_export_replays_and_imports(struct http_client *client, const char *gam
 	http_call_json(client, "POST", "/v1/games/import", NULL, export, NULL, &imported);
 	ck_assert_msg(imported.status == 201, "import: %s", http_describe(&imported));
 	json_t *original = http_truth_rows(game_id, 0);
-	json_t *copy = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
-	ck_assert_int_eq(json_array_size(original), json_array_size(copy));
+	json_t *copy_rows = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
+	ck_assert_int_eq(json_array_size(original), json_array_size(copy_rows));
 	for (size_t i = 0; i < json_array_size(original); i++) {
-		json_t *a = json_array_get(original, i), *b = json_array_get(copy, i);
+		json_t *a = json_array_get(original, i), *b = json_array_get(copy_rows, i);
 		json_object_del(a, "at");
 		json_object_del(b, "at");
 		ck_assert_msg(json_equal(a, b), "row %zu differs after the import", i);
 	}
 	json_decref(original);
-	json_decref(copy);
+	json_decref(copy_rows);
+	const char *id = json_string_value(json_object_get(imported.json, "id"));
+	char hours[512], copied_hours[512];
+	seats_quiet_hours(game_id, hours, sizeof hours);
+	seats_quiet_hours(id, copied_hours, sizeof copied_hours);
+	ck_assert_msg(strcmp(hours, copied_hours) == 0, "the seats' quiet hours were %s, imported %s", hours,
+		      copied_hours);
+	if (copy) {
+		memset(copy, 0, sizeof *copy);
+		snprintf(copy->id, sizeof copy->id, "%s", id);
+		snprintf(copy->path, sizeof copy->path, "/v1/games/%s", id);
+		copy_token(copy->admin_token, sizeof copy->admin_token, json_object_get(imported.json, "admin_token"));
+		json_t *seats = json_object_get(imported.json, "seats");
+		copy->seats = (int)json_array_size(seats);
+		for (int s = 0; s < copy->seats && s < GAME_MAX_SEATS; s++) {
+			json_t *token = json_object_get(json_array_get(seats, (size_t)s), "token");
+			copy_token(copy->tokens[s], sizeof copy->tokens[s], token);
+			if (!json_is_string(token))
+				copy->bots |= (uint8_t)(1u << s);
+		}
+	}
 	http_response_free(&imported);
 }
 

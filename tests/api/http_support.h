@@ -318,8 +318,11 @@ json_t *http_truth_rows(const char *game_id, long after);
 
 /* A game's export (borrowed) replays with `catan replay` ($CATAN, else build/catan; through
  * a file named after `what`) and imports as a new game whose stored rows are the game's,
- * row for row but for their times (imported through `client`). */
-void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what);
+ * row for row but for their times, and whose seats have the game's quiet hours (their
+ * seats.quiet_* columns; imported through `client`). `copy` (NULL: not wanted): the new
+ * game, its id, path, admin token and seat tokens. */
+void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what,
+				     struct http_game *copy);
 
 /* Run `sql` on the test database (DATABASE_URL) and return the first column of its first
  * row as an integer (0 without a row or for NULL); a failing statement fails the test. To

@@ -442,8 +442,77 @@ START_TEST(test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row)
 	ck_assert_int_eq(integer_of(first, "seat"), 1);
 	ck_assert_str_eq(string_of(first, "timezone"), "Europe/Berlin");
 	ck_assert_str_eq(string_of(first, "to"), "06:30");
-	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "quiet");
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "quiet", NULL);
 	json_decref(export);
+}
+END_TEST
+
+/* The quiet hours of the view's players[seat] (a spectator's). New reference (JSON null for
+ * none). */
+static json_t *quiet_hours_of(struct http_client *with, const struct http_game *game, int seat)
+{
+	json_t *player = player_of(with, game, seat);
+	json_t *hours = json_incref(json_object_get(player, "quiet_hours"));
+	json_decref(player);
+	ck_assert_msg(hours != NULL, "seat %d has no quiet_hours member", seat);
+	return hours;
+}
+
+/* An imported game's seats keep the quiet hours of the game exported (each seat's last
+ * quiet_hours_set or quiet_hours_cleared): its rows (http_export_replays_and_imports()
+ * compares them) and its view say so, and its clock respects them. Seat 0, the seat the
+ * game waits for, is in its quiet hours, so the imported game's deadline waits for their
+ * end as the original's does (its per-move time of 1 s would be long gone); cleared, the
+ * default move comes at once. */
+START_TEST(test_an_imported_game_keeps_its_seats_quiet_hours_and_its_clock_respects_them)
+{
+	struct http_client *with = &http_fixture.checked;
+	struct http_game game, copy;
+	/* The opening played by the seats (an unfinished game exports no seed, and a seedless
+	 * import takes a fixed start's settlements for moves), seat 0 first. */
+	http_game_create(with, 3, "{\"layout\": \"beginner\", \"first_seat\": 0, \"turn_timeout_s\": 1}", &game);
+	char body[128];
+	quiet_now_body(3, body, sizeof body);
+	put_quiet(with, &game, 0, body);
+	put_quiet(with, &game, 1, "{\"timezone\": \"Europe/Berlin\", \"from\": \"22:30\", \"to\": \"07:00\"}");
+	put_quiet(with, &game, 2, "{\"timezone\": \"America/New_York\", \"from\": \"23:00\", \"to\": \"06:15\"}");
+	long last = put_quiet(with, &game, 1, NULL);
+	char path[128];
+	json_t *export = http_get_ok(with, http_game_path(&game, "/export", path, sizeof path), NULL);
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "imported-quiet", &copy);
+	json_decref(export);
+	ck_assert_int_eq(http_game_version(with, &copy), last);
+	for (int seat = 0; seat < 3; seat++) {
+		json_t *original = quiet_hours_of(with, &game, seat), *imported = quiet_hours_of(with, &copy, seat);
+		ck_assert_msg(json_equal(original, imported), "seat %d's quiet hours differ after the import", seat);
+		json_decref(original);
+		json_decref(imported);
+	}
+	json_t *hours = quiet_hours_of(with, &copy, 0);
+	ck_assert_str_eq(string_of(hours, "timezone"), "UTC");
+	json_decref(hours);
+	hours = quiet_hours_of(with, &copy, 1);
+	ck_assert(json_is_null(hours));
+	json_decref(hours);
+	hours = quiet_hours_of(with, &copy, 2);
+	ck_assert_str_eq(string_of(hours, "timezone"), "America/New_York");
+	ck_assert_str_eq(string_of(hours, "from"), "23:00");
+	ck_assert_str_eq(string_of(hours, "to"), "06:15");
+	json_decref(hours);
+	/* The deadline is the end of seat 0's stretch and its second, minutes away, as the
+	 * original's is. */
+	double deadline = deadline_of(with, &copy), original = deadline_of(with, &game);
+	ck_assert_msg(deadline > (double)time(NULL) + 60, "the imported game's deadline is not past the quiet time");
+	ck_assert_msg(deadline > original - 1 && deadline < original + 1,
+		      "the imported game's deadline %.3f is not the original's %.3f", deadline, original);
+	/* Three per-move times: nothing fires. */
+	ck_assert_int_eq(http_game_wait(with, &copy, last, 3), last);
+	ck_assert_int_eq(http_game_version(with, &copy), last);
+	/* Cleared in the imported game: its first settlement comes at once, by seat 0's
+	 * deadline. */
+	long cleared = put_quiet(with, &copy, 0, NULL);
+	ck_assert_int_eq(cleared, last + 1);
+	ck_assert_int_eq(await_timeout(with, &copy, cleared, "settlement_built", 0, 10), cleared + 1);
 }
 END_TEST
 
@@ -576,6 +645,7 @@ Suite *test_suite(void)
 	tcase_add_test(clocks, test_bad_quiet_hours_are_refused_naming_the_member_and_change_nothing);
 	tcase_add_test(clocks, test_a_quiet_hours_change_is_an_event_so_an_old_tag_gets_the_new_hours);
 	tcase_add_test(clocks, test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row);
+	tcase_add_test(clocks, test_an_imported_game_keeps_its_seats_quiet_hours_and_its_clock_respects_them);
 	suite_add_tcase(suite, clocks);
 
 	TCase *restarts = tcase_create("restarts");

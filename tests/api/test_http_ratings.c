@@ -272,6 +272,132 @@ START_TEST(test_ratings_recomputed_from_the_exports_in_the_order_games_ended_are
 }
 END_TEST
 
+/* ---- Reliability ---------------------------------------------------------------------- */
+
+#define CLOCKED_OPTIONS                                                                               \
+	"\"layout\": \"beginner\", \"start\": \"fixed\", \"offer_wait_s\": 0, \"dice\": \"manual\", " \
+	"\"first_seat\": 0, \"turn_timeout_s\": 3600"
+
+/* An unrated game of three new players, named after `tag`, with a turn clock (so quiet
+ * hours can be set), created through Prism. */
+static void create_clocked(const char *tag, struct player players[3], struct http_game *game)
+{
+	for (int s = 0; s < 3; s++) {
+		char name[48];
+		snprintf(name, sizeof name, "%s %d", tag, s + 1);
+		http_player_create(&http_fixture.checked, name, players[s].id, players[s].token);
+	}
+	char body[512];
+	snprintf(body, sizeof body,
+		 "{\"players\": [{\"player\": \"%s\"}, {\"player\": \"%s\"}, {\"player\": \"%s\"}],"
+		 " \"options\": {" CLOCKED_OPTIONS "}}",
+		 players[0].id, players[1].id, players[2].id);
+	http_game_create_body(&http_fixture.checked, body, game);
+}
+
+/* The player's reliability and what it is computed from, as one text. */
+static void reliability_of(const char *id, char *out, size_t size)
+{
+	json_t *body = profile(id);
+	json_t *decisions = json_object_get(body, "decisions"), *reliability = json_object_get(body, "reliability");
+	char figure[32];
+	if (json_is_number(reliability))
+		snprintf(figure, sizeof figure, "%.3f", json_number_value(reliability));
+	else
+		snprintf(figure, sizeof figure, "%s", json_is_null(reliability) ? "null" : "absent");
+	snprintf(out, size, "reliability %s, made %lld, timed out %lld", figure,
+		 (long long)json_integer_value(json_object_get(decisions, "made")),
+		 (long long)json_integer_value(json_object_get(decisions, "timed_out")));
+	json_decref(body);
+}
+
+static void change_quiet_hours(const struct http_game *game, int seat, const char *body)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/%d/quiet_hours", game->path, seat);
+	struct http_response response;
+	http_call(&http_fixture.checked, body ? "PUT" : "DELETE", path, game->tokens[seat], body, NULL, &response);
+	ck_assert_msg(response.status == 200, "quiet hours of seat %d: %s", seat, http_describe(&response));
+	http_response_free(&response);
+}
+
+static void change_holiday(const struct http_game *game, int seat, int away)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/seats/%d/away", game->path, seat);
+	struct http_response response;
+	http_call(&http_fixture.checked, away ? "POST" : "DELETE", path, game->tokens[seat], NULL, NULL, &response);
+	ck_assert_msg(response.status == 200, "seat %d %s: %s", seat, away ? "away" : "back", http_describe(&response));
+	http_response_free(&response);
+}
+
+/* Changes of quiet hours and holidays are no turns: two games played alike, one of them
+ * with seats setting and clearing quiet hours (the seat to move among them, in the middle of
+ * its turn) and going away and coming back while nobody waits for them, leave their players
+ * the same reliability and decisions, and the changes move nobody's figures when they are
+ * made. Before, each change was a decision made by its seat, and one made in the middle of
+ * another seat's turn cut that turn in two. */
+START_TEST(test_quiet_hours_and_holidays_do_not_move_the_players_reliability)
+{
+	struct player plain[3], changed[3];
+	struct http_game quiet_game, plain_game;
+	create_clocked("Steady", plain, &plain_game);
+	create_clocked("Restless", changed, &quiet_game);
+	/* GET .../seats names each seat's player by the public id the export shows. */
+	char path[160];
+	json_t *seats =
+		http_get_ok(&http_fixture.checked, http_game_path(&quiet_game, "/seats", path, sizeof path), NULL);
+	for (int s = 0; s < 3; s++)
+		ck_assert_str_eq(json_string_value(json_object_get(
+					 json_array_get(json_object_get(seats, "seats"), (size_t)s), "player")),
+				 changed[s].id);
+	json_decref(seats);
+	struct http_game anonymous;
+	http_game_create(&http_fixture.checked, 3, "{\"layout\": \"beginner\"}", &anonymous);
+	seats = http_get_ok(&http_fixture.checked, http_game_path(&anonymous, "/seats", path, sizeof path), NULL);
+	ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(seats, "seats"), 0), "player")));
+	json_decref(seats);
+	static const char *const roll = "{\"type\": \"roll\", \"dice\": [1, 1]}";
+	static const char *const end = "{\"type\": \"end_turn\"}";
+	http_post_move_ok(&http_fixture.checked, &plain_game, 0, roll);
+	http_post_move_ok(&http_fixture.checked, &quiet_game, 0, roll);
+	char before[3][160], after[3][160];
+	for (int s = 0; s < 3; s++)
+		reliability_of(changed[s].id, before[s], sizeof before[s]);
+	static const char *const berlin = "{\"timezone\": \"Europe/Berlin\", \"from\": \"22:30\", \"to\": \"07:00\"}";
+	static const char *const tokyo = "{\"timezone\": \"Asia/Tokyo\", \"from\": \"23:00\", \"to\": \"06:00\"}";
+	change_quiet_hours(&quiet_game, 1, berlin);
+	change_quiet_hours(&quiet_game, 0, tokyo);
+	change_quiet_hours(&quiet_game, 1, NULL);
+	change_quiet_hours(&quiet_game, 2, berlin);
+	change_quiet_hours(&quiet_game, 0, NULL);
+	change_holiday(&quiet_game, 2, 1);
+	change_holiday(&quiet_game, 2, 0);
+	change_quiet_hours(&quiet_game, 1, tokyo);
+	change_quiet_hours(&quiet_game, 0, berlin);
+	for (int s = 0; s < 3; s++) {
+		reliability_of(changed[s].id, after[s], sizeof after[s]);
+		ck_assert_msg(strcmp(before[s], after[s]) == 0, "seat %d's player went from %s to %s", s, before[s],
+			      after[s]);
+	}
+	/* Seat 0 ends the turn it began before the changes: still one decision. */
+	http_post_move_ok(&http_fixture.checked, &plain_game, 0, end);
+	http_post_move_ok(&http_fixture.checked, &quiet_game, 0, end);
+	change_quiet_hours(&quiet_game, 1, NULL);
+	http_post_move_ok(&http_fixture.checked, &plain_game, 1, roll);
+	http_post_move_ok(&http_fixture.checked, &quiet_game, 1, roll);
+	for (int s = 0; s < 3; s++) {
+		reliability_of(plain[s].id, before[s], sizeof before[s]);
+		reliability_of(changed[s].id, after[s], sizeof after[s]);
+		ck_assert_msg(strcmp(before[s], after[s]) == 0, "seat %d: %s without the changes, %s with them", s,
+			      before[s], after[s]);
+	}
+	ck_assert_str_eq(after[0], "reliability 1.000, made 1, timed out 0");
+	ck_assert_str_eq(after[1], "reliability 1.000, made 1, timed out 0");
+	ck_assert_str_eq(after[2], "reliability null, made 0, timed out 0");
+}
+END_TEST
+
 /* ---- Refusals ------------------------------------------------------------------------- */
 
 static void create_refused(const char *body, long status, const char *code)
@@ -510,6 +636,7 @@ Suite *test_suite(void)
 	tcase_add_test(ratings,
 		       test_a_resigned_seat_is_a_bot_for_good_and_a_rematch_is_made_once_with_the_same_players);
 	tcase_add_test(ratings, test_a_deleted_player_s_name_is_nowhere_in_its_old_games_and_its_token_is_dead);
+	tcase_add_test(ratings, test_quiet_hours_and_holidays_do_not_move_the_players_reliability);
 	suite_add_tcase(suite, ratings);
 	return suite;
 }

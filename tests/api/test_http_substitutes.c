@@ -343,7 +343,7 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	json_t *export = http_get_ok(&http_fixture.checked, http_game_path(&game, "/export", path, sizeof path), NULL);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_released", 1, "player"), 1);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_substituted", 1, "player"), 1);
-	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "substitutes");
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "substitutes", NULL);
 	json_decref(export);
 }
 END_TEST

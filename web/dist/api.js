@@ -86,6 +86,10 @@ export async function getGameOrWaiting(id, token) {
 export function getSeats(id) {
     return unwrap(client.GET("/v1/games/{id}/seats", { params: { path: { id } } }));
 }
+/** A player's public profile (its rating, rated games and wins, reliability). */
+export function getProfile(pid) {
+    return unwrap(client.GET("/v1/players/{pid}", { params: { path: { pid } } }));
+}
 export function joinGame(id, invite, name, playerToken) {
     return unwrap(client.POST("/v1/games/{id}/join", { params: { path: { id } }, body: { invite, name }, headers: bearer(playerToken) }));
 }
@@ -97,6 +101,10 @@ export function seatBot(id, adminToken, seat, name) {
 }
 export function listLobby() {
     return unwrap(client.GET("/v1/games", { params: { query: { status: "waiting", limit: 50 } } }));
+}
+/** The public games in play with a seat whose player left (its seats needing one are open). */
+export function listNeedingSubstitutes() {
+    return unwrap(client.GET("/v1/games", { params: { query: { status: "needs_substitute", limit: 50 } } }));
 }
 export function createPlayer(name) {
     return unwrap(client.POST("/v1/players", { body: { name } }));

@@ -2,7 +2,7 @@
 // server, so the secrets in it stay in this browser):
 //
 //   (none)                          your games, a new game, your player link (home.ts)
-//   #lobby                          the public games waiting for players (lobby.ts)
+//   #lobby                          the public games: waiting for players, needing a substitute (lobby.ts)
 //   #player=<player token>          this browser takes your player (your games): kept, then home
 //   #game=ID&invite=<code>          a waiting game's invitation (waiting.ts), kept; a started
 //                                   game's: a substitute's (substitute.ts), unless this

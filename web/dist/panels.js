@@ -24,7 +24,7 @@ export function playersPanel(view, me, waiting, edition, extras = null) {
             ? el("span", { class: "award", title: `${longestRoad(edition)}: ${p.longest_road_length} roads long` }, `${longestRoad(edition)} ${p.longest_road_length}`)
             : el("span", {}, `road ${p.longest_road_length}`);
         const points = p.victory_points;
-        return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat }, el("div", { class: "line1" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), el("span", { class: "who" }, p.name), ...tags, el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` }, el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)), el("div", { class: "line2" }, el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`), army, road));
+        return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat }, el("div", { class: "line1" }, el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }), el("span", { class: "who" }, p.name), ...(extras?.afterName?.(p) ?? []), ...tags, el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` }, el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)), el("div", { class: "line2" }, el("span", {}, plural(p.resource_count, "card")), el("span", {}, `${p.development_card_count} dev.`), army, road));
     });
     return [el("h2", { id: "players-title" }, "Players"),
         el("p", { class: "meta" }, `${POINTS_TO_WIN} points win. Points shown are public (hidden victory point cards are not counted).`),

@@ -11,10 +11,16 @@
 //    confirmation) and, once left, the substitute's invitation link to share (POST
 //    .../substitute, shown with a copy button as the waiting page's invitation is);
 //  - for the browser that created the game (it keeps the admin token): the same invitation
-//    for any seat needing a substitute.
+//    for any seat needing a substitute;
+//  - each row's rating, "(1216)" after the name, for a seat bound to a player (GET .../seats
+//    names the player's public id, the export's) that the player holds (not the bot for a
+//    substitute or after a resignation): the player's public profile (GET
+//    /v1/players/{pid}), read when the seats are and at most once a minute, again every five
+//    minutes while the page is open (a rating moves when one of its rated games ends, which
+//    does not move this game's version). A deleted player shows none.
 //
 // Everything shown is the server's answer; a refused request shows the problem's words.
-import { ApiProblem, getSeats, inviteSubstitute, releaseSeat, setQuietHours } from "./api.js";
+import { ApiProblem, getProfile, getSeats, inviteSubstitute, releaseSeat, setQuietHours } from "./api.js";
 import { linkRow } from "./create.js";
 import * as store from "./store.js";
 import { describeProblem, el } from "./ui.js";
@@ -84,6 +90,8 @@ export class TableSeats {
     leaveStatus = el("p", { id: "leave-status", class: "meta", role: "status" });
     adminStatus = el("p", { id: "admin-status", class: "meta", role: "status" });
     quietForm = null;
+    /** Player id -> its profile and when it was read (ms), or the time of a read under way. */
+    profiles = new Map();
     constructor(c) {
         this.c = c;
         this.ticker = window.setInterval(() => this.tick(), 1000);
@@ -101,17 +109,54 @@ export class TableSeats {
                 if (seats.version !== undefined && this.seats?.version !== undefined && seats.version < this.seats.version)
                     return;
                 this.seats = seats;
+                this.readProfiles(60e3);
                 this.c.changed();
             }, () => { this.asked = -1; });
         }
         this.drawPanel();
+    }
+    /** The profiles of the seats' players not read for `age` ms (nor being read). */
+    readProfiles(age) {
+        const now = Date.now();
+        for (const s of this.seats?.seats ?? []) {
+            const pid = s.player;
+            if (!pid)
+                continue;
+            const known = this.profiles.get(pid);
+            if (known && now - known.at < age)
+                continue;
+            this.profiles.set(pid, { profile: known?.profile ?? null, at: now });
+            void getProfile(pid).then((profile) => {
+                this.profiles.set(pid, { profile, at: Date.now() });
+                this.c.changed();
+            }, () => { this.profiles.set(pid, { profile: known?.profile ?? null, at: 0 }); });
+        }
+    }
+    /** The profile of the player holding `p`'s seat: bound to it, not deleted, and not
+     *  handed to the bot for good or for a substitute. */
+    holder(p) {
+        const pid = this.seats?.seats.find((s) => s.seat === p.seat)?.player;
+        if (!pid || this.needsSubstitute(p.seat) || (p.bot && !p.away))
+            return null;
+        const profile = this.profiles.get(pid)?.profile ?? null;
+        return profile && !profile.deleted ? profile : null;
+    }
+    /** Right after a row's name: the rating of the player holding the seat. */
+    rating(p) {
+        const profile = this.holder(p);
+        if (!profile)
+            return [];
+        const rating = Math.round(profile.rating);
+        const games = profile.games === 1 ? "1 rated game" : `${profile.games} rated games`;
+        return [el("span", { class: "rating", "data-rating": rating, title: `Rating ${rating} (${games}, ${profile.wins} won)` }, `(${rating})`)];
     }
     needsSubstitute(seat) {
         return this.seats?.seats.find((s) => s.seat === seat)?.needs_substitute === true;
     }
     /** What the rows show from here, for the players panel's signature. */
     signature() {
-        return this.seats?.seats.map((s) => [s.needs_substitute, s.substitute_invited]) ?? null;
+        return this.seats?.seats.map((s) => [s.needs_substitute, s.substitute_invited, s.player,
+            s.player ? this.profiles.get(s.player)?.profile?.rating ?? null : null]) ?? null;
     }
     /** The marks after a row's name, on its first line (the second holds the figures, full
      *  on a phone): "left" (the bot holds the seat for a substitute; its old player's quiet
@@ -152,6 +197,8 @@ export class TableSeats {
     /** Every second: the deadlines counted down, the quiet marks as the clock turns. */
     tick() {
         const now = Date.now();
+        if (!document.hidden)
+            this.readProfiles(300e3);
         for (const due of document.querySelectorAll("#players [data-due]"))
             due.textContent = shortDuration((Number(due.getAttribute("data-due")) - now) / 1000);
         for (const quiet of document.querySelectorAll("#players [data-quiet]")) {

@@ -27,6 +27,7 @@ export type TableMessage = Schemas["TableMessage"];
 export type MyGame = Schemas["MyGame"];
 export type Edition = Schemas["ViewOptions"]["edition"];
 export type QuietHours = Schemas["QuietHours"];
+export type Profile = Schemas["PlayerProfile"];
 
 export const RESOURCES: readonly Resource[] = ["brick", "lumber", "wool", "grain", "ore"];
 
@@ -125,6 +126,11 @@ export function getSeats(id: string) {
   return unwrap(client.GET("/v1/games/{id}/seats", { params: { path: { id } } }));
 }
 
+/** A player's public profile (its rating, rated games and wins, reliability). */
+export function getProfile(pid: string) {
+  return unwrap(client.GET("/v1/players/{pid}", { params: { path: { pid } } }));
+}
+
 export function joinGame(id: string, invite: string, name: string, playerToken: string | null) {
   return unwrap(client.POST("/v1/games/{id}/join", { params: { path: { id } }, body: { invite, name }, headers: bearer(playerToken) }));
 }
@@ -138,6 +144,11 @@ export function seatBot(id: string, adminToken: string, seat: number, name: stri
 
 export function listLobby() {
   return unwrap(client.GET("/v1/games", { params: { query: { status: "waiting", limit: 50 } } }));
+}
+
+/** The public games in play with a seat whose player left (its seats needing one are open). */
+export function listNeedingSubstitutes() {
+  return unwrap(client.GET("/v1/games", { params: { query: { status: "needs_substitute", limit: 50 } } }));
 }
 
 export function createPlayer(name: string) {

@@ -383,7 +383,8 @@ export class GameScreen {
     const table = this.table;
     this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner, view.deadline, table.signature()],
       () => document.getElementById("players")!.replaceChildren(...playersPanel(view, me, waiting, this.edition(),
-        { tags: (p) => table.tags(view, p, waiting), toMove: (p) => table.toMove(view, p, waiting), held: (p) => table.held(p) })));
+        { tags: (p) => table.tags(view, p, waiting), toMove: (p) => table.toMove(view, p, waiting), held: (p) => table.held(p),
+          afterName: (p) => table.rating(p) })));
     this.paint("costs", [view.options.edition], () => document.getElementById("costs")!.replaceChildren(...costCard(this.edition())));
     this.paint("fairness", [view.fairness ?? null], () => document.getElementById("fairness-slot")!.replaceChildren(fairnessPanel(this.id, view.fairness)));
     const mine = me !== null && waiting.includes(me) && (view.winner === null || view.winner === undefined);

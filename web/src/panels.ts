@@ -16,6 +16,8 @@ export interface RowExtras {
   toMove(p: GameView["players"][number]): Node[];
   /** The bot only holds the seat for a substitute (a tag of the extras says so instead). */
   held(p: GameView["players"][number]): boolean;
+  /** Right after the name: the seat's player's rating. */
+  afterName?(p: GameView["players"][number]): Node[];
 }
 
 export function playersPanel(view: GameView, me: number | null, waiting: readonly number[], edition: Edition,
@@ -41,7 +43,7 @@ export function playersPanel(view: GameView, me: number | null, waiting: readonl
     return el("li", { class: `player${p.seat === view.turn.seat ? " active" : ""}`, "data-seat": p.seat },
       el("div", { class: "line1" },
         el("span", { class: `swatch ${seatClass(p.seat)}`, "aria-hidden": "true" }),
-        el("span", { class: "who" }, p.name), ...tags,
+        el("span", { class: "who" }, p.name), ...(extras?.afterName?.(p) ?? []), ...tags,
         el("span", { class: "points", title: `${plural(points, "point")} of the ${POINTS_TO_WIN} that win` },
           el("strong", {}, String(points)), `/${POINTS_TO_WIN}`)),
       el("div", { class: "line2" },

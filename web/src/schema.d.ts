@@ -2695,6 +2695,8 @@ export interface components {
             needs_substitute?: boolean;
             /** @description A started game: an invite for the seat's substitute is out (`POST .../seats/{seat}/substitute`). */
             substitute_invited?: boolean;
+            /** @description A started game (`GET .../seats`): the id of the player the seat is bound to, the same public id the game's export shows anyone (`players[].player`), whose public profile (`GET /v1/players/{pid}`: rating, games, reliability) the web client shows in the seat's row; null for a seat without one. A substitute who joined with a player token is that player; one who joined without is none. */
+            player?: string | null;
         };
         /** @description A game's seats, for anyone. `created_at`, `public` and `options` are given while the game waits (or once it expired waiting, with `expired_at`), `version` once it has started. */
         GameSeats: {

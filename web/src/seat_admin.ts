@@ -11,11 +11,17 @@
 //    confirmation) and, once left, the substitute's invitation link to share (POST
 //    .../substitute, shown with a copy button as the waiting page's invitation is);
 //  - for the browser that created the game (it keeps the admin token): the same invitation
-//    for any seat needing a substitute.
+//    for any seat needing a substitute;
+//  - each row's rating, "(1216)" after the name, for a seat bound to a player (GET .../seats
+//    names the player's public id, the export's) that the player holds (not the bot for a
+//    substitute or after a resignation): the player's public profile (GET
+//    /v1/players/{pid}), read when the seats are and at most once a minute, again every five
+//    minutes while the page is open (a rating moves when one of its rated games ends, which
+//    does not move this game's version). A deleted player shows none.
 //
 // Everything shown is the server's answer; a refused request shows the problem's words.
-import { ApiProblem, getSeats, inviteSubstitute, releaseSeat, setQuietHours } from "./api.js";
-import type { GameSeats, GameView, QuietHours } from "./api.js";
+import { ApiProblem, getProfile, getSeats, inviteSubstitute, releaseSeat, setQuietHours } from "./api.js";
+import type { GameSeats, GameView, Profile, QuietHours } from "./api.js";
 import { linkRow } from "./create.js";
 import * as store from "./store.js";
 import { describeProblem, el } from "./ui.js";
@@ -96,6 +102,8 @@ export class TableSeats {
   private readonly leaveStatus = el("p", { id: "leave-status", class: "meta", role: "status" });
   private readonly adminStatus = el("p", { id: "admin-status", class: "meta", role: "status" });
   private quietForm: HTMLElement | null = null;
+  /** Player id -> its profile and when it was read (ms), or the time of a read under way. */
+  private readonly profiles = new Map<string, { profile: Profile | null; at: number }>();
 
   constructor(private readonly c: TableContext) {
     this.ticker = window.setInterval(() => this.tick(), 1000);
@@ -114,10 +122,45 @@ export class TableSeats {
       void getSeats(this.c.game).then((seats) => {
         if (seats.version !== undefined && this.seats?.version !== undefined && seats.version < this.seats.version) return;
         this.seats = seats;
+        this.readProfiles(60e3);
         this.c.changed();
       }, () => { this.asked = -1; });
     }
     this.drawPanel();
+  }
+
+  /** The profiles of the seats' players not read for `age` ms (nor being read). */
+  private readProfiles(age: number): void {
+    const now = Date.now();
+    for (const s of this.seats?.seats ?? []) {
+      const pid = s.player;
+      if (!pid) continue;
+      const known = this.profiles.get(pid);
+      if (known && now - known.at < age) continue;
+      this.profiles.set(pid, { profile: known?.profile ?? null, at: now });
+      void getProfile(pid).then((profile) => {
+        this.profiles.set(pid, { profile, at: Date.now() });
+        this.c.changed();
+      }, () => { this.profiles.set(pid, { profile: known?.profile ?? null, at: 0 }); });
+    }
+  }
+
+  /** The profile of the player holding `p`'s seat: bound to it, not deleted, and not
+   *  handed to the bot for good or for a substitute. */
+  private holder(p: Player): Profile | null {
+    const pid = this.seats?.seats.find((s) => s.seat === p.seat)?.player;
+    if (!pid || this.needsSubstitute(p.seat) || (p.bot && !p.away)) return null;
+    const profile = this.profiles.get(pid)?.profile ?? null;
+    return profile && !profile.deleted ? profile : null;
+  }
+
+  /** Right after a row's name: the rating of the player holding the seat. */
+  rating(p: Player): Node[] {
+    const profile = this.holder(p);
+    if (!profile) return [];
+    const rating = Math.round(profile.rating);
+    const games = profile.games === 1 ? "1 rated game" : `${profile.games} rated games`;
+    return [el("span", { class: "rating", "data-rating": rating, title: `Rating ${rating} (${games}, ${profile.wins} won)` }, `(${rating})`)];
   }
 
   needsSubstitute(seat: number): boolean {
@@ -126,7 +169,8 @@ export class TableSeats {
 
   /** What the rows show from here, for the players panel's signature. */
   signature(): unknown {
-    return this.seats?.seats.map((s) => [s.needs_substitute, s.substitute_invited]) ?? null;
+    return this.seats?.seats.map((s) => [s.needs_substitute, s.substitute_invited, s.player,
+      s.player ? this.profiles.get(s.player)?.profile?.rating ?? null : null]) ?? null;
   }
 
   /** The marks after a row's name, on its first line (the second holds the figures, full
@@ -171,6 +215,7 @@ export class TableSeats {
   /** Every second: the deadlines counted down, the quiet marks as the clock turns. */
   private tick(): void {
     const now = Date.now();
+    if (!document.hidden) this.readProfiles(300e3);
     for (const due of document.querySelectorAll<HTMLElement>("#players [data-due]"))
       due.textContent = shortDuration((Number(due.getAttribute("data-due")) - now) / 1000);
     for (const quiet of document.querySelectorAll<HTMLElement>("#players [data-quiet]")) {

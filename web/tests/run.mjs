@@ -1412,6 +1412,127 @@ cases.quiet_hours_and_bank = async ({ browser, base }) => {
   await bobP.context.close();
 };
 
+/** Run `sql` on the test database (DATABASE_URL), to make a state HTTP cannot make. */
+function sql(text) {
+  const r = spawnSync("psql", [process.env.DATABASE_URL ?? "", "-v", "ON_ERROR_STOP=1", "-qAtc", text], { encoding: "utf8" });
+  assert(r.status === 0, `psql: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** Every row holds its two lines and stays inside the players panel. */
+async function assertRowsFit(page, what) {
+  const layout = await page.evaluate(() => {
+    const panel = document.querySelector("#players").getBoundingClientRect();
+    const lines = [...document.querySelectorAll(".player")].map((row) => {
+      const tops = [];
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        if (!t.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        for (const r of range.getClientRects()) if (!tops.some((y) => Math.abs(y - r.top) < 8)) tops.push(r.top);
+      }
+      return tops.length;
+    });
+    const outside = [...document.querySelectorAll(".player .rating, .player .points, .player .tag")]
+      .filter((e) => e.getBoundingClientRect().right > panel.right + 1).map((e) => e.textContent);
+    return { lines, outside };
+  });
+  assert(layout.lines.every((n) => n <= 2) && layout.outside.length === 0, `${what}: rows of ${layout.lines} lines, outside ${layout.outside}`);
+}
+
+/** Issue 28's ratings where players look: each row of a seat held by a player shows that
+ * player's rating after the name, from the player's public profile (the page learns the
+ * player's public id from GET .../seats, the id the export shows anyone; the game view
+ * itself names no player); a seat without a player shows none, and a seat that resigned
+ * (the bot holds it for good) no longer shows its player's. At 390 px every row keeps its
+ * two lines. */
+cases.ratings_in_the_rows = async ({ browser, base }) => {
+  const made = [];
+  for (const name of ["Ann", "Bob"]) made.push((await api(base, "POST", "/v1/players", null, { name })).body);
+  const [ann, bob] = made;
+  sql(`UPDATE players SET rating = 1287.4, rated_games = 3, rated_wins = 2 WHERE id = ('x' || '${ann.id}')::bit(64)::bigint`);
+  const game = await createGame(base, [{ player: ann.id }, { player: bob.id }, { name: "Cy" }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, offer_wait_s: 0 });
+  const cy = game.seats[2];
+  const view = (await api(base, "GET", `/v1/games/${game.id}`, cy.token)).body;
+  assert(!JSON.stringify(view).includes(ann.id) && !JSON.stringify(view).includes(bob.id), "the game view names no player");
+  const seats = (await api(base, "GET", `/v1/games/${game.id}/seats`)).body.seats;
+  assert(seats[0].player === ann.id && seats[1].player === bob.id && seats[2].player === null, `the seats' players: ${JSON.stringify(seats)}`);
+  const cyP = await person(browser, "phone");
+  await cyP.page.goto(seatUrl(base, game.id, cy.token));
+  const rating = (seat) => cyP.page.locator(`.player[data-seat="${seat}"] .rating`);
+  await rating(0).waitFor({ timeout: 20000 });
+  assert(await rating(0).textContent() === "(1287)", `Ann's rating: ${await rating(0).textContent()}`);
+  assert(await rating(0).getAttribute("title") === "Rating 1287 (3 rated games, 2 won)", `its words: ${await rating(0).getAttribute("title")}`);
+  await rating(1).waitFor({ timeout: 20000 });
+  assert(await rating(1).textContent() === "(1200)", `Bob's rating: ${await rating(1).textContent()}`);
+  assert(await rating(2).count() === 0, "a seat without a player shows no rating");
+  await assertRowsFit(cyP.page, "ratings at 390 px");
+  await assertFitsPhone(cyP.page, "the game page with ratings");
+  await cyP.page.locator("#players").screenshot({ path: join(out, "ratings-players-390.png") });
+  await axeScan(cyP.page, "the game page with ratings");
+  // Bob resigns: the bot plays his seat for good, and his rating leaves the row.
+  const before = await version(cyP.page);
+  const r = await api(base, "POST", `/v1/games/${game.id}/seats/1/resign`, bob.token);
+  assert(r.status === 200, `Bob resigns: ${r.status} ${JSON.stringify(r.body)}`);
+  await settle(cyP.page, before, 20000);
+  await rating(1).waitFor({ state: "detached", timeout: 20000 });
+  assert(await rating(0).textContent() === "(1287)", "Ann's rating stays");
+  await cyP.context.close();
+};
+
+/** Issue 28's lobby: a public game whose player left is listed among the games needing a
+ * substitute, with the seat; Zed, on a phone, pastes the substitute's invitation link that
+ * Ann shared into the lobby and is taken to the substitute's page, takes the seat by name,
+ * and the game leaves the list. */
+cases.lobby_lists_games_needing_a_substitute = async ({ browser, base }) => {
+  const created = await api(base, "POST", "/v1/games", null, { public: true, players: [{ name: "Ann" }, { name: "Bob" }, { open: true }],
+    options: { layout: "beginner", start: "fixed", dice: "manual", first_seat: 1, offer_wait_s: 0 } });
+  assert(created.status === 201, `a public game: ${created.status} ${JSON.stringify(created.body)}`);
+  const game = created.body;
+  const joined = await api(base, "POST", `/v1/games/${game.id}/join`, null, { invite: game.invite.code, name: "Cy" });
+  assert(joined.status === 200 || joined.status === 201, `Cy joins: ${joined.status} ${JSON.stringify(joined.body)}`);
+  const ann = game.seats[0];
+  let r = await api(base, "POST", `/v1/games/${game.id}/seats/0/release`, ann.token);
+  assert(r.status === 200, `Ann leaves: ${r.status} ${JSON.stringify(r.body)}`);
+  r = await api(base, "POST", `/v1/games/${game.id}/seats/0/substitute`, ann.token);
+  assert(r.status === 201, `Ann's invitation: ${r.status} ${JSON.stringify(r.body)}`);
+  const link = r.body.invite.url;
+  const zed = await person(browser, "phone");
+  await zed.page.goto(`${base}/#lobby`);
+  const entry = zed.page.locator(`#substitute-list li[data-game="${game.id}"]`);
+  await entry.waitFor({ timeout: 20000 });
+  assert(/Ann \(seat 1\) needs a substitute/.test(await entry.textContent()), `the lobby's line: ${await entry.textContent()}`);
+  assert(await zed.page.locator(`#lobby-list li[data-game="${game.id}"]`).count() === 0, "a game in play is not among those waiting");
+  const wide = await zed.page.evaluate(() => document.documentElement.scrollWidth);
+  assert(wide <= 390, `the lobby is ${wide} px wide on a 390 px phone`);
+  await zed.page.screenshot({ path: join(out, "lobby-substitutes-390.png"), fullPage: true });
+  await axeScan(zed.page, "the lobby");
+  // Something that is no invitation: the lobby says so and stays.
+  await zed.page.locator("#substitute-invite").fill("hello");
+  await zed.page.getByRole("button", { name: "Take the seat" }).tap();
+  await zed.page.locator("#substitute-invite-status", { hasText: "not a substitute's invitation link" }).waitFor({ timeout: 10000 });
+  // Ann's link: the substitute's page, where Zed takes the seat.
+  await zed.page.locator("#substitute-invite").fill(link);
+  await zed.page.getByRole("button", { name: "Take the seat" }).tap();
+  const title = zed.page.locator("#substitute-title");
+  await title.waitFor({ timeout: 20000 });
+  assert(await title.textContent() === "Take Ann's seat", `the substitute's page: ${await title.textContent()}`);
+  await zed.page.locator("#substitute-name").fill("Zed");
+  await zed.page.getByRole("button", { name: "Take the seat" }).tap();
+  await zed.page.locator("#role", { hasText: "You play Zed (seat 1)" }).waitFor({ timeout: 30000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe page says: ${await zed.page.locator("#role").textContent()} | ${await zed.page.locator("#message").textContent()}`);
+  });
+  const seat = (await api(base, "GET", `/v1/games/${game.id}/seats`)).body.seats[0];
+  assert(seat.name === "Zed" && seat.needs_substitute === false, `the seat is Zed's: ${JSON.stringify(seat)}`);
+  // The lobby no longer lists the game.
+  await zed.page.goto(`${base}/#lobby`);
+  await zed.page.locator("#substitute-note", { hasText: /game|No public game/ }).waitFor({ timeout: 20000 });
+  assert(await zed.page.locator(`#substitute-list li[data-game="${game.id}"]`).count() === 0, "the game left the list");
+  await zed.context.close();
+};
+
 /** What happened, in words and on the board: the log names places by the server's names
  * (GET .../board) and cards in the edition's words, numbers every line in full; the board
  * marks the last move and, on a later visit, the moves since the last one; the dice are
