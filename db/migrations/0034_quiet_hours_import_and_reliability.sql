@@ -24,9 +24,10 @@ $$;
 -- runs of consecutive events the seat caused with one origin, made by the player (origin 0)
 -- or by its deadline (origin 1). It now reads only the events of the rules: an event that
 -- changes who plays a seat (seat_away 24, seat_back 25, resigned 26, seat_released 27,
--- seat_substituted 28) or the seat's quiet hours (quiet_hours_set 29, quiet_hours_cleared
--- 30; engine/event.h, event_outside_rules()) is no turn, in time or timed out, and does not
--- cut another seat's run in two. Before, each such event was a decision made by its seat,
+-- seat_substituted 28), the seat's quiet hours (quiet_hours_set 29, quiet_hours_cleared
+-- 30; engine/event.h, event_outside_rules()) or a provably fair game's seeds
+-- (player_seed_set 31, seeds_fixed 32, server_seed_revealed 33; event_is_fairness()) is no
+-- turn, in time or timed out, and does not cut another seat's run in two. Before, each such event was a decision made by its seat,
 -- and one made in the middle of another seat's turn counted that turn twice.
 --
 -- Additive: a server of the previous version never calls catan_restore_quiet_hours(), and
@@ -41,7 +42,7 @@ LANGUAGE sql STABLE AS $$
 		SELECT e.origin, e.actor = r.seat AS mine,
 			lag(e.actor) OVER w IS DISTINCT FROM e.actor OR lag(e.origin) OVER w IS DISTINCT FROM e.origin AS starts
 		FROM recent r JOIN events e ON e.game_id = r.game_id
-		WHERE e.type <> ALL (ARRAY[24, 25, 26, 27, 28, 29, 30]::smallint[])
+		WHERE e.type <> ALL (ARRAY[24, 25, 26, 27, 28, 29, 30, 31, 32, 33]::smallint[])
 		WINDOW w AS (PARTITION BY e.game_id ORDER BY e.seq))
 	SELECT count(*) FILTER (WHERE mine AND starts AND origin = 0)::integer,
 		count(*) FILTER (WHERE mine AND starts AND origin = 1)::integer

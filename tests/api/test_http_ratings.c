@@ -359,9 +359,27 @@ START_TEST(test_quiet_hours_and_holidays_do_not_move_the_players_reliability)
 	json_decref(seats);
 	static const char *const roll = "{\"type\": \"roll\", \"dice\": [1, 1]}";
 	static const char *const end = "{\"type\": \"end_turn\"}";
+	char before[3][160], after[3][160];
+	for (int s = 0; s < 3; s++)
+		reliability_of(changed[s].id, before[s], sizeof before[s]);
+	/* Players' seeds (issue 26) set by seats 1 and 2 before the first roll, which fixes them
+	 * in an event of its own: no turn either. */
+	for (int s = 1; s < 3; s++) {
+		char seed_path[160];
+		snprintf(seed_path, sizeof seed_path, "%s/seats/%d/player_seed", quiet_game.path, s);
+		struct http_response response;
+		http_call(&http_fixture.checked, "PUT", seed_path, quiet_game.tokens[s], "{\"player_seed\": \"mine\"}",
+			  NULL, &response);
+		ck_assert_msg(response.status == 200, "seat %d's seed: %s", s, http_describe(&response));
+		http_response_free(&response);
+	}
+	for (int s = 0; s < 3; s++) {
+		reliability_of(changed[s].id, after[s], sizeof after[s]);
+		ck_assert_msg(strcmp(before[s], after[s]) == 0, "a seed: seat %d's player went from %s to %s", s,
+			      before[s], after[s]);
+	}
 	http_post_move_ok(&http_fixture.checked, &plain_game, 0, roll);
 	http_post_move_ok(&http_fixture.checked, &quiet_game, 0, roll);
-	char before[3][160], after[3][160];
 	for (int s = 0; s < 3; s++)
 		reliability_of(changed[s].id, before[s], sizeof before[s]);
 	static const char *const berlin = "{\"timezone\": \"Europe/Berlin\", \"from\": \"22:30\", \"to\": \"07:00\"}";
