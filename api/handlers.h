@@ -83,6 +83,12 @@ int handlers_join_as_substitute(struct http_request *request, int64_t game_id, c
 /* The seats of a started game that need a substitute into `seats` (GET .../seats): 1, or 0
  * with the store's problem queued. */
 int handlers_put_substitutes(struct http_request *request, int64_t game_id, json_t *seats);
+/* Each seat's `needs_substitute` into the game view's `players` (GET /v1/games/{id} and
+ * .../players at the current version): true while the seat's player has left it and the
+ * bot holds it awaiting a substitute; false in a game over. It changes only with an event
+ * (seat_released, seat_substituted), so with the version and the view's tag. 1, or 0 with
+ * the store's problem queued. */
+int handlers_put_needs_substitute(struct http_request *request, const struct game_record *game, json_t *players);
 
 /* api/handlers_players.c: players across games. */
 void handle_create_player(struct http_request *request);

@@ -3,8 +3,11 @@
  * quiet_hours {"timezone": "Europe/Berlin", "from": "22:00", "to": "07:00"} with the seat's
  * token (or its player's) sets the daily stretch of the seat's local time during which its
  * correspondence clock does not run; DELETE the same clears it. Like a holiday it is the
- * seat's own choice, never the admin's. The game's deadline, when it waits for the seat,
- * moves with the change in the same statement (game/play.h play_set_quiet_hours). Quiet
+ * seat's own choice, never the admin's. The change is an event of the game's log
+ * (quiet_hours_set {seat, timezone, from, to} or quiet_hours_cleared {seat}, which the rules
+ * ignore), so the game's version and every view's tag move with it; the seat's columns and
+ * the game's timer (a deadline moved when the game waits for the seat) change in the same
+ * transaction (game/play.h play_set_quiet_hours). Nobody's per-move time restarts. Quiet
  * hours are public: the game view shows every seat's (players[].quiet_hours), with what is
  * left of its time bank (players[].time_bank_s).
  *
@@ -12,10 +15,10 @@
  * no setenv("TZ") in a threaded server); the times are "HH:MM", and a stretch whose end is
  * not after its start runs across midnight.
  *
- * Answers: 200 {seat, quiet_hours}; 400 naming `seat`, `timezone`, `from` or `to`
- * (unknown_field for any other member); 403 seat_token_required (the admin token),
- * seat_mismatch (another seat's token); 409 seat_not_changeable (a game without a turn
- * clock: quiet hours would stop nothing), game_finished.
+ * Answers: 200 {seat, quiet_hours, version} (tagged with the new version); 400 naming `seat`, `timezone`, `from` or
+ * `to` (unknown_field for any other member); 403 seat_token_required (the admin token), seat_mismatch (another seat's
+ * token); 409 seat_not_changeable (a game without a turn clock: quiet hours would stop nothing), game_finished,
+ * version_conflict (the game kept moving PLAY_RETRIES times); 503 shutting_down.
  */
 #include <stdio.h>
 
@@ -69,19 +72,37 @@ static void set_quiet_hours(struct http_request *request, int clear)
 		return;
 	}
 	enum store_status status;
-	enum play_quiet outcome = play_set_quiet_hours(&session.game, seat, zone, from_min, to_min, &status);
+	long version;
+	enum play_quiet outcome = play_set_quiet_hours(&session.game, seat, zone, from_min, to_min, &version, &status);
 	json_t *answer = NULL;
 	if (outcome == PLAY_QUIET_DONE)
-		answer = json_pack("{s:i, s:o}", "seat", seat, "quiet_hours",
-				   zone ? handlers_quiet_hours_json(zone, from_min, to_min) : json_null());
+		answer = json_pack("{s:i, s:o, s:i}", "seat", seat, "quiet_hours",
+				   zone ? handlers_quiet_hours_json(zone, from_min, to_min) : json_null(), "version",
+				   (int)version);
 	json_decref(body); /* after the answer: zone is borrowed from it */
-	if (outcome == PLAY_QUIET_DONE)
-		/* The tag is the game's version, which quiet hours do not change (no event). */
-		http_respond_json(request, 200, answer, (long)session.game.state.version);
-	else if (outcome == PLAY_QUIET_NO_SEAT)
+	switch (outcome) {
+	case PLAY_QUIET_DONE:
+		/* The tag is the game's new version: the change is an event of its log. */
+		http_respond_json(request, 200, answer, version);
+		return;
+	case PLAY_QUIET_NO_SEAT:
 		http_respond_problem(request, PROBLEM_INVALID_FIELD, "no such seat", "seat", -1);
-	else
+		return;
+	case PLAY_QUIET_FINISHED:
+		http_respond_problem(request, PROBLEM_GAME_FINISHED, NULL, NULL, -1);
+		return;
+	case PLAY_QUIET_RACED:
+		http_respond_problem(request, PROBLEM_VERSION_CONFLICT, "the game kept moving: try again", NULL,
+				     version);
+		return;
+	case PLAY_QUIET_STOPPING:
+		http_respond_problem(request, PROBLEM_SHUTTING_DOWN, NULL, NULL, -1);
+		return;
+	case PLAY_QUIET_STORE_FAILED:
+	default:
 		service_store_error(request, status);
+		return;
+	}
 }
 
 void handle_put_quiet_hours(struct http_request *request)

@@ -446,7 +446,19 @@ static void create_game(struct http_request *request, int keyed)
 		json_decref(body);
 		return;
 	}
+	/* A rated game has no substitutes: its seats stay their players' through any number of
+	 * timeouts (each is the deadline's outcome, counted in the player's reliability). */
+	const json_t *after_timeouts = json_object_get(json_object_get(body, "options"), "substitute_after_timeouts");
+	int asked_substitutes = json_is_integer(after_timeouts) && json_integer_value(after_timeouts) > 0;
 	json_decref(body);
+	if (options.rated && asked_substitutes) {
+		http_respond_problem(request, PROBLEM_INVALID_FIELD,
+				     "a rated game has no substitutes: its seats stay their players' (resign instead)",
+				     "options.substitute_after_timeouts", -1);
+		return;
+	}
+	if (options.rated)
+		options.substitute_after_timeouts = 0;
 	if (options.rated && !ratings_seats_allowed(request, &options, &seats))
 		return;
 	struct handlers_new_game secrets;

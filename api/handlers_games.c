@@ -52,6 +52,8 @@ static json_t *game_json(const struct session *session)
 					    json_integer(game->options.holiday_allowance_s));
 		json_object_set_new(options, "substitute_after_timeouts",
 				    json_integer(game->options.substitute_after_timeouts));
+		/* ViewOptions' `rated`, as the export gives it: a client offers no substitutes then. */
+		json_object_set_new(options, "rated", json_boolean(game->options.rated));
 		if (game->options.time_bank_s || game->options.time_increment_s) {
 			json_object_set_new(options, "time_bank_s", json_integer(game->options.time_bank_s));
 			json_object_set_new(options, "time_increment_s", json_integer(game->options.time_increment_s));
@@ -123,10 +125,14 @@ void handle_get_game(struct http_request *request)
 	if (past < 0)
 		return;
 	json_t *view = game_json(&session);
-	if (past)
+	if (past) {
 		json_object_set_new(view, "deadline", json_null());
-	else if (!put_deadline(request, &session, view))
+	} else if (!put_deadline(request, &session, view)) {
 		return;
+	} else if (!handlers_put_needs_substitute(request, &session.game, json_object_get(view, "players"))) {
+		json_decref(view);
+		return;
+	}
 	http_respond_json(request, 200, view, (long)session.game.state.version);
 }
 
@@ -145,9 +151,14 @@ void handle_get_board(struct http_request *request)
 void handle_get_players(struct http_request *request)
 {
 	struct session session;
-	if (!service_open(request, &session) || handlers_history_at(request, &session) < 0)
+	int past;
+	if (!service_open(request, &session) || (past = handlers_history_at(request, &session)) < 0)
 		return;
 	json_t *view = game_json(&session);
+	if (!past && !handlers_put_needs_substitute(request, &session.game, json_object_get(view, "players"))) {
+		json_decref(view);
+		return;
+	}
 	json_t *body = json_pack("{s:i, s:O}", "version", (int)session.game.state.version, "players",
 				 json_object_get(view, "players"));
 	json_decref(view);

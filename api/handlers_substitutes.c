@@ -203,3 +203,22 @@ int handlers_put_substitutes(struct http_request *request, int64_t game_id, json
 	}
 	return 1;
 }
+
+int handlers_put_needs_substitute(struct http_request *request, const struct game_record *game, json_t *players)
+{
+	unsigned needed = 0, invited;
+	if (game_in_progress(&game->state)) {
+		enum store_status status = substitutes_seats(game->id, &needed, &invited);
+		if (status != STORE_OK) {
+			service_store_error(request, status);
+			return 0;
+		}
+	}
+	size_t index;
+	json_t *player;
+	json_array_foreach(players, index, player)
+	{
+		json_object_set_new(player, "needs_substitute", json_boolean(needed >> index & 1u));
+	}
+	return 1;
+}

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/quiet.h"
+#include "base/zone.h"
 #include "codec/names.h"
 #include "codec/fairness.h"
 #include "codec/options.h"
@@ -68,6 +70,8 @@ static const char *const event_members[EVENT_TYPE_COUNT] = {
 	[EVENT_RESIGNED] = "seat",
 	[EVENT_SEAT_RELEASED] = "seat",
 	[EVENT_SEAT_SUBSTITUTED] = "seat",
+	[EVENT_QUIET_HOURS_SET] = "seat timezone from to",
+	[EVENT_QUIET_HOURS_CLEARED] = "seat",
 };
 
 static json_t *board_layout_new(const struct board_layout *board)
@@ -228,8 +232,21 @@ json_t *codec_event_to_json(const struct event *event, int seats)
 	case EVENT_RESIGNED:
 	case EVENT_SEAT_RELEASED:
 	case EVENT_SEAT_SUBSTITUTED:
+	case EVENT_QUIET_HOURS_CLEARED:
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
 		break;
+	case EVENT_QUIET_HOURS_SET: {
+		char zone[EVENT_ZONE_SIZE], from[8], to[8];
+		memcpy(zone, event->quiet.zone, sizeof zone);
+		zone[EVENT_ZONE_SIZE - 1] = '\0';
+		snprintf(from, sizeof from, "%02d:%02d", event->quiet.from_min / 60 % 100, event->quiet.from_min % 60);
+		snprintf(to, sizeof to, "%02d:%02d", event->quiet.to_min / 60 % 100, event->quiet.to_min % 60);
+		writer_put_new(object, "seat", writer_id_or_null(event->seat));
+		writer_put_new(object, "timezone", writer_made(json_string(zone)));
+		writer_put_new(object, "from", writer_made(json_string(from)));
+		writer_put_new(object, "to", writer_made(json_string(to)));
+		break;
+	}
 	case EVENT_GAME_WON:
 		writer_put_new(object, "seat", writer_id_or_null(event->seat));
 		writer_put_int(object, "points", event->points);
@@ -356,6 +373,30 @@ static int read_per_seat(const json_t *value, const char *field, int seats, cons
 	return reader_array(value, field, low, high, what, error);
 }
 
+/* quiet_hours_set's "timezone" (a well-formed tz database name: whether this server has
+ * its file is the service's concern), "from" and "to" ("HH:MM", different). */
+static int read_quiet_hours(const json_t *json, struct event_quiet *out, struct codec_error *error)
+{
+	const json_t *zone = json_object_get(json, "timezone");
+	if (!json_is_string(zone) || json_string_length(zone) >= EVENT_ZONE_SIZE ||
+	    strlen(json_string_value(zone)) != json_string_length(zone) || !zone_name_valid(json_string_value(zone)))
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "timezone",
+				     "timezone must be a name of the tz database, such as \"Europe/Berlin\"");
+	const json_t *from = json_object_get(json, "from"), *to = json_object_get(json, "to");
+	int from_min = json_is_string(from) ? quiet_parse_time(json_string_value(from)) : -1;
+	if (from_min < 0)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "from",
+				     "from must be \"HH:MM\", 00:00 to 23:59");
+	int to_min = json_is_string(to) ? quiet_parse_time(json_string_value(to)) : -1;
+	if (to_min < 0 || to_min == from_min)
+		return reader_refuse(error, CODEC_ERROR_INVALID_FIELD, "to",
+				     "to must be \"HH:MM\", 00:00 to 23:59, another time than from");
+	memcpy(out->zone, json_string_value(zone), json_string_length(zone));
+	out->from_min = (uint16_t)from_min;
+	out->to_min = (uint16_t)to_min;
+	return 1;
+}
+
 static int read_event_fields(const json_t *json, struct event *out, int seats, struct codec_error *error)
 {
 	char path[CODEC_PATH_SIZE];
@@ -458,6 +499,8 @@ static int read_event_fields(const json_t *json, struct event *out, int seats, s
 				    error) &&
 		       reader_uint8(json_object_get(json, "victory_point_cards"), "victory_point_cards", 0,
 				    CODEC_MAX_VICTORY_POINT_CARDS, &out->victory_point_cards, error);
+	case EVENT_QUIET_HOURS_SET:
+		return read_quiet_hours(json, &out->quiet, error);
 	default:
 		return 1;
 	}

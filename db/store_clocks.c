@@ -1,37 +1,46 @@
 /*
  * store_clocks.c - the seats' clocks: banks and quiet hours (db/migrations/
  * 0030_seat_clocks.sql). Read in one statement with the time the game's current wait began
- * (its event at the version read), so the server computes a deadline or a bank spent from
- * one consistent row set; quiet hours are written with the game's deadline moved in the
- * same statement, so a reader never sees the new hours with the old due time committed.
+ * (the last event at or before the version read that begins a wait: a quiet-hours event
+ * does not), so the server computes a deadline or a bank spent from one consistent row
+ * set; a change of quiet hours is an event appended at the version the server decided on,
+ * with the seat's columns and the game's timer (carried to the new version, a deadline
+ * moved) in the same transaction (catan_set_quiet_hours(), 0032_quiet_hours_events.sql),
+ * so a reader never sees the new hours with the old version or the old due time.
  */
 #include "db/store_clocks.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "db/store_events.h"
 #include "db/store_internal.h"
 
-#define CLOCKS_STATEMENTS(X)                                                                           \
-	X(read_clocks, 2,                                                                              \
-	  "SELECT e.created_at, s.seat, s.bank_ms, s.quiet_zone, s.quiet_from, s.quiet_to"             \
-	  " FROM events e JOIN seats s ON s.game_id = e.game_id"                                       \
-	  " WHERE e.game_id = $1::bigint AND e.seq = $2::integer ORDER BY s.seat")                     \
-	X(set_quiet_hours, 7,                                                                          \
-	  "WITH s AS (UPDATE seats SET quiet_zone = $3::text, quiet_from = $4::smallint,"              \
-	  "  quiet_to = $5::smallint WHERE game_id = $1::bigint AND seat = $2::smallint RETURNING 1)," \
-	  " t AS (UPDATE game_timers SET due_at = 'epoch'::timestamptz"                                \
-	  "  + make_interval(secs => $7::bigint / 1000000.0)"                                          \
-	  "  WHERE game_id = $1::bigint AND version = $6::integer AND kind = 1 AND $7::bigint > 0"     \
-	  "  AND EXISTS (SELECT FROM s) RETURNING 1)"                                                  \
-	  " SELECT (SELECT count(*) FROM s)::integer, (SELECT count(*) FROM t)::integer")
+#define CLOCKS_STATEMENTS(X)                                                                         \
+	X(read_clocks, 3,                                                                            \
+	  "WITH w AS (SELECT e.created_at FROM events e WHERE e.game_id = $1::bigint"                \
+	  "  AND e.seq <= $2::integer AND e.type <> ALL ($3::smallint[])"                            \
+	  "  AND EXISTS (SELECT FROM events v WHERE v.game_id = $1::bigint AND v.seq = $2::integer)" \
+	  "  ORDER BY e.seq DESC LIMIT 1)"                                                           \
+	  " SELECT w.created_at, s.seat, s.bank_ms, s.quiet_zone, s.quiet_from, s.quiet_to"          \
+	  " FROM w JOIN seats s ON s.game_id = $1::bigint ORDER BY s.seat")                          \
+	X(set_quiet_hours, 9,                                                                        \
+	  "SELECT outcome, version FROM catan_set_quiet_hours($1::bigint, $2::integer, $3::integer," \
+	  " $4::smallint, $5::text, $6::text, $7::smallint, $8::smallint, $9::bigint)")
 STORE_STATEMENTS(clocks, CLOCKS_STATEMENTS);
 
-enum store_status store_read_clocks(struct store *store, int64_t game_id, int32_t version, struct store_clocks *out)
+enum store_status store_read_clocks(struct store *store, int64_t game_id, int32_t version,
+				    const struct store_wait_skip *skip, struct store_clocks *out)
 {
 	memset(out, 0, sizeof *out);
+	char types[64] = "{";
+	for (int i = 0; skip && i < skip->count && i < STORE_WAIT_SKIP_MAX; i++)
+		snprintf(types + strlen(types), sizeof types - strlen(types), "%s%d", i ? "," : "", skip->types[i]);
+	snprintf(types + strlen(types), sizeof types - strlen(types), "}");
 	struct params params = {0};
 	param_int(&params, game_id);
 	param_int(&params, version);
+	param_text(&params, types);
 	PGresult *result;
 	enum store_status status = store__run(store, &statement_read_clocks, &params, 1, &result);
 	if (status != STORE_OK)
@@ -75,12 +84,21 @@ enum store_status store_read_clocks(struct store *store, int64_t game_id, int32_
 }
 
 enum store_status store_set_quiet_hours(struct store *store, int64_t game_id, int seat, const char *zone, int from_min,
-					int to_min, int32_t version, int64_t due_us, int *found)
+					int to_min, int32_t version, const struct store_event *event, int64_t due_us,
+					int *found)
 {
+	store->message[0] = '\0';
 	*found = 0;
+	if (!event || !event->payload) {
+		store__say(store, "store_set_quiet_hours: no event");
+		return STORE_INVALID;
+	}
 	struct params params = {0};
 	param_int(&params, game_id);
 	param_int(&params, seat);
+	param_int(&params, version);
+	param_int(&params, event->type);
+	param_text(&params, event->payload);
 	if (zone) {
 		param_text(&params, zone);
 		param_int(&params, from_min);
@@ -90,16 +108,23 @@ enum store_status store_set_quiet_hours(struct store *store, int64_t game_id, in
 		param_null(&params);
 		param_null(&params);
 	}
-	param_int(&params, version);
 	param_int(&params, due_us);
 	PGresult *result;
-	enum store_status status = store__run(store, &statement_set_quiet_hours, &params, 1, &result);
+	enum store_status status;
+	if (store->notifier) {
+		status = store__run(store, &statement_set_quiet_hours, &params, 0, &result);
+		if (status == STORE_OK)
+			store__notifier_post(store->notifier, game_id, version + 1);
+	} else {
+		status = store__run_and_notify(store, &statement_set_quiet_hours, &params, game_id, version + 1,
+					       &result);
+	}
 	if (status != STORE_OK)
 		return status;
-	int32_t seats = 0;
-	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, &seats))
+	int32_t outcome = 1, after = version;
+	if (PQntuples(result) != 1 || !get_int32(result, 0, 0, &outcome) || !get_int32(result, 0, 1, &after))
 		status = store__corrupt(store, game_id, "setting quiet hours did not say what it changed");
-	*found = seats > 0;
+	*found = outcome == 0;
 	PQclear(result);
 	return status;
 }

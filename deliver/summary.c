@@ -231,6 +231,14 @@ void summary_event_on(const struct game *game, const struct event *e, const char
 	case EVENT_SEAT_SUBSTITUTED:
 		xtext_add(&text, "%s took the seat as a substitute.", who);
 		break;
+	case EVENT_QUIET_HOURS_SET:
+		xtext_add(&text, "%s set quiet hours: %02d:%02d to %02d:%02d, %.63s time.", who,
+			  e->quiet.from_min / 60 % 100, e->quiet.from_min % 60, e->quiet.to_min / 60 % 100,
+			  e->quiet.to_min % 60, e->quiet.zone);
+		break;
+	case EVENT_QUIET_HOURS_CLEARED:
+		xtext_add(&text, "%s cleared their quiet hours.", who);
+		break;
 	default:
 		xtext_add(&text, "Something happened.");
 		break;

@@ -389,6 +389,9 @@ int apply_event_valid(const struct game *game, const struct event *e)
 		return e->trade != 0 && e->to < (1u << game->options.seats);
 	case EVENT_TRADE_COMPLETED:
 		return trade_sides_ok(game, e);
+	case EVENT_QUIET_HOURS_SET:
+		return e->quiet.zone[0] != '\0' && e->quiet.zone[EVENT_ZONE_SIZE - 1] == '\0' &&
+		       e->quiet.from_min < 1440 && e->quiet.to_min < 1440 && e->quiet.from_min != e->quiet.to_min;
 	default:
 		return 1;
 	}
@@ -480,7 +483,9 @@ void apply_event(struct game *game, const struct event *event)
 	case EVENT_RESIGNED:
 	case EVENT_SEAT_RELEASED:
 	case EVENT_SEAT_SUBSTITUTED:
-		break; /* who plays a seat is not the rules' concern: only the version moves */
+	case EVENT_QUIET_HOURS_SET:
+	case EVENT_QUIET_HOURS_CLEARED:
+		break; /* who plays a seat, and its quiet hours, are not the rules' concern: only the version moves */
 	default:
 		break;
 	}

@@ -35,6 +35,8 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"resigned",
 	"seat_released",
 	"seat_substituted",
+	"quiet_hours_set",
+	"quiet_hours_cleared",
 };
 
 /* What event_init() makes before the type is set: copied whole, which is cheaper than
@@ -74,4 +76,9 @@ int event_changes_seat_holder(int type)
 {
 	return type == EVENT_SEAT_AWAY || type == EVENT_SEAT_BACK || type == EVENT_RESIGNED ||
 	       type == EVENT_SEAT_RELEASED || type == EVENT_SEAT_SUBSTITUTED;
+}
+
+int event_outside_rules(int type)
+{
+	return event_changes_seat_holder(type) || type == EVENT_QUIET_HOURS_SET || type == EVENT_QUIET_HOURS_CLEARED;
 }

@@ -55,6 +55,12 @@ enum event_type {
 	 * Ignored by the rules, like the holidays' events; neither carries anything private. */
 	EVENT_SEAT_RELEASED,	/* seat */
 	EVENT_SEAT_SUBSTITUTED, /* seat */
+	/* Quiet hours (issue 28): the seat set the daily stretch of its local time during which
+	 * its correspondence clock does not run, or cleared it. Ignored by the rules (only the
+	 * version moves); in the log so that the game's version, and every view's tag, moves
+	 * with the change. The service keeps the hours beside the log (seats.quiet_*). */
+	EVENT_QUIET_HOURS_SET,	   /* seat, quiet (zone, from_min, to_min) */
+	EVENT_QUIET_HOURS_CLEARED, /* seat */
 	EVENT_TYPE_COUNT
 };
 
@@ -85,6 +91,15 @@ struct event_setup {
 	uint8_t commitment[EVENT_COMMITMENT_SIZE];
 };
 
+/* A quiet_hours_set event's hours: a tz database name (NUL-padded) and the stretch's
+ * start and end in minutes after the seat's local midnight (0..1439, different; an end
+ * not after the start runs across midnight). All zero in every other event. */
+#define EVENT_ZONE_SIZE 64
+struct event_quiet {
+	char zone[EVENT_ZONE_SIZE];
+	uint16_t from_min, to_min;
+};
+
 struct event {
 	uint8_t type; /* enum event_type */
 	int8_t seat;
@@ -106,6 +121,7 @@ struct event {
 	uint8_t want[RESOURCE_COUNT];
 	uint8_t gains[GAME_MAX_SEATS][RESOURCE_COUNT];
 	struct event_setup setup;
+	struct event_quiet quiet;
 };
 
 /* The most events one decision produces: creating a game with the preset opening (created,
@@ -123,6 +139,11 @@ void event_init(struct event *event, enum event_type type);
 /* 1 for the events that change who plays a seat and nothing of the rules (holidays,
  * resigning, leaving, substitutes): the service reads them to know who holds each seat. */
 int event_changes_seat_holder(int type);
+
+/* 1 for the events outside the rules altogether: those of event_changes_seat_holder() and
+ * the quiet hours' (set, cleared). No move of the rules makes them; a replay or an import
+ * only applies them. */
+int event_outside_rules(int type);
 
 /* The event type's API name ("dice_rolled" ...), NULL when out of range. */
 const char *event_type_name(int type);

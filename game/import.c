@@ -269,9 +269,9 @@ int import_verify_fair(const struct event *events, int count, const struct fairn
 	while (i < count) {
 		struct command command;
 		int seat;
-		if (event_changes_seat_holder(events[i].type)) {
-			/* Holidays and resignations: no move of the rules, a group of its own that only
-			 * has to apply. */
+		if (event_outside_rules(events[i].type)) {
+			/* Holidays, resignations, substitutes and quiet hours: no move of the rules, a
+			 * group of its own that only has to apply. */
 			if (!apply_event_valid(state, &events[i])) {
 				ok = refuse(refusal, i, "this event cannot happen here%s", NULL);
 				goto done;

@@ -1129,31 +1129,64 @@ enum store_status play_import(const struct play_new_game *new_game, const struct
 }
 
 enum play_quiet play_set_quiet_hours(struct game_record *game, int seat, const char *zone, int from_min, int to_min,
-				     enum store_status *status)
+				     long *version, enum store_status *status)
 {
+	*status = STORE_OK;
+	*version = (long)game->state.version;
 	if (seat < 0 || seat >= game->state.options.seats)
 		return PLAY_QUIET_NO_SEAT;
-	if ((*status = play_refresh(game)) != STORE_OK)
-		return PLAY_QUIET_STORE_FAILED;
-	/* The deadline as the new hours make it, when the game waits with one now (a move in
-	 * between sets its own timer, and the UPDATE, tied to this version, then changes none). */
-	struct seat_clocks clock_rows;
-	const struct seat_clocks *clocks;
-	if ((*status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK)
-		return PLAY_QUIET_STORE_FAILED;
-	int64_t due_us = 0;
-	if (clocks) {
-		struct quiet_hours quiet = {zone ? zones_load(zone) : NULL, from_min, to_min};
-		clock_rows.quiet[seat] = quiet;
-		struct store_timer_set timer;
-		const struct store_timer_set *next = next_timer(game, &game->state, OFFER_WAIT_NONE, clocks, &timer);
-		if (next && next->kind == STORE_TIMER_DEADLINE)
-			due_us = clock_rows.start_us + next->due_ms * 1000;
+	if (zone && strlen(zone) >= EVENT_ZONE_SIZE)
+		return PLAY_QUIET_NO_SEAT; /* inputs_quiet_hours() admits only names the server has */
+	struct event event;
+	event_init(&event, zone ? EVENT_QUIET_HOURS_SET : EVENT_QUIET_HOURS_CLEARED);
+	event.seat = (int8_t)seat;
+	if (zone) {
+		memcpy(event.quiet.zone, zone, strlen(zone));
+		event.quiet.from_min = (uint16_t)from_min;
+		event.quiet.to_min = (uint16_t)to_min;
 	}
-	int found;
-	*status = store_set_quiet_hours(play_thread_store(), game->id, seat, zone, from_min, to_min,
-					(int32_t)game->state.version, due_us, &found);
-	if (*status != STORE_OK)
-		return PLAY_QUIET_STORE_FAILED;
-	return found ? PLAY_QUIET_DONE : PLAY_QUIET_NO_SEAT;
+	for (int attempt = 0; attempt < PLAY_RETRIES; attempt++) {
+		if (atomic_load(&stopping))
+			return PLAY_QUIET_STOPPING;
+		if ((*status = play_refresh(game)) != STORE_OK)
+			return PLAY_QUIET_STORE_FAILED;
+		*version = (long)game->state.version;
+		if (!game_in_progress(&game->state) || !apply_event_valid(&game->state, &event))
+			return PLAY_QUIET_FINISHED;
+		/* The deadline as the new hours make it, when the game waits with one now (its wait
+		 * began with the last move, which the new event does not change). */
+		struct seat_clocks clock_rows;
+		const struct seat_clocks *clocks;
+		if ((*status = read_clocks(game, 0, &clock_rows, &clocks)) != STORE_OK)
+			return PLAY_QUIET_STORE_FAILED;
+		int64_t due_us = 0;
+		if (clocks) {
+			struct quiet_hours quiet = {zone ? zones_load(zone) : NULL, from_min, to_min};
+			clock_rows.quiet[seat] = quiet;
+			struct store_timer_set timer;
+			const struct store_timer_set *next =
+				next_timer(game, &game->state, OFFER_WAIT_NONE, clocks, &timer);
+			if (next && next->kind == STORE_TIMER_DEADLINE)
+				due_us = clock_rows.start_us + next->due_ms * 1000;
+		}
+		char *payload = codec_payload_dump(&event, game->state.options.seats);
+		struct store_event row = {event.type, seat, STORE_ORIGIN_PLAYER, payload};
+		int found;
+		*status = store_set_quiet_hours(play_thread_store(), game->id, seat, zone, from_min, to_min,
+						(int32_t)game->state.version, &row, due_us, &found);
+		free(payload);
+		if (*status == STORE_CONFLICT)
+			continue; /* a move took the version: decide again on the new one */
+		if (*status != STORE_OK)
+			return PLAY_QUIET_STORE_FAILED;
+		if (!found)
+			return PLAY_QUIET_NO_SEAT;
+		apply_event(&game->state, &event);
+		cache_put(game);
+		*version = (long)game->state.version;
+		if (hooks.appended)
+			hooks.appended(game->id, (int32_t)game->state.version, 1, 0);
+		return PLAY_QUIET_DONE;
+	}
+	return PLAY_QUIET_RACED;
 }

@@ -330,11 +330,22 @@ struct play_clocks {
 enum store_status play_clocks(const struct game_record *game, struct play_clocks *out);
 
 /* Set (zone non-NULL: a tz database name the server has) or clear the quiet hours of
- * `seat`, moving the game's deadline when it waits for that seat. PLAY_QUIET_NO_SEAT for a
- * seat the game does not have. */
-enum play_quiet { PLAY_QUIET_DONE, PLAY_QUIET_NO_SEAT, PLAY_QUIET_STORE_FAILED };
+ * `seat`: a quiet_hours_set or quiet_hours_cleared event (which the rules ignore) appended
+ * on the latest version with the seat's columns and the game's timer (carried to the new
+ * version; a deadline moved when the game waits for that seat) in one transaction
+ * (store_set_quiet_hours), decided again when a move took the version first. The wait the
+ * seats' clocks run against is not restarted (game/seat_clocks.h). *version is the game's
+ * version after (or now). PLAY_QUIET_NO_SEAT for a seat the game does not have. */
+enum play_quiet {
+	PLAY_QUIET_DONE,
+	PLAY_QUIET_NO_SEAT,
+	PLAY_QUIET_FINISHED, /* the game is over (or not started) */
+	PLAY_QUIET_RACED,    /* lost the race for the next version PLAY_RETRIES times */
+	PLAY_QUIET_STOPPING,
+	PLAY_QUIET_STORE_FAILED /* *status says why */
+};
 enum play_quiet play_set_quiet_hours(struct game_record *game, int seat, const char *zone, int from_min, int to_min,
-				     enum store_status *status);
+				     long *version, enum store_status *status);
 
 /* When the game's current wait times out and the server makes the default move
  * (microseconds since 1970, UTC) into *deadline_us: the time of its last event plus

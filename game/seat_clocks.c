@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "engine/event.h"
 #include "engine/legal.h"
 #include "game/zones.h"
 
@@ -36,7 +37,9 @@ enum store_status seat_clocks_read(struct store *store, const struct codec_optio
 				   int32_t version, struct seat_clocks *out)
 {
 	struct store_clocks rows;
-	enum store_status status = store_read_clocks(store, game_id, version, &rows);
+	/* A change of quiet hours begins no wait: the seats' time runs from the move before. */
+	static const struct store_wait_skip skip = {2, {EVENT_QUIET_HOURS_SET, EVENT_QUIET_HOURS_CLEARED}};
+	enum store_status status = store_read_clocks(store, game_id, version, &skip, &rows);
 	if (status != STORE_OK)
 		return status;
 	seat_clocks_fresh(options, rows.since_us, out);

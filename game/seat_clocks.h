@@ -5,7 +5,8 @@
  * seat's quiet hours (base/quiet.h). The arithmetic over the rows of db/store_clocks.h;
  * game/play.c turns it into the game's deadline timer and the bank a move leaves.
  *
- * A wait begins with the game's last event. The game's deadline is the latest of the
+ * A wait begins with the game's last event that is not a change of quiet hours (their
+ * quiet_hours_set and quiet_hours_cleared events restart nobody's clock). The game's deadline is the latest of the
  * waiting seats' own (each seat's per-move time and bank, pushed by its quiet hours), so it
  * never comes before any waiting seat's time is spent; a move by a waiting seat charges its
  * bank with the running time past the per-move time.
@@ -33,8 +34,9 @@ int seat_clocks_used(const struct codec_options *options);
 /* Clocks with full banks and no quiet hours, the wait beginning at start_us. */
 void seat_clocks_fresh(const struct codec_options *options, int64_t start_us, struct seat_clocks *out);
 
-/* The clocks of game `game_id` at `version` (the wait began with that event), from the
- * store. A zone that the server no longer has counts as no quiet hours. */
+/* The clocks of game `game_id` at `version` (the wait began with that event, or the last
+ * one before it that is not a change of quiet hours), from the store. A zone that the server no longer has counts as no
+ * quiet hours. */
 enum store_status seat_clocks_read(struct store *store, const struct codec_options *options, int64_t game_id,
 				   int32_t version, struct seat_clocks *out);
 

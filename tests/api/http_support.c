@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -873,6 +874,35 @@ void http_player_create(struct http_client *client, const char *name, char *id, 
 	snprintf(token, 64, "%s", json_string_value(json_object_get(response.json, "token")));
 	ck_assert_int_eq((int)strncmp(token, "pt_", 3), 0);
 	http_response_free(&response);
+}
+
+void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what)
+{
+	char file[256];
+	snprintf(file, sizeof file, "%s/catan-%s-%ld.json",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", what, (long)getpid());
+	ck_assert_int_eq(json_dump_file(export, file, JSON_COMPACT), 0);
+	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
+	char command[600];
+	snprintf(command, sizeof command, "'%s' replay '%s' > /dev/null 2>&1", catan, file);
+	int replayed = system(command);
+	ck_assert_msg(WIFEXITED(replayed) && WEXITSTATUS(replayed) == 0, "catan replay refused the export (%s)", file);
+	unlink(file);
+	struct http_response imported;
+	http_call_json(client, "POST", "/v1/games/import", NULL, export, NULL, &imported);
+	ck_assert_msg(imported.status == 201, "import: %s", http_describe(&imported));
+	json_t *original = http_truth_rows(game_id, 0);
+	json_t *copy = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
+	ck_assert_int_eq(json_array_size(original), json_array_size(copy));
+	for (size_t i = 0; i < json_array_size(original); i++) {
+		json_t *a = json_array_get(original, i), *b = json_array_get(copy, i);
+		json_object_del(a, "at");
+		json_object_del(b, "at");
+		ck_assert_msg(json_equal(a, b), "row %zu differs after the import", i);
+	}
+	json_decref(original);
+	json_decref(copy);
+	http_response_free(&imported);
 }
 
 long long http_sql_number(const char *sql)

@@ -302,6 +302,11 @@ json_t *http_truth_events(const char *game_id, long after);
  * reference. */
 json_t *http_truth_rows(const char *game_id, long after);
 
+/* A game's export (borrowed) replays with `catan replay` ($CATAN, else build/catan; through
+ * a file named after `what`) and imports as a new game whose stored rows are the game's,
+ * row for row but for their times (imported through `client`). */
+void http_export_replays_and_imports(struct http_client *client, const char *game_id, json_t *export, const char *what);
+
 /* Run `sql` on the test database (DATABASE_URL) and return the first column of its first
  * row as an integer (0 without a row or for NULL); a failing statement fails the test. To
  * prove what a refused request wrote (nothing), or to make a state HTTP cannot make. */

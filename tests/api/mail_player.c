@@ -5,6 +5,7 @@
  */
 #include "tests/api/mail_player.h"
 
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,7 +230,79 @@ long mail_player_game_version(const struct http_game *game)
 	return version;
 }
 
+/* The game's turn number now (the view's turn.number). */
+static long game_turn_number(const struct http_game *game)
+{
+	char path[160];
+	json_t *view = http_get_ok(&http_fixture.checked, http_game_path(game, "", path, sizeof path), game->tokens[0]);
+	long number = (long)json_integer_value(json_object_get(json_object_get(view, "turn"), "number"));
+	json_decref(view);
+	return number;
+}
+
 /* ---- A game ------------------------------------------------------------------------- */
+
+/* Print the rows `sql` answers, one a line (a diagnosis: never fails the test itself). */
+static void print_rows(const char *title, const char *sql)
+{
+	PGconn *connection = PQconnectdb(getenv("DATABASE_URL") ? getenv("DATABASE_URL") : "");
+	PGresult *result = PQstatus(connection) == CONNECTION_OK ? PQexec(connection, sql) : NULL;
+	fprintf(stderr, "-- %s\n", title);
+	if (result && PQresultStatus(result) == PGRES_TUPLES_OK) {
+		for (int row = 0; row < PQntuples(result); row++) {
+			for (int column = 0; column < PQnfields(result); column++)
+				fprintf(stderr, "%s%s=%s", column ? " " : "   ", PQfname(result, column),
+					PQgetisnull(result, row, column) ? "NULL" : PQgetvalue(result, row, column));
+			fprintf(stderr, "\n");
+		}
+	} else {
+		fprintf(stderr, "   (%s)\n", result ? PQresultErrorMessage(result) : PQerrorMessage(connection));
+	}
+	PQclear(result);
+	PQfinish(connection);
+}
+
+/* What the game, the mail registration and the outbox say when a mail the seat waits for
+ * does not come: enough to tell a lost turn mail from a slow one. */
+static void print_stall(const struct http_game *game, const struct mail_sink *sink)
+{
+	char path[160], sql[700];
+	json_t *view = http_get_ok(&http_fixture.checked, http_game_path(game, "", path, sizeof path), game->tokens[0]);
+	fprintf(stderr, "-- the game as seat 0 sees it (%d mails so far):", mail_sink_count(sink));
+	const char *key;
+	json_t *value;
+	json_object_foreach(view, key, value)
+	{
+		if (json_is_object(value) || (json_is_array(value) && json_array_size(value) > 4))
+			continue;
+		char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+		fprintf(stderr, " %s=%s", key, text);
+		free(text);
+	}
+	fprintf(stderr, "\n");
+	json_decref(view);
+	long long id = strtoll(game->id, NULL, 16);
+	snprintf(sql, sizeof sql,
+		 "SELECT seq, type, actor, origin, left(payload::text, 160) AS payload FROM events"
+		 " WHERE game_id = %lld ORDER BY seq DESC LIMIT 12",
+		 id);
+	print_rows("the last events", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT id, mail_last_turn, mail_last_version, mail_last_sent_at, disabled_reason FROM webhooks"
+		 " WHERE game_id = %lld AND format = 'mail'",
+		 id);
+	print_rows("the mail registration", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT id, first_seq, last_seq, next_seq, attempts, due_at - now() AS due_in FROM webhook_outbox"
+		 " WHERE game_id = %lld ORDER BY id",
+		 id);
+	print_rows("the outbox", sql);
+	snprintf(sql, sizeof sql,
+		 "SELECT d.seq, d.kind, d.status, d.error, d.at FROM webhook_deliveries d JOIN webhooks w"
+		 " ON w.id = d.webhook_id WHERE w.game_id = %lld ORDER BY d.at DESC LIMIT 8",
+		 id);
+	print_rows("the last deliveries", sql);
+}
 
 void mail_player_play_game(struct mail_play *play)
 {
@@ -286,7 +359,7 @@ void mail_player_play_game(struct mail_play *play)
 	/* The newest version an answer was written for: a turn mail composed before it (a mail
 	 * racing the answer to a reply) is one a person may still answer; the answer must then
 	 * refuse what no longer applies and say what can be done now. */
-	long answered_version = 0, text_version = 0;
+	long answered_version = 0, text_version = 0, old_turn = -1;
 	char *text = NULL;
 	double deadline = http_clock() + 600 * http_slowdown();
 	while (!over) {
@@ -299,8 +372,11 @@ void mail_player_play_game(struct mail_play *play)
 			double mail_deadline = http_clock() + MAIL_PLAYER_TIMEOUT_S * http_slowdown();
 			while (!(found = find_mail(sink, "Your turn in Catan game")) &&
 			       !(found = find_mail(sink, "Catan game"))) {
-				ck_assert_msg(http_clock() < deadline && http_clock() < mail_deadline,
-					      "a turn mail comes within %d s (%d turns)", MAIL_PLAYER_TIMEOUT_S, turns);
+				if (!(http_clock() < deadline && http_clock() < mail_deadline)) {
+					print_stall(&game, sink);
+					ck_abort_msg("a turn mail comes within %d s (%d turns)", MAIL_PLAYER_TIMEOUT_S,
+						     turns);
+				}
 				http_pause(0.02);
 			}
 			mail = found;
@@ -327,12 +403,16 @@ void mail_player_play_game(struct mail_play *play)
 			free(eml);
 			text_version = board_version(text);
 			turns++;
-			if (turns == 3 && !checked_refusals && old_reply_to[0]) {
+			/* An old turn's address: one of a turn of the game before this one (two turn
+			 * mails may be of one turn: the robber after the others' discards). */
+			if (turns >= 3 && !checked_refusals && old_reply_to[0] && game_turn_number(&game) != old_turn) {
 				play->check_refusals(sink, &game, reply_to, old_reply_to);
 				checked_refusals = 1;
 			}
-			if (turns == 2)
+			if (turns == 2) {
 				snprintf(old_reply_to, sizeof old_reply_to, "%s", reply_to);
+				old_turn = game_turn_number(&game);
+			}
 		}
 		choose(&game, text, line, sizeof line);
 		if (!line[0]) {

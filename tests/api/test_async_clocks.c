@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/api/http_fixture.h"
 #include "tests/api/http_support.h"
@@ -137,8 +139,11 @@ static void quiet_now_body(int minutes_on, char *out, size_t size)
 		 from % 60, to / 60, to % 60);
 }
 
-static void put_quiet(struct http_client *with, const struct http_game *game, int seat, const char *body)
+/* Set (body) or clear (NULL) seat `seat`'s quiet hours: the change is an event, so the
+ * answer names the game's next version (and is tagged with it). That version. */
+static long put_quiet(struct http_client *with, const struct http_game *game, int seat, const char *body)
 {
+	long before = http_game_version(with, game);
 	char path[96];
 	snprintf(path, sizeof path, "%s/seats/%d/quiet_hours", game->path, seat);
 	struct http_response response;
@@ -147,7 +152,13 @@ static void put_quiet(struct http_client *with, const struct http_game *game, in
 	ck_assert_int_eq(integer_of(response.json, "seat"), seat);
 	ck_assert(body ? json_is_object(json_object_get(response.json, "quiet_hours"))
 		       : json_is_null(json_object_get(response.json, "quiet_hours")));
+	long version = integer_of(response.json, "version");
+	ck_assert_msg(version > before, "quiet hours answered version %ld, the game was at %ld", version, before);
+	char tag[32], expected[32];
+	snprintf(expected, sizeof expected, "\"%ld\"", version);
+	ck_assert_str_eq(http_response_header(&response, "ETag", tag, sizeof tag), expected);
 	http_response_free(&response);
+	return version;
 }
 
 /* ---- Banks ---- */
@@ -233,7 +244,8 @@ START_TEST(test_quiet_hours_hold_a_deadline_and_clearing_them_lets_it_fire_once)
 	long created = http_game_version(with, &game);
 	char body[128];
 	quiet_now_body(3, body, sizeof body);
-	put_quiet(with, &game, 0, body);
+	long quiet = put_quiet(with, &game, 0, body);
+	ck_assert_int_eq(quiet, created + 1);
 	json_t *player = player_of(with, &game, 0);
 	ck_assert_str_eq(string_of(json_object_get(player, "quiet_hours"), "timezone"), "UTC");
 	json_decref(player);
@@ -244,8 +256,8 @@ START_TEST(test_quiet_hours_hold_a_deadline_and_clearing_them_lets_it_fire_once)
 		      "the deadline did not move past the quiet time");
 	json_decref(start);
 	/* Three deadlines' worth of time: nothing fires. */
-	ck_assert_int_eq(http_game_wait(with, &game, created, 3), created);
-	ck_assert_int_eq(http_game_version(with, &game), created);
+	ck_assert_int_eq(http_game_wait(with, &game, quiet, 3), quiet);
+	ck_assert_int_eq(http_game_version(with, &game), quiet);
 	/* Cleared: due at once, and it fires once. */
 	put_quiet(with, &game, 0, NULL);
 	long rolled = await_timeout(with, &game, created, "dice_rolled", 0, 10);
@@ -314,6 +326,129 @@ START_TEST(test_bad_quiet_hours_are_refused_naming_the_member_and_change_nothing
 }
 END_TEST
 
+/* GET of the game with If-None-Match: `tag` ("<version>"): its status; *out the body (200)
+ * or NULL. */
+static int conditional_get(struct http_client *with, const struct http_game *game, long tag, json_t **out)
+{
+	char line[64];
+	snprintf(line, sizeof line, "If-None-Match: \"%ld\"", tag);
+	const char *headers[] = {line, NULL};
+	struct http_response response;
+	http_call(with, "GET", game->path, NULL, NULL, headers, &response);
+	int status = response.status;
+	*out = status == 200 ? json_incref(response.json) : NULL;
+	http_response_free(&response);
+	return status;
+}
+
+/* The log's entries of `type` after version `after` by `seat` (origin player). */
+static int count_entries(struct http_client *with, const struct http_game *game, long after, const char *type, int seat)
+{
+	json_t *log = http_game_log(with, game, NULL, after);
+	int count = 0;
+	size_t index;
+	json_t *entry;
+	json_array_foreach(log, index, entry) if (strcmp(string_of(entry, "type"), type) == 0)
+	{
+		ck_assert_int_eq(integer_of(entry, "seat"), seat);
+		ck_assert_str_eq(string_of(entry, "origin"), "player");
+		count++;
+	}
+	json_decref(log);
+	return count;
+}
+
+START_TEST(test_a_quiet_hours_change_is_an_event_so_an_old_tag_gets_the_new_hours)
+{
+	struct http_client *with = &http_fixture.checked;
+	struct http_game game;
+	/* A per-move time of 6 s: the changes below come well before the deadline. */
+	http_game_create(with, 3,
+			 "{\"layout\": \"beginner\", \"start\": \"fixed\", \"dice\": \"manual\", \"first_seat\": 0, "
+			 "\"turn_timeout_s\": 6}",
+			 &game);
+	long created = http_game_version(with, &game);
+	json_t *view = NULL;
+	/* The version's tag answers 304 while nothing changed. */
+	ck_assert_int_eq(conditional_get(with, &game, created, &view), 304);
+	double deadline = deadline_of(with, &game);
+	const char *set = "{\"timezone\": \"Europe/Berlin\", \"from\": \"22:30\", \"to\": \"07:00\"}";
+	long quiet = put_quiet(with, &game, 2, set);
+	ck_assert_int_eq(quiet, created + 1);
+	/* The old tag now gets the new hours, tagged with the new version. */
+	ck_assert_int_eq(conditional_get(with, &game, created, &view), 200);
+	ck_assert_int_eq(integer_of(view, "version"), quiet);
+	json_t *hours = json_object_get(json_array_get(json_object_get(view, "players"), 2), "quiet_hours");
+	ck_assert_str_eq(string_of(hours, "timezone"), "Europe/Berlin");
+	ck_assert_str_eq(string_of(hours, "from"), "22:30");
+	ck_assert_str_eq(string_of(hours, "to"), "07:00");
+	/* Seat 2's hours restart nobody's clock: seat 0's deadline is where it was. */
+	double after = http_parse_time(string_of(view, "deadline"));
+	ck_assert_msg(after > deadline - 0.01 && after < deadline + 0.01, "the deadline moved from %.3f to %.3f",
+		      deadline, after);
+	json_decref(view);
+	ck_assert_int_eq(conditional_get(with, &game, quiet, &view), 304);
+	/* The log says so, with the hours, as the seat's own act. */
+	ck_assert_int_eq(count_entries(with, &game, created, "quiet_hours_set", 2), 1);
+	json_t *entry = entry_at(with, &game, quiet);
+	ck_assert_str_eq(string_of(entry, "timezone"), "Europe/Berlin");
+	ck_assert_str_eq(string_of(entry, "from"), "22:30");
+	ck_assert_str_eq(string_of(entry, "to"), "07:00");
+	json_decref(entry);
+	/* Cleared: another event, another version. */
+	long cleared = put_quiet(with, &game, 2, NULL);
+	ck_assert_int_eq(cleared, quiet + 1);
+	ck_assert_int_eq(conditional_get(with, &game, quiet, &view), 200);
+	ck_assert_int_eq(integer_of(view, "version"), cleared);
+	ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(view, "players"), 2), "quiet_hours")));
+	json_decref(view);
+	ck_assert_int_eq(count_entries(with, &game, quiet, "quiet_hours_cleared", 2), 1);
+	/* The deadline, carried over to the new versions, still fires once, on time. */
+	long rolled = await_timeout(with, &game, created, "dice_rolled", 0, 15);
+	double gap = gap_between(with, &game, created, rolled);
+	ck_assert_msg(gap >= 6 - EARLY_S && gap <= 6 + LATE_S, "the roll timed out %.2f s after the wait began", gap);
+	ck_assert_int_eq(rolled, cleared + 1);
+}
+END_TEST
+
+/* A log with quiet-hours events replays (`catan replay`) and imports row for row: the rules
+ * ignore the events but the log keeps them, with their seat, hours and origin. */
+START_TEST(test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row)
+{
+	struct http_client *with = &http_fixture.checked;
+	struct http_game game;
+	http_game_create(with, 3, "{\"layout\": \"beginner\", \"turn_timeout_s\": 3600}", &game);
+	long start =
+		put_quiet(with, &game, 1, "{\"timezone\": \"Europe/Berlin\", \"from\": \"23:00\", \"to\": \"06:30\"}");
+	put_quiet(with, &game, 2, "{\"timezone\": \"America/New_York\", \"from\": \"08:00\", \"to\": \"07:59\"}");
+	put_quiet(with, &game, 1, NULL);
+	struct http_player table;
+	http_player_init(&table, with, &game, 5157, 0);
+	table.humans = 0x7;
+	ck_assert(http_player_finish(&table, 5000));
+	char path[128];
+	json_t *export = http_get_ok(with, http_game_path(&game, "/export", path, sizeof path), NULL);
+	json_t *events = json_object_get(export, "events");
+	int set = 0, cleared = 0;
+	size_t index;
+	json_t *entry;
+	json_array_foreach(events, index, entry)
+	{
+		set += strcmp(string_of(entry, "type"), "quiet_hours_set") == 0;
+		cleared += strcmp(string_of(entry, "type"), "quiet_hours_cleared") == 0;
+	}
+	ck_assert_int_eq(set, 2);
+	ck_assert_int_eq(cleared, 1);
+	json_t *first = json_array_get(events, (size_t)(start - 1));
+	ck_assert_str_eq(string_of(first, "type"), "quiet_hours_set");
+	ck_assert_int_eq(integer_of(first, "seat"), 1);
+	ck_assert_str_eq(string_of(first, "timezone"), "Europe/Berlin");
+	ck_assert_str_eq(string_of(first, "to"), "06:30");
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "quiet");
+	json_decref(export);
+}
+END_TEST
+
 /* ---- Restarts ---- */
 
 START_TEST(test_banks_and_quiet_hours_are_rows_a_new_server_keeps)
@@ -343,7 +478,9 @@ START_TEST(test_banks_and_quiet_hours_are_rows_a_new_server_keeps)
 	ck_assert_msg(again > deadline - 0.01 && again < deadline + 0.01, "the deadline moved from %.3f to %.3f",
 		      deadline, again);
 	/* Seat 1 is in its quiet hours: its 3 s do not run. */
-	ck_assert_int_eq(http_game_wait(&direct, &game, ended, 4), ended);
+	long quiet = http_game_version(&direct, &game);
+	ck_assert_int_eq(quiet, ended + 1);
+	ck_assert_int_eq(http_game_wait(&direct, &game, quiet, 4), quiet);
 	put_quiet(&direct, &game, 1, NULL);
 	/* Cleared, its second and bank had run out long since: the roll comes at once, once. */
 	long rolled = await_timeout(&direct, &game, ended, "dice_rolled", 1, 10);
@@ -352,6 +489,79 @@ START_TEST(test_banks_and_quiet_hours_are_rows_a_new_server_keeps)
 	ck_assert_int_eq(bank_of(&direct, &game, 1), 0);
 	http_client_cleanup(&direct);
 	http_server_stop(&second, 30);
+}
+END_TEST
+
+/* ---- Two servers, one clock ---- */
+
+/* Two servers on one database. Server A makes the move that sets seat 1's clock (its
+ * second and bank of 2 s: due 3 s after the move) and logs a change of seat 2's quiet
+ * hours (which carries the timer to the new version and restarts nobody's clock), then dies
+ * (kill -9) before the time runs out. Server B, which saw both, applies the timeout once:
+ * one roll by seat 1's deadline, never before its 3 s, its bank spent once, every event of
+ * the turn its deadline's; a new server A on the same database later fires nothing twice. */
+START_TEST(test_a_clock_set_by_a_server_that_died_runs_out_once_on_the_other)
+{
+	struct http_server a, b;
+	http_server_start(&a, NULL);
+	http_server_start(&b, NULL);
+	struct http_client on_a, on_b;
+	http_client_init(&on_a, a.url, 0);
+	http_client_init(&on_b, b.url, 0);
+	struct http_game game;
+	http_game_create(&on_a, 3, BANK_OPTIONS, &game);
+	http_post_move_ok(&on_a, &game, 0, "{\"type\": \"roll\", \"dice\": [1, 1]}");
+	long ended = http_post_move_ok(&on_a, &game, 0, "{\"type\": \"end_turn\"}");
+	long quiet = put_quiet(&on_a, &game, 2, "{\"timezone\": \"UTC\", \"from\": \"00:00\", \"to\": \"00:01\"}");
+	ck_assert_int_eq(quiet, ended + 1);
+	/* B sees A's change at once: the tag of the move gets the new hours. */
+	double until = http_clock() + 10;
+	json_t *view = NULL;
+	while (conditional_get(&on_b, &game, ended, &view) != 200 || integer_of(view, "version") != quiet) {
+		json_decref(view);
+		view = NULL;
+		ck_assert_msg(http_clock() < until, "server B never showed version %ld", quiet);
+		http_pause(0.05);
+	}
+	json_t *hours = json_object_get(json_array_get(json_object_get(view, "players"), 2), "quiet_hours");
+	ck_assert_str_eq(string_of(hours, "timezone"), "UTC");
+	ck_assert_str_eq(string_of(hours, "to"), "00:01");
+	json_decref(view);
+	http_client_cleanup(&on_a);
+	http_server_kill(&a);
+
+	/* Seat 1's time runs out with A gone: B rolls for it, once, 3 s after the move. */
+	long rolled = await_timeout(&on_b, &game, quiet, "dice_rolled", 1, 20);
+	ck_assert_int_eq(rolled, quiet + 1);
+	double gap = gap_between(&on_b, &game, ended, rolled);
+	ck_assert_msg(gap >= 3 - EARLY_S, "seat 1's roll came %.2f s after the move, before its 3 s", gap);
+	ck_assert_int_eq(bank_of(&on_b, &game, 1), 0);
+	/* Its bank spent, the end of its turn times out a second later, on B too. */
+	long turn_over = await_timeout(&on_b, &game, rolled, "turn_ended", 1, 20);
+
+	/* A new server A on the same database: nothing fires twice. */
+	struct http_server again;
+	http_server_start(&again, NULL);
+	http_pause(1.5);
+	json_t *log = http_game_log(&on_b, &game, NULL, ended);
+	int rolls = 0;
+	size_t index;
+	json_t *entry;
+	json_array_foreach(log, index, entry)
+	{
+		if (integer_of(entry, "version") > turn_over)
+			break;
+		if (strcmp(string_of(entry, "type"), "dice_rolled") == 0)
+			rolls++;
+		ck_assert_msg(integer_of(entry, "version") == quiet ||
+				      strcmp(string_of(entry, "origin"), "timeout") == 0,
+			      "version %ld of seat 1's turn is not its deadline's", integer_of(entry, "version"));
+	}
+	json_decref(log);
+	ck_assert_int_eq(rolls, 1);
+	http_server_stop(&again, 30);
+	http_client_cleanup(&on_b);
+	http_server_stop(&b, 30);
 }
 END_TEST
 
@@ -366,11 +576,14 @@ Suite *test_suite(void)
 	tcase_add_test(clocks, test_a_game_without_a_bank_shows_none_and_a_bank_needs_a_turn_clock);
 	tcase_add_test(clocks, test_quiet_hours_hold_a_deadline_and_clearing_them_lets_it_fire_once);
 	tcase_add_test(clocks, test_bad_quiet_hours_are_refused_naming_the_member_and_change_nothing);
+	tcase_add_test(clocks, test_a_quiet_hours_change_is_an_event_so_an_old_tag_gets_the_new_hours);
+	tcase_add_test(clocks, test_a_log_with_quiet_hours_events_replays_and_imports_row_for_row);
 	suite_add_tcase(suite, clocks);
 
 	TCase *restarts = tcase_create("restarts");
 	tcase_set_timeout(restarts, 90);
 	tcase_add_test(restarts, test_banks_and_quiet_hours_are_rows_a_new_server_keeps);
+	tcase_add_test(restarts, test_a_clock_set_by_a_server_that_died_runs_out_once_on_the_other);
 	suite_add_tcase(suite, restarts);
 	return suite;
 }

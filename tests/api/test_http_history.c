@@ -32,7 +32,7 @@ static void finished_game(struct http_game *game, uint64_t seed)
 }
 
 /* What the server adds to the codec's view: the id, the bot flags, the deadline, the
- * fairness commitment (docs/fairness.md) and the service's options; removed so the rest can
+ * fairness commitment (docs/fairness.md) and the service's options (`rated` among them); removed so the rest can
  * be compared with the engine's view. */
 static void strip_service_members(json_t *view)
 {
@@ -46,6 +46,7 @@ static void strip_service_members(json_t *view)
 	json_object_del(options, "bot_level");
 	json_object_del(options, "bot_levels");
 	json_object_del(options, "substitute_after_timeouts");
+	json_object_del(options, "rated");
 	size_t index;
 	json_t *player;
 	json_array_foreach(json_object_get(view, "players"), index, player)

@@ -134,8 +134,9 @@ static void assert_refused_at(const json_t *export, long index)
 	ck_assert_int_eq(game_count(), before);
 }
 
-/* Run `command` on the export written to a file; its exit status. */
-static int run_on_export(const char *command, const json_t *export)
+/* Run `command` on the export written to a file; its exit status, and the first line it
+ * printed into `said` (may be NULL). */
+static int run_on_export_saying(const char *command, const json_t *export, char *said, size_t size)
 {
 	char path[] = "/tmp/catan-verify-XXXXXX";
 	int fd = mkstemp(path);
@@ -143,61 +144,142 @@ static int run_on_export(const char *command, const json_t *export)
 	close(fd);
 	ck_assert_int_eq(json_dump_file(export, path, 0), 0);
 	char line[512];
-	snprintf(line, sizeof line, "%s %s >/dev/null 2>&1", command, path);
-	int status = system(line);
+	snprintf(line, sizeof line, "%s %s 2>&1", command, path);
+	FILE *out = popen(line, "r");
+	ck_assert_ptr_nonnull(out);
+	char first[512] = "";
+	if (!fgets(first, sizeof first, out))
+		first[0] = '\0';
+	char rest[512];
+	while (fgets(rest, sizeof rest, out))
+		;
+	int status = pclose(out);
 	unlink(path);
+	first[strcspn(first, "\n")] = '\0';
+	if (said)
+		snprintf(said, size, "%s", first);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+static int run_on_export(const char *command, const json_t *export)
+{
+	return run_on_export_saying(command, export, NULL, 0);
+}
+
+/* How many events of `type` the export has. */
+static int count_events(const json_t *export, const char *type)
+{
+	int count = 0;
+	while (find_event(export, type, count) >= 0)
+		count++;
+	return count;
+}
+
+/* A copy of the export with events[index]'s `member` set to `value` (taken). */
+static json_t *changed(const json_t *export, long index, const char *member, json_t *value)
+{
+	json_t *copy = json_deep_copy(export);
+	json_object_set_new(event_at(copy, index), member, value);
+	return copy;
+}
+
+/* `command` on the tampered export exits 1 (the export released). */
+static void assert_caught(const char *command, json_t *tampered, const char *what)
+{
+	char said[512];
+	int status = run_on_export_saying(command, tampered, said, sizeof said);
+	ck_assert_msg(status == 1, "%s: %s exits %d (%s)", what, command, status, said);
+	json_decref(tampered);
+}
+
 /* Issue 26: a finished game created without a seed is provably fair; `catan verify` and
- * examples/verify_fair.py accept its export, and catch a changed die, a changed steal and
- * a wrong seed. */
+ * examples/verify_fair.py accept its export, counting every roll, steal and draw of it, and
+ * catch a changed die, a changed stolen resource, a changed card drawn and a wrong seed
+ * (and the Python checker a player's seed that is not the one the game mixed in). Games
+ * (with domestic trades) are played until the exports have steals (one after a knight),
+ * draws, and the monopolies, years of plenty and trades the checker must follow the hands
+ * through to know what a steal was drawn from. */
 START_TEST(test_catan_verify_and_the_python_checker_catch_tampered_fair_exports)
 {
 	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
 	char verify[256];
 	snprintf(verify, sizeof verify, "%s verify", catan);
 	const char *python = "python3 examples/verify_fair.py";
-	struct http_game game;
-	json_t *export = finished_export(&game, 8107, 0);
-	json_t *created = event_at(export, 0);
-	ck_assert_msg(json_is_object(json_object_get(created, "fairness")), "game_created commits");
-	const char *seed = json_string_value(json_object_get(export, "seed"));
-	ck_assert_msg(seed && strlen(seed) == 64, "the export reveals the server seed");
-	ck_assert_int_eq(run_on_export(verify, export), 0);
-	ck_assert_int_eq(run_on_export(python, export), 0);
+	int steals = 0, knight_steals = 0, draws = 0, monopolies = 0, plenties = 0, trades = 0;
+	for (uint64_t seed = 8107;
+	     seed < 8115 && !(steals && knight_steals && draws && monopolies && plenties && trades); seed++) {
+		struct http_game game;
+		json_t *export = finished_export(&game, seed, 1);
+		json_t *created = event_at(export, 0);
+		ck_assert_msg(json_is_object(json_object_get(created, "fairness")), "game_created commits");
+		const char *server_seed = json_string_value(json_object_get(export, "seed"));
+		ck_assert_msg(server_seed && strlen(server_seed) == 64, "the export reveals the server seed");
+		ck_assert_int_eq(run_on_export(verify, export), 0);
+		char said[512], expected[512];
+		ck_assert_int_eq(run_on_export_saying(python, export, said, sizeof said), 0);
+		snprintf(expected, sizeof expected, "commitment matches; %d rolls, %d steals, %d draws: all match",
+			 count_events(export, "dice_rolled"), count_events(export, "resource_stolen"),
+			 count_events(export, "development_card_bought"));
+		ck_assert_str_eq(said, expected);
+		/* The hands the steals are drawn from move with these too. */
+		monopolies += count_events(export, "monopoly_played");
+		plenties += count_events(export, "year_of_plenty_played");
+		trades += count_events(export, "trade_completed");
 
-	long roll = find_event(export, "dice_rolled", 0);
-	ck_assert_int_ge(roll, 0);
-	json_t *dice = json_deep_copy(export);
-	json_t *rolled = event_at(dice, roll);
-	long d1 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 0));
-	long d2 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 1));
-	json_object_set_new(rolled, "dice", json_pack("[i, i]", (int)(d1 == 6 ? 5 : d1 + 1), (int)d2));
-	json_object_set_new(rolled, "total", json_integer((d1 == 6 ? 5 : d1 + 1) + d2));
-	ck_assert_int_eq(run_on_export(verify, dice), 1);
-	ck_assert_int_eq(run_on_export(python, dice), 1);
-	json_decref(dice);
+		long roll = find_event(export, "dice_rolled", 0);
+		ck_assert_int_ge(roll, 0);
+		json_t *rolled = event_at(export, roll);
+		long d1 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 0));
+		long d2 = json_integer_value(json_array_get(json_object_get(rolled, "dice"), 1));
+		long other = d1 == 6 ? 5 : d1 + 1;
+		json_t *dice = changed(export, roll, "dice", json_pack("[i, i]", (int)other, (int)d2));
+		json_object_set_new(event_at(dice, roll), "total", json_integer(other + d2));
+		assert_caught(verify, json_deep_copy(dice), "a changed die");
+		assert_caught(python, dice, "a changed die");
 
-	long stolen = find_event(export, "resource_stolen", 0);
-	if (stolen >= 0) {
-		json_t *steal = json_deep_copy(export);
-		json_t *theft = event_at(steal, stolen);
-		const char *was = json_string_value(json_object_get(theft, "resource"));
-		json_object_set_new(theft, "resource", json_string(was && strcmp(was, "ore") == 0 ? "wool" : "ore"));
-		ck_assert_int_eq(run_on_export(verify, steal), 1);
-		json_decref(steal);
+		for (int n = 0, count = count_events(export, "resource_stolen"); n < count; n++) {
+			long stolen = find_event(export, "resource_stolen", n);
+			const char *was = json_string_value(json_object_get(event_at(export, stolen), "resource"));
+			const char *now = strcmp(was, "ore") == 0 ? "wool" : "ore";
+			int after_knight =
+				strcmp(json_string_value(json_object_get(event_at(export, stolen - 2), "type")),
+				       "knight_played") == 0;
+			if (n > 0 && !(after_knight && knight_steals == 0))
+				continue; /* the first steal, and the first after a knight */
+			assert_caught(verify, changed(export, stolen, "resource", json_string(now)), "a changed steal");
+			assert_caught(python, changed(export, stolen, "resource", json_string(now)), "a changed steal");
+			steals++;
+			knight_steals += after_knight;
+		}
+
+		long bought = find_event(export, "development_card_bought", 0);
+		if (bought >= 0) {
+			const char *was = json_string_value(json_object_get(event_at(export, bought), "card"));
+			const char *now = strcmp(was, "knight") == 0 ? "victory_point" : "knight";
+			assert_caught(verify, changed(export, bought, "card", json_string(now)), "a changed card");
+			assert_caught(python, changed(export, bought, "card", json_string(now)), "a changed card");
+			draws++;
+		}
+
+		json_t *wrong = json_deep_copy(export);
+		char other_seed[65];
+		snprintf(other_seed, sizeof other_seed, "%s", server_seed);
+		other_seed[0] = other_seed[0] == '0' ? '1' : '0';
+		json_object_set_new(wrong, "seed", json_string(other_seed));
+		assert_caught(verify, json_deep_copy(wrong), "a wrong seed");
+		assert_caught(python, wrong, "a wrong seed");
+
+		/* Players' seeds the game never mixed in (from version 1 on): every key differs. */
+		json_t *seeded = json_deep_copy(export);
+		json_object_set_new(seeded, "fairness",
+				    json_pack("{s:[s, s, s], s:i}", "player_seeds", "a", "b", "c", "seeds_from", 1));
+		assert_caught(python, seeded, "players' seeds not mixed in");
+		json_decref(export);
 	}
-
-	json_t *wrong = json_deep_copy(export);
-	char other[65];
-	snprintf(other, sizeof other, "%s", seed);
-	other[0] = other[0] == '0' ? '1' : '0';
-	json_object_set_new(wrong, "seed", json_string(other));
-	ck_assert_int_eq(run_on_export(verify, wrong), 1);
-	ck_assert_int_eq(run_on_export(python, wrong), 1);
-	json_decref(wrong);
-	json_decref(export);
+	ck_assert_msg(steals && knight_steals && draws && monopolies && plenties && trades,
+		      "the games had steals (%d, after a knight %d), draws (%d), monopolies (%d), years of plenty (%d)"
+		      " and trades (%d)",
+		      steals, knight_steals, draws, monopolies, plenties, trades);
 }
 END_TEST
 

@@ -396,6 +396,8 @@ START_TEST(test_a_resigned_seat_is_a_bot_for_good_and_a_rematch_is_made_once_wit
 	json_decref(log);
 	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
 	ck_assert(json_is_true(json_object_get(json_array_get(json_object_get(view, "players"), 1), "bot")));
+	/* The view says the game is rated (a client offers no substitutes then). */
+	ck_assert(json_is_true(json_object_get(json_object_get(view, "options"), "rated")));
 	json_decref(view);
 
 	json_t *made = NULL, *again = NULL;

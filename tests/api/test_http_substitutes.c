@@ -86,6 +86,22 @@ static void release_ok(const struct http_game *game, int seat, const char *token
 	http_response_free(&response);
 }
 
+/* The game view's (spectator's, or .../players with `players_route`) players[seat].
+ * needs_substitute, which must be a boolean, as 0/1. */
+static int view_needs_substitute(const struct http_game *game, int seat, int players_route)
+{
+	char path[128];
+	json_t *view =
+		http_get_ok(&http_fixture.checked,
+			    players_route ? http_game_path(game, "/players", path, sizeof path) : game->path, NULL);
+	json_t *value =
+		json_object_get(json_array_get(json_object_get(view, "players"), (size_t)seat), "needs_substitute");
+	ck_assert_msg(json_is_boolean(value), "the view's seat %d has needs_substitute", seat);
+	int flag = json_is_true(value);
+	json_decref(view);
+	return flag;
+}
+
 /* An invite for seat `seat`'s substitute, asked with `token`, into code. */
 static void invite_ok(const struct http_game *game, int seat, const char *token, char code[64])
 {
@@ -199,8 +215,16 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	make_public_game(NULL, NULL, &game);
 	long start = wait_for_seats(&game, 1u << 0, 10);
 
+	ck_assert(!view_needs_substitute(&game, 1, 0));
+	ck_assert(!view_needs_substitute(&game, 1, 1));
+
 	/* Bea leaves: the bot holds seat 1, and the lobby lists the game, without secrets. */
 	release_ok(&game, 1, game.tokens[1]);
+	/* The game view says so too, for that seat alone. */
+	ck_assert(view_needs_substitute(&game, 1, 0));
+	ck_assert(view_needs_substitute(&game, 1, 1));
+	ck_assert(!view_needs_substitute(&game, 0, 0));
+	ck_assert(!view_needs_substitute(&game, 2, 1));
 	json_t *entry = seat_entry(&game, 1);
 	ck_assert(json_is_true(json_object_get(entry, "needs_substitute")));
 	ck_assert(json_is_true(json_object_get(entry, "bot")));
@@ -221,6 +245,8 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	/* What seat 1 sees now, and what a spectator sees. */
 	json_t *seat_view = http_get_ok(&http_fixture.checked, game.path, game.tokens[1]);
 	json_t *spectator = http_get_ok(&http_fixture.checked, game.path, NULL);
+	/* An unrated game says so (a client offers substitutes only then). */
+	ck_assert(json_is_false(json_object_get(json_object_get(spectator, "options"), "rated")));
 
 	/* The seat invites, then the admin: the second invite replaces the first. */
 	char first[64], second[64];
@@ -278,6 +304,9 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	json_t *was = json_array_get(json_object_get(seat_view, "players"), 1);
 	json_object_set_new(was, "name", json_string("Sub"));
 	json_object_set_new(was, "bot", json_false());
+	/* Seen while the seat awaited its substitute; now it has one. */
+	ck_assert(json_is_true(json_object_get(was, "needs_substitute")));
+	json_object_set_new(was, "needs_substitute", json_false());
 	json_object_del(seat_view, "version");
 	json_object_del(substitute_view, "version");
 	char *expected = json_dumps(seat_view, JSON_SORT_KEYS | JSON_COMPACT);
@@ -289,6 +318,8 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	json_decref(seat_view);
 	json_decref(spectator);
 
+	ck_assert(!view_needs_substitute(&game, 1, 0));
+	ck_assert(!view_needs_substitute(&game, 1, 1));
 	entry = seat_entry(&game, 1);
 	ck_assert(json_is_false(json_object_get(entry, "needs_substitute")));
 	ck_assert(json_is_false(json_object_get(entry, "bot")));
@@ -316,32 +347,7 @@ START_TEST(test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_onl
 	json_t *export = http_get_ok(&http_fixture.checked, http_game_path(&game, "/export", path, sizeof path), NULL);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_released", 1, "player"), 1);
 	ck_assert_int_eq(count_seat_events(json_object_get(export, "events"), "seat_substituted", 1, "player"), 1);
-	char file[256];
-	snprintf(file, sizeof file, "%s/catan-substitutes-%ld.json",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	ck_assert_int_eq(json_dump_file(export, file, JSON_COMPACT), 0);
-	const char *catan = getenv("CATAN") && *getenv("CATAN") ? getenv("CATAN") : "build/catan";
-	char command[600];
-	snprintf(command, sizeof command, "'%s' replay '%s' > /dev/null 2>&1", catan, file);
-	int replayed = system(command);
-	ck_assert_msg(WIFEXITED(replayed) && WEXITSTATUS(replayed) == 0, "catan replay refused the export (%s)", file);
-	unlink(file);
-	/* And imports, row for row. */
-	struct http_response imported;
-	http_call_json(&http_fixture.direct, "POST", "/v1/games/import", NULL, export, NULL, &imported);
-	ck_assert_msg(imported.status == 201, "import: %s", http_describe(&imported));
-	json_t *original = http_truth_rows(game.id, 0);
-	json_t *copy = http_truth_rows(json_string_value(json_object_get(imported.json, "id")), 0);
-	ck_assert_int_eq(json_array_size(original), json_array_size(copy));
-	for (size_t i = 0; i < json_array_size(original); i++) {
-		json_t *a = json_array_get(original, i), *b = json_array_get(copy, i);
-		json_object_del(a, "at");
-		json_object_del(b, "at");
-		ck_assert_msg(json_equal(a, b), "row %zu differs after the import", i);
-	}
-	json_decref(original);
-	json_decref(copy);
-	http_response_free(&imported);
+	http_export_replays_and_imports(&http_fixture.direct, game.id, export, "substitutes");
 	json_decref(export);
 }
 END_TEST
@@ -508,6 +514,8 @@ START_TEST(test_a_seat_whose_deadline_decides_n_times_in_a_row_needs_a_substitut
 		http_pause(0.05);
 	}
 	ck_assert(seat_flag(&game, 0, "bot"));
+	ck_assert(view_needs_substitute(&game, 0, 0));
+	ck_assert(!view_needs_substitute(&game, 1, 0)); /* away on holiday is not gone */
 	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, start);
 	ck_assert_int_eq(count_seat_events(log, "seat_released", 0, "timeout"), 1);
 	json_decref(log);
@@ -524,6 +532,66 @@ START_TEST(test_a_seat_whose_deadline_decides_n_times_in_a_row_needs_a_substitut
 }
 END_TEST
 
+/* Rated games have no substitutes (the choice of issue 28): releasing and inviting are 409
+ * rated_game (above), options.substitute_after_timeouts is 0 (a rated game's timeouts
+ * never give its seat away: each is the deadline's outcome, counted in the player's
+ * reliability) and asking for more than 0 is refused naming it. */
+START_TEST(test_a_rated_game_keeps_its_seats_through_its_timeouts)
+{
+	char ids[3][20], tokens[3][64];
+	static const char *const names[] = {"Ria", "Rob", "Roz"};
+	for (int s = 0; s < 3; s++)
+		http_player_create(&http_fixture.checked, names[s], ids[s], tokens[s]);
+	char body[640];
+	snprintf(
+		body, sizeof body,
+		"{\"players\": [{\"player\": \"%s\"}, {\"player\": \"%s\"}, {\"player\": \"%s\"}], "
+		"\"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"offer_wait_s\": 0, "
+		"\"turn_timeout_s\": 3600, \"rated\": true, \"substitute_after_timeouts\": 2}}",
+		ids[0], ids[1], ids[2]);
+	struct http_response response;
+	http_call(&http_fixture.checked, "POST", "/v1/games", NULL, body, NULL, &response);
+	http_assert_problem(&response, 400, "invalid_field");
+	ck_assert_str_eq(json_string_value(json_object_get(response.json, "field")),
+			 "options.substitute_after_timeouts");
+	http_response_free(&response);
+	snprintf(
+		body, sizeof body,
+		"{\"players\": [{\"player\": \"%s\"}, {\"player\": \"%s\"}, {\"player\": \"%s\"}], "
+		"\"options\": {\"layout\": \"beginner\", \"start\": \"fixed\", \"first_seat\": 0, \"offer_wait_s\": 0, "
+		"\"turn_timeout_s\": 3600, \"rated\": true}}",
+		ids[0], ids[1], ids[2]);
+	struct http_game game;
+	http_game_create_body(&http_fixture.checked, body, &game);
+	json_t *view = http_get_ok(&http_fixture.checked, game.path, NULL);
+	json_t *options = json_object_get(view, "options");
+	ck_assert_int_eq(json_integer_value(json_object_get(options, "substitute_after_timeouts")), 0);
+	json_decref(view);
+	wait_for_seats(&game, 1u << 0, 10);
+	/* Seats 1 and 2 on holiday: the bots play them, and only seat 0's deadline runs. */
+	for (int s = 1; s < 3; s++) {
+		char suffix[32];
+		snprintf(suffix, sizeof suffix, "/seats/%d/away", s);
+		post(&http_fixture.checked, &game, suffix, game.tokens[s], NULL, &response);
+		ck_assert_msg(response.status == 200, "away: %s", http_describe(&response));
+		http_response_free(&response);
+	}
+	long start = http_game_version(&http_fixture.checked, &game);
+	for (int timeouts = 0; timeouts < 4; timeouts++) {
+		deadline_decides(&game);
+		ck_assert(!seat_flag(&game, 0, "needs_substitute"));
+		ck_assert(!seat_flag(&game, 0, "bot"));
+		ck_assert(!view_needs_substitute(&game, 0, 0));
+	}
+	json_t *log = http_game_log(&http_fixture.checked, &game, NULL, start);
+	ck_assert_int_eq(count_seat_events(log, "seat_released", 0, "timeout"), 0);
+	json_decref(log);
+	/* Once the bots are done and only seat 0's hour runs, its release changes nothing. */
+	wait_for_seats(&game, 1u << 0, 30);
+	assert_refused(&game, "/seats/0/release", game.tokens[0], NULL, 409, "rated_game");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
 	Suite *suite = suite_create("http_substitutes");
@@ -537,6 +605,7 @@ Suite *test_suite(void)
 	tcase_add_test(substitutes, test_a_substitute_takes_a_released_seat_with_a_new_token_and_sees_only_that_seat);
 	tcase_add_test(substitutes, test_who_may_release_and_invite_and_bad_input_changes_nothing);
 	tcase_add_test(substitutes, test_a_seat_whose_deadline_decides_n_times_in_a_row_needs_a_substitute);
+	tcase_add_test(substitutes, test_a_rated_game_keeps_its_seats_through_its_timeouts);
 	suite_add_tcase(suite, substitutes);
 	return suite;
 }

@@ -111,6 +111,10 @@ static int every_event_type(struct event *events)
 	e = &events[n++], event_init(e, EVENT_RESIGNED), e->seat = 2;
 	e = &events[n++], event_init(e, EVENT_SEAT_RELEASED), e->seat = 1;
 	e = &events[n++], event_init(e, EVENT_SEAT_SUBSTITUTED), e->seat = 0;
+	e = &events[n++], event_init(e, EVENT_QUIET_HOURS_SET), e->seat = 2;
+	memcpy(e->quiet.zone, "America/Argentina/Buenos_Aires", sizeof "America/Argentina/Buenos_Aires");
+	e->quiet.from_min = 22 * 60 + 30, e->quiet.to_min = 7 * 60;
+	e = &events[n++], event_init(e, EVENT_QUIET_HOURS_CLEARED), e->seat = 2;
 	return n;
 }
 
@@ -282,6 +286,20 @@ START_TEST(test_event_parse_refuses_bad_events_with_code_and_member)
 			     "card");
 	expect_event_refused("{\"type\":\"game_won\",\"seat\":1,\"points\":300,\"victory_point_cards\":0}",
 			     "invalid_field", "points");
+	/* Quiet hours: a well-formed zone name and two different "HH:MM" times. */
+	expect_event_refused("{\"type\":\"quiet_hours_set\",\"seat\":1,\"timezone\":\"../etc/passwd\","
+			     "\"from\":\"22:00\",\"to\":\"07:00\"}",
+			     "invalid_field", "timezone");
+	expect_event_refused("{\"type\":\"quiet_hours_set\",\"seat\":1,\"timezone\":\"Europe/Berlin\","
+			     "\"from\":\"24:00\",\"to\":\"07:00\"}",
+			     "invalid_field", "from");
+	expect_event_refused("{\"type\":\"quiet_hours_set\",\"seat\":1,\"timezone\":\"Europe/Berlin\","
+			     "\"from\":\"07:00\",\"to\":\"07:00\"}",
+			     "invalid_field", "to");
+	expect_event_refused("{\"type\":\"quiet_hours_set\",\"seat\":1,\"from\":\"22:00\",\"to\":\"07:00\"}",
+			     "missing_field", "timezone");
+	expect_event_refused("{\"type\":\"quiet_hours_cleared\",\"seat\":1,\"timezone\":\"UTC\"}", "unknown_field",
+			     "timezone");
 
 	/* Deep nesting and long garbage are refused, not crashed on. */
 	size_t depth = 200000;

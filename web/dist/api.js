@@ -142,6 +142,20 @@ export function setAway(id, token, seat, away) {
     return unwrap(away ? client.POST("/v1/games/{id}/seats/{seat}/away", options)
         : client.DELETE("/v1/games/{id}/seats/{seat}/away", options));
 }
+/** The seat's player leaves (issue 28): the bot holds the seat until a substitute takes it. */
+export function releaseSeat(id, token, seat) {
+    return unwrap(client.POST("/v1/games/{id}/seats/{seat}/release", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+/** A fresh invite for the substitute of a seat whose player left (the admin's or the seat's token). */
+export function inviteSubstitute(id, token, seat) {
+    return unwrap(client.POST("/v1/games/{id}/seats/{seat}/substitute", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+/** The seat's quiet hours (its clock stops then), or none with `hours` null. */
+export function setQuietHours(id, token, seat, hours) {
+    const options = { params: { path: { id, seat } }, headers: bearer(token) };
+    return unwrap(hours ? client.PUT("/v1/games/{id}/seats/{seat}/quiet_hours", { ...options, body: hours })
+        : client.DELETE("/v1/games/{id}/seats/{seat}/quiet_hours", options));
+}
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */
 export async function getBoard(id) {
     const board = await unwrap(client.GET("/v1/games/{id}/board", {

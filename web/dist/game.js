@@ -1,6 +1,7 @@
 // game.ts - the game screen: the board, what this seat may do (from GET .../actions), the
 // open offers, every seat's public figures, table talk, the log in words, and at the end
-// the game in figures (GET .../summary).
+// the game in figures (GET .../summary), and whether the game is provably fair (its
+// commitment, and after the end its revealed seed and how to verify it: fairness.ts).
 //
 // The screen shows only what the server said. Every change comes from the stream: an
 // event (or a reconnection) makes the screen read the game view and the actions again,
@@ -17,8 +18,10 @@ import { ApiProblem, getActions, getBoard, getGame, getSummary, moveOf, postMove
 import { drawBoard, geometry, noTargets } from "./board.js";
 import { Chat } from "./chat.js";
 import { diceFaces } from "./dice.js";
+import { fairnessPanel } from "./fairness.js";
 import { describeEvent, placeOf } from "./log.js";
 import { costCard, playersPanel } from "./panels.js";
+import { TableSeats } from "./seat_admin.js";
 import { SeatPanel } from "./seatpanel.js";
 import * as signal from "./signal.js";
 import * as store from "./store.js";
@@ -59,6 +62,8 @@ export class GameScreen {
     svgRoot;
     chat;
     seatPanel = null;
+    /** The rows' clocks and substitutes, and the panel to leave, invite, set quiet hours. */
+    table;
     /** The version this browser last saw of the game, when the page opened (null: never). */
     seenBefore;
     constructor(id, token, host) {
@@ -69,7 +74,9 @@ export class GameScreen {
         this.svgRoot.setAttribute("id", "board");
         this.svgRoot.addEventListener("pointerdown", (e) => (this.lastPointer = e.pointerType));
         this.chat = new Chat(id, token, null);
-        this.root = el("div", { class: "game" }, el("section", { class: "board-panel", "aria-label": "Board" }, this.svgRoot, el("p", { id: "board-legend", class: "meta legend" }, "")), el("div", { class: "side" }, el("section", { id: "status", class: "panel", "aria-live": "polite" }), el("section", { id: "winner", class: "panel winner", hidden: true }), el("section", { id: "actions", class: "panel", "aria-label": "Your moves", hidden: token === null }), el("section", { id: "you", class: "panel", "aria-label": "Your hand", hidden: token === null }), el("section", { id: "trades", class: "panel", "aria-label": "Open offers" }), el("section", { id: "players", class: "panel", "aria-label": "Players" }), this.chat.root, el("section", { id: "log", class: "panel", "aria-label": "Game log" }, el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" })), el("section", { id: "costs", class: "panel", "aria-label": "Building costs" }), el("div", { id: "seat-slot" })));
+        this.root = el("div", { class: "game" }, el("section", { class: "board-panel", "aria-label": "Board" }, this.svgRoot, el("p", { id: "board-legend", class: "meta legend" }, "")), el("div", { class: "side" }, el("section", { id: "status", class: "panel", "aria-live": "polite" }), el("section", { id: "winner", class: "panel winner", hidden: true }), el("section", { id: "actions", class: "panel", "aria-label": "Your moves", hidden: token === null }), el("section", { id: "you", class: "panel", "aria-label": "Your hand", hidden: token === null }), el("section", { id: "trades", class: "panel", "aria-label": "Open offers" }), el("section", { id: "players", class: "panel", "aria-label": "Players" }), this.chat.root, el("section", { id: "log", class: "panel", "aria-label": "Game log" }, el("h2", { id: "log-title" }, "Log"), el("ol", { id: "log-list", tabindex: 0, "aria-labelledby": "log-title" })), el("div", { id: "fairness-slot" }), el("section", { id: "costs", class: "panel", "aria-label": "Building costs" }), el("div", { id: "seat-slot" })));
+        this.table = new TableSeats({ game: id, token: () => this.token, changed: () => this.render(), refresh: () => void this.refresh() });
+        this.root.querySelector(".side").append(this.table.root());
         host.replaceChildren(this.root);
         narrow.addEventListener("change", this.relayout);
         window.addEventListener("pagehide", this.remember);
@@ -102,6 +109,7 @@ export class GameScreen {
         this.stream?.close();
         window.clearTimeout(this.ticker);
         window.clearTimeout(this.retry);
+        this.table.stop();
         narrow.removeEventListener("change", this.relayout);
         window.removeEventListener("pagehide", this.remember);
         document.removeEventListener("visibilitychange", this.remember);
@@ -334,8 +342,11 @@ export class GameScreen {
         }
         this.paint("trades", [view.trades, view.status, actions?.actions, this.sending, view.players.map((p) => p.name)], () => this.renderTrades(view));
         const waiting = actions?.waiting_for ?? view.pending.seats;
-        this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner], () => document.getElementById("players").replaceChildren(...playersPanel(view, me, waiting, this.edition())));
+        this.table.update(view, me);
+        const table = this.table;
+        this.paint("players", [view.players, view.turn.seat, waiting, view.longest_road, view.largest_army, view.winner, view.deadline, table.signature()], () => document.getElementById("players").replaceChildren(...playersPanel(view, me, waiting, this.edition(), { tags: (p) => table.tags(view, p, waiting), toMove: (p) => table.toMove(view, p, waiting), held: (p) => table.held(p) })));
         this.paint("costs", [view.options.edition], () => document.getElementById("costs").replaceChildren(...costCard(this.edition())));
+        this.paint("fairness", [view.fairness ?? null], () => document.getElementById("fairness-slot").replaceChildren(fairnessPanel(this.id, view.fairness)));
         const mine = me !== null && waiting.includes(me) && (view.winner === null || view.winner === undefined);
         signal.yourMove(mine, PHASE_WORDS[view.phase] ?? view.phase, this.id);
         if (view.status === "finished" && !this.summaryAsked) {

@@ -4,7 +4,9 @@
 //   (none)                          your games, a new game, your player link (home.ts)
 //   #lobby                          the public games waiting for players (lobby.ts)
 //   #player=<player token>          this browser takes your player (your games): kept, then home
-//   #game=ID&invite=<code>          a waiting game's invitation (waiting.ts), kept
+//   #game=ID&invite=<code>          a waiting game's invitation (waiting.ts), kept; a started
+//                                   game's: a substitute's (substitute.ts), unless this
+//                                   browser keeps a seat of the game (then that seat)
 //   #game=ID&token=<seat token>     that seat's view; the token is kept and leaves the address
 //   #game=ID                        the seat this browser keeps for the game, else a spectator
 //   #game=ID&as=spectator           the spectator's view, whatever this browser keeps
@@ -14,6 +16,7 @@ import { ApiProblem, getGameOrWaiting, myGames } from "./api.js";
 import { GameScreen } from "./game.js";
 import { showHome } from "./home.js";
 import { showLobby } from "./lobby.js";
+import { SubstituteScreen } from "./substitute.js";
 import * as signal from "./signal.js";
 import * as store from "./store.js";
 import { clearMessage, describeProblem, showMessage } from "./ui.js";
@@ -44,13 +47,27 @@ function openGame(game, token, host) {
     screen = playing;
     void playing.start();
 }
-async function showGame(game, token, host) {
+async function showGame(game, token, host, invite) {
     let waiting = false;
     try {
         waiting = (await getGameOrWaiting(game, token)).waiting !== null;
     }
     catch (e) {
         showMessage(describeProblem(e));
+    }
+    if (!waiting && invite && !store.seatLink(game)) {
+        // A started game's invitation: a substitute's, for a seat whose player left.
+        document.getElementById("role").textContent = "Invited as a substitute";
+        const substitute = new SubstituteScreen(game, invite, host, (seatToken) => {
+            screen = null;
+            openGame(game, seatToken, host);
+        }, () => {
+            screen = null;
+            openGame(game, null, host);
+        });
+        screen = substitute;
+        substitute.start();
+        return;
     }
     if (!waiting) {
         openGame(game, token, host);
@@ -103,7 +120,7 @@ function route() {
         token = null;
     else
         token ??= store.seatLink(game)?.token ?? null;
-    void showGame(game, token, host);
+    void showGame(game, token, host, params.get("as") === "spectator" ? null : invite);
 }
 window.addEventListener("hashchange", route);
 route();

@@ -1,17 +1,19 @@
 import { COSTS, cardList, longestRoad, plural } from "./words.js";
 import { el, seatClass } from "./ui.js";
 export const POINTS_TO_WIN = 10;
-export function playersPanel(view, me, waiting, edition) {
+export function playersPanel(view, me, waiting, edition, extras = null) {
     const rows = view.players.map((p) => {
         const tags = [];
         if (p.seat === me)
             tags.push(el("span", { class: "tag you" }, "you"));
         if (p.away)
             tags.push(el("span", { class: "tag" }, "away"));
-        else if (p.bot)
+        else if (p.bot && !extras?.held(p))
             tags.push(el("span", { class: "tag" }, "bot"));
         if (waiting.includes(p.seat) && view.winner === null)
-            tags.push(el("span", { class: "tag to-move" }, "to move"));
+            tags.push(el("span", { class: "tag to-move" }, "to move", ...(extras?.toMove(p) ?? [])));
+        if (extras)
+            tags.push(...extras.tags(p));
         // An award held takes the place of the figure it is won by, so a seat holding both
         // still fits its two lines on a phone.
         const knights = plural(p.knights_played, "knight");

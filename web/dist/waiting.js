@@ -8,9 +8,10 @@
 // seat starts it).
 //
 // The creator (who holds the admin token) sees the invitation to send and may give an open
-// seat to a bot.
+// seat to a bot. The game's commitment (fairness.ts) is shown from the start.
 import { createPlayer, getGameOrWaiting, joinGame, seatBot } from "./api.js";
 import { linkRow } from "./create.js";
+import { fairnessPanel } from "./fairness.js";
 import * as store from "./store.js";
 import { describeProblem, el, showMessage } from "./ui.js";
 const POLL_MS = 2500;
@@ -83,6 +84,7 @@ export class WaitingScreen {
         ];
         if (game.options)
             parts.push(el("p", { class: "meta" }, `Options: ${optionsText(game.options)}.`));
+        parts.push(fairnessPanel(this.id, game.fairness));
         if (mine) {
             parts.push(el("p", { id: "waiting-you", class: "prompt" }, `You sit in seat ${mine.seat + 1} as ${mine.name}. This page moves on to the game when it starts.`));
         }

@@ -26,6 +26,7 @@ export type Summary = Schemas["GameSummary"];
 export type TableMessage = Schemas["TableMessage"];
 export type MyGame = Schemas["MyGame"];
 export type Edition = Schemas["ViewOptions"]["edition"];
+export type QuietHours = Schemas["QuietHours"];
 
 export const RESOURCES: readonly Resource[] = ["brick", "lumber", "wool", "grain", "ore"];
 
@@ -190,6 +191,23 @@ export function setAway(id: string, token: string, seat: number, away: boolean) 
   const options = { params: { path: { id, seat } }, headers: bearer(token) };
   return unwrap(away ? client.POST("/v1/games/{id}/seats/{seat}/away", options)
     : client.DELETE("/v1/games/{id}/seats/{seat}/away", options));
+}
+
+/** The seat's player leaves (issue 28): the bot holds the seat until a substitute takes it. */
+export function releaseSeat(id: string, token: string, seat: number) {
+  return unwrap(client.POST("/v1/games/{id}/seats/{seat}/release", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+
+/** A fresh invite for the substitute of a seat whose player left (the admin's or the seat's token). */
+export function inviteSubstitute(id: string, token: string, seat: number) {
+  return unwrap(client.POST("/v1/games/{id}/seats/{seat}/substitute", { params: { path: { id, seat } }, headers: bearer(token) }));
+}
+
+/** The seat's quiet hours (its clock stops then), or none with `hours` null. */
+export function setQuietHours(id: string, token: string, seat: number, hours: Schemas["QuietHoursInput"] | null) {
+  const options = { params: { path: { id, seat } }, headers: bearer(token) };
+  return unwrap(hours ? client.PUT("/v1/games/{id}/seats/{seat}/quiet_hours", { ...options, body: hours })
+    : client.DELETE("/v1/games/{id}/seats/{seat}/quiet_hours", options));
 }
 
 /** The board's geometry as JSON (the same path also serves pictures, by Accept). */

@@ -105,5 +105,9 @@ export function describeEvent(e: LogEntry, c: LogContext): string {
       return `${name(e.seat)} left: a bot holds the seat until a substitute takes it.`;
     case "seat_substituted":
       return `${name(e.seat)} took the seat as a substitute.`;
+    case "quiet_hours_set":
+      return `${name(e.seat)} set quiet hours: ${e.from} to ${e.to}, ${e.timezone} time.`;
+    case "quiet_hours_cleared":
+      return `${name(e.seat)} cleared their quiet hours.`;
   }
 }

@@ -9,13 +9,24 @@ import { el, seatClass } from "./ui.js";
 
 export const POINTS_TO_WIN = 10;
 
-export function playersPanel(view: GameView, me: number | null, waiting: readonly number[], edition: Edition): Node[] {
+/** What other modules add to a row: marks after the name's tags, and inside the "to move"
+ *  tag (the time left). */
+export interface RowExtras {
+  tags(p: GameView["players"][number]): Node[];
+  toMove(p: GameView["players"][number]): Node[];
+  /** The bot only holds the seat for a substitute (a tag of the extras says so instead). */
+  held(p: GameView["players"][number]): boolean;
+}
+
+export function playersPanel(view: GameView, me: number | null, waiting: readonly number[], edition: Edition,
+  extras: RowExtras | null = null): Node[] {
   const rows = view.players.map((p) => {
     const tags: Node[] = [];
     if (p.seat === me) tags.push(el("span", { class: "tag you" }, "you"));
     if (p.away) tags.push(el("span", { class: "tag" }, "away"));
-    else if (p.bot) tags.push(el("span", { class: "tag" }, "bot"));
-    if (waiting.includes(p.seat) && view.winner === null) tags.push(el("span", { class: "tag to-move" }, "to move"));
+    else if (p.bot && !extras?.held(p)) tags.push(el("span", { class: "tag" }, "bot"));
+    if (waiting.includes(p.seat) && view.winner === null) tags.push(el("span", { class: "tag to-move" }, "to move", ...(extras?.toMove(p) ?? [])));
+    if (extras) tags.push(...extras.tags(p));
     // An award held takes the place of the figure it is won by, so a seat holding both
     // still fits its two lines on a phone.
     const knights = plural(p.knights_played, "knight");

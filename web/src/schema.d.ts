@@ -1356,6 +1356,14 @@ export interface paths {
          *     going on moves at once. Across midnight when `to` is not after `from`. The game view
          *     shows every seat's quiet hours to everyone (`players[].quiet_hours`). A game without
          *     a turn clock: `409 seat_not_changeable`.
+         *
+         *     The change is an event of the game's log (`quiet_hours_set` {seat, timezone, from,
+         *     to}, origin `player`), so the game's version moves (the answer's `version` and ETag):
+         *     a conditional GET with an older tag gets the new hours. It restarts nobody's clock
+         *     (a wait runs from the last event that is not a change of quiet hours), and counts as
+         *     the seat's own act (`options.substitute_after_timeouts` counts timeouts since the
+         *     seat's last one). The game kept moving between the server's reads and its write more
+         *     than 8 times: `409 version_conflict`, nothing changed.
          */
         put: operations["setQuietHours"];
         post?: never;
@@ -1363,7 +1371,8 @@ export interface paths {
          * Clear your seat's quiet hours
          * @description Clears the seat's quiet hours (same tokens as setting them): its clock runs at all
          *     hours again, and a deadline going on moves back to where the clock alone puts it (it
-         *     may then be due at once). No body (or `{}`).
+         *     may then be due at once). No body (or `{}`). Logged as a `quiet_hours_cleared` event
+         *     {seat}: the version moves, as for setting them.
          */
         delete: operations["clearQuietHours"];
         options?: never;
@@ -2416,7 +2425,7 @@ export interface components {
             on_timeout?: "default" | "bot" | "skip" | null;
             /** @description Seconds each seat may be away on holiday (`POST .../seats/{seat}/away`) in any 365 days; absent or null: 864000 (10 days). Shown back in `options` only when not the default. */
             holiday_allowance_s?: number | null;
-            /** @description After this many of its decisions in a row made by its deadline (`turn_timeout_s`; origin `timeout`, or `bot` with `on_timeout: bot`) since its own last move, a seat's player has left it: the seat needs a substitute and the bot holds it meanwhile (`POST .../seats/{seat}/substitute`). 0: never. Absent or null: 3. Games created before this option never lose a seat to their timeouts. Ignored by a rated game (its seats stay their players'). */
+            /** @description After this many of its decisions in a row made by its deadline (`turn_timeout_s`; origin `timeout`, or `bot` with `on_timeout: bot`) since its own last move, a seat's player has left it: the seat needs a substitute and the bot holds it meanwhile (`POST .../seats/{seat}/substitute`). 0: never. Absent or null: 3. Games created before this option never lose a seat to their timeouts. A rated game has no substitutes: absent or null makes it 0 there, and more than 0 is `400 invalid_field` naming `options.substitute_after_timeouts` (its seats stay their players': each timeout is the deadline's outcome, counted in the player's reliability). */
             substitute_after_timeouts?: number | null;
             /** @description Each seat's time bank, in seconds (Fischer-style correspondence clock; needs `turn_timeout_s`): once a decision's `turn_timeout_s` has run out the seat spends its bank, and the deadline's outcome (`on_timeout`) happens only when both are spent. Absent, null or 0 (the default): no bank, deadlines as `turn_timeout_s` alone sets them. What is left shows in the view's `players[].time_bank_s`. Neither runs in the seat's quiet hours (`PUT .../seats/{seat}/quiet_hours`). Shown back in `options` only when it or `time_increment_s` is set. */
             time_bank_s?: number | null;
@@ -2757,6 +2766,8 @@ export interface components {
         SeatQuietHours: {
             seat: components["schemas"]["Seat"];
             quiet_hours: components["schemas"]["QuietHours"] | null;
+            /** @description The game's version after the quiet_hours_set or quiet_hours_cleared event (also the answer's ETag). */
+            version: number;
         };
         /** @description A seat after going away or coming back. */
         SeatAway: {
@@ -3049,6 +3060,8 @@ export interface components {
             time_bank_s?: number | null;
             /** @description A game with a turn clock: the seat's quiet hours (`PUT .../seats/{seat}/quiet_hours`), or null. Absent without a turn clock. */
             quiet_hours?: components["schemas"]["QuietHours"] | null;
+            /** @description True while the seat's player has left it (released it with `POST .../seats/{seat}/release`, or let its deadline decide `options.substitute_after_timeouts` times in a row) and the server's bot holds it until a substitute takes it (`POST .../seats/{seat}/substitute`, then `POST .../join`), as `GET .../seats` and the lobby's `?status=needs_substitute` say; false otherwise and in a game over. It changes only with an event (`seat_released`, `seat_substituted`), so with the version and the ETag. In the current view only (`GET /v1/games/{id}` and `.../players`; absent from a version asked for with `?version=`). */
+            needs_substitute?: boolean;
             /** @description Public points (buildings, Longest Road, Largest Army; the winner's include its revealed cards). */
             victory_points: components["schemas"]["Points"];
             /** @description Resource cards in hand (their kinds are private). */
@@ -4220,7 +4233,7 @@ export interface components {
             trade: components["schemas"]["TradeId"];
         };
         /** @description One event of the log, selected by `type`, with its place in the log (`version`), when it was recorded (`created_at`) and what caused it (`origin`). Redacted for the caller: what only some seats may see is null for the others. */
-        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["ResignedEvent"] | components["schemas"]["SeatBackEvent"] | components["schemas"]["SeatReleasedEvent"] | components["schemas"]["SeatSubstitutedEvent"];
+        LogEntry: components["schemas"]["GameCreatedEvent"] | components["schemas"]["SettlementBuiltEvent"] | components["schemas"]["RoadBuiltEvent"] | components["schemas"]["CityBuiltEvent"] | components["schemas"]["ResourcesProducedEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DiscardedEvent"] | components["schemas"]["RobberMovedEvent"] | components["schemas"]["ResourceStolenEvent"] | components["schemas"]["DevelopmentCardBoughtEvent"] | components["schemas"]["KnightPlayedEvent"] | components["schemas"]["RoadBuildingPlayedEvent"] | components["schemas"]["YearOfPlentyPlayedEvent"] | components["schemas"]["MonopolyPlayedEvent"] | components["schemas"]["MaritimeTradedEvent"] | components["schemas"]["TradeOfferedEvent"] | components["schemas"]["TradeAcceptedEvent"] | components["schemas"]["TradeDeclinedEvent"] | components["schemas"]["TradeWithdrawnEvent"] | components["schemas"]["TradeCompletedEvent"] | components["schemas"]["LongestRoadChangedEvent"] | components["schemas"]["LargestArmyChangedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["GameWonEvent"] | components["schemas"]["SeatAwayEvent"] | components["schemas"]["ResignedEvent"] | components["schemas"]["SeatBackEvent"] | components["schemas"]["SeatReleasedEvent"] | components["schemas"]["SeatSubstitutedEvent"] | components["schemas"]["QuietHoursSetEvent"] | components["schemas"]["QuietHoursClearedEvent"];
         /** @description The game was created: its options, the board layout and the first player. Always version 1. */
         GameCreatedEvent: {
             /**
@@ -4632,6 +4645,38 @@ export interface components {
              * @enum {string}
              */
             type: "seat_substituted";
+            seat: components["schemas"]["Seat"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The seat set its quiet hours (PUT .../seats/{seat}/quiet_hours, origin `player`): its clock does not run from `from` to `to` of each day in `timezone`. Public, as the view's `players[].quiet_hours`. The rules ignore it: only the version moves (so every view's ETag does); it restarts nobody's clock: a wait runs from the last event that is not a change of quiet hours. */
+        QuietHoursSetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "quiet_hours_set";
+            seat: components["schemas"]["Seat"];
+            /** @description A name of the tz database, such as `Europe/Berlin`. */
+            timezone: string;
+            /** @description Local time the stretch begins. */
+            from: components["schemas"]["LocalTime"];
+            /** @description Local time the stretch ends (not the same as `from`; not after it, across midnight). */
+            to: components["schemas"]["LocalTime"];
+            version: components["schemas"]["EventVersion"];
+            /** @description When it was recorded. */
+            created_at: components["schemas"]["Timestamp"];
+            origin: components["schemas"]["EventOrigin"];
+        };
+        /** @description The seat cleared its quiet hours (DELETE .../seats/{seat}/quiet_hours, origin `player`): its clock runs at all hours again. The rules ignore it: only the version moves. */
+        QuietHoursClearedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "quiet_hours_cleared";
             seat: components["schemas"]["Seat"];
             version: components["schemas"]["EventVersion"];
             /** @description When it was recorded. */
@@ -7556,7 +7601,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`) or waits for players (`game_not_started`). */
+            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`), waits for players (`game_not_started`) or kept moving (`version_conflict`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7620,7 +7665,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`) or waits for players (`game_not_started`). */
+            /** @description Nothing changed: the game has no turn clock (`seat_not_changeable`), is over (`game_finished`), waits for players (`game_not_started`) or kept moving (`version_conflict`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -8,8 +8,8 @@
 //
 // Screenshots go to build/web-test/ (WEB_TEST_OUT). Prints each case's time; exits 1 when
 // one fails.
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as netServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
@@ -45,7 +45,7 @@ let serverLog = "";
 async function startServer(env) {
   const port = await freePort();
   const child = spawn(serverBinary, [], {
-    env: { ...process.env, PORT: String(port), LISTEN: "127.0.0.1", ALL_BOT_GAMES: "1", CREATE_RATE_IP: "0", THREADS: "8", ...env },
+    env: { ...process.env, PORT: String(port), LISTEN: "127.0.0.1", ALL_BOT_GAMES: "1", CREATE_RATE_IP: "0", PLAYER_RATE_IP: "0", THREADS: "8", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout.on("data", (d) => (serverLog += d));
@@ -434,6 +434,86 @@ cases.network_drop_reconnects_and_catches_up = async ({ browser, base }) => {
   assert(streams[0] === null && streams.length >= 2 && streams.at(-1) === String(seen),
     `the stream was resumed with Last-Event-ID ${seen}: ${JSON.stringify(streams)}`);
   await context.close();
+};
+
+/** Nothing on the page is wider than a 390 px phone: the page does not scroll sideways and
+ * the fairness panel's text (64 hex digits) stays inside it. */
+async function assertFitsPhone(page, what) {
+  const widths = await page.evaluate(() => {
+    const panel = document.getElementById("fairness");
+    const right = Math.max(0, ...[...(panel?.querySelectorAll("*") ?? [])].map((e) => e.getBoundingClientRect().right));
+    return { page: document.documentElement.scrollWidth, panel: panel ? panel.scrollWidth - panel.clientWidth : -1, right };
+  });
+  assert(widths.page <= 390 && widths.panel === 0 && widths.right <= 390, `${what} overflows a 390 px phone: ${JSON.stringify(widths)}`);
+}
+
+/** Issue 26, item 5: the page shows a game's commitment from the start (the waiting page
+ * too), and after the end the revealed server seed with the export link and how to verify
+ * it, which the Python checker accepts; a game with a chosen seed says it is not provably
+ * fair. All at 390 px without overflow. */
+cases.provably_fair_panel = async ({ browser, base }) => {
+  const page = watch(await browser.newPage({ viewport: { width: 390, height: 844 } }));
+  // A waiting game commits already.
+  const waiting = await createGame(base, [{ name: "Ann" }, { open: true }, { name: "Cy", bot: true }], { layout: "beginner" });
+  const waitingView = (await api(base, "GET", `/v1/games/${waiting.id}`)).body;
+  assert(waitingView.status === "waiting" && /^[0-9a-f]{64}$/.test(waitingView.fairness?.commitment ?? ""), `a waiting game commits: ${JSON.stringify(waitingView.fairness)}`);
+  await page.goto(`${base}/#game=${waiting.id}`);
+  await page.locator("#waiting #fairness-commitment").waitFor();
+  assert((await page.locator("#fairness-commitment").textContent()) === waitingView.fairness.commitment, "the waiting page shows the commitment");
+  await assertFitsPhone(page, "the waiting page");
+
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", first_seat: 0 });
+  const ann = game.seats[0];
+  const before = (await api(base, "GET", `/v1/games/${game.id}`, ann.token)).body;
+  assert(before.fairness?.provably_fair === true && before.fairness.server_seed === null, `fair, seed hidden: ${JSON.stringify(before.fairness)}`);
+  await page.goto(seatUrl(base, game.id, ann.token));
+  await page.locator(".game[data-version]").waitFor();
+  const panel = page.locator("#fairness");
+  await panel.waitFor();
+  assert((await page.locator("#fairness-title").textContent()) === "Provably fair", "the panel's title");
+  assert((await page.locator("#fairness-commitment").textContent()) === before.fairness.commitment, "the commitment is the view's");
+  assert((await page.locator("#fairness-seed").count()) === 0 && (await panel.textContent()).includes("revealed when the game ends"),
+    "no seed before the end, and when it comes");
+  assert((await panel.textContent()).includes("catan-fair-1"), "the scheme is named");
+  await assertFitsPhone(page, "the game page");
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "fairness-phone.png") });
+
+  // Ann goes on holiday: the bots finish the game.
+  const away = await api(base, "POST", `/v1/games/${game.id}/seats/0/away`, ann.token);
+  assert(away.status === 200 || away.status === 201, `away: ${away.status} ${JSON.stringify(away.body)}`);
+  await page.locator("#winner").waitFor({ state: "visible", timeout: 180000 });
+  const after = (await api(base, "GET", `/v1/games/${game.id}`)).body;
+  assert(after.status === "finished" && /^[0-9a-f]{64}$/.test(after.fairness.server_seed ?? ""), `the seed is revealed: ${JSON.stringify(after.fairness)}`);
+  await page.locator("#fairness-seed").waitFor({ timeout: 15000 });
+  assert((await page.locator("#fairness-seed").textContent()) === after.fairness.server_seed, "the page shows the revealed seed");
+  assert((await page.locator("#fairness-commitment").textContent()) === before.fairness.commitment, "and still the commitment");
+  const verify = await page.locator("#fairness-verify").textContent();
+  assert(verify.includes("python3 examples/verify_fair.py export.json") && verify.includes("catan verify"), `how to verify: ${verify}`);
+  const href = await page.locator("#fairness-export").getAttribute("href");
+  assert(href === `/v1/games/${game.id}/export`, `the export link: ${href}`);
+  await assertFitsPhone(page, "the finished game page");
+  await page.locator("#fairness").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "fairness-revealed-phone.png") });
+  // The link's export is what the checker accepts.
+  const exported = await (await fetch(base + href)).text();
+  const file = join(out, "fairness-export.json");
+  writeFileSync(file, exported);
+  const checked = spawnSync("python3", [join(root, "examples", "verify_fair.py"), file], { encoding: "utf8" });
+  assert(checked.status === 0 && /^commitment matches; \d+ rolls, \d+ steals, \d+ draws: all match/.test(checked.stdout),
+    `verify_fair.py on the page's export: ${checked.status} ${checked.stdout}${checked.stderr}`);
+  console.log(`   ${checked.stdout.trim()}`);
+
+  // A chosen seed: not provably fair, and the page says so.
+  const chosen = await createGame(base, [{ name: "Ann" }, { name: "Bob", bot: true }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", first_seat: 0, seed: 26 });
+  await page.goto(seatUrl(base, chosen.id, chosen.seats[0].token));
+  await page.locator("#fairness-none").waitFor();
+  assert(/Not provably fair: chosen seed/.test(await page.locator("#fairness-none").textContent()), "a chosen seed is labelled");
+  assert((await page.locator("#fairness-commitment").count()) === 0, "and shows no commitment");
+  await assertFitsPhone(page, "a chosen seed's page");
+  await page.close();
 };
 
 /** Ann trades with the bank and withdraws an offer by clicks, then buys development cards
@@ -1079,7 +1159,22 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
     Object.assign(view.players[0], { resource_count: 19, development_card_count: 5, knights_played: 14, longest_road_length: 15, victory_points: 10 });
     return { ...view, largest_army: 0, longest_road: 0 };
   };
-  const cases = [[390, "phone", null], [768, "tablet", null], [1280, "desk", null], [390, "phone", widest], [768, "tablet", widest]];
+  // And the widest rows of a game in play (issue 28's marks): the seat to move is in its
+  // quiet hours now with days left before its deadline; a seat whose player left (the bot
+  // holds it) and one in its quiet hours show the longest bank.
+  const hhmm = (t) => new Date(t).toISOString().slice(11, 16);
+  const widestLive = (view) => {
+    const v = widest(view);
+    const quiet = { timezone: "UTC", from: hhmm(Date.now() - 3600e3), to: hhmm(Date.now() + 3600e3) };
+    for (const p of v.players) Object.assign(p, { time_bank_s: 863999, quiet_hours: quiet, bot: false });
+    Object.assign(v.players[1], { name: "Bernadette", bot: true, resource_count: 19, development_card_count: 5, victory_points: 9 });
+    Object.assign(v.players[2], { name: "Clementine", resource_count: 19, development_card_count: 5, victory_points: 9 });
+    return { ...v, status: "playing", phase: "main", winner: null, turn: { ...v.turn, seat: 0 }, pending: { ...v.pending, seats: [0] },
+      deadline: new Date(Date.now() + 9.5 * 86400e3).toISOString() };
+  };
+  widestLive.live = true;
+  const cases = [[390, "phone", null], [768, "tablet", null], [1280, "desk", null], [390, "phone", widest], [768, "tablet", widest],
+    [390, "phone", widestLive], [768, "tablet", widestLive]];
   for (const [width, device, rewrite] of cases) {
     const who = await person(browser, device);
     if (rewrite) {
@@ -1088,9 +1183,28 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
         await route.fulfill({ response, json: rewrite(await response.json()) });
       });
     }
+    if (rewrite?.live) {
+      await who.page.route((url) => url.pathname === `/v1/games/${bots.id}/seats`, async (route) => {
+        const response = await route.fetch();
+        const seats = await response.json();
+        seats.seats[1].needs_substitute = true;
+        await route.fulfill({ response, json: seats });
+      });
+    }
     await who.page.goto(seatUrl(base, bots.id, null));
     await who.page.locator(".game[data-version] .player").first().waitFor();
-    await who.page.locator("#winner .summary").waitFor({ timeout: 15000 });
+    if (rewrite?.live) {
+      const row = (seat) => who.page.locator(`.player[data-seat="${seat}"]`);
+      for (const [seat, mark] of [[0, ".tag.quiet:not([hidden])"], [0, ".tag.to-move .due"], [1, ".tag.left"], [1, ".bank"],
+        [2, ".tag.quiet:not([hidden])"], [2, ".bank"]])
+        await row(seat).locator(mark).waitFor({ timeout: 15000 });
+      assert(await row(1).locator(".tag", { hasText: /^bot$/ }).count() === 0, "a seat held for a substitute is marked left, not bot");
+      assert(await row(1).locator(".tag.quiet").count() === 0, "the quiet hours of a seat whose player left are not shown");
+      assert(/^9d (11|12)h$/.test(await row(0).locator(".tag.to-move .due").textContent()), "the deadline in days and hours");
+      assert(await row(2).locator(".bank").textContent() === "bank 9d 23h", "the bank in days and hours");
+    } else {
+      await who.page.locator("#winner .summary").waitFor({ timeout: 15000 });
+    }
     const layout = await who.page.evaluate(() => {
       const lines = [...document.querySelectorAll(".player")].map((row) => {
         const tops = [];
@@ -1103,27 +1217,200 @@ cases.phone_targets_confirm_and_rows = async ({ browser, base }) => {
         }
         return tops.length;
       });
-      const cut = [...document.querySelectorAll(".player .award, .player .who, .player .tag")].filter((e) => e.scrollWidth > e.clientWidth + 1)
+      const cut = [...document.querySelectorAll(".player .award, .player .who, .player .tag, .player .bank")].filter((e) => e.scrollWidth > e.clientWidth + 1)
         .map((e) => e.textContent);
       const panel = document.querySelector("#players").getBoundingClientRect();
-      const outside = [...document.querySelectorAll(".player .award, .player .points")].filter((e) => e.getBoundingClientRect().right > panel.right + 1)
-        .map((e) => e.textContent);
+      const outside = [...document.querySelectorAll(".player .award, .player .points, .player .tag, .player .bank")]
+        .filter((e) => e.getBoundingClientRect().right > panel.right + 1).map((e) => e.textContent);
       return { lines, cut, outside, awards: document.querySelectorAll(".player .award").length,
         overflow: document.documentElement.scrollWidth - window.innerWidth };
     });
-    const shot = `${width}${rewrite ? "-widest" : ""}`;
+    const shot = `${width}${rewrite ? rewrite.live ? "-widest-live" : "-widest" : ""}`;
     await who.page.screenshot({ path: join(out, `rows-${shot}.png`), fullPage: true });
     await who.page.locator("#players").screenshot({ path: join(out, `rows-${shot}-players.png`) });
-    await who.page.locator("#winner").screenshot({ path: join(out, `end-${shot}.png`) });
+    if (!rewrite?.live) await who.page.locator("#winner").screenshot({ path: join(out, `end-${shot}.png`) });
     assert(layout.overflow <= 0, `${shot} px: the page is ${layout.overflow} px wider than the screen`);
     assert(layout.lines.every((n) => n <= 2), `${shot} px: player rows take ${layout.lines.join(", ")} lines`);
     assert(layout.cut.length === 0 && layout.outside.length === 0, `${shot} px: cut ${layout.cut}, outside ${layout.outside}`);
-    assert(layout.awards >= 1, `${shot} px: the finished game shows its awards`);
+    assert(layout.awards >= 1, `${shot} px: the ${rewrite?.live ? "" : "finished "}game shows its awards`);
     if (rewrite) assert(layout.awards === 2, `${shot} px: the seat holding both awards shows both`);
     await who.context.close();
   }
 };
 
+
+/** Issue 28 at the table: Ann leaves her seat by clicks (a confirmation first), the bot holds
+ * it and every row marks it "left"; the admin (the browser that created the game) and then
+ * Ann make a substitute's invitation by clicks, Ann's replacing the admin's; Zed opens the
+ * replaced link in a fresh browser and is refused in the problem's words, then opens Ann's,
+ * takes the seat by name and plays its turn by clicks; Ann's old link stops; a used link
+ * shows the game to a spectator, saying why. */
+cases.substitute_takes_a_seat = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 1, offer_wait_s: 0 });
+  const [ann, bob] = game.seats;
+  const seats = async () => (await api(base, "GET", `/v1/games/${game.id}/seats`)).body.seats;
+  const annP = await person(browser, "desk");
+  await annP.page.goto(seatUrl(base, game.id, ann.token));
+  await annP.page.locator(".game[data-version]").waitFor();
+  assert(!(await annP.page.locator(".player .bank").count()), "no bank shown in a game without one");
+  // The admin's browser: the one that created the game keeps its admin token.
+  const admin = await person(browser, "desk");
+  await admin.context.addInitScript(([id, token]) => {
+    if (!localStorage.getItem("catan.created")) localStorage.setItem("catan.created", JSON.stringify({ [id]: { admin: token, invite: null } }));
+  }, [game.id, game.admin_token]);
+  await admin.page.goto(`${base}/#game=${game.id}`);
+  await admin.page.locator(".game[data-version]").waitFor();
+  assert(!(await admin.page.locator("#admin-substitutes").count()), "no seat needs a substitute yet");
+
+  // Ann leaves (person() accepts the confirmation).
+  await annP.page.getByRole("button", { name: "Leave the game" }).click();
+  await annP.page.locator("#invite-substitute").waitFor({ timeout: 20000 });
+  assert((await seats())[0].needs_substitute === true, "the server has Ann's seat needing a substitute");
+  await annP.page.locator('.player[data-seat="0"] .tag.left').waitFor({ timeout: 20000 });
+  await admin.page.locator('.player[data-seat="0"] .tag.left').waitFor({ timeout: 20000 });
+  await annP.page.screenshot({ path: join(out, "substitute-left.png") });
+
+  // The admin invites a substitute, then Ann does (hers replaces the admin's).
+  await admin.page.locator("#admin-invite-0").click({ timeout: 20000 });
+  const adminLink = await admin.page.locator("#substitute-link-0").inputValue({ timeout: 20000 });
+  assert(new RegExp(`#game=${game.id}&invite=iv_`).test(adminLink), `the admin's invitation: ${adminLink}`);
+  await admin.page.locator("#table-panel").screenshot({ path: join(out, "substitute-admin.png") });
+  await annP.page.getByRole("button", { name: "Invite a substitute" }).click();
+  const link = await annP.page.locator("#substitute-link").inputValue({ timeout: 20000 });
+  assert(link !== adminLink && /&invite=iv_/.test(link), `Ann's invitation: ${link}`);
+  await annP.page.locator("#table-panel").screenshot({ path: join(out, "substitute-invite.png") });
+  assert((await seats())[0].substitute_invited === true, "an invitation is out");
+
+  // Zed, in a fresh browser: the replaced link is refused in the server's words.
+  const zed = await person(browser, "phone");
+  await zed.page.goto(adminLink);
+  const title = zed.page.locator("#substitute-title");
+  await title.waitFor({ timeout: 20000 });
+  assert((await title.textContent()) === "Take Ann's seat", `the substitute's page: ${await title.textContent()}`);
+  await zed.page.screenshot({ path: join(out, "substitute-take-390.png") });
+  await axeScan(zed.page, "the substitute's page");
+  await zed.page.locator("#substitute-name").fill("Zed");
+  await zed.page.getByRole("button", { name: "Take the seat" }).tap();
+  await zed.page.locator("#substitute-status", { hasText: "wrong_invite" }).waitFor({ timeout: 20000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe page says: ${await zed.page.locator("#app").textContent()} | ${await zed.page.locator("#message").textContent()}`);
+  });
+  assert((await seats())[0].needs_substitute === true, "a refused invitation changed nothing");
+  // Ann's link takes the seat: the page becomes the seat's.
+  await zed.page.goto(link);
+  await zed.page.locator("#substitute-name").waitFor({ timeout: 20000 });
+  await zed.page.locator("#substitute-name").fill("Zed");
+  await zed.page.getByRole("button", { name: "Take the seat" }).tap();
+  await zed.page.locator("#role", { hasText: "You play Zed (seat 1)" }).waitFor({ timeout: 30000 }).catch(async (e) => {
+    throw new Error(`${e.message}\nthe page says: ${await zed.page.locator("#role").textContent()} | ${await zed.page.locator("#message").textContent()} | ${(await zed.page.locator("#app").textContent()).slice(0, 300)}`);
+  });
+  assert(!zed.page.url().includes("invite="), `the spent invitation left the address: ${zed.page.url()}`);
+  const after = await seats();
+  assert(after[0].needs_substitute === false && after[0].name === "Zed", `the seat is Zed's: ${JSON.stringify(after[0])}`);
+  assert((await api(base, "GET", `/v1/games/${game.id}`, ann.token)).status === 401, "Ann's old link stopped");
+  const kept = await zed.page.evaluate((id) => JSON.parse(localStorage.getItem("catan.seats"))[id], game.id);
+  assert(kept && kept.seat === 0 && /^st_/.test(kept.token), `Zed's browser keeps the seat: ${JSON.stringify(kept)}`);
+  assert((await api(base, "GET", `/v1/games/${game.id}`, kept.token)).body.you?.seat === 0, "the kept token is the seat's");
+
+  // Bob plays his turn (the API); Cy is a bot; then Zed plays seat 1's turn by taps.
+  const truthBefore = (await api(base, "GET", `/v1/games/${game.id}`)).body;
+  assert(truthBefore.turn.seat === 1, `Bob is to move: ${JSON.stringify(truthBefore.turn)}`);
+  let r = await api(base, "POST", `/v1/games/${game.id}/moves`, bob.token, { type: "roll", dice: [2, 3] });
+  assert(r.status === 201, `Bob rolls: ${r.status} ${JSON.stringify(r.body)}`);
+  r = await api(base, "POST", `/v1/games/${game.id}/moves`, bob.token, { type: "end_turn" });
+  assert(r.status === 201, `Bob ends: ${r.status} ${JSON.stringify(r.body)}`);
+  const roll = zed.page.getByRole("button", { name: "Roll these dice" });
+  await roll.waitFor({ timeout: 30000 });
+  let before = await version(zed.page);
+  await roll.tap();
+  await settle(zed.page, before, 20000);
+  const end = zed.page.locator("#actions").getByRole("button", { name: "End turn" });
+  await end.waitFor({ timeout: 20000 });
+  before = await version(zed.page);
+  await end.tap();
+  await settle(zed.page, before, 20000);
+  const log = (await api(base, "GET", `/v1/games/${game.id}/moves?after=${truthBefore.version}&limit=100`)).body.events;
+  const zedMoves = log.filter((e) => e.seat === 0 && e.origin === "player").map((e) => e.type);
+  assert(zedMoves.includes("dice_rolled") && zedMoves.includes("turn_ended"),
+    `Zed rolled and ended seat 1's turn: ${JSON.stringify(log.filter((e) => e.seat === 0).map((e) => [e.type, e.origin]))}`);
+  await zed.page.screenshot({ path: join(out, "substitute-plays-390.png") });
+
+  // The used link, opened again elsewhere: the game for a spectator, and why.
+  const late = await person(browser, "desk");
+  await late.page.goto(link);
+  await late.page.locator("#message", { hasText: "no seat of this game needs a substitute" }).waitFor({ timeout: 20000 });
+  await late.page.locator("#role", { hasText: "Watching as a spectator" }).waitFor({ timeout: 20000 });
+  for (const who of [annP, admin, zed, late]) await who.context.close();
+
+  // A rated game has no substitutes: its seats' pages offer no leaving.
+  const players = [];
+  for (const name of ["Ria", "Sam", "Tim"]) players.push((await api(base, "POST", "/v1/players", null, { name })).body);
+  const rated = await api(base, "POST", "/v1/games", players[0].token,
+    { players: players.map((p) => ({ name: p.name, player: p.id })), options: { rated: true, layout: "beginner", start: "fixed" } });
+  assert(rated.status === 201, `a rated game: ${rated.status} ${JSON.stringify(rated.body)} ${JSON.stringify(players)}`);
+  const ria = await person(browser, "desk");
+  await ria.page.goto(seatUrl(base, rated.body.id, rated.body.seats[0].token));
+  await ria.page.locator(".game[data-version] .player").first().waitFor();
+  await ria.page.locator("#seat-panel").waitFor();
+  assert(await ria.page.locator("#leave-game").count() === 0, "no Leave the game in a rated game");
+  await ria.context.close();
+};
+
+/** Issue 28's clocks: a game with a time bank shows each seat's bank in its row and the
+ * time left for the move in the row of the seat to move; Ann sets her quiet hours by clicks
+ * (the time zone this browser's by default), the server has them, Bob's page marks her
+ * quiet now; she clears them by a click. */
+cases.quiet_hours_and_bank = async ({ browser, base }) => {
+  const game = await createGame(base, [{ name: "Ann" }, { name: "Bob" }, { name: "Cy", bot: true }],
+    { layout: "beginner", start: "fixed", dice: "manual", first_seat: 0, turn_timeout_s: 3600, time_bank_s: 90000 });
+  const [ann, bob] = game.seats;
+  const zone = "Europe/Berlin";
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: zone });
+  const page = watch(await context.newPage());
+  await page.goto(seatUrl(base, game.id, ann.token));
+  await page.locator(".game[data-version]").waitFor();
+  const truth = (await api(base, "GET", `/v1/games/${game.id}`)).body;
+  assert(truth.players.every((p) => p.time_bank_s === 90000), `the banks: ${JSON.stringify(truth.players.map((p) => p.time_bank_s))}`);
+  for (const seat of [1, 2])
+    await page.locator(`.player[data-seat="${seat}"] .bank`, { hasText: "bank 1d 1h" }).waitFor({ timeout: 20000 });
+  // Ann is to move: her row counts down to the deadline, her bank counted in.
+  const due = page.locator('.player[data-seat="0"] .tag.to-move .due');
+  await due.waitFor({ timeout: 20000 });
+  const left = (Date.parse(truth.deadline) - Date.now()) / 1000;
+  assert(/^1d [12]h$/.test(await due.textContent()) && left > 86400, `the time left for Ann's move: ${await due.textContent()} (${left} s by the server)`);
+  assert(/time bank of 1 d 1 h counted in/.test(await due.getAttribute("title")), `the deadline's words: ${await due.getAttribute("title")}`);
+  assert(!(await page.locator('.player[data-seat="1"] .due').count()), "only the seat to move has a deadline in its row");
+  assert(!(await page.locator('.player[data-seat="0"] .bank').count()), "the seat to move shows its deadline, not its bank");
+  assert(await page.locator("#bank-mine", { hasText: "1 d 1 h left" }).count() === 1, "Ann's own bank in her panel");
+  // Quiet hours around the present moment, in Berlin.
+  assert((await page.locator("#quiet-zone").inputValue()) === zone, "the browser's time zone is the default");
+  const local = (t) => new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(t);
+  const from = local(Date.now() - 3600e3), to = local(Date.now() + 3600e3);
+  await page.locator("#quiet-from").fill(from);
+  await page.locator("#quiet-to").fill(to);
+  await page.getByRole("button", { name: "Set quiet hours" }).click();
+  await page.locator("#quiet-status", { hasText: "Quiet hours set" }).waitFor({ timeout: 20000 });
+  let quiet = (await api(base, "GET", `/v1/games/${game.id}`)).body.players[0].quiet_hours;
+  assert(JSON.stringify(quiet) === JSON.stringify({ timezone: zone, from, to }), `the server has Ann's quiet hours: ${JSON.stringify(quiet)}`);
+  await page.locator('.player[data-seat="0"] .tag.quiet:not([hidden])').waitFor({ timeout: 20000 });
+  await page.locator("#quiet-now", { hasText: "it is stopped now" }).waitFor({ timeout: 20000 });
+  await page.locator("#table-panel").screenshot({ path: join(out, "quiet-hours-panel.png") });
+  await page.locator("#players").screenshot({ path: join(out, "quiet-hours-players.png") });
+  const bobP = await person(browser, "phone");
+  await bobP.page.goto(seatUrl(base, game.id, bob.token));
+  await bobP.page.locator('.player[data-seat="0"] .tag.quiet:not([hidden])').waitFor({ timeout: 20000 });
+  assert(!(await bobP.page.locator('.player[data-seat="1"] .tag.quiet:not([hidden])').count()), "Bob has no quiet hours");
+  await bobP.page.locator("#players").screenshot({ path: join(out, "quiet-hours-players-390.png") });
+  // Ann clears them.
+  await page.getByRole("button", { name: "Clear quiet hours" }).click();
+  await page.locator("#quiet-status", { hasText: "Quiet hours cleared" }).waitFor({ timeout: 20000 });
+  quiet = (await api(base, "GET", `/v1/games/${game.id}`)).body.players[0].quiet_hours;
+  assert(quiet === null, `the server cleared them: ${JSON.stringify(quiet)}`);
+  await page.locator('.player[data-seat="0"] .tag.quiet').waitFor({ state: "detached", timeout: 20000 });
+  await page.locator("#quiet-now", { hasText: "No quiet hours" }).waitFor({ timeout: 20000 });
+  await context.close();
+  await bobP.context.close();
+};
 
 /** What happened, in words and on the board: the log names places by the server's names
  * (GET .../board) and cards in the edition's words, numbers every line in full; the board
