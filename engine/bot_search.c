@@ -41,6 +41,12 @@
  * 137 ms); at both opening sites, 35.5% [31.0, 40.3] but p99 109 ms (the openings are
  * 1.6% of the seat's decisions): not kept. Playouts stopped after 40 turns and scored by
  * points, for the openings: 23% of 100 games. Below the 45% target.
+ * Tried after (2026-12-02, 400 games each against three medium bots; this version 35.0%
+ * [30.5, 39.8] at --seed 7, 36.5% at --seed 1), none kept: a finished playout worth the win
+ * plus the seat's points / 10 (weight 1.0: 37.0% at seed 7 but 32.2% [27.9, 37.0] at seed
+ * 1; weight 0.3: 34.5% at seed 7); playouts stopped 20 turns on and scored by points, cards
+ * and pips of production (0.08 points a pip): 32.2%; searching the opening roads and the
+ * robber too (4 candidates by bot_eval_robber()): 38% against 42% over 100 games at seed 5.
  * Deterministic: the playouts draw only from the rng given.
  */
 #include "bot.h"
