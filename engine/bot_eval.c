@@ -101,6 +101,30 @@ static void find_rates(struct bot_eval *eval)
 	}
 }
 
+/* Bit i set when bytes[i] == value, for i < count (count <= 64). Eight bytes a step: a
+ * zero-byte test on bytes ^ value (exact: no borrow crosses bytes), whose eight high bits
+ * one multiplication gathers into the top byte. */
+static uint64_t bytes_equal_mask(const uint8_t *bytes, int count, uint8_t value)
+{
+	const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+	uint64_t mask = 0;
+	for (int at = 0; at < count; at += 8) {
+		uint8_t chunk[8] = {0};
+		int take = count - at < 8 ? count - at : 8;
+		memcpy(chunk, bytes + at, (size_t)take);
+		uint64_t word = 0;
+		for (int i = 7; i >= 0; i--) /* byte i in bits 8i..8i+7, whatever the byte order */
+			word = word << 8 | chunk[i];
+		uint64_t y = word ^ (UINT64_C(0x0101010101010101) * value);
+		uint64_t zero = ~(((y & low7) + low7) | y | low7);
+		uint64_t bits = ((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56;
+		if (take < 8)
+			bits &= (UINT64_C(1) << take) - 1;
+		mask |= bits << at;
+	}
+	return mask;
+}
+
 void bot_eval_init(struct bot_eval *eval, const struct game_view *view)
 {
 	/* Not a full memset: potential[] and reach[] are filled when first needed. */
@@ -118,11 +142,9 @@ void bot_eval_init(struct bot_eval *eval, const struct game_view *view)
 
 	const struct board_layout *board = &view->board;
 	int own = eval->me + 1;
-	/* Branch-free scans: most nodes and paths are empty, in no predictable pattern. */
-	for (int node = 0; node < BOARD_NODES; node++) {
-		eval->occupied |= (uint64_t)(view->node_owner[node] != 0) << node;
-		eval->mine |= (uint64_t)(view->node_owner[node] == own) << node;
-	}
+	/* Eight nodes or paths at a time: most are empty, in no predictable pattern. */
+	eval->occupied = ~bytes_equal_mask(view->node_owner, BOARD_NODES, 0) & ALL_NODES;
+	eval->mine = bytes_equal_mask(view->node_owner, BOARD_NODES, (uint8_t)own);
 	eval->blocked = eval->occupied & ~eval->mine;
 	for (uint64_t rest = eval->mine; rest; rest &= rest - 1) {
 		int node = __builtin_ctzll(rest);
@@ -139,8 +161,8 @@ void bot_eval_init(struct bot_eval *eval, const struct game_view *view)
 	for (uint64_t rest = eval->occupied; rest; rest &= rest - 1)
 		crowded |= board_node_neighbor_mask[__builtin_ctzll(rest)];
 	eval->open = ~crowded & ALL_NODES;
-	for (int edge = 0; edge < BOARD_EDGES; edge++)
-		eval->my_roads.word[edge >> 6] |= (uint64_t)(view->edge_owner[edge] == own) << (edge & 63);
+	eval->my_roads.word[0] = bytes_equal_mask(view->edge_owner, 64, (uint8_t)own);
+	eval->my_roads.word[1] = bytes_equal_mask(view->edge_owner + 64, BOARD_EDGES - 64, (uint8_t)own);
 	for (int half = 0; half < 2; half++)
 		for (uint64_t roads = eval->my_roads.word[half]; roads; roads &= roads - 1)
 			eval->road_nodes |= board_edge_node_mask[64 * half + __builtin_ctzll(roads)];

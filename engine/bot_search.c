@@ -24,8 +24,29 @@
  * trades with a seat at 8 or more public points: no card of this bot lets such a seat win.
  * Every other decision (rolls, discards, the robber, answers) is the medium policy's.
  *
- * Budget. `playouts` is the number of (sample, candidate) playouts per decision, shared
- * out evenly, at least one sample each; the server lowers it under load (game/worker.c).
+ * Dice. Inside the playouts the dice are manual, drawn from (sample seed, turn number):
+ * every candidate on a sample sees the same rolls turn by turn. The engine's own draw is
+ * keyed by the state's version, which differs as soon as two candidates take different
+ * numbers of actions, so the pairing was lost after the first move.
+ *
+ * Budget. `playouts` times SEARCH_ACTIONS_PER_PLAYOUT (~one playout from the opening) is
+ * the decision's budget in playout actions: samples are drawn until it is spent (at least
+ * one), so a decision late in the game, whose playouts are short, gets more samples.
+ * Racing: after SEARCH_RACE_MIN samples a candidate clearly short of the gate gets no more
+ * playouts; when none is left the search stops. The server lowers `playouts` under load
+ * (game/worker.c). A seat with one legal move in a playout makes it without a view.
+ *
+ * Measured (2026-12-02, 400 games each, --seed 2): these changes 32.0% [27.6, 36.7],
+ * p99 33 ms; four times the budget at the seat's last opening site as well, 32.0% (max
+ * 137 ms); at both opening sites, 35.5% [31.0, 40.3] but p99 109 ms (the openings are
+ * 1.6% of the seat's decisions): not kept. Playouts stopped after 40 turns and scored by
+ * points, for the openings: 23% of 100 games. Below the 45% target.
+ * Tried after (2026-12-02, 400 games each against three medium bots; this version 35.0%
+ * [30.5, 39.8] at --seed 7, 36.5% at --seed 1), none kept: a finished playout worth the win
+ * plus the seat's points / 10 (weight 1.0: 37.0% at seed 7 but 32.2% [27.9, 37.0] at seed
+ * 1; weight 0.3: 34.5% at seed 7); playouts stopped 20 turns on and scored by points, cards
+ * and pips of production (0.08 points a pip): 32.2%; searching the opening roads and the
+ * robber too (4 candidates by bot_eval_robber()): 38% against 42% over 100 games at seed 5.
  * Deterministic: the playouts draw only from the rng given.
  */
 #include "bot.h"
@@ -36,6 +57,7 @@
 #include "bot_eval.h"
 #include "legal.h"
 #include "rules.h"
+#include "view.h"
 
 /* Turns a playout runs past the decision before it is scored by points: in effect to the
  * end. Shorter playouts scored by the points margin were weaker in the ladder (a 4-turn
@@ -49,6 +71,15 @@
  * over the medium choice on the same samples, absolute and in standard errors. */
 #define SEARCH_MARGIN 0.05
 #define SEARCH_SIGMAS 2.0
+/* The budget in playout actions: `playouts` times this (a playout from the opening takes
+ * ~480 actions, one near the end a few dozen), so late decisions get more samples. */
+#define SEARCH_ACTIONS_PER_PLAYOUT 450
+/* Samples per decision at most. */
+#define SEARCH_SAMPLES_MAX 400
+/* Racing: after SEARCH_RACE_MIN samples, a candidate whose mean gain is SEARCH_RACE_SIGMAS
+ * standard errors below SEARCH_MARGIN gets no more playouts. */
+#define SEARCH_RACE_MIN 8
+#define SEARCH_RACE_SIGMAS 1.5
 /* Opening sites considered. */
 #define SEARCH_SITES 6
 
@@ -99,6 +130,7 @@ struct search {
 	struct command scratch[LEGAL_MOVES_MAX];
 	struct command subset[LEGAL_MOVES_MAX];
 	struct event_list events;
+	long actions; /* playout actions taken so far at this decision */
 };
 
 static void add_candidate(struct search *search, const struct command *move)
@@ -201,15 +233,52 @@ static double playout_value(const struct game *game, int me)
 	return value < 0.02 ? 0.02 : value > 0.98 ? 0.98 : value;
 }
 
+/* The next move of a playout: arena_choose() with every seat the medium policy, except
+ * that a seat with one move only (a roll without a knight to play, most often) makes it
+ * without building a view and an evaluation first: the policy could choose nothing else.
+ * A roll's dice are the caller's (turn_dice()). */
+static int playout_choose(struct search *search, const struct game *game, struct rng *chooser, int *seat,
+			  struct command *command)
+{
+	int trade;
+	int mover = arena_mover(game, &trade);
+	if (mover < 0)
+		return 0;
+	int count = legal_moves(game, mover, search->scratch, LEGAL_MOVES_MAX);
+	if (count > LEGAL_MOVES_MAX)
+		count = LEGAL_MOVES_MAX;
+	*seat = mover;
+	if (count == 1 && (!search->scratch[0].is_template || search->scratch[0].type == COMMAND_ROLL)) {
+		*command = search->scratch[0];
+		command->is_template = 0;
+		return 1;
+	}
+	struct game_view view;
+	view_game(game, mover, &view);
+	return bot_choose(&view, search->scratch, count, chooser, command);
+}
+
+/* The dice of turn `turn` in the playouts of one sample. */
+static void turn_dice(uint64_t seed, int turn, uint8_t dice[2])
+{
+	struct rng rng;
+	rng_init(&rng, seed, UINT64_C(0xd1ce000000) + (uint64_t)turn);
+	dice[0] = (uint8_t)rng_die(&rng);
+	dice[1] = (uint8_t)rng_die(&rng);
+}
+
 /* One playout of candidate `move` from the sampled *start, dice and draws from `seed`. */
 static double playout(struct search *search, const struct game *start, uint64_t seed, uint64_t stream,
 		      const struct command *move)
 {
 	struct game game;
 	memcpy(&game, start, sizeof game);
+	/* The dice of turn t are the same for every candidate on this sample: manual dice
+	 * drawn from (seed, t), not the engine's draw keyed by the state's version, which
+	 * differs as soon as two candidates take different numbers of actions. */
+	game.options.dice = GAME_DICE_MANUAL;
 	if (rules_decide_seeded_in_place(&game, seed, search->me, move, &search->events) != ERROR_OK)
 		return -1.0; /* a candidate the sample refuses (cannot happen: own facts are exact) */
-	uint8_t everyone = (uint8_t)((1u << game.options.seats) - 1);
 	int last_turn = start->turn_number + PLAYOUT_TURNS;
 	struct rng chooser;
 	rng_init(&chooser, seed, stream);
@@ -218,9 +287,13 @@ static double playout(struct search *search, const struct game *start, uint64_t 
 	     actions++) {
 		int seat;
 		struct command command;
-		if (!arena_choose(&game, everyone, &chooser, search->scratch, &seat, &command) ||
-		    rules_decide_seeded_in_place(&game, seed, seat, &command, &search->events) != ERROR_OK)
+		if (!playout_choose(search, &game, &chooser, &seat, &command))
 			break;
+		if (command.type == COMMAND_ROLL)
+			turn_dice(seed, game.turn_number, command.dice);
+		if (rules_decide_seeded_in_place(&game, seed, seat, &command, &search->events) != ERROR_OK)
+			break;
+		search->actions++;
 	}
 	return playout_value(&game, search->me);
 }
@@ -252,13 +325,17 @@ int bot_choose_hard(const struct game_view *view, const struct bot_public *facts
 		return 1;
 	if (playouts <= 0)
 		playouts = BOT_PLAYOUTS_DEFAULT;
-	int samples = playouts / search.candidate_count;
-	if (samples < 1)
-		samples = 1;
-	/* Paired with the medium choice (candidate 0) on each sample: the sum and the sum of
-	 * squares of each candidate's difference from it. */
+	long budget = (long)playouts * SEARCH_ACTIONS_PER_PLAYOUT;
+	search.actions = 0;
+	/* Paired with the medium choice (candidate 0) on each sample: the samples, the sum and
+	 * the sum of squares of each candidate's difference from it. */
+	int samples[SEARCH_CANDIDATES] = {0};
 	double gain[SEARCH_CANDIDATES] = {0}, square[SEARCH_CANDIDATES] = {0};
-	for (int i = 0; i < samples; i++) {
+	int alive[SEARCH_CANDIDATES];
+	int alive_count = search.candidate_count - 1;
+	for (int c = 0; c < search.candidate_count; c++)
+		alive[c] = 1;
+	for (int i = 0; alive_count > 0 && i < SEARCH_SAMPLES_MAX && (i == 0 || search.actions < budget); i++) {
 		struct game start;
 		struct rng sampler;
 		rng_init(&sampler, rng_next(rng), 0);
@@ -266,10 +343,26 @@ int bot_choose_hard(const struct game_view *view, const struct bot_public *facts
 		uint64_t seed = rng_next(rng);
 		double base = playout(&search, &start, seed, (uint64_t)i + 1, &search.candidates[0]);
 		for (int c = 1; c < search.candidate_count; c++) {
+			if (!alive[c])
+				continue;
 			double difference =
 				playout(&search, &start, seed, (uint64_t)i + 1, &search.candidates[c]) - base;
+			samples[c]++;
 			gain[c] += difference;
 			square[c] += difference * difference;
+			/* Racing: a candidate whose gain is clearly below the margin cannot pass the
+			 * gate below; its playouts go to the others. */
+			int n = samples[c];
+			if (n >= SEARCH_RACE_MIN) {
+				double mean = gain[c] / n, variance = square[c] / n - mean * mean;
+				double error_squared = (variance > 0 ? variance : 0) / (n - 1);
+				double short_of = SEARCH_MARGIN - mean;
+				if (short_of > 0 &&
+				    short_of * short_of > SEARCH_RACE_SIGMAS * SEARCH_RACE_SIGMAS * error_squared) {
+					alive[c] = 0;
+					alive_count--;
+				}
+			}
 		}
 	}
 	/* Leave the medium choice only for a candidate clearly better: its mean gain above
@@ -277,10 +370,13 @@ int bot_choose_hard(const struct game_view *view, const struct bot_public *facts
 	int best = 0;
 	double best_gain = 0;
 	for (int c = 1; c < search.candidate_count; c++) {
-		double mean = gain[c] / samples;
-		double variance = square[c] / samples - mean * mean;
+		int n = samples[c];
+		if (n == 0)
+			continue;
+		double mean = gain[c] / n;
+		double variance = square[c] / n - mean * mean;
 		/* mean > SIGMAS standard errors, squared (mean > 0): no libm in the engine. */
-		double error_squared = samples > 1 ? (variance > 0 ? variance : 0) / (samples - 1) : 1.0;
+		double error_squared = n > 1 ? (variance > 0 ? variance : 0) / (n - 1) : 1.0;
 		if (mean > SEARCH_MARGIN && mean * mean > SEARCH_SIGMAS * SEARCH_SIGMAS * error_squared &&
 		    mean > best_gain) {
 			best = c;

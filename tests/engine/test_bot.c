@@ -154,6 +154,49 @@ static void play_arena_game(int seats, int layout, int dice, uint8_t bots, uint6
 
 /* ---- whole games ---- */
 
+START_TEST(test_eval_masks_match_the_board)
+{
+	/* bot_eval_init() reads the owners eight bytes at a time: every mask it builds is the
+	 * one a scan of the view's nodes and paths gives, for every seat of positions all
+	 * through bots' games (edges past 64 and the last nodes included). */
+	long checked = 0;
+	for (int i = 0; i < 20; i++) {
+		uint64_t seed = UINT64_C(77000) + (uint64_t)i;
+		struct game game;
+		new_game(&game, 3 + (i & 1), i >> 1 & 1, GAME_DICE_RANDOM, seed);
+		struct rng chooser;
+		rng_init(&chooser, seed, 1);
+		int seat;
+		struct command command;
+		for (long actions = 0;
+		     actions < MAX_GAME_ACTIONS && arena_choose(&game, 0x0f, &chooser, scratch, &seat, &command);
+		     actions++) {
+			for (int s = 0; s < game.options.seats; s++) {
+				struct game_view view;
+				view_game(&game, s, &view);
+				struct bot_eval eval;
+				bot_eval_init(&eval, &view);
+				uint64_t occupied = 0, mine = 0, roads[2] = {0, 0};
+				for (int node = 0; node < BOARD_NODES; node++) {
+					occupied |= (uint64_t)(view.node_owner[node] != 0) << node;
+					mine |= (uint64_t)(view.node_owner[node] == s + 1) << node;
+				}
+				for (int edge = 0; edge < BOARD_EDGES; edge++)
+					roads[edge >> 6] |= (uint64_t)(view.edge_owner[edge] == s + 1) << (edge & 63);
+				ck_assert_uint_eq(eval.occupied, occupied);
+				ck_assert_uint_eq(eval.mine, mine);
+				ck_assert_uint_eq(eval.blocked, occupied & ~mine);
+				ck_assert_uint_eq(eval.my_roads.word[0], roads[0]);
+				ck_assert_uint_eq(eval.my_roads.word[1], roads[1]);
+				checked += roads[1] != 0 && (mine >> 48) != 0;
+			}
+			play(&game, seed, seat, &command);
+		}
+	}
+	ck_assert_int_gt(checked, 0); /* the high words were exercised */
+}
+END_TEST
+
 START_TEST(test_bots_choose_only_listed_moves)
 {
 	/* Manual dice too, so the roll template is filled by the bot. */
@@ -646,6 +689,7 @@ Suite *test_suite(void)
 	TCase *games = tcase_create("games");
 	tcase_set_timeout(games, 3600);
 	tcase_add_test(games, test_bots_choose_only_listed_moves);
+	tcase_add_test(games, test_eval_masks_match_the_board);
 	tcase_add_test(games, test_bot_games_end_with_a_winner);
 	tcase_add_test(games, test_one_bot_beats_three_random_players);
 	tcase_add_test(games, test_three_bots_leave_a_random_player_no_chance);
