@@ -655,6 +655,57 @@ START_TEST(test_list_without_offers_is_the_full_list_less_the_offer_template)
 }
 END_TEST
 
+/* Over random games with and without domestic trades, every seat's tally counts its list
+ * without offers, and every index of it builds the very command listed there, byte for
+ * byte: random play draws from the tally without writing the list. Each kind of move is
+ * met (so none of the tally's pieces goes unchecked). */
+START_TEST(test_tally_builds_each_listed_move_at_its_index)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	long compared = 0, kinds[COMMAND_TYPE_COUNT] = {0};
+	for (int index = 0; index < 24; index++) {
+		struct playout_options choices = {index % 3 == 0};
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		options.seats = (uint8_t)(index % 4 == 1 ? 3 : 4);
+		options.edition = (uint8_t)(index % 5 == 2 ? GAME_EDITION_2025 : GAME_EDITION_CLASSIC);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 4242 + (uint64_t)index, 9, &events),
+				 ERROR_OK);
+		int seat;
+		struct command command;
+		enum error refused;
+		for (int step = 0; step < 4000; step++) {
+			const struct game *g = &playout.state;
+			for (int s = -1; s <= g->options.seats; s++) {
+				int count = legal_moves_except_offers(g, s, listed, LEGAL_MOVES_MAX);
+				struct legal_tally tally;
+				ck_assert_int_eq(legal_tally_except_offers(g, s, &tally), count);
+				ck_assert_int_le(count, LEGAL_MOVES_MAX);
+				for (int i = 0; i < count; i++) {
+					struct command built;
+					memset(&built, 0x5a, sizeof built);
+					legal_tally_move(g, s, &tally, i, &built);
+					ck_assert_msg(memcmp(&built, &listed[i], sizeof built) == 0,
+						      "seat %d move %d of %d (%s) differs", s, i, count,
+						      command_type_name(listed[i].type));
+					kinds[listed[i].type]++;
+					compared++;
+				}
+			}
+			if (playout_step(&playout, listed, &seat, &command, &events, &refused) != PLAYOUT_MOVED)
+				break;
+		}
+	}
+	for (int type = 0; type < COMMAND_TYPE_COUNT; type++)
+		if (type != COMMAND_OFFER_TRADE)
+			ck_assert_msg(kinds[type] > 0, "no %s listed", command_type_name(type));
+	ck_assert_int_gt(compared, 100000);
+}
+END_TEST
+
 /* Random play without trades is uniform over the concatenated lists of the seats the game
  * waits for, in seat order, with the template then filled from the same generator: over
  * random games, playout_choose() takes exactly that move (and leaves the generator where
@@ -718,6 +769,7 @@ Suite *test_suite(void)
 	TCase *tc = tcase_create("legal");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_setup_lists_every_open_node_for_the_drafting_seat_only);
+	tcase_add_test(tc, test_tally_builds_each_listed_move_at_its_index);
 	tcase_add_test(tc, test_setup_road_lists_only_the_edges_at_the_settlement_just_placed);
 	tcase_add_test(tc, test_roll_phase_lists_the_roll_and_playable_cards_only);
 	tcase_add_test(tc, test_robber_lists_every_other_hex_with_one_move_per_victim);
