@@ -427,6 +427,32 @@ static enum error decide_build_city(struct decision *d, int seat, const struct c
 
 /* ---- rolling and production ---- */
 
+/* The hexes whose number token is `total` (1..12: never the desert's 0), as a mask: the
+ * 19 tokens compared eight at a time (a byte equal to total is a zero byte of the xor). */
+static uint32_t hexes_numbered(const struct board_layout *board, int total)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(BOARD_HEXES == 19, "hexes_numbered reads 8 + 8 + 3 tokens");
+	uint64_t word[3] = {0, 0, 0}; /* past the last token: zero bytes, never equal to total */
+	memcpy(&word[0], board->number, 8);
+	memcpy(&word[1], board->number + 8, 8);
+	memcpy(&word[2], board->number + 16, 3);
+	uint32_t hexes = 0;
+	for (int w = 0; w < 3; w++) {
+		const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+		uint64_t x = word[w] ^ (UINT64_C(0x0101010101010101) * (uint64_t)total);
+		uint64_t zero = ~(((x & low7) + low7) | x | low7); /* 0x80 in each zero byte */
+		hexes |= (uint32_t)(((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * w);
+	}
+	return hexes;
+#else
+	uint32_t hexes = 0;
+	for (int hex = 0; hex < BOARD_HEXES; hex++)
+		hexes |= (uint32_t)(board->number[hex] == total) << hex;
+	return hexes;
+#endif
+}
+
 /* What a roll produces, with the bank-shortage rule: a resource the bank cannot pay in
  * full to everyone owed goes to nobody, except (edition 2025) when one seat alone is owed,
  * which takes what is left. */
@@ -435,35 +461,40 @@ static void emit_production(struct decision *d, int total)
 	const struct game *g = d->state;
 	struct event *event = next_event(d, EVENT_RESOURCES_PRODUCED);
 	unsigned produced = 0; /* the resources of the hexes that produce: no other is owed */
-	for (int hex = 0; hex < BOARD_HEXES; hex++) {
-		if (g->board.number[hex] != total || hex == g->robber)
-			continue;
+	uint32_t hexes = hexes_numbered(&g->board, total);
+	if (g->robber >= 0 && g->robber < BOARD_HEXES)
+		hexes &= ~(UINT32_C(1) << g->robber);
+	while (hexes) {
+		int hex = __builtin_ctz(hexes);
+		hexes &= hexes - 1;
 		int resource = g->board.terrain[hex];
-		for (int k = 0; k < 6; k++) {
-			int node = board_hex_nodes[hex][k];
-			if (g->node_owner[node])
-				event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
+		/* The buildings on the hex's corners (occupied_nodes: where node_owner is set). */
+		uint64_t built = g->occupied_nodes & board_hex_node_mask[hex];
+		while (built) {
+			int node = __builtin_ctzll(built);
+			built &= built - 1;
+			event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
 		}
 		produced |= 1u << resource;
 	}
+	_Static_assert(GAME_MAX_SEATS == 4, "emit_production adds four seats' gains");
 	int any = 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++) {
-		if (!(produced >> r & 1u))
-			continue;
-		int owed = 0, owed_seats = 0, only = -1;
-		for (int s = 0; s < g->options.seats; s++) {
-			if (event->gains[s][r]) {
-				owed += event->gains[s][r];
-				owed_seats++;
-				only = s;
-			}
-		}
+	for (; produced; produced &= produced - 1) {
+		int r = __builtin_ctz(produced);
+		/* Seats past options.seats own nothing: their gains stay 0. */
+		int owed = event->gains[0][r] + event->gains[1][r] + event->gains[2][r] + event->gains[3][r];
 		if (owed <= g->bank[r]) {
 			any |= owed > 0;
 			continue;
 		}
-		for (int s = 0; s < g->options.seats; s++)
+		int owed_seats = 0, only = -1;
+		for (int s = 0; s < g->options.seats; s++) {
+			if (event->gains[s][r]) {
+				owed_seats++;
+				only = s;
+			}
 			event->gains[s][r] = 0;
+		}
 		if (g->options.edition == GAME_EDITION_2025 && owed_seats == 1 && g->bank[r] > 0) {
 			event->gains[only][r] = g->bank[r];
 			any = 1;
