@@ -482,7 +482,8 @@ static int maritime_count(const struct game *g, int seat, unsigned harbor_kinds)
 
 /* add_maritime_trades()'s index-th move: the same order (give, want, rate, cards taken),
  * whole gives skipped by their count. */
-static void maritime_move(const struct game *g, int seat, unsigned harbor_kinds, int index, struct command *move)
+__attribute__((noinline)) static void maritime_move(const struct game *g, int seat, unsigned harbor_kinds, int index,
+						    struct command *move)
 {
 	const uint8_t *hand = g->players[seat].resources;
 	int fewest = bank_fewest(g);
@@ -628,8 +629,8 @@ static int nth_bit(uint64_t bits, int index)
 	return __builtin_ctzll(bits);
 }
 
-static void robber_move(const struct game *g, const struct legal_tally *t, enum command_type type, int index,
-			struct command *move)
+__attribute__((noinline)) static void robber_move(const struct game *g, const struct legal_tally *t,
+						  enum command_type type, int index, struct command *move)
 {
 	*move = command_blank;
 	move->type = (uint8_t)type;
@@ -649,7 +650,8 @@ static void robber_move(const struct game *g, const struct legal_tally *t, enum 
 }
 
 /* The rarer pieces: their own listing, writing only its index-th move. */
-static void listed_move(const struct game *g, int seat, enum piece_kind kind, int index, struct command *move)
+__attribute__((noinline)) static void listed_move(const struct game *g, int seat, enum piece_kind kind, int index,
+						  struct command *move)
 {
 	struct move_list one = {move, index, 1, 0, {0}, 0};
 	if (kind == PIECE_ROAD_BUILDING)
