@@ -133,6 +133,7 @@ enum playout_result playout_step(struct playout_game *playout, struct command *s
 {
 	if (!playout_choose(&playout->state, &playout->options, &playout->chooser, scratch, seat, command))
 		return PLAYOUT_OVER;
-	*refused = rules_decide_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
+	/* The move is one of the lists': decided without the checks the listing made. */
+	*refused = rules_decide_listed_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
 	return *refused == ERROR_OK ? PLAYOUT_MOVED : PLAYOUT_REFUSED;
 }

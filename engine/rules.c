@@ -40,6 +40,8 @@ const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
 struct decision {
 	struct game *state; /* decided in place: the caller's copy, or the game itself */
 	struct event_list *out;
+	int listed; /* 1: the command is a move of the seat's legal list (random play), whose
+		     * placement, target and rate the listing checked: those checks are skipped */
 };
 
 static void emit(struct decision *d, const struct event *event)
@@ -164,6 +166,8 @@ static int roll_first_seat(struct event_setup *setup, int seats, struct rng *rng
 }
 
 static enum error decide_in(struct decision *d, int seat, const struct command *c, struct rng *rng);
+static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
+			    struct event_list *out, int listed);
 
 enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat, const struct command *command,
 			       struct event_list *out, struct game *after)
@@ -182,13 +186,25 @@ static const uint8_t draws_at_random[COMMAND_TYPE_COUNT] = {
 	[COMMAND_PLAY_KNIGHT] = 1,
 };
 
-enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
-					struct event_list *out)
+static enum error decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					 struct event_list *out, int listed)
 {
 	struct rng rng = {0}; /* never drawn from by the other commands */
 	if (command->type >= COMMAND_TYPE_COUNT || draws_at_random[command->type])
 		rng_init(&rng, seed, game->version);
-	return rules_decide_in_place(game, seat, command, &rng, out);
+	return decide_on(game, seat, command, &rng, out, listed);
+}
+
+enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					struct event_list *out)
+{
+	return decide_seeded_in_place(game, seed, seat, command, out, 0);
+}
+
+enum error rules_decide_listed_seeded_in_place(struct game *game, uint64_t seed, int seat,
+					       const struct command *command, struct event_list *out)
+{
+	return decide_seeded_in_place(game, seed, seat, command, out, 1);
 }
 
 enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game)
@@ -224,7 +240,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 
 	struct game state;
 	memset(&state, 0, sizeof state);
-	struct decision d = {&state, out};
+	struct decision d = {&state, out, 0};
 	emit(&d, &created);
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
@@ -340,13 +356,17 @@ static enum error decide_build_settlement(struct decision *d, int seat, const st
 	if (g->phase == GAME_PHASE_SETUP_ROAD)
 		return ERROR_SETUP_ROAD_EXPECTED;
 	if (g->phase == GAME_PHASE_SETUP_SETTLEMENT) {
-		error = check_settlement_site(g, seat, c->node, 1);
+		error = d->listed ? ERROR_OK : check_settlement_site(g, seat, c->node, 1);
 		if (error != ERROR_OK)
 			return error;
 		int second = g->setup_step >= g->options.seats;
 		emit_settlement(d, seat, c->node, 1);
 		if (second)
 			emit_starting_resources(d, seat, c->node);
+		return ERROR_OK;
+	}
+	if (d->listed) {
+		emit_settlement(d, seat, c->node, 0);
 		return ERROR_OK;
 	}
 	if ((error = require_main(g)) != ERROR_OK || (error = check_settlement_site(g, seat, c->node, 0)) != ERROR_OK)
@@ -391,6 +411,10 @@ static enum error decide_build_road(struct decision *d, int seat, const struct c
 		if (!(board_edge_node_mask[c->edge] >> g->setup_node & 1u))
 			return ERROR_SETUP_ROAD_NOT_TOUCHING;
 		emit_road(d, seat, c->edge, 1, 1);
+		return ERROR_OK;
+	}
+	if (d->listed) {
+		emit_road(d, seat, c->edge, 0, 0);
 		return ERROR_OK;
 	}
 	if ((error = require_main(g)) != ERROR_OK || (error = check_road_site(g, seat, c->edge)) != ERROR_OK)
@@ -602,7 +626,7 @@ static enum error decide_move_robber(struct decision *d, int seat, const struct 
 		return ERROR_DISCARDS_PENDING;
 	if (g->phase != GAME_PHASE_MOVE_ROBBER)
 		return game_in_setup(g) ? ERROR_NOT_DURING_SETUP : ERROR_ROBBER_NOT_PENDING;
-	if ((error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
+	if (!d->listed && (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
 		return error;
 	emit_robbery(d, seat, c->hex, c->victim, rng);
 	return ERROR_OK;
@@ -673,7 +697,7 @@ static enum error decide_play_knight(struct decision *d, int seat, const struct 
 {
 	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_KNIGHT);
-	if (error != ERROR_OK || (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
+	if (error != ERROR_OK || (!d->listed && (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK))
 		return error;
 	emit_card_played(d, EVENT_KNIGHT_PLAYED, seat);
 	emit_robbery(d, seat, c->hex, c->victim, rng);
@@ -706,6 +730,13 @@ static enum error decide_play_road_building(struct decision *d, int seat, const 
 	enum error error = check_playable(g, seat, DEVELOPMENT_ROAD_BUILDING);
 	if (error != ERROR_OK)
 		return error;
+	if (d->listed) {
+		/* Listed pairs are in an order they can be built in. */
+		emit_card_played(d, EVENT_ROAD_BUILDING_PLAYED, seat);
+		for (int i = 0; i < c->edge_count; i++)
+			emit_road(d, seat, c->edges[i], 1, 0);
+		return ERROR_OK;
+	}
 	if (c->edge_count > 2)
 		return ERROR_ROAD_BUILDING_EDGES;
 	for (int i = 0; i < c->edge_count; i++)
@@ -788,12 +819,10 @@ static int single_resource(const uint8_t counts[RESOURCE_COUNT], int *count)
 	return found;
 }
 
-static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
+/* The maritime trade's own rules: one resource for one other, at a rate the seat is
+ * entitled to, paid by the hand and held by the bank. */
+static enum error check_maritime_trade(const struct game *g, int seat, const struct command *c)
 {
-	const struct game *g = d->state;
-	enum error error = require_turn(g, seat);
-	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
-		return error;
 	int give_count = 0, want_count = 0;
 	int give = single_resource(c->give, &give_count);
 	int want = single_resource(c->want, &want_count);
@@ -806,10 +835,21 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	int rate = give_count / want_count;
 	if (rate * want_count != give_count || rate < 2 || rate > 4 || !(rates >> rate & 1u))
 		return ERROR_MARITIME_RATE;
-	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
+	enum error error = require_resources(g, seat, c->give);
+	if (error != ERROR_OK)
 		return error;
 	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
+	return ERROR_OK;
+}
+
+static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
+{
+	const struct game *g = d->state;
+	enum error error = require_turn(g, seat);
+	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK ||
+	    (!d->listed && (error = check_maritime_trade(g, seat, c)) != ERROR_OK))
+		return error;
 	struct event *event = next_event(d, EVENT_MARITIME_TRADED);
 	event->seat = (int8_t)seat;
 	memcpy(event->give, c->give, RESOURCE_COUNT);
@@ -1015,9 +1055,9 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
 /* Decide on *state in place. A refusal leaves it as it was: every decide_ function makes
  * all of its checks before its first emit(). */
 static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
-			    struct event_list *out)
+			    struct event_list *out, int listed)
 {
-	struct decision d = {state, out};
+	struct decision d = {state, out, listed};
 	out->count = 0;
 	enum error error = decide_in(&d, seat, command, rng);
 	if (error != ERROR_OK) {
@@ -1033,7 +1073,7 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 {
 	struct game state;
 	memcpy(&state, game, sizeof state);
-	enum error error = decide_on(&state, seat, command, rng, out);
+	enum error error = decide_on(&state, seat, command, rng, out, 0);
 	if (error == ERROR_OK && after)
 		memcpy(after, &state, sizeof *after);
 	return error;
@@ -1042,5 +1082,5 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 enum error rules_decide_in_place(struct game *game, int seat, const struct command *command, struct rng *rng,
 				 struct event_list *out)
 {
-	return decide_on(game, seat, command, rng, out);
+	return decide_on(game, seat, command, rng, out, 0);
 }

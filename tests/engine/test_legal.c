@@ -706,6 +706,65 @@ START_TEST(test_tally_builds_each_listed_move_at_its_index)
 }
 END_TEST
 
+/* Over random games with and without domestic trades, every listed move of every seat
+ * (templates filled) decided as a listed move gives what the full checks give: the same
+ * events, byte for byte, and the same state after. */
+START_TEST(test_listed_moves_decide_as_the_fully_checked_ones)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	static struct event_list checked_events, listed_events;
+	long compared = 0, kinds[COMMAND_TYPE_COUNT] = {0};
+	for (int index = 0; index < 16; index++) {
+		struct playout_options choices = {index % 2 == 0};
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		options.seats = (uint8_t)(index % 4 == 1 ? 3 : 4);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 777 + (uint64_t)index, 11, &events),
+				 ERROR_OK);
+		struct rng filler;
+		rng_init(&filler, 99, (uint64_t)index);
+		int seat;
+		struct command command;
+		enum error refused;
+		for (int step = 0; step < 3000; step++) {
+			const struct game *g = &playout.state;
+			for (int s = 0; s < g->options.seats; s++) {
+				int count = legal_moves(g, s, listed, LEGAL_MOVES_MAX);
+				for (int i = 0; i < count; i++) {
+					struct command move = listed[i];
+					playout_fill_template(g, s, &move, &filler);
+					static struct game checked, fast;
+					checked = *g;
+					fast = *g;
+					enum error full = rules_decide_seeded_in_place(&checked, playout.seed, s, &move,
+										       &checked_events);
+					enum error trusted = rules_decide_listed_seeded_in_place(&fast, playout.seed, s,
+												 &move, &listed_events);
+					ck_assert_int_eq(full, ERROR_OK);
+					ck_assert_int_eq(trusted, ERROR_OK);
+					ck_assert_int_eq(listed_events.count, checked_events.count);
+					ck_assert(memcmp(listed_events.events, checked_events.events,
+							 sizeof checked_events.events[0] *
+								 (size_t)checked_events.count) == 0);
+					ck_assert_msg(memcmp(&fast, &checked, sizeof fast) == 0, "%s: states differ",
+						      command_type_name(move.type));
+					kinds[move.type]++;
+					compared++;
+				}
+			}
+			if (playout_step(&playout, listed, &seat, &command, &events, &refused) != PLAYOUT_MOVED)
+				break;
+		}
+	}
+	for (int type = 0; type < COMMAND_TYPE_COUNT; type++)
+		ck_assert_msg(kinds[type] > 0, "no %s decided", command_type_name(type));
+	ck_assert_int_gt(compared, 100000);
+}
+END_TEST
+
 /* Random play without trades is uniform over the concatenated lists of the seats the game
  * waits for, in seat order, with the template then filled from the same generator: over
  * random games, playout_choose() takes exactly that move (and leaves the generator where
@@ -770,6 +829,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_setup_lists_every_open_node_for_the_drafting_seat_only);
 	tcase_add_test(tc, test_tally_builds_each_listed_move_at_its_index);
+	tcase_add_test(tc, test_listed_moves_decide_as_the_fully_checked_ones);
 	tcase_add_test(tc, test_setup_road_lists_only_the_edges_at_the_settlement_just_placed);
 	tcase_add_test(tc, test_roll_phase_lists_the_roll_and_playable_cards_only);
 	tcase_add_test(tc, test_robber_lists_every_other_hex_with_one_move_per_victim);
