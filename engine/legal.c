@@ -85,6 +85,47 @@ static void add_robber_targets(struct move_list *list, const struct game *g, int
 	}
 }
 
+/* The edges of a set in ascending order: `edge` from -1 on, -1 after the last. */
+static inline int next_edge(const struct board_edge_set *set, int edge)
+{
+	int from = edge + 1;
+	if (from < 64) {
+		uint64_t low = set->word[0] & (~UINT64_C(0) << from);
+		if (low)
+			return __builtin_ctzll(low);
+		from = 64;
+	}
+	if (from >= BOARD_EDGES)
+		return -1;
+	uint64_t high = set->word[1] & (~UINT64_C(0) << (from - 64));
+	return high ? 64 + __builtin_ctzll(high) : -1;
+}
+
+/* The edges of `set` below `edge`. */
+static inline struct board_edge_set edges_below(const struct board_edge_set *set, int edge)
+{
+	struct board_edge_set below = *set;
+	if (edge < 64) {
+		below.word[0] &= (UINT64_C(1) << edge) - 1;
+		below.word[1] = 0;
+	} else {
+		below.word[1] &= (UINT64_C(1) << (edge - 64)) - 1;
+	}
+	return below;
+}
+
+/* The second roads listed after e1: the paths open once e1 is built, less those open now
+ * below e1 (that unordered pair is listed from the lower edge). */
+static inline struct board_edge_set second_roads(const struct game *g, int seat, const struct board_edge_set *first,
+						 int e1)
+{
+	struct board_edge_set second = placement_road_edges_after(g, seat, e1);
+	struct board_edge_set skip = edges_below(first, e1);
+	second.word[0] &= ~skip.word[0];
+	second.word[1] &= ~skip.word[1];
+	return second;
+}
+
 static void add_road_building(struct move_list *list, const struct game *g, int seat)
 {
 	int possible = placement_free_roads_possible(g, seat);
@@ -93,28 +134,38 @@ static void add_road_building(struct move_list *list, const struct game *g, int 
 		add(list, COMMAND_PLAY_ROAD_BUILDING);
 		return;
 	}
-	for (int e1 = 0; e1 < BOARD_EDGES; e1++) {
-		if (!board_edge_set_has(&first, e1))
-			continue;
+	for (int e1 = next_edge(&first, -1); e1 >= 0; e1 = next_edge(&first, e1)) {
 		if (possible == 1) {
 			struct command *move = add(list, COMMAND_PLAY_ROAD_BUILDING);
 			move->edge_count = 1;
 			move->edges[0] = (int8_t)e1;
 			continue;
 		}
-		struct board_edge_set second = placement_road_edges_after(g, seat, e1);
-		for (int e2 = 0; e2 < BOARD_EDGES; e2++) {
-			if (!board_edge_set_has(&second, e2))
-				continue;
-			/* Two roads both open now are one unordered choice: list it once. */
-			if (board_edge_set_has(&first, e2) && e2 < e1)
-				continue;
+		struct board_edge_set second = second_roads(g, seat, &first, e1);
+		for (int e2 = next_edge(&second, -1); e2 >= 0; e2 = next_edge(&second, e2)) {
 			struct command *move = add(list, COMMAND_PLAY_ROAD_BUILDING);
 			move->edge_count = 2;
 			move->edges[0] = (int8_t)e1;
 			move->edges[1] = (int8_t)e2;
 		}
 	}
+}
+
+/* add_road_building()'s count, from the sets' sizes. */
+static int road_building_count(const struct game *g, int seat)
+{
+	int possible = placement_free_roads_possible(g, seat);
+	struct board_edge_set first = placement_road_edges(g, seat);
+	if (possible == 0)
+		return 1;
+	if (possible == 1)
+		return board_edge_set_count(&first);
+	int count = 0;
+	for (int e1 = next_edge(&first, -1); e1 >= 0; e1 = next_edge(&first, e1)) {
+		struct board_edge_set second = second_roads(g, seat, &first, e1);
+		count += board_edge_set_count(&second);
+	}
+	return count;
 }
 
 static void add_year_of_plenty(struct move_list *list, const struct game *g)
@@ -412,13 +463,6 @@ static void add_robber_piece(struct legal_tally *t, const struct game *g, int se
 		NULL, 0, 0, 0, {0}, 0 \
 	}
 
-static int road_building_count(const struct game *g, int seat)
-{
-	struct move_list counter = COUNTER;
-	add_road_building(&counter, g, seat);
-	return counter.count;
-}
-
 static int year_of_plenty_count(const struct game *g)
 {
 	struct move_list counter = COUNTER;
@@ -632,17 +676,21 @@ static int nth_bit(uint64_t bits, int index)
 __attribute__((noinline)) static void robber_move(const struct game *g, const struct legal_tally *t,
 						  enum command_type type, int index, struct command *move)
 {
+	static const uint8_t seats_in[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+	uint8_t victims[BOARD_HEXES + 1] = {0};
+	for (int s = 0; s < GAME_MAX_SEATS; s++)
+		for (uint32_t hexes = t->hexes[s]; hexes; hexes &= hexes - 1)
+			victims[__builtin_ctz(hexes)] |= (uint8_t)(1u << s);
 	*move = command_blank;
 	move->type = (uint8_t)type;
 	for (int hex = 0; hex < BOARD_HEXES; hex++) {
 		if (hex == g->robber)
 			continue;
-		uint8_t victims = victims_at(t->hexes, hex);
-		int here = victims ? board_bits_count32(victims) : 1;
+		int here = victims[hex] ? seats_in[victims[hex]] : 1;
 		if (index < here) {
 			move->hex = (int8_t)hex;
-			if (victims)
-				move->victim = (int8_t)nth_bit(victims, index);
+			if (victims[hex])
+				move->victim = (int8_t)nth_bit(victims[hex], index);
 			return;
 		}
 		index -= here;
