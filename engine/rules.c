@@ -94,22 +94,28 @@ static void check_largest_army(struct decision *d, int seat)
 }
 
 /* The active player wins the moment it has 10 points on its own turn, including at the
- * start of a turn it reached 10 before. */
-static void check_win(struct decision *d)
+ * start of a turn it reached 10 before. The check is inline (it follows every decision);
+ * the event, rarely made, out of line. */
+__attribute__((noinline)) static void emit_win(struct decision *d, int seat, int points)
 {
 	const struct game *g = d->state;
-	if (!game_in_progress(g) || game_in_setup(g))
-		return;
-	int seat = g->turn_seat;
-	int points = game_total_points(g, seat);
-	if (points < GAME_POINTS_TO_WIN)
-		return;
 	struct event event;
 	event_init(&event, EVENT_GAME_WON);
 	event.seat = (int8_t)seat;
 	event.points = (uint8_t)points;
 	event.victory_point_cards = g->players[seat].development_cards[DEVELOPMENT_VICTORY_POINT];
 	emit(d, &event);
+}
+
+static inline void check_win(struct decision *d)
+{
+	const struct game *g = d->state;
+	if (!game_in_progress(g) || game_in_setup(g))
+		return;
+	int seat = g->turn_seat;
+	int points = game_total_points(g, seat);
+	if (points >= GAME_POINTS_TO_WIN)
+		emit_win(d, seat, points);
 }
 
 void rules_default_options(struct game_options *options)
