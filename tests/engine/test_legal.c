@@ -765,6 +765,44 @@ START_TEST(test_listed_moves_decide_as_the_fully_checked_ones)
 }
 END_TEST
 
+/* Where the bank holds fewer cards of a kind than the hand could buy of it (and of no kind,
+ * and of the kind given), the tally counts and builds what the list holds: the trades are cut
+ * at the bank's cards, kind by kind. */
+START_TEST(test_tally_cuts_maritime_trades_at_the_bank)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	struct game game;
+	main_phase(&game);
+	support_place_settlement(&game, 0, 1); /* wool 2:1 */
+	support_place_settlement(&game, 0, 3); /* generic 3:1 */
+	/* 9 brick (3:1 three times, 4:1 twice) and 12 wool (2:1 six times, 3:1 four, 4:1 three). */
+	support_set_hand(&game, 0, 9, 0, 12, 0, 0);
+	for (int ore = 0; ore <= 4; ore++) {
+		for (int grain = 1; grain <= 13; grain += 6) {
+			support_set_bank(&game, RESOURCE_ORE, ore, 1); /* the rest in seat 1's hand */
+			support_set_bank(&game, RESOURCE_GRAIN, grain, 1);
+			int count = legal_moves_except_offers(&game, 0, listed, LEGAL_MOVES_MAX);
+			struct legal_tally tally;
+			ck_assert_int_eq(legal_tally_except_offers(&game, 0, &tally), count);
+			int trades = 0, ore_taken = 0;
+			for (int i = 0; i < count; i++) {
+				struct command built;
+				legal_tally_move(&game, 0, &tally, i, &built);
+				ck_assert(memcmp(&built, &listed[i], sizeof built) == 0);
+				trades += listed[i].type == COMMAND_MARITIME_TRADE;
+				ore_taken +=
+					listed[i].type == COMMAND_MARITIME_TRADE && listed[i].want[RESOURCE_ORE] > 0;
+			}
+			/* Ore: each rate as often as the bank's ore allows (up to the hand's own cap). */
+			int expected_ore = (ore < 3 ? ore : 3) + (ore < 2 ? ore : 2) + (ore < 6 ? ore : 6) +
+					   (ore < 4 ? ore : 4) + (ore < 3 ? ore : 3);
+			ck_assert_int_eq(ore_taken, expected_ore);
+			ck_assert_int_gt(trades, 0);
+		}
+	}
+}
+END_TEST
+
 /* Random play without trades is uniform over the concatenated lists of the seats the game
  * waits for, in seat order, with the template then filled from the same generator: over
  * random games, playout_choose() takes exactly that move (and leaves the generator where
@@ -829,6 +867,7 @@ Suite *test_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_setup_lists_every_open_node_for_the_drafting_seat_only);
 	tcase_add_test(tc, test_tally_builds_each_listed_move_at_its_index);
+	tcase_add_test(tc, test_tally_cuts_maritime_trades_at_the_bank);
 	tcase_add_test(tc, test_listed_moves_decide_as_the_fully_checked_ones);
 	tcase_add_test(tc, test_setup_road_lists_only_the_edges_at_the_settlement_just_placed);
 	tcase_add_test(tc, test_roll_phase_lists_the_roll_and_playable_cards_only);
