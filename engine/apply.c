@@ -58,6 +58,14 @@ static void move_counts(uint8_t to[RESOURCE_COUNT], uint8_t from[RESOURCE_COUNT]
 
 _Static_assert(RESOURCE_COUNT == 5, "move_counts: four lanes and one");
 
+/* 1 when any of the counts is not 0. */
+static inline int resource_any(const uint8_t counts[RESOURCE_COUNT])
+{
+	uint32_t word;
+	memcpy(&word, counts, sizeof word);
+	return (word | counts[4]) != 0;
+}
+
 static void pay(struct game *game, int seat, const uint8_t cost[RESOURCE_COUNT])
 {
 	move_counts(game->bank, game->players[seat].resources, cost);
@@ -421,7 +429,8 @@ void apply_event(struct game *game, const struct event *event)
 		break;
 	case EVENT_RESOURCES_PRODUCED:
 		for (int s = 0; s < game->options.seats; s++)
-			take_from_bank(game, s, event->gains[s]);
+			if (resource_any(event->gains[s])) /* most seats gain nothing from a roll */
+				take_from_bank(game, s, event->gains[s]);
 		break;
 	case EVENT_DICE_ROLLED:
 		apply_dice_rolled(game, event);

@@ -70,6 +70,8 @@ extern const uint64_t board_edge_node_mask[BOARD_EDGES];
 extern const uint64_t board_hex_node_mask[BOARD_HEXES];
 extern const uint64_t board_harbor_node_mask[BOARD_HARBORS]; /* board_harbor_nodes as masks */
 extern const uint64_t board_harbor_nodes_any;		     /* every harbor slot's nodes */
+extern const uint32_t board_node_hex_mask[BOARD_NODES];	     /* board_node_hexes as hex masks */
+extern const int8_t board_node_harbor[BOARD_NODES];	     /* the harbor slot at the node, or -1 */
 
 /* The number token order A..R used by the spiral placement. */
 extern const uint8_t board_token_order[18];
@@ -91,6 +93,24 @@ int board_red_numbers_adjacent(const struct board_layout *layout);
 /* The hex holding the desert (the robber's start). */
 int board_desert(const struct board_layout *layout);
 
+/* Set bits of a mask, counted without a call: the build targets no popcount instruction,
+ * and the compiler's own count is a library call. */
+static inline int board_bits_count64(uint64_t x)
+{
+	x -= (x >> 1) & UINT64_C(0x5555555555555555);
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static inline int board_bits_count32(uint32_t x)
+{
+	x -= (x >> 1) & UINT32_C(0x55555555);
+	x = (x & UINT32_C(0x33333333)) + ((x >> 2) & UINT32_C(0x33333333));
+	x = (x + (x >> 4)) & UINT32_C(0x0f0f0f0f);
+	return (int)((x * UINT32_C(0x01010101)) >> 24);
+}
+
 /* Edge sets. */
 static inline int board_edge_set_has(const struct board_edge_set *set, int edge)
 {
@@ -104,7 +124,7 @@ static inline void board_edge_set_add(struct board_edge_set *set, int edge)
 
 static inline int board_edge_set_count(const struct board_edge_set *set)
 {
-	return __builtin_popcountll(set->word[0]) + __builtin_popcountll(set->word[1]);
+	return board_bits_count64(set->word[0]) + board_bits_count64(set->word[1]);
 }
 
 #endif

@@ -45,13 +45,14 @@ int game_setup_seat(const struct game *game, int step)
 
 unsigned game_harbor_kinds(const struct game *game, int seat)
 {
-	uint64_t buildings = game->players[seat].buildings;
+	/* The seat's buildings on harbor nodes, each naming its slot. */
+	uint64_t at = game->players[seat].buildings & board_harbor_nodes_any;
 	unsigned kinds = 0;
-	if (!(buildings & board_harbor_nodes_any))
-		return 0;
-	for (int slot = 0; slot < BOARD_HARBORS; slot++)
-		if (buildings & board_harbor_node_mask[slot])
-			kinds |= 1u << game->board.harbor[slot];
+	while (at) {
+		int node = __builtin_ctzll(at);
+		at &= at - 1;
+		kinds |= 1u << game->board.harbor[board_node_harbor[node]];
+	}
 	return kinds;
 }
 

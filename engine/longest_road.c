@@ -114,7 +114,7 @@ static uint64_t build_graph(const struct game *game, int seat, struct road_graph
 		int roads = 0;
 		for (int road = 0; road < count; road++)
 			roads += (int)(component >> graph->ends[road][0] & 1u);
-		if (roads >= __builtin_popcountll(component)) {
+		if (roads >= board_bits_count64(component)) {
 			cyclic = 1;
 			if (!(component & ((twice & ~thrice) ^ once)) && !(component & thrice) &&
 			    !(component & graph->blocked))
@@ -164,7 +164,7 @@ int longest_road_after_road(const struct game *game, int seat, int edge, int bef
 			component |= ends;
 		}
 	}
-	if (__builtin_popcount(roads) != __builtin_popcountll(component) - 1)
+	if (board_bits_count32(roads) != board_bits_count64(component) - 1)
 		return longest_road_length(game, seat); /* a cycle: the whole search */
 	/* A tree: a trail through the new road is a path on each side of it, and the two
 	 * sides share no road, so the longest is the longest from each end without it. A

@@ -72,28 +72,27 @@ uint8_t placement_robbable_seats(const struct game *game, int seat)
 {
 	uint8_t robbable = 0;
 	for (int s = 0; s < game->options.seats; s++)
-		if (s != seat && game_resource_count(game, s) > 0)
+		if (s != seat && resource_total(game->players[s].resources) > 0)
 			robbable |= (uint8_t)(1u << s);
 	return robbable;
 }
 
-void placement_robber_victims_by_hex(const struct game *game, int seat, uint8_t victims[BOARD_HEXES])
+uint8_t placement_robbable_hexes(const struct game *game, int seat, uint32_t hexes[GAME_MAX_SEATS])
 {
-	for (int hex = 0; hex < BOARD_HEXES; hex++)
-		victims[hex] = 0;
 	uint8_t robbable = placement_robbable_seats(game, seat);
-	while (robbable) {
-		int s = __builtin_ctz(robbable);
-		robbable &= (uint8_t)(robbable - 1);
-		uint64_t nodes = game->players[s].buildings;
-		while (nodes) {
-			int node = __builtin_ctzll(nodes);
-			nodes &= nodes - 1;
-			for (int k = 0; k < 3; k++)
-				if (board_node_hexes[node][k] >= 0)
-					victims[board_node_hexes[node][k]] |= (uint8_t)(1u << s);
+	for (int s = 0; s < GAME_MAX_SEATS; s++) {
+		uint32_t touched = 0;
+		if (robbable >> s & 1u) {
+			uint64_t nodes = game->players[s].buildings;
+			while (nodes) {
+				int node = __builtin_ctzll(nodes);
+				nodes &= nodes - 1;
+				touched |= board_node_hex_mask[node];
+			}
 		}
+		hexes[s] = touched;
 	}
+	return robbable;
 }
 
 uint8_t placement_robber_victims(const struct game *game, int seat, int hex)

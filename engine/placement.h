@@ -37,9 +37,10 @@ uint8_t placement_robber_victims(const struct game *game, int seat, int hex);
  * mask. */
 uint8_t placement_robbable_seats(const struct game *game, int seat);
 
-/* placement_robber_victims() of every hex at once (victims[hex]), from the robbable seats'
- * buildings rather than hex by hex. */
-void placement_robber_victims_by_hex(const struct game *game, int seat, uint8_t victims[BOARD_HEXES]);
+/* The seats placement_robbable_seats() names (returned), and for each of them the hexes
+ * its buildings touch: hexes[s] has bit h for hex h (0 for a seat not robbable). The
+ * victims on hex h are the seats s with bit h of hexes[s]. */
+uint8_t placement_robbable_hexes(const struct game *game, int seat, uint32_t hexes[GAME_MAX_SEATS]);
 
 /* How many free roads (0..2) a road building card lets `seat` place in a row now, by the
  * normal rules and its pieces left. */

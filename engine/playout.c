@@ -66,15 +66,17 @@ int playout_choose(const struct game *game, const struct playout_options *option
 		return 0;
 	int trades = options && options->trades;
 	if (!trades && !(movers & (movers - 1))) {
-		/* One seat moves and no list is filtered: the loop below, for that seat alone. */
+		/* One seat moves and no list is filtered: the loop below, for that seat alone, and
+		 * the list counted rather than written: only the move drawn is built. */
 		int s = __builtin_ctz(movers);
-		int count = legal_moves_except_offers(game, s, scratch, LEGAL_MOVES_MAX);
+		struct legal_tally tally;
+		int count = legal_tally_except_offers(game, s, &tally);
 		if (count > LEGAL_MOVES_MAX)
 			count = LEGAL_MOVES_MAX;
 		if (count == 0)
 			return 0;
 		*seat = s;
-		*command = scratch[rng_below(rng, (uint32_t)count)];
+		legal_tally_move(game, s, &tally, (int)rng_below(rng, (uint32_t)count), command);
 		playout_fill_template(game, s, command, rng);
 		return 1;
 	}
@@ -131,6 +133,7 @@ enum playout_result playout_step(struct playout_game *playout, struct command *s
 {
 	if (!playout_choose(&playout->state, &playout->options, &playout->chooser, scratch, seat, command))
 		return PLAYOUT_OVER;
-	*refused = rules_decide_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
+	/* The move is one of the lists': decided without the checks the listing made. */
+	*refused = rules_decide_listed_seeded_in_place(&playout->state, playout->seed, *seat, command, events);
 	return *refused == ERROR_OK ? PLAYOUT_MOVED : PLAYOUT_REFUSED;
 }

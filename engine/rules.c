@@ -40,6 +40,8 @@ const int8_t rules_fixed_start[GAME_MAX_SEATS][2][2] = {
 struct decision {
 	struct game *state; /* decided in place: the caller's copy, or the game itself */
 	struct event_list *out;
+	int listed; /* 1: the command is a move of the seat's legal list (random play), whose
+		     * placement, target and rate the listing checked: those checks are skipped */
 };
 
 static void emit(struct decision *d, const struct event *event)
@@ -92,22 +94,28 @@ static void check_largest_army(struct decision *d, int seat)
 }
 
 /* The active player wins the moment it has 10 points on its own turn, including at the
- * start of a turn it reached 10 before. */
-static void check_win(struct decision *d)
+ * start of a turn it reached 10 before. The check is inline (it follows every decision);
+ * the event, rarely made, out of line. */
+__attribute__((noinline)) static void emit_win(struct decision *d, int seat, int points)
 {
 	const struct game *g = d->state;
-	if (!game_in_progress(g) || game_in_setup(g))
-		return;
-	int seat = g->turn_seat;
-	int points = game_total_points(g, seat);
-	if (points < GAME_POINTS_TO_WIN)
-		return;
 	struct event event;
 	event_init(&event, EVENT_GAME_WON);
 	event.seat = (int8_t)seat;
 	event.points = (uint8_t)points;
 	event.victory_point_cards = g->players[seat].development_cards[DEVELOPMENT_VICTORY_POINT];
 	emit(d, &event);
+}
+
+static inline void check_win(struct decision *d)
+{
+	const struct game *g = d->state;
+	if (!game_in_progress(g) || game_in_setup(g))
+		return;
+	int seat = g->turn_seat;
+	int points = game_total_points(g, seat);
+	if (points >= GAME_POINTS_TO_WIN)
+		emit_win(d, seat, points);
 }
 
 void rules_default_options(struct game_options *options)
@@ -164,6 +172,8 @@ static int roll_first_seat(struct event_setup *setup, int seats, struct rng *rng
 }
 
 static enum error decide_in(struct decision *d, int seat, const struct command *c, struct rng *rng);
+static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
+			    struct event_list *out, int listed);
 
 enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat, const struct command *command,
 			       struct event_list *out, struct game *after)
@@ -182,13 +192,25 @@ static const uint8_t draws_at_random[COMMAND_TYPE_COUNT] = {
 	[COMMAND_PLAY_KNIGHT] = 1,
 };
 
-enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
-					struct event_list *out)
+static enum error decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					 struct event_list *out, int listed)
 {
 	struct rng rng = {0}; /* never drawn from by the other commands */
 	if (command->type >= COMMAND_TYPE_COUNT || draws_at_random[command->type])
 		rng_init(&rng, seed, game->version);
-	return rules_decide_in_place(game, seat, command, &rng, out);
+	return decide_on(game, seat, command, &rng, out, listed);
+}
+
+enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
+					struct event_list *out)
+{
+	return decide_seeded_in_place(game, seed, seat, command, out, 0);
+}
+
+enum error rules_decide_listed_seeded_in_place(struct game *game, uint64_t seed, int seat,
+					       const struct command *command, struct event_list *out)
+{
+	return decide_seeded_in_place(game, seed, seat, command, out, 1);
 }
 
 enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game)
@@ -224,7 +246,7 @@ enum error rules_create(const struct game_options *options, struct rng *rng, str
 
 	struct game state;
 	memset(&state, 0, sizeof state);
-	struct decision d = {&state, out};
+	struct decision d = {&state, out, 0};
 	emit(&d, &created);
 	if (options->start != GAME_START_FIXED)
 		return ERROR_OK;
@@ -340,13 +362,17 @@ static enum error decide_build_settlement(struct decision *d, int seat, const st
 	if (g->phase == GAME_PHASE_SETUP_ROAD)
 		return ERROR_SETUP_ROAD_EXPECTED;
 	if (g->phase == GAME_PHASE_SETUP_SETTLEMENT) {
-		error = check_settlement_site(g, seat, c->node, 1);
+		error = d->listed ? ERROR_OK : check_settlement_site(g, seat, c->node, 1);
 		if (error != ERROR_OK)
 			return error;
 		int second = g->setup_step >= g->options.seats;
 		emit_settlement(d, seat, c->node, 1);
 		if (second)
 			emit_starting_resources(d, seat, c->node);
+		return ERROR_OK;
+	}
+	if (d->listed) {
+		emit_settlement(d, seat, c->node, 0);
 		return ERROR_OK;
 	}
 	if ((error = require_main(g)) != ERROR_OK || (error = check_settlement_site(g, seat, c->node, 0)) != ERROR_OK)
@@ -393,6 +419,10 @@ static enum error decide_build_road(struct decision *d, int seat, const struct c
 		emit_road(d, seat, c->edge, 1, 1);
 		return ERROR_OK;
 	}
+	if (d->listed) {
+		emit_road(d, seat, c->edge, 0, 0);
+		return ERROR_OK;
+	}
 	if ((error = require_main(g)) != ERROR_OK || (error = check_road_site(g, seat, c->edge)) != ERROR_OK)
 		return error;
 	if (g->players[seat].roads_left == 0)
@@ -427,6 +457,32 @@ static enum error decide_build_city(struct decision *d, int seat, const struct c
 
 /* ---- rolling and production ---- */
 
+/* The hexes whose number token is `total` (1..12: never the desert's 0), as a mask: the
+ * 19 tokens compared eight at a time (a byte equal to total is a zero byte of the xor). */
+static uint32_t hexes_numbered(const struct board_layout *board, int total)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(BOARD_HEXES == 19, "hexes_numbered reads 8 + 8 + 3 tokens");
+	uint64_t word[3] = {0, 0, 0}; /* past the last token: zero bytes, never equal to total */
+	memcpy(&word[0], board->number, 8);
+	memcpy(&word[1], board->number + 8, 8);
+	memcpy(&word[2], board->number + 16, 3);
+	uint32_t hexes = 0;
+	for (int w = 0; w < 3; w++) {
+		const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+		uint64_t x = word[w] ^ (UINT64_C(0x0101010101010101) * (uint64_t)total);
+		uint64_t zero = ~(((x & low7) + low7) | x | low7); /* 0x80 in each zero byte */
+		hexes |= (uint32_t)(((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56) << (8 * w);
+	}
+	return hexes;
+#else
+	uint32_t hexes = 0;
+	for (int hex = 0; hex < BOARD_HEXES; hex++)
+		hexes |= (uint32_t)(board->number[hex] == total) << hex;
+	return hexes;
+#endif
+}
+
 /* What a roll produces, with the bank-shortage rule: a resource the bank cannot pay in
  * full to everyone owed goes to nobody, except (edition 2025) when one seat alone is owed,
  * which takes what is left. */
@@ -435,35 +491,40 @@ static void emit_production(struct decision *d, int total)
 	const struct game *g = d->state;
 	struct event *event = next_event(d, EVENT_RESOURCES_PRODUCED);
 	unsigned produced = 0; /* the resources of the hexes that produce: no other is owed */
-	for (int hex = 0; hex < BOARD_HEXES; hex++) {
-		if (g->board.number[hex] != total || hex == g->robber)
-			continue;
+	uint32_t hexes = hexes_numbered(&g->board, total);
+	if (g->robber >= 0 && g->robber < BOARD_HEXES)
+		hexes &= ~(UINT32_C(1) << g->robber);
+	while (hexes) {
+		int hex = __builtin_ctz(hexes);
+		hexes &= hexes - 1;
 		int resource = g->board.terrain[hex];
-		for (int k = 0; k < 6; k++) {
-			int node = board_hex_nodes[hex][k];
-			if (g->node_owner[node])
-				event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
+		/* The buildings on the hex's corners (occupied_nodes: where node_owner is set). */
+		uint64_t built = g->occupied_nodes & board_hex_node_mask[hex];
+		while (built) {
+			int node = __builtin_ctzll(built);
+			built &= built - 1;
+			event->gains[g->node_owner[node] - 1][resource] += g->node_building[node];
 		}
 		produced |= 1u << resource;
 	}
+	_Static_assert(GAME_MAX_SEATS == 4, "emit_production adds four seats' gains");
 	int any = 0;
-	for (int r = 0; r < RESOURCE_COUNT; r++) {
-		if (!(produced >> r & 1u))
-			continue;
-		int owed = 0, owed_seats = 0, only = -1;
-		for (int s = 0; s < g->options.seats; s++) {
-			if (event->gains[s][r]) {
-				owed += event->gains[s][r];
-				owed_seats++;
-				only = s;
-			}
-		}
+	for (; produced; produced &= produced - 1) {
+		int r = __builtin_ctz(produced);
+		/* Seats past options.seats own nothing: their gains stay 0. */
+		int owed = event->gains[0][r] + event->gains[1][r] + event->gains[2][r] + event->gains[3][r];
 		if (owed <= g->bank[r]) {
 			any |= owed > 0;
 			continue;
 		}
-		for (int s = 0; s < g->options.seats; s++)
+		int owed_seats = 0, only = -1;
+		for (int s = 0; s < g->options.seats; s++) {
+			if (event->gains[s][r]) {
+				owed_seats++;
+				only = s;
+			}
 			event->gains[s][r] = 0;
+		}
 		if (g->options.edition == GAME_EDITION_2025 && owed_seats == 1 && g->bank[r] > 0) {
 			event->gains[only][r] = g->bank[r];
 			any = 1;
@@ -571,7 +632,7 @@ static enum error decide_move_robber(struct decision *d, int seat, const struct 
 		return ERROR_DISCARDS_PENDING;
 	if (g->phase != GAME_PHASE_MOVE_ROBBER)
 		return game_in_setup(g) ? ERROR_NOT_DURING_SETUP : ERROR_ROBBER_NOT_PENDING;
-	if ((error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
+	if (!d->listed && (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
 		return error;
 	emit_robbery(d, seat, c->hex, c->victim, rng);
 	return ERROR_OK;
@@ -642,7 +703,7 @@ static enum error decide_play_knight(struct decision *d, int seat, const struct 
 {
 	const struct game *g = d->state;
 	enum error error = check_playable(g, seat, DEVELOPMENT_KNIGHT);
-	if (error != ERROR_OK || (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK)
+	if (error != ERROR_OK || (!d->listed && (error = check_robber_target(g, seat, c->hex, c->victim)) != ERROR_OK))
 		return error;
 	emit_card_played(d, EVENT_KNIGHT_PLAYED, seat);
 	emit_robbery(d, seat, c->hex, c->victim, rng);
@@ -675,6 +736,13 @@ static enum error decide_play_road_building(struct decision *d, int seat, const 
 	enum error error = check_playable(g, seat, DEVELOPMENT_ROAD_BUILDING);
 	if (error != ERROR_OK)
 		return error;
+	if (d->listed) {
+		/* Listed pairs are in an order they can be built in. */
+		emit_card_played(d, EVENT_ROAD_BUILDING_PLAYED, seat);
+		for (int i = 0; i < c->edge_count; i++)
+			emit_road(d, seat, c->edges[i], 1, 0);
+		return ERROR_OK;
+	}
 	if (c->edge_count > 2)
 		return ERROR_ROAD_BUILDING_EDGES;
 	for (int i = 0; i < c->edge_count; i++)
@@ -757,12 +825,10 @@ static int single_resource(const uint8_t counts[RESOURCE_COUNT], int *count)
 	return found;
 }
 
-static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
+/* The maritime trade's own rules: one resource for one other, at a rate the seat is
+ * entitled to, paid by the hand and held by the bank. */
+static enum error check_maritime_trade(const struct game *g, int seat, const struct command *c)
 {
-	const struct game *g = d->state;
-	enum error error = require_turn(g, seat);
-	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK)
-		return error;
 	int give_count = 0, want_count = 0;
 	int give = single_resource(c->give, &give_count);
 	int want = single_resource(c->want, &want_count);
@@ -775,10 +841,21 @@ static enum error decide_maritime_trade(struct decision *d, int seat, const stru
 	int rate = give_count / want_count;
 	if (rate * want_count != give_count || rate < 2 || rate > 4 || !(rates >> rate & 1u))
 		return ERROR_MARITIME_RATE;
-	if ((error = require_resources(g, seat, c->give)) != ERROR_OK)
+	enum error error = require_resources(g, seat, c->give);
+	if (error != ERROR_OK)
 		return error;
 	if (g->bank[want] < want_count)
 		return ERROR_BANK_EMPTY;
+	return ERROR_OK;
+}
+
+static enum error decide_maritime_trade(struct decision *d, int seat, const struct command *c)
+{
+	const struct game *g = d->state;
+	enum error error = require_turn(g, seat);
+	if (error != ERROR_OK || (error = require_main(g)) != ERROR_OK ||
+	    (!d->listed && (error = check_maritime_trade(g, seat, c)) != ERROR_OK))
+		return error;
 	struct event *event = next_event(d, EVENT_MARITIME_TRADED);
 	event->seat = (int8_t)seat;
 	memcpy(event->give, c->give, RESOURCE_COUNT);
@@ -984,9 +1061,9 @@ static enum error decide_in(struct decision *d, int seat, const struct command *
 /* Decide on *state in place. A refusal leaves it as it was: every decide_ function makes
  * all of its checks before its first emit(). */
 static enum error decide_on(struct game *state, int seat, const struct command *command, struct rng *rng,
-			    struct event_list *out)
+			    struct event_list *out, int listed)
 {
-	struct decision d = {state, out};
+	struct decision d = {state, out, listed};
 	out->count = 0;
 	enum error error = decide_in(&d, seat, command, rng);
 	if (error != ERROR_OK) {
@@ -1002,7 +1079,7 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 {
 	struct game state;
 	memcpy(&state, game, sizeof state);
-	enum error error = decide_on(&state, seat, command, rng, out);
+	enum error error = decide_on(&state, seat, command, rng, out, 0);
 	if (error == ERROR_OK && after)
 		memcpy(after, &state, sizeof *after);
 	return error;
@@ -1011,5 +1088,5 @@ enum error rules_decide(const struct game *game, int seat, const struct command 
 enum error rules_decide_in_place(struct game *game, int seat, const struct command *command, struct rng *rng,
 				 struct event_list *out)
 {
-	return decide_on(game, seat, command, rng, out);
+	return decide_on(game, seat, command, rng, out, 0);
 }

@@ -49,6 +49,16 @@ enum error rules_decide_seeded(const struct game *game, uint64_t seed, int seat,
 enum error rules_decide_seeded_in_place(struct game *game, uint64_t seed, int seat, const struct command *command,
 					struct event_list *out);
 
+/* rules_decide_seeded_in_place() for a move of the seat's legal list (legal_moves(), or
+ * legal_tally_move(), with a template filled by playout_fill_template()) on this very state:
+ * the same events, without the checks the listing made: a build's placement, pieces and
+ * resources, the robber's target, the free roads, the maritime rate, hand and bank (whose
+ * turn, the phase and a card's being playable are still checked). For
+ * random play only: a command from anywhere else goes through the functions above, which
+ * check everything, and a command not listed may be applied wrongly here. */
+enum error rules_decide_listed_seeded_in_place(struct game *game, uint64_t seed, int seat,
+					       const struct command *command, struct event_list *out);
+
 /* Create a game from its options and seed (rules_create() with rng_init(seed, 0)) and apply
  * the events to *game, which is cleared first. *events keeps what was applied. */
 enum error rules_start(const struct game_options *options, uint64_t seed, struct event_list *events, struct game *game);

@@ -68,16 +68,16 @@ MUTANTS = [
      [("engine/rules.c", "event->gains[only][r] = g->bank[r];", "event->gains[only][r] = 1;")]),
     ("shortage_judged_per_hex", "the classic shortage is judged hex by hex instead of over the whole resource",
      [("engine/rules.c",
-       "\t\tint resource = g->board.terrain[hex];\n\t\tfor (int k = 0; k < 6; k++) {",
+       "\t\tint resource = g->board.terrain[hex];\n\t\t/* The buildings on the hex's corners",
        "\t\tint resource = g->board.terrain[hex];\n\t\tint hex_owed = 0;\n"
        "\t\tfor (int k = 0; k < 6; k++)\n"
        "\t\t\thex_owed += g->node_owner[board_hex_nodes[hex][k]] ? g->node_building[board_hex_nodes[hex][k]] : 0;\n"
        "\t\tif (hex_owed > g->bank[resource])\n\t\t\tcontinue;\n"
-       "\t\tfor (int k = 0; k < 6; k++) {"),
+       "\t\t/* The buildings on the hex's corners"),
       ("engine/rules.c", "if (owed <= g->bank[r]) {",
        "if (owed <= g->bank[r] || g->options.edition == GAME_EDITION_CLASSIC) {")]),
     ("robber_hex_produces", "the robber's hex produces",
-     [("engine/rules.c", "if (g->board.number[hex] != total || hex == g->robber)", "if (g->board.number[hex] != total)")]),
+     [("engine/rules.c", "\t\thexes &= ~(UINT32_C(1) << g->robber);", "\t\thexes |= 0;")]),
     ("city_produces_one", "a city produces 1 card",
      [("engine/rules.c", "+= g->node_building[node];", "+= 1;")]),
     ("first_settlement_pays", "the first setup settlement pays starting resources too",
@@ -89,7 +89,7 @@ MUTANTS = [
     ("robber_stays", "the robber may stay on its hex",
      [("engine/rules.c", "\tif (hex == g->robber)\n\t\treturn ERROR_ROBBER_SAME_HEX;\n", "")]),
     ("rob_a_seat_without_cards", "an opponent holding no card may be chosen as victim",
-     [("engine/placement.c", "&& game_resource_count(game, s) > 0)", ")")]),
+     [("engine/placement.c", "&& resource_total(game->players[s].resources) > 0)", ")")]),
     # ---- building (RULES.md 2, 4) ----
     ("distance_rule_ignored", "settlements may be built next to another building",
      [("engine/placement.c", "\t\tblocked |= board_node_neighbor_mask[node];\n", "\t\t(void)node;\n")]),
@@ -101,7 +101,7 @@ MUTANTS = [
     ("longest_road_at_four", "Longest Road from 4 roads",
      [("engine/longest_road.c", "int best = -1, best_length = 4, tied = 0;", "int best = -1, best_length = 3, tied = 0;")]),
     ("win_at_nine", "the game is won at 9 points",
-     [("engine/rules.c", "if (points < GAME_POINTS_TO_WIN)", "if (points < GAME_POINTS_TO_WIN - 1)")]),
+     [("engine/rules.c", "if (points >= GAME_POINTS_TO_WIN)", "if (points >= GAME_POINTS_TO_WIN - 1)")]),
     # ---- maritime trade (RULES.md 7) ----
     ("maritime_best_rate_only", "maritime trade only at the best rate (the old deviation)",
      [("engine/rules.c", "rate > 4 || !(rates >> rate & 1u))", "rate > 4 || !(rates >> rate & 1u) || rate != __builtin_ctz(rates))")]),
@@ -111,14 +111,23 @@ MUTANTS = [
     ("maritime_generic_harbor_ignored", "a generic harbor gives no 3:1",
      [("engine/game.h", "\tif (harbor_kinds >> HARBOR_GENERIC & 1u)\n\t\trates |= 1u << 3;\n", "")]),
     ("maritime_harbor_by_road", "a harbor reached only by a road counts",
-     [("engine/game.c", "uint64_t buildings = game->players[seat].buildings;",
-       "uint64_t buildings = game->players[seat].buildings | game->players[seat].road_nodes;")]),
+     [("engine/game.c", "uint64_t at = game->players[seat].buildings & board_harbor_nodes_any;",
+       "uint64_t at = (game->players[seat].buildings | game->players[seat].road_nodes) & board_harbor_nodes_any;")]),
     ("maritime_bank_checked_for_one", "a multiple is accepted when the bank holds a single card",
      [("engine/rules.c", "if (g->bank[want] < want_count)", "if (g->bank[want] == 0)")]),
     ("maritime_last_card_not_listed", "the bank's last card of a kind is not listed for maritime trade",
      [("engine/legal.c", "taken * rate <= hand[give] && taken <= g->bank[want];", "taken * rate <= hand[give] && taken < g->bank[want];")]),
     ("maritime_like_for_like", "a maritime trade may take the resource it gives",
      [("engine/rules.c", "\tif (give == want)\n\t\treturn ERROR_SAME_RESOURCE;\n", "")]),
+    # ---- random play's shortcuts: the tally and the listed decision (legal.c, rules.c) ----
+    ("tally_skips_robber_hexes_without_victims", "random play never moves the robber where no one can be robbed",
+     [("engine/legal.c", "int here = victims[hex] ? seats_in[victims[hex]] : 1;",
+       "int here = victims[hex] ? seats_in[victims[hex]] : 0;")]),
+    ("tally_maritime_bank_ignored", "random play's maritime count ignores the bank's shortage",
+     [("engine/legal.c", "\t\tif (paid <= fewest) {", "\t\tif (paid <= fewest || 1) {")]),
+    ("listed_road_is_free", "a listed road is built without paying",
+     [("engine/rules.c", "\tif (d->listed) {\n\t\temit_road(d, seat, c->edge, 0, 0);",
+       "\tif (d->listed) {\n\t\temit_road(d, seat, c->edge, 1, 0);")]),
     # ---- domestic trade (RULES.md 7) ----
     ("offers_capped_shared", "open offers share one cap, so counter-offers can block the active player",
      [("engine/game.c", "open += game->offers[i].id != 0 && game->offers[i].from == seat;", "open += game->offers[i].id != 0 + 0 * seat;"),

@@ -167,4 +167,11 @@ w("const uint64_t board_hex_node_mask[BOARD_HEXES] = {%s};" %
 w("const uint64_t board_harbor_node_mask[BOARD_HARBORS] = {%s};" %
   ", ".join(mask_hex((1 << a) | (1 << b)) for a, b in harbor_nodes))
 w("const uint64_t board_harbor_nodes_any = %s;" % mask_hex(sum(1 << n for n in {n for pair in harbor_nodes for n in pair})))
+w("const uint32_t board_node_hex_mask[BOARD_NODES] = {%s};" %
+  ", ".join("UINT32_C(0x%05x)" % sum(1 << h for h in l) for l in node_hexes))
+node_harbor = [-1] * len(nodes)
+for slot, pair in enumerate(harbor_nodes):
+    for n in pair:
+        node_harbor[n] = slot
+w("const int8_t board_node_harbor[BOARD_NODES] = {%s};" % ", ".join(str(k) for k in node_harbor))
 print("\n".join(out))

@@ -655,6 +655,154 @@ START_TEST(test_list_without_offers_is_the_full_list_less_the_offer_template)
 }
 END_TEST
 
+/* Over random games with and without domestic trades, every seat's tally counts its list
+ * without offers, and every index of it builds the very command listed there, byte for
+ * byte: random play draws from the tally without writing the list. Each kind of move is
+ * met (so none of the tally's pieces goes unchecked). */
+START_TEST(test_tally_builds_each_listed_move_at_its_index)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	long compared = 0, kinds[COMMAND_TYPE_COUNT] = {0};
+	for (int index = 0; index < 24; index++) {
+		struct playout_options choices = {index % 3 == 0};
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		options.seats = (uint8_t)(index % 4 == 1 ? 3 : 4);
+		options.edition = (uint8_t)(index % 5 == 2 ? GAME_EDITION_2025 : GAME_EDITION_CLASSIC);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 4242 + (uint64_t)index, 9, &events),
+				 ERROR_OK);
+		int seat;
+		struct command command;
+		enum error refused;
+		for (int step = 0; step < 4000; step++) {
+			const struct game *g = &playout.state;
+			for (int s = -1; s <= g->options.seats; s++) {
+				int count = legal_moves_except_offers(g, s, listed, LEGAL_MOVES_MAX);
+				struct legal_tally tally;
+				ck_assert_int_eq(legal_tally_except_offers(g, s, &tally), count);
+				ck_assert_int_le(count, LEGAL_MOVES_MAX);
+				for (int i = 0; i < count; i++) {
+					struct command built;
+					memset(&built, 0x5a, sizeof built);
+					legal_tally_move(g, s, &tally, i, &built);
+					ck_assert_msg(memcmp(&built, &listed[i], sizeof built) == 0,
+						      "seat %d move %d of %d (%s) differs", s, i, count,
+						      command_type_name(listed[i].type));
+					kinds[listed[i].type]++;
+					compared++;
+				}
+			}
+			if (playout_step(&playout, listed, &seat, &command, &events, &refused) != PLAYOUT_MOVED)
+				break;
+		}
+	}
+	for (int type = 0; type < COMMAND_TYPE_COUNT; type++)
+		if (type != COMMAND_OFFER_TRADE)
+			ck_assert_msg(kinds[type] > 0, "no %s listed", command_type_name(type));
+	ck_assert_int_gt(compared, 100000);
+}
+END_TEST
+
+/* Over random games with and without domestic trades, every listed move of every seat
+ * (templates filled) decided as a listed move gives what the full checks give: the same
+ * events, byte for byte, and the same state after. */
+START_TEST(test_listed_moves_decide_as_the_fully_checked_ones)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	static struct event_list checked_events, listed_events;
+	long compared = 0, kinds[COMMAND_TYPE_COUNT] = {0};
+	for (int index = 0; index < 16; index++) {
+		struct playout_options choices = {index % 2 == 0};
+		struct game_options options;
+		rules_default_options(&options);
+		options.layout = (uint8_t)(index & 1);
+		options.seats = (uint8_t)(index % 4 == 1 ? 3 : 4);
+		struct playout_game playout;
+		struct event_list events;
+		ck_assert_int_eq(playout_start(&playout, &options, &choices, 777 + (uint64_t)index, 11, &events),
+				 ERROR_OK);
+		struct rng filler;
+		rng_init(&filler, 99, (uint64_t)index);
+		int seat;
+		struct command command;
+		enum error refused;
+		for (int step = 0; step < 3000; step++) {
+			const struct game *g = &playout.state;
+			for (int s = 0; s < g->options.seats; s++) {
+				int count = legal_moves(g, s, listed, LEGAL_MOVES_MAX);
+				for (int i = 0; i < count; i++) {
+					struct command move = listed[i];
+					playout_fill_template(g, s, &move, &filler);
+					static struct game checked, fast;
+					checked = *g;
+					fast = *g;
+					enum error full = rules_decide_seeded_in_place(&checked, playout.seed, s, &move,
+										       &checked_events);
+					enum error trusted = rules_decide_listed_seeded_in_place(&fast, playout.seed, s,
+												 &move, &listed_events);
+					ck_assert_int_eq(full, ERROR_OK);
+					ck_assert_int_eq(trusted, ERROR_OK);
+					ck_assert_int_eq(listed_events.count, checked_events.count);
+					ck_assert(memcmp(listed_events.events, checked_events.events,
+							 sizeof checked_events.events[0] *
+								 (size_t)checked_events.count) == 0);
+					ck_assert_msg(memcmp(&fast, &checked, sizeof fast) == 0, "%s: states differ",
+						      command_type_name(move.type));
+					kinds[move.type]++;
+					compared++;
+				}
+			}
+			if (playout_step(&playout, listed, &seat, &command, &events, &refused) != PLAYOUT_MOVED)
+				break;
+		}
+	}
+	for (int type = 0; type < COMMAND_TYPE_COUNT; type++)
+		ck_assert_msg(kinds[type] > 0, "no %s decided", command_type_name(type));
+	ck_assert_int_gt(compared, 100000);
+}
+END_TEST
+
+/* Where the bank holds fewer cards of a kind than the hand could buy of it (and of no kind,
+ * and of the kind given), the tally counts and builds what the list holds: the trades are cut
+ * at the bank's cards, kind by kind. */
+START_TEST(test_tally_cuts_maritime_trades_at_the_bank)
+{
+	static struct command listed[LEGAL_MOVES_MAX];
+	struct game game;
+	main_phase(&game);
+	support_place_settlement(&game, 0, 1); /* wool 2:1 */
+	support_place_settlement(&game, 0, 3); /* generic 3:1 */
+	/* 9 brick (3:1 three times, 4:1 twice) and 12 wool (2:1 six times, 3:1 four, 4:1 three). */
+	support_set_hand(&game, 0, 9, 0, 12, 0, 0);
+	for (int ore = 0; ore <= 4; ore++) {
+		for (int grain = 1; grain <= 13; grain += 6) {
+			support_set_bank(&game, RESOURCE_ORE, ore, 1); /* the rest in seat 1's hand */
+			support_set_bank(&game, RESOURCE_GRAIN, grain, 1);
+			int count = legal_moves_except_offers(&game, 0, listed, LEGAL_MOVES_MAX);
+			struct legal_tally tally;
+			ck_assert_int_eq(legal_tally_except_offers(&game, 0, &tally), count);
+			int trades = 0, ore_taken = 0;
+			for (int i = 0; i < count; i++) {
+				struct command built;
+				legal_tally_move(&game, 0, &tally, i, &built);
+				ck_assert(memcmp(&built, &listed[i], sizeof built) == 0);
+				trades += listed[i].type == COMMAND_MARITIME_TRADE;
+				ore_taken +=
+					listed[i].type == COMMAND_MARITIME_TRADE && listed[i].want[RESOURCE_ORE] > 0;
+			}
+			/* Ore: each rate as often as the bank's ore allows (up to the hand's own cap). */
+			int expected_ore = (ore < 3 ? ore : 3) + (ore < 2 ? ore : 2) + (ore < 6 ? ore : 6) +
+					   (ore < 4 ? ore : 4) + (ore < 3 ? ore : 3);
+			ck_assert_int_eq(ore_taken, expected_ore);
+			ck_assert_int_gt(trades, 0);
+		}
+	}
+}
+END_TEST
+
 /* Random play without trades is uniform over the concatenated lists of the seats the game
  * waits for, in seat order, with the template then filled from the same generator: over
  * random games, playout_choose() takes exactly that move (and leaves the generator where
@@ -718,6 +866,9 @@ Suite *test_suite(void)
 	TCase *tc = tcase_create("legal");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_setup_lists_every_open_node_for_the_drafting_seat_only);
+	tcase_add_test(tc, test_tally_builds_each_listed_move_at_its_index);
+	tcase_add_test(tc, test_tally_cuts_maritime_trades_at_the_bank);
+	tcase_add_test(tc, test_listed_moves_decide_as_the_fully_checked_ones);
 	tcase_add_test(tc, test_setup_road_lists_only_the_edges_at_the_settlement_just_placed);
 	tcase_add_test(tc, test_roll_phase_lists_the_roll_and_playable_cards_only);
 	tcase_add_test(tc, test_robber_lists_every_other_hex_with_one_move_per_victim);
