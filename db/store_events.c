@@ -102,13 +102,13 @@
 	  "  e.payload::text"                                                                                  \
 	  " FROM events e WHERE e.game_id = $1::bigint AND e.seq > $2::integer"                                \
 	  " ORDER BY e.seq LIMIT $3::integer")                                                                 \
-	/* A game's events of the types low..high (its fairness events: game/play.c). */                       \
-	X(read_types, 4,                                                                                       \
+	/* A game's events after seq $2 of the types low..high (its fairness events: game/play.c). */          \
+	X(read_types, 5,                                                                                       \
 	  "SELECT e.seq, e.type, e.actor, e.origin, NULL::bigint, e.created_at, NULL::integer, NULL::bytea,"   \
 	  "  e.payload::text"                                                                                  \
-	  " FROM events e WHERE e.game_id = $1::bigint"                                                        \
-	  "  AND e.type BETWEEN $2::smallint AND $3::smallint"                                                 \
-	  " ORDER BY e.seq LIMIT $4::integer")                                                                 \
+	  " FROM events e WHERE e.game_id = $1::bigint AND e.seq > $2::integer"                                \
+	  "  AND e.type BETWEEN $3::smallint AND $4::smallint"                                                 \
+	  " ORDER BY e.seq LIMIT $5::integer")                                                                 \
 	X(version, 1,                                                                                          \
 	  "SELECT coalesce((SELECT max(seq) FROM events WHERE game_id = $1::bigint), 0)"                       \
 	  " FROM games WHERE id = $1::bigint")                                                                 \
@@ -721,12 +721,13 @@ enum store_status store_read_tail(struct store *store, int64_t game_id, int32_t 
 	return read_log(store, &statement_read_tail, game_id, after, limit, out);
 }
 
-enum store_status store_read_events_of_types(struct store *store, int64_t game_id, int type_low, int type_high,
-					     int limit, struct store_log *out)
+enum store_status store_read_events_of_types(struct store *store, int64_t game_id, int32_t after, int type_low,
+					     int type_high, int limit, struct store_log *out)
 {
 	memset(out, 0, sizeof *out);
 	struct params params = {0};
 	param_int(&params, game_id);
+	param_int(&params, after);
 	param_int(&params, type_low);
 	param_int(&params, type_high);
 	param_int(&params, limit);

@@ -152,10 +152,11 @@ enum store_status store_load(struct store *store, int64_t game_id, int format_ve
 enum store_status store_read_events(struct store *store, int64_t game_id, int32_t after, int limit,
 				    struct store_log *out);
 
-/* Up to `limit` of the game's events whose type is in type_low..type_high, in order of seq
- * (not contiguous; none for no such game). The caller frees *out with store_log_free(). */
-enum store_status store_read_events_of_types(struct store *store, int64_t game_id, int type_low, int type_high,
-					     int limit, struct store_log *out);
+/* Up to `limit` of the game's events after seq `after` whose type is in type_low..type_high,
+ * in order of seq (not contiguous; none for no such game): the scan stops at the `limit`th.
+ * The caller frees *out with store_log_free(). */
+enum store_status store_read_events_of_types(struct store *store, int64_t game_id, int32_t after, int type_low,
+					     int type_high, int limit, struct store_log *out);
 
 /* Like store_read_events() for a game the caller knows exists (bringing a cached state up
  * to date): one cheaper statement, and an empty log for an unknown game. */

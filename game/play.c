@@ -260,33 +260,43 @@ static enum store_status load_info(struct store *store, struct game_record *reco
 }
 
 /* The players' seeds of a provably fair game from its log (its player_seed_set and
- * seeds_fixed events): the seed each seat set last, up to the fixing. */
+ * seeds_fixed events): the seed each seat set last, up to the fixing. Read a page at a
+ * time, so that the scan of a long game's rows stops at its seeds_fixed (at its first roll,
+ * near the start) instead of running through the whole log. */
+#define SEED_EVENTS_PAGE 16
 static enum store_status load_seeds(struct store *store, struct game_record *record)
 {
 	memset(record->player_seeds, 0, sizeof record->player_seeds);
 	record->seeds_from = FAIRNESS_NO_SEEDS;
 	if (!record->fair)
 		return STORE_OK;
-	struct store_log log;
-	enum store_status status = store_read_events_of_types(store, record->id, EVENT_PLAYER_SEED_SET,
-							      EVENT_SEEDS_FIXED, INT32_MAX, &log);
-	if (status != STORE_OK)
-		return status;
-	for (int i = 0; i < log.count && record->seeds_from == FAIRNESS_NO_SEEDS; i++) {
-		struct event event;
-		struct codec_error error;
-		if (!codec_payload_parse(log.rows[i].type, log.rows[i].payload, log.rows[i].payload_size, &event,
-					 &error)) {
-			tell_problem("corrupt game", record->id_text, error.message);
-			status = STORE_CORRUPT;
-			break;
+	int32_t after = 0;
+	enum store_status status = STORE_OK;
+	for (int more = 1; more && status == STORE_OK && record->seeds_from == FAIRNESS_NO_SEEDS;) {
+		struct store_log log;
+		status = store_read_events_of_types(store, record->id, after, EVENT_PLAYER_SEED_SET, EVENT_SEEDS_FIXED,
+						    SEED_EVENTS_PAGE, &log);
+		if (status != STORE_OK)
+			return status;
+		for (int i = 0; i < log.count && record->seeds_from == FAIRNESS_NO_SEEDS; i++) {
+			struct event event;
+			struct codec_error error;
+			if (!codec_payload_parse(log.rows[i].type, log.rows[i].payload, log.rows[i].payload_size,
+						 &event, &error)) {
+				tell_problem("corrupt game", record->id_text, error.message);
+				status = STORE_CORRUPT;
+				break;
+			}
+			if (event.type == EVENT_SEEDS_FIXED)
+				record->seeds_from = event.fair.from;
+			else if (event.seat >= 0 && event.seat < GAME_MAX_SEATS)
+				memcpy(record->player_seeds[event.seat], event.fair.text, sizeof event.fair.text);
 		}
-		if (event.type == EVENT_SEEDS_FIXED)
-			record->seeds_from = event.fair.from;
-		else if (event.seat >= 0 && event.seat < GAME_MAX_SEATS)
-			memcpy(record->player_seeds[event.seat], event.fair.text, sizeof event.fair.text);
+		more = log.count == SEED_EVENTS_PAGE;
+		if (log.count > 0)
+			after = log.rows[log.count - 1].seq;
+		store_log_free(&log);
 	}
-	store_log_free(&log);
 	return status;
 }
 

@@ -653,6 +653,42 @@ START_TEST(test_a_bot_seat_has_no_seed_and_the_human_seats_fix_them)
 }
 END_TEST
 
+/* Issue 26: a server that loads a game afresh reads its players' seeds from the log a page
+ * at a time (game/play.c load_seeds()): a seat that replaced its seed past a page (20
+ * player_seed_set events) shows its last seed on a server that never saw the game. */
+START_TEST(test_a_fresh_server_reads_seeds_replaced_past_a_page)
+{
+	struct http_game game;
+	http_game_create(&http_fixture.direct, 3, "{\"layout\": \"beginner\"}", &game);
+	struct http_response response;
+	for (int i = 1; i <= 20; i++) {
+		char body[64];
+		snprintf(body, sizeof body, "{\"player_seed\": \"seed %d\"}", i);
+		put_seed_call(&http_fixture.direct, &game, 0, game.tokens[0], body, NULL, &response);
+		ck_assert_msg(response.status == 200, "PUT %d: %s", i, http_describe(&response));
+		http_response_free(&response);
+	}
+	put_seed_call(&http_fixture.direct, &game, 1, game.tokens[1], "{\"player_seed\": \"b\"}", NULL, &response);
+	ck_assert_int_eq(response.status, 200);
+	http_response_free(&response);
+	struct http_server fresh;
+	http_server_start(&fresh, NULL);
+	struct http_client client;
+	http_client_init(&client, fresh.url, 0);
+	json_t *view = http_get_ok(&client, game.path, NULL);
+	json_t *fairness = json_object_get(view, "fairness");
+	json_t *seeds = json_object_get(fairness, "player_seeds");
+	ck_assert_int_eq(json_array_size(seeds), 3);
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 0)), "seed 20");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 1)), "b");
+	ck_assert_str_eq(json_string_value(json_array_get(seeds, 2)), "");
+	ck_assert(json_is_false(json_object_get(fairness, "seeds_fixed")));
+	json_decref(view);
+	http_client_cleanup(&client);
+	ck_assert_int_eq(http_server_stop(&fresh, 30), 0);
+}
+END_TEST
+
 /* Issue 26: PUT .../player_seed honours If-Match (another version: 412, nothing changed;
  * the version: set, ETag the new one; malformed: 400) and Idempotency-Key (the same request
  * again: the recorded answer, Idempotent-Replayed, no second event, even once the seeds are
@@ -1174,6 +1210,7 @@ Suite *test_suite(void)
 	tcase_add_test(import, test_players_seeds_are_set_fixed_at_the_first_roll_and_verified);
 	tcase_add_test(import, test_a_seed_given_when_joining_is_logged_at_the_start_and_the_export_verifies);
 	tcase_add_test(import, test_a_bot_seat_has_no_seed_and_the_human_seats_fix_them);
+	tcase_add_test(import, test_a_fresh_server_reads_seeds_replaced_past_a_page);
 	tcase_add_test(import, test_a_player_seed_put_honours_if_match_and_idempotency_keys);
 	tcase_add_test(import, test_export_then_import_reproduces_the_game_event_for_event);
 	tcase_add_test(import, test_import_without_the_seed_checks_the_moves_and_reproduces_the_events);

@@ -499,10 +499,17 @@ START_TEST(test_every_statement_of_the_move_path_touches_one_game)
 	store_log_free(&log);
 	ck_assert_int_eq(store_read_tail(store, game, 5, 100, &log), STORE_OK);
 	store_log_free(&log);
-	ck_assert_int_eq(store_read_events_of_types(store, game, 101, 102, 100, &log), STORE_OK);
+	ck_assert_int_eq(store_read_events_of_types(store, game, 0, 101, 102, 100, &log), STORE_OK);
 	ck_assert_int_gt(log.count, 0); /* the fake events' types are 100 + seq % 7 */
 	for (int i = 0; i < log.count; i++)
 		ck_assert(log.rows[i].type == 101 || log.rows[i].type == 102);
+	int32_t first = log.rows[0].seq;
+	store_log_free(&log);
+	/* A page: after a seq, at most `limit` rows (game/play.c's load_seeds() pages so). */
+	ck_assert_int_eq(store_read_events_of_types(store, game, first, 101, 102, 1, &log), STORE_OK);
+	ck_assert_int_le(log.count, 1);
+	for (int i = 0; i < log.count; i++)
+		ck_assert_int_gt(log.rows[i].seq, first);
 	store_log_free(&log);
 	int32_t version;
 	ck_assert_int_eq(store_version(store, game, &version), STORE_OK);
