@@ -42,8 +42,7 @@ static const char *const event_names[EVENT_TYPE_COUNT] = {
 	"server_seed_revealed",
 };
 
-/* What event_init() makes before the type is set (the setup's first seat -1 for a
- * game_created event only: see event_init()): copied whole, which is cheaper than
+/* What event_init() makes before the type is set: copied whole, which is cheaper than
  * clearing the event and then setting the ids one by one (decisions make events often).
  * Static, so its padding is zero too. */
 static const struct event event_blank = {
@@ -52,17 +51,12 @@ static const struct event event_blank = {
 	.node = -1,
 	.edge = -1,
 	.hex = -1,
-	.setup.first_seat = -1,
 };
 
 void event_init(struct event *event, enum event_type type)
 {
 	memcpy(event, &event_blank, sizeof *event);
 	event->type = (uint8_t)type;
-	/* The setup shares its bytes with the other types' members (quiet, fair): they start
-	 * all zero, which their text relies on (a quiet_hours_set zone is NUL-padded). */
-	if (type != EVENT_GAME_CREATED)
-		event->setup.first_seat = 0;
 }
 
 const char *event_type_name(int type)

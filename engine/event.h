@@ -153,8 +153,9 @@ struct event_list {
 	struct event events[EVENT_LIST_MAX];
 };
 
-/* An event of `type` with every id field -1 and every count 0 (the setup's first_seat -1
- * in a game_created event; the members sharing its bytes all zero in the others). */
+/* An event of `type` with every id field -1 and every count 0; the setup and the members
+ * sharing its bytes (quiet, fair) all zero, which their NUL-padded text relies on (a
+ * game_created event's maker sets its first_seat). */
 void event_init(struct event *event, enum event_type type);
 
 /* Clear event->fair (its `from` too) and set its text to `text` (at most EVENT_TEXT_MAX
